@@ -1,0 +1,118 @@
+-- Per-request latency: time to first token split into pre-queue, queue and prefill, then
+-- decode, end-to-end latency, TPOT and token counts. Each figure comes from the request row's own
+-- timestamps (all on the row's clock) or its token stream, and falls back to the duration the
+-- source reported itself; timing_basis says which. Arrival is the source's own definition: the
+-- client's send time for load generators, the frontend's receive time for servers
+-- (docs/metrics.md). E2E ends at the last token; for a request without token times, at its finish.
+-- @grain one row per request row (per source)
+-- @column run [id] Run of the request.
+-- @column level_kind [text] concurrency or request_rate, from runs; NULL when the run has no level.
+-- @column level [level_kind] Concurrency or request rate of the run.
+-- @column repeat [count] Repeat number of the run, when known.
+-- @column request_key [id] Surrogate key (requests.request_key).
+-- @column request_id [id] Request id as the source wrote it.
+-- @column source_id [id] File the request row came from.
+-- @column engine [text] Engine or tool kind, when stated.
+-- @column clock_id [id] Clock of the timestamps below.
+-- @column status [text] ok, error, cancelled or lost; NULL when unknown.
+-- @column measured [bool] True unless the request is marked warm-up.
+-- @column ok [bool] True when status is ok or unknown: the requests latency statistics use.
+-- @column arrival_ns [ns] Arrival, as the source defines it.
+-- @column first_token_ns [ns] First output token: the row's first_token_ns, else its first content chunk.
+-- @column last_token_ns [ns] Last output token: the row's last_token_ns, else its last content chunk.
+-- @column finished_ns [ns] Request finished.
+-- @column prompt_tokens [tokens] Input length.
+-- @column output_tokens [tokens] Output length: as reported, else the tokens of the content chunks,
+-- else the number of content chunks.
+-- @column output_tokens_basis [text] reported, chunk tokens, or chunks (how output_tokens was found).
+-- @column content_chunks [count] Content (and reasoning) chunks in the token stream.
+-- @column pre_queue_ms [ms] Arrival to queued.
+-- @column queue_ms [ms] Queued to first scheduled.
+-- @column prefill_ms [ms] First scheduled to first token.
+-- @column ttft_ms [ms] Time to first token: first token minus arrival.
+-- @column decode_ms [ms] First token to last token.
+-- @column e2e_ms [ms] End-to-end latency: last token (or finish) minus arrival.
+-- @column tpot_ms [ms] Time per output token after the first: (e2e - ttft) / (output_tokens - 1),
+-- only when output_tokens > 1.
+-- @column itl_mean_ms [ms] Mean gap between consecutive content chunks of this request.
+-- @column itl_max_ms [ms] Largest gap between consecutive content chunks of this request.
+-- @column timing_basis [text] timestamps when ttft_ms comes from timestamps, reported when from
+-- the source's own figure, NULL when unknown.
+CREATE OR REPLACE VIEW request_latency AS
+WITH base AS (
+    SELECT
+        r.*,
+        t.content_chunks,
+        t.content_tokens,
+        t.max_gap_ns,
+        t.first_content_ns,
+        t.last_content_ns,
+        coalesce(r.first_token_ns, t.first_content_ns) AS first_ns,
+        coalesce(r.last_token_ns, t.last_content_ns, r.finished_ns) AS end_ns,
+        coalesce(r.last_token_ns, t.last_content_ns) AS last_ns
+    FROM requests AS r
+    LEFT JOIN _request_tokens AS t USING (request_key)
+),
+timed AS (
+    SELECT
+        b.*,
+        coalesce((b.queued_ns - b.arrival_ns) / 1e6, b.pre_queue_ms) AS pre_queue_ms_,
+        coalesce((b.scheduled_ns - b.queued_ns) / 1e6, b.queue_ms) AS queue_ms_,
+        coalesce((b.first_ns - b.scheduled_ns) / 1e6, b.prefill_ms) AS prefill_ms_,
+        coalesce((b.first_ns - b.arrival_ns) / 1e6, b.ttft_ms) AS ttft_ms_,
+        coalesce((b.last_ns - b.first_ns) / 1e6, b.decode_ms) AS decode_ms_,
+        coalesce((b.end_ns - b.arrival_ns) / 1e6, b.e2e_ms) AS e2e_ms_,
+        coalesce(b.output_tokens, b.content_tokens, b.content_chunks) AS output_tokens_
+    FROM base AS b
+)
+SELECT
+    ---- identity
+    x.run,
+    u.level_kind,
+    u.level,
+    u.repeat,
+    x.request_key,
+    x.request_id,
+    x.source_id,
+    x.engine,
+    x.clock_id,
+    x.status,
+    coalesce(x.phase, 'measure') = 'measure' AS measured,
+    coalesce(x.status, 'ok') = 'ok' AS ok,
+    ---- timestamps
+    x.arrival_ns,
+    x.first_ns AS first_token_ns,
+    x.last_ns AS last_token_ns,
+    x.finished_ns,
+    ---- sizes
+    x.prompt_tokens,
+    x.output_tokens_ AS output_tokens,
+    CASE
+        WHEN x.output_tokens IS NOT NULL THEN 'reported'
+        WHEN x.content_tokens IS NOT NULL THEN 'chunk tokens'
+        WHEN x.content_chunks IS NOT NULL THEN 'chunks'
+    END AS output_tokens_basis,
+    x.content_chunks,
+    ---- durations
+    x.pre_queue_ms_ AS pre_queue_ms,
+    x.queue_ms_ AS queue_ms,
+    x.prefill_ms_ AS prefill_ms,
+    x.ttft_ms_ AS ttft_ms,
+    x.decode_ms_ AS decode_ms,
+    x.e2e_ms_ AS e2e_ms,
+    CASE
+        WHEN x.output_tokens_ > 1 AND x.e2e_ms_ IS NOT NULL AND x.ttft_ms_ IS NOT NULL
+            THEN (x.e2e_ms_ - x.ttft_ms_) / (x.output_tokens_ - 1)
+        ELSE x.tpot_ms
+    END AS tpot_ms,
+    CASE
+        WHEN x.content_chunks > 1
+            THEN (x.last_content_ns - x.first_content_ns) / 1e6 / (x.content_chunks - 1)
+    END AS itl_mean_ms,
+    x.max_gap_ns / 1e6 AS itl_max_ms,
+    CASE
+        WHEN x.first_ns IS NOT NULL AND x.arrival_ns IS NOT NULL THEN 'timestamps'
+        WHEN x.ttft_ms IS NOT NULL THEN 'reported'
+    END AS timing_basis
+FROM timed AS x
+LEFT JOIN runs AS u USING (run)

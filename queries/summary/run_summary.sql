@@ -1,0 +1,78 @@
+-- One line per run: request counts, the measured window and the throughputs over it, and the
+-- mean input and output lengths. Measured requests are those not marked warm-up; failed ones
+-- (status error, cancelled or lost) count in the window but not in the throughputs. The window
+-- runs from the first arrival to the last finish (or last token) of the measured requests, and
+-- is left NULL when the run's requests are on more than one clock.
+-- @grain one row per run
+-- @column run [id] Run name.
+-- @column level_kind [text] concurrency or request_rate; NULL when the run has no level.
+-- @column level [level_kind] Concurrency or request rate.
+-- @column repeat [count] Repeat number, when known.
+-- @column requests [count] Measured requests (all statuses).
+-- @column ok_requests [count] Measured requests with status ok (or unknown).
+-- @column failed_requests [count] Measured requests with status error, cancelled or lost.
+-- @column warmup_requests [count] Requests marked warm-up (excluded from every figure).
+-- @column window_start_ns [ns] First arrival of a measured request.
+-- @column window_end_ns [ns] Last finish (else last token) of a measured request.
+-- @column duration_s [s] window_end_ns - window_start_ns.
+-- @column input_tokens [tokens] Prompt tokens of the ok measured requests.
+-- @column output_tokens [tokens] Output tokens of the ok measured requests.
+-- @column output_tokens_per_s [tokens/s] output_tokens / duration_s.
+-- @column requests_per_s [1/s] ok_requests / duration_s.
+-- @column mean_input_tokens [tokens] Mean prompt length of the ok measured requests.
+-- @column mean_output_tokens [tokens] Mean output length of the ok measured requests.
+CREATE OR REPLACE VIEW run_summary AS
+WITH measured AS (
+    SELECT
+        run,
+        count(*) AS requests,
+        count(*) FILTER (WHERE ok) AS ok_requests,
+        count(*) FILTER (WHERE NOT ok) AS failed_requests,
+        count(DISTINCT clock_id) AS clocks,
+        min(arrival_ns) AS window_start_ns,
+        max(coalesce(finished_ns, last_token_ns)) AS window_end_ns,
+        sum(prompt_tokens) FILTER (WHERE ok) AS input_tokens,
+        sum(output_tokens) FILTER (WHERE ok) AS output_tokens,
+        avg(prompt_tokens) FILTER (WHERE ok) AS mean_input_tokens,
+        avg(output_tokens) FILTER (WHERE ok) AS mean_output_tokens
+    FROM request_latency
+    WHERE measured
+    GROUP BY run
+),
+warmup AS (
+    SELECT run, count(*) AS warmup_requests
+    FROM requests
+    WHERE phase = 'warmup'
+    GROUP BY run
+),
+windowed AS (
+    SELECT
+        m.*,
+        CASE
+            WHEN m.clocks = 1 AND m.window_end_ns > m.window_start_ns
+                THEN (m.window_end_ns - m.window_start_ns) / 1e9
+        END AS duration_s
+    FROM measured AS m
+)
+SELECT
+    u.run,
+    u.level_kind,
+    u.level,
+    u.repeat,
+    coalesce(w.requests, 0) AS requests,
+    coalesce(w.ok_requests, 0) AS ok_requests,
+    coalesce(w.failed_requests, 0) AS failed_requests,
+    coalesce(wu.warmup_requests, 0) AS warmup_requests,
+    w.window_start_ns,
+    w.window_end_ns,
+    w.duration_s,
+    w.input_tokens::BIGINT AS input_tokens,
+    w.output_tokens::BIGINT AS output_tokens,
+    w.output_tokens / w.duration_s AS output_tokens_per_s,
+    w.ok_requests / w.duration_s AS requests_per_s,
+    w.mean_input_tokens,
+    w.mean_output_tokens
+FROM runs AS u
+LEFT JOIN windowed AS w USING (run)
+LEFT JOIN warmup AS wu USING (run)
+ORDER BY u.level_kind NULLS LAST, u.level, u.repeat, u.run

@@ -1,0 +1,24 @@
+package dev.tokentime.app;
+
+import java.time.ZoneId;
+import java.util.List;
+
+/**
+ * What the user asked of an ingest.
+ *
+ * @param inputs files, directories, globs, or - for stdin
+ * @param from the format to read with, or null to sniff each file
+ * @param run the run of records that name none, or null for the file's parent directory
+ * @param replace re-ingest files already in the database
+ * @param strict any rejected line fails the ingest (exit 2); the file's rows are rolled back
+ * @param keepText keep prompt and output text
+ * @param zone time zone of local-time logs, or null
+ * @param year year of logs whose timestamps omit it, or null
+ */
+public record IngestOptions(List<String> inputs, String from, String run, boolean replace,
+    boolean strict, boolean keepText, ZoneId zone, Integer year) {
+
+  public static IngestOptions of(List<String> inputs) {
+    return new IngestOptions(inputs, null, null, false, false, false, null, null);
+  }
+}

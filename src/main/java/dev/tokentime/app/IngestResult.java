@@ -1,0 +1,30 @@
+package dev.tokentime.app;
+
+import dev.tokentime.store.SourceWriter;
+import java.util.List;
+
+/** What an ingest did, file by file. */
+public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<String> runs,
+    boolean strictFailure) {
+
+  /** A file that was read (or found already ingested). */
+  public record FileResult(String path, String format, String compression, Integer sourceId,
+      String outcome, long lines, long records, long otherLines, long rejected, long requests,
+      long tokens, List<SourceWriter.Reject> firstRejects, String damage) {
+
+    public boolean ingested() {
+      return outcome.equals("ingested");
+    }
+  }
+
+  /** A file taken from a directory or glob whose format is not known. */
+  public record Skipped(String path, String reason) {}
+
+  public long rejected() {
+    return files.stream().mapToLong(FileResult::rejected).sum();
+  }
+
+  public long ingestedFiles() {
+    return files.stream().filter(FileResult::ingested).count();
+  }
+}

@@ -1,0 +1,183 @@
+package dev.tokentime.app;
+
+import com.github.luben.zstd.ZstdInputStream;
+import dev.tokentime.ingest.Sample;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * A file opened for parsing: compression recognised by its magic bytes (gzip, zstd), the first
+ * 64 KiB of its content held for sniffing, and the raw bytes hashed and counted as they are read.
+ * A compressed file that ends early or is corrupt is read up to that point and flagged.
+ */
+public final class OpenedInput implements AutoCloseable {
+  static final int SAMPLE_BYTES = 64 * 1024;
+
+  private final Path path;
+  private final CountingStream raw;
+  private final MessageDigest sha;
+  private final String compression;
+  private final Sample sample;
+  private final InputStream content;
+  private String damage;
+
+  private OpenedInput(Path path) throws IOException {
+    this.path = path;
+    try {
+      this.sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    this.raw = new CountingStream(new DigestInputStream(Files.newInputStream(path), sha));
+    BufferedInputStream buffered = new BufferedInputStream(raw, 1 << 16);
+    buffered.mark(4);
+    byte[] magic = buffered.readNBytes(4);
+    buffered.reset();
+    InputStream decoded;
+    if (magic.length >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
+      compression = "gzip";
+      decoded = new GZIPInputStream(buffered, 1 << 16);
+    } else if (magic.length == 4 && (magic[0] & 0xff) == 0x28 && (magic[1] & 0xff) == 0xb5
+        && (magic[2] & 0xff) == 0x2f && (magic[3] & 0xff) == 0xfd) {
+      compression = "zstd";
+      decoded = new ZstdInputStream(buffered);
+    } else {
+      compression = "none";
+      decoded = buffered;
+    }
+    InputStream guarded = new TruncationGuard(decoded);
+    byte[] head = guarded.readNBytes(SAMPLE_BYTES);
+    this.sample = new Sample(path.getFileName().toString(), head, head.length);
+    // SequenceInputStream closes each part when it is exhausted; the raw stream must stay open so
+    // sha256() can finish reading it, so the second part ignores close().
+    InputStream unclosable = new FilterInputStream(guarded) {
+      @Override
+      public void close() {}
+    };
+    this.content = new SequenceInputStream(new ByteArrayInputStream(head), unclosable);
+  }
+
+  public static OpenedInput open(Path path) throws IOException {
+    return new OpenedInput(path);
+  }
+
+  public Sample sample() {
+    return sample;
+  }
+
+  /** The decompressed content from its first byte. */
+  public InputStream content() {
+    return content;
+  }
+
+  public String compression() {
+    return compression;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** Bytes of the file read so far (compressed bytes for a compressed file). */
+  public long rawBytesRead() {
+    return raw.count;
+  }
+
+  /** Why the compressed stream stopped before its end (truncated or corrupt), or null. */
+  public String damage() {
+    return damage;
+  }
+
+  /** SHA-256 of the file's bytes; reads what the parser left unread so the hash is the file's. */
+  public String sha256() throws IOException {
+    byte[] skip = new byte[1 << 16];
+    while (raw.read(skip) >= 0) {
+      // drain
+    }
+    return HexFormat.of().formatHex(sha.digest());
+  }
+
+  /** SHA-256 of a whole file, without parsing it. */
+  public static String sha256Of(Path path) throws IOException {
+    try (OpenedInput in = new OpenedInput(path)) {
+      return in.sha256();
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    raw.close();
+  }
+
+  private static final class CountingStream extends FilterInputStream {
+    long count;
+
+    CountingStream(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        count++;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        count += n;
+      }
+      return n;
+    }
+  }
+
+  /** Turns "compressed data ended early" into a clean end of stream, remembering it happened. */
+  private final class TruncationGuard extends FilterInputStream {
+    TruncationGuard(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      int n = read(one, 0, 1);
+      return n <= 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (damage != null) {
+        return -1;
+      }
+      try {
+        return super.read(b, off, len);
+      } catch (EOFException e) {
+        damage = compression + " stream ends early (truncated file)";
+        return -1;
+      } catch (IOException e) {
+        if (compression.equals("none")) {
+          throw e;
+        }
+        // zstd reports a cut or corrupt stream as a generic IOException
+        damage = compression + " stream unreadable after this point: " + e.getMessage();
+        return -1;
+      }
+    }
+  }
+}

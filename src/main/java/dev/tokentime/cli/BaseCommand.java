@@ -1,0 +1,71 @@
+package dev.tokentime.cli;
+
+import dev.tokentime.BadInputException;
+import dev.tokentime.store.Database;
+import dev.tokentime.store.StoreException;
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * Every command: runs {@link #run()} and turns failures into one line on stderr and a named exit
+ * code — bad input is exit 2, a tokentime bug exit 3 (with the stack trace when TOKENTIME_DEBUG
+ * is set).
+ */
+abstract class BaseCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  /** Does the command's work; returns its exit code. */
+  protected abstract int run() throws Exception;
+
+  @Override
+  public final Integer call() {
+    try {
+      return run();
+    } catch (BadInputException e) {
+      err().println("tokentime: " + e.getMessage());
+      debug(e);
+      return ExitCode.BAD_INPUT;
+    } catch (SQLException e) {
+      err().println("tokentime: database error: " + Database.firstLine(e));
+      debug(e);
+      return ExitCode.BAD_INPUT;
+    } catch (StoreException e) {
+      err().println("tokentime: database error: " + e.getMessage());
+      debug(e);
+      return ExitCode.BAD_INPUT;
+    } catch (Exception e) {
+      err().println("tokentime: internal error: " + e
+          + " (set TOKENTIME_DEBUG=1 for the stack trace; please report it)");
+      if (System.getenv("TOKENTIME_DEBUG") != null) {
+        e.printStackTrace(err());
+      }
+      return ExitCode.INTERNAL;
+    } finally {
+      out().flush();
+      err().flush();
+    }
+  }
+
+  private void debug(Exception e) {
+    if (System.getenv("TOKENTIME_DEBUG") != null) {
+      e.printStackTrace(err());
+    }
+  }
+
+  protected PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  protected PrintWriter err() {
+    return spec.commandLine().getErr();
+  }
+
+  protected static CommandLine.ParameterException usage(CommandLine cl, String msg) {
+    return new CommandLine.ParameterException(cl, msg);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.tokentime.cli;
+
+import dev.tokentime.app.IngestResult;
+import dev.tokentime.app.IngestService;
+import dev.tokentime.store.SourceWriter;
+import java.io.PrintWriter;
+import java.util.stream.Collectors;
+
+/** Prints what an ingest did, one line per file, as files finish. */
+final class IngestReport implements IngestService.Listener {
+  private final PrintWriter out;
+
+  IngestReport(PrintWriter out) {
+    this.out = out;
+  }
+
+  @Override
+  public void fileDone(IngestResult.FileResult r) {
+    if (!r.ingested() && r.outcome().startsWith("already")) {
+      out.println("unchanged " + r.path() + ": " + r.outcome());
+      out.flush();
+      return;
+    }
+    out.printf("%s %s (%s%s): %,d lines = %,d records + %,d other + %,d rejected; %,d requests, %,d tokens%n",
+        r.ingested() ? "ingested" : r.outcome(), r.path(), r.format(),
+        r.compression().equals("none") ? "" : ", " + r.compression(), r.lines(), r.records(),
+        r.otherLines(), r.rejected(), r.requests(), r.tokens());
+    if (r.damage() != null) {
+      out.println("  warning: " + r.damage() + "; the lines before it were read");
+    }
+    if (r.rejected() > 0) {
+      for (SourceWriter.Reject j : r.firstRejects().subList(0, Math.min(3, r.firstRejects().size()))) {
+        out.println("  rejected line " + j.lineNo() + ": " + j.reason());
+      }
+      if (r.sourceId() != null) {
+        out.println("  (all of them: tokentime query \"SELECT * FROM rejects WHERE source_id = "
+            + r.sourceId() + "\")");
+      }
+    }
+    out.flush();
+  }
+
+  void finish(IngestResult result) {
+    if (!result.skipped().isEmpty()) {
+      out.println("skipped " + result.skipped().size() + " file" + (result.skipped().size() == 1 ? "" : "s")
+          + " (format not recognised; name one with --from): "
+          + result.skipped().stream().map(IngestResult.Skipped::path).collect(Collectors.joining(", ")));
+    }
+    if (!result.runs().isEmpty()) {
+      out.println("derived " + result.runs().size() + " run" + (result.runs().size() == 1 ? "" : "s")
+          + ": " + String.join(", ", result.runs()));
+    }
+    out.flush();
+  }
+
+  /** The --strict failure: what was wrong, in a few lines. */
+  static String strictMessage(IngestResult result) {
+    IngestResult.FileResult bad = result.files().get(result.files().size() - 1);
+    StringBuilder sb = new StringBuilder("--strict: ").append(bad.rejected()).append(" rejected line")
+        .append(bad.rejected() == 1 ? "" : "s").append(" in ").append(bad.path())
+        .append("; nothing of that file was stored");
+    for (SourceWriter.Reject j : bad.firstRejects()) {
+      sb.append("\n  line ").append(j.lineNo()).append(": ").append(j.reason());
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,51 @@
+package dev.tokentime.cli;
+
+import dev.tokentime.BadInputException;
+import dev.tokentime.app.IngestOptions;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** How input files are read: shared by ingest and analyze. */
+final class InputOptions {
+  @Option(names = "--from", paramLabel = "FORMAT",
+      description = "Read every input as this format instead of sniffing it (tokentime formats lists them).")
+  String from;
+
+  @Option(names = "--run", paramLabel = "NAME",
+      description = "Run of records that name none (default: the file's parent directory).")
+  String run;
+
+  @Option(names = "--replace",
+      description = "Re-ingest files already in the database (same content or same path), e.g. with a corrected --tz.")
+  boolean replace;
+
+  @Option(names = "--strict",
+      description = "Fail (exit 2) on the first file with a rejected line, printing the first reasons; that file is rolled back.")
+  boolean strict;
+
+  @Option(names = "--keep-text",
+      description = "Keep prompt and output text (dropped by default: production logs carry user data).")
+  boolean keepText;
+
+  @Option(names = "--tz", paramLabel = "ZONE",
+      description = "Time zone of logs written in local time, e.g. Europe/Berlin (default: UTC, marked as assumed).")
+  String tz;
+
+  @Option(names = "--year", paramLabel = "YYYY",
+      description = "Year of logs whose timestamps omit it (default: the file's modification year).")
+  Integer year;
+
+  IngestOptions toOptions(List<String> inputs) {
+    ZoneId zone = null;
+    if (tz != null) {
+      try {
+        zone = ZoneId.of(tz);
+      } catch (DateTimeException e) {
+        throw new BadInputException("unknown time zone " + tz);
+      }
+    }
+    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year);
+  }
+}

@@ -1,0 +1,48 @@
+package dev.tokentime.cli;
+
+import dev.tokentime.Version;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The tokentime command line: {@code tokentime <command> ...}. */
+@Command(name = "tokentime", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT,
+    versionProvider = Main.VersionProvider.class,
+    description = {"LLM serving timing logs into one DuckDB database, answered with documented SQL.",
+        "TTFT split into queueing and prefill, ITL distributions, throughput, per-level tables."},
+    subcommands = {AnalyzeCommand.class, IngestCommand.class, SummaryCommand.class,
+        QueryCommand.class, FormatsCommand.class, GenerateCommand.class,
+        CommandLine.HelpCommand.class},
+    footer = {"", "Exit codes: 0 ok, 1 SLO not met or check failed, 2 bad input or usage, 3 internal error.",
+        "", "Start with:  tokentime analyze sample-logs/"})
+public final class Main {
+
+  public static void main(String[] args) {
+    int code = commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args);
+    System.exit(code);
+  }
+
+  /** The wiring shared by main and the tests: writers, exit codes for usage errors. */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setUsageHelpAutoWidth(true);
+    cl.setExitCodeExceptionMapper(e -> ExitCode.INTERNAL);
+    cl.setParameterExceptionHandler((ex, a) -> {
+      PrintWriter w = ex.getCommandLine().getErr();
+      w.println("tokentime: " + ex.getMessage());
+      w.println("(tokentime " + ex.getCommandLine().getCommandName().replace("tokentime", "").strip()
+          + " --help shows the usage)");
+      return ExitCode.BAD_INPUT;
+    });
+    return cl;
+  }
+
+  static final class VersionProvider implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"tokentime " + Version.get()};
+    }
+  }
+}

@@ -1,0 +1,482 @@
+package dev.tokentime.formats.canonical;
+
+import static dev.tokentime.ingest.RequestRecord.NONE;
+
+import dev.tokentime.ingest.ChunkKind;
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The meaning of one canonical record, whatever its syntax (a JSONL line or a CSV row): readers
+ * hand it field values, it checks types and timestamp order and emits rows to the sink.
+ * One instance is reused for every record of a file.
+ */
+final class CanonicalRecord {
+
+  /** A value that cannot be used; the message becomes the reject reason. */
+  static final class BadRecord extends Exception {
+    BadRecord(String reason) {
+      super(reason, null, false, false);
+    }
+  }
+
+  private final ParseContext ctx;
+  private final RecordSink sink;
+  final RequestRecord req = new RequestRecord();
+  private String run;
+  private String label;
+  private Double concurrency;
+  private Double requestRate;
+  private Integer repeat;
+  private String clock;
+  private long[] tokensNs = new long[256];
+  private int tokenCount;
+  private boolean hasTokens;
+  private int[] tokensN = new int[256];
+  private int tokensNCount;
+  private boolean hasTokensN;
+  private Integer seq;
+  private long tsNs;
+  private Integer nTokens;
+  private ChunkKind chunkKind;
+  private String requestField; // first request-only field seen, to refuse mixing forms
+  private String tokenField; // first token-line-only field seen
+
+  private final Map<String, Integer> clockIds = new HashMap<>();
+  private final TokenOrder tokenOrder = new TokenOrder();
+
+  CanonicalRecord(ParseContext ctx, RecordSink sink) {
+    this.ctx = ctx;
+    this.sink = sink;
+  }
+
+  void reset(long lineNo) {
+    req.reset();
+    req.lineNo = lineNo;
+    run = label = clock = null;
+    concurrency = requestRate = null;
+    repeat = null;
+    tokenCount = tokensNCount = 0;
+    hasTokens = hasTokensN = false;
+    seq = null;
+    tsNs = NONE;
+    nTokens = null;
+    chunkKind = null;
+    requestField = tokenField = null;
+  }
+
+  // ---- values, by field name ----
+
+  /** A JSON integer (or an integer-valued CSV cell). */
+  void integer(String field, long v) throws BadRecord {
+    switch (field) {
+      case "request_id" -> req.requestId = Long.toString(v);
+      case "run" -> run = Long.toString(v);
+      case "label" -> label = Long.toString(v);
+      case "arrival_ns" -> req.arrivalNs = ns(field, v);
+      case "queued_ns" -> req.queuedNs = ns(field, v);
+      case "scheduled_ns" -> req.scheduledNs = ns(field, v);
+      case "first_token_ns" -> req.firstTokenNs = ns(field, v);
+      case "last_token_ns" -> req.lastTokenNs = ns(field, v);
+      case "finished_ns" -> req.finishedNs = ns(field, v);
+      case "ts_ns" -> tsNs = ns(field, v);
+      case "seq" -> seq = nonNegativeInt(field, v);
+      case "n_tokens" -> nTokens = nonNegativeInt(field, v);
+      case "prompt_tokens" -> req.promptTokens = nonNegativeInt(field, v);
+      case "output_tokens" -> req.outputTokens = nonNegativeInt(field, v);
+      case "cached_tokens" -> req.cachedTokens = nonNegativeInt(field, v);
+      case "http_status" -> req.httpStatus = nonNegativeInt(field, v);
+      case "repeat" -> repeat = nonNegativeInt(field, v);
+      case "first_iter" -> req.firstIter = v;
+      case "last_iter" -> req.lastIter = v;
+      default -> {
+        if (isNumberField(field)) {
+          number(field, v);
+        } else if (isKnownStringField(field) || isTextField(field) || field.equals("clock")
+            || field.equals("status") || field.equals("phase") || field.equals("chunk_kind")) {
+          text(field, Long.toString(v));
+        } else {
+          extra(field, Long.toString(v));
+        }
+      }
+    }
+    note(field);
+  }
+
+  /** A JSON number with a fraction (or a decimal CSV cell). */
+  void number(String field, double v) throws BadRecord {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
+      throw new BadRecord(field + ": not a finite number");
+    }
+    switch (field) {
+      case "pre_queue_ms" -> req.preQueueMs = v;
+      case "queue_ms" -> req.queueMs = v;
+      case "prefill_ms" -> req.prefillMs = v;
+      case "ttft_ms" -> req.ttftMs = v;
+      case "decode_ms" -> req.decodeMs = v;
+      case "e2e_ms" -> req.e2eMs = v;
+      case "tpot_ms" -> req.tpotMs = v;
+      case "concurrency" -> concurrency = positive(field, v);
+      case "request_rate" -> requestRate = positive(field, v);
+      default -> {
+        if (isIntegerField(field)) {
+          if (v != Math.rint(v)) {
+            throw new BadRecord(field + ": expected an integer" + unitOf(field) + ", got " + v);
+          }
+          integer(field, (long) v);
+          return;
+        }
+        if (isTextField(field) || isKnownStringField(field)) {
+          text(field, Double.toString(v));
+          return;
+        }
+        extra(field, trimNumber(v));
+      }
+    }
+    note(field);
+  }
+
+  /** A JSON string or a CSV cell. Numeric fields accept numeric text (some tools quote numbers). */
+  void text(String field, String s) throws BadRecord {
+    switch (field) {
+      case "request_id" -> req.requestId = requireNonEmpty(field, s);
+      case "run" -> run = requireNonEmpty(field, s);
+      case "label" -> label = requireNonEmpty(field, s);
+      case "clock" -> {
+        if (!ClockSpec.KINDS.contains(s)) {
+          throw new BadRecord("clock: expected wall, steady or client, got " + quoteShort(s));
+        }
+        clock = s;
+      }
+      case "engine" -> req.engine = s;
+      case "instance" -> req.instance = s;
+      case "status" -> {
+        if (!CanonicalFields.STATUSES.contains(s)) {
+          throw new BadRecord("status: expected ok, error, cancelled or lost, got " + quoteShort(s));
+        }
+        req.status = s;
+      }
+      case "phase" -> {
+        if (!CanonicalFields.PHASES.contains(s)) {
+          throw new BadRecord("phase: expected warmup or measure, got " + quoteShort(s));
+        }
+        req.phase = s;
+      }
+      case "finish_reason" -> req.finishReason = s;
+      case "error" -> req.error = s;
+      case "chunk_kind" -> {
+        chunkKind = ChunkKind.parse(s);
+        if (chunkKind == null) {
+          throw new BadRecord("chunk_kind: expected one of content, reasoning, role, empty, usage,"
+              + " done, error; got " + quoteShort(s));
+        }
+      }
+      default -> {
+        if (isIntegerField(field) || isNumberField(field)) {
+          parseNumeric(field, s);
+          return;
+        }
+        if (isTextField(field)) {
+          if (ctx.keepText()) {
+            req.extras.put(field, s);
+          }
+          return;
+        }
+        extra(field, s);
+      }
+    }
+    note(field);
+  }
+
+  void nullValue(String field) {
+    // absent and null mean the same: unknown
+  }
+
+  /** A nested object or array outside the canonical fields, kept as JSON text. */
+  void json(String field, String jsonText) throws BadRecord {
+    if (CanonicalFields.REQUEST_FIELDS.contains(field) && !field.equals("error")) {
+      throw new BadRecord(field + ": expected a " + (isIntegerField(field) || isNumberField(field)
+          ? "number" : "string") + ", got a JSON " + (jsonText.startsWith("[") ? "array" : "object"));
+    }
+    if (field.equals("error")) {
+      req.error = jsonText;
+      note(field);
+      return;
+    }
+    if (isTextField(field)) {
+      if (ctx.keepText()) {
+        req.extras.put(field, jsonText);
+      }
+      return;
+    }
+    extra(field, jsonText);
+  }
+
+  void tokenTs(long v) throws BadRecord {
+    if (!hasTokens) {
+      hasTokens = true;
+      note("tokens_ns");
+    }
+    if (v < 0) {
+      throw new BadRecord("tokens_ns[" + tokenCount + "]: negative timestamp " + v);
+    }
+    if (tokenCount == tokensNs.length) {
+      tokensNs = Arrays.copyOf(tokensNs, tokensNs.length * 2);
+    }
+    tokensNs[tokenCount++] = v;
+  }
+
+  void tokensPresent() {
+    if (!hasTokens) {
+      hasTokens = true;
+      note("tokens_ns");
+    }
+  }
+
+  void tokenN(long v) throws BadRecord {
+    hasTokensN = true;
+    if (v < 0 || v > Integer.MAX_VALUE) {
+      throw new BadRecord("tokens_n[" + tokensNCount + "]: expected a token count, got " + v);
+    }
+    if (tokensNCount == tokensN.length) {
+      tokensN = Arrays.copyOf(tokensN, tokensN.length * 2);
+    }
+    tokensN[tokensNCount++] = (int) v;
+  }
+
+  void tokensNPresent() {
+    hasTokensN = true;
+  }
+
+  // ---- emitting ----
+
+  /** Validates the record and hands its rows to the sink; a BadRecord leaves the sink untouched. */
+  void emit(byte[] line, int off, int len) throws BadRecord {
+    if (req.requestId == null) {
+      throw new BadRecord("request_id is missing");
+    }
+    if (run != null && label != null && !run.equals(label)) {
+      throw new BadRecord("run " + quoteShort(run) + " and label " + quoteShort(label) + " differ");
+    }
+    String r = run != null ? run : label != null ? label : ctx.defaultRun();
+    req.run = r;
+    boolean tokenLine = tsNs != NONE || seq != null;
+    if (tokenLine) {
+      emitTokenLine(r);
+    } else {
+      emitRequest(r, line, off, len);
+    }
+  }
+
+  private void emitRequest(String r, byte[] line, int off, int len) throws BadRecord {
+    if (tokenField != null) {
+      throw new BadRecord("a request line cannot carry " + tokenField + " (token lines need ts_ns and seq)");
+    }
+    if (hasTokensN && tokensNCount != tokenCount) {
+      throw new BadRecord("tokens_n has " + tokensNCount + " entries but tokens_ns has " + tokenCount);
+    }
+    checkOrder();
+    applyLevel(r);
+    req.clockId = clockId(r);
+    if (req.status == null) {
+      req.status = req.error == null ? "ok" : "error";
+    }
+    long key = sink.request(req, line, off, len);
+    if (key < 0) {
+      return; // the sink rejected it (duplicate id) and said why
+    }
+    boolean oneTokenEach = !hasTokensN && req.outputTokens != null && req.outputTokens == tokenCount;
+    for (int i = 0; i < tokenCount; i++) {
+      int n = hasTokensN ? tokensN[i] : oneTokenEach ? 1 : -1;
+      sink.token(key, i, tokensNs[i], n, ChunkKind.CONTENT);
+    }
+    sink.record();
+  }
+
+  private void emitTokenLine(String r) throws BadRecord {
+    if (requestField != null) {
+      throw new BadRecord("a token line (ts_ns, seq) cannot carry the request field " + requestField);
+    }
+    if (tsNs == NONE) {
+      throw new BadRecord("token line without ts_ns");
+    }
+    if (seq == null) {
+      throw new BadRecord("token line without seq");
+    }
+    applyLevel(r);
+    int clockId = clockId(r);
+    long key = sink.requestKeyFor(r, req.requestId, clockId, req.lineNo);
+    String orderProblem = tokenOrder.accept(key, seq, tsNs);
+    if (orderProblem != null) {
+      throw new BadRecord(orderProblem);
+    }
+    sink.token(key, seq, tsNs, nTokens == null ? -1 : nTokens,
+        chunkKind == null ? ChunkKind.CONTENT : chunkKind);
+    sink.record();
+  }
+
+  private void applyLevel(String r) throws BadRecord {
+    if (concurrency != null && requestRate != null) {
+      throw new BadRecord("a record has either concurrency or request_rate, not both");
+    }
+    if (concurrency == null && requestRate == null && repeat == null) {
+      return;
+    }
+    String kind = concurrency != null ? "concurrency" : requestRate != null ? "request_rate" : null;
+    Double level = concurrency != null ? concurrency : requestRate;
+    String conflict = sink.runLevel(r, kind, level, repeat, "record field");
+    if (conflict != null) {
+      throw new BadRecord(conflict);
+    }
+  }
+
+  private int clockId(String r) {
+    String kind = clock == null ? "wall" : clock;
+    return clockIds.computeIfAbsent(r + '\u0000' + kind,
+        k -> sink.clock(new ClockSpec(kind, "run " + r, 1, null, false)));
+  }
+
+  private static final String[] CHAIN = {"arrival_ns", "queued_ns", "scheduled_ns",
+      "first_token_ns", "last_token_ns", "finished_ns"};
+
+  /** Timestamps of one request never decrease: the lifecycle chain, and the token stream. */
+  private void checkOrder() throws BadRecord {
+    long[] chain = {req.arrivalNs, req.queuedNs, req.scheduledNs, req.firstTokenNs,
+        req.lastTokenNs, req.finishedNs};
+    int prev = -1;
+    for (int i = 0; i < chain.length; i++) {
+      if (chain[i] == NONE) {
+        continue;
+      }
+      if (prev >= 0 && chain[i] < chain[prev]) {
+        throw new BadRecord("timestamps decrease: " + CHAIN[i] + " (" + chain[i] + ") is before "
+            + CHAIN[prev] + " (" + chain[prev] + ")");
+      }
+      prev = i;
+    }
+    for (int i = 1; i < tokenCount; i++) {
+      if (tokensNs[i] < tokensNs[i - 1]) {
+        throw new BadRecord("timestamps decrease: tokens_ns[" + i + "] (" + tokensNs[i]
+            + ") is before tokens_ns[" + (i - 1) + "] (" + tokensNs[i - 1] + ")");
+      }
+    }
+    if (tokenCount > 0) {
+      if (req.arrivalNs != NONE && tokensNs[0] < req.arrivalNs) {
+        throw new BadRecord("timestamps decrease: tokens_ns[0] (" + tokensNs[0]
+            + ") is before arrival_ns (" + req.arrivalNs + ")");
+      }
+      if (req.finishedNs != NONE && tokensNs[tokenCount - 1] > req.finishedNs) {
+        throw new BadRecord("timestamps decrease: finished_ns (" + req.finishedNs
+            + ") is before the last of tokens_ns (" + tokensNs[tokenCount - 1] + ")");
+      }
+    }
+  }
+
+  // ---- helpers ----
+
+  private void note(String field) {
+    if (CanonicalFields.TOKEN_LINE_FIELDS.contains(field)) {
+      if (tokenField == null) {
+        tokenField = field;
+      }
+    } else if (!field.equals("request_id") && !field.equals("run") && !field.equals("label")
+        && !field.equals("clock") && !field.equals("concurrency") && !field.equals("request_rate")
+        && !field.equals("repeat") && requestField == null) {
+      requestField = field;
+    }
+  }
+
+  private void extra(String field, String value) {
+    req.extras.put(field, value);
+    if (requestField == null) {
+      requestField = field;
+    }
+  }
+
+  private void parseNumeric(String field, String s) throws BadRecord {
+    String t = s.strip();
+    if (t.isEmpty()) {
+      return; // an empty CSV cell: unknown
+    }
+    if (isIntegerField(field)) {
+      try {
+        integer(field, Long.parseLong(t));
+        return;
+      } catch (NumberFormatException e) {
+        // fall through to the decimal form or the error
+      }
+    }
+    try {
+      number(field, Double.parseDouble(t));
+    } catch (NumberFormatException e) {
+      throw new BadRecord(field + ": expected " + (isIntegerField(field) ? "an integer" : "a number")
+          + unitOf(field) + ", got " + quoteShort(s));
+    }
+  }
+
+  private static boolean isIntegerField(String f) {
+    return CanonicalFields.NS_FIELDS.contains(f) || f.equals("ts_ns") || f.equals("seq")
+        || f.equals("n_tokens") || f.equals("prompt_tokens") || f.equals("output_tokens")
+        || f.equals("cached_tokens") || f.equals("http_status") || f.equals("repeat")
+        || f.equals("first_iter") || f.equals("last_iter");
+  }
+
+  private static boolean isNumberField(String f) {
+    return CanonicalFields.MS_FIELDS.contains(f) || f.equals("concurrency") || f.equals("request_rate");
+  }
+
+  private static boolean isKnownStringField(String f) {
+    return f.equals("request_id") || f.equals("run") || f.equals("label") || f.equals("engine")
+        || f.equals("instance") || f.equals("finish_reason") || f.equals("error");
+  }
+
+  private static boolean isTextField(String f) {
+    return CanonicalFields.TEXT_FIELDS.contains(f);
+  }
+
+  private static String unitOf(String f) {
+    return f.endsWith("_ns") ? " (ns)" : f.endsWith("_ms") ? " (ms)" : "";
+  }
+
+  private static long ns(String field, long v) throws BadRecord {
+    if (v < 0) {
+      throw new BadRecord(field + ": negative timestamp " + v);
+    }
+    return v;
+  }
+
+  private static int nonNegativeInt(String field, long v) throws BadRecord {
+    if (v < 0 || v > Integer.MAX_VALUE) {
+      throw new BadRecord(field + ": expected a non-negative integer, got " + v);
+    }
+    return (int) v;
+  }
+
+  private static double positive(String field, double v) throws BadRecord {
+    if (v <= 0) {
+      throw new BadRecord(field + ": expected a positive number, got " + trimNumber(v));
+    }
+    return v;
+  }
+
+  private static String requireNonEmpty(String field, String s) throws BadRecord {
+    if (s.isBlank()) {
+      throw new BadRecord(field + " is empty");
+    }
+    return s;
+  }
+
+  static String quoteShort(String s) {
+    String t = s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    return "\"" + t + "\"";
+  }
+
+  static String trimNumber(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+  }
+}

@@ -1,0 +1,202 @@
+package dev.tokentime.formats.canonical;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.LineReader;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.Sample;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+/**
+ * tokentime-jsonl: one JSON object per line, either a request (with an optional tokens_ns array of
+ * per-token timestamps) or one token ({@code request_id, seq, ts_ns}). See docs/formats.md.
+ */
+public final class TokentimeJsonlFormat implements InputFormat {
+  private static final JsonFactory JSON = JsonFactory.builder().build();
+  private static final ObjectMapper TREE = new ObjectMapper(JSON);
+
+  @Override
+  public String id() {
+    return "tokentime-jsonl";
+  }
+
+  @Override
+  public String description() {
+    return "tokentime's canonical JSONL: one request per line (tokens_ns array) or one token per line";
+  }
+
+  @Override
+  public String fills() {
+    return "runs, requests, tokens";
+  }
+
+  @Override
+  public String idNamespace() {
+    return CanonicalFields.ID_NAMESPACE;
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    List<String> lines = sample.firstLines(5);
+    if (lines.isEmpty() || !lines.get(0).startsWith("{")) {
+      return 0;
+    }
+    String first = lines.get(0);
+    if (!first.contains("\"request_id\"")) {
+      return 0;
+    }
+    for (String key : new String[] {"\"tokens_ns\"", "\"ts_ns\"", "\"arrival_ns\"",
+        "\"first_token_ns\"", "\"finished_ns\"", "\"last_token_ns\"", "\"scheduled_ns\""}) {
+      if (first.contains(key)) {
+        return 90;
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    CanonicalRecord rec = new CanonicalRecord(ctx, sink);
+    LineReader reader = new LineReader(in);
+    return reader.forEach(new LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
+        if (isBlank(buf, off, len)) {
+          sink.otherLine();
+          return;
+        }
+        rec.reset(lineNo);
+        try {
+          readObject(buf, off, len, rec);
+          rec.emit(buf, off, len);
+        } catch (CanonicalRecord.BadRecord e) {
+          sink.reject(lineNo, e.getMessage(), buf, off, len);
+        } catch (JsonEOFException e) {
+          sink.reject(lineNo, "truncated JSON: the line ends inside the record", buf, off, len);
+        } catch (InputCoercionException e) {
+          sink.reject(lineNo, "number out of range: " + e.getOriginalMessage(), buf, off, len);
+        } catch (JsonParseException e) {
+          sink.reject(lineNo, jsonReason(e), buf, off, len);
+        } catch (StreamReadException e) {
+          sink.reject(lineNo, "not valid JSON: " + e.getOriginalMessage(), buf, off, len);
+        }
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        sink.reject(lineNo, "line of " + length + " bytes is longer than the limit of "
+            + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
+      }
+    });
+  }
+
+  /** Reads one JSON object into the record; field syntax only, meaning is the record's job. */
+  static void readObject(byte[] buf, int off, int len, CanonicalRecord rec)
+      throws IOException, CanonicalRecord.BadRecord {
+    try (JsonParser p = JSON.createParser(buf, off, len)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new CanonicalRecord.BadRecord("not a JSON object");
+      }
+      JsonToken t;
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken v = p.nextToken();
+        switch (v) {
+          case VALUE_NUMBER_INT -> rec.integer(field, p.getLongValue());
+          case VALUE_NUMBER_FLOAT -> rec.number(field, p.getDoubleValue());
+          case VALUE_STRING -> rec.text(field, p.getText());
+          case VALUE_NULL -> rec.nullValue(field);
+          case VALUE_TRUE, VALUE_FALSE -> rec.text(field, p.getText());
+          case START_ARRAY -> {
+            if (field.equals("tokens_ns")) {
+              readLongs(p, rec, true);
+            } else if (field.equals("tokens_n")) {
+              readLongs(p, rec, false);
+            } else {
+              rec.json(field, TREE.readTree(p).toString());
+            }
+          }
+          case START_OBJECT -> rec.json(field, TREE.readTree(p).toString());
+          default -> throw new CanonicalRecord.BadRecord("unexpected JSON token " + v);
+        }
+      }
+      if (t != JsonToken.END_OBJECT) {
+        throw new CanonicalRecord.BadRecord("not a JSON object");
+      }
+      if (p.nextToken() != null) {
+        throw new CanonicalRecord.BadRecord("more than one JSON value on the line");
+      }
+    }
+  }
+
+  private static void readLongs(JsonParser p, CanonicalRecord rec, boolean timestamps)
+      throws IOException, CanonicalRecord.BadRecord {
+    if (timestamps) {
+      rec.tokensPresent();
+    } else {
+      rec.tokensNPresent();
+    }
+    String field = timestamps ? "tokens_ns" : "tokens_n";
+    int i = 0;
+    JsonToken t;
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (t != JsonToken.VALUE_NUMBER_INT) {
+        throw new CanonicalRecord.BadRecord(field + "[" + i + "]: expected an integer"
+            + (timestamps ? " (ns)" : "") + ", got " + describe(p, t));
+      }
+      if (timestamps) {
+        rec.tokenTs(p.getLongValue());
+      } else {
+        rec.tokenN(p.getLongValue());
+      }
+      i++;
+    }
+  }
+
+  private static String describe(JsonParser p, JsonToken t) throws IOException {
+    return switch (t) {
+      case VALUE_STRING -> CanonicalRecord.quoteShort(p.getText());
+      case VALUE_NUMBER_FLOAT -> p.getText();
+      case START_ARRAY -> "an array";
+      case START_OBJECT -> "an object";
+      default -> p.getText();
+    };
+  }
+
+  static String jsonReason(JsonParseException e) {
+    String m = e.getOriginalMessage();
+    if (m == null) {
+      return "not valid JSON";
+    }
+    if (m.startsWith("Invalid UTF-8")) {
+      return "invalid UTF-8: " + firstLine(m);
+    }
+    return "not valid JSON: " + firstLine(m);
+  }
+
+  private static String firstLine(String m) {
+    int nl = m.indexOf('\n');
+    String s = nl < 0 ? m : m.substring(0, nl);
+    return s.length() > 160 ? s.substring(0, 160) : s;
+  }
+
+  static boolean isBlank(byte[] b, int off, int len) {
+    for (int i = off; i < off + len; i++) {
+      byte c = b[i];
+      if (c != ' ' && c != '\t' && c != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+}

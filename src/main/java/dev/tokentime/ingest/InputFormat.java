@@ -1,0 +1,42 @@
+package dev.tokentime.ingest;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * An input format: an id, a sniff rule and a parser to canonical rows. Implementations hold no
+ * per-file state; {@link #parse} may run for several files at once on different threads.
+ */
+public interface InputFormat {
+
+  /** Format id as users name it with --from (e.g. tokentime-jsonl). */
+  String id();
+
+  /** One line for `tokentime formats`. */
+  String description();
+
+  /** Which canonical tables the format fills, for `tokentime formats`. */
+  String fills();
+
+  /**
+   * How sure the format is that a file is its own, from the first bytes of the (decompressed)
+   * file and its name: 0 = not mine, 100 = certain. The highest score wins; below 50 is ignored.
+   */
+  int sniff(Sample sample);
+
+  /**
+   * Where this format's request ids are unique: a name shared by the formats whose files of one
+   * run describe the same requests (a requests file and a tokens file), or null for "within one
+   * file" (a server log whose ids may repeat across restarts).
+   */
+  default String idNamespace() {
+    return null;
+  }
+
+  /**
+   * Reads the whole stream, handing rows, other lines and rejects to the sink. Returns the number
+   * of lines (or records, for formats that are not line-oriented) read, which must equal records +
+   * other lines + rejects as reported to the sink.
+   */
+  long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException;
+}

@@ -1,0 +1,15 @@
+package dev.tokentime.ingest;
+
+import java.time.ZoneId;
+
+/**
+ * What a parser may know of the file it reads and of the user's options.
+ *
+ * @param sourceName the path as the user gave it, for messages
+ * @param defaultRun the run of records that name none (--run, else the parent directory)
+ * @param keepText keep prompt and output text (--keep-text); otherwise it never reaches storage
+ * @param zone time zone for local-time sources, null when not given
+ * @param year year for sources that omit it, null when not given
+ */
+public record ParseContext(String sourceName, String defaultRun, boolean keepText, ZoneId zone,
+    Integer year) {}

@@ -1,0 +1,17 @@
+package dev.tokentime.output;
+
+import dev.tokentime.BadInputException;
+import java.util.Locale;
+
+/** Output formats of query and summary (--format). */
+public enum OutputFormat {
+  TEXT, CSV, JSON, MARKDOWN;
+
+  public static OutputFormat parse(String s) {
+    try {
+      return valueOf(s.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException("unknown output format " + s + " (text, csv, json, markdown)");
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package dev.tokentime.store;
+
+import dev.tokentime.BadInputException;
+import dev.tokentime.Version;
+import dev.tokentime.schema.CanonicalSchema;
+import dev.tokentime.schema.TableDef;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * A tokentime database: one DuckDB file holding the canonical tables, the derived tables and the
+ * views of the query library. Opening for writing creates the schema when the file is new.
+ */
+public final class Database implements AutoCloseable {
+
+  public enum Mode {
+    /** Create the file when missing; writable. */
+    CREATE,
+    /** The file must exist; writable. */
+    WRITE,
+    /** The file must exist; read-only (other processes may read it at the same time). */
+    READ_ONLY
+  }
+
+  /**
+   * DuckDB's memory limit unless TOKENTIME_MEMORY_LIMIT says otherwise: together with the JVM's
+   * heap and the Arrow allocator it keeps a whole ingest under 1.5 GB (DESIGN.md, "Memory").
+   */
+  public static final String DEFAULT_MEMORY_LIMIT = "500MB";
+
+  private final Path path;
+  private final DuckDBConnection conn;
+  private final boolean readOnly;
+
+  private Database(Path path, DuckDBConnection conn, boolean readOnly) {
+    this.path = path;
+    this.conn = conn;
+    this.readOnly = readOnly;
+  }
+
+  public static Database open(Path path, Mode mode) {
+    Path abs = path.toAbsolutePath();
+    if (mode != Mode.CREATE && !Files.exists(abs)) {
+      throw new BadInputException("database not found: " + path);
+    }
+    if (Files.isDirectory(abs)) {
+      throw new BadInputException("database path is a directory: " + path);
+    }
+    if (mode == Mode.CREATE && abs.getParent() != null && !Files.isDirectory(abs.getParent())) {
+      throw new BadInputException("cannot create database " + path + ": directory "
+          + abs.getParent() + " does not exist");
+    }
+    Properties props = new Properties();
+    if (mode == Mode.READ_ONLY) {
+      props.setProperty("duckdb.read_only", "true");
+    }
+    DuckDBConnection c;
+    try {
+      c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + abs, props);
+    } catch (SQLException e) {
+      throw new BadInputException("cannot open database " + path + ": " + firstLine(e), e);
+    }
+    Database db = new Database(abs, c, mode == Mode.READ_ONLY);
+    try {
+      db.configure();
+      if (mode == Mode.READ_ONLY) {
+        db.checkSchema(false);
+      } else {
+        db.checkSchema(true);
+      }
+    } catch (SQLException e) {
+      db.close();
+      throw new BadInputException("cannot use database " + path + ": " + firstLine(e), e);
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
+    return db;
+  }
+
+  private void configure() throws SQLException {
+    String limit = System.getenv().getOrDefault("TOKENTIME_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT);
+    try (Statement st = conn.createStatement()) {
+      st.execute("SET memory_limit = '" + limit.replace("'", "") + "'");
+      // Bulk inserts and big sorts need not keep input order; this bounds their memory.
+      st.execute("SET preserve_insertion_order = false");
+      // Nothing may download at run time: the extensions used (json, parquet, icu) are built in.
+      st.execute("SET autoinstall_known_extensions = false");
+    }
+  }
+
+  /** Creates the schema in a new file, or checks that an existing file is a tokentime database. */
+  private void checkSchema(boolean mayCreate) throws SQLException {
+    boolean hasMeta;
+    boolean hasAnyTable;
+    try (Statement st = conn.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FILTER (WHERE table_name = '_meta'), count(*) "
+            + "FROM duckdb_tables() WHERE database_name = current_database() AND NOT temporary")) {
+      rs.next();
+      hasMeta = rs.getLong(1) > 0;
+      hasAnyTable = rs.getLong(2) > 0;
+    }
+    if (!hasMeta) {
+      if (hasAnyTable) {
+        throw new BadInputException(path + " is a DuckDB database but not a tokentime database (no _meta table)");
+      }
+      if (!mayCreate) {
+        throw new BadInputException(path + " holds no tokentime data (empty database)");
+      }
+      createSchema();
+      return;
+    }
+    String version = meta("schema_version");
+    if (!Integer.toString(CanonicalSchema.VERSION).equals(version)) {
+      throw new BadInputException(path + " was written with tokentime schema version " + version
+          + "; this tokentime reads version " + CanonicalSchema.VERSION + ". Ingest the logs into a new database.");
+    }
+  }
+
+  private void createSchema() throws SQLException {
+    boolean auto = conn.getAutoCommit();
+    conn.setAutoCommit(false);
+    try (Statement st = conn.createStatement()) {
+      st.execute("CREATE TYPE chunk_kind AS ENUM ("
+          + CanonicalSchema.CHUNK_KINDS.stream().map(k -> "'" + k + "'").collect(Collectors.joining(", "))
+          + ")");
+      for (TableDef t : CanonicalSchema.all()) {
+        st.execute(t.createSql());
+        for (String c : t.commentSql()) {
+          st.execute(c);
+        }
+      }
+      st.execute("INSERT INTO _meta VALUES ('schema_version', '" + CanonicalSchema.VERSION + "'), "
+          + "('created_by', 'tokentime " + Version.get() + "'), ('queries_hash', '')");
+      conn.commit();
+    } catch (SQLException e) {
+      conn.rollback();
+      throw e;
+    } finally {
+      conn.setAutoCommit(auto);
+    }
+  }
+
+  /** A value of the _meta table, or null. */
+  public String meta(String key) throws SQLException {
+    try (var ps = conn.prepareStatement("SELECT value FROM _meta WHERE key = ?")) {
+      ps.setString(1, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  public void setMeta(String key, String value) throws SQLException {
+    try (var del = conn.prepareStatement("DELETE FROM _meta WHERE key = ?");
+        var ins = conn.prepareStatement("INSERT INTO _meta VALUES (?, ?)")) {
+      del.setString(1, key);
+      del.executeUpdate();
+      ins.setString(1, key);
+      ins.setString(2, value);
+      ins.executeUpdate();
+    }
+  }
+
+  public DuckDBConnection connection() {
+    return conn;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  /** Runs one statement on a fresh Statement (DuckDB closes a Statement after a failure). */
+  public void execute(String sql) throws SQLException {
+    try (Statement st = conn.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  /** The first value of the first row of a query, as a long (0 when NULL). */
+  public long queryLong(String sql) throws SQLException {
+    try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      conn.close();
+    } catch (SQLException e) {
+      // closing a connection that failed is not worth a second error
+    }
+  }
+
+  /** DuckDB 1.5 puts a generic line before the real one; keep the informative line. */
+  public static String firstLine(SQLException e) {
+    String m = e.getMessage() == null ? e.toString() : e.getMessage();
+    for (String line : m.split("\n")) {
+      if (!line.isBlank() && !line.contains("Attempting to execute an unsuccessful or closed pending query")) {
+        return line.strip();
+      }
+    }
+    return m.strip();
+  }
+}

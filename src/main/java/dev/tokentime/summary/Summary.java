@@ -1,0 +1,49 @@
+package dev.tokentime.summary;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What `tokentime summary` reports, and the stable shape of `summary --format json`
+ * (docs/summary-json.md). Field names are written in snake_case.
+ *
+ * @param format always "tokentime-summary"
+ * @param version shape version; bumped only when a field changes meaning or is removed
+ */
+@JsonPropertyOrder({"format", "version", "definitions", "sources", "rejected_lines", "runs", "levels"})
+public record Summary(String format, int version, String definitions, long sources,
+    long rejectedLines, List<RunSummary> runs, List<Map<String, Object>> levels) {
+
+  public static final List<String> METRICS = List.of("ttft_ms", "pre_queue_ms", "queue_ms",
+      "prefill_ms", "decode_ms", "itl_ms", "tpot_ms", "e2e_ms");
+
+  /** One run (a level, a repeat, a label). */
+  @JsonPropertyOrder({"run", "level_kind", "level", "repeat", "requests", "window", "throughput",
+      "tokens", "metrics"})
+  public record RunSummary(String run, String levelKind, Double level, Integer repeat,
+      Requests requests, Window window, Throughput throughput, Tokens tokens,
+      Map<String, Stats> metrics) {}
+
+  public record Requests(long measured, long ok, long failed, long warmup) {}
+
+  /** The measured window: first arrival to last finish of the measured requests. */
+  public record Window(Long startNs, Long endNs, Double durationS) {}
+
+  public record Throughput(Double outputTokensPerS, Double requestsPerS) {}
+
+  public record Tokens(Long input, Long output, Double meanInput, Double meanOutput) {}
+
+  /** Distribution of one metric; values in unit; percentiles by linear interpolation. */
+  @JsonPropertyOrder({"unit", "count", "mean", "std", "min", "max", "p1", "p5", "p10", "p25", "p50",
+      "p75", "p90", "p95", "p99"})
+  public record Stats(String unit, long count, Double mean, Double std, Double min, Double max,
+      Double p1, Double p5, Double p10, Double p25, Double p50, Double p75, Double p90, Double p95,
+      Double p99) {
+
+    static Stats empty(String unit) {
+      return new Stats(unit, 0, null, null, null, null, null, null, null, null, null, null, null,
+          null, null);
+    }
+  }
+}

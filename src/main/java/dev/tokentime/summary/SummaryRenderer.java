@@ -1,0 +1,182 @@
+package dev.tokentime.summary;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.tokentime.output.OutputFormat;
+import dev.tokentime.output.TableData;
+import dev.tokentime.output.TableRenderer;
+import dev.tokentime.output.Values;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+
+/** The summary as text (for terminals), Markdown (for tickets), CSV or JSON (for scripts). */
+public final class SummaryRenderer {
+  private SummaryRenderer() {}
+
+  static final ObjectMapper JSON = new ObjectMapper()
+      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+      .enable(SerializationFeature.INDENT_OUTPUT);
+
+  static final String DEFINITIONS = "TTFT = first token - arrival; ITL = gaps between consecutive"
+      + " content chunks, pooled; TPOT = (E2E - TTFT)/(N - 1); E2E = last token - arrival;"
+      + " percentiles by linear interpolation (docs/metrics.md)";
+
+  /** Columns of level_summary shown in text and Markdown (all of them go to JSON). */
+  static final List<String> LEVEL_COLUMNS = List.of("level_kind", "level", "label", "runs",
+      "ok_requests", "failed_requests", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "itl_p50_ms",
+      "itl_p90_ms", "itl_p99_ms", "e2e_p50_ms", "e2e_p90_ms", "e2e_p99_ms", "output_tokens_per_s",
+      "requests_per_s", "mean_input_tokens", "mean_output_tokens");
+
+  public static String render(Summary s, OutputFormat f, int width) {
+    return switch (f) {
+      case TEXT -> text(s, width);
+      case MARKDOWN -> markdown(s);
+      case CSV -> csv(s);
+      case JSON -> json(s);
+    };
+  }
+
+  public static String json(Summary s) {
+    try {
+      return JSON.writeValueAsString(s) + "\n";
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static String text(Summary s, int width) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("tokentime summary: ").append(s.runs().size()).append(s.runs().size() == 1 ? " run, " : " runs, ")
+        .append(s.sources()).append(s.sources() == 1 ? " source file, " : " source files, ")
+        .append(s.rejectedLines()).append(" rejected line").append(s.rejectedLines() == 1 ? "" : "s")
+        .append(s.rejectedLines() > 0 ? " (SELECT * FROM rejects)" : "").append('\n');
+    sb.append(DEFINITIONS).append('\n');
+    for (Summary.RunSummary r : s.runs()) {
+      sb.append('\n').append("run ").append(r.run());
+      if (r.levelKind() != null) {
+        sb.append(" (").append(r.levelKind().replace('_', ' ')).append(' ').append(num(r.level()));
+        if (r.repeat() != null) {
+          sb.append(", repeat ").append(r.repeat());
+        }
+        sb.append(')');
+      }
+      sb.append('\n');
+      Summary.Requests q = r.requests();
+      sb.append("  requests    ").append(q.ok()).append(" ok, ").append(q.failed()).append(" failed");
+      if (q.warmup() > 0) {
+        sb.append(", ").append(q.warmup()).append(" warm-up (excluded)");
+      }
+      sb.append("; window ").append(fixed(r.window().durationS(), 3)).append(" s\n");
+      sb.append("  throughput  ").append(fixed(r.throughput().outputTokensPerS(), 1))
+          .append(" output tokens/s, ").append(fixed(r.throughput().requestsPerS(), 3))
+          .append(" requests/s\n");
+      sb.append("  length      mean input ").append(fixed(r.tokens().meanInput(), 1))
+          .append(" tokens, mean output ").append(fixed(r.tokens().meanOutput(), 1)).append(" tokens\n");
+      TableData t = metricTable(r);
+      if (t.rows().isEmpty()) {
+        sb.append("  (no latency figures: no ok measured request with timestamps)\n");
+      } else {
+        for (String line : TableRenderer.text(t, Math.max(40, width - 2)).split("\n")) {
+          sb.append("  ").append(line).append('\n');
+        }
+      }
+    }
+    if (!s.levels().isEmpty()) {
+      sb.append("\nlevels (median over repeats)\n");
+      sb.append(TableRenderer.text(levelTable(s), width));
+    }
+    return sb.toString();
+  }
+
+  public static String markdown(Summary s) {
+    StringBuilder sb = new StringBuilder("## tokentime summary\n\n");
+    sb.append(s.runs().size()).append(" runs, ").append(s.sources()).append(" source files, ")
+        .append(s.rejectedLines()).append(" rejected lines. ").append(DEFINITIONS).append(".\n");
+    if (!s.levels().isEmpty()) {
+      sb.append("\n### Levels (median over repeats)\n\n").append(TableRenderer.markdown(levelTable(s)));
+    }
+    for (Summary.RunSummary r : s.runs()) {
+      sb.append("\n### Run ").append(r.run());
+      if (r.levelKind() != null) {
+        sb.append(" (").append(r.levelKind().replace('_', ' ')).append(' ').append(num(r.level())).append(')');
+      }
+      sb.append("\n\n");
+      sb.append(r.requests().ok()).append(" ok, ").append(r.requests().failed()).append(" failed requests; window ")
+          .append(fixed(r.window().durationS(), 3)).append(" s; ")
+          .append(fixed(r.throughput().outputTokensPerS(), 1)).append(" output tokens/s, ")
+          .append(fixed(r.throughput().requestsPerS(), 3)).append(" requests/s; mean input ")
+          .append(fixed(r.tokens().meanInput(), 1)).append(", mean output ")
+          .append(fixed(r.tokens().meanOutput(), 1)).append(" tokens.\n\n");
+      sb.append(TableRenderer.markdown(metricTable(r)));
+    }
+    return sb.toString();
+  }
+
+  /** One row per run per metric, with the run-level figures repeated on each row. */
+  public static String csv(Summary s) {
+    StringWriter out = new StringWriter();
+    try (CSVPrinter p = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get())) {
+      p.printRecord("run", "level_kind", "level", "repeat", "ok_requests", "failed_requests",
+          "duration_s", "output_tokens_per_s", "requests_per_s", "mean_input_tokens",
+          "mean_output_tokens", "metric", "unit", "count", "mean", "std", "min", "max", "p1", "p5",
+          "p10", "p25", "p50", "p75", "p90", "p95", "p99");
+      for (Summary.RunSummary r : s.runs()) {
+        for (var e : r.metrics().entrySet()) {
+          Summary.Stats m = e.getValue();
+          List<Object> row = new ArrayList<>(List.of(r.run()));
+          row.addAll(java.util.Arrays.asList(r.levelKind(), r.level(), r.repeat(), r.requests().ok(),
+              r.requests().failed(), r.window().durationS(), r.throughput().outputTokensPerS(),
+              r.throughput().requestsPerS(), r.tokens().meanInput(), r.tokens().meanOutput(),
+              e.getKey(), m.unit(), m.count(), m.mean(), m.std(), m.min(), m.max(), m.p1(), m.p5(),
+              m.p10(), m.p25(), m.p50(), m.p75(), m.p90(), m.p95(), m.p99()));
+          p.printRecord(row.stream().map(Values::exact).toList());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  static TableData metricTable(Summary.RunSummary r) {
+    List<Object[]> rows = new ArrayList<>();
+    for (var e : r.metrics().entrySet()) {
+      Summary.Stats m = e.getValue();
+      if (m.count() == 0) {
+        continue;
+      }
+      rows.add(new Object[] {e.getKey(), m.count(), m.mean(), m.p50(), m.p90(), m.p95(), m.p99()});
+    }
+    return new TableData(List.of("metric", "count", "mean", "p50", "p90", "p95", "p99"),
+        List.of(false, true, true, true, true, true, true), rows, false);
+  }
+
+  static TableData levelTable(Summary s) {
+    List<Object[]> rows = new ArrayList<>();
+    for (Map<String, Object> l : s.levels()) {
+      rows.add(LEVEL_COLUMNS.stream().map(l::get).toArray());
+    }
+    List<Boolean> numeric = LEVEL_COLUMNS.stream()
+        .map(c -> !c.equals("level_kind") && !c.equals("label")).toList();
+    return new TableData(LEVEL_COLUMNS, numeric, rows, false);
+  }
+
+  static String fixed(Double v, int decimals) {
+    return v == null ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+
+  static String num(Double v) {
+    if (v == null) {
+      return "?";
+    }
+    return v == Math.rint(v) ? Long.toString(v.longValue()) : v.toString();
+  }
+}

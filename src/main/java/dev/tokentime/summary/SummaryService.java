@@ -1,0 +1,94 @@
+package dev.tokentime.summary;
+
+import dev.tokentime.store.Database;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Builds the {@link Summary} from the views run_summary, metric_stats and level_summary. */
+public final class SummaryService {
+
+  /** Summarises the given runs (all when empty). */
+  public Summary summarize(Database db, Set<String> onlyRuns) throws SQLException {
+    Map<String, Map<String, Summary.Stats>> stats = metricStats(db);
+    List<Summary.RunSummary> runs = new ArrayList<>();
+    try (PreparedStatement ps = db.connection().prepareStatement("SELECT * FROM run_summary");
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        String run = rs.getString("run");
+        if (!onlyRuns.isEmpty() && !onlyRuns.contains(run)) {
+          continue;
+        }
+        Map<String, Summary.Stats> m = new LinkedHashMap<>();
+        Map<String, Summary.Stats> found = stats.getOrDefault(run, Map.of());
+        for (String metric : Summary.METRICS) {
+          m.put(metric, found.getOrDefault(metric, Summary.Stats.empty("ms")));
+        }
+        runs.add(new Summary.RunSummary(run, rs.getString("level_kind"), dbl(rs, "level"),
+            integer(rs, "repeat"),
+            new Summary.Requests(rs.getLong("requests"), rs.getLong("ok_requests"),
+                rs.getLong("failed_requests"), rs.getLong("warmup_requests")),
+            new Summary.Window(lng(rs, "window_start_ns"), lng(rs, "window_end_ns"),
+                dbl(rs, "duration_s")),
+            new Summary.Throughput(dbl(rs, "output_tokens_per_s"), dbl(rs, "requests_per_s")),
+            new Summary.Tokens(lng(rs, "input_tokens"), lng(rs, "output_tokens"),
+                dbl(rs, "mean_input_tokens"), dbl(rs, "mean_output_tokens")),
+            m));
+      }
+    }
+    List<Map<String, Object>> levels = new ArrayList<>();
+    try (PreparedStatement ps = db.connection().prepareStatement("SELECT * FROM level_summary");
+        ResultSet rs = ps.executeQuery()) {
+      ResultSetMetaData md = rs.getMetaData();
+      while (rs.next()) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+          row.put(md.getColumnLabel(i), rs.getObject(i));
+        }
+        if (onlyRuns.isEmpty() || java.util.Arrays.stream(String.valueOf(row.get("run_names"))
+            .split(", ")).anyMatch(onlyRuns::contains)) {
+          levels.add(row);
+        }
+      }
+    }
+    long sources = db.queryLong("SELECT count(*) FROM sources");
+    long rejected = db.queryLong("SELECT count(*) FROM rejects");
+    return new Summary("tokentime-summary", 1, "docs/metrics.md", sources, rejected, runs, levels);
+  }
+
+  private static Map<String, Map<String, Summary.Stats>> metricStats(Database db) throws SQLException {
+    Map<String, Map<String, Summary.Stats>> out = new LinkedHashMap<>();
+    try (PreparedStatement ps = db.connection().prepareStatement("SELECT * FROM metric_stats");
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.computeIfAbsent(rs.getString("run"), k -> new LinkedHashMap<>()).put(rs.getString("metric"),
+            new Summary.Stats(rs.getString("unit"), rs.getLong("count"), dbl(rs, "mean"),
+                dbl(rs, "std"), dbl(rs, "min"), dbl(rs, "max"), dbl(rs, "p1"), dbl(rs, "p5"),
+                dbl(rs, "p10"), dbl(rs, "p25"), dbl(rs, "p50"), dbl(rs, "p75"), dbl(rs, "p90"),
+                dbl(rs, "p95"), dbl(rs, "p99")));
+      }
+    }
+    return out;
+  }
+
+  static Double dbl(ResultSet rs, String col) throws SQLException {
+    double v = rs.getDouble(col);
+    return rs.wasNull() ? null : v;
+  }
+
+  static Long lng(ResultSet rs, String col) throws SQLException {
+    long v = rs.getLong(col);
+    return rs.wasNull() ? null : v;
+  }
+
+  static Integer integer(ResultSet rs, String col) throws SQLException {
+    int v = rs.getInt(col);
+    return rs.wasNull() ? null : v;
+  }
+}

@@ -1,0 +1,250 @@
+package dev.tokentime.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.luben.zstd.ZstdOutputStream;
+import dev.tokentime.BadInputException;
+import dev.tokentime.testing.TestDb;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ingest into a real file database: accounting, rejects, identity across files, re-ingest. */
+class IngestServiceTest {
+  @TempDir
+  Path tmp;
+
+  static final String R1 = "{\"request_id\":\"r1\",\"arrival_ns\":1000,\"output_tokens\":2,\"tokens_ns\":[2000,3000]}";
+  static final String R2 = "{\"request_id\":\"r2\",\"arrival_ns\":1500,\"output_tokens\":2,\"tokens_ns\":[2500,4500]}";
+  static final String R3 = "{\"request_id\":\"r3\",\"arrival_ns\":1600,\"output_tokens\":1,\"tokens_ns\":[2600]}";
+
+  @Test
+  void threeCorruptedLinesAmongValidOnesLandInRejects() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path f = t.write("c8/run.jsonl", String.join("\n", R1,
+          "{\"request_id\":\"bad1\",\"arrival_ns\":\"yesterday\"}",
+          R2,
+          "garbage {",
+          R3,
+          "{\"request_id\":\"bad2\",\"arrival_ns\":") + "\n");
+      var r = t.ingest(f);
+      assertEquals(1, r.files().size());
+      assertEquals(3, t.count("SELECT count(*) FROM requests"));
+      assertEquals(List.of(List.of(2L), List.of(4L), List.of(6L)),
+          t.rows("SELECT line_no FROM rejects ORDER BY line_no"));
+      assertEquals(List.of(List.of(6L, 3L, 0L, 3L)),
+          t.rows("SELECT lines, records, other_lines, rejected FROM sources"));
+      assertEquals(0, t.count("SELECT count(*) FROM sources WHERE lines <> records + other_lines + rejected"));
+      assertEquals("{\"request_id\":\"bad1\",\"arrival_ns\":\"yesterday\"}",
+          t.value("SELECT excerpt FROM rejects WHERE line_no = 2"));
+      assertEquals("c8", t.value("SELECT run FROM sources"));
+    }
+  }
+
+  @Test
+  void strictRollsBackTheFileWithRejects() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path good = t.write("a/good.jsonl", R1 + "\n");
+      Path bad = t.write("b/bad.jsonl", R2 + "\nnot json\n");
+      var o = new IngestOptions(List.of(good.toString(), bad.toString()), null, null, false, true, false, null, null);
+      var r = t.ingest(o);
+      assertTrue(r.strictFailure());
+      assertEquals("rolled back (--strict)", r.files().get(1).outcome());
+      assertEquals(2, r.files().get(1).firstRejects().get(0).lineNo());
+      assertEquals(List.of(List.of("a")), t.rows("SELECT run FROM sources"));
+      assertEquals(1, t.count("SELECT count(*) FROM requests"));
+      assertEquals(0, t.count("SELECT count(*) FROM rejects"));
+    }
+  }
+
+  @Test
+  void theSameFileAgainIsANoOpAndReplaceReingestsIt() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path f = t.write("c1/run.jsonl", R1 + "\n" + R2 + "\n");
+      t.ingest(f);
+      var again = t.ingest(f);
+      assertTrue(again.files().get(0).outcome().startsWith("already ingested as source 1"),
+          again.files().get(0).outcome());
+      assertEquals(1, t.count("SELECT count(*) FROM sources"));
+      var o = new IngestOptions(List.of(f.toString()), null, null, true, false, false, null, null);
+      var replaced = t.ingest(o);
+      assertTrue(replaced.files().get(0).ingested());
+      assertEquals(List.of(List.of(2)), t.rows("SELECT source_id FROM sources"));
+      assertEquals(2, t.count("SELECT count(*) FROM requests"));
+      assertEquals(4, t.count("SELECT count(*) FROM tokens"));
+      assertEquals(2, t.count("SELECT count(*) FROM _token_gaps"));
+    }
+  }
+
+  @Test
+  void tokensFileFirstThenRequestsFileMeetInOneRequest() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path tokens = t.write("c2/tokens.jsonl", "{\"request_id\":\"r1\",\"seq\":0,\"ts_ns\":2000}\n"
+          + "{\"request_id\":\"r1\",\"seq\":1,\"ts_ns\":3000}\n");
+      t.ingest(tokens);
+      assertEquals(1, t.count("SELECT count(*) FROM requests WHERE list_contains(map_keys(extras), 'origin')"),
+          "a stub stands for the request until its row arrives");
+      Path requests = t.write("c2/requests.jsonl", "{\"request_id\":\"r1\",\"arrival_ns\":1000,\"output_tokens\":2}\n");
+      t.ingest(requests);
+      assertEquals(1, t.count("SELECT count(*) FROM requests"));
+      assertEquals(List.of(List.of("r1", 1.0, 2.0, 2)),
+          t.rows("SELECT request_id, ttft_ms * 1000, e2e_ms * 1000, output_tokens FROM request_latency"));
+      assertEquals(0, t.count("SELECT count(*) FROM tokens t ANTI JOIN requests r USING (request_key)"));
+    }
+  }
+
+  @Test
+  void requestsFirstThenTokensAttachAndReplacingTheRequestsKeepsTheTokens() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path requests = t.write("c2/requests.jsonl", "{\"request_id\":\"r1\",\"arrival_ns\":1000}\n");
+      Path tokens = t.write("c2/tokens.jsonl", "{\"request_id\":\"r1\",\"seq\":1,\"ts_ns\":3000}\n"
+          + "{\"request_id\":\"r1\",\"seq\":0,\"ts_ns\":2000}\n");
+      t.ingest(requests, tokens);
+      assertEquals(List.of(List.of(1L, 2L, 0.001)),
+          t.rows("SELECT count(DISTINCT request_key), count(*), max(gap_ms) FROM token_gaps g "
+              + "RIGHT JOIN tokens USING (request_key, seq) WHERE chunk_kind = 'content'"));
+      t.write("c2/requests.jsonl", "{\"request_id\":\"r1\",\"arrival_ns\":500}\n");
+      t.ingest(new IngestOptions(List.of(requests.toString()), null, null, true, false, false, null, null));
+      assertEquals(1, t.count("SELECT count(*) FROM requests"));
+      assertEquals(2, t.count("SELECT count(*) FROM tokens"));
+      assertEquals(1.5, ((Number) t.value("SELECT ttft_ms * 1000 FROM request_latency")).doubleValue(), 1e-9,
+          "the new arrival (500 ns) is used with the old tokens");
+    }
+  }
+
+  @Test
+  void aDuplicateIdInAnotherFileOfTheRunIsRejectedNamingTheFirst() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path a = t.write("c4/a.jsonl", R1 + "\n");
+      Path b = t.write("c4/b.jsonl", R2 + "\n" + R1.replace("1000", "1001") + "\n");
+      t.ingest(a, b);
+      String reason = (String) t.value("SELECT reason FROM rejects");
+      assertEquals("duplicate request_id \"r1\" in run \"c4\" (first at " + a.toAbsolutePath() + ":1)", reason);
+      assertEquals(2L, t.value("SELECT line_no FROM rejects"));
+      // the same id in another run is another request
+      Path c = t.write("c8/a.jsonl", R1 + "\n\n");
+      t.ingest(c);
+      assertEquals(3, t.count("SELECT count(*) FROM requests"));
+    }
+  }
+
+  @Test
+  void readsGzipAndZstdAndKeepsWhatPrecedesATruncation() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      byte[] content = (R1 + "\n" + R2 + "\n" + R3 + "\n").getBytes(StandardCharsets.UTF_8);
+      Path gz = t.writeBytes("g/run.jsonl.gz", gzip(content));
+      Path zst = t.writeBytes("z/run.jsonl.zst", zstd(content));
+      byte[] whole = gzip(repeatLines(2000));
+      Path cut = t.writeBytes("cut/run.jsonl.gz", Arrays.copyOf(whole, whole.length / 2));
+      var r = t.ingest(gz, zst, cut);
+      assertEquals(List.of("gzip", "zstd", "gzip"), r.files().stream().map(IngestResult.FileResult::compression).toList());
+      assertEquals(List.of(List.of("g", 3L), List.of("z", 3L)),
+          t.rows("SELECT run, count(*) FROM requests WHERE run IN ('g', 'z') GROUP BY run ORDER BY run"));
+      IngestResult.FileResult truncated = r.files().get(2);
+      assertTrue(truncated.damage().contains("truncated"), truncated.damage());
+      assertTrue(truncated.records() > 100, "lines before the cut are kept: " + truncated.records());
+      assertEquals(truncated.lines(), truncated.records() + truncated.rejected());
+    }
+  }
+
+  @Test
+  void aDirectoryTakesWhatItRecognisesAndListsTheRest() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.write("logs/c1/run.jsonl", R1 + "\n");
+      t.write("logs/c1/notes.txt", "hello\n");
+      t.write("logs/c1/expected/summary.json", "{\"request_id\":\"x\",\"tokens_ns\":[1]}\n");
+      t.write("logs/.hidden.jsonl", R2 + "\n");
+      var r = t.ingest(IngestOptions.of(List.of(tmp.resolve("logs").toString())));
+      assertEquals(1, r.ingestedFiles());
+      assertEquals(List.of("notes.txt"),
+          r.skipped().stream().map(s -> Path.of(s.path()).getFileName().toString()).toList());
+    }
+  }
+
+  @Test
+  void anExplicitFileOfUnknownFormatOrAMissingFileIsBadInput() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path notes = t.write("notes.txt", "hello\n");
+      var e = assertThrows(BadInputException.class, () -> t.ingest(notes));
+      assertTrue(e.getMessage().startsWith("cannot tell the format of " + notes), e.getMessage());
+      e = assertThrows(BadInputException.class, () -> t.ingest(tmp.resolve("missing.jsonl")));
+      assertTrue(e.getMessage().startsWith("file not found"), e.getMessage());
+      e = assertThrows(BadInputException.class,
+          () -> t.ingest(new IngestOptions(List.of(notes.toString()), "vllm-nope", null, false, false, false, null, null)));
+      assertTrue(e.getMessage().startsWith("unknown format vllm-nope"), e.getMessage());
+      assertEquals(0, t.count("SELECT count(*) FROM sources"));
+    }
+  }
+
+  @Test
+  void invalidUtf8AndPromptTextNeverReachTheExcerpt() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      b.writeBytes((R1 + "\n").getBytes(StandardCharsets.UTF_8));
+      b.writeBytes("{\"request_id\":\"x\uFFFD".getBytes(StandardCharsets.UTF_8));
+      b.write(0xff);
+      b.writeBytes("\"}\n".getBytes(StandardCharsets.UTF_8));
+      b.writeBytes("{\"request_id\":\"y\",\"arrival_ns\":\"nope\",\"prompt\":\"my password is hunter2\"}\n"
+          .getBytes(StandardCharsets.UTF_8));
+      Path f = t.writeBytes("u/run.jsonl", b.toByteArray());
+      t.ingest(f);
+      List<List<Object>> rejects = t.rows("SELECT line_no, reason, excerpt FROM rejects ORDER BY line_no");
+      assertEquals(2L, rejects.get(0).get(0));
+      assertTrue(((String) rejects.get(0).get(1)).startsWith("invalid UTF-8"), rejects.get(0).get(1).toString());
+      assertEquals("{\"request_id\":\"y\",\"arrival_ns\":\"nope\",[text cut]", rejects.get(1).get(2));
+      assertFalse(t.rows("SELECT * FROM rejects").toString().contains("hunter2"));
+      assertNull(t.value("SELECT extras FROM requests WHERE request_id = 'r1'"));
+    }
+  }
+
+  @Test
+  void aRequestWhoseTokensSpanTwoFilesDerivesAsOne() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path first = t.write("rot/tokens.jsonl.1", "{\"request_id\":\"r\",\"seq\":2,\"ts_ns\":6000}\n"
+          + "{\"request_id\":\"r\",\"seq\":3,\"ts_ns\":7000}\n");
+      Path second = t.write("rot/tokens.jsonl", "{\"request_id\":\"r\",\"arrival_ns\":1000}\n"
+          + "{\"request_id\":\"r\",\"seq\":0,\"ts_ns\":2000}\n{\"request_id\":\"r\",\"seq\":1,\"ts_ns\":4000}\n");
+      t.ingest(first, second);
+      assertEquals(List.of(List.of(1, 2000L), List.of(2, 2000L), List.of(3, 1000L)),
+          t.rows("SELECT idx, gap_ns FROM _token_gaps ORDER BY idx"));
+      assertEquals(List.of(List.of(0.001, 0.006, 4)),
+          t.rows("SELECT ttft_ms, e2e_ms, content_chunks FROM request_latency"));
+    }
+  }
+
+  static byte[] gzip(byte[] b) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (OutputStream z = new GZIPOutputStream(out)) {
+      z.write(b);
+    }
+    return out.toByteArray();
+  }
+
+  static byte[] zstd(byte[] b) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (OutputStream z = new ZstdOutputStream(out)) {
+      z.write(b);
+    }
+    return out.toByteArray();
+  }
+
+  static byte[] repeatLines(int n) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      sb.append("{\"request_id\":\"q").append(i).append("\",\"arrival_ns\":").append(1000 + i)
+          .append(",\"tokens_ns\":[").append(5000 + i).append(',').append(6000 + i).append("]}\n");
+    }
+    return sb.toString().getBytes(StandardCharsets.UTF_8);
+  }
+}

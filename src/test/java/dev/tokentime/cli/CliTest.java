@@ -1,0 +1,114 @@
+package dev.tokentime.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Commands run in-process: exit codes, one-line errors, help that teaches. */
+class CliTest {
+  @TempDir
+  Path tmp;
+
+  record Run(int code, String out, String err) {}
+
+  static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.commandLine(new PrintWriter(out), new PrintWriter(err)).execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void missingFileIsExit2WithOneLine() {
+    Run r = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), tmp.resolve("nope.jsonl").toString());
+    assertEquals(2, r.code());
+    assertEquals("tokentime: file not found: " + tmp.resolve("nope.jsonl") + "\n", r.err());
+  }
+
+  @Test
+  void unknownFormatNamedExplicitlyIsExit2() throws Exception {
+    Path f = Files.writeString(tmp.resolve("notes.txt"), "hello\n");
+    Run r = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), f.toString());
+    assertEquals(2, r.code());
+    assertTrue(r.err().startsWith("tokentime: cannot tell the format of"), r.err());
+    Run from = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), "--from", "nonsense", f.toString());
+    assertEquals(2, from.code());
+    assertTrue(from.err().contains("unknown format nonsense"), from.err());
+  }
+
+  @Test
+  void unreadableDatabaseIsExit2WithoutStackTrace() throws Exception {
+    Path notDb = Files.writeString(tmp.resolve("garbage.duckdb"), "this is not a database");
+    Run r = run("summary", "--db", notDb.toString());
+    assertEquals(2, r.code());
+    assertTrue(r.err().startsWith("tokentime: cannot open database"), r.err());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    Run missing = run("summary", "--db", tmp.resolve("missing.duckdb").toString());
+    assertEquals(2, missing.code());
+    assertEquals("tokentime: database not found: " + tmp.resolve("missing.duckdb") + "\n", missing.err());
+  }
+
+  @Test
+  void strictExitsTwoAndPrintsTheFirstReasons() throws Exception {
+    Files.createDirectories(tmp.resolve("c1"));
+    Path f = Files.writeString(tmp.resolve("c1/run.jsonl"),
+        "{\"request_id\":\"a\",\"arrival_ns\":1}\n{\"request_id\":\"b\",\"arrival_ns\":\"soon\"}\nxx\n");
+    Run r = run("ingest", "--strict", "--db", tmp.resolve("x.duckdb").toString(), f.toString());
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("--strict: 2 rejected lines in " + f), r.err());
+    assertTrue(r.err().contains("line 2: arrival_ns: expected an integer (ns), got \"soon\""), r.err());
+    assertTrue(r.err().contains("line 3: not valid JSON"), r.err());
+    Run without = run("ingest", "--db", tmp.resolve("y.duckdb").toString(), f.toString());
+    assertEquals(0, without.code(), without.err());
+    assertTrue(without.out().contains("3 lines = 1 records + 0 other + 2 rejected"), without.out());
+  }
+
+  @Test
+  void usageErrorsAreExit2() {
+    Run r = run("ingest");
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("Missing required parameter"), r.err());
+    assertEquals(2, run("frobnicate").code());
+  }
+
+  @Test
+  void helpTeachesWithExamples() {
+    Run root = run("--help");
+    assertEquals(0, root.code());
+    assertTrue(root.out().contains("analyze"), root.out());
+    assertTrue(root.out().contains("Exit codes: 0 ok, 1 SLO not met"), root.out());
+    for (String cmd : new String[] {"ingest", "analyze", "summary", "query", "generate"}) {
+      Run h = run(cmd, "--help");
+      assertEquals(0, h.code(), cmd);
+      assertTrue(h.out().contains("Examples:"), cmd + " --help has examples");
+    }
+  }
+
+  @Test
+  void analyzeQueryAndFormatsWorkTogether() throws Exception {
+    Path db = tmp.resolve("kept.duckdb");
+    Run a = run("analyze", "--db", db.toString(), "sample-logs", "--format", "json");
+    assertEquals(0, a.code(), a.err());
+    assertTrue(a.out().startsWith("{"), a.out());
+    assertTrue(a.err().contains("ingested sample-logs/canonical/c1.jsonl"), a.err());
+    assertTrue(a.err().contains("skipped 1 file"), "README.md is listed as skipped: " + a.err());
+    Run q = run("query", "--db", db.toString(), "SELECT run, count(*) AS n FROM requests GROUP BY run ORDER BY run",
+        "--format", "csv");
+    assertEquals("run,n\nc1,12\nc2,12\nc4,12\n", q.out());
+    Run md = run("query", "--db", db.toString(), "level_summary", "--format", "markdown");
+    assertTrue(md.out().startsWith("| level_kind | level |"), md.out());
+    Run f = run("formats");
+    assertTrue(f.out().contains("tokentime-jsonl"), f.out());
+    Run bad = run("query", "--db", db.toString(), "SELECT nonsense FROM nowhere");
+    assertEquals(2, bad.code());
+    assertTrue(bad.err().startsWith("tokentime: database error: "), bad.err());
+    assertFalse(bad.err().contains("\tat "), "no stack trace");
+  }
+}

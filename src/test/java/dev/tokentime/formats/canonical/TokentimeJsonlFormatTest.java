@@ -1,0 +1,172 @@
+package dev.tokentime.formats.canonical;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.ingest.ChunkKind;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.Sample;
+import dev.tokentime.testing.CollectingSink;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The tokentime-jsonl parser on strings, against an in-memory sink. */
+class TokentimeJsonlFormatTest {
+  final TokentimeJsonlFormat format = new TokentimeJsonlFormat();
+
+  CollectingSink parse(byte[] input, boolean keepText) throws IOException {
+    CollectingSink sink = new CollectingSink();
+    long lines = format.parse(new ByteArrayInputStream(input),
+        new ParseContext("test.jsonl", "dir-run", keepText, null, null), sink);
+    assertEquals(lines, sink.records + sink.other + sink.rejects.size(), "lines reconcile");
+    return sink;
+  }
+
+  CollectingSink parse(String input) throws IOException {
+    return parse(input.getBytes(StandardCharsets.UTF_8), false);
+  }
+
+  @Test
+  void readsARequestWithItsTokens() throws IOException {
+    CollectingSink s = parse("{\"request_id\":\"r-17\",\"run\":\"c16\",\"concurrency\":16,\"arrival_ns\":100,"
+        + "\"first_token_ns\":200,\"output_tokens\":3,\"tokens_ns\":[200,250,300]}\n");
+    assertEquals(1, s.requests.size());
+    CollectingSink.Req r = s.requests.get(0);
+    assertEquals("c16", r.run());
+    assertEquals("r-17", r.id());
+    assertEquals(100, r.arrivalNs());
+    assertEquals("ok", r.status(), "status defaults to ok");
+    assertEquals(List.of(new CollectingSink.Tok(r.key(), 0, 200, 1, ChunkKind.CONTENT),
+        new CollectingSink.Tok(r.key(), 1, 250, 1, ChunkKind.CONTENT),
+        new CollectingSink.Tok(r.key(), 2, 300, 1, ChunkKind.CONTENT)), s.tokens);
+    assertEquals(16.0, s.levels.get("c16")[1]);
+  }
+
+  @Test
+  void tokenCountsAreUnknownUnlessTheyMatchOrAreGiven() throws IOException {
+    CollectingSink s = parse("{\"request_id\":\"a\",\"tokens_ns\":[1,2]}\n"
+        + "{\"request_id\":\"b\",\"tokens_ns\":[1,2],\"tokens_n\":[3,4]}\n");
+    assertEquals(-1, s.tokens.get(0).nTokens());
+    assertEquals(3, s.tokens.get(2).nTokens());
+    assertEquals(4, s.tokens.get(3).nTokens());
+  }
+
+  @Test
+  void readsTokenLinesAndDefaultsTheRunToTheDirectory() throws IOException {
+    CollectingSink s = parse("{\"request_id\":\"r\",\"seq\":1,\"ts_ns\":20,\"n_tokens\":2}\n"
+        + "\n"
+        + "{\"label\":\"x\",\"request_id\":\"r\",\"seq\":0,\"ts_ns\":10,\"chunk_kind\":\"reasoning\"}\n");
+    assertEquals(2, s.tokens.size());
+    assertEquals(1, s.other, "a blank line is an other line");
+    assertEquals(new CollectingSink.Tok(1, 1, 20, 2, ChunkKind.CONTENT), s.tokens.get(0));
+    assertEquals(ChunkKind.REASONING, s.tokens.get(1).kind());
+    assertEquals(2, s.tokens.get(1).key(), "label x is another run than the directory's");
+  }
+
+  @Test
+  void rejectsBadLinesWithTheirLineNumberAndReason() throws IOException {
+    String good = "{\"request_id\":\"ok\",\"arrival_ns\":1}\n";
+    CollectingSink s = parse(good
+        + "{\"request_id\":\"a\",\"arrival_ns\":\"yesterday\"}\n"
+        + "this is not json\n"
+        + "{\"request_id\":\"b\",\"arrival_ns\":5,\"first_token_ns\":4}\n"
+        + "{\"request_id\":\"c\",\"tokens_ns\":[5,4]}\n"
+        + "{\"arrival_ns\":5}\n"
+        + "{\"request_id\":\"d\",\"tokens_ns\":[1,\"x\"]}\n"
+        + "[1,2]\n"
+        + "{\"request_id\":\"e\"} {\"request_id\":\"f\"}\n"
+        + "{\"request_id\":\"g\",\"status\":\"fine\"}\n"
+        + "{\"request_id\":\"h\",\"seq\":0,\"ts_ns\":1,\"arrival_ns\":3}\n"
+        + "{\"request_id\":\"i\",\"arrival_ns\":-3}\n"
+        + "{\"request_id\":\"j\",\"arrival_ns\":1.5}\n"
+        + "{\"request_id\":\"k\",\"arrival_ns\":99999999999999999999999}\n"
+        + "{\"request_id\":\"l\",\"arrival_ns\":1");
+    List<String> reasons = s.rejects.stream().map(r -> r.lineNo() + " " + r.reason()).toList();
+    assertEquals(List.of(
+        "2 arrival_ns: expected an integer (ns), got \"yesterday\"",
+        "3 not valid JSON: Unrecognized token 'this': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')",
+        "4 timestamps decrease: first_token_ns (4) is before arrival_ns (5)",
+        "5 timestamps decrease: tokens_ns[1] (4) is before tokens_ns[0] (5)",
+        "6 request_id is missing",
+        "7 tokens_ns[1]: expected an integer (ns), got \"x\"",
+        "8 not a JSON object",
+        "9 more than one JSON value on the line",
+        "10 status: expected ok, error, cancelled or lost, got \"fine\"",
+        "11 a token line (ts_ns, seq) cannot carry the request field arrival_ns",
+        "12 arrival_ns: negative timestamp -3",
+        "13 arrival_ns: expected an integer (ns), got 1.5",
+        "14 number out of range: Numeric value (99999999999999999999999) out of range of long (-9223372036854775808 - 9223372036854775807)",
+        "15 truncated JSON: the line ends inside the record"), reasons);
+    assertEquals(1, s.requests.size());
+  }
+
+  @Test
+  void rejectsInvalidUtf8() throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    b.writeBytes("{\"request_id\":\"ok\",\"arrival_ns\":1}\n".getBytes(StandardCharsets.UTF_8));
+    b.writeBytes("{\"request_id\":\"".getBytes(StandardCharsets.UTF_8));
+    b.write(0xC3);
+    b.write(0x28); // an invalid 2-byte sequence
+    b.writeBytes("\",\"arrival_ns\":2}\n".getBytes(StandardCharsets.UTF_8));
+    CollectingSink s = parse(b.toByteArray(), false);
+    assertEquals(1, s.rejects.size());
+    assertEquals(2, s.rejects.get(0).lineNo());
+    assertTrue(s.rejects.get(0).reason().startsWith("invalid UTF-8"), s.rejects.get(0).reason());
+  }
+
+  @Test
+  void tokenLinesMayArriveOutOfOrderButNotDecreaseOrRepeat() throws IOException {
+    CollectingSink s = parse("{\"request_id\":\"r\",\"seq\":0,\"ts_ns\":10}\n"
+        + "{\"request_id\":\"r\",\"seq\":2,\"ts_ns\":30}\n"
+        + "{\"request_id\":\"r\",\"seq\":1,\"ts_ns\":20}\n"
+        + "{\"request_id\":\"r\",\"seq\":1,\"ts_ns\":20}\n"
+        + "{\"request_id\":\"r\",\"seq\":3,\"ts_ns\":25}\n"
+        + "{\"request_id\":\"r\",\"ts_ns\":40}\n");
+    assertEquals(3, s.tokens.size());
+    assertEquals(List.of(
+        "4 duplicate token: seq 1 of this request was already read",
+        "5 timestamps decrease: seq 3 (ts_ns 25) is before seq 2 (ts_ns 30)",
+        "6 token line without seq"),
+        s.rejects.stream().map(r -> r.lineNo() + " " + r.reason()).toList());
+  }
+
+  @Test
+  void dropsTextUnlessAskedAndKeepsOtherFieldsAsExtras() throws IOException {
+    String line = "{\"request_id\":\"r\",\"prompt\":\"my secret\",\"model\":\"llama\",\"tp\":2,"
+        + "\"params\":{\"max_tokens\":64},\"arrival_ns\":\"17\"}\n";
+    CollectingSink s = parse(line);
+    assertEquals(17, s.requests.get(0).arrivalNs(), "numbers in strings are accepted");
+    assertEquals(java.util.Map.of("model", "llama", "tp", "2", "params", "{\"max_tokens\":64}"),
+        s.requests.get(0).extras());
+    CollectingSink kept = parse(line.getBytes(StandardCharsets.UTF_8), true);
+    assertEquals("my secret", kept.requests.get(0).extras().get("prompt"));
+  }
+
+  @Test
+  void conflictingLevelsOfOneRunAreRejected() throws IOException {
+    CollectingSink s = parse("{\"request_id\":\"a\",\"run\":\"x\",\"concurrency\":4}\n"
+        + "{\"request_id\":\"b\",\"run\":\"x\",\"concurrency\":8}\n"
+        + "{\"request_id\":\"c\",\"run\":\"x\",\"concurrency\":4,\"request_rate\":2}\n");
+    assertEquals(List.of("conflict", "a record has either concurrency or request_rate, not both"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+  }
+
+  @Test
+  void sniffsCanonicalLinesOnly() {
+    assertEquals(90, format.sniff(sample("{\"request_id\":\"a\",\"tokens_ns\":[1]}\n")));
+    assertEquals(90, format.sniff(sample("{\"request_id\":\"a\",\"seq\":0,\"ts_ns\":1}\n")));
+    assertEquals(0, format.sniff(sample("{\"metadata\":{\"x_request_id\":\"a\"},\"metrics\":{}}\n")));
+    assertEquals(0, format.sniff(sample("request_id,seq,ts_ns\n")));
+    assertNull(null);
+  }
+
+  static Sample sample(String s) {
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    return new Sample("x.jsonl", b, b.length);
+  }
+}

@@ -1,0 +1,78 @@
+package dev.tokentime.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's first command, through the packaged jar: `analyze sample-logs/` prints a summary
+ * whose numbers are those under sample-logs/canonical/expected/ (computed by numpy).
+ */
+class AnalyzeSamplesIT {
+  static final Path EXPECTED = Path.of("sample-logs/canonical/expected/summary.json");
+
+  @Test
+  void textSummaryShowsTheExpectedNumbers() throws Exception {
+    Cli.Result r = Cli.run("analyze", "sample-logs/");
+    assertEquals(0, r.code(), r.err());
+    JsonNode expected = new ObjectMapper().readTree(EXPECTED.toFile());
+    for (JsonNode run : expected.get("runs")) {
+      String name = run.get("run").asText();
+      int at = r.out().indexOf("run " + name + " (concurrency");
+      assertTrue(at >= 0, "run " + name + " in:\n" + r.out());
+      String block = r.out().substring(at, nextRun(r.out(), at));
+      JsonNode m = run.get("metrics");
+      for (String metric : new String[] {"ttft_ms", "queue_ms", "prefill_ms", "itl_ms", "tpot_ms", "e2e_ms"}) {
+        JsonNode s = m.get(metric);
+        String row = String.format(Locale.ROOT, "%s %d %.3f %.3f %.3f %.3f %.3f", metric,
+            s.get("count").asLong(), s.get("mean").asDouble(), s.get("p50").asDouble(),
+            s.get("p90").asDouble(), s.get("p95").asDouble(), s.get("p99").asDouble());
+        assertTrue(squash(block).contains(row), "expected row <" + row + "> in:\n" + block);
+      }
+      String tput = String.format(Locale.ROOT, "%.1f output tokens/s, %.3f requests/s",
+          run.get("throughput").get("output_tokens_per_s").asDouble(),
+          run.get("throughput").get("requests_per_s").asDouble());
+      assertTrue(block.contains(tput), "expected <" + tput + "> in:\n" + block);
+      String reqs = run.get("requests").get("ok").asLong() + " ok, " + run.get("requests").get("failed").asLong()
+          + " failed, " + run.get("requests").get("warmup").asLong() + " warm-up (excluded)";
+      assertTrue(block.contains(reqs), "expected <" + reqs + "> in:\n" + block);
+    }
+    assertTrue(r.err().contains("skipped 1 file"), r.err());
+  }
+
+  @Test
+  void jsonSummaryEqualsTheExpectedNumbers() throws Exception {
+    Cli.Result r = Cli.run("analyze", "sample-logs/", "--format", "json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode actual = new ObjectMapper().readTree(r.out());
+    JsonNode expected = new ObjectMapper().readTree(EXPECTED.toFile());
+    java.util.List<String> diffs = new java.util.ArrayList<>();
+    for (int i = 0; i < expected.get("runs").size(); i++) {
+      dev.tokentime.summary.SampleSummaryTestAccess.compare("runs[" + i + "]", expected.get("runs").get(i),
+          actual.get("runs").get(i), diffs);
+    }
+    assertEquals(java.util.List.of(), diffs);
+  }
+
+  static int nextRun(String s, int from) {
+    int n = s.indexOf("\nrun ", from + 1);
+    int l = s.indexOf("\nlevels", from + 1);
+    int end = s.length();
+    if (n >= 0) {
+      end = Math.min(end, n);
+    }
+    if (l >= 0) {
+      end = Math.min(end, l);
+    }
+    return end;
+  }
+
+  static String squash(String s) {
+    return s.replaceAll("[ \\t]+", " ");
+  }
+}

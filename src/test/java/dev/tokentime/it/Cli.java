@@ -1,0 +1,59 @@
+package dev.tokentime.it;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the packaged jar as a subprocess, the way users run it. */
+final class Cli {
+  private Cli() {}
+
+  record Result(int code, String out, String err) {}
+
+  static Path jar() {
+    Path jar = Path.of(System.getProperty("tokentime.jar", "target/tokentime.jar"));
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(jar + " is missing: run the tests with mvn verify");
+    }
+    return jar;
+  }
+
+  static Result run(Path stdin, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-jar", jar().toString()));
+    cmd.addAll(List.of(args));
+    return exec(cmd, stdin);
+  }
+
+  static Result run(String... args) throws IOException, InterruptedException {
+    return run(null, args);
+  }
+
+  static Result exec(List<String> cmd, Path stdin) throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    Path out = Files.createTempFile("tt-out", ".txt");
+    Path err = Files.createTempFile("tt-err", ".txt");
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.redirectInput(stdin == null ? ProcessBuilder.Redirect.from(new File("/dev/null"))
+        : ProcessBuilder.Redirect.from(stdin.toFile()));
+    pb.environment().remove("COLUMNS");
+    Process p = pb.start();
+    if (!p.waitFor(5, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new IllegalStateException("timed out: " + cmd);
+    }
+    Result r = new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+    Files.deleteIfExists(out);
+    Files.deleteIfExists(err);
+    return r;
+  }
+
+  static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+}

@@ -1,0 +1,93 @@
+package dev.tokentime.summary;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.testing.TestDb;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bundled samples produce the numbers under sample-logs/canonical/expected/, which an
+ * independent numpy script computed (compute_expected.py): every field of every run.
+ */
+class SampleSummaryTest {
+  @TempDir
+  Path tmp;
+
+  static final Path EXPECTED = Path.of("sample-logs/canonical/expected/summary.json");
+
+  @Test
+  void samplesMatchTheIndependentlyComputedSummary() throws Exception {
+    JsonNode expected = new ObjectMapper().readTree(EXPECTED.toFile());
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of("sample-logs")));
+      Summary s = new SummaryService().summarize(t.db, Set.of());
+      JsonNode actual = new ObjectMapper().readTree(SummaryRenderer.json(s));
+      assertEquals(expected.get("runs").size(), actual.get("runs").size());
+      List<String> diffs = new ArrayList<>();
+      for (int i = 0; i < expected.get("runs").size(); i++) {
+        compare("runs[" + i + "]", expected.get("runs").get(i), actual.get("runs").get(i), diffs);
+      }
+      assertEquals(List.of(), diffs);
+      assertEquals(0, actual.get("rejected_lines").asLong());
+      assertEquals(3, actual.get("levels").size());
+    }
+  }
+
+  @Test
+  void jsonShapeIsStable() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of("sample-logs")));
+      JsonNode j = new ObjectMapper().readTree(SummaryRenderer.json(new SummaryService().summarize(t.db, Set.of())));
+      assertEquals(List.of("format", "version", "definitions", "sources", "rejected_lines", "runs", "levels"), names(j));
+      assertEquals("tokentime-summary", j.get("format").asText());
+      JsonNode run = j.get("runs").get(0);
+      assertEquals(List.of("run", "level_kind", "level", "repeat", "requests", "window", "throughput",
+          "tokens", "metrics"), names(run));
+      assertEquals(Summary.METRICS, names(run.get("metrics")));
+      assertEquals(List.of("unit", "count", "mean", "std", "min", "max", "p1", "p5", "p10", "p25", "p50",
+          "p75", "p90", "p95", "p99"), names(run.get("metrics").get("ttft_ms")));
+      assertEquals(List.of("output_tokens_per_s", "requests_per_s"), names(run.get("throughput")));
+    }
+  }
+
+  static List<String> names(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    n.fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+
+  static void compare(String path, JsonNode want, JsonNode got, List<String> diffs) {
+    if (want.isObject()) {
+      Iterator<Map.Entry<String, JsonNode>> it = want.fields();
+      while (it.hasNext()) {
+        var e = it.next();
+        JsonNode g = got == null ? null : got.get(e.getKey());
+        if (g == null) {
+          diffs.add(path + "." + e.getKey() + ": missing");
+        } else {
+          compare(path + "." + e.getKey(), e.getValue(), g, diffs);
+        }
+      }
+    } else if (want.isNumber()) {
+      double a = want.asDouble();
+      double b = got.asDouble();
+      if (!got.isNumber() || Math.abs(a - b) > 1e-6 * Math.max(1, Math.abs(a))) {
+        diffs.add(path + ": expected " + want + " but was " + got);
+      }
+    } else if (!want.asText().equals(got.asText())) {
+      diffs.add(path + ": expected " + want + " but was " + got);
+    }
+    assertTrue(diffs.size() < 50, "many differences: " + diffs);
+  }
+}

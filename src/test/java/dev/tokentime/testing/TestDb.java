@@ -1,0 +1,90 @@
+package dev.tokentime.testing;
+
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.app.IngestResult;
+import dev.tokentime.app.IngestService;
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.output.TableData;
+import dev.tokentime.query.QueryLibrary;
+import dev.tokentime.store.Database;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A real, file-backed tokentime database in a temporary directory, for tests. */
+public final class TestDb implements AutoCloseable {
+  public final Path dir;
+  public final Database db;
+
+  public TestDb(Path dir) throws SQLException {
+    this.dir = dir;
+    this.db = Database.open(dir.resolve("test.duckdb"), Database.Mode.CREATE);
+    QueryLibrary.get().installIfChanged(db);
+  }
+
+  /** Writes a file under the temp directory (parents created) and returns its path. */
+  public Path write(String relative, String content) throws IOException {
+    Path p = dir.resolve(relative);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, content, StandardCharsets.UTF_8);
+    return p;
+  }
+
+  public Path writeBytes(String relative, byte[] content) throws IOException {
+    Path p = dir.resolve(relative);
+    Files.createDirectories(p.getParent());
+    Files.write(p, content);
+    return p;
+  }
+
+  public IngestResult ingest(IngestOptions o) throws SQLException {
+    return new IngestService(FormatRegistry.standard()).ingest(db, o, new IngestService.Listener() {});
+  }
+
+  public IngestResult ingest(Path... files) throws SQLException {
+    List<String> in = new ArrayList<>();
+    for (Path f : files) {
+      in.add(f.toString());
+    }
+    return ingest(IngestOptions.of(in));
+  }
+
+  public TableData table(String sql) throws SQLException {
+    try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      return TableData.read(rs, 0);
+    }
+  }
+
+  /** All rows, each as a list of JDBC values. */
+  public List<List<Object>> rows(String sql) throws SQLException {
+    List<List<Object>> out = new ArrayList<>();
+    for (Object[] r : table(sql).rows()) {
+      out.add(java.util.Arrays.asList(r));
+    }
+    return out;
+  }
+
+  public long count(String sql) throws SQLException {
+    return db.queryLong(sql);
+  }
+
+  /** The single value of a one-row, one-column query. */
+  public Object value(String sql) throws SQLException {
+    List<List<Object>> r = rows(sql);
+    if (r.size() != 1 || r.get(0).size() != 1) {
+      throw new AssertionError("expected one value from " + sql + ", got " + r);
+    }
+    return r.get(0).get(0);
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+}
