@@ -1,5 +1,6 @@
 package dev.tokentime.ingest;
 
+import dev.tokentime.formats.canonical.TokentimeCsvFormat;
 import dev.tokentime.formats.canonical.TokentimeJsonlFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +24,7 @@ public final class FormatRegistry {
 
   /** The formats shipped with tokentime. */
   public static FormatRegistry standard() {
-    return new FormatRegistry(List.of(new TokentimeJsonlFormat()));
+    return new FormatRegistry(List.of(new TokentimeJsonlFormat(), new TokentimeCsvFormat()));
   }
 
   public List<InputFormat> all() {

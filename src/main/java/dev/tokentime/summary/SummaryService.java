@@ -68,13 +68,23 @@ public final class SummaryService {
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         out.computeIfAbsent(rs.getString("run"), k -> new LinkedHashMap<>()).put(rs.getString("metric"),
-            new Summary.Stats(rs.getString("unit"), rs.getLong("count"), dbl(rs, "mean"),
-                dbl(rs, "std"), dbl(rs, "min"), dbl(rs, "max"), dbl(rs, "p1"), dbl(rs, "p5"),
-                dbl(rs, "p10"), dbl(rs, "p25"), dbl(rs, "p50"), dbl(rs, "p75"), dbl(rs, "p90"),
-                dbl(rs, "p95"), dbl(rs, "p99")));
+            new Summary.Stats(rs.getString("unit"), rs.getLong("count"), ms(rs, "mean"),
+                ms(rs, "std"), ms(rs, "min"), ms(rs, "max"), ms(rs, "p1"), ms(rs, "p5"),
+                ms(rs, "p10"), ms(rs, "p25"), ms(rs, "p50"), ms(rs, "p75"), ms(rs, "p90"),
+                ms(rs, "p95"), ms(rs, "p99")));
       }
     }
     return out;
+  }
+
+  /**
+   * A millisecond figure rounded to the nanosecond, the finest resolution of any input: the
+   * digits below are floating-point noise that depends on the order rows were summed in, and
+   * would make two ingests of the same data print different JSON.
+   */
+  static Double ms(ResultSet rs, String col) throws SQLException {
+    Double v = dbl(rs, col);
+    return v == null ? null : Math.round(v * 1e6) / 1e6;
   }
 
   static Double dbl(ResultSet rs, String col) throws SQLException {

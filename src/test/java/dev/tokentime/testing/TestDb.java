@@ -24,6 +24,11 @@ public final class TestDb implements AutoCloseable {
 
   public TestDb(Path dir) throws SQLException {
     this.dir = dir;
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     this.db = Database.open(dir.resolve("test.duckdb"), Database.Mode.CREATE);
     QueryLibrary.get().installIfChanged(db);
   }
