@@ -2,6 +2,9 @@ package dev.tokentime.ingest;
 
 import dev.tokentime.formats.canonical.TokentimeCsvFormat;
 import dev.tokentime.formats.canonical.TokentimeJsonlFormat;
+import dev.tokentime.formats.peers.PeerFormats;
+import dev.tokentime.formats.trtllm.TrtllmFormats;
+import dev.tokentime.formats.vllm.VllmFormats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,9 +25,13 @@ public final class FormatRegistry {
     }
   }
 
-  /** The formats shipped with tokentime. */
+  /** The formats shipped with tokentime: each family lists its own in its package. */
   public static FormatRegistry standard() {
-    return new FormatRegistry(List.of(new TokentimeJsonlFormat(), new TokentimeCsvFormat()));
+    List<InputFormat> all = new ArrayList<>(List.of(new TokentimeJsonlFormat(), new TokentimeCsvFormat()));
+    all.addAll(VllmFormats.all());
+    all.addAll(TrtllmFormats.all());
+    all.addAll(PeerFormats.all());
+    return new FormatRegistry(all);
   }
 
   public List<InputFormat> all() {

@@ -33,6 +33,28 @@ public interface RecordSink {
   /** One streamed chunk; {@code nTokens < 0} means unknown. */
   void token(long requestKey, int seq, long tsNs, int nTokens, ChunkKind kind);
 
+  /** One engine iteration (steps). */
+  void step(StepRecord s);
+
+  /** One periodic stats snapshot (engine_stats). */
+  void engineStats(EngineStatsRecord s);
+
+  /** A lifecycle event (engine_events): start, ready, version, config, crash or restart. */
+  void engineEvent(long lineNo, String instance, long tsNs, int clockId, String kind, String detail);
+
+  /**
+   * One histogram bucket of one scrape interval (metric_histograms): observations at or below
+   * {@code le} during [t0, t1), cumulative over le as Prometheus counts them.
+   */
+  void histogramBucket(String metric, java.util.Map<String, String> labels, long t0Ns, long t1Ns,
+      int clockId, double le, double count);
+
+  /** A figure a tool reported about its own run (reported_metrics), kept for comparison. */
+  void reportedMetric(String run, Double level, String metric, String stat, double value, String unit);
+
+  /** Two readings of two clocks taken at the same instant (clock_anchors). */
+  void clockAnchor(int clockA, long nsA, int clockB, long nsB, String method);
+
   /** The line produced rows (called once per line or record, after its rows). */
   void record();
 

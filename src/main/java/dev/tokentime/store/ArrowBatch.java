@@ -35,7 +35,9 @@ final class ArrowBatch implements AutoCloseable {
     BOOL(ArrowType.Bool.INSTANCE),
     VARCHAR(ArrowType.Utf8.INSTANCE),
     /** A list of strings (used in pairs to build a MAP on insert). */
-    VARCHAR_LIST(ArrowType.List.INSTANCE);
+    VARCHAR_LIST(ArrowType.List.INSTANCE),
+    /** A list of doubles (the values of a MAP(VARCHAR, DOUBLE)). */
+    DOUBLE_LIST(ArrowType.List.INSTANCE);
 
     final ArrowType arrow;
 
@@ -47,10 +49,13 @@ final class ArrowBatch implements AutoCloseable {
   record Col(String name, Type type) {}
 
   static Schema schema(List<Col> cols) {
-    return new Schema(cols.stream().map(c -> c.type == Type.VARCHAR_LIST
-        ? new Field(c.name, FieldType.nullable(ArrowType.List.INSTANCE),
-            List.of(Field.nullable("item", ArrowType.Utf8.INSTANCE)))
-        : Field.nullable(c.name, c.type.arrow)).toList());
+    return new Schema(cols.stream().map(c -> switch (c.type) {
+      case VARCHAR_LIST -> new Field(c.name, FieldType.nullable(ArrowType.List.INSTANCE),
+          List.of(Field.nullable("item", ArrowType.Utf8.INSTANCE)));
+      case DOUBLE_LIST -> new Field(c.name, FieldType.nullable(ArrowType.List.INSTANCE),
+          List.of(Field.nullable("item", Type.DOUBLE.arrow)));
+      default -> Field.nullable(c.name, c.type.arrow);
+    }).toList());
   }
 
   private final VectorSchemaRoot root;
@@ -155,6 +160,31 @@ final class ArrowBatch implements AutoCloseable {
         vcv.setSafe(vo + i, e.getValue().getBytes(StandardCharsets.UTF_8));
       } else {
         vcv.setNull(vo + i);
+      }
+      i++;
+    }
+    keys.endValue(rows, i);
+    vals.endValue(rows, i);
+  }
+
+  /** Writes a map as a key list at col and a double list at col + 1; empty = NULL. */
+  void setDoubleMap(int col, Map<String, Double> map) {
+    if (map == null || map.isEmpty()) {
+      return;
+    }
+    ListVector keys = (ListVector) v[col];
+    ListVector vals = (ListVector) v[col + 1];
+    VarCharVector kc = (VarCharVector) keys.getDataVector();
+    Float8Vector vc = (Float8Vector) vals.getDataVector();
+    int ko = keys.startNewValue(rows);
+    int vo = vals.startNewValue(rows);
+    int i = 0;
+    for (Map.Entry<String, Double> e : map.entrySet()) {
+      kc.setSafe(ko + i, e.getKey().getBytes(StandardCharsets.UTF_8));
+      if (e.getValue() != null) {
+        vc.setSafe(vo + i, e.getValue());
+      } else {
+        vc.setNull(vo + i);
       }
       i++;
     }

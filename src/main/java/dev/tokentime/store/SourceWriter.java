@@ -5,6 +5,8 @@ import static dev.tokentime.ingest.RequestRecord.NONE;
 import dev.tokentime.Version;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.EngineStatsRecord;
+import dev.tokentime.ingest.StepRecord;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
 import dev.tokentime.schema.CanonicalSchema;
@@ -17,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * The sink of one file: turns parsed records into Arrow batches for requests, tokens and rejects,
@@ -39,6 +40,8 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private final TableWriter requests;
   private final TableWriter tokens;
   private final TableWriter rejects;
+  /** Writers of the tables most formats never fill, created on first use. */
+  private final Map<String, TableWriter> others = new LinkedHashMap<>();
   private final Map<Integer, ClockSpec> createdClocks = new LinkedHashMap<>();
   private final Set<Integer> usedClocks = new HashSet<>();
   private final Set<String> changedRuns = new HashSet<>();
@@ -60,9 +63,9 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     this.info = info;
     var conn = db.connection();
     var alloc = store.allocator();
-    this.requests = new TableWriter(conn, alloc, "requests", REQUEST_COLS, requestSelect(), REQUEST_BATCH);
-    this.tokens = new TableWriter(conn, alloc, "tokens", TOKEN_COLS, tokenSelect(), TOKEN_BATCH);
-    this.rejects = TableWriter.direct(conn, alloc, "rejects", REJECT_COLS, REJECT_BATCH);
+    this.requests = REQUESTS.writer(conn, alloc, REQUEST_BATCH);
+    this.tokens = TOKENS.writer(conn, alloc, TOKEN_BATCH);
+    this.rejects = REJECTS.writer(conn, alloc, REJECT_BATCH);
   }
 
   public int sourceId() {
@@ -163,6 +166,140 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   }
 
   @Override
+  public void step(StepRecord r) {
+    TableWriter w = other(STEPS);
+    ArrowBatch b = w.batch();
+    b.setInt(STEPS.col("source_id"), sourceId);
+    b.setLong(STEPS.col("line_no"), r.lineNo);
+    b.setString(STEPS.col("instance"), r.instance);
+    b.setInteger(STEPS.col("rank"), r.rank);
+    b.setInt(STEPS.col("epoch"), r.epoch);
+    b.setLongObj(STEPS.col("iter"), r.iter);
+    if (r.tsNs != NONE) {
+      b.setLong(STEPS.col("ts_ns"), r.tsNs);
+    }
+    clockOf(b, STEPS.col("clock_id"), r.clockId);
+    b.setDoubleObj(STEPS.col("duration_ms"), r.durationMs);
+    b.setInteger(STEPS.col("running"), r.running);
+    b.setInteger(STEPS.col("waiting"), r.waiting);
+    b.setInteger(STEPS.col("ctx_requests"), r.ctxRequests);
+    b.setInteger(STEPS.col("ctx_tokens"), r.ctxTokens);
+    b.setInteger(STEPS.col("gen_requests"), r.genRequests);
+    b.setInteger(STEPS.col("gen_tokens"), r.genTokens);
+    b.setInteger(STEPS.col("paused"), r.paused);
+    b.setDoubleObj(STEPS.col("kv_usage"), r.kvUsage);
+    b.setDoubleMap(STEPS.col("extras"), r.extras);
+    end(w);
+  }
+
+  @Override
+  public void engineStats(EngineStatsRecord r) {
+    TableWriter w = other(ENGINE_STATS);
+    ArrowBatch b = w.batch();
+    b.setInt(ENGINE_STATS.col("source_id"), sourceId);
+    b.setLong(ENGINE_STATS.col("line_no"), r.lineNo);
+    b.setString(ENGINE_STATS.col("instance"), r.instance);
+    if (r.tsNs != NONE) {
+      b.setLong(ENGINE_STATS.col("ts_ns"), r.tsNs);
+    }
+    clockOf(b, ENGINE_STATS.col("clock_id"), r.clockId);
+    b.setDoubleObj(ENGINE_STATS.col("interval_s"), r.intervalS);
+    b.setDoubleObj(ENGINE_STATS.col("prompt_tokens_per_s"), r.promptTokensPerS);
+    b.setDoubleObj(ENGINE_STATS.col("gen_tokens_per_s"), r.genTokensPerS);
+    b.setInteger(ENGINE_STATS.col("running"), r.running);
+    b.setInteger(ENGINE_STATS.col("waiting"), r.waiting);
+    b.setInteger(ENGINE_STATS.col("swapped"), r.swapped);
+    b.setLongObj(ENGINE_STATS.col("preemptions"), r.preemptions);
+    b.setDoubleObj(ENGINE_STATS.col("kv_usage"), r.kvUsage);
+    b.setDoubleObj(ENGINE_STATS.col("prefix_hit_rate"), r.prefixHitRate);
+    b.setDoubleMap(ENGINE_STATS.col("extras"), r.extras);
+    end(w);
+  }
+
+  @Override
+  public void engineEvent(long lineNo, String instance, long tsNs, int clockId, String kind,
+      String detail) {
+    TableWriter w = other(ENGINE_EVENTS);
+    ArrowBatch b = w.batch();
+    b.setInt(ENGINE_EVENTS.col("source_id"), sourceId);
+    b.setLong(ENGINE_EVENTS.col("line_no"), lineNo);
+    b.setString(ENGINE_EVENTS.col("instance"), instance);
+    if (tsNs != NONE) {
+      b.setLong(ENGINE_EVENTS.col("ts_ns"), tsNs);
+    }
+    clockOf(b, ENGINE_EVENTS.col("clock_id"), clockId);
+    b.setString(ENGINE_EVENTS.col("kind"), kind);
+    b.setString(ENGINE_EVENTS.col("detail"), detail);
+    end(w);
+  }
+
+  @Override
+  public void histogramBucket(String metric, Map<String, String> labels, long t0Ns, long t1Ns,
+      int clockId, double le, double count) {
+    TableWriter w = other(METRIC_HISTOGRAMS);
+    ArrowBatch b = w.batch();
+    b.setInt(METRIC_HISTOGRAMS.col("source_id"), sourceId);
+    b.setString(METRIC_HISTOGRAMS.col("metric"), metric);
+    b.setStringMap(METRIC_HISTOGRAMS.col("labels"), labels);
+    b.setLong(METRIC_HISTOGRAMS.col("t0_ns"), t0Ns);
+    b.setLong(METRIC_HISTOGRAMS.col("t1_ns"), t1Ns);
+    clockOf(b, METRIC_HISTOGRAMS.col("clock_id"), clockId);
+    b.setDouble(METRIC_HISTOGRAMS.col("le"), le);
+    b.setDouble(METRIC_HISTOGRAMS.col("count"), count);
+    end(w);
+  }
+
+  @Override
+  public void reportedMetric(String run, Double level, String metric, String stat, double value,
+      String unit) {
+    if (run != null) {
+      touchRun(run);
+    }
+    TableWriter w = other(REPORTED_METRICS);
+    ArrowBatch b = w.batch();
+    b.setInt(REPORTED_METRICS.col("source_id"), sourceId);
+    b.setString(REPORTED_METRICS.col("run"), run);
+    b.setDoubleObj(REPORTED_METRICS.col("level"), level);
+    b.setString(REPORTED_METRICS.col("metric"), metric);
+    b.setString(REPORTED_METRICS.col("stat"), stat);
+    b.setDouble(REPORTED_METRICS.col("value"), value);
+    b.setString(REPORTED_METRICS.col("unit"), unit);
+    end(w);
+  }
+
+  @Override
+  public void clockAnchor(int clockA, long nsA, int clockB, long nsB, String method) {
+    TableWriter w = other(CLOCK_ANCHORS);
+    ArrowBatch b = w.batch();
+    b.setInt(CLOCK_ANCHORS.col("clock_a"), clockA);
+    b.setLong(CLOCK_ANCHORS.col("ns_a"), nsA);
+    b.setInt(CLOCK_ANCHORS.col("clock_b"), clockB);
+    b.setLong(CLOCK_ANCHORS.col("ns_b"), nsB);
+    b.setString(CLOCK_ANCHORS.col("method"), method);
+    end(w);
+  }
+
+  private TableWriter other(StagedTable t) {
+    return others.computeIfAbsent(t.table.name(),
+        n -> t.writer(db.connection(), store.allocator(), OTHER_BATCH));
+  }
+
+  private void clockOf(ArrowBatch b, int col, int clockId) {
+    if (clockId != 0) {
+      b.setInt(col, clockId);
+      usedClocks.add(clockId);
+    }
+  }
+
+  private static void end(TableWriter w) {
+    try {
+      w.endRow();
+    } catch (SQLException e) {
+      throw new StoreException(e);
+    }
+  }
+
+  @Override
   public void record() {
     records++;
   }
@@ -234,6 +371,9 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     requests.flush();
     tokens.flush();
     rejects.flush();
+    for (TableWriter w : others.values()) {
+      w.flush();
+    }
     deleteAdoptedStubs();
     ClockRegistry.insert(db, createdClocks);
     store.runs().store(db, changedRuns);
@@ -282,6 +422,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     requests.close();
     tokens.close();
     rejects.close();
+    others.values().forEach(TableWriter::close);
   }
 
   // ---- internals ----
@@ -294,37 +435,35 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   private void writeRequest(long key, RequestRecord r) throws SQLException {
     ArrowBatch b = requests.batch();
-    b.setLong(0, key);
-    b.setString(1, r.run);
-    b.setString(2, r.requestId);
-    b.setInt(3, sourceId);
-    b.setLong(4, r.lineNo);
-    b.setString(5, r.engine);
-    b.setString(6, r.instance);
-    if (r.clockId != 0) {
-      b.setInt(7, r.clockId);
-    }
+    b.setLong(R_KEY, key);
+    b.setString(R_RUN, r.run);
+    b.setString(R_ID, r.requestId);
+    b.setInt(R_SOURCE, sourceId);
+    b.setLong(R_LINE, r.lineNo);
+    b.setString(R_ENGINE, r.engine);
+    b.setString(R_INSTANCE, r.instance);
+    clockOf(b, R_CLOCK, r.clockId);
     long[] ts = {r.arrivalNs, r.queuedNs, r.scheduledNs, r.firstTokenNs, r.lastTokenNs, r.finishedNs};
     for (int i = 0; i < ts.length; i++) {
       if (ts[i] != NONE) {
-        b.setLong(8 + i, ts[i]);
+        b.setLong(R_ARRIVAL + i, ts[i]);
       }
     }
     Double[] ms = {r.preQueueMs, r.queueMs, r.prefillMs, r.ttftMs, r.decodeMs, r.e2eMs, r.tpotMs};
     for (int i = 0; i < ms.length; i++) {
-      b.setDoubleObj(14 + i, ms[i]);
+      b.setDoubleObj(R_PRE_QUEUE + i, ms[i]);
     }
-    b.setInteger(21, r.promptTokens);
-    b.setInteger(22, r.outputTokens);
-    b.setInteger(23, r.cachedTokens);
-    b.setString(24, r.status);
-    b.setString(25, r.finishReason);
-    b.setInteger(26, r.httpStatus);
-    b.setString(27, r.error);
-    b.setString(28, r.phase);
-    b.setLongObj(29, r.firstIter);
-    b.setLongObj(30, r.lastIter);
-    b.setStringMap(31, r.extras);
+    b.setInteger(REQUESTS.col("prompt_tokens"), r.promptTokens);
+    b.setInteger(REQUESTS.col("output_tokens"), r.outputTokens);
+    b.setInteger(REQUESTS.col("cached_tokens"), r.cachedTokens);
+    b.setString(REQUESTS.col("status"), r.status);
+    b.setString(REQUESTS.col("finish_reason"), r.finishReason);
+    b.setInteger(REQUESTS.col("http_status"), r.httpStatus);
+    b.setString(REQUESTS.col("error"), r.error);
+    b.setString(REQUESTS.col("phase"), r.phase);
+    b.setLongObj(REQUESTS.col("first_iter"), r.firstIter);
+    b.setLongObj(REQUESTS.col("last_iter"), r.lastIter);
+    b.setStringMap(REQUESTS.col("extras"), r.extras);
     requestRows++;
     requests.endRow();
   }
@@ -359,57 +498,35 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     return "\"" + s + "\"";
   }
 
-  // ---- staged columns ----
+  // ---- staged tables ----
 
-  static final List<ArrowBatch.Col> REQUEST_COLS;
-  static final List<ArrowBatch.Col> TOKEN_COLS = List.of(
-      new ArrowBatch.Col("request_key", ArrowBatch.Type.BIGINT),
-      new ArrowBatch.Col("seq", ArrowBatch.Type.INT),
-      new ArrowBatch.Col("ts_ns", ArrowBatch.Type.BIGINT),
-      new ArrowBatch.Col("n_tokens", ArrowBatch.Type.INT),
-      new ArrowBatch.Col("chunk_kind_code", ArrowBatch.Type.TINYINT),
-      new ArrowBatch.Col("source_id", ArrowBatch.Type.INT));
-  static final List<ArrowBatch.Col> REJECT_COLS = List.of(
-      new ArrowBatch.Col("source_id", ArrowBatch.Type.INT),
-      new ArrowBatch.Col("line_no", ArrowBatch.Type.BIGINT),
-      new ArrowBatch.Col("reason", ArrowBatch.Type.VARCHAR),
-      new ArrowBatch.Col("excerpt", ArrowBatch.Type.VARCHAR));
+  static final int OTHER_BATCH = 8_192;
+  static final StagedTable REQUESTS = StagedTable.of(CanonicalSchema.REQUESTS);
+  static final StagedTable TOKENS = StagedTable.of(CanonicalSchema.TOKENS);
+  static final StagedTable REJECTS = StagedTable.of(CanonicalSchema.REJECTS);
+  static final StagedTable STEPS = StagedTable.of(CanonicalSchema.STEPS);
+  static final StagedTable ENGINE_STATS = StagedTable.of(CanonicalSchema.ENGINE_STATS);
+  static final StagedTable ENGINE_EVENTS = StagedTable.of(CanonicalSchema.ENGINE_EVENTS);
+  static final StagedTable METRIC_HISTOGRAMS = StagedTable.of(CanonicalSchema.METRIC_HISTOGRAMS);
+  static final StagedTable REPORTED_METRICS = StagedTable.of(CanonicalSchema.REPORTED_METRICS);
+  static final StagedTable CLOCK_ANCHORS = StagedTable.of(CanonicalSchema.CLOCK_ANCHORS);
+
+  private static final int R_KEY = REQUESTS.col("request_key");
+  private static final int R_RUN = REQUESTS.col("run");
+  private static final int R_ID = REQUESTS.col("request_id");
+  private static final int R_SOURCE = REQUESTS.col("source_id");
+  private static final int R_LINE = REQUESTS.col("line_no");
+  private static final int R_ENGINE = REQUESTS.col("engine");
+  private static final int R_INSTANCE = REQUESTS.col("instance");
+  private static final int R_CLOCK = REQUESTS.col("clock_id");
+  /** arrival .. finished are consecutive columns, in lifecycle order. */
+  private static final int R_ARRIVAL = REQUESTS.col("arrival_ns");
+  /** pre_queue_ms .. tpot_ms are consecutive columns. */
+  private static final int R_PRE_QUEUE = REQUESTS.col("pre_queue_ms");
 
   static {
-    List<ArrowBatch.Col> cols = new ArrayList<>();
-    for (var c : CanonicalSchema.REQUESTS.columns()) {
-      if (c.name().equals("extras")) {
-        cols.add(new ArrowBatch.Col("extras_keys", ArrowBatch.Type.VARCHAR_LIST));
-        cols.add(new ArrowBatch.Col("extras_values", ArrowBatch.Type.VARCHAR_LIST));
-        continue;
-      }
-      ArrowBatch.Type t = switch (c.sqlType()) {
-        case "BIGINT" -> ArrowBatch.Type.BIGINT;
-        case "INTEGER" -> ArrowBatch.Type.INT;
-        case "DOUBLE" -> ArrowBatch.Type.DOUBLE;
-        case "VARCHAR" -> ArrowBatch.Type.VARCHAR;
-        default -> throw new AssertionError("no staging type for " + c);
-      };
-      cols.add(new ArrowBatch.Col(c.name(), t));
+    if (REQUESTS.col("finished_ns") != R_ARRIVAL + 5 || REQUESTS.col("tpot_ms") != R_PRE_QUEUE + 6) {
+      throw new AssertionError("requests columns are out of the order writeRequest relies on");
     }
-    REQUEST_COLS = List.copyOf(cols);
-  }
-
-  private static List<String> requestSelect() {
-    List<String> sel = new ArrayList<>();
-    for (var c : CanonicalSchema.REQUESTS.columns()) {
-      sel.add(c.name().equals("extras")
-          ? "CASE WHEN extras_keys IS NULL THEN NULL ELSE map(extras_keys, extras_values) END"
-          : c.name());
-    }
-    return sel;
-  }
-
-  private static List<String> tokenSelect() {
-    String kinds = IntStream.range(0, CanonicalSchema.CHUNK_KINDS.size())
-        .mapToObj(i -> "WHEN " + i + " THEN '" + CanonicalSchema.CHUNK_KINDS.get(i) + "'")
-        .collect(Collectors.joining(" "));
-    return List.of("request_key", "seq", "ts_ns", "n_tokens",
-        "(CASE chunk_kind_code " + kinds + " END)::chunk_kind", "source_id");
   }
 }

@@ -2,7 +2,6 @@ package dev.tokentime.store;
 
 import java.sql.SQLException;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.duckdb.DuckDBConnection;
 
@@ -32,13 +31,6 @@ final class TableWriter implements AutoCloseable {
     this.viewName = "_tt_arrow_" + table;
     this.insertSql = "INSERT INTO " + table + " SELECT "
         + String.join(", ", selectList) + " FROM " + viewName;
-  }
-
-  /** A writer whose staged columns are the table's columns, one to one. */
-  static TableWriter direct(DuckDBConnection conn, BufferAllocator allocator, String table,
-      List<ArrowBatch.Col> cols, int capacity) {
-    return new TableWriter(conn, allocator, table, cols,
-        cols.stream().map(ArrowBatch.Col::name).collect(Collectors.toList()), capacity);
   }
 
   ArrowBatch batch() {

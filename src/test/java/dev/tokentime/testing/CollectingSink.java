@@ -75,6 +75,50 @@ public final class CollectingSink implements RecordSink {
     tokens.add(new Tok(requestKey, seq, tsNs, nTokens, kind));
   }
 
+  public final List<String> steps = new ArrayList<>();
+  public final List<String> stats = new ArrayList<>();
+  public final List<String> events = new ArrayList<>();
+  public final List<String> histograms = new ArrayList<>();
+  public final List<String> reported = new ArrayList<>();
+  public final List<String> anchors = new ArrayList<>();
+
+  @Override
+  public void step(dev.tokentime.ingest.StepRecord s) {
+    steps.add("iter=" + s.iter + " epoch=" + s.epoch + " rank=" + s.rank + " ts=" + s.tsNs
+        + " dur=" + s.durationMs + " running=" + s.running + " waiting=" + s.waiting + " ctx="
+        + s.ctxRequests + "/" + s.ctxTokens + " gen=" + s.genRequests + "/" + s.genTokens
+        + " paused=" + s.paused + " kv=" + s.kvUsage + " extras=" + s.extras);
+  }
+
+  @Override
+  public void engineStats(dev.tokentime.ingest.EngineStatsRecord s) {
+    stats.add("line=" + s.lineNo + " ts=" + s.tsNs + " running=" + s.running + " waiting=" + s.waiting
+        + " swapped=" + s.swapped + " prompt=" + s.promptTokensPerS + " gen=" + s.genTokensPerS
+        + " kv=" + s.kvUsage + " prefix=" + s.prefixHitRate + " preempt=" + s.preemptions
+        + " extras=" + s.extras);
+  }
+
+  @Override
+  public void engineEvent(long lineNo, String instance, long tsNs, int clockId, String kind, String detail) {
+    events.add(lineNo + " " + kind + " " + detail);
+  }
+
+  @Override
+  public void histogramBucket(String metric, Map<String, String> labels, long t0Ns, long t1Ns,
+      int clockId, double le, double count) {
+    histograms.add(metric + labels + " " + t0Ns + ".." + t1Ns + " le=" + le + " count=" + count);
+  }
+
+  @Override
+  public void reportedMetric(String run, Double level, String metric, String stat, double value, String unit) {
+    reported.add(run + " " + level + " " + metric + " " + stat + " " + value + " " + unit);
+  }
+
+  @Override
+  public void clockAnchor(int clockA, long nsA, int clockB, long nsB, String method) {
+    anchors.add(clockA + ":" + nsA + "=" + clockB + ":" + nsB + " " + method);
+  }
+
   @Override
   public void record() {
     records++;
