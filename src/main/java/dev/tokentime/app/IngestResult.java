@@ -5,7 +5,10 @@ import java.util.List;
 
 /** What an ingest did, file by file. */
 public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<String> runs,
-    boolean strictFailure) {
+    boolean strictFailure, List<FailedCheck> failedChecks) {
+
+  /** An invariant check (queries/checks) that found violations after the ingest. */
+  public record FailedCheck(String view, long violations, String invariant) {}
 
   /** A file that was read (or found already ingested). */
   public record FileResult(String path, String format, String compression, Integer sourceId,

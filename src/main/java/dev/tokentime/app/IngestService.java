@@ -95,7 +95,19 @@ public final class IngestService {
     }
     db.connection().setAutoCommit(true);
     Deriver.derive(db, runs);
-    return new IngestResult(done, skipped, runs, strictFailure);
+    return new IngestResult(done, skipped, runs, strictFailure, failedChecks(db));
+  }
+
+  /** The invariant checks (the checks view) that find violations, as "name: n rows". */
+  static List<IngestResult.FailedCheck> failedChecks(Database db) throws SQLException {
+    List<IngestResult.FailedCheck> out = new ArrayList<>();
+    try (var st = db.connection().createStatement();
+        var rs = st.executeQuery("SELECT check_name, violations, invariant FROM checks WHERE violations > 0")) {
+      while (rs.next()) {
+        out.add(new IngestResult.FailedCheck(rs.getString(1), rs.getLong(2), rs.getString(3)));
+      }
+    }
+    return out;
   }
 
   private IngestResult.FileResult ingestFile(IngestStore store, InputResolver.Input in, Path path,

@@ -46,6 +46,10 @@ final class IngestReport implements IngestService.Listener {
           + " (format not recognised; name one with --from): "
           + result.skipped().stream().map(IngestResult.Skipped::path).collect(Collectors.joining(", ")));
     }
+    for (IngestResult.FailedCheck c : result.failedChecks()) {
+      out.println("warning: " + c.violations() + " violation" + (c.violations() == 1 ? "" : "s")
+          + " of \"" + c.invariant() + "\" (SELECT * FROM " + c.view() + ")");
+    }
     if (!result.runs().isEmpty()) {
       out.println("derived " + result.runs().size() + " run" + (result.runs().size() == 1 ? "" : "s")
           + ": " + String.join(", ", result.runs()));

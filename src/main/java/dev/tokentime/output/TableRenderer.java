@@ -48,11 +48,12 @@ public final class TableRenderer {
    */
   public static String text(TableData t, int width) {
     int n = t.columns().size();
+    boolean[] whole = wholeNumberColumns(t);
     List<String[]> cells = new ArrayList<>();
     for (Object[] row : t.rows()) {
       String[] c = new String[n];
       for (int i = 0; i < n; i++) {
-        c[i] = oneLine(Values.text(row[i]));
+        c[i] = oneLine(whole[i] && row[i] != null ? Values.exact(row[i]) : Values.text(row[i]));
       }
       cells.add(c);
     }
@@ -102,6 +103,25 @@ public final class TableRenderer {
           .append("; use --format csv or a wider terminal)\n");
     }
     return sb.toString();
+  }
+
+  /** Columns whose values are all whole numbers (a level of 4.0 reads better as 4). */
+  private static boolean[] wholeNumberColumns(TableData t) {
+    boolean[] whole = new boolean[t.columns().size()];
+    for (int i = 0; i < whole.length; i++) {
+      boolean any = false;
+      boolean all = true;
+      for (Object[] row : t.rows()) {
+        if (row[i] instanceof Double d) {
+          any = true;
+          all &= d == Math.rint(d) && Math.abs(d) < 1e15;
+        } else if (row[i] != null) {
+          all = false;
+        }
+      }
+      whole[i] = any && all;
+    }
+    return whole;
   }
 
   private static int total(int[] w, int count) {

@@ -15,10 +15,11 @@ import java.util.regex.Pattern;
  * CREATE OR REPLACE VIEW request_latency AS ...
  * </pre>
  *
- * Macros document {@code -- @param name doc} and, when they return a table, their columns too.
+ * Macros document {@code -- @param name doc}, their columns when they return a table, and an
+ * {@code -- @example SELECT * FROM name(5)} that the lint test runs.
  */
 public record QueryFile(String path, String name, String kind, String description, String grain,
-    List<Doc> columns, List<Doc> params, String sql) {
+    List<Doc> columns, List<Doc> params, String example, String sql) {
 
   /** A documented column or parameter; unit is empty for parameters. */
   public record Doc(String name, String unit, String doc) {}
@@ -39,10 +40,16 @@ public record QueryFile(String path, String name, String kind, String descriptio
     return kind.equals("VIEW");
   }
 
+  /** A macro that returns a table ({@code CREATE MACRO m(x) AS TABLE ...}). */
+  public boolean isTableMacro() {
+    return !isView() && java.util.regex.Pattern.compile("(?is)\\bAS\\s+TABLE\\b").matcher(sql).find();
+  }
+
   /** Parses a library file; throws with the file and the problem when it breaks the conventions. */
   public static QueryFile parse(String path, String text) {
     StringBuilder desc = new StringBuilder();
     String grain = null;
+    String example = null;
     List<Doc> cols = new java.util.ArrayList<>();
     List<Doc> params = new java.util.ArrayList<>();
     String[] lines = text.split("\n", -1);
@@ -61,6 +68,9 @@ public record QueryFile(String path, String name, String kind, String descriptio
       Matcher m;
       if (c.startsWith("@grain")) {
         grain = c.substring("@grain".length()).strip();
+        last = null;
+      } else if (c.startsWith("@example")) {
+        example = c.substring("@example".length()).strip();
         last = null;
       } else if ((m = COLUMN.matcher(c)).matches()) {
         last = new Doc(m.group(1), m.group(2).strip(), m.group(3).strip());
@@ -101,7 +111,7 @@ public record QueryFile(String path, String name, String kind, String descriptio
       throw new IllegalArgumentException(path + ": holds more than one statement");
     }
     return new QueryFile(path, name, kind, desc.toString().strip(), grain, List.copyOf(cols),
-        List.copyOf(params), body);
+        List.copyOf(params), example, body);
   }
 
   /** A semicolon outside strings and comments means a second statement. */

@@ -106,7 +106,8 @@ public final class QueryLibrary {
       for (QueryFile q : byName.values()) {
         exec(db, q.path(), q.sql());
         String comment = q.description() + (q.grain() == null ? "" : " Grain: " + q.grain() + ".");
-        exec(db, q.path(), "COMMENT ON " + (q.isView() ? "VIEW " : "MACRO ") + q.name() + " IS " + quote(comment));
+        String what = q.isView() ? "VIEW " : q.isTableMacro() ? "MACRO TABLE " : "MACRO ";
+        exec(db, q.path(), "COMMENT ON " + what + q.name() + " IS " + quote(comment));
         if (q.isView()) {
           for (QueryFile.Doc c : q.columns()) {
             exec(db, q.path(), "COMMENT ON COLUMN " + q.name() + "." + c.name() + " IS "

@@ -232,7 +232,8 @@ public final class CanonicalSchema {
           of("first_chunk_ns", "BIGINT", "ns", "First chunk of any kind."),
           of("last_chunk_ns", "BIGINT", "ns", "Last chunk of any kind."),
           of("max_gap_ns", "BIGINT", "ns", "Largest gap between consecutive content chunks."),
-          of("ts_decreases", "BOOLEAN", "bool", "True when a chunk is earlier than the chunk before it in seq order.")));
+          of("ts_decreases", "BOOLEAN", "bool", "True when a chunk is earlier than the chunk before it in seq order."),
+          of("seq_repeats", "INTEGER", "count", "Token rows beyond one per seq (0 when every position is unique).")));
 
   /** Canonical tables written by ingest, in creation order. */
   public static final List<TableDef> TABLES = List.of(RUNS, SOURCES, CLOCKS, REQUESTS, REQUEST_LINKS,

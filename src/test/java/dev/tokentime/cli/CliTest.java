@@ -71,6 +71,18 @@ class CliTest {
   }
 
   @Test
+  void ingestWarnsAboutBrokenInvariantsItCouldNotSeeLineByLine() throws Exception {
+    Files.createDirectories(tmp.resolve("k"));
+    Files.writeString(tmp.resolve("k/a.jsonl"), "{\"request_id\":\"r1\",\"seq\":0,\"ts_ns\":100}\n"
+        + "{\"request_id\":\"r1\",\"seq\":1,\"ts_ns\":300}\n");
+    Files.writeString(tmp.resolve("k/b.jsonl"), "{\"request_id\":\"r1\",\"seq\":2,\"ts_ns\":200}\n");
+    Run r = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), tmp.resolve("k").toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("warning: 1 violation of \"token timestamps never decrease in seq order\""
+        + " (SELECT * FROM check_token_order)"), r.out());
+  }
+
+  @Test
   void usageErrorsAreExit2() {
     Run r = run("ingest");
     assertEquals(2, r.code());

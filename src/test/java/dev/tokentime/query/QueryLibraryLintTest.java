@@ -40,13 +40,23 @@ class QueryLibraryLintTest {
         if (q.grain() == null || q.grain().isBlank()) {
           problems.add(q.path() + ": no -- @grain line");
         }
-        if (!q.isView()) {
-          continue;
-        }
         Set<String> actual = new LinkedHashSet<>();
-        for (List<Object> row : t.rows("SELECT column_name FROM duckdb_columns() WHERE table_name = '"
-            + q.name() + "' ORDER BY column_index")) {
-          actual.add((String) row.get(0));
+        if (q.isView()) {
+          for (List<Object> row : t.rows("SELECT column_name FROM duckdb_columns() WHERE table_name = '"
+              + q.name() + "' ORDER BY column_index")) {
+            actual.add((String) row.get(0));
+          }
+        } else if (q.isTableMacro()) {
+          if (q.example() == null) {
+            problems.add(q.path() + ": a table macro needs -- @example SELECT * FROM " + q.name() + "(...)");
+            continue;
+          }
+          actual.addAll(t.table(q.example()).columns());
+          if (q.params().isEmpty()) {
+            problems.add(q.path() + ": document the macro's parameters (-- @param name doc)");
+          }
+        } else {
+          continue;
         }
         Set<String> documented = new LinkedHashSet<>();
         for (QueryFile.Doc c : q.columns()) {
