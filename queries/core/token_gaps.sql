@@ -1,12 +1,12 @@
 -- Inter-token latency samples: the gap between consecutive content chunks of a request, in
 -- stream (seq) order; the first chunk of a request has no gap (its wait is TTFT). This is the
 -- default ITL of docs/metrics.md (chunk gaps pooled over requests, as vllm bench serve and
--- AIPerf's inter-chunk latency). Reasoning chunks count as content.
+-- AIPerf's inter-chunk latency). Reasoning chunks count as content. The gaps are computed once,
+-- by the derive step, and stored with the chunks (tokens.gap_ns).
 -- @grain one row per content chunk after the first of its request
 -- @column run [id] Run of the request.
 -- @column request_key [id] Request (requests.request_key).
 -- @column seq [count] seq of the chunk in its request's stream.
--- @column idx [count] Position among the request's content chunks (1 = the second chunk).
 -- @column ts_ns [ns] When the chunk was produced or received, on the request's clock.
 -- @column gap_ms [ms] Time since the previous content chunk of the same request.
 -- @column n_tokens [tokens] Tokens in the chunk; NULL when unknown.
@@ -17,15 +17,15 @@
 CREATE OR REPLACE VIEW token_gaps AS
 SELECT
     r.run,
-    g.request_key,
-    g.seq,
-    g.idx,
-    g.ts_ns,
-    g.gap_ns / 1e6 AS gap_ms,
-    g.n_tokens,
-    CASE WHEN g.n_tokens > 1 THEN g.gap_ns / 1e6 / g.n_tokens ELSE g.gap_ns / 1e6 END
+    t.request_key,
+    t.seq,
+    t.ts_ns,
+    t.gap_ns / 1e6 AS gap_ms,
+    t.n_tokens,
+    CASE WHEN t.n_tokens > 1 THEN t.gap_ns / 1e6 / t.n_tokens ELSE t.gap_ns / 1e6 END
         AS gap_per_token_ms,
     coalesce(r.phase, 'measure') = 'measure' AS measured,
     coalesce(r.status, 'ok') = 'ok' AS ok
-FROM _token_gaps AS g
+FROM tokens AS t
 JOIN requests AS r USING (request_key)
+WHERE t.gap_ns IS NOT NULL

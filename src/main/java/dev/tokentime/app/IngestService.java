@@ -10,7 +10,6 @@ import dev.tokentime.store.Deriver;
 import dev.tokentime.store.IngestStore;
 import dev.tokentime.store.SourceInfo;
 import dev.tokentime.store.SourceWriter;
-import dev.tokentime.store.StoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -33,8 +32,24 @@ public final class IngestService {
 
     default void note(String message) {}
 
-    /** Bytes read of the current file so far (for a progress line). */
-    default void progress(String path, long bytesRead, long bytesTotal, long lines) {}
+    /** How far the current file has got (twice a second while it is read). */
+    default void progress(Progress p) {}
+  }
+
+  /** A progress report: bytes of the file read so far, lines handled, seconds since its start. */
+  public record Progress(String path, long bytesRead, long bytesTotal, long lines, double seconds) {
+
+    /** Seconds left at the rate so far, or -1 when unknown. */
+    public double etaSeconds() {
+      if (bytesRead <= 0 || bytesTotal <= 0 || seconds <= 0) {
+        return -1;
+      }
+      return seconds * (bytesTotal - bytesRead) / bytesRead;
+    }
+
+    public double linesPerSecond() {
+      return seconds > 0 ? lines / seconds : 0;
+    }
   }
 
   private final FormatRegistry formats;
@@ -94,8 +109,15 @@ public final class IngestService {
       runs = List.copyOf(store.touchedRuns());
     }
     db.connection().setAutoCommit(true);
-    Deriver.derive(db, runs);
-    return new IngestResult(done, skipped, runs, strictFailure, failedChecks(db));
+    long t0 = System.nanoTime();
+    Deriver.derive(db);
+    long t1 = System.nanoTime();
+    List<IngestResult.FailedCheck> failed = failedChecks(db);
+    long t2 = System.nanoTime();
+    if (System.getenv("TOKENTIME_TIMING") != null) {
+      System.err.printf("timing: derive %.2f s, checks %.2f s%n", (t1 - t0) / 1e9, (t2 - t1) / 1e9);
+    }
+    return new IngestResult(done, skipped, runs, strictFailure, failed);
   }
 
   /** The invariant checks (the checks view) that find violations, as "name: n rows". */
@@ -150,13 +172,14 @@ public final class IngestService {
     try (OpenedInput input = OpenedInput.open(path);
         SourceWriter writer = store.begin(info, replace)) {
       long lines;
-      try {
-        lines = format.parse(input.content(), ctx, writer);
-      } catch (StoreException e) {
-        throw new SQLException(e.getMessage(), e.getCause());
+      long t0 = System.nanoTime();
+      try (ProgressTicker ticker = new ProgressTicker(display, size, input::rawBytesRead,
+          () -> writer.records() + writer.otherLines() + writer.rejected(), listener)) {
+        lines = writer.load(() -> format.parse(input.content(), ctx, writer));
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
+      long t1 = System.nanoTime();
       String sha = input.sha256();
       if (o.strict() && writer.rejected() > 0) {
         writer.rollback();
@@ -164,6 +187,10 @@ public final class IngestService {
             input.damage());
       }
       writer.commit(sha, size, lines);
+      if (System.getenv("TOKENTIME_TIMING") != null) {
+        System.err.printf("timing: %s load %.2f s, commit %.2f s%n", display, (t1 - t0) / 1e9,
+            (System.nanoTime() - t1) / 1e9);
+      }
       return result(display, format, compression, writer.sourceId(), "ingested", lines, writer,
           input.damage());
     }

@@ -50,7 +50,7 @@ final class AnalyzeCommand extends BaseCommand {
       dbPath = tempDir.resolve("analyze.duckdb");
     }
     try (Database d = Databases.forWriting(dbPath)) {
-      IngestReport report = new IngestReport(err());
+      IngestReport report = new IngestReport(err(), IngestReport.progressTarget(err()));
       IngestResult r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);
       report.finish(r);
       if (r.strictFailure()) {

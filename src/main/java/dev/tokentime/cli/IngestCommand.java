@@ -34,7 +34,7 @@ final class IngestCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     try (Database d = Databases.forWriting(db.resolve())) {
-      IngestReport report = new IngestReport(out());
+      IngestReport report = new IngestReport(out(), IngestReport.progressTarget(err()));
       IngestResult r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);
       report.finish(r);
       if (r.strictFailure()) {

@@ -3,19 +3,60 @@ package dev.tokentime.cli;
 import dev.tokentime.app.IngestResult;
 import dev.tokentime.app.IngestService;
 import dev.tokentime.store.SourceWriter;
+import dev.tokentime.output.Terminal;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** Prints what an ingest did, one line per file, as files finish. */
 final class IngestReport implements IngestService.Listener {
   private final PrintWriter out;
+  private final PrintWriter progress;
+  private int progressWidth;
 
-  IngestReport(PrintWriter out) {
+  /**
+   * @param out where the per-file lines go
+   * @param progress where the live progress line goes (a terminal), or null for none
+   */
+  IngestReport(PrintWriter out, PrintWriter progress) {
     this.out = out;
+    this.progress = progress;
+  }
+
+  /** Progress goes to stderr only when it is a terminal (never into a log or a pipe). */
+  static PrintWriter progressTarget(PrintWriter err) {
+    return Terminal.isTerminal(2) ? err : null;
+  }
+
+  @Override
+  public synchronized void progress(IngestService.Progress p) {
+    if (progress == null) {
+      return;
+    }
+    String line = String.format(Locale.ROOT, "%s  %s / %s (%d%%)  %,.0f lines/s  ETA %s",
+        p.path(), mb(p.bytesRead()), mb(p.bytesTotal()),
+        p.bytesTotal() > 0 ? Math.min(100, 100 * p.bytesRead() / p.bytesTotal()) : 0,
+        p.linesPerSecond(), p.etaSeconds() < 0 ? "?" : String.format(Locale.ROOT, "%.0f s", p.etaSeconds()));
+    progress.print("\r" + line + " ".repeat(Math.max(0, progressWidth - line.length())));
+    progress.flush();
+    progressWidth = line.length();
+  }
+
+  private synchronized void clearProgress() {
+    if (progress != null && progressWidth > 0) {
+      progress.print("\r" + " ".repeat(progressWidth) + "\r");
+      progress.flush();
+      progressWidth = 0;
+    }
+  }
+
+  private static String mb(long bytes) {
+    return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
   }
 
   @Override
   public void fileDone(IngestResult.FileResult r) {
+    clearProgress();
     if (!r.ingested() && r.outcome().startsWith("already")) {
       out.println("unchanged " + r.path() + ": " + r.outcome());
       out.flush();

@@ -30,8 +30,18 @@ public interface RecordSink {
    */
   long requestKeyFor(String run, String requestId, int clockId, long lineNo);
 
-  /** One streamed chunk; {@code nTokens < 0} means unknown. */
+  /**
+   * One streamed chunk; {@code nTokens < 0} means unknown. Call it right after the request() or
+   * requestKeyFor() that gave the key; chunks of a request in seq order let the sink derive gaps
+   * as it goes (others are derived in SQL after the ingest, which is slower but as correct).
+   */
   void token(long requestKey, int seq, long tsNs, int nTokens, ChunkKind kind);
+
+  /**
+   * No more chunks of this request follow in this file (formats that hold a request's whole
+   * stream in one record say so, which keeps the sink's memory flat); optional.
+   */
+  default void endOfStream(long requestKey) {}
 
   /** One engine iteration (steps). */
   void step(StepRecord s);

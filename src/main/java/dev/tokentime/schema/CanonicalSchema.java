@@ -114,7 +114,8 @@ public final class CanonicalSchema {
           of("ts_ns", "BIGINT", "ns", "When the chunk was produced or received."),
           of("n_tokens", "INTEGER", "tokens", "Tokens in the chunk; NULL when unknown."),
           of("chunk_kind", "chunk_kind", "text", "content, reasoning, role, empty, usage, done or error."),
-          of("source_id", "INTEGER", "id", "File the row came from.")));
+          of("source_id", "INTEGER", "id", "File the row came from."),
+          of("gap_ns", "BIGINT", "ns", "Derived: time since the previous content chunk of the request in seq order; NULL for the first content chunk and for other kinds.")));
 
   public static final TableDef STEPS = new TableDef("steps",
       "One row per engine iteration",
@@ -210,16 +211,6 @@ public final class CanonicalSchema {
 
   // ---- derived (rebuilt per run by the derive step) ----
 
-  public static final TableDef DERIVED_TOKEN_GAPS = new TableDef("_token_gaps",
-      "One row per content chunk after a request's first",
-      "Derived: gap to the previous content chunk of the same request, in seq order.",
-      List.of(of("request_key", "BIGINT", "id", "Request (requests.request_key)."),
-          of("seq", "INTEGER", "count", "seq of the chunk."),
-          of("idx", "INTEGER", "count", "Position among the request's content chunks (the first content chunk is 0, so idx >= 1 here)."),
-          of("ts_ns", "BIGINT", "ns", "When the chunk arrived."),
-          of("gap_ns", "BIGINT", "ns", "ts_ns minus ts_ns of the previous content chunk."),
-          of("n_tokens", "INTEGER", "tokens", "Tokens in the chunk; NULL when unknown.")));
-
   public static final TableDef DERIVED_REQUEST_TOKENS = new TableDef("_request_tokens",
       "One row per request with token rows",
       "Derived: per-request aggregates of the token stream.",
@@ -235,13 +226,18 @@ public final class CanonicalSchema {
           of("ts_decreases", "BOOLEAN", "bool", "True when a chunk is earlier than the chunk before it in seq order."),
           of("seq_repeats", "INTEGER", "count", "Token rows beyond one per seq (0 when every position is unique).")));
 
+  public static final TableDef DERIVED_DIRTY_REQUESTS = new TableDef("_dirty_requests",
+      "One row per request whose derived data is out of date",
+      "Requests whose chunks arrived out of order or from several files; the derive step rebuilds their gaps and aggregates from tokens, then clears this table.",
+      List.of(of("request_key", "BIGINT", "id", "Request (requests.request_key).")));
+
   /** Canonical tables written by ingest, in creation order. */
   public static final List<TableDef> TABLES = List.of(RUNS, SOURCES, CLOCKS, REQUESTS, REQUEST_LINKS,
       TOKENS, STEPS, ENGINE_STATS, ENGINE_EVENTS, METRIC_HISTOGRAMS, REPORTED_METRICS, REJECTS,
       CLOCK_ANCHORS);
 
   /** Tables rebuilt by the derive step. */
-  public static final List<TableDef> DERIVED = List.of(DERIVED_TOKEN_GAPS, DERIVED_REQUEST_TOKENS);
+  public static final List<TableDef> DERIVED = List.of(DERIVED_REQUEST_TOKENS, DERIVED_DIRTY_REQUESTS);
 
   public static List<TableDef> all() {
     var all = new java.util.ArrayList<TableDef>();

@@ -22,7 +22,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * A batch of rows being filled column by column, without boxing: typed setters write straight
  * into the Arrow vectors. A value that is never set stays NULL. When {@link #full()}, the owner
- * hands the batch to DuckDB ({@link ArrowInserter}) and it starts over empty.
+ * hands the batch to DuckDB ({@link StreamInserter}), which moves its buffers out; {@link
+ * #allocate()} makes it ready for the next rows.
  */
 final class ArrowBatch implements AutoCloseable {
 

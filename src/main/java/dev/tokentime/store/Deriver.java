@@ -1,13 +1,13 @@
 package dev.tokentime.store;
 
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.Collection;
+import java.sql.Statement;
 
 /**
- * The derive step: after an ingest, rebuilds the derived tables of each touched run from the
- * canonical tables, in SQL. Token order is by seq, so lines that arrived out of order, or a
- * request whose tokens span rotated files, derive the same as an orderly file.
+ * The SQL half of the derive step. Streams that arrive in order are derived while they are read
+ * (TokenStreams); the requests listed in _dirty_requests — chunks out of order, from several
+ * files, or partly replaced — are rebuilt here from the tokens table, ordered by seq, so the
+ * result is the same whatever order lines arrived in.
  */
 public final class Deriver {
   private Deriver() {}
@@ -15,57 +15,49 @@ public final class Deriver {
   /** Chunks that carry output tokens: the ones ITL and TTFT are measured on. */
   static final String CONTENT = "chunk_kind IN ('content', 'reasoning')";
 
-  private static final String RUN_KEYS = "(SELECT request_key FROM requests WHERE run = ?)";
+  private static final String DIRTY = "(SELECT DISTINCT request_key FROM _dirty_requests)";
 
   private static final String[] STEPS = {
-    "DELETE FROM _token_gaps WHERE request_key IN " + RUN_KEYS,
-    "DELETE FROM _request_tokens WHERE request_key IN " + RUN_KEYS,
-    // gaps between consecutive content chunks of a request, in seq order
-    "INSERT INTO _token_gaps "
-        + "SELECT request_key, seq, idx, ts_ns, ts_ns - prev_ts_ns, n_tokens FROM ("
-        + "  SELECT request_key, seq, ts_ns, n_tokens,"
-        + "    (row_number() OVER w - 1)::INTEGER AS idx,"
-        + "    lag(ts_ns) OVER w AS prev_ts_ns"
-        + "  FROM tokens WHERE " + CONTENT + " AND request_key IN " + RUN_KEYS
-        + "  WINDOW w AS (PARTITION BY request_key ORDER BY seq)"
-        + ") WHERE prev_ts_ns IS NOT NULL",
-    // per-request aggregates of the stream
+    // gaps between consecutive content chunks, in seq order (one gap per position even when a
+    // position is repeated: check_token_seq_unique reports those)
+    "UPDATE tokens SET gap_ns = NULL WHERE request_key IN " + DIRTY,
+    "UPDATE tokens SET gap_ns = d.gap_ns FROM ("
+        + "  SELECT request_key, seq, ts_ns - lag(ts_ns) OVER (PARTITION BY request_key ORDER BY seq, ts_ns) AS gap_ns"
+        + "  FROM tokens WHERE " + CONTENT + " AND request_key IN " + DIRTY
+        + "  QUALIFY row_number() OVER (PARTITION BY request_key, seq ORDER BY ts_ns) = 1"
+        + ") AS d "
+        + "WHERE tokens.request_key = d.request_key AND tokens.seq = d.seq AND d.gap_ns IS NOT NULL"
+        + "  AND tokens." + CONTENT,
+    "DELETE FROM _request_tokens WHERE request_key IN " + DIRTY,
     "INSERT INTO _request_tokens "
         + "SELECT t.request_key, count(*)::INTEGER, "
         + "  (count(*) FILTER (WHERE " + CONTENT + "))::INTEGER, "
         + "  CASE WHEN count(*) FILTER (WHERE " + CONTENT + " AND n_tokens IS NULL) = 0 "
+        + "    AND count(*) FILTER (WHERE " + CONTENT + ") > 0 "
         + "    THEN (sum(n_tokens) FILTER (WHERE " + CONTENT + "))::INTEGER END, "
         + "  arg_min(ts_ns, seq) FILTER (WHERE " + CONTENT + "), "
         + "  arg_max(ts_ns, seq) FILTER (WHERE " + CONTENT + "), "
         + "  arg_min(ts_ns, seq), arg_max(ts_ns, seq), "
-        + "  any_value(g.max_gap_ns), coalesce(bool_or(decreases), false), "
+        + "  max(gap_ns), coalesce(bool_or(decreases), false), "
         + "  (count(*) - count(DISTINCT seq))::INTEGER "
-        + "FROM (SELECT *, ts_ns < lag(ts_ns) OVER (PARTITION BY request_key ORDER BY seq) AS decreases "
-        + "      FROM tokens WHERE request_key IN " + RUN_KEYS + ") t "
-        + "LEFT JOIN (SELECT request_key, max(gap_ns) AS max_gap_ns FROM _token_gaps "
-        + "           WHERE request_key IN " + RUN_KEYS + " GROUP BY request_key) g USING (request_key) "
+        + "FROM (SELECT *, ts_ns < lag(ts_ns) OVER (PARTITION BY request_key ORDER BY seq, ts_ns DESC) AS decreases "
+        + "      FROM tokens WHERE request_key IN " + DIRTY + ") t "
         + "GROUP BY t.request_key",
+    "DELETE FROM _dirty_requests",
   };
 
-  /** Rebuilds the derived tables of the runs, in one transaction. */
-  public static void derive(Database db, Collection<String> runs) throws SQLException {
-    if (runs.isEmpty()) {
-      return;
+  /** Rebuilds the derived data of the dirty requests, in one transaction; returns how many. */
+  public static long derive(Database db) throws SQLException {
+    long dirty = db.queryLong("SELECT count(DISTINCT request_key) FROM _dirty_requests");
+    if (dirty == 0) {
+      return 0;
     }
     var conn = db.connection();
     boolean auto = conn.getAutoCommit();
     conn.setAutoCommit(false);
-    try {
-      for (String run : runs) {
-        for (String sql : STEPS) {
-          try (PreparedStatement ps = conn.prepareStatement(sql)) {
-            int n = (int) sql.chars().filter(c -> c == '?').count();
-            for (int i = 1; i <= n; i++) {
-              ps.setString(i, run);
-            }
-            ps.execute();
-          }
-        }
+    try (Statement st = conn.createStatement()) {
+      for (String sql : STEPS) {
+        st.execute(sql);
       }
       conn.commit();
     } catch (SQLException e) {
@@ -74,5 +66,6 @@ public final class Deriver {
     } finally {
       conn.setAutoCommit(auto);
     }
+    return dirty;
   }
 }

@@ -25,6 +25,8 @@ final class KeyRegistry {
     boolean stub;
     int sourceId;
     Long lineNo;
+    /** Chunks of this request are already stored (or being stored by the current file). */
+    boolean hasTokens;
 
     Entry(long key, boolean stub, int sourceId, Long lineNo) {
       this.key = key;
@@ -89,6 +91,11 @@ final class KeyRegistry {
     scopes.forEach(byScope::remove);
   }
 
+  /** Records that chunks of the request have been written. */
+  synchronized void markHasTokens(Entry e) {
+    e.hasTokens = true;
+  }
+
   /** Drops everything cached (after sources were deleted). */
   synchronized void forgetAll() {
     byScope.clear();
@@ -122,7 +129,9 @@ final class KeyRegistry {
     String in = String.join(", ", formats.stream().map(f -> "'" + f.replace("'", "''") + "'").toList());
     try (PreparedStatement ps = db.connection().prepareStatement(
         "SELECT r.request_id, r.request_key, r.source_id, r.line_no, "
-            + "coalesce(list_contains(map_keys(r.extras), '" + STUB_MARKER + "'), false) "
+            + "coalesce(list_contains(map_keys(r.extras), '" + STUB_MARKER + "'), false), "
+            + "r.request_key IN (SELECT request_key FROM _request_tokens "
+            + "                  UNION ALL SELECT request_key FROM _dirty_requests) "
             + "FROM requests r JOIN sources s USING (source_id) "
             + "WHERE r.run = ? AND s.format IN (" + in + ")")) {
       ps.setString(1, run);
@@ -130,7 +139,9 @@ final class KeyRegistry {
         while (rs.next()) {
           long line = rs.getLong(4);
           Long lineNo = rs.wasNull() ? null : line;
-          ids.put(rs.getString(1), new Entry(rs.getLong(2), rs.getBoolean(5), rs.getInt(3), lineNo));
+          Entry e = new Entry(rs.getLong(2), rs.getBoolean(5), rs.getInt(3), lineNo);
+          e.hasTokens = rs.getBoolean(6);
+          ids.put(rs.getString(1), e);
         }
       }
     }

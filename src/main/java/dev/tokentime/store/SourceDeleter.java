@@ -40,8 +40,12 @@ final class SourceDeleter {
           + "FROM requests r JOIN tokens t USING (request_key) "
           + "WHERE r.source_id IN " + in + " AND t.source_id NOT IN " + in + " GROUP BY r.request_key");
       st.execute("DELETE FROM request_links WHERE key_a IN " + keys + " OR key_b IN " + keys);
-      st.execute("DELETE FROM _token_gaps WHERE request_key IN " + keys);
-      st.execute("DELETE FROM _request_tokens WHERE request_key IN " + keys);
+      // requests that keep chunks of other files but lose their row or some chunks: rebuild
+      st.execute("INSERT INTO _dirty_requests SELECT DISTINCT request_key FROM tokens "
+          + "WHERE source_id NOT IN " + in + " AND (request_key IN " + keys
+          + " OR request_key IN (SELECT request_key FROM tokens WHERE source_id IN " + in + "))");
+      st.execute("DELETE FROM _request_tokens WHERE request_key IN " + keys
+          + " OR request_key IN (SELECT request_key FROM tokens WHERE source_id IN " + in + ")");
       st.execute("DELETE FROM requests WHERE source_id IN " + in);
       for (String t : BY_SOURCE) {
         st.execute("DELETE FROM " + t + " WHERE source_id IN " + in);

@@ -10,13 +10,16 @@ import dev.tokentime.ingest.StepRecord;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
 import dev.tokentime.schema.CanonicalSchema;
+import java.io.IOException;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -26,9 +29,11 @@ import java.util.stream.Collectors;
  * one transaction, committed by {@link #commit} or undone by {@link #rollback}.
  */
 public final class SourceWriter implements RecordSink, AutoCloseable {
-  static final int REQUEST_BATCH = 8_192;
+  static final int REQUEST_BATCH = 16_384;
   static final int TOKEN_BATCH = 65_536;
-  static final int REJECT_BATCH = 1_024;
+  static final int SMALL_BATCH = 8_192;
+  /** Full batches waiting for the database side at most: bounds a file's Arrow memory. */
+  static final int MAX_PENDING_BATCHES = 6;
 
   /** A reject as reported to the user (--strict prints the first ones). */
   public record Reject(long lineNo, String reason) {}
@@ -37,11 +42,11 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private final Database db;
   private final int sourceId;
   private final SourceInfo info;
-  private final TableWriter requests;
-  private final TableWriter tokens;
-  private final TableWriter rejects;
-  /** Writers of the tables most formats never fill, created on first use. */
-  private final Map<String, TableWriter> others = new LinkedHashMap<>();
+  private final BatchPipe pipe = new BatchPipe(MAX_PENDING_BATCHES);
+  private final Map<String, Queue<ArrowBatch>> pools = new HashMap<>();
+  private final RowBuffers rows;
+  private final StreamInserter inserter;
+  private final TokenStreams streams = new TokenStreams();
   private final Map<Integer, ClockSpec> createdClocks = new LinkedHashMap<>();
   private final Set<Integer> usedClocks = new HashSet<>();
   private final Set<String> changedRuns = new HashSet<>();
@@ -49,6 +54,9 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private final Set<String> scopes = new HashSet<>();
   private final List<long[]> adoptedStubs = new ArrayList<>(); // {key, sourceId, lineNo or MIN}
   private final List<Reject> firstRejects = new ArrayList<>();
+  /** The registry entry of the last key handed out, to know whether it had chunks before. */
+  private KeyRegistry.Entry lastEntry;
+  private boolean lastEntryHadTokens;
   private long records;
   private long otherLines;
   private long rejected;
@@ -61,11 +69,16 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     this.db = store.db();
     this.sourceId = sourceId;
     this.info = info;
-    var conn = db.connection();
-    var alloc = store.allocator();
-    this.requests = REQUESTS.writer(conn, alloc, REQUEST_BATCH);
-    this.tokens = TOKENS.writer(conn, alloc, TOKEN_BATCH);
-    this.rejects = REJECTS.writer(conn, alloc, REJECT_BATCH);
+    Map<String, StagedTable> tables = new HashMap<>();
+    int[] capacities = new int[ALL.size()];
+    for (int i = 0; i < ALL.size(); i++) {
+      StagedTable t = ALL.get(i);
+      tables.put(t.table.name(), t);
+      pools.put(t.table.name(), StreamInserter.newPool());
+      capacities[i] = t == TOKENS ? TOKEN_BATCH : t == REQUESTS ? REQUEST_BATCH : SMALL_BATCH;
+    }
+    this.rows = new RowBuffers(store.allocator(), pipe, ALL, pools, capacities);
+    this.inserter = new StreamInserter(db.connection(), store.allocator(), pipe, tables, pools);
   }
 
   public int sourceId() {
@@ -107,6 +120,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
               c.stubLineNo() == null ? Long.MIN_VALUE : c.stubLineNo()});
         }
         key = c.entry().key;
+        remember(c.entry());
       } else {
         var c = store.keys().claim("file:" + sourceId, r.run, r.requestId, sourceId, r.lineNo);
         if (c.claim() == KeyRegistry.Claim.DUPLICATE) {
@@ -115,6 +129,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
           return -1;
         }
         key = c.entry().key;
+        remember(c.entry());
       }
       writeRequest(key, r);
       return key;
@@ -131,6 +146,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       scopes.add(KeyRegistry.scopeKey(ns, run));
       boolean[] created = {false};
       KeyRegistry.Entry e = store.keys().keyForTokens(ns, run, requestId, sourceId, lineNo, created);
+      remember(e);
       if (created[0]) {
         RequestRecord stub = new RequestRecord();
         stub.run = run;
@@ -148,27 +164,69 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   @Override
   public void token(long requestKey, int seq, long tsNs, int nTokens, ChunkKind kind) {
-    ArrowBatch b = tokens.batch();
-    b.setLong(0, requestKey);
-    b.setInt(1, seq);
-    b.setLong(2, tsNs);
-    if (nTokens >= 0) {
-      b.setInt(3, nTokens);
+    boolean hadTokens;
+    if (lastEntry != null && lastEntry.key == requestKey) {
+      hadTokens = lastEntryHadTokens;
+      if (!lastEntry.hasTokens) {
+        store.keys().markHasTokens(lastEntry);
+      }
+    } else {
+      hadTokens = true; // an unknown history: let the SQL derive step recompute it
     }
-    b.setTiny(4, (byte) kind.ordinal());
-    b.setInt(5, sourceId);
+    long gap = streams.token(requestKey, seq, tsNs, nTokens, kind, hadTokens);
+    ArrowBatch b = rows.batch(T_TOKENS);
+    b.setLong(K_KEY, requestKey);
+    b.setInt(K_SEQ, seq);
+    b.setLong(K_TS, tsNs);
+    if (nTokens >= 0) {
+      b.setInt(K_N, nTokens);
+    }
+    b.setTiny(K_KIND, (byte) kind.ordinal());
+    b.setInt(K_SOURCE, sourceId);
+    if (gap != NONE) {
+      b.setLong(K_GAP, gap);
+    }
     tokenRows++;
-    try {
-      tokens.endRow();
-    } catch (SQLException e) {
-      throw new StoreException(e);
+    rows.endRow(T_TOKENS);
+  }
+
+  @Override
+  public void endOfStream(long requestKey) {
+    streams.end(requestKey, this::writeRequestTokens);
+  }
+
+  private void remember(KeyRegistry.Entry e) {
+    lastEntry = e;
+    lastEntryHadTokens = e.hasTokens;
+  }
+
+  private void writeRequestTokens(TokenStreams.Stream s, Boolean complete) {
+    ArrowBatch b = rows.batch(T_REQUEST_TOKENS);
+    b.setLong(RT.col("request_key"), s.key);
+    b.setInt(RT.col("chunks"), s.chunks);
+    b.setInt(RT.col("content_chunks"), s.contentChunks);
+    if (!s.contentTokensUnknown && s.contentChunks > 0) {
+      b.setInt(RT.col("content_tokens"), (int) Math.min(Integer.MAX_VALUE, s.contentTokens));
+    }
+    setNs(b, RT.col("first_content_ns"), s.firstContentNs);
+    setNs(b, RT.col("last_content_ns"), s.lastContentNs);
+    setNs(b, RT.col("first_chunk_ns"), s.firstChunkNs);
+    setNs(b, RT.col("last_chunk_ns"), s.lastChunkNs);
+    setNs(b, RT.col("max_gap_ns"), s.maxGapNs);
+    b.setBool(RT.col("ts_decreases"), s.decreases);
+    b.setInt(RT.col("seq_repeats"), 0);
+    rows.endRow(T_REQUEST_TOKENS);
+  }
+
+  private static void setNs(ArrowBatch b, int col, long v) {
+    if (v != NONE) {
+      b.setLong(col, v);
     }
   }
 
   @Override
   public void step(StepRecord r) {
-    TableWriter w = other(STEPS);
-    ArrowBatch b = w.batch();
+    ArrowBatch b = rows.batch(I_STEPS);
     b.setInt(STEPS.col("source_id"), sourceId);
     b.setLong(STEPS.col("line_no"), r.lineNo);
     b.setString(STEPS.col("instance"), r.instance);
@@ -189,13 +247,12 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     b.setInteger(STEPS.col("paused"), r.paused);
     b.setDoubleObj(STEPS.col("kv_usage"), r.kvUsage);
     b.setDoubleMap(STEPS.col("extras"), r.extras);
-    end(w);
+    rows.endRow(I_STEPS);
   }
 
   @Override
   public void engineStats(EngineStatsRecord r) {
-    TableWriter w = other(ENGINE_STATS);
-    ArrowBatch b = w.batch();
+    ArrowBatch b = rows.batch(I_ENGINE_STATS);
     b.setInt(ENGINE_STATS.col("source_id"), sourceId);
     b.setLong(ENGINE_STATS.col("line_no"), r.lineNo);
     b.setString(ENGINE_STATS.col("instance"), r.instance);
@@ -213,14 +270,13 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     b.setDoubleObj(ENGINE_STATS.col("kv_usage"), r.kvUsage);
     b.setDoubleObj(ENGINE_STATS.col("prefix_hit_rate"), r.prefixHitRate);
     b.setDoubleMap(ENGINE_STATS.col("extras"), r.extras);
-    end(w);
+    rows.endRow(I_ENGINE_STATS);
   }
 
   @Override
   public void engineEvent(long lineNo, String instance, long tsNs, int clockId, String kind,
       String detail) {
-    TableWriter w = other(ENGINE_EVENTS);
-    ArrowBatch b = w.batch();
+    ArrowBatch b = rows.batch(I_ENGINE_EVENTS);
     b.setInt(ENGINE_EVENTS.col("source_id"), sourceId);
     b.setLong(ENGINE_EVENTS.col("line_no"), lineNo);
     b.setString(ENGINE_EVENTS.col("instance"), instance);
@@ -230,14 +286,13 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     clockOf(b, ENGINE_EVENTS.col("clock_id"), clockId);
     b.setString(ENGINE_EVENTS.col("kind"), kind);
     b.setString(ENGINE_EVENTS.col("detail"), detail);
-    end(w);
+    rows.endRow(I_ENGINE_EVENTS);
   }
 
   @Override
   public void histogramBucket(String metric, Map<String, String> labels, long t0Ns, long t1Ns,
       int clockId, double le, double count) {
-    TableWriter w = other(METRIC_HISTOGRAMS);
-    ArrowBatch b = w.batch();
+    ArrowBatch b = rows.batch(I_METRIC_HISTOGRAMS);
     b.setInt(METRIC_HISTOGRAMS.col("source_id"), sourceId);
     b.setString(METRIC_HISTOGRAMS.col("metric"), metric);
     b.setStringMap(METRIC_HISTOGRAMS.col("labels"), labels);
@@ -246,7 +301,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     clockOf(b, METRIC_HISTOGRAMS.col("clock_id"), clockId);
     b.setDouble(METRIC_HISTOGRAMS.col("le"), le);
     b.setDouble(METRIC_HISTOGRAMS.col("count"), count);
-    end(w);
+    rows.endRow(I_METRIC_HISTOGRAMS);
   }
 
   @Override
@@ -255,8 +310,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     if (run != null) {
       touchRun(run);
     }
-    TableWriter w = other(REPORTED_METRICS);
-    ArrowBatch b = w.batch();
+    ArrowBatch b = rows.batch(I_REPORTED_METRICS);
     b.setInt(REPORTED_METRICS.col("source_id"), sourceId);
     b.setString(REPORTED_METRICS.col("run"), run);
     b.setDoubleObj(REPORTED_METRICS.col("level"), level);
@@ -264,38 +318,24 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     b.setString(REPORTED_METRICS.col("stat"), stat);
     b.setDouble(REPORTED_METRICS.col("value"), value);
     b.setString(REPORTED_METRICS.col("unit"), unit);
-    end(w);
+    rows.endRow(I_REPORTED_METRICS);
   }
 
   @Override
   public void clockAnchor(int clockA, long nsA, int clockB, long nsB, String method) {
-    TableWriter w = other(CLOCK_ANCHORS);
-    ArrowBatch b = w.batch();
+    ArrowBatch b = rows.batch(I_CLOCK_ANCHORS);
     b.setInt(CLOCK_ANCHORS.col("clock_a"), clockA);
     b.setLong(CLOCK_ANCHORS.col("ns_a"), nsA);
     b.setInt(CLOCK_ANCHORS.col("clock_b"), clockB);
     b.setLong(CLOCK_ANCHORS.col("ns_b"), nsB);
     b.setString(CLOCK_ANCHORS.col("method"), method);
-    end(w);
-  }
-
-  private TableWriter other(StagedTable t) {
-    return others.computeIfAbsent(t.table.name(),
-        n -> t.writer(db.connection(), store.allocator(), OTHER_BATCH));
+    rows.endRow(I_CLOCK_ANCHORS);
   }
 
   private void clockOf(ArrowBatch b, int col, int clockId) {
     if (clockId != 0) {
       b.setInt(col, clockId);
       usedClocks.add(clockId);
-    }
-  }
-
-  private static void end(TableWriter w) {
-    try {
-      w.endRow();
-    } catch (SQLException e) {
-      throw new StoreException(e);
     }
   }
 
@@ -315,16 +355,12 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     if (firstRejects.size() < 10) {
       firstRejects.add(new Reject(lineNo, reason));
     }
-    ArrowBatch b = rejects.batch();
-    b.setInt(0, sourceId);
-    b.setLong(1, lineNo);
-    b.setString(2, reason);
-    b.setString(3, line == null ? null : Excerpts.of(line, off, len, info.keepText()));
-    try {
-      rejects.endRow();
-    } catch (SQLException e) {
-      throw new StoreException(e);
-    }
+    ArrowBatch b = rows.batch(T_REJECTS);
+    b.setInt(REJECTS.col("source_id"), sourceId);
+    b.setLong(REJECTS.col("line_no"), lineNo);
+    b.setString(REJECTS.col("reason"), reason);
+    b.setString(REJECTS.col("excerpt"), line == null ? null : Excerpts.of(line, off, len, info.keepText()));
+    rows.endRow(T_REJECTS);
   }
 
   // ---- results ----
@@ -357,8 +393,90 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     return runs;
   }
 
+  /** A parse of the file, run on its own thread, returning the lines it read. */
+  public interface Parse {
+    long run() throws IOException;
+  }
+
   /**
-   * Writes what is still buffered and the sources row, then commits.
+   * Runs the parse on a thread of its own while this thread streams the rows it produces into
+   * DuckDB, so parsing and inserting overlap. Returns the lines read. A failure on either side
+   * stops both and is rethrown here; the transaction is then for the caller to roll back.
+   */
+  public long load(Parse parse) throws IOException, SQLException {
+    long[] lines = {0};
+    Throwable[] failure = {null};
+    long start = System.nanoTime();
+    Thread producer = new Thread(() -> {
+      try {
+        lines[0] = parse.run();
+        streams.endAll(this::writeRequestTokens);
+        writeDirty();
+        rows.finish();
+        if (System.getenv("TOKENTIME_TIMING") != null) {
+          System.err.printf("timing: parse thread done after %.2f s%n", (System.nanoTime() - start) / 1e9);
+        }
+      } catch (Throwable t) {
+        failure[0] = t;
+        pipe.finish(t);
+      }
+    }, "tokentime-parse");
+    producer.setDaemon(true);
+    producer.start();
+    try {
+      inserter.drain();
+    } catch (SQLException | RuntimeException e) {
+      pipe.consumerFailed(e);
+      joinQuietly(producer);
+      throw e;
+    } catch (InterruptedException e) {
+      pipe.consumerFailed(e);
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+    joinQuietly(producer);
+    if (System.getenv("TOKENTIME_TIMING") != null) {
+      System.err.printf("timing: parser waited %.2f s for the database, database waited %.2f s for the parser%n",
+          pipe.producerWaitNs / 1e9, pipe.consumerWaitNs / 1e9);
+    }
+    Throwable t = failure[0];
+    if (t != null) {
+      if (t instanceof IOException io) {
+        throw io;
+      }
+      if (t instanceof StoreException se && se.getCause() instanceof SQLException sql) {
+        throw sql;
+      }
+      if (t instanceof RuntimeException re) {
+        throw re;
+      }
+      if (t instanceof Error err) {
+        throw err;
+      }
+      throw new IOException(t);
+    }
+    return lines[0];
+  }
+
+  private static void joinQuietly(Thread t) {
+    try {
+      t.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Requests whose derived data the SQL derive step must rebuild after the ingest. */
+  private void writeDirty() {
+    for (long key : streams.dirty()) {
+      ArrowBatch b = rows.batch(T_DIRTY);
+      b.setLong(0, key);
+      rows.endRow(T_DIRTY);
+    }
+  }
+
+  /**
+   * Writes the file's last rows (stub adoptions, clocks, runs, its sources row) and commits.
    *
    * @param lines lines read; must equal records + other lines + rejects
    */
@@ -367,12 +485,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       throw new IllegalStateException("line accounting of " + info.path() + " does not reconcile: "
           + lines + " lines read, " + records + " records + " + otherLines + " other + " + rejected
           + " rejected");
-    }
-    requests.flush();
-    tokens.flush();
-    rejects.flush();
-    for (TableWriter w : others.values()) {
-      w.flush();
     }
     deleteAdoptedStubs();
     ClockRegistry.insert(db, createdClocks);
@@ -419,10 +531,8 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     if (!done) {
       rollback();
     }
-    requests.close();
-    tokens.close();
-    rejects.close();
-    others.values().forEach(TableWriter::close);
+    pipe.drainTo(b -> {});
+    rows.close();
   }
 
   // ---- internals ----
@@ -433,8 +543,8 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     }
   }
 
-  private void writeRequest(long key, RequestRecord r) throws SQLException {
-    ArrowBatch b = requests.batch();
+  private void writeRequest(long key, RequestRecord r) {
+    ArrowBatch b = rows.batch(T_REQUESTS);
     b.setLong(R_KEY, key);
     b.setString(R_RUN, r.run);
     b.setString(R_ID, r.requestId);
@@ -465,7 +575,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     b.setLongObj(REQUESTS.col("last_iter"), r.lastIter);
     b.setStringMap(REQUESTS.col("extras"), r.extras);
     requestRows++;
-    requests.endRow();
+    rows.endRow(T_REQUESTS);
   }
 
   private void deleteAdoptedStubs() throws SQLException {
@@ -500,7 +610,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   // ---- staged tables ----
 
-  static final int OTHER_BATCH = 8_192;
   static final StagedTable REQUESTS = StagedTable.of(CanonicalSchema.REQUESTS);
   static final StagedTable TOKENS = StagedTable.of(CanonicalSchema.TOKENS);
   static final StagedTable REJECTS = StagedTable.of(CanonicalSchema.REJECTS);
@@ -510,6 +619,31 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   static final StagedTable METRIC_HISTOGRAMS = StagedTable.of(CanonicalSchema.METRIC_HISTOGRAMS);
   static final StagedTable REPORTED_METRICS = StagedTable.of(CanonicalSchema.REPORTED_METRICS);
   static final StagedTable CLOCK_ANCHORS = StagedTable.of(CanonicalSchema.CLOCK_ANCHORS);
+  static final StagedTable RT = StagedTable.of(CanonicalSchema.DERIVED_REQUEST_TOKENS);
+  static final StagedTable DIRTY = StagedTable.of(CanonicalSchema.DERIVED_DIRTY_REQUESTS);
+  static final List<StagedTable> ALL = List.of(REQUESTS, TOKENS, REJECTS, STEPS, ENGINE_STATS,
+      ENGINE_EVENTS, METRIC_HISTOGRAMS, REPORTED_METRICS, CLOCK_ANCHORS, RT, DIRTY);
+
+  // indexes into ALL, for RowBuffers
+  private static final int T_REQUESTS = ALL.indexOf(REQUESTS);
+  private static final int T_TOKENS = ALL.indexOf(TOKENS);
+  private static final int T_REJECTS = ALL.indexOf(REJECTS);
+  private static final int I_STEPS = ALL.indexOf(STEPS);
+  private static final int I_ENGINE_STATS = ALL.indexOf(ENGINE_STATS);
+  private static final int I_ENGINE_EVENTS = ALL.indexOf(ENGINE_EVENTS);
+  private static final int I_METRIC_HISTOGRAMS = ALL.indexOf(METRIC_HISTOGRAMS);
+  private static final int I_REPORTED_METRICS = ALL.indexOf(REPORTED_METRICS);
+  private static final int I_CLOCK_ANCHORS = ALL.indexOf(CLOCK_ANCHORS);
+  private static final int T_REQUEST_TOKENS = ALL.indexOf(RT);
+  private static final int T_DIRTY = ALL.indexOf(DIRTY);
+
+  private static final int K_KEY = TOKENS.col("request_key");
+  private static final int K_SEQ = TOKENS.col("seq");
+  private static final int K_TS = TOKENS.col("ts_ns");
+  private static final int K_N = TOKENS.col("n_tokens");
+  private static final int K_KIND = TOKENS.col("chunk_kind");
+  private static final int K_SOURCE = TOKENS.col("source_id");
+  private static final int K_GAP = TOKENS.col("gap_ns");
 
   private static final int R_KEY = REQUESTS.col("request_key");
   private static final int R_RUN = REQUESTS.col("run");

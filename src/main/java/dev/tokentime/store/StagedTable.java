@@ -68,8 +68,4 @@ final class StagedTable {
     }
     return i;
   }
-
-  TableWriter writer(org.duckdb.DuckDBConnection conn, org.apache.arrow.memory.BufferAllocator a, int capacity) {
-    return new TableWriter(conn, a, table.name(), cols, select, capacity);
-  }
 }

@@ -83,7 +83,7 @@ class IngestServiceTest {
       assertEquals(List.of(List.of(2)), t.rows("SELECT source_id FROM sources"));
       assertEquals(2, t.count("SELECT count(*) FROM requests"));
       assertEquals(4, t.count("SELECT count(*) FROM tokens"));
-      assertEquals(2, t.count("SELECT count(*) FROM _token_gaps"));
+      assertEquals(2, t.count("SELECT count(*) FROM token_gaps"));
     }
   }
 
@@ -217,7 +217,8 @@ class IngestServiceTest {
           + "{\"request_id\":\"r\",\"seq\":0,\"ts_ns\":2000}\n{\"request_id\":\"r\",\"seq\":1,\"ts_ns\":4000}\n");
       t.ingest(first, second);
       assertEquals(List.of(List.of(1, 2000L), List.of(2, 2000L), List.of(3, 1000L)),
-          t.rows("SELECT idx, gap_ns FROM _token_gaps ORDER BY idx"));
+          t.rows("SELECT seq, gap_ns FROM tokens WHERE gap_ns IS NOT NULL ORDER BY seq"));
+      assertEquals(0, t.count("SELECT count(*) FROM _dirty_requests"), "the derive step clears its work list");
       assertEquals(List.of(List.of(0.001, 0.006, 4)),
           t.rows("SELECT ttft_ms, e2e_ms, content_chunks FROM request_latency"));
     }

@@ -23,6 +23,7 @@ class SourceWriterTest {
     try (TestDb t = new TestDb(tmp);
         IngestStore store = new IngestStore(t.db, Map.of())) {
       SourceWriter w = store.begin(new SourceInfo("/x/server.log", "test", "none", "r1", null, false), List.of());
+      long lines = w.load(() -> {
       int wall = w.clock(new ClockSpec("wall", "host a", 1_000_000_000L, "UTC", true));
       int steady = w.clock(new ClockSpec("steady", "host a / pid 7", 1, null, false));
       StepRecord s = new StepRecord();
@@ -63,7 +64,9 @@ class SourceWriterTest {
       w.otherLine();
       w.otherLine();
       w.otherLine();
-      w.commit("abc", 100, 6);
+      return 6;
+      });
+      w.commit("abc", 100, lines);
       assertEquals(List.of(List.of(40L, 2, 1, 12.5, 8, 512, 0.25, "{kv_blocks_free=100.0}")),
           t.rows("SELECT iter, epoch, rank, duration_ms, running, ctx_tokens, kv_usage, extras::VARCHAR FROM steps"));
       assertEquals(List.of(List.of(true, 2)), t.rows("SELECT waiting IS NULL AND paused IS NULL, clock_id FROM steps"));

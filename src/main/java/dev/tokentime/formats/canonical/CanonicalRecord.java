@@ -295,6 +295,9 @@ final class CanonicalRecord {
       int n = hasTokensN ? tokensN[i] : oneTokenEach ? 1 : -1;
       sink.token(key, i, tokensNs[i], n, ChunkKind.CONTENT);
     }
+    if (tokenCount > 0) {
+      sink.endOfStream(key);
+    }
     sink.record();
   }
 
