@@ -10,6 +10,7 @@ import dev.tokentime.store.Deriver;
 import dev.tokentime.store.IngestStore;
 import dev.tokentime.store.SourceInfo;
 import dev.tokentime.store.SourceWriter;
+import dev.tokentime.store.StoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -18,15 +19,23 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
- * Reads files into a database: resolves inputs, picks each file's format, parses it in its own
- * transaction, then derives the touched runs and refreshes the views.
+ * Reads files into a database: resolves inputs and picks each file's format first (so a file
+ * named explicitly that cannot be read fails before anything is written), then ingests the files
+ * — several at once, each in its own transaction on its own connection — then derives what the
+ * reading could not and runs the invariant checks.
  */
 public final class IngestService {
 
-  /** Hears about progress; the CLI prints, tests listen. */
+  /** Hears about progress; the CLI prints, tests listen. Calls may come from several threads. */
   public interface Listener {
     default void fileDone(IngestResult.FileResult r) {}
 
@@ -52,10 +61,19 @@ public final class IngestService {
     }
   }
 
+  /** A file to ingest, with what was learnt of it before ingesting. */
+  private record Planned(InputResolver.Input input, Path path, InputFormat format,
+      String compression, long size, String sha256) {}
+
   private final FormatRegistry formats;
 
   public IngestService(FormatRegistry formats) {
     this.formats = formats;
+  }
+
+  /** Files ingested at once: one per core (each also keeps a core busy inserting), at most 4. */
+  static int parallelism(int files) {
+    return Math.max(1, Math.min(files, Math.min(4, Runtime.getRuntime().availableProcessors())));
   }
 
   public IngestResult ingest(Database db, IngestOptions o, Listener listener) throws SQLException {
@@ -71,46 +89,51 @@ public final class IngestService {
       throw new BadInputException("no input files");
     }
     QueryLibrary.get().installIfChanged(db);
-    List<IngestResult.FileResult> done = new ArrayList<>();
     List<IngestResult.Skipped> skipped = new ArrayList<>();
+    List<Path> spooled = new ArrayList<>();
+    List<IngestResult.FileResult> done = new ArrayList<>();
     boolean strictFailure = false;
     List<String> runs;
-    try (IngestStore store = new IngestStore(db, formats.namespaceFormats())) {
-      for (InputResolver.Input in : inputs) {
-        Path spooled = null;
+    try {
+      List<Planned> plan = plan(inputs, forced, skipped, spooled);
+      try (IngestStore store = new IngestStore(db, formats.namespaceFormats())) {
+        int jobs = o.strict() ? 1 : parallelism(plan.size());
+        ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
+          Thread t = new Thread(r, "tokentime-ingest");
+          t.setDaemon(true);
+          return t;
+        });
         try {
-          Path path = in.path();
-          if (in.stdin()) {
-            spooled = spoolStdin();
-            path = spooled;
+          List<Future<IngestResult.FileResult>> futures = new ArrayList<>();
+          for (Planned p : plan) {
+            futures.add(pool.submit(() -> ingestFile(store, p, o, listener)));
           }
-          IngestResult.FileResult r = ingestFile(store, in, path, forced, o, listener, skipped);
-          if (r == null) {
-            continue;
-          }
-          done.add(r);
-          listener.fileDone(r);
-          if (o.strict() && r.rejected() > 0) {
-            strictFailure = true;
-            break;
-          }
-        } catch (IOException e) {
-          throw new BadInputException("cannot read " + in.display() + ": " + e.getMessage(), e);
-        } finally {
-          if (spooled != null) {
-            try {
-              Files.deleteIfExists(spooled);
-            } catch (IOException e) {
-              // a temp file left behind is harmless
+          for (Future<IngestResult.FileResult> f : futures) {
+            IngestResult.FileResult r = get(f);
+            done.add(r);
+            listener.fileDone(r);
+            if (o.strict() && r.rejected() > 0) {
+              strictFailure = true;
+              futures.forEach(x -> x.cancel(true));
+              break;
             }
           }
+        } finally {
+          pool.shutdownNow();
+        }
+        runs = List.copyOf(store.touchedRuns());
+      }
+    } finally {
+      for (Path p : spooled) {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          // a temp file left behind is harmless
         }
       }
-      runs = List.copyOf(store.touchedRuns());
     }
-    db.connection().setAutoCommit(true);
     long t0 = System.nanoTime();
-    Deriver.derive(db);
+    Deriver.derive(db, formats.namespaceFormats());
     long t1 = System.nanoTime();
     List<IngestResult.FailedCheck> failed = failedChecks(db);
     long t2 = System.nanoTime();
@@ -120,7 +143,93 @@ public final class IngestService {
     return new IngestResult(done, skipped, runs, strictFailure, failed);
   }
 
-  /** The invariant checks (the checks view) that find violations, as "name: n rows". */
+  /**
+   * Picks each file's format (an explicitly named file that no format claims is an error, a file
+   * found in a directory is skipped and listed) and hashes files whose size another file shares,
+   * so that two copies of one file in one call are ingested once.
+   */
+  private List<Planned> plan(List<InputResolver.Input> inputs, InputFormat forced,
+      List<IngestResult.Skipped> skipped, List<Path> spooled) {
+    List<Planned> plan = new ArrayList<>();
+    Map<Long, Integer> sizes = new HashMap<>();
+    for (InputResolver.Input in : inputs) {
+      try {
+        Path path = in.path();
+        if (in.stdin()) {
+          path = spoolStdin();
+          spooled.add(path);
+        }
+        InputFormat format;
+        String compression;
+        try (OpenedInput probe = OpenedInput.open(path)) {
+          compression = probe.compression();
+          format = forced != null ? forced : formats.sniff(probe.sample());
+        }
+        if (format == null) {
+          if (in.explicit()) {
+            throw new BadInputException("cannot tell the format of " + in.display()
+                + "; name it with --from (tokentime formats lists them)");
+          }
+          skipped.add(new IngestResult.Skipped(in.display(), "format not recognised"));
+          continue;
+        }
+        long size = Files.size(path);
+        sizes.merge(size, 1, Integer::sum);
+        plan.add(new Planned(in, path, format, compression, size, null));
+      } catch (IOException e) {
+        throw new BadInputException("cannot read " + in.display() + ": " + e.getMessage(), e);
+      }
+    }
+    List<Planned> out = new ArrayList<>();
+    Map<String, String> seen = new HashMap<>();
+    for (Planned p : plan) {
+      if (sizes.get(p.size()) < 2) {
+        out.add(p);
+        continue;
+      }
+      try {
+        String sha = OpenedInput.sha256Of(p.path());
+        String first = seen.putIfAbsent(sha, p.input().display());
+        if (first != null) {
+          skipped.add(new IngestResult.Skipped(p.input().display(), "same content as " + first));
+          continue;
+        }
+        out.add(new Planned(p.input(), p.path(), p.format(), p.compression(), p.size(), sha));
+      } catch (IOException e) {
+        throw new BadInputException("cannot read " + p.input().display() + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  private static IngestResult.FileResult get(Future<IngestResult.FileResult> f) throws SQLException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof SQLException s) {
+        throw s;
+      }
+      if (c instanceof StoreException s && s.getCause() instanceof SQLException sql) {
+        throw sql;
+      }
+      if (c instanceof IOException io) {
+        throw new BadInputException("cannot read: " + io.getMessage(), io);
+      }
+      if (c instanceof RuntimeException r) {
+        throw r;
+      }
+      if (c instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(c);
+    }
+  }
+
+  /** The invariant checks (the checks view) that find violations. */
   static List<IngestResult.FailedCheck> failedChecks(Database db) throws SQLException {
     List<IngestResult.FailedCheck> out = new ArrayList<>();
     try (var st = db.connection().createStatement();
@@ -132,48 +241,34 @@ public final class IngestService {
     return out;
   }
 
-  private IngestResult.FileResult ingestFile(IngestStore store, InputResolver.Input in, Path path,
-      InputFormat forced, IngestOptions o, Listener listener, List<IngestResult.Skipped> skipped)
-      throws IOException, SQLException {
+  private IngestResult.FileResult ingestFile(IngestStore store, Planned p, IngestOptions o,
+      Listener listener) throws IOException, SQLException {
+    InputResolver.Input in = p.input();
     String display = in.display();
-    String storedPath = in.stdin() ? "-" : path.toAbsolutePath().normalize().toString();
-    long size = Files.size(path);
-    InputFormat format;
-    String compression;
-    try (OpenedInput probe = OpenedInput.open(path)) {
-      compression = probe.compression();
-      format = forced != null ? forced : formats.sniff(probe.sample());
-    }
-    if (format == null) {
-      if (in.explicit()) {
-        throw new BadInputException("cannot tell the format of " + display
-            + "; name it with --from (tokentime formats lists them)");
-      }
-      skipped.add(new IngestResult.Skipped(display, "format not recognised"));
-      return null;
-    }
+    InputFormat format = p.format();
+    String storedPath = in.stdin() ? "-" : p.path().toAbsolutePath().normalize().toString();
     // Hash first only when it can matter: --replace, or a stored file of the same size.
     List<Integer> replace = List.of();
-    if (o.replace() || store.anySourceOfSize(size)) {
-      String sha = OpenedInput.sha256Of(path);
+    if (o.replace() || store.anySourceOfSize(p.size())) {
+      String sha = p.sha256() != null ? p.sha256() : OpenedInput.sha256Of(p.path());
       Integer existing = store.sourceWithSha(sha);
       if (o.replace()) {
         replace = store.sourcesMatching(sha, storedPath);
       } else if (existing != null) {
-        return new IngestResult.FileResult(display, format.id(), compression, existing,
+        return new IngestResult.FileResult(display, format.id(), p.compression(), existing,
             "already ingested as source " + existing + " (same sha256); --replace ingests it again",
             0, 0, 0, 0, 0, 0, List.of(), null);
       }
     }
-    String defaultRun = o.run() != null ? o.run() : defaultRun(in, path);
-    SourceInfo info = new SourceInfo(storedPath, format.id(), compression, defaultRun,
+    String defaultRun = o.run() != null ? o.run() : defaultRun(in, p.path());
+    SourceInfo info = new SourceInfo(storedPath, format.id(), p.compression(), defaultRun,
         format.idNamespace(), o.keepText());
     ParseContext ctx = new ParseContext(display, defaultRun, o.keepText(), o.zone(), o.year());
-    try (OpenedInput input = OpenedInput.open(path);
+    try (OpenedInput input = OpenedInput.open(p.path());
         SourceWriter writer = store.begin(info, replace)) {
       long lines;
       long t0 = System.nanoTime();
-      try (ProgressTicker ticker = new ProgressTicker(display, size, input::rawBytesRead,
+      try (ProgressTicker ticker = new ProgressTicker(display, p.size(), input::rawBytesRead,
           () -> writer.records() + writer.otherLines() + writer.rejected(), listener)) {
         lines = writer.load(() -> format.parse(input.content(), ctx, writer));
       } catch (UncheckedIOException e) {
@@ -183,16 +278,16 @@ public final class IngestService {
       String sha = input.sha256();
       if (o.strict() && writer.rejected() > 0) {
         writer.rollback();
-        return result(display, format, compression, null, "rolled back (--strict)", lines, writer,
-            input.damage());
+        return result(display, format, p.compression(), null, "rolled back (--strict)", lines,
+            writer, input.damage());
       }
-      writer.commit(sha, size, lines);
+      writer.commit(sha, p.size(), lines);
       if (System.getenv("TOKENTIME_TIMING") != null) {
         System.err.printf("timing: %s load %.2f s, commit %.2f s%n", display, (t1 - t0) / 1e9,
             (System.nanoTime() - t1) / 1e9);
       }
-      return result(display, format, compression, writer.sourceId(), "ingested", lines, writer,
-          input.damage());
+      return result(display, format, p.compression(), writer.sourceId(), "ingested", lines,
+          writer, input.damage());
     }
   }
 

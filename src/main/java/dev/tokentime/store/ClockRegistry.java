@@ -6,15 +6,21 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Clock ids: the same clock spec always gets the same id, across files and ingests. */
 final class ClockRegistry {
   private final Map<ClockSpec, Integer> ids = new HashMap<>();
+  private final Database db;
+  private final Object lock;
   private int next;
 
-  ClockRegistry(Database db) throws SQLException {
+  /**
+   * @param lock the lock that guards every use of the database's main connection
+   */
+  ClockRegistry(Database db, Object lock) throws SQLException {
+    this.db = db;
+    this.lock = lock;
     try (Statement st = db.connection().createStatement();
         ResultSet rs = st.executeQuery(
             "SELECT clock_id, kind, scope, resolution_ns, tz, tz_assumed FROM clocks")) {
@@ -27,42 +33,32 @@ final class ClockRegistry {
     }
   }
 
-  /** The id of the clock; a new clock is added to {@code created} for the caller to store. */
-  synchronized int idFor(ClockSpec spec, Map<Integer, ClockSpec> created) {
-    Integer id = ids.get(spec);
-    if (id == null) {
-      id = ++next;
-      ids.put(spec, id);
-      created.put(id, spec);
-    }
-    return id;
-  }
-
-  /** Forgets clocks whose rows were rolled back. */
-  synchronized void forget(Map<Integer, ClockSpec> created) {
-    created.values().forEach(ids::remove);
-  }
-
-  static void insert(Database db, Map<Integer, ClockSpec> created) throws SQLException {
-    if (created.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement ps = db.connection().prepareStatement(
-        "INSERT INTO clocks VALUES (?, ?, ?, ?, ?, ?)")) {
-      for (var e : created.entrySet()) {
-        ClockSpec c = e.getValue();
-        ps.setInt(1, e.getKey());
-        ps.setString(2, c.kind());
-        ps.setString(3, c.scope());
-        ps.setLong(4, c.resolutionNs());
-        ps.setString(5, c.tz());
-        ps.setBoolean(6, c.tzAssumed());
-        ps.executeUpdate();
+  /**
+   * The id of the clock. A new clock's row is written at once, outside any file's transaction:
+   * files ingested in parallel may share it, and a row left by a file that rolls back is harmless.
+   */
+  int idFor(ClockSpec spec) {
+    synchronized (lock) {
+      Integer id = ids.get(spec);
+      if (id != null) {
+        return id;
       }
+      id = next + 1;
+      try (PreparedStatement ps = db.connection().prepareStatement(
+          "INSERT INTO clocks VALUES (?, ?, ?, ?, ?, ?)")) {
+        ps.setInt(1, id);
+        ps.setString(2, spec.kind());
+        ps.setString(3, spec.scope());
+        ps.setLong(4, spec.resolutionNs());
+        ps.setString(5, spec.tz());
+        ps.setBoolean(6, spec.tzAssumed());
+        ps.executeUpdate();
+      } catch (SQLException e) {
+        throw new StoreException(e);
+      }
+      next = id;
+      ids.put(spec, id);
+      return id;
     }
-  }
-
-  static List<Integer> ids(Map<Integer, ClockSpec> m) {
-    return List.copyOf(m.keySet());
   }
 }

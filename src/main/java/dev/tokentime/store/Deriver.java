@@ -2,6 +2,9 @@ package dev.tokentime.store;
 
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The SQL half of the derive step. Streams that arrive in order are derived while they are read
@@ -46,25 +49,73 @@ public final class Deriver {
     "DELETE FROM _dirty_requests",
   };
 
-  /** Rebuilds the derived data of the dirty requests, in one transaction; returns how many. */
-  public static long derive(Database db) throws SQLException {
+  /**
+   * Merges each stub (a request known from token rows only) into the request row that arrived for
+   * it in another transaction: with the same key, the stub row goes; with another key (files
+   * ingested in parallel, a replaced file), its chunks move to the request row, which is then
+   * rebuilt. Only ids of one namespace (formats sharing request identity) are merged.
+   */
+  static void mergeStubs(Database db, Map<String, List<String>> namespaceFormats) throws SQLException {
+    String stub = KeyRegistry.isStub("s");
+    if (db.queryLong("SELECT count(*) FROM requests s WHERE " + stub) == 0) {
+      return;
+    }
+    try (Statement st = db.connection().createStatement()) {
+      st.execute("DELETE FROM requests s WHERE " + stub + " AND request_key IN "
+          + "(SELECT f.request_key FROM requests f WHERE NOT " + KeyRegistry.isStub("f") + ")");
+      for (List<String> formats : namespaceFormats.values()) {
+        String in = formats.stream().map(f -> "'" + f.replace("'", "''") + "'")
+            .collect(Collectors.joining(", ", "(", ")"));
+        st.execute("CREATE OR REPLACE TEMP TABLE _tt_merge AS "
+            + "SELECT s.request_key AS stub_key, min(f.request_key) AS full_key "
+            + "FROM requests s JOIN sources ss ON ss.source_id = s.source_id "
+            + "JOIN requests f ON f.run = s.run AND f.request_id = s.request_id AND NOT "
+            + KeyRegistry.isStub("f") + " "
+            + "JOIN sources fs ON fs.source_id = f.source_id "
+            + "WHERE " + stub + " AND ss.format IN " + in + " AND fs.format IN " + in + " "
+            + "GROUP BY s.request_key");
+        st.execute("UPDATE tokens SET request_key = m.full_key FROM _tt_merge m "
+            + "WHERE tokens.request_key = m.stub_key");
+        st.execute("INSERT INTO _dirty_requests SELECT full_key FROM _tt_merge");
+        st.execute("DELETE FROM _request_tokens WHERE request_key IN (SELECT stub_key FROM _tt_merge)");
+        st.execute("DELETE FROM requests s WHERE " + stub
+            + " AND request_key IN (SELECT stub_key FROM _tt_merge)");
+        st.execute("DROP TABLE _tt_merge");
+      }
+    }
+  }
+
+  /**
+   * The derive step after an ingest: merges stubs into their request rows, then rebuilds the
+   * derived data of the dirty requests, in one transaction; returns how many were rebuilt.
+   */
+  public static long derive(Database db, Map<String, List<String>> namespaceFormats) throws SQLException {
+    var c = db.connection();
+    boolean wasAuto = c.getAutoCommit();
+    c.setAutoCommit(false);
+    try {
+      mergeStubs(db, namespaceFormats);
+      long n = rebuildDirty(db);
+      c.commit();
+      return n;
+    } catch (SQLException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(wasAuto);
+    }
+  }
+
+  /** Rebuilds the derived data of the dirty requests (inside the caller's transaction). */
+  static long rebuildDirty(Database db) throws SQLException {
     long dirty = db.queryLong("SELECT count(DISTINCT request_key) FROM _dirty_requests");
     if (dirty == 0) {
       return 0;
     }
-    var conn = db.connection();
-    boolean auto = conn.getAutoCommit();
-    conn.setAutoCommit(false);
-    try (Statement st = conn.createStatement()) {
+    try (Statement st = db.connection().createStatement()) {
       for (String sql : STEPS) {
         st.execute(sql);
       }
-      conn.commit();
-    } catch (SQLException e) {
-      conn.rollback();
-      throw e;
-    } finally {
-      conn.setAutoCommit(auto);
     }
     return dirty;
   }

@@ -1,6 +1,5 @@
 package dev.tokentime.store;
 
-import dev.tokentime.ingest.ClockSpec;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.duckdb.DuckDBConnection;
 
 /**
  * The write side of a database for one ingest: ids (sources, request keys, clocks), runs, the
@@ -30,6 +30,8 @@ public final class IngestStore implements AutoCloseable {
   private final KeyRegistry keys;
   private final Set<String> touchedRuns = new LinkedHashSet<>();
   private final Map<Integer, String> sourcePaths = new HashMap<>();
+  /** Guards the main connection and the registries: files are written in parallel. */
+  private final Object lock = new Object();
   private int nextSourceId;
 
   /**
@@ -37,27 +39,46 @@ public final class IngestStore implements AutoCloseable {
    */
   public IngestStore(Database db, Map<String, List<String>> namespaceFormats) throws SQLException {
     this.db = db;
-    this.clocks = new ClockRegistry(db);
-    this.runs = new RunRegistry(db);
-    this.keys = new KeyRegistry(db, namespaceFormats);
+    db.connection().setAutoCommit(true);
+    this.clocks = new ClockRegistry(db, lock);
+    this.runs = new RunRegistry(db, lock);
+    this.keys = new KeyRegistry(db, namespaceFormats, lock);
     this.nextSourceId = (int) db.queryLong("SELECT coalesce(max(source_id), 0) FROM sources") + 1;
-    db.connection().setAutoCommit(false);
   }
 
-  /** Starts a file's transaction; {@code replace} lists sources it replaces (deleted first). */
+  /**
+   * Starts a file's transaction on a connection of its own (files may be written in parallel);
+   * {@code replace} lists sources it replaces, deleted in the same transaction first.
+   */
   public SourceWriter begin(SourceInfo info, Collection<Integer> replace) throws SQLException {
-    if (!replace.isEmpty()) {
-      touchedRuns.addAll(SourceDeleter.delete(db, replace));
-      keys.forgetAll();
-      runs.reload(db);
+    DuckDBConnection conn = (DuckDBConnection) db.connection().duplicate();
+    conn.setAutoCommit(false);
+    int id;
+    synchronized (lock) {
+      if (!replace.isEmpty()) {
+        try {
+          touchedRuns.addAll(SourceDeleter.delete(conn, replace));
+        } catch (SQLException e) {
+          conn.rollback();
+          conn.close();
+          throw e;
+        }
+        keys.exclude(replace);
+      }
+      id = nextSourceId++;
+      sourcePaths.put(id, info.path());
     }
-    int id = nextSourceId++;
-    sourcePaths.put(id, info.path());
-    return new SourceWriter(this, id, info);
+    return new SourceWriter(this, conn, id, info);
   }
 
   /** Sources already in the database with this content or path, for --replace and duplicates. */
   public List<Integer> sourcesMatching(String sha256, String path) throws SQLException {
+    synchronized (lock) {
+      return sourcesMatchingLocked(sha256, path);
+    }
+  }
+
+  private List<Integer> sourcesMatchingLocked(String sha256, String path) throws SQLException {
     List<Integer> ids = new ArrayList<>();
     try (PreparedStatement ps = db.connection().prepareStatement(
         "SELECT source_id FROM sources WHERE sha256 = ? OR path = ? ORDER BY source_id")) {
@@ -74,6 +95,12 @@ public final class IngestStore implements AutoCloseable {
 
   /** The source with exactly this content, or null. */
   public Integer sourceWithSha(String sha256) throws SQLException {
+    synchronized (lock) {
+      return sourceWithShaLocked(sha256);
+    }
+  }
+
+  private Integer sourceWithShaLocked(String sha256) throws SQLException {
     try (PreparedStatement ps = db.connection().prepareStatement(
         "SELECT min(source_id) FROM sources WHERE sha256 = ?")) {
       ps.setString(1, sha256);
@@ -87,6 +114,12 @@ public final class IngestStore implements AutoCloseable {
 
   /** Whether a stored source has this many bytes (only then is hashing before parsing worth it). */
   public boolean anySourceOfSize(long bytes) throws SQLException {
+    synchronized (lock) {
+      return anySourceOfSizeLocked(bytes);
+    }
+  }
+
+  private boolean anySourceOfSizeLocked(long bytes) throws SQLException {
     try (PreparedStatement ps = db.connection().prepareStatement(
         "SELECT count(*) FROM sources WHERE bytes = ?")) {
       ps.setLong(1, bytes);
@@ -97,9 +130,11 @@ public final class IngestStore implements AutoCloseable {
     }
   }
 
-  /** Runs that received rows in this ingest (to derive). */
+  /** Runs that received rows in this ingest. */
   public Set<String> touchedRuns() {
-    return touchedRuns;
+    synchronized (lock) {
+      return new LinkedHashSet<>(touchedRuns);
+    }
   }
 
   Database db() {
@@ -128,6 +163,12 @@ public final class IngestStore implements AutoCloseable {
     if (sourceId == currentSourceId) {
       return "line " + line;
     }
+    synchronized (lock) {
+      return describeLocked(sourceId, line);
+    }
+  }
+
+  private String describeLocked(int sourceId, String line) {
     String path = sourcePaths.computeIfAbsent(sourceId, id -> {
       try (PreparedStatement ps = db.connection().prepareStatement(
           "SELECT path FROM sources WHERE source_id = ?")) {
@@ -142,19 +183,24 @@ public final class IngestStore implements AutoCloseable {
     return path + ":" + line;
   }
 
-  void sourceCommitted(SourceWriter w) {
-    touchedRuns.addAll(w.runs());
-    keys.forgetFileScopes();
+  /** A file committed: its runs are stored and its per-file id scope is dropped. */
+  void sourceCommitted(SourceWriter w, Collection<String> changedRuns) throws SQLException {
+    synchronized (lock) {
+      runs.store(db, changedRuns);
+      touchedRuns.addAll(w.runs());
+      keys.forgetFileScopes(w.sourceId());
+    }
   }
 
-  void sourceRolledBack(Map<Integer, ClockSpec> createdClocks, Collection<String> scopes) {
-    clocks.forget(createdClocks);
-    keys.forget(scopes);
-    keys.forgetFileScopes();
-    try {
-      runs.reload(db);
-    } catch (SQLException e) {
-      throw new StoreException(e);
+  void sourceRolledBack(SourceWriter w, Collection<String> scopes) {
+    synchronized (lock) {
+      keys.forget(scopes);
+      keys.forgetFileScopes(w.sourceId());
+      try {
+        runs.reload(db);
+      } catch (SQLException e) {
+        throw new StoreException(e);
+      }
     }
   }
 
@@ -165,13 +211,6 @@ public final class IngestStore implements AutoCloseable {
     } catch (IllegalStateException e) {
       // DuckDB releases the last exported batch from a worker thread when it chooses; a buffer
       // still held then is freed with the process. Not worth failing an ingest that committed.
-    }
-    try {
-      if (!db.connection().getAutoCommit()) {
-        db.connection().setAutoCommit(true);
-      }
-    } catch (SQLException e) {
-      // the connection is closed by its owner
     }
   }
 }

@@ -30,12 +30,20 @@ final class RunRegistry {
   }
 
   private final Map<String, Run> runs = new HashMap<>();
+  private final Object lock;
 
-  RunRegistry(Database db) throws SQLException {
+  RunRegistry(Database db, Object lock) throws SQLException {
+    this.lock = lock;
     reload(db);
   }
 
-  synchronized void reload(Database db) throws SQLException {
+  void reload(Database db) throws SQLException {
+    synchronized (lock) {
+      load(db);
+    }
+  }
+
+  private void load(Database db) throws SQLException {
     runs.clear();
     try (Statement st = db.connection().createStatement();
         ResultSet rs = st.executeQuery("SELECT run, level_kind, level, repeat, notes FROM runs")) {
@@ -53,7 +61,13 @@ final class RunRegistry {
   }
 
   /** Makes sure the run exists; returns true when it is new. */
-  synchronized boolean touch(String run, Collection<String> changed) {
+  boolean touch(String run, Collection<String> changed) {
+    synchronized (lock) {
+      return touchLocked(run, changed);
+    }
+  }
+
+  private boolean touchLocked(String run, Collection<String> changed) {
     if (runs.containsKey(run)) {
       return false;
     }
@@ -65,9 +79,16 @@ final class RunRegistry {
   }
 
   /** Returns null when the level is consistent with what is known, else the conflict. */
-  synchronized String level(String run, String kind, Double level, Integer repeat, String how,
+  String level(String run, String kind, Double level, Integer repeat, String how,
       Collection<String> changed) {
-    touch(run, changed);
+    synchronized (lock) {
+      return levelLocked(run, kind, level, repeat, how, changed);
+    }
+  }
+
+  private String levelLocked(String run, String kind, Double level, Integer repeat, String how,
+      Collection<String> changed) {
+    touchLocked(run, changed);
     Run r = runs.get(run);
     boolean fromName = r.notes != null && r.notes.startsWith("from run name");
     if (kind != null) {
@@ -95,8 +116,14 @@ final class RunRegistry {
     return null;
   }
 
-  /** Writes the changed runs (inside the caller's transaction). */
-  synchronized void store(Database db, Collection<String> changed) throws SQLException {
+  /** Writes the changed runs through the main connection (when a file commits). */
+  void store(Database db, Collection<String> changed) throws SQLException {
+    synchronized (lock) {
+      storeLocked(db, changed);
+    }
+  }
+
+  private void storeLocked(Database db, Collection<String> changed) throws SQLException {
     try (PreparedStatement del = db.connection().prepareStatement("DELETE FROM runs WHERE run = ?");
         PreparedStatement ins = db.connection().prepareStatement("INSERT INTO runs VALUES (?, ?, ?, ?, ?)")) {
       for (String name : changed) {

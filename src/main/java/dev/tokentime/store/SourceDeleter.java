@@ -21,10 +21,10 @@ final class SourceDeleter {
       "metric_histograms", "reported_metrics", "rejects"};
 
   /** Deletes the sources' rows (inside the caller's transaction); returns the runs they touched. */
-  static Set<String> delete(Database db, Collection<Integer> sourceIds) throws SQLException {
+  static Set<String> delete(java.sql.Connection conn, Collection<Integer> sourceIds) throws SQLException {
     String in = sourceIds.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
     Set<String> runs = new LinkedHashSet<>();
-    try (Statement st = db.connection().createStatement()) {
+    try (Statement st = conn.createStatement()) {
       try (ResultSet rs = st.executeQuery("SELECT DISTINCT run FROM requests WHERE source_id IN " + in
           + " UNION SELECT run FROM sources WHERE source_id IN " + in)) {
         while (rs.next()) {

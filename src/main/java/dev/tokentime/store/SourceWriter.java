@@ -5,6 +5,7 @@ import static dev.tokentime.ingest.RequestRecord.NONE;
 import dev.tokentime.Version;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ClockSpec;
+import org.duckdb.DuckDBConnection;
 import dev.tokentime.ingest.EngineStatsRecord;
 import dev.tokentime.ingest.StepRecord;
 import dev.tokentime.ingest.RecordSink;
@@ -39,7 +40,8 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   public record Reject(long lineNo, String reason) {}
 
   private final IngestStore store;
-  private final Database db;
+  /** This file's own connection: its transaction holds everything the file writes. */
+  private final DuckDBConnection conn;
   private final int sourceId;
   private final SourceInfo info;
   private final BatchPipe pipe = new BatchPipe(MAX_PENDING_BATCHES);
@@ -47,16 +49,13 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private final RowBuffers rows;
   private final StreamInserter inserter;
   private final TokenStreams streams = new TokenStreams();
-  private final Map<Integer, ClockSpec> createdClocks = new LinkedHashMap<>();
   private final Set<Integer> usedClocks = new HashSet<>();
   private final Set<String> changedRuns = new HashSet<>();
   private final Set<String> runs = new HashSet<>();
   private final Set<String> scopes = new HashSet<>();
-  private final List<long[]> adoptedStubs = new ArrayList<>(); // {key, sourceId, lineNo or MIN}
   private final List<Reject> firstRejects = new ArrayList<>();
   /** The registry entry of the last key handed out, to know whether it had chunks before. */
   private KeyRegistry.Entry lastEntry;
-  private boolean lastEntryHadTokens;
   private long records;
   private long otherLines;
   private long rejected;
@@ -64,9 +63,9 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private long requestRows;
   private boolean done;
 
-  SourceWriter(IngestStore store, int sourceId, SourceInfo info) {
+  SourceWriter(IngestStore store, DuckDBConnection conn, int sourceId, SourceInfo info) {
     this.store = store;
-    this.db = store.db();
+    this.conn = conn;
     this.sourceId = sourceId;
     this.info = info;
     Map<String, StagedTable> tables = new HashMap<>();
@@ -78,7 +77,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       capacities[i] = t == TOKENS ? TOKEN_BATCH : t == REQUESTS ? REQUEST_BATCH : SMALL_BATCH;
     }
     this.rows = new RowBuffers(store.allocator(), pipe, ALL, pools, capacities);
-    this.inserter = new StreamInserter(db.connection(), store.allocator(), pipe, tables, pools);
+    this.inserter = new StreamInserter(conn, store.allocator(), pipe, tables, pools);
   }
 
   public int sourceId() {
@@ -89,7 +88,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   @Override
   public int clock(ClockSpec spec) {
-    int id = store.clocks().idFor(spec, createdClocks);
+    int id = store.clocks().idFor(spec);
     usedClocks.add(id);
     return id;
   }
@@ -114,10 +113,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
               + " (first at " + store.describeLine(first.sourceId, first.lineNo, sourceId) + ")",
               line, off, len);
           return -1;
-        }
-        if (c.claim() == KeyRegistry.Claim.ADOPTED_STUB) {
-          adoptedStubs.add(new long[] {c.entry().key, c.stubSourceId(),
-              c.stubLineNo() == null ? Long.MIN_VALUE : c.stubLineNo()});
         }
         key = c.entry().key;
         remember(c.entry());
@@ -164,16 +159,11 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   @Override
   public void token(long requestKey, int seq, long tsNs, int nTokens, ChunkKind kind) {
-    boolean hadTokens;
-    if (lastEntry != null && lastEntry.key == requestKey) {
-      hadTokens = lastEntryHadTokens;
-      if (!lastEntry.hasTokens) {
-        store.keys().markHasTokens(lastEntry);
-      }
-    } else {
-      hadTokens = true; // an unknown history: let the SQL derive step recompute it
-    }
-    long gap = streams.token(requestKey, seq, tsNs, nTokens, kind, hadTokens);
+    KeyRegistry.Entry entry = lastEntry != null && lastEntry.key == requestKey ? lastEntry : null;
+    // asked only when this file starts the request's stream; an unknown history (a key not
+    // just handed out) is left to the SQL derive step
+    long gap = streams.token(requestKey, seq, tsNs, nTokens, kind,
+        () -> entry == null || store.keys().claimTokens(entry));
     ArrowBatch b = rows.batch(T_TOKENS);
     b.setLong(K_KEY, requestKey);
     b.setInt(K_SEQ, seq);
@@ -197,7 +187,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   private void remember(KeyRegistry.Entry e) {
     lastEntry = e;
-    lastEntryHadTokens = e.hasTokens;
   }
 
   private void writeRequestTokens(TokenStreams.Stream s, Boolean complete) {
@@ -486,10 +475,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
           + lines + " lines read, " + records + " records + " + otherLines + " other + " + rejected
           + " rejected");
     }
-    deleteAdoptedStubs();
-    ClockRegistry.insert(db, createdClocks);
-    store.runs().store(db, changedRuns);
-    try (PreparedStatement ps = db.connection().prepareStatement(
+    try (PreparedStatement ps = conn.prepareStatement(
         "INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, " + clockList() + ", ?, ?, ?, ?, ?, "
             + "now()::TIMESTAMP, ?)")) {
       ps.setInt(1, sourceId);
@@ -506,9 +492,9 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       ps.setString(12, Version.get());
       ps.executeUpdate();
     }
-    db.connection().commit();
+    conn.commit();
     done = true;
-    store.sourceCommitted(this);
+    store.sourceCommitted(this, changedRuns);
   }
 
   /** Undoes everything this file wrote. */
@@ -518,11 +504,11 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     }
     done = true;
     try {
-      db.connection().rollback();
+      conn.rollback();
     } catch (SQLException e) {
       throw new StoreException(e);
     } finally {
-      store.sourceRolledBack(createdClocks, scopes);
+      store.sourceRolledBack(this, scopes);
     }
   }
 
@@ -533,6 +519,11 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     }
     pipe.drainTo(b -> {});
     rows.close();
+    try {
+      conn.close();
+    } catch (SQLException e) {
+      // nothing left to save
+    }
   }
 
   // ---- internals ----
@@ -576,27 +567,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     b.setStringMap(REQUESTS.col("extras"), r.extras);
     requestRows++;
     rows.endRow(T_REQUESTS);
-  }
-
-  private void deleteAdoptedStubs() throws SQLException {
-    if (adoptedStubs.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement ps = db.connection().prepareStatement(
-        "DELETE FROM requests WHERE request_key = ? AND source_id = ? "
-            + "AND line_no IS NOT DISTINCT FROM ? "
-            + "AND list_contains(map_keys(extras), '" + KeyRegistry.STUB_MARKER + "')")) {
-      for (long[] s : adoptedStubs) {
-        ps.setLong(1, s[0]);
-        ps.setInt(2, (int) s[1]);
-        if (s[2] == Long.MIN_VALUE) {
-          ps.setNull(3, java.sql.Types.BIGINT);
-        } else {
-          ps.setLong(3, s[2]);
-        }
-        ps.executeUpdate();
-      }
-    }
   }
 
   private String clockList() {

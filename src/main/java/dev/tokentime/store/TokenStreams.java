@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * The derive step done while reading, for streams that arrive in order: as a file hands over a
@@ -51,14 +52,15 @@ final class TokenStreams {
    * Accounts one chunk and returns its gap to the previous content chunk, or NONE when it has
    * none (the first content chunk, a non-content chunk, or a dirty stream).
    *
-   * @param hadTokensBefore the request already has chunks stored by another file
+   * @param hadTokensBefore asked when this file starts the request's stream: whether the request
+   *     already has chunks from another file or an earlier stretch of this one
    */
-  long token(long key, int seq, long tsNs, int nTokens, ChunkKind kind, boolean hadTokensBefore) {
+  long token(long key, int seq, long tsNs, int nTokens, ChunkKind kind, BooleanSupplier hadTokensBefore) {
     Stream s = last != null && last.key == key ? last : open.get(key);
     if (s == null) {
       s = new Stream(key);
       // chunks stored before (by another file, or an earlier stretch of this one): recompute
-      s.dirty = hadTokensBefore;
+      s.dirty = hadTokensBefore.getAsBoolean();
       open.put(key, s);
     }
     last = s;

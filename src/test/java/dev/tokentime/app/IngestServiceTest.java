@@ -93,7 +93,7 @@ class IngestServiceTest {
       Path tokens = t.write("c2/tokens.jsonl", "{\"request_id\":\"r1\",\"seq\":0,\"ts_ns\":2000}\n"
           + "{\"request_id\":\"r1\",\"seq\":1,\"ts_ns\":3000}\n");
       t.ingest(tokens);
-      assertEquals(1, t.count("SELECT count(*) FROM requests WHERE list_contains(map_keys(extras), 'origin')"),
+      assertEquals(1, t.count("SELECT count(*) FROM requests WHERE list_contains(map_keys(extras), 'tokentime.stub')"),
           "a stub stands for the request until its row arrives");
       Path requests = t.write("c2/requests.jsonl", "{\"request_id\":\"r1\",\"arrival_ns\":1000,\"output_tokens\":2}\n");
       t.ingest(requests);
