@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -116,6 +117,15 @@ class CliTest {
     assertEquals("run,n\nc1,12\nc2,12\nc4,12\n", q.out());
     Run md = run("query", "--db", db.toString(), "level_summary", "--format", "markdown");
     assertTrue(md.out().startsWith("| level_kind | level |"), md.out());
+    Run smd = run("summary", "--db", db.toString(), "--format", "markdown");
+    assertTrue(smd.out().startsWith("## tokentime summary\n"), smd.out());
+    assertTrue(smd.out().contains("| metric | count | mean | p50 | p90 | p95 | p99 |"), smd.out());
+    assertTrue(smd.out().contains("### Run c4 (concurrency 4)"), smd.out());
+    Run scsv = run("summary", "--db", db.toString(), "--format", "csv", "--run", "c2");
+    List<String> rows = scsv.out().lines().toList();
+    assertEquals(9, rows.size(), "a header and one row per metric of run c2: " + scsv.out());
+    assertTrue(rows.get(0).startsWith("run,level_kind,level,repeat,ok_requests,failed_requests,duration_s,"), rows.get(0));
+    assertTrue(rows.get(1).startsWith("c2,concurrency,2,,9,1,"), rows.get(1));
     Run f = run("formats");
     assertTrue(f.out().contains("tokentime-jsonl"), f.out());
     Run bad = run("query", "--db", db.toString(), "SELECT nonsense FROM nowhere");
