@@ -15,7 +15,7 @@
 -- @column engine [text] Engine or tool kind, when stated.
 -- @column clock_id [id] Clock of the timestamps below.
 -- @column status [text] ok, error, cancelled or lost; NULL when unknown.
--- @column measured [bool] True unless the request is marked warm-up.
+-- @column measured [bool] Counted: not warm-up and inside the analysis window (_request_scope).
 -- @column ok [bool] True when status is ok or unknown: the requests latency statistics use.
 -- @column arrival_ns [ns] Arrival, as the source defines it.
 -- @column first_token_ns [ns] First output token: the row's first_token_ns, else its first content chunk.
@@ -77,8 +77,8 @@ SELECT
     x.engine,
     x.clock_id,
     x.status,
-    coalesce(x.phase, 'measure') = 'measure' AS measured,
-    coalesce(x.status, 'ok') = 'ok' AS ok,
+    sc.measured,
+    sc.ok,
     ---- timestamps
     x.arrival_ns,
     x.first_ns AS first_token_ns,
@@ -115,4 +115,5 @@ SELECT
         WHEN x.ttft_ms IS NOT NULL THEN 'reported'
     END AS timing_basis
 FROM timed AS x
+JOIN _request_scope AS sc USING (request_key)
 LEFT JOIN runs AS u USING (run)

@@ -12,7 +12,7 @@
 -- @column n_tokens [tokens] Tokens in the chunk; NULL when unknown.
 -- @column gap_per_token_ms [ms] gap_ms / n_tokens when the chunk holds more than one token,
 -- else gap_ms (tokens of one chunk arrive together).
--- @column measured [bool] True unless the request is marked warm-up.
+-- @column measured [bool] Counted: the request is not warm-up and inside the analysis window.
 -- @column ok [bool] True when the request's status is ok or unknown.
 CREATE OR REPLACE VIEW token_gaps AS
 SELECT
@@ -24,8 +24,9 @@ SELECT
     t.n_tokens,
     CASE WHEN t.n_tokens > 1 THEN t.gap_ns / 1e6 / t.n_tokens ELSE t.gap_ns / 1e6 END
         AS gap_per_token_ms,
-    coalesce(r.phase, 'measure') = 'measure' AS measured,
-    coalesce(r.status, 'ok') = 'ok' AS ok
+    sc.measured,
+    sc.ok
 FROM tokens AS t
 JOIN requests AS r USING (request_key)
+JOIN _request_scope AS sc USING (request_key)
 WHERE t.gap_ns IS NOT NULL

@@ -1,5 +1,6 @@
 -- One line per run: request counts, the measured window and the throughputs over it, and the
--- mean input and output lengths. Measured requests are those not marked warm-up; failed ones
+-- mean input and output lengths. Measured requests are those not warm-up and inside the analysis
+-- window (_request_scope); failed ones
 -- (status error, cancelled or lost) count in the window but not in the throughputs. The window
 -- runs from the first arrival to the last finish (or last token) of the measured requests, and
 -- is left NULL when the run's requests are on more than one clock.
@@ -11,7 +12,8 @@
 -- @column requests [count] Measured requests (all statuses).
 -- @column ok_requests [count] Measured requests with status ok (or unknown).
 -- @column failed_requests [count] Measured requests with status error, cancelled or lost.
--- @column warmup_requests [count] Requests marked warm-up (excluded from every figure).
+-- @column excluded_requests [count] Requests left out of every figure: marked warm-up, or warm-up
+-- or outside the window by the session's analysis settings (_request_scope).
 -- @column window_start_ns [ns] First arrival of a measured request.
 -- @column window_end_ns [ns] Last finish (else last token) of a measured request.
 -- @column duration_s [s] window_end_ns - window_start_ns.
@@ -39,10 +41,10 @@ WITH measured AS (
     WHERE measured
     GROUP BY run
 ),
-warmup AS (
-    SELECT run, count(*) AS warmup_requests
-    FROM requests
-    WHERE phase = 'warmup'
+excluded AS (
+    SELECT run, count(*) AS excluded_requests
+    FROM request_latency
+    WHERE NOT measured
     GROUP BY run
 ),
 windowed AS (
@@ -62,7 +64,7 @@ SELECT
     coalesce(w.requests, 0) AS requests,
     coalesce(w.ok_requests, 0) AS ok_requests,
     coalesce(w.failed_requests, 0) AS failed_requests,
-    coalesce(wu.warmup_requests, 0) AS warmup_requests,
+    coalesce(wu.excluded_requests, 0) AS excluded_requests,
     w.window_start_ns,
     w.window_end_ns,
     w.duration_s,
@@ -74,5 +76,5 @@ SELECT
     w.mean_output_tokens
 FROM runs AS u
 LEFT JOIN windowed AS w USING (run)
-LEFT JOIN warmup AS wu USING (run)
+LEFT JOIN excluded AS wu USING (run)
 ORDER BY u.level_kind NULLS LAST, u.level, u.repeat, u.run

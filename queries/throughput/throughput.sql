@@ -27,10 +27,10 @@ WITH per_second AS (
         sum(coalesce(t.n_tokens, 1)) AS tokens
     FROM tokens AS t
     JOIN requests AS r USING (request_key)
+    JOIN _request_scope AS sc USING (request_key)
     JOIN run_summary AS s USING (run)
     WHERE t.chunk_kind IN ('content', 'reasoning')
-        AND coalesce(r.phase, 'measure') = 'measure'
-        AND coalesce(r.status, 'ok') = 'ok'
+        AND sc.measured AND sc.ok
         AND t.ts_ns >= s.window_start_ns
     GROUP BY ALL
 ),

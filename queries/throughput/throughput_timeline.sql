@@ -31,10 +31,10 @@ tok AS (
         sum(coalesce(t.n_tokens, 1)) AS n
     FROM tokens AS t
     JOIN requests AS r USING (request_key)
+    JOIN _request_scope AS sc USING (request_key)
     JOIN w USING (run)
     WHERE t.chunk_kind IN ('content', 'reasoning')
-        AND coalesce(r.phase, 'measure') = 'measure'
-        AND coalesce(r.status, 'ok') = 'ok'
+        AND sc.measured AND sc.ok
     GROUP BY ALL
 ),
 started AS (

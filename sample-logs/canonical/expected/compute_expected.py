@@ -70,7 +70,7 @@ def main():
             "level_kind": "concurrency",
             "level": float(reqs[0]["concurrency"]),
             "requests": {"measured": len(measured), "ok": len(ok), "failed": len(measured) - len(ok),
-                         "warmup": len(reqs) - len(measured)},
+                         "excluded": len(reqs) - len(measured)},
             "window": {"start_ns": start, "end_ns": end, "duration_s": duration},
             "throughput": {"output_tokens_per_s": sum(r["output_tokens"] for r in ok) / duration,
                            "requests_per_s": len(ok) / duration},

@@ -58,7 +58,7 @@ final class AnalyzeCommand extends BaseCommand {
         return ExitCode.BAD_INPUT;
       }
       var summary = new SummaryService().summarize(d, Set.of());
-      out().print(SummaryRenderer.render(summary, format.get(), Terminal.width()));
+      out().print(SummaryRenderer.render(summary, format.get(), Terminal.width(), ""));
       return ExitCode.OK;
     } finally {
       if (tempDir != null) {

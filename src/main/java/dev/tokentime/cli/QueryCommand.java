@@ -33,6 +33,9 @@ final class QueryCommand extends BaseCommand {
   @Mixin
   FormatOption format;
 
+  @Mixin
+  AnalysisOptions analysis;
+
   @Option(names = "--max-rows", paramLabel = "N",
       description = "Rows shown in text and Markdown output (default 100; 0 = all). CSV and JSON write every row.")
   Long maxRows;
@@ -45,8 +48,15 @@ final class QueryCommand extends BaseCommand {
   protected int run() throws Exception {
     String sql = toSql(query);
     OutputFormat f = format.get();
-    try (Database d = Databases.forReading(db.resolve());
-        Statement st = d.connection().createStatement();
+    var window = analysis.window();
+    try (Database d = Databases.forReading(db.resolve())) {
+      window.apply(d.connection());
+      return run(d, sql, f);
+    }
+  }
+
+  private int run(Database d, String sql, OutputFormat f) throws Exception {
+    try (Statement st = d.connection().createStatement();
         ResultSet rs = st.executeQuery(sql)) {
       switch (f) {
         case CSV -> ResultStreamer.csv(rs, out());

@@ -1,5 +1,6 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.analysis.AnalysisWindow;
 import dev.tokentime.output.Terminal;
 import dev.tokentime.store.Database;
 import dev.tokentime.summary.Summary;
@@ -28,14 +29,19 @@ final class SummaryCommand extends BaseCommand {
   @Mixin
   FormatOption format;
 
+  @Mixin
+  AnalysisOptions analysis;
+
   @Option(names = "--run", paramLabel = "NAME", description = "Only this run (repeatable).")
   List<String> runs;
 
   @Override
   protected int run() throws Exception {
+    AnalysisWindow window = analysis.window();
     try (Database d = Databases.forReading(db.resolve())) {
+      window.apply(d.connection());
       Summary s = new SummaryService().summarize(d, runs == null ? java.util.Set.of() : new LinkedHashSet<>(runs));
-      out().print(SummaryRenderer.render(s, format.get(), Terminal.width()));
+      out().print(SummaryRenderer.render(s, format.get(), Terminal.width(), window.describe()));
       return ExitCode.OK;
     }
   }

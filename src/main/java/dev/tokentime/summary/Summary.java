@@ -25,7 +25,8 @@ public record Summary(String format, int version, String definitions, long sourc
       Requests requests, Window window, Throughput throughput, Tokens tokens,
       Map<String, Stats> metrics) {}
 
-  public record Requests(long measured, long ok, long failed, long warmup) {}
+  /** Measured requests (ok + failed) and those left out (warm-up, or outside the window). */
+  public record Requests(long measured, long ok, long failed, long excluded) {}
 
   /** The measured window: first arrival to last finish of the measured requests. */
   public record Window(Long startNs, Long endNs, Double durationS) {}

@@ -35,10 +35,11 @@ public final class SummaryRenderer {
       "itl_p90_ms", "itl_p99_ms", "e2e_p50_ms", "e2e_p90_ms", "e2e_p99_ms", "output_tokens_per_s",
       "requests_per_s", "mean_input_tokens", "mean_output_tokens");
 
-  public static String render(Summary s, OutputFormat f, int width) {
+  /** @param window what the analysis window leaves out, in words (empty for none) */
+  public static String render(Summary s, OutputFormat f, int width, String window) {
     return switch (f) {
-      case TEXT -> text(s, width);
-      case MARKDOWN -> markdown(s);
+      case TEXT -> text(s, width, window);
+      case MARKDOWN -> markdown(s, window);
       case CSV -> csv(s);
       case JSON -> json(s);
     };
@@ -53,12 +54,19 @@ public final class SummaryRenderer {
   }
 
   public static String text(Summary s, int width) {
+    return text(s, width, "");
+  }
+
+  public static String text(Summary s, int width, String window) {
     StringBuilder sb = new StringBuilder();
     sb.append("tokentime summary: ").append(s.runs().size()).append(s.runs().size() == 1 ? " run, " : " runs, ")
         .append(s.sources()).append(s.sources() == 1 ? " source file, " : " source files, ")
         .append(s.rejectedLines()).append(" rejected line").append(s.rejectedLines() == 1 ? "" : "s")
         .append(s.rejectedLines() > 0 ? " (SELECT * FROM rejects)" : "").append('\n');
     sb.append(DEFINITIONS).append('\n');
+    if (!window.isEmpty()) {
+      sb.append("analysis window: ").append(window).append('\n');
+    }
     for (Summary.RunSummary r : s.runs()) {
       sb.append('\n').append("run ").append(r.run());
       if (r.levelKind() != null) {
@@ -71,8 +79,8 @@ public final class SummaryRenderer {
       sb.append('\n');
       Summary.Requests q = r.requests();
       sb.append("  requests    ").append(q.ok()).append(" ok, ").append(q.failed()).append(" failed");
-      if (q.warmup() > 0) {
-        sb.append(", ").append(q.warmup()).append(" warm-up (excluded)");
+      if (q.excluded() > 0) {
+        sb.append(", ").append(q.excluded()).append(" excluded (warm-up or outside the window)");
       }
       sb.append("; window ").append(fixed(r.window().durationS(), 3)).append(" s\n");
       sb.append("  throughput  ").append(fixed(r.throughput().outputTokensPerS(), 1))
@@ -96,10 +104,13 @@ public final class SummaryRenderer {
     return sb.toString();
   }
 
-  public static String markdown(Summary s) {
+  public static String markdown(Summary s, String window) {
     StringBuilder sb = new StringBuilder("## tokentime summary\n\n");
     sb.append(s.runs().size()).append(" runs, ").append(s.sources()).append(" source files, ")
         .append(s.rejectedLines()).append(" rejected lines. ").append(DEFINITIONS).append(".\n");
+    if (!window.isEmpty()) {
+      sb.append("\nAnalysis window: ").append(window).append(".\n");
+    }
     if (!s.levels().isEmpty()) {
       sb.append("\n### Levels (median over repeats)\n\n").append(TableRenderer.markdown(levelTable(s)));
     }

@@ -126,6 +126,9 @@ class CliTest {
     assertEquals(9, rows.size(), "a header and one row per metric of run c2: " + scsv.out());
     assertTrue(rows.get(0).startsWith("run,level_kind,level,repeat,ok_requests,failed_requests,duration_s,"), rows.get(0));
     assertTrue(rows.get(1).startsWith("c2,concurrency,2,,9,1,"), rows.get(1));
+    Run warm = run("summary", "--db", db.toString(), "--run", "c1", "--warmup-requests", "5");
+    assertTrue(warm.out().contains("analysis window: first 5 requests of each run are warm-up"), warm.out());
+    assertTrue(warm.out().contains("6 ok, 1 failed, 5 excluded"), warm.out());
     Run f = run("formats");
     assertTrue(f.out().contains("tokentime-jsonl"), f.out());
     Run bad = run("query", "--db", db.toString(), "SELECT nonsense FROM nowhere");

@@ -39,7 +39,7 @@ class AnalyzeSamplesIT {
           run.get("throughput").get("requests_per_s").asDouble());
       assertTrue(block.contains(tput), "expected <" + tput + "> in:\n" + block);
       String reqs = run.get("requests").get("ok").asLong() + " ok, " + run.get("requests").get("failed").asLong()
-          + " failed, " + run.get("requests").get("warmup").asLong() + " warm-up (excluded)";
+          + " failed, " + run.get("requests").get("excluded").asLong() + " excluded (warm-up or outside the window)";
       assertTrue(block.contains(reqs), "expected <" + reqs + "> in:\n" + block);
     }
     assertTrue(r.err().contains("skipped 1 file"), r.err());

@@ -51,6 +51,11 @@ class GoldenTest {
         files.add(t.write("in/" + e.getKey(), e.getValue()));
       }
       t.ingest(files.toArray(new Path[0]));
+      for (String stmt : c.setup().split("\n")) {
+        if (!stmt.isBlank()) {
+          t.db.execute(stmt.strip().replaceAll(";$", ""));
+        }
+      }
       TableData actual = t.table(c.query());
       List<CSVRecord> expected = CSVFormat.DEFAULT.parse(new StringReader(c.expected())).getRecords();
       List<String> header = expected.get(0).toList();

@@ -21,16 +21,18 @@ import java.util.Map;
  * r1,100
  * </pre>
  *
- * Expected values are CSV; an empty cell is NULL; numbers match within 1e-6 (absolute) plus
+ * An optional {@code -- setup} section holds statements (one per line, e.g. SET VARIABLE) run
+ * before the query. Expected values are CSV; an empty cell is NULL; numbers match within 1e-6 (absolute) plus
  * 1e-9 (relative).
  */
-public record GoldenCase(String file, String name, Map<String, String> inputs, String query,
-    String expected) {
+public record GoldenCase(String file, String name, Map<String, String> inputs, String setup,
+    String query, String expected) {
 
   public static GoldenCase parse(String file, String text) {
     String name = file;
     Map<String, String> inputs = new LinkedHashMap<>();
     StringBuilder query = new StringBuilder();
+    StringBuilder setup = new StringBuilder();
     StringBuilder expected = new StringBuilder();
     String section = null;
     String inputName = null;
@@ -43,7 +45,8 @@ public record GoldenCase(String file, String name, Map<String, String> inputs, S
       if (line.startsWith("#") && !"expected".equals(section) && !"input".equals(section)) {
         continue;
       }
-      if (line.startsWith("-- input ") || line.equals("-- query") || line.equals("-- expected")) {
+      if (line.startsWith("-- input ") || line.equals("-- query") || line.equals("-- expected")
+          || line.equals("-- setup")) {
         if ("input".equals(section)) {
           inputs.put(inputName, String.join("\n", buf) + "\n");
         }
@@ -62,6 +65,7 @@ public record GoldenCase(String file, String name, Map<String, String> inputs, S
       switch (section) {
         case "input" -> buf.add(line);
         case "query" -> query.append(line).append('\n');
+        case "setup" -> setup.append(line).append('\n');
         case "expected" -> {
           if (!line.isBlank()) {
             expected.append(line).append('\n');
@@ -76,6 +80,7 @@ public record GoldenCase(String file, String name, Map<String, String> inputs, S
     if (inputs.isEmpty() || query.toString().isBlank() || expected.length() == 0) {
       throw new IllegalArgumentException(file + ": a golden case needs -- input, -- query and -- expected");
     }
-    return new GoldenCase(file, name, inputs, query.toString().strip(), expected.toString());
+    return new GoldenCase(file, name, inputs, setup.toString().strip(), query.toString().strip(),
+        expected.toString());
   }
 }
