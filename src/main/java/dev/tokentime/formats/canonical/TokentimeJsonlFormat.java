@@ -37,7 +37,7 @@ public final class TokentimeJsonlFormat implements InputFormat {
 
   @Override
   public String fills() {
-    return "runs, requests, tokens";
+    return "runs, requests, tokens, steps, engine_stats, engine_events";
   }
 
   @Override
@@ -52,6 +52,9 @@ public final class TokentimeJsonlFormat implements InputFormat {
       return 0;
     }
     String first = lines.get(0);
+    if (first.matches("\\{\\s*\"table\"\\s*:\\s*\"(steps|engine_stats|engine_events)\".*")) {
+      return 90;
+    }
     if (!first.contains("\"request_id\"")) {
       return 0;
     }
@@ -67,6 +70,7 @@ public final class TokentimeJsonlFormat implements InputFormat {
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     CanonicalRecord rec = new CanonicalRecord(ctx, sink);
+    CanonicalTableLine tableLine = new CanonicalTableLine(ctx, sink);
     LineReader reader = new LineReader(in);
     return reader.forEach(new LineReader.Handler() {
       @Override
@@ -77,6 +81,10 @@ public final class TokentimeJsonlFormat implements InputFormat {
         }
         rec.reset(lineNo);
         try {
+          if (startsWithTableField(buf, off, len)) {
+            tableLine.emit(lineNo, TREE.readTree(JSON.createParser(buf, off, len)));
+            return;
+          }
           readObject(buf, off, len, rec);
           rec.emit(buf, off, len);
         } catch (CanonicalRecord.BadRecord e) {
@@ -188,6 +196,33 @@ public final class TokentimeJsonlFormat implements InputFormat {
     int nl = m.indexOf('\n');
     String s = nl < 0 ? m : m.substring(0, nl);
     return s.length() > 160 ? s.substring(0, 160) : s;
+  }
+
+  private static final byte[] TABLE_FIELD = "\"table\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /** A line for another table starts with its "table" field: {"table":"steps", ...}. */
+  static boolean startsWithTableField(byte[] b, int off, int len) {
+    int i = off;
+    int end = off + len;
+    while (i < end && (b[i] == ' ' || b[i] == '\t')) {
+      i++;
+    }
+    if (i >= end || b[i] != '{') {
+      return false;
+    }
+    i++;
+    while (i < end && (b[i] == ' ' || b[i] == '\t')) {
+      i++;
+    }
+    if (end - i < TABLE_FIELD.length) {
+      return false;
+    }
+    for (int k = 0; k < TABLE_FIELD.length; k++) {
+      if (b[i + k] != TABLE_FIELD[k]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static boolean isBlank(byte[] b, int off, int len) {

@@ -157,7 +157,28 @@ class TokentimeJsonlFormatTest {
   }
 
   @Test
+  void readsStepsStatsAndEventsLines() throws IOException {
+    CollectingSink s = parse("{\"table\":\"steps\",\"iter\":7,\"ts_ns\":1000,\"duration_ms\":12.5,"
+        + "\"ctx_requests\":1,\"ctx_tokens\":512,\"gen_requests\":3,\"gen_tokens\":3,\"kv_blocks\":40}\n"
+        + "{\"table\":\"engine_stats\",\"ts_ns\":2000,\"running\":4,\"waiting\":2,\"kv_usage\":0.5,\"mfu\":0.3}\n"
+        + "{\"table\":\"engine_events\",\"ts_ns\":3000,\"kind\":\"restart\",\"detail\":\"oom\"}\n"
+        + "{\"table\":\"steps\",\"iter\":\"x\"}\n"
+        + "{\"table\":\"steps\",\"run\":\"other\",\"iter\":1}\n"
+        + "{\"table\":\"gpus\"}\n");
+    assertEquals(List.of("iter=7 epoch=0 rank=null ts=1000 dur=12.5 running=null waiting=null ctx=1/512"
+        + " gen=3/3 paused=null kv=null extras={kv_blocks=40.0}"), s.steps);
+    assertEquals(List.of("line=2 ts=2000 running=4 waiting=2 swapped=null prompt=null gen=null kv=0.5"
+        + " prefix=null preempt=null extras={mfu=0.3}"), s.stats);
+    assertEquals(List.of("3 restart oom"), s.events);
+    assertEquals(List.of("4 iter: expected an integer, got \"x\"",
+        "5 steps rows belong to the file's run (dir-run); this line says run \"other\" (use --run or another file)",
+        "6 table: expected steps, engine_stats or engine_events, got \"gpus\""),
+        s.rejects.stream().map(r -> r.lineNo() + " " + r.reason()).toList());
+  }
+
+  @Test
   void sniffsCanonicalLinesOnly() {
+    assertEquals(90, format.sniff(sample("{\"table\":\"steps\",\"iter\":1}\n")));
     assertEquals(90, format.sniff(sample("{\"request_id\":\"a\",\"tokens_ns\":[1]}\n")));
     assertEquals(90, format.sniff(sample("{\"request_id\":\"a\",\"seq\":0,\"ts_ns\":1}\n")));
     assertEquals(0, format.sniff(sample("{\"metadata\":{\"x_request_id\":\"a\"},\"metrics\":{}}\n")));

@@ -1,0 +1,73 @@
+-- The segments of _level_segments resampled to buckets of bucket_s seconds (NULL: an adaptive
+-- width, about a hundredth of the run's span rounded to 1, 2 or 5 x 10^k, at least 1 ms). The
+-- buckets of a run on one clock share one grid, so measures and bases line up. Per bucket: the
+-- time-weighted mean level over the part of the bucket the basis covers, the highest level, and
+-- the share of the bucket covered; a bucket no segment touches has no row (no data).
+-- @grain one row per run, clock, measure, basis and bucket with data
+-- @param bucket_s Bucket width in seconds, or NULL for the adaptive width.
+-- @example SELECT * FROM _bucketed_levels(NULL)
+-- @column run [id] Run.
+-- @column clock_id [id] Clock of the buckets.
+-- @column measure [text] As _level_segments.
+-- @column basis [text] As _level_segments.
+-- @column approximate [bool] As _level_segments.
+-- @column b [count] Bucket number from the start of the run on this clock.
+-- @column bucket_start_ns [ns] Start of the bucket.
+-- @column t_s [s] Start of the bucket, seconds after the first segment of the run on this clock.
+-- @column width_s [s] Bucket width.
+-- @column mean [count] Time-weighted mean over the covered part (lanes added up).
+-- @column max [count] Highest level in the bucket (lanes added up: an upper bound with several).
+-- @column coverage [ratio] Covered share of the bucket, 0..1 (the largest of the lanes).
+CREATE OR REPLACE MACRO _bucketed_levels(bucket_s) AS TABLE
+WITH seg AS (
+    SELECT * FROM _level_segments
+),
+span AS (
+    SELECT run, clock_id, min(t0_ns) AS start_ns, max(t1_ns) AS end_ns
+    FROM seg GROUP BY run, clock_id
+),
+grid_spec AS (
+    SELECT run, clock_id, start_ns, end_ns,
+        coalesce((bucket_s * 1e9)::BIGINT, _nice_ns((end_ns - start_ns) / 100)) AS w_ns
+    FROM span
+),
+grid AS (
+    SELECT run, clock_id, start_ns, w_ns,
+        unnest(range(0, (end_ns - start_ns) // w_ns + 1)) AS b
+    FROM grid_spec
+),
+overlap AS (
+    SELECT
+        g.run, g.clock_id, s.measure, s.basis, s.lane, s.approximate, g.b, g.start_ns, g.w_ns,
+        least(s.t1_ns, g.start_ns + (g.b + 1) * g.w_ns) - greatest(s.t0_ns, g.start_ns + g.b * g.w_ns) AS o_ns,
+        s.level
+    FROM grid AS g
+    JOIN seg AS s ON s.run = g.run AND s.clock_id = g.clock_id
+        AND s.t0_ns < g.start_ns + (g.b + 1) * g.w_ns
+        AND s.t1_ns > g.start_ns + g.b * g.w_ns
+),
+per_lane AS (
+    SELECT run, clock_id, measure, basis, lane, b, any_value(start_ns) AS start_ns,
+        any_value(w_ns) AS w_ns, bool_or(approximate) AS approximate,
+        sum(level * o_ns) / sum(o_ns) AS mean,
+        max(level) AS max,
+        sum(o_ns) / any_value(w_ns) AS coverage
+    FROM overlap
+    WHERE o_ns > 0
+    GROUP BY run, clock_id, measure, basis, lane, b
+)
+SELECT
+    run,
+    clock_id,
+    measure,
+    basis,
+    bool_or(approximate) AS approximate,
+    b,
+    any_value(start_ns) + b * any_value(w_ns) AS bucket_start_ns,
+    b * any_value(w_ns) / 1e9 AS t_s,
+    any_value(w_ns) / 1e9 AS width_s,
+    sum(mean) AS mean,
+    sum(max) AS max,
+    max(coverage) AS coverage
+FROM per_lane
+GROUP BY run, clock_id, measure, basis, b
