@@ -1,0 +1,104 @@
+-- Every inter-token gap above a threshold (the session's tt_stall_ms, else the run's P99 gap),
+-- with what else happened during it: prefills of other requests in flight (their scheduled ->
+-- first token overlaps the gap; without a scheduled time, their first token fell inside it),
+-- preemptions (a step with paused requests, or the engine's preemption counter rising, during
+-- the gap), a batch-size jump (the batch grew by at least 2 and 25 % over its size at the gap's
+-- start; from steps, else from intervals), and the KV cache near full (a step or stats snapshot
+-- at or above tt_kv_full, default 0.95, during the gap). Engine data counts only when it is on
+-- the request's clock.
+-- @grain one row per chunk gap above the threshold, of ok measured requests
+-- @column run [id] Run.
+-- @column request_key [id] The request that stalled.
+-- @column seq [count] seq of the chunk that ended the stall.
+-- @column t0_ns [ns] Start of the gap (the previous content chunk).
+-- @column t1_ns [ns] End of the gap.
+-- @column gap_ms [ms] Length of the gap.
+-- @column threshold_ms [ms] The threshold it exceeds.
+-- @column other_prefills [count] Other requests whose prefill overlaps the gap.
+-- @column preempted [bool] A preemption happened during the gap.
+-- @column batch_jump [bool] The batch grew sharply during the gap.
+-- @column kv_near_full [bool] The KV cache was near full during the gap.
+CREATE OR REPLACE VIEW itl_stalls AS
+WITH thr AS (
+    SELECT run, coalesce(getvariable('tt_stall_ms'), quantile_cont(gap_ms, 0.99)) AS threshold_ms
+    FROM token_gaps WHERE measured AND ok
+    GROUP BY run
+),
+stall AS (
+    SELECT g.run, g.request_key, g.seq, g.ts_ns - round(g.gap_ms * 1e6)::BIGINT AS t0_ns,
+        g.ts_ns AS t1_ns, g.gap_ms, t.threshold_ms, r.clock_id
+    FROM token_gaps AS g
+    JOIN thr AS t USING (run)
+    JOIN requests AS r USING (request_key)
+    WHERE g.measured AND g.ok AND g.gap_ms > t.threshold_ms
+),
+prefill AS (
+    SELECT l.run, l.clock_id, l.request_key, coalesce(r.scheduled_ns, l.first_token_ns) AS p0_ns,
+        l.first_token_ns AS p1_ns
+    FROM request_latency AS l
+    JOIN requests AS r USING (request_key)
+    WHERE l.first_token_ns IS NOT NULL
+),
+prefill_hits AS (
+    SELECT s.request_key, s.seq, count(*) AS n
+    FROM stall AS s
+    JOIN prefill AS p ON p.run = s.run AND p.clock_id = s.clock_id AND p.request_key <> s.request_key
+        AND p.p0_ns <= s.t1_ns AND p.p1_ns > s.t0_ns
+    GROUP BY s.request_key, s.seq
+),
+engine AS (
+    SELECT src.run, st.clock_id, st.ts_ns, st.paused > 0 AS preempted, st.kv_usage
+    FROM steps AS st JOIN sources AS src USING (source_id)
+    WHERE st.ts_ns IS NOT NULL
+    UNION ALL
+    SELECT src.run, es.clock_id, es.ts_ns,
+        es.preemptions > lag(es.preemptions) OVER (PARTITION BY es.source_id, es.instance ORDER BY es.ts_ns),
+        es.kv_usage
+    FROM engine_stats AS es JOIN sources AS src USING (source_id)
+    WHERE es.ts_ns IS NOT NULL
+),
+engine_hits AS (
+    SELECT s.request_key, s.seq, coalesce(bool_or(e.preempted), false) AS preempted,
+        coalesce(max(e.kv_usage), 0) >= coalesce(getvariable('tt_kv_full'), 0.95) AS kv_near_full
+    FROM stall AS s
+    JOIN engine AS e ON e.run = s.run AND e.clock_id = s.clock_id
+        AND e.ts_ns >= s.t0_ns AND e.ts_ns <= s.t1_ns
+    GROUP BY s.request_key, s.seq
+),
+batch AS (
+    SELECT run, clock_id, basis, t0_ns, t1_ns, level
+    FROM _level_segments
+    WHERE measure = 'batch' AND basis IN ('steps', 'intervals')
+),
+batch_hits AS (
+    SELECT s.request_key, s.seq,
+        bool_or(b.basis = 'steps') AS from_steps,
+        max(b.level) FILTER (WHERE b.basis = 'steps') AS steps_max,
+        max(b.level) FILTER (WHERE b.basis = 'steps' AND b.t0_ns <= s.t0_ns) AS steps_start,
+        max(b.level) FILTER (WHERE b.basis = 'intervals') AS iv_max,
+        max(b.level) FILTER (WHERE b.basis = 'intervals' AND b.t0_ns <= s.t0_ns) AS iv_start
+    FROM stall AS s
+    JOIN batch AS b ON b.run = s.run AND b.clock_id = s.clock_id
+        AND b.t0_ns <= s.t1_ns AND b.t1_ns > s.t0_ns
+    GROUP BY s.request_key, s.seq
+)
+SELECT
+    s.run,
+    s.request_key,
+    s.seq,
+    s.t0_ns,
+    s.t1_ns,
+    s.gap_ms,
+    s.threshold_ms,
+    coalesce(p.n, 0) AS other_prefills,
+    coalesce(e.preempted, false) AS preempted,
+    coalesce(
+        CASE WHEN b.from_steps THEN b.steps_max - b.steps_start >= greatest(2, 0.25 * b.steps_start)
+             ELSE b.iv_max - b.iv_start >= greatest(2, 0.25 * b.iv_start) END,
+        false) AS batch_jump,
+    coalesce(e.kv_near_full, false) AS kv_near_full
+FROM stall AS s
+LEFT JOIN prefill_hits AS p USING (request_key, seq)
+LEFT JOIN engine_hits AS e USING (request_key, seq)
+LEFT JOIN batch_hits AS b USING (request_key, seq)
+ORDER BY s.run, s.t0_ns, s.request_key
