@@ -9,6 +9,8 @@
 -- @column request_key [id] Request (requests.request_key).
 -- @column measured [bool] True unless the request is marked warm-up.
 -- @column ok [bool] True when status is ok or unknown.
+-- @column engine [text] Engine or tool that wrote the row (requests.engine).
+-- @column session_id [id] The tool's session of a multi-turn run (genai-perf session_id), else NULL.
 -- @column service_kind [text] genai-perf's service kind of the request (openai, triton, triton_c_api), else NULL.
 -- @column arrival_ns [ns] Arrival (the client's send time for load generators).
 -- @column first_content_ns [ns] First content or reasoning chunk (or the row's first_token_ns).
@@ -27,6 +29,8 @@
 -- @column tpot_ms [ms] tokentime's TPOT (request_latency.tpot_ms).
 -- @column output_tokens [tokens] Output length (request_latency.output_tokens).
 -- @column prompt_tokens [tokens] Input length.
+-- @column reported_ttft_ms [ms] TTFT as the source reported it (requests.ttft_ms), else NULL.
+-- @column reported_e2e_ms [ms] E2E as the source reported it (requests.e2e_ms), else NULL.
 -- @column reported_itl_ms [ms] The per-request ITL a tool wrote itself (LLMPerf's inter_token_latency_s), else NULL.
 -- @column reported_output_tokens_per_s [tokens/s] The per-request output throughput a tool wrote itself (LLMPerf), else NULL.
 CREATE OR REPLACE VIEW _peer_requests AS
@@ -49,6 +53,8 @@ SELECT
     l.request_key,
     l.measured,
     l.ok,
+    r.engine,
+    r.extras['session_id'] AS session_id,
     r.extras['service_kind'] AS service_kind,
     l.arrival_ns,
     l.first_token_ns AS first_content_ns,
@@ -67,6 +73,8 @@ SELECT
     l.tpot_ms,
     l.output_tokens,
     l.prompt_tokens,
+    r.ttft_ms AS reported_ttft_ms,
+    r.e2e_ms AS reported_e2e_ms,
     TRY_CAST(r.extras['inter_token_latency_ms'] AS DOUBLE) AS reported_itl_ms,
     TRY_CAST(r.extras['request_output_throughput_token_per_s'] AS DOUBLE) AS reported_output_tokens_per_s
 FROM request_latency AS l

@@ -4,13 +4,13 @@
 -- chunk (reasoning counts); request latency ends at the last response; ITL is per request
 -- (latency - TTFT) / (OSL - 1) as a float, only when OSL >= 2; inter-chunk latency (ICL) pools
 -- every gap between consecutive responses of all requests; output token throughput per user is
--- 1 / ITL; benchmark duration is max(start + latency) - min(start) over the counted requests,
+-- 1 / ITL (a request with a gap that is not positive has no ICL, as AIPerf refuses it); benchmark duration is max(start + latency) - min(start) over the counted requests,
 -- and request and output throughput divide the counted requests and their OSL by it.
 -- Statistics as numpy: mean, linear percentiles, population std. Times in ms.
 -- @grain one row per run per AIPerf metric per statistic
 -- @column run [id] Run name.
 -- @column metric [text] AIPerf's metric tag (time_to_first_token, inter_token_latency, inter_chunk_latency, request_throughput, ...).
--- @column stat [text] avg, min, max, std, p1 ... p99 as AIPerf names them (run-level figures: avg only).
+-- @column stat [text] count, avg, min, max, std, p1 ... p99 as AIPerf names them (run-level figures: avg only).
 -- @column value [unit] The figure.
 -- @column unit [text] ms, sec, tokens, tokens/sec, tokens/sec/user, requests/sec or requests.
 CREATE OR REPLACE VIEW aiperf_metrics AS
@@ -42,10 +42,12 @@ samples AS (
     SELECT g.run, 'inter_chunk_latency' AS metric, g.gap_ms AS value
     FROM token_gaps AS g
     JOIN valid USING (request_key)
+    WHERE g.request_key NOT IN (SELECT request_key FROM token_gaps WHERE gap_ms <= 0)
 ),
 stats AS (
     SELECT
         s.run, s.metric, u.unit,
+        count(value)::DOUBLE AS count,
         avg(value) AS avg,
         min(value) AS min,
         max(value) AS max,
@@ -75,10 +77,10 @@ errors AS (
 )
 SELECT run, metric, stat, value, unit
 FROM (
-    SELECT run, metric, unit, avg, min, max, std, q[1] AS p1, q[2] AS p5, q[3] AS p10, q[4] AS p25,
+    SELECT run, metric, unit, count, avg, min, max, std, q[1] AS p1, q[2] AS p5, q[3] AS p10, q[4] AS p25,
         q[5] AS p50, q[6] AS p75, q[7] AS p90, q[8] AS p95, q[9] AS p99
     FROM stats
-) UNPIVOT (value FOR stat IN (avg, min, max, std, p1, p5, p10, p25, p50, p75, p90, p95, p99))
+) UNPIVOT (value FOR stat IN (count, avg, min, max, std, p1, p5, p10, p25, p50, p75, p90, p95, p99))
 UNION ALL
 SELECT run, metric, 'avg' AS stat, value, unit
 FROM (

@@ -50,13 +50,16 @@ samples AS (
             time_to_second_token,
             itl_ns / 1e6 AS inter_token_latency,
             CASE WHEN itl_ns > 0 THEN 1 / (itl_ns / 1e9) END AS output_token_throughput_per_user,
+            osl / (request_latency / 1e3) AS output_token_throughput_per_request,
             osl::DOUBLE AS output_sequence_length,
             isl::DOUBLE AS input_sequence_length
         FROM valid
     ) UNPIVOT (value FOR metric IN (request_latency, time_to_first_token, time_to_second_token,
-        inter_token_latency, output_token_throughput_per_user, output_sequence_length, input_sequence_length))
+        inter_token_latency, output_token_throughput_per_user, output_token_throughput_per_request,
+        output_sequence_length, input_sequence_length))
     JOIN (VALUES ('request_latency', 'ms'), ('time_to_first_token', 'ms'), ('time_to_second_token', 'ms'),
         ('inter_token_latency', 'ms'), ('output_token_throughput_per_user', 'tokens/sec/user'),
+        ('output_token_throughput_per_request', 'tokens/sec'),
         ('output_sequence_length', 'tokens'), ('input_sequence_length', 'tokens')) AS u(metric, unit) USING (metric)
 ),
 stats AS (

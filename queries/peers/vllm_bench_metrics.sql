@@ -3,12 +3,14 @@
 -- requests count; TTFT ends at the first chunk that carries choices, even a role-only or empty
 -- delta; E2EL ends at the last such chunk (usage and [DONE] excluded); TPOT is per request
 -- (E2EL - TTFT) / (output_len - 1), only when output_len > 1; ITL pools the gaps between
--- consecutive choice-bearing chunks of all requests (chunk-weighted). Throughputs divide by the
+-- consecutive choice-bearing chunks of all requests (chunk-weighted); max_concurrent_requests is
+-- the peak of a sweep over the half-open intervals [start, start + E2EL) of the successful
+-- requests (departures before arrivals at equal times; needs start times on one clock). Throughputs divide by the
 -- run's duration as vLLM reported it (reported_metrics), else by tokentime's measured window.
 -- Statistics as numpy: mean, median, population std, linear percentiles. Times in ms.
 -- @grain one row per run per vLLM metric per statistic
 -- @column run [id] Run name.
--- @column metric [text] vLLM's name: ttft, tpot, itl, e2el (statistics) or duration, completed, failed, request_throughput, output_throughput, total_token_throughput, total_input_tokens, total_output_tokens (run figures).
+-- @column metric [text] vLLM's name: ttft, tpot, itl, e2el (statistics) or duration, completed, failed, request_throughput, output_throughput, total_token_throughput, total_input_tokens, total_output_tokens, max_concurrent_requests (run figures).
 -- @column stat [text] mean, median, std, p1 ... p99 (as in vLLM's mean_ttft_ms, p99_itl_ms, ...), or value for run figures.
 -- @column value [unit] The figure.
 -- @column unit [text] ms, s, count, tokens, requests/s or tokens/s.
@@ -19,10 +21,19 @@ WITH valid AS (
         request_key,
         output_tokens,
         prompt_tokens,
+        arrival_ns,
         coalesce((first_choice_ns - arrival_ns) / 1e6, ttft_ms) AS ttft,
-        coalesce((last_choice_ns - arrival_ns) / 1e6, e2e_ms) AS e2el
+        -- a vLLM file's own per-request latency is its E2EL; elsewhere the last choice-bearing chunk
+        coalesce(CASE WHEN engine = 'vllm-bench' THEN reported_e2e_ms END,
+            (last_choice_ns - arrival_ns) / 1e6, e2e_ms) AS e2el
     FROM _peer_requests
     WHERE measured AND ok
+),
+valid_clocked AS (
+    SELECT v.run, v.arrival_ns, v.e2el, r.clock_id
+    FROM valid AS v
+    JOIN requests AS r USING (request_key)
+    WHERE v.arrival_ns IS NOT NULL AND v.e2el IS NOT NULL
 ),
 gaps AS (
     SELECT v.run, (t.ts_ns - lag(t.ts_ns) OVER (PARTITION BY t.request_key ORDER BY t.seq)) / 1e6 AS itl
@@ -50,6 +61,20 @@ stats AS (
     WHERE value IS NOT NULL
     GROUP BY run, metric
 ),
+events AS (
+    SELECT run, clock_id, arrival_ns AS t, 1 AS d FROM valid_clocked
+    UNION ALL
+    SELECT run, clock_id, arrival_ns + CAST(round(e2el * 1e6) AS BIGINT), -1 FROM valid_clocked
+),
+peak AS (
+    SELECT run, max(level) AS max_concurrent_requests
+    FROM (
+        SELECT run, sum(d) OVER (PARTITION BY run ORDER BY t, d ROWS UNBOUNDED PRECEDING) AS level
+        FROM events
+        WHERE run IN (SELECT run FROM valid_clocked GROUP BY run HAVING count(DISTINCT clock_id) = 1)
+    )
+    GROUP BY run
+),
 reported_duration AS (
     SELECT m.run, any_value(m.value) AS duration
     FROM reported_metrics AS m
@@ -64,10 +89,12 @@ per_run AS (
         count(v.request_key) AS completed,
         f.failed,
         sum(v.prompt_tokens) AS total_input_tokens,
-        sum(v.output_tokens) AS total_output_tokens
+        sum(v.output_tokens) AS total_output_tokens,
+        any_value(k.max_concurrent_requests) AS max_concurrent_requests
     FROM run_summary AS u
     LEFT JOIN valid AS v USING (run)
     LEFT JOIN reported_duration AS d USING (run)
+    LEFT JOIN peak AS k USING (run)
     LEFT JOIN (SELECT run, count(*) FILTER (WHERE NOT ok) AS failed FROM _peer_requests WHERE measured GROUP BY run) AS f USING (run)
     GROUP BY u.run, d.duration, u.duration_s, f.failed
     HAVING count(v.request_key) > 0
@@ -90,11 +117,12 @@ FROM (
         total_output_tokens::DOUBLE AS total_output_tokens,
         completed / duration AS request_throughput,
         total_output_tokens / duration AS output_throughput,
-        (total_input_tokens + total_output_tokens) / duration AS total_token_throughput
+        (total_input_tokens + total_output_tokens) / duration AS total_token_throughput,
+        max_concurrent_requests::DOUBLE AS max_concurrent_requests
     FROM per_run
 ) UNPIVOT (value FOR metric IN (duration, completed, failed, total_input_tokens, total_output_tokens,
-    request_throughput, output_throughput, total_token_throughput))
+    request_throughput, output_throughput, total_token_throughput, max_concurrent_requests))
 JOIN (VALUES ('duration', 's'), ('completed', 'count'), ('failed', 'count'), ('total_input_tokens', 'tokens'),
     ('total_output_tokens', 'tokens'), ('request_throughput', 'requests/s'), ('output_throughput', 'tokens/s'),
-    ('total_token_throughput', 'tokens/s')) AS u(metric, unit) USING (metric)
+    ('total_token_throughput', 'tokens/s'), ('max_concurrent_requests', 'count')) AS u(metric, unit) USING (metric)
 ORDER BY run, metric, stat
