@@ -106,7 +106,8 @@ public final class QueryLibrary {
       for (QueryFile q : byName.values()) {
         exec(db, q.path(), q.sql());
         String comment = q.description() + (q.grain() == null ? "" : " Grain: " + q.grain() + ".");
-        exec(db, q.path(), "COMMENT ON " + (q.isView() ? "VIEW " : "MACRO ") + q.name() + " IS " + quote(comment));
+        exec(db, q.path(), "COMMENT ON " + (q.isView() ? "VIEW " : isTableMacro(q) ? "MACRO TABLE " : "MACRO ")
+            + q.name() + " IS " + quote(comment));
         if (q.isView()) {
           for (QueryFile.Doc c : q.columns()) {
             exec(db, q.path(), "COMMENT ON COLUMN " + q.name() + "." + c.name() + " IS "
@@ -131,6 +132,14 @@ public final class QueryLibrary {
       throw new SQLException("queries/" + path + ": " + Database.firstLine(e), e);
     }
   }
+
+  /** A table macro (CREATE MACRO ... AS TABLE) is commented on as MACRO TABLE. */
+  private static boolean isTableMacro(QueryFile q) {
+    return TABLE_MACRO.matcher(q.sql()).find();
+  }
+
+  private static final java.util.regex.Pattern TABLE_MACRO = java.util.regex.Pattern.compile(
+      "(?is)^\\s*CREATE\\s+(?:OR\\s+REPLACE\\s+)?MACRO\\s+\\w+\\s*\\([^)]*\\)\\s*AS\\s+TABLE\\b");
 
   private static String quote(String s) {
     return "'" + s.replace("'", "''") + "'";

@@ -210,7 +210,7 @@ public final class LlmperfFormat implements InputFormat {
       Matcher m = STAT.matcher(key);
       if (q.matches()) {
         sink.reportedMetric(run, level, q.group(1), q.group(2), value, unitOf(q.group(1)));
-      } else if (m.matches()) {
+      } else if (m.matches() && !key.endsWith("_per_min")) { // num_completed_requests_per_min is a figure, not a min
         sink.reportedMetric(run, level, m.group(1), m.group(2), value, unitOf(m.group(1)));
       } else if (key.startsWith("results_")) {
         String metric = key.substring("results_".length());
