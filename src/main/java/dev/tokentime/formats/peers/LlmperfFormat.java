@@ -80,6 +80,7 @@ public final class LlmperfFormat implements InputFormat {
     long units = 0;
     int index = 0;
     long line = 1;
+    boolean pending = false; // an element counted whose outcome is not yet given
     try {
       JsonToken t;
       while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
@@ -88,7 +89,9 @@ public final class LlmperfFormat implements InputFormat {
         }
         line = PeerJson.line(p);
         units++;
+        pending = true;
         JsonNode r = PeerJson.TREE.readTree(p);
+        pending = false;
         try {
           response(req, r, index, line, ctx);
           if (sink.request(req, null, 0, 0) >= 0) {
@@ -100,9 +103,11 @@ public final class LlmperfFormat implements InputFormat {
         index++;
       }
     } catch (IOException e) {
-      units++;
+      if (!pending) {
+        units++; // the break is outside an element: it is a unit of its own
+      }
       sink.reject(Math.max(line, PeerJson.line(p)), PeerJson.reason(e)
-          + " (after element " + index + "); nothing after this point could be read", null, 0, 0);
+          + " (in element " + index + "); nothing after this point could be read", null, 0, 0);
     }
     return units;
   }

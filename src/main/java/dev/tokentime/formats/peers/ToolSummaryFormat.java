@@ -155,7 +155,8 @@ public final class ToolSummaryFormat implements InputFormat {
     return n;
   }
 
-  private static int metric(String name, JsonNode m, String run, Double level, RecordSink sink) {
+  private static int metric(String tag, JsonNode m, String run, Double level, RecordSink sink) {
+    String name = canonicalTag(tag);
     String unit = m.path("unit").asText("");
     int n = 0;
     Iterator<Map.Entry<String, JsonNode>> it = m.fields();
@@ -168,6 +169,15 @@ public final class ToolSummaryFormat implements InputFormat {
       }
     }
     return n;
+  }
+
+  /** AIPerf's early-October-2025 tags, under the names every later version (and the CSV) uses. */
+  static String canonicalTag(String tag) {
+    return switch (tag) {
+      case "ttft" -> "time_to_first_token";
+      case "ttst" -> "time_to_second_token";
+      default -> tag;
+    };
   }
 
   private static boolean isStat(String s) {
