@@ -47,11 +47,7 @@ stats AS (
     GROUP BY run, metric
 ),
 reported_duration AS (
-    SELECT m.run, any_value(m.value) AS duration
-    FROM reported_metrics AS m
-    JOIN sources AS s USING (source_id)
-    WHERE s.format = 'sglang-bench-jsonl' AND m.metric = 'duration' AND m.stat = 'value'
-    GROUP BY m.run
+    SELECT run, duration_s AS duration FROM _reported_duration WHERE format = 'sglang-bench-jsonl'
 ),
 per_run AS (
     SELECT

@@ -76,11 +76,7 @@ peak AS (
     GROUP BY run
 ),
 reported_duration AS (
-    SELECT m.run, any_value(m.value) AS duration
-    FROM reported_metrics AS m
-    JOIN sources AS s USING (source_id)
-    WHERE s.format = 'vllm-bench-json' AND m.metric = 'duration' AND m.stat = 'value'
-    GROUP BY m.run
+    SELECT run, duration_s AS duration FROM _reported_duration WHERE format = 'vllm-bench-json'
 ),
 per_run AS (
     SELECT
