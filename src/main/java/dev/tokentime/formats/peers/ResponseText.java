@@ -14,6 +14,8 @@ final class ResponseText {
   boolean hasChoices;
   Integer completionTokens;
   Integer promptTokens;
+  /** An error object the server sent in place of a chunk ({"error": {...}}), as text. */
+  String error;
 
   /** Reads one JSON payload (an object, or TGI's array of objects). */
   static ResponseText of(JsonNode data) {
@@ -25,6 +27,10 @@ final class ResponseText {
       }
       r.content = sb.toString();
       return r;
+    }
+    JsonNode err = data.get("error");
+    if (err != null && !err.isNull()) {
+      r.error = err.isObject() && err.hasNonNull("message") ? err.get("message").asText() : textOf(err);
     }
     JsonNode choices = data.get("choices");
     if (choices != null && choices.isArray() && choices.size() > 0) {

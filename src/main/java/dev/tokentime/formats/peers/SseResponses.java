@@ -112,6 +112,10 @@ final class SseResponses {
           continue;
         }
         ResponseText t = parse(i, payload);
+        if (t.error != null) {
+          error = "server error in the stream: " + t.error;
+          return ChunkKind.ERROR;
+        }
         content.append(t.content);
         reasoning.append(t.reasoning);
         role |= t.roleOnly;
@@ -147,6 +151,10 @@ final class SseResponses {
       return ChunkKind.EMPTY;
     }
     ResponseText t = parse(i, response.strip());
+    if (t.error != null) {
+      error = "server error: " + t.error;
+      return ChunkKind.ERROR;
+    }
     if (t.completionTokens != null) {
       completionTokens = t.completionTokens;
     }

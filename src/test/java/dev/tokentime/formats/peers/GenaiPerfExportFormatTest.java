@@ -104,6 +104,15 @@ class GenaiPerfExportFormatTest {
   }
 
   @Test
+  void anErrorObjectInTheStreamFailsTheRequest() throws IOException {
+    CollectingSink s = Parsing.parse(format, export(JSON.readTree("""
+        [{"response":"data: {\\"object\\":\\"chat.completion.chunk\\",\\"choices\\":[{\\"delta\\":{\\"content\\":\\"a\\"}}]}\\n\\n"},
+         {"response":"data: {\\"error\\":{\\"message\\":\\"CUDA out of memory\\",\\"code\\":500}}\\n\\n"}]""")));
+    assertEquals(List.of(ChunkKind.CONTENT, ChunkKind.ERROR), kinds(s, 1));
+    assertEquals("error", s.requests.get(0).status());
+  }
+
+  @Test
   void aNonStreamingResponseIsOneContentChunkWithItsUsage() throws IOException {
     CollectingSink s = Parsing.parse(format, export(CASES.get("non_sse_single_response").get("res_outputs")));
     assertEquals(List.of(ChunkKind.CONTENT), kinds(s, 1));
