@@ -297,6 +297,9 @@ public final class AiperfJsonlFormat implements InputFormat {
             + PeerJson.quote(v.toString()));
       }
       double x = v.asDouble();
+      if (!Double.isFinite(x)) {
+        throw new PeerJson.Bad("metrics." + tag + ": not a finite number");
+      }
       return switch (unit) {
         case "ns" -> x / 1e6;
         case "us" -> x / 1e3;

@@ -272,6 +272,9 @@ final class BenchResult {
     if (outputLens != null) {
       req.outputTokens = length("output_lens", i, outputLens[i]);
     }
+    if (startTimes != null && !Double.isFinite(startTimes[i])) {
+      throw new PeerJson.Bad("start_times[" + i + "]: not a finite number");
+    }
     double ttft = ttfts[i];
     if (ttft < 0 || !Double.isFinite(ttft)) {
       throw new PeerJson.Bad("ttfts[" + i + "]: expected a duration >= 0 s, got " + ttft);

@@ -159,6 +159,9 @@ public final class LlmperfFormat implements InputFormat {
     if (!v.isNumber()) {
       throw new PeerJson.Bad(field + ": expected a number of seconds, got " + PeerJson.quote(v.toString()));
     }
+    if (!Double.isFinite(v.asDouble())) {
+      throw new PeerJson.Bad(field + ": not a finite number");
+    }
     if (v.asDouble() < 0) {
       throw new PeerJson.Bad(field + ": negative duration " + v.asText());
     }

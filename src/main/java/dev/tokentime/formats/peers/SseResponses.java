@@ -100,11 +100,7 @@ final class SseResponses {
           continue;
         }
         if (!l.startsWith("data:")) {
-          if (!l.isEmpty() && !l.startsWith(":")) {
-            throw new PeerJson.Bad("response_outputs[" + i + "]: an SSE line that is neither data,"
-                + " event nor comment: " + PeerJson.quote(l));
-          }
-          continue;
+          continue; // comments, id:, retry: and unknown fields carry no data (the SSE spec ignores them)
         }
         String payload = l.substring("data:".length()).strip();
         if (payload.equals("[DONE]")) {

@@ -43,6 +43,13 @@ class LlmperfFormatTest {
   }
 
   @Test
+  void nonFiniteNumbersAreRejected() throws IOException {
+    CollectingSink s = Parsing.parse(format, "[" + OK.replace("\"ttft_s\":0.29", "\"ttft_s\":NaN") + "]");
+    assertEquals(1, s.rejects.size());
+    assertTrue(s.rejects.get(0).reason().contains("ttft_s: not a finite number"), s.rejects.toString());
+  }
+
+  @Test
   void badElementsAreRejectedAndATruncatedArrayKeepsItsHead() throws IOException {
     String wrong = OK.replace("\"ttft_s\":0.29", "\"ttft_s\":\"fast\"");
     String negative = OK.replace("\"ttft_s\":0.29", "\"ttft_s\":-1");
