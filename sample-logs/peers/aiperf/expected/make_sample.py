@@ -76,3 +76,15 @@ with open(os.path.join(here, "aiperf_metrics.json"), "w") as f:
     json.dump({"computed_by": "make_sample.py (AIPerf's formulas in plain Python)", "run": "aiperf",
                "metrics": expected}, f, indent=1)
     f.write("\n")
+
+# ---- the summary AIPerf writes beside its records (profile_export_aiperf.json, later layout)
+units = {"benchmark_duration": "sec", "request_throughput": "requests/sec", "output_token_throughput": "tokens/sec",
+         "request_count": "requests", "error_request_count": "requests", "output_sequence_length": "tokens",
+         "output_token_throughput_per_user": "tokens/sec/user"}
+summary = {k: dict({"unit": units.get(k, "ms")}, **v) for k, v in expected.items()}
+summary.update({"input_config": {"loadgen": {"request_count": 10}}, "was_cancelled": False,
+                "error_summary": [{"error_details": {"code": 499, "type": "RequestCancellationError"}, "count": 1},
+                                  {"error_details": {"code": 500, "type": "InternalServerError"}, "count": 1}]})
+with open(os.path.join(here, "..", "profile_export_aiperf.json"), "w") as f:
+    json.dump(summary, f, indent=1)
+    f.write("\n")

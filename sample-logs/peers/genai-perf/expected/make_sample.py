@@ -101,3 +101,14 @@ with open(os.path.join(here, "genai_perf_metrics.json"), "w") as f:
     json.dump({"computed_by": "make_sample.py (genai-perf's formulas in plain Python)", "run": "genai-perf",
                "metrics": expected}, f, indent=1)
     f.write("\n")
+
+# ---- the summary genai-perf writes beside its export (profile_export_genai_perf.json), from the
+# same figures: what the tool would report about this run, for peer_comparison
+units = {"request_throughput": "requests/sec", "output_token_throughput": "tokens/sec", "request_count": "count",
+         "output_token_throughput_per_user": "tokens/sec/user", "output_sequence_length": "tokens",
+         "input_sequence_length": "tokens"}
+summary = {k: dict({"unit": units.get(k, "ms")}, **v) for k, v in expected.items()}
+summary["input_config"] = {"perf_analyzer": {"stimulus": {"concurrency": 8}}}
+with open(os.path.join(here, "..", "profile_export_genai_perf.json"), "w") as f:
+    json.dump(summary, f, indent=1)
+    f.write("\n")

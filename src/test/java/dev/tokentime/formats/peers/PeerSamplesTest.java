@@ -57,6 +57,16 @@ class PeerSamplesTest {
       }
       assertEquals(List.of(), diffs);
       assertTrue(checked > 250, "checked " + checked);
+      // what the tools reported themselves (vLLM's and SGLang's result files, LLMPerf's summary)
+      // is what tokentime computes under their definitions
+      List<List<Object>> rows = t.rows("SELECT run, metric, stat, convention, reported_value, convention_value"
+          + " FROM peer_comparison WHERE reported_value IS NOT NULL AND convention_value IS NOT NULL");
+      assertTrue(rows.size() >= 45, "compared " + rows.size());
+      for (List<Object> r : rows) {
+        double reported = ((Number) r.get(4)).doubleValue();
+        double computed = ((Number) r.get(5)).doubleValue();
+        assertTrue(Numpy.close(reported, computed, 1e-9), r.toString());
+      }
     }
   }
 }
