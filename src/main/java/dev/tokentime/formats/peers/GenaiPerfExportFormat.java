@@ -161,7 +161,7 @@ public final class GenaiPerfExportFormat implements InputFormat {
       }
     }
 
-    private void level(String run, JsonNode e, long line) throws PeerJson.Bad {
+    private void level(String run, JsonNode e, long line) {
       String mode = e.path("mode").asText(null);
       JsonNode v = e.get("value");
       String kind = "concurrency".equals(mode) ? "concurrency"
@@ -173,7 +173,9 @@ public final class GenaiPerfExportFormat implements InputFormat {
       }
       String conflict = sink.runLevel(run, kind, value, null, "genai-perf experiment");
       if (conflict != null) {
-        throw new PeerJson.Bad("experiment at line " + line + ": " + conflict);
+        // the experiment header is a record of its own then: rejected, its requests still read
+        units++;
+        sink.reject(line, "experiment: " + conflict, null, 0, 0);
       }
     }
 
