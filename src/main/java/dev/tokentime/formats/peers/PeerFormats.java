@@ -8,6 +8,12 @@ public final class PeerFormats {
   private PeerFormats() {}
 
   public static List<InputFormat> all() {
-    return List.of();
+    return List.of(new GenaiPerfExportFormat(),
+        new ToolSummaryFormat(ToolSummaryFormat.Tool.GENAI_PERF),
+        new AiperfJsonlFormat(),
+        new ToolSummaryFormat(ToolSummaryFormat.Tool.AIPERF),
+        new VllmBenchFormat(),
+        new LlmperfFormat(),
+        new SglangBenchFormat());
   }
 }

@@ -1,0 +1,101 @@
+-- AIPerf's figures, computed by tokentime from the canonical tables the way AIPerf's metric
+-- classes compute them (docs/metrics.md, "Named variants"): only ok requests of the profiling
+-- phase count (warm-up, errors and cancellations are left out); TTFT is the first non-empty
+-- chunk (reasoning counts); request latency ends at the last response; ITL is per request
+-- (latency - TTFT) / (OSL - 1) as a float, only when OSL >= 2; inter-chunk latency (ICL) pools
+-- every gap between consecutive responses of all requests; output token throughput per user is
+-- 1 / ITL (a request with a gap that is not positive has no ICL, as AIPerf refuses it); benchmark duration is max(start + latency) - min(start) over the counted requests,
+-- and request and output throughput divide the counted requests and their OSL by it.
+-- Statistics as numpy: mean, linear percentiles, population std. Times in ms.
+-- @grain one row per run per AIPerf metric per statistic
+-- @column run [id] Run name.
+-- @column metric [text] AIPerf's metric tag (time_to_first_token, inter_token_latency, inter_chunk_latency, request_throughput, ...).
+-- @column stat [text] count, avg, min, max, std, p1 ... p99 as AIPerf names them (run-level figures: avg only).
+-- @column value [unit] The figure.
+-- @column unit [text] ms, sec, tokens, tokens/sec, tokens/sec/user, requests/sec or requests.
+CREATE OR REPLACE VIEW aiperf_metrics AS
+WITH valid AS (
+    SELECT
+        run,
+        request_key,
+        arrival_ns,
+        ttft_ms AS time_to_first_token,
+        (second_content_ns - first_content_ns) / 1e6 AS time_to_second_token,
+        e2e_ms AS request_latency,
+        CASE WHEN output_tokens >= 2 THEN (e2e_ms - ttft_ms) / (output_tokens - 1) END AS inter_token_latency,
+        output_tokens::DOUBLE AS output_sequence_length,
+        prompt_tokens::DOUBLE AS input_sequence_length
+    FROM _peer_requests
+    WHERE measured AND ok
+),
+samples AS (
+    SELECT run, metric, value
+    FROM (
+        SELECT
+            run, time_to_first_token, time_to_second_token, request_latency, inter_token_latency,
+            CASE WHEN inter_token_latency > 0 THEN 1000 / inter_token_latency END AS output_token_throughput_per_user,
+            output_sequence_length, input_sequence_length
+        FROM valid
+    ) UNPIVOT (value FOR metric IN (time_to_first_token, time_to_second_token, request_latency,
+        inter_token_latency, output_token_throughput_per_user, output_sequence_length, input_sequence_length))
+    UNION ALL
+    SELECT g.run, 'inter_chunk_latency' AS metric, g.gap_ms AS value
+    FROM token_gaps AS g
+    JOIN valid USING (request_key)
+    WHERE g.request_key NOT IN (SELECT request_key FROM token_gaps WHERE gap_ms <= 0)
+),
+stats AS (
+    SELECT
+        s.run, s.metric, u.unit,
+        count(value)::DOUBLE AS count,
+        avg(value) AS avg,
+        min(value) AS min,
+        max(value) AS max,
+        stddev_pop(value) AS std,
+        quantile_cont(value, [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99]) AS q
+    FROM samples AS s
+    JOIN (VALUES ('time_to_first_token', 'ms'), ('time_to_second_token', 'ms'), ('request_latency', 'ms'),
+        ('inter_token_latency', 'ms'), ('inter_chunk_latency', 'ms'),
+        ('output_token_throughput_per_user', 'tokens/sec/user'), ('output_sequence_length', 'tokens'),
+        ('input_sequence_length', 'tokens')) AS u(metric, unit) USING (metric)
+    GROUP BY s.run, s.metric, u.unit
+),
+per_run AS (
+    SELECT
+        run,
+        count(*) AS request_count,
+        sum(output_sequence_length) AS total_osl,
+        (max(arrival_ns + request_latency * 1e6) - min(arrival_ns)) / 1e9 AS benchmark_duration
+    FROM valid
+    GROUP BY run
+),
+errors AS (
+    SELECT run, count(*) FILTER (WHERE NOT ok) AS error_request_count
+    FROM _peer_requests
+    WHERE measured
+    GROUP BY run
+)
+SELECT run, metric, stat, value, unit
+FROM (
+    SELECT run, metric, unit, count, avg, min, max, std, q[1] AS p1, q[2] AS p5, q[3] AS p10, q[4] AS p25,
+        q[5] AS p50, q[6] AS p75, q[7] AS p90, q[8] AS p95, q[9] AS p99
+    FROM stats
+) UNPIVOT (value FOR stat IN (count, avg, min, max, std, p1, p5, p10, p25, p50, p75, p90, p95, p99))
+UNION ALL
+SELECT run, metric, 'avg' AS stat, value, unit
+FROM (
+    SELECT
+        p.run,
+        p.benchmark_duration,
+        CASE WHEN p.benchmark_duration > 0 THEN p.request_count / p.benchmark_duration END AS request_throughput,
+        CASE WHEN p.benchmark_duration > 0 THEN p.total_osl / p.benchmark_duration END AS output_token_throughput,
+        p.request_count::DOUBLE AS request_count,
+        e.error_request_count::DOUBLE AS error_request_count
+    FROM per_run AS p
+    LEFT JOIN errors AS e USING (run)
+) UNPIVOT (value FOR metric IN (benchmark_duration, request_throughput, output_token_throughput,
+    request_count, error_request_count))
+JOIN (VALUES ('benchmark_duration', 'sec'), ('request_throughput', 'requests/sec'),
+    ('output_token_throughput', 'tokens/sec'), ('request_count', 'requests'),
+    ('error_request_count', 'requests')) AS u(metric, unit) USING (metric)
+ORDER BY run, metric, stat

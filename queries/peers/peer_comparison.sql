@@ -1,0 +1,131 @@
+-- Why two tools disagree on the same run: for every run, each headline figure as tokentime
+-- defines it (metric_stats, run_summary), as each peer tool defines it (computed by tokentime
+-- from the same rows: genai_perf_metrics, aiperf_metrics, vllm_bench_metrics,
+-- sglang_bench_metrics, llmperf_metrics), and as the tool itself reported it when its own summary
+-- was ingested (reported_metrics), with the differences and the reason the definitions differ.
+-- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
+-- converted. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
+-- @grain one row per run per convention per metric per statistic
+-- @column run [id] Run name.
+-- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
+-- @column stat [text] mean, std, p50, p90, p99 (latencies) or value (throughputs).
+-- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang or llmperf.
+-- @column tool_metric [text] The tool's own name for its closest figure, and the statistic as the tool names it.
+-- @column tokentime_value [ms or 1/s] The figure under tokentime's definition.
+-- @column convention_value [ms or 1/s] The figure under the tool's definition, computed by tokentime.
+-- @column reported_value [ms or 1/s] The figure the tool reported itself for this run, when its summary was ingested.
+-- @column convention_minus_tokentime [ms or 1/s] convention_value - tokentime_value.
+-- @column reported_minus_convention [ms or 1/s] reported_value - convention_value: near zero when tokentime reproduces the tool.
+-- @column why [text] How the tool's definition differs from tokentime's.
+CREATE OR REPLACE VIEW peer_comparison AS
+WITH names (convention, tool_metric, metric, factor, why) AS (
+    VALUES
+    ('genai-perf', 'time_to_first_token', 'ttft_ms', 1.0, 'same first-token rule (first response with content after SSE clean-up)'),
+    ('genai-perf', 'inter_token_latency', 'tpot_ms', 1.0, 'genai-perf ITL is per request (latency - TTFT)/(OSL - 1) rounded half-even to whole ns: tokentime''s TPOT, not chunk gaps'),
+    ('genai-perf', 'request_latency', 'e2e_ms', 1.0, 'ends at the last content response, as tokentime'),
+    ('genai-perf', 'output_token_throughput', 'output_tokens_per_s', 1.0, 'window ends at the last content response of valid requests, not at the last finish'),
+    ('genai-perf', 'request_throughput', 'requests_per_s', 1.0, 'counts ALL requests (failed and empty too) over a window of the valid ones'),
+    ('aiperf', 'time_to_first_token', 'ttft_ms', 1.0, 'same first-token rule (first non-empty chunk, reasoning counts)'),
+    ('aiperf', 'inter_chunk_latency', 'itl_ms', 1.0, 'AIPerf ICL pools chunk gaps, as tokentime ITL'),
+    ('aiperf', 'inter_token_latency', 'tpot_ms', 1.0, 'AIPerf ITL is per request (latency - TTFT)/(OSL - 1): tokentime''s TPOT'),
+    ('aiperf', 'request_latency', 'e2e_ms', 1.0, 'ends at the last response, as tokentime'),
+    ('aiperf', 'output_token_throughput', 'output_tokens_per_s', 1.0, 'duration = max(start + latency) - min(start) over valid requests only'),
+    ('aiperf', 'request_throughput', 'requests_per_s', 1.0, 'valid requests over AIPerf''s benchmark duration'),
+    ('vllm', 'ttft', 'ttft_ms', 1.0, 'vLLM stops at the first chunk with choices, even a role-only or empty delta'),
+    ('vllm', 'itl', 'itl_ms', 1.0, 'pooled gaps between choice-bearing chunks (role and empty deltas included)'),
+    ('vllm', 'tpot', 'tpot_ms', 1.0, 'same formula, from vLLM''s TTFT and E2EL'),
+    ('vllm', 'e2el', 'e2e_ms', 1.0, 'ends at the last choice-bearing chunk (usage and [DONE] excluded)'),
+    ('vllm', 'output_throughput', 'output_tokens_per_s', 1.0, 'divides by the benchmark''s wall time as vLLM measured it'),
+    ('vllm', 'request_throughput', 'requests_per_s', 1.0, 'completed requests over vLLM''s wall time'),
+    ('sglang', 'ttft', 'ttft_ms', 1.0, 'same first-token rule (first chunk with text)'),
+    ('sglang', 'itl', 'itl_ms', 1.0, 'pooled content chunk gaps, as tokentime'),
+    ('sglang', 'tpot', 'tpot_ms', 1.0, 'uses SGLang''s E2E, which includes [DONE]'),
+    ('sglang', 'e2e_latency', 'e2e_ms', 1.0, 'SGLang stamps every line received: E2E ends at [DONE], not at the last token'),
+    ('sglang', 'output_throughput', 'output_tokens_per_s', 1.0, 'divides by the benchmark''s wall time as SGLang measured it'),
+    ('sglang', 'request_throughput', 'requests_per_s', 1.0, 'completed requests over SGLang''s wall time'),
+    ('llmperf', 'ttft_s', 'ttft_ms', 1000.0, 'same first-token rule (first non-empty delta.content); seconds'),
+    ('llmperf', 'inter_token_latency_s', 'itl_ms', 1000.0, 'LLMPerf ITL INCLUDES TTFT: (TTFT + sum of gaps)/N per request, not chunk gaps'),
+    ('llmperf', 'end_to_end_latency_s', 'e2e_ms', 1000.0, 'runs until the stream is exhausted, [DONE] included'),
+    ('llmperf', 'mean_output_throughput_token_per_s', 'output_tokens_per_s', 1.0, 'output tokens over the whole test loop'),
+    ('llmperf', 'num_completed_requests_per_min', 'requests_per_s', 1.0 / 60, 'per minute in LLMPerf')
+),
+stat_names (convention, tool_stat, stat) AS (
+    VALUES
+    ('genai-perf', 'avg', 'mean'), ('genai-perf', 'std', 'std'), ('genai-perf', 'p50', 'p50'),
+    ('genai-perf', 'p90', 'p90'), ('genai-perf', 'p99', 'p99'),
+    ('aiperf', 'avg', 'mean'), ('aiperf', 'std', 'std'), ('aiperf', 'p50', 'p50'),
+    ('aiperf', 'p90', 'p90'), ('aiperf', 'p99', 'p99'),
+    ('vllm', 'mean', 'mean'), ('vllm', 'std', 'std'), ('vllm', 'median', 'p50'),
+    ('vllm', 'p90', 'p90'), ('vllm', 'p99', 'p99'), ('vllm', 'value', 'value'),
+    ('sglang', 'mean', 'mean'), ('sglang', 'std', 'std'), ('sglang', 'median', 'p50'),
+    ('sglang', 'p90', 'p90'), ('sglang', 'p99', 'p99'), ('sglang', 'value', 'value'),
+    ('llmperf', 'mean', 'mean'), ('llmperf', 'stddev', 'std'), ('llmperf', 'p50', 'p50'),
+    ('llmperf', 'p90', 'p90'), ('llmperf', 'p99', 'p99'), ('llmperf', 'value', 'value')
+),
+computed AS (
+    SELECT 'genai-perf' AS convention, run, metric AS tool_metric, stat AS tool_stat, value FROM genai_perf_metrics
+    UNION ALL SELECT 'aiperf', run, metric, stat, value FROM aiperf_metrics
+    UNION ALL SELECT 'vllm', run, metric, stat, value FROM vllm_bench_metrics
+    UNION ALL SELECT 'sglang', run, metric, stat, value FROM sglang_bench_metrics
+    UNION ALL SELECT 'llmperf', run, metric, stat, value FROM llmperf_metrics
+),
+reported AS (
+    SELECT
+        CASE s.format
+            WHEN 'genai-perf-summary' THEN 'genai-perf'
+            WHEN 'aiperf-summary' THEN 'aiperf'
+            WHEN 'vllm-bench-json' THEN 'vllm'
+            WHEN 'sglang-bench-jsonl' THEN 'sglang'
+            WHEN 'llmperf-json' THEN 'llmperf'
+        END AS convention,
+        m.run,
+        m.metric AS tool_metric,
+        m.stat AS tool_stat,
+        any_value(m.value) AS value
+    FROM reported_metrics AS m
+    JOIN sources AS s USING (source_id)
+    GROUP BY ALL
+),
+-- a throughput is a run-level figure: genai-perf and AIPerf call its one statistic avg
+tool_figures AS (
+    SELECT n.convention, n.tool_metric, n.metric, n.factor, n.why, sn.stat, sn.tool_stat
+    FROM names AS n
+    JOIN stat_names AS sn USING (convention)
+    WHERE n.metric NOT IN ('output_tokens_per_s', 'requests_per_s') AND sn.stat <> 'value'
+    UNION ALL
+    SELECT n.convention, n.tool_metric, n.metric, n.factor, n.why, 'value' AS stat,
+        CASE WHEN n.convention IN ('genai-perf', 'aiperf') THEN 'avg' ELSE 'value' END AS tool_stat
+    FROM names AS n
+    WHERE n.metric IN ('output_tokens_per_s', 'requests_per_s')
+),
+tokentime AS (
+    SELECT run, metric, stat, value
+    FROM (SELECT run, metric, mean, std, p50, p90, p99 FROM metric_stats)
+        UNPIVOT (value FOR stat IN (mean, std, p50, p90, p99))
+    UNION ALL
+    SELECT run, metric, 'value' AS stat, value
+    FROM (SELECT run, output_tokens_per_s, requests_per_s FROM run_summary)
+        UNPIVOT (value FOR metric IN (output_tokens_per_s, requests_per_s))
+)
+SELECT
+    u.run,
+    f.metric,
+    f.stat,
+    f.convention,
+    f.tool_metric || ' ' || f.tool_stat AS tool_metric,
+    t.value AS tokentime_value,
+    c.value * f.factor AS convention_value,
+    r.value * f.factor AS reported_value,
+    c.value * f.factor - t.value AS convention_minus_tokentime,
+    (r.value - c.value) * f.factor AS reported_minus_convention,
+    f.why
+FROM runs AS u
+CROSS JOIN tool_figures AS f
+LEFT JOIN tokentime AS t ON t.run = u.run AND t.metric = f.metric AND t.stat = f.stat
+LEFT JOIN computed AS c ON c.run = u.run AND c.convention = f.convention AND c.tool_metric = f.tool_metric AND c.tool_stat = f.tool_stat
+LEFT JOIN reported AS r ON r.run = u.run AND r.convention = f.convention AND r.tool_metric = f.tool_metric AND r.tool_stat = f.tool_stat
+WHERE t.value IS NOT NULL OR c.value IS NOT NULL OR r.value IS NOT NULL
+ORDER BY u.run,
+    list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', 'output_tokens_per_s', 'requests_per_s'], f.metric),
+    list_position(['mean', 'std', 'p50', 'p90', 'p99', 'value'], f.stat),
+    f.convention

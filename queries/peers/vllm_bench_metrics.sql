@@ -1,0 +1,124 @@
+-- vllm bench serve's figures, computed by tokentime from the canonical tables the way
+-- vllm/benchmarks/serve.py computes them (docs/metrics.md, "Named variants"): only successful
+-- requests count; TTFT ends at the first chunk that carries choices, even a role-only or empty
+-- delta; E2EL ends at the last such chunk (usage and [DONE] excluded); TPOT is per request
+-- (E2EL - TTFT) / (output_len - 1), only when output_len > 1; ITL pools the gaps between
+-- consecutive choice-bearing chunks of all requests (chunk-weighted); max_concurrent_requests is
+-- the peak of a sweep over the half-open intervals [start, start + E2EL) of the successful
+-- requests (departures before arrivals at equal times; needs start times on one clock). Throughputs divide by the
+-- run's duration as vLLM reported it (reported_metrics), else by tokentime's measured window.
+-- Statistics as numpy: mean, median, population std, linear percentiles. Times in ms.
+-- @grain one row per run per vLLM metric per statistic
+-- @column run [id] Run name.
+-- @column metric [text] vLLM's name: ttft, tpot, itl, e2el (statistics) or duration, completed, failed, request_throughput, output_throughput, total_token_throughput, total_input_tokens, total_output_tokens, max_concurrent_requests (run figures).
+-- @column stat [text] mean, median, std, p1 ... p99 (as in vLLM's mean_ttft_ms, p99_itl_ms, ...), or value for run figures.
+-- @column value [unit] The figure.
+-- @column unit [text] ms, s, count, tokens, requests/s or tokens/s.
+CREATE OR REPLACE VIEW vllm_bench_metrics AS
+WITH valid AS (
+    SELECT
+        run,
+        request_key,
+        output_tokens,
+        prompt_tokens,
+        arrival_ns,
+        coalesce((first_choice_ns - arrival_ns) / 1e6, ttft_ms) AS ttft,
+        -- a vLLM file's own per-request latency is its E2EL; elsewhere the last choice-bearing chunk
+        coalesce(CASE WHEN engine = 'vllm-bench' THEN reported_e2e_ms END,
+            (last_choice_ns - arrival_ns) / 1e6, e2e_ms) AS e2el
+    FROM _peer_requests
+    WHERE measured AND ok
+),
+valid_clocked AS (
+    SELECT v.run, v.arrival_ns, v.e2el, r.clock_id
+    FROM valid AS v
+    JOIN requests AS r USING (request_key)
+    WHERE v.arrival_ns IS NOT NULL AND v.e2el IS NOT NULL
+),
+gaps AS (
+    SELECT v.run, (t.ts_ns - lag(t.ts_ns) OVER (PARTITION BY t.request_key ORDER BY t.seq)) / 1e6 AS itl
+    FROM tokens AS t
+    JOIN valid AS v USING (request_key)
+    WHERE t.chunk_kind IN ('content', 'reasoning', 'role', 'empty')
+),
+samples AS (
+    SELECT run, 'ttft' AS metric, ttft AS value FROM valid
+    UNION ALL
+    SELECT run, 'e2el', e2el FROM valid
+    UNION ALL
+    SELECT run, 'tpot', (e2el - ttft) / (output_tokens - 1) FROM valid WHERE output_tokens > 1
+    UNION ALL
+    SELECT run, 'itl', itl FROM gaps WHERE itl IS NOT NULL
+),
+stats AS (
+    SELECT
+        run, metric,
+        avg(value) AS mean,
+        median(value) AS median,
+        stddev_pop(value) AS std,
+        quantile_cont(value, [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99]) AS q
+    FROM samples
+    WHERE value IS NOT NULL
+    GROUP BY run, metric
+),
+events AS (
+    SELECT run, clock_id, arrival_ns AS t, 1 AS d FROM valid_clocked
+    UNION ALL
+    SELECT run, clock_id, arrival_ns + CAST(round(e2el * 1e6) AS BIGINT), -1 FROM valid_clocked
+),
+peak AS (
+    SELECT run, max(level) AS max_concurrent_requests
+    FROM (
+        SELECT run, sum(d) OVER (PARTITION BY run ORDER BY t, d ROWS UNBOUNDED PRECEDING) AS level
+        FROM events
+        WHERE run IN (SELECT run FROM valid_clocked GROUP BY run HAVING count(DISTINCT clock_id) = 1)
+    )
+    GROUP BY run
+),
+reported_duration AS (
+    SELECT run, duration_s AS duration FROM _reported_duration WHERE format = 'vllm-bench-json'
+),
+per_run AS (
+    SELECT
+        u.run,
+        coalesce(d.duration, u.duration_s) AS duration,
+        count(v.request_key) AS completed,
+        f.failed,
+        sum(v.prompt_tokens) AS total_input_tokens,
+        sum(v.output_tokens) AS total_output_tokens,
+        any_value(k.max_concurrent_requests) AS max_concurrent_requests
+    FROM run_summary AS u
+    LEFT JOIN valid AS v USING (run)
+    LEFT JOIN reported_duration AS d USING (run)
+    LEFT JOIN peak AS k USING (run)
+    LEFT JOIN (SELECT run, count(*) FILTER (WHERE NOT ok) AS failed FROM _peer_requests WHERE measured GROUP BY run) AS f USING (run)
+    GROUP BY u.run, d.duration, u.duration_s, f.failed
+    HAVING count(v.request_key) > 0
+)
+SELECT run, metric, stat, value, 'ms' AS unit
+FROM (
+    SELECT run, metric, mean, median, std, q[1] AS p1, q[2] AS p5, q[3] AS p10, q[4] AS p25,
+        q[5] AS p50, q[6] AS p75, q[7] AS p90, q[8] AS p95, q[9] AS p99
+    FROM stats
+) UNPIVOT (value FOR stat IN (mean, median, std, p1, p5, p10, p25, p50, p75, p90, p95, p99))
+UNION ALL
+SELECT run, metric, 'value' AS stat, value, unit
+FROM (
+    SELECT
+        run,
+        duration,
+        completed::DOUBLE AS completed,
+        failed::DOUBLE AS failed,
+        total_input_tokens::DOUBLE AS total_input_tokens,
+        total_output_tokens::DOUBLE AS total_output_tokens,
+        completed / duration AS request_throughput,
+        total_output_tokens / duration AS output_throughput,
+        (total_input_tokens + total_output_tokens) / duration AS total_token_throughput,
+        max_concurrent_requests::DOUBLE AS max_concurrent_requests
+    FROM per_run
+) UNPIVOT (value FOR metric IN (duration, completed, failed, total_input_tokens, total_output_tokens,
+    request_throughput, output_throughput, total_token_throughput, max_concurrent_requests))
+JOIN (VALUES ('duration', 's'), ('completed', 'count'), ('failed', 'count'), ('total_input_tokens', 'tokens'),
+    ('total_output_tokens', 'tokens'), ('request_throughput', 'requests/s'), ('output_throughput', 'tokens/s'),
+    ('total_token_throughput', 'tokens/s'), ('max_concurrent_requests', 'count')) AS u(metric, unit) USING (metric)
+ORDER BY run, metric, stat

@@ -1,0 +1,319 @@
+package dev.tokentime.formats.peers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.ingest.ChunkKind;
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.LineReader;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import dev.tokentime.ingest.Sample;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * AIPerf's per-request records, {@code profile_export.jsonl}: one {@code MetricRecordInfo} per
+ * line, {@code {metadata, metrics:{tag:{value, unit}}, error}}. Both schema generations are read:
+ * the early-October-2025 one ({@code timestamp_ns}, {@code credit_phase}, tags {@code ttft} /
+ * {@code ttst}) and the later one ({@code request_start_ns} / {@code request_end_ns},
+ * {@code benchmark_phase}, {@code was_cancelled}, tags {@code time_to_first_token} / ...).
+ *
+ * <p>A record has no per-chunk timestamps, but its inter-chunk latency list does: the chunks are
+ * rebuilt at start + TTFT + the running sum of the gaps, on AIPerf's wall clock (as vllm bench
+ * serve's are from its ttft and itl). The record's own figures are kept as reported in the
+ * {@code *_ms} columns, so a record without the list still has its TTFT and latency.
+ */
+public final class AiperfJsonlFormat implements InputFormat {
+
+  @Override
+  public String id() {
+    return "aiperf-jsonl";
+  }
+
+  @Override
+  public String description() {
+    return "AIPerf profile_export.jsonl: one record per request (metadata, metrics, error)";
+  }
+
+  @Override
+  public String fills() {
+    return "runs, requests, tokens";
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    List<String> lines = sample.firstLines(3);
+    if (lines.isEmpty()) {
+      return 0;
+    }
+    String first = lines.get(0);
+    if (!first.startsWith("{\"metadata\"") && !(first.startsWith("{") && first.contains("\"metadata\""))) {
+      return 0;
+    }
+    boolean ids = first.contains("\"x_request_id\"") || first.contains("\"record_processor_id\"");
+    boolean metrics = first.contains("\"metrics\"");
+    return ids && metrics ? 92 : 0;
+  }
+
+  @Override
+  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    RequestRecord req = new RequestRecord();
+    int clockId = sink.clock(new ClockSpec("client",
+        "AIPerf wall clock, Unix epoch ns (" + ctx.sourceName() + ")", 1, null, false));
+    LineReader reader = new LineReader(in);
+    return reader.forEach(new LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) {
+        if (PeerJson.isBlank(buf, off, len)) {
+          sink.otherLine();
+          return;
+        }
+        try {
+          JsonNode node = PeerJson.TREE.readTree(PeerJson.JSON.createParser(buf, off, len));
+          if (node == null || !node.isObject()) {
+            throw new PeerJson.Bad("not a JSON object");
+          }
+          Record r = new Record(req, ctx, clockId, lineNo);
+          r.read(node);
+          long key = sink.request(req, buf, off, len);
+          if (key >= 0) {
+            r.emitTokens(sink, key);
+            sink.record();
+          }
+        } catch (PeerJson.Bad e) {
+          sink.reject(lineNo, e.getMessage(), buf, off, len);
+        } catch (IOException e) {
+          String reason = PeerJson.reason(e);
+          sink.reject(lineNo, reason.startsWith("truncated") ? "truncated JSON: the line ends"
+              + " inside the record" : reason, buf, off, len);
+        }
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        sink.reject(lineNo, "line of " + length + " bytes is longer than the limit of "
+            + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
+      }
+    });
+  }
+
+  /** One record's meaning: fills the request and keeps the chunk gaps to rebuild its stream. */
+  private static final class Record {
+    final RequestRecord req;
+    final ParseContext ctx;
+    double[] icl;
+    Double ttftMs;
+    Double latencyMs;
+
+    Record(RequestRecord req, ParseContext ctx, int clockId, long lineNo) {
+      this.req = req;
+      this.ctx = ctx;
+      req.reset();
+      req.lineNo = lineNo;
+      req.run = ctx.defaultRun();
+      req.clockId = clockId;
+      req.engine = "aiperf";
+    }
+
+    void read(JsonNode rec) throws PeerJson.Bad {
+      JsonNode meta = rec.get("metadata");
+      if (meta == null || !meta.isObject()) {
+        throw new PeerJson.Bad("metadata is missing (not an AIPerf record)");
+      }
+      metadata(meta);
+      JsonNode metrics = rec.get("metrics");
+      if (metrics != null && !metrics.isNull()) {
+        if (!metrics.isObject()) {
+          throw new PeerJson.Bad("metrics: expected an object");
+        }
+        metrics(metrics);
+      }
+      error(rec.get("error"), meta);
+      if (req.status == null) {
+        req.status = "ok";
+      }
+      if (req.arrivalNs != RequestRecord.NONE && req.finishedNs == RequestRecord.NONE
+          && latencyMs != null) {
+        req.finishedNs = req.arrivalNs + PeerJson.msToNs(latencyMs);
+      }
+      if (req.finishedNs != RequestRecord.NONE && req.arrivalNs != RequestRecord.NONE
+          && req.finishedNs < req.arrivalNs) {
+        throw new PeerJson.Bad("timestamps decrease: the request ends (" + req.finishedNs
+            + ") before it starts (" + req.arrivalNs + ")");
+      }
+    }
+
+    private void metadata(JsonNode m) throws PeerJson.Bad {
+      req.requestId = firstText(m, "x_request_id", "request_id", "session_num");
+      if (req.requestId == null) {
+        req.requestId = "line " + req.lineNo;
+      }
+      Long start = ns(m, "request_start_ns");
+      if (start == null) {
+        start = ns(m, "timestamp_ns");
+      }
+      if (start != null) {
+        req.arrivalNs = start;
+      }
+      Long end = ns(m, "request_end_ns");
+      if (end != null) {
+        req.finishedNs = end;
+      }
+      String phase = firstText(m, "benchmark_phase", "credit_phase");
+      if (phase != null) {
+        // AIPerf measures only the profiling phase; anything else (warmup) is left out
+        req.phase = phase.equals("profiling") ? "measure" : "warmup";
+        if (!phase.equals("profiling") && !phase.equals("warmup")) {
+          req.extras.put("benchmark_phase", phase);
+        }
+      }
+      if (m.path("was_cancelled").asBoolean(false)) {
+        req.status = "cancelled";
+        Long at = ns(m, "cancellation_time_ns");
+        if (at != null) {
+          req.extras.put("cancellation_time_ns", Long.toString(at));
+        }
+      }
+      for (String k : new String[] {"x_correlation_id", "conversation_id", "turn_index",
+          "worker_id", "session_num", "request_ack_ns"}) {
+        JsonNode v = m.get(k);
+        if (v != null && !v.isNull() && !k.equals(idField(m))) {
+          req.extras.put(k, v.asText());
+        }
+      }
+    }
+
+    private static String idField(JsonNode m) {
+      return m.hasNonNull("x_request_id") ? "x_request_id" : m.hasNonNull("request_id")
+          ? "request_id" : "session_num";
+    }
+
+    private void metrics(JsonNode metrics) throws PeerJson.Bad {
+      Iterator<Map.Entry<String, JsonNode>> it = metrics.fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String tag = e.getKey();
+        JsonNode m = e.getValue();
+        JsonNode v = m != null && m.isObject() ? m.get("value") : m;
+        String unit = m != null && m.isObject() ? m.path("unit").asText("") : "";
+        if (v == null || v.isNull()) {
+          continue;
+        }
+        switch (tag) {
+          case "time_to_first_token", "ttft" -> {
+            req.ttftMs = ttftMs = ms(tag, v, unit);
+            if (ttftMs < 0) {
+              throw new PeerJson.Bad("timestamps decrease: metrics." + tag + " is negative");
+            }
+          }
+          case "max_response_timestamp" -> req.finishedNs = (long) v.asDouble(); // old schema, ns
+          case "request_latency" -> req.e2eMs = latencyMs = ms(tag, v, unit);
+          case "inter_token_latency" -> req.tpotMs = ms(tag, v, unit);
+          case "output_sequence_length" -> req.outputTokens = count(tag, v);
+          case "input_sequence_length", "error_isl" -> req.promptTokens = count(tag, v);
+          case "inter_chunk_latency" -> {
+            if (v.isArray()) {
+              icl = new double[v.size()];
+              for (int i = 0; i < icl.length; i++) {
+                icl[i] = ms(tag + "[" + i + "]", v.get(i), unit);
+                if (icl[i] < 0) {
+                  throw new PeerJson.Bad(tag + "[" + i + "]: negative gap " + v.get(i).asText());
+                }
+              }
+            } else {
+              // the two-day schema of Sept 2025 kept a per-record mean here, not the list
+              req.extras.put("inter_chunk_latency_mean_ms", Double.toString(ms(tag, v, unit)));
+            }
+          }
+          default -> req.extras.put(tag, v.isValueNode() ? v.asText() : v.toString());
+        }
+      }
+    }
+
+    private void error(JsonNode err, JsonNode meta) {
+      if (err == null || err.isNull()) {
+        return;
+      }
+      int code = err.path("code").asInt(0);
+      String type = err.path("type").asText("");
+      String message = err.path("message").asText("");
+      boolean cancelled = code == 499 || type.contains("Cancel")
+          || meta.path("was_cancelled").asBoolean(false);
+      req.status = cancelled ? "cancelled" : "error";
+      req.error = type.isEmpty() ? message : message.isEmpty() ? type : type + ": " + message;
+      if (code >= 100 && code <= 599) {
+        req.httpStatus = code;
+      }
+    }
+
+    /** Rebuilds the chunks from TTFT and the gaps: start + TTFT, then each gap added. */
+    void emitTokens(RecordSink sink, long key) {
+      if (req.arrivalNs == RequestRecord.NONE || ttftMs == null || !"ok".equals(req.status)) {
+        return;
+      }
+      int n = icl == null ? 1 : icl.length + 1;
+      if (icl == null && req.outputTokens != null && req.outputTokens > 1) {
+        return; // several chunks, but no gaps to place them with
+      }
+      boolean oneEach = req.outputTokens != null && req.outputTokens == n;
+      double atMs = ttftMs;
+      for (int i = 0; i < n; i++) {
+        if (i > 0) {
+          atMs += icl[i - 1];
+        }
+        sink.token(key, i, req.arrivalNs + PeerJson.msToNs(atMs), oneEach ? 1 : -1, ChunkKind.CONTENT);
+      }
+    }
+
+    private static String firstText(JsonNode m, String... names) {
+      for (String n : names) {
+        JsonNode v = m.get(n);
+        if (v != null && !v.isNull() && v.isValueNode() && !v.asText().isEmpty()) {
+          return v.asText();
+        }
+      }
+      return null;
+    }
+
+    private static Long ns(JsonNode m, String field) throws PeerJson.Bad {
+      JsonNode v = m.get(field);
+      if (v == null || v.isNull()) {
+        return null;
+      }
+      if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
+        throw new PeerJson.Bad("metadata." + field + ": expected a timestamp in ns, got "
+            + PeerJson.quote(v.toString()));
+      }
+      return v.asLong();
+    }
+
+    private static double ms(String tag, JsonNode v, String unit) throws PeerJson.Bad {
+      if (!v.isNumber()) {
+        throw new PeerJson.Bad("metrics." + tag + ": expected a number, got "
+            + PeerJson.quote(v.toString()));
+      }
+      double x = v.asDouble();
+      if (!Double.isFinite(x)) {
+        throw new PeerJson.Bad("metrics." + tag + ": not a finite number");
+      }
+      return switch (unit) {
+        case "ns" -> x / 1e6;
+        case "us" -> x / 1e3;
+        case "s", "sec" -> x * 1e3;
+        default -> x; // ms, AIPerf's display unit
+      };
+    }
+
+    private static int count(String tag, JsonNode v) throws PeerJson.Bad {
+      if (!v.isNumber() || v.asDouble() != Math.rint(v.asDouble()) || v.asDouble() < 0) {
+        throw new PeerJson.Bad("metrics." + tag + ": expected a token count, got "
+            + PeerJson.quote(v.toString()));
+      }
+      return (int) v.asDouble();
+    }
+  }
+}

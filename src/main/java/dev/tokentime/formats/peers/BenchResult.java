@@ -1,0 +1,418 @@
+package dev.tokentime.formats.peers;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.tokentime.ingest.ChunkKind;
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One result object of {@code vllm bench serve} (or the older {@code benchmark_serving.py}) or of
+ * SGLang's {@code bench_serving}: the same lineage, the same shape. Its scalar figures become
+ * {@code reported_metrics}; with {@code --save-detailed} / {@code --output-details} its per-request
+ * arrays become requests and their chunks. All of its times are seconds on the tool's
+ * {@code perf_counter}; chunk times are rebuilt as start + TTFT + the running sum of the ITLs.
+ *
+ * <p>Counted in units: one for the object, one per request entry of its arrays.
+ */
+final class BenchResult {
+  /** Which tool wrote it: the names of its figures differ a little. */
+  enum Tool {
+    VLLM("vllm-bench"), SGLANG("sglang-bench");
+
+    final String engine;
+
+    Tool(String engine) {
+      this.engine = engine;
+    }
+  }
+
+  /** {mean,median,std,pNN,max,min}_{metric}_ms, as both tools name their statistics. */
+  private static final Pattern STAT = Pattern.compile("^(mean|median|std|min|max|p\\d+(?:\\.\\d+)?)_(.+)_ms$");
+
+  private final Tool tool;
+  private final ParseContext ctx;
+  private final RecordSink sink;
+  private final RequestRecord req = new RequestRecord();
+
+  // per-object state
+  private String run;
+  private long line;
+  private Double maxConcurrency;
+  private Double requestRate;
+  private final List<String[]> figures = new ArrayList<>(); // {metric, stat, unit}
+  private final List<Double> values = new ArrayList<>();
+  private double[] ttfts;
+  private double[] startTimes;
+  private double[] latencies;
+  private long[] inputLens;
+  private long[] outputLens;
+  private String[] errors;
+  private double[] itlFlat;
+  private int[] itlStart; // itls of request i are itlFlat[itlStart[i] .. itlStart[i+1])
+  private String problem;
+
+  BenchResult(Tool tool, ParseContext ctx, RecordSink sink) {
+    this.tool = tool;
+    this.ctx = ctx;
+    this.sink = sink;
+  }
+
+  /**
+   * Reads the object the parser is at (its START_OBJECT) and emits its rows. Returns the units it
+   * accounted for. A syntax error propagates (the caller rejects what is left).
+   */
+  long read(JsonParser p, String runName, long lineNo) throws IOException {
+    run = runName;
+    line = lineNo;
+    reset();
+    com.fasterxml.jackson.core.JsonStreamContext object = p.getParsingContext();
+    JsonToken t;
+    while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken v = p.nextToken();
+      try {
+        field(p, name, v);
+      } catch (PeerJson.Bad e) {
+        if (problem == null) {
+          problem = e.getMessage();
+        }
+        skipTo(p, object);
+      }
+    }
+    if (t != JsonToken.END_OBJECT) {
+      throw new com.fasterxml.jackson.core.JsonParseException(p, "expected a field name");
+    }
+    return emit();
+  }
+
+  /** Skips the rest of the value a bad element was found in, back to the object's level. */
+  private static void skipTo(JsonParser p, com.fasterxml.jackson.core.JsonStreamContext object)
+      throws IOException {
+    while (p.getParsingContext() != object) {
+      JsonToken x = p.nextToken();
+      if (x == null) {
+        return;
+      }
+      if (x.isStructStart()) {
+        p.skipChildren();
+      }
+    }
+  }
+
+  private void reset() {
+    maxConcurrency = requestRate = null;
+    figures.clear();
+    values.clear();
+    ttfts = startTimes = latencies = itlFlat = null;
+    inputLens = outputLens = null;
+    errors = null;
+    itlStart = null;
+    problem = null;
+  }
+
+  private void field(JsonParser p, String name, JsonToken v) throws IOException, PeerJson.Bad {
+    String key = name.endsWith(":") ? name.substring(0, name.length() - 1) : name; // "request_goodput:"
+    switch (key) {
+      case "ttfts" -> ttfts = doubles(p, key);
+      case "start_times" -> startTimes = doubles(p, key);
+      case "latencies" -> latencies = doubles(p, key);
+      case "input_lens" -> inputLens = longs(p, key);
+      case "output_lens" -> outputLens = longs(p, key);
+      case "errors" -> errors = strings(p, key);
+      case "itls" -> itls(p);
+      case "max_concurrency" -> maxConcurrency = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
+      case "request_rate" -> {
+        requestRate = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
+        figure(key, "value", "1/s", requestRate);
+      }
+      default -> {
+        if (v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
+          scalar(key, p.getDoubleValue());
+        } else {
+          p.skipChildren(); // texts, metadata, per-class tables: not figures of the run
+        }
+      }
+    }
+  }
+
+  private void scalar(String key, double value) {
+    Matcher m = STAT.matcher(key);
+    if (m.matches()) {
+      figure(m.group(2), m.group(1), "ms", value);
+      return;
+    }
+    figure(key, "value", unitOf(key), value);
+  }
+
+  private static String unitOf(String key) {
+    if (key.equals("duration")) {
+      return "s";
+    }
+    if (key.endsWith("_tokens_per_s") || key.endsWith("token_throughput") || key.equals("output_throughput")
+        || key.equals("input_throughput")) {
+      return "tokens/s";
+    }
+    if (key.endsWith("_throughput") || key.endsWith("goodput")) {
+      return "requests/s";
+    }
+    if (key.contains("tokens")) {
+      return "tokens";
+    }
+    return "count";
+  }
+
+  private void figure(String metric, String stat, String unit, Double value) {
+    if (value == null) {
+      return;
+    }
+    figures.add(new String[] {metric, stat, unit});
+    values.add(value);
+  }
+
+  private long emit() {
+    long units = 1;
+    String kind = maxConcurrency != null && maxConcurrency > 0 ? "concurrency"
+        : requestRate != null && requestRate > 0 && !requestRate.isInfinite() ? "request_rate" : null;
+    Double level = "concurrency".equals(kind) ? maxConcurrency : "request_rate".equals(kind) ? requestRate : null;
+    String conflict = sink.runLevel(run, kind, level, null, tool.engine + " result");
+    if (conflict != null) {
+      sink.reject(line, conflict, null, 0, 0);
+      return units;
+    }
+    for (int i = 0; i < figures.size(); i++) {
+      double v = values.get(i);
+      if (Double.isFinite(v)) {
+        String[] f = figures.get(i);
+        sink.reportedMetric(run, level, f[0], f[1], v, f[2]);
+      }
+    }
+    if (problem != null) {
+      sink.reject(line, problem, null, 0, 0);
+      return units;
+    }
+    sink.record();
+    int n = requestCount();
+    if (n < 0) {
+      units++;
+      sink.reject(line, arraysProblem, null, 0, 0);
+      return units;
+    }
+    int runClock = startTimes != null ? sink.clock(new ClockSpec("client",
+        tool.engine + " perf_counter, s (" + ctx.sourceName() + ", run " + run + ")", 1, null, false)) : 0;
+    for (int i = 0; i < n; i++) {
+      units++;
+      try {
+        request(i, runClock);
+      } catch (PeerJson.Bad e) {
+        sink.reject(line, "request " + i + ": " + e.getMessage(), null, 0, 0);
+      }
+    }
+    return units;
+  }
+
+  private String arraysProblem;
+
+  /** Requests in the detail arrays: 0 without them, -1 when their lengths disagree. */
+  private int requestCount() {
+    Object[][] named = {{"ttfts", ttfts == null ? -1 : ttfts.length},
+        {"itls", itlStart == null ? -1 : itlStart.length - 1},
+        {"input_lens", inputLens == null ? -1 : inputLens.length},
+        {"output_lens", outputLens == null ? -1 : outputLens.length},
+        {"errors", errors == null ? -1 : errors.length},
+        {"start_times", startTimes == null ? -1 : startTimes.length},
+        {"latencies", latencies == null ? -1 : latencies.length}};
+    int n = -1;
+    String first = null;
+    for (Object[] a : named) {
+      int len = (Integer) a[1];
+      if (len < 0) {
+        continue;
+      }
+      if (n < 0) {
+        n = len;
+        first = (String) a[0];
+      } else if (len != n) {
+        arraysProblem = "the per-request arrays disagree: " + first + " has " + n + " entries but "
+            + a[0] + " has " + len;
+        return -1;
+      }
+    }
+    if (n > 0 && ttfts == null) {
+      arraysProblem = "per-request arrays without ttfts";
+      return -1;
+    }
+    return Math.max(n, 0);
+  }
+
+  private void request(int i, int runClock) throws PeerJson.Bad {
+    req.reset();
+    req.lineNo = line;
+    req.run = run;
+    req.requestId = Integer.toString(i);
+    req.engine = tool.engine;
+    String err = errors == null ? null : errors[i];
+    boolean ok = err == null || err.isEmpty();
+    req.status = ok ? "ok" : "error";
+    if (!ok) {
+      req.error = err.length() > 2000 ? err.substring(0, 2000) : err;
+    }
+    if (inputLens != null) {
+      req.promptTokens = length("input_lens", i, inputLens[i]);
+    }
+    if (outputLens != null) {
+      req.outputTokens = length("output_lens", i, outputLens[i]);
+    }
+    if (startTimes != null && !Double.isFinite(startTimes[i])) {
+      throw new PeerJson.Bad("start_times[" + i + "]: not a finite number");
+    }
+    double ttft = ttfts[i];
+    if (ttft < 0 || !Double.isFinite(ttft)) {
+      throw new PeerJson.Bad("ttfts[" + i + "]: expected a duration >= 0 s, got " + ttft);
+    }
+    int from = itlStart == null ? 0 : itlStart[i];
+    int to = itlStart == null ? 0 : itlStart[i + 1];
+    for (int k = from; k < to; k++) {
+      if (itlFlat[k] < 0 || !Double.isFinite(itlFlat[k])) {
+        throw new PeerJson.Bad("timestamps decrease: itls[" + i + "][" + (k - from) + "] is " + itlFlat[k]);
+      }
+    }
+    if (ok) {
+      req.ttftMs = ttft * 1e3;
+    }
+    double e2e = ttft;
+    for (int k = from; k < to; k++) {
+      e2e += itlFlat[k];
+    }
+    if (latencies != null && latencies[i] >= 0) {
+      req.e2eMs = latencies[i] * 1e3;
+    } else if (ok) {
+      req.e2eMs = e2e * 1e3;
+    }
+    // without start times, each request keeps its own clock: its times are offsets from its start
+    if (startTimes != null) {
+      req.clockId = runClock;
+    } else {
+      req.clockId = sink.clock(new ClockSpec("client", tool.engine + " request-relative, start = 0 ("
+          + ctx.sourceName() + ", run " + run + ", request " + i + ")", 1, null, false));
+    }
+    double start = startTimes != null ? startTimes[i] : 0;
+    req.arrivalNs = PeerJson.secondsToNs(start);
+    if (latencies != null && latencies[i] >= 0 && (ok || latencies[i] > 0)) {
+      req.finishedNs = PeerJson.secondsToNs(start + latencies[i]);
+    }
+    long key = sink.request(req, null, 0, 0);
+    if (key < 0) {
+      return;
+    }
+    if (ok) {
+      int chunks = 1 + (to - from);
+      boolean oneEach = req.outputTokens != null && req.outputTokens == chunks;
+      double at = start + ttft;
+      sink.token(key, 0, PeerJson.secondsToNs(at), oneEach ? 1 : -1, ChunkKind.CONTENT);
+      for (int k = from; k < to; k++) {
+        at += itlFlat[k];
+        sink.token(key, k - from + 1, PeerJson.secondsToNs(at), oneEach ? 1 : -1, ChunkKind.CONTENT);
+      }
+    }
+    sink.record();
+  }
+
+  private static int length(String field, int i, long v) throws PeerJson.Bad {
+    if (v < 0 || v > Integer.MAX_VALUE) {
+      throw new PeerJson.Bad(field + "[" + i + "]: expected a token count, got " + v);
+    }
+    return (int) v;
+  }
+
+  // ---- arrays ----
+
+  private static void expectArray(JsonParser p, String field) throws IOException, PeerJson.Bad {
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      throw new PeerJson.Bad(field + ": expected an array, got " + PeerJson.describe(p));
+    }
+  }
+
+  private static double[] doubles(JsonParser p, String field) throws IOException, PeerJson.Bad {
+    expectArray(p, field);
+    double[] out = new double[64];
+    int n = 0;
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      if (n == out.length) {
+        out = Arrays.copyOf(out, n * 2);
+      }
+      out[n] = p.currentToken() == JsonToken.VALUE_NULL ? -1 : PeerJson.number(p, field + "[" + n + "]");
+      n++;
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  private static long[] longs(JsonParser p, String field) throws IOException, PeerJson.Bad {
+    expectArray(p, field);
+    long[] out = new long[64];
+    int n = 0;
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      if (n == out.length) {
+        out = Arrays.copyOf(out, n * 2);
+      }
+      out[n] = PeerJson.integer(p, field + "[" + n + "]");
+      n++;
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  private static String[] strings(JsonParser p, String field) throws IOException, PeerJson.Bad {
+    expectArray(p, field);
+    List<String> out = new ArrayList<>();
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      JsonToken t = p.currentToken();
+      if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+        out.add(PeerJson.TREE.readTree(p).toString());
+      } else {
+        out.add(t == JsonToken.VALUE_NULL ? null : p.getText());
+      }
+    }
+    return out.toArray(new String[0]);
+  }
+
+  private void itls(JsonParser p) throws IOException, PeerJson.Bad {
+    expectArray(p, "itls");
+    double[] flat = new double[1024];
+    int[] starts = new int[65];
+    int n = 0;
+    int requests = 0;
+    JsonToken t;
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (requests + 1 == starts.length) {
+        starts = Arrays.copyOf(starts, starts.length * 2);
+      }
+      starts[requests] = n;
+      if (t != JsonToken.START_ARRAY) {
+        throw new PeerJson.Bad("itls[" + requests + "]: expected an array, got " + PeerJson.describe(p));
+      }
+      while (p.nextToken() != JsonToken.END_ARRAY) {
+        if (n == flat.length) {
+          flat = Arrays.copyOf(flat, n * 2);
+        }
+        flat[n++] = PeerJson.number(p, "itls[" + requests + "]");
+      }
+      requests++;
+    }
+    starts[requests] = n;
+    itlFlat = Arrays.copyOf(flat, n);
+    itlStart = Arrays.copyOf(starts, requests + 1);
+  }
+
+  static String lower(String s) {
+    return s.toLowerCase(Locale.ROOT);
+  }
+}

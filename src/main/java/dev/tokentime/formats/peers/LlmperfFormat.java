@@ -1,0 +1,257 @@
+package dev.tokentime.formats.peers;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import dev.tokentime.ingest.Sample;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * ray-project/llmperf's two result files: {@code *_individual_responses.json}, a JSON array of
+ * per-request figures (durations in seconds, no timestamps), and {@code *_summary.json}, one flat
+ * object of run statistics ({@code results_<metric>_quantiles_pNN}, {@code _mean}, {@code _stddev},
+ * ...) that becomes reported_metrics. Both are read as a stream. Counted in records: one per array
+ * element, or one for the summary object.
+ */
+public final class LlmperfFormat implements InputFormat {
+  private static final Pattern QUANTILE = Pattern.compile("^results_(.+)_quantiles_(p\\d+(?:\\.\\d+)?)$");
+  private static final Pattern STAT = Pattern.compile("^results_(.+)_(mean|min|max|stddev)$");
+
+  @Override
+  public String id() {
+    return "llmperf-json";
+  }
+
+  @Override
+  public String description() {
+    return "LLMPerf individual_responses.json (per request) and summary.json (run statistics)";
+  }
+
+  @Override
+  public String fills() {
+    return "runs, requests, reported_metrics";
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    String text = sample.text().stripLeading();
+    if (text.startsWith("[")) {
+      return text.contains("\"ttft_s\"") && text.contains("\"end_to_end_latency_s\"") ? 90 : 0;
+    }
+    if (text.startsWith("{")) {
+      return text.contains("\"results_ttft_s_") || text.contains("\"results_end_to_end_latency_s_")
+          ? 90 : 0;
+    }
+    return 0;
+  }
+
+  @Override
+  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    try (JsonParser p = PeerJson.JSON.createParser(in)) {
+      JsonToken t;
+      try {
+        t = p.nextToken();
+      } catch (IOException e) {
+        sink.reject(1, PeerJson.reason(e), null, 0, 0);
+        return 1;
+      }
+      if (t == JsonToken.START_ARRAY) {
+        return individual(p, ctx, sink);
+      }
+      if (t == JsonToken.START_OBJECT) {
+        return summary(p, ctx, sink);
+      }
+      sink.reject(1, "not an LLMPerf result: expected a JSON array or object", null, 0, 0);
+      return 1;
+    }
+  }
+
+  private static long individual(JsonParser p, ParseContext ctx, RecordSink sink) throws IOException {
+    RequestRecord req = new RequestRecord();
+    long units = 0;
+    int index = 0;
+    long line = 1;
+    boolean pending = false; // an element counted whose outcome is not yet given
+    try {
+      JsonToken t;
+      while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+        if (t == null) {
+          throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "end of input in the array");
+        }
+        line = PeerJson.line(p);
+        units++;
+        pending = true;
+        JsonNode r = PeerJson.TREE.readTree(p);
+        pending = false;
+        try {
+          response(req, r, index, line, ctx);
+          if (sink.request(req, null, 0, 0) >= 0) {
+            sink.record();
+          }
+        } catch (PeerJson.Bad e) {
+          sink.reject(line, "[" + index + "]: " + e.getMessage(), null, 0, 0);
+        }
+        index++;
+      }
+    } catch (IOException e) {
+      if (!pending) {
+        units++; // the break is outside an element: it is a unit of its own
+      }
+      sink.reject(Math.max(line, PeerJson.line(p)), PeerJson.reason(e)
+          + " (in element " + index + "); nothing after this point could be read", null, 0, 0);
+    }
+    return units;
+  }
+
+  private static void response(RequestRecord req, JsonNode r, int index, long line, ParseContext ctx)
+      throws PeerJson.Bad {
+    if (!r.isObject()) {
+      throw new PeerJson.Bad("expected an object");
+    }
+    req.reset();
+    req.lineNo = line;
+    req.run = ctx.defaultRun();
+    req.requestId = Integer.toString(index);
+    req.engine = "llmperf";
+    JsonNode code = r.get("error_code");
+    boolean failed = code != null && !code.isNull();
+    req.status = failed ? "error" : "ok";
+    if (failed) {
+      int c = code.asInt(0);
+      if (c >= 100 && c <= 599) {
+        req.httpStatus = c;
+      }
+      String msg = r.path("error_msg").asText("");
+      req.error = "error_code " + code.asText() + (msg.isEmpty() ? "" : ": " + msg);
+    }
+    req.ttftMs = seconds(r, "ttft_s");
+    req.e2eMs = seconds(r, "end_to_end_latency_s");
+    Double itl = seconds(r, "inter_token_latency_s");
+    if (itl != null) {
+      req.extras.put("inter_token_latency_ms", Double.toString(itl));
+    }
+    req.outputTokens = tokens(r, "number_output_tokens");
+    req.promptTokens = tokens(r, "number_input_tokens");
+    JsonNode tput = r.get("request_output_throughput_token_per_s");
+    if (tput != null && tput.isNumber()) {
+      req.extras.put("request_output_throughput_token_per_s", tput.asText());
+    }
+    if (ctx.keepText() && r.has("generated_text")) {
+      req.extras.put("generated_text", r.get("generated_text").asText());
+    }
+  }
+
+  /** A duration in seconds, as ms; errored rows of some providers carry zeros (kept). */
+  private static Double seconds(JsonNode r, String field) throws PeerJson.Bad {
+    JsonNode v = r.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isNumber()) {
+      throw new PeerJson.Bad(field + ": expected a number of seconds, got " + PeerJson.quote(v.toString()));
+    }
+    if (!Double.isFinite(v.asDouble())) {
+      throw new PeerJson.Bad(field + ": not a finite number");
+    }
+    if (v.asDouble() < 0) {
+      throw new PeerJson.Bad(field + ": negative duration " + v.asText());
+    }
+    return v.asDouble() * 1e3;
+  }
+
+  private static Integer tokens(JsonNode r, String field) throws PeerJson.Bad {
+    JsonNode v = r.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    double d = v.isNumber() ? v.asDouble() : v.isTextual() ? parse(v.asText(), field) : -1;
+    if (d < 0 || d != Math.rint(d) || d > Integer.MAX_VALUE) {
+      throw new PeerJson.Bad(field + ": expected a token count, got " + PeerJson.quote(v.toString()));
+    }
+    return (int) d;
+  }
+
+  private static double parse(String s, String field) throws PeerJson.Bad {
+    try {
+      return Double.parseDouble(s.strip());
+    } catch (NumberFormatException e) {
+      throw new PeerJson.Bad(field + ": expected a token count, got " + PeerJson.quote(s));
+    }
+  }
+
+  private static long summary(JsonParser p, ParseContext ctx, RecordSink sink) throws IOException {
+    JsonNode s;
+    try {
+      s = PeerJson.TREE.readTree(p);
+    } catch (IOException e) {
+      sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
+      return 1;
+    }
+    String run = ctx.defaultRun();
+    JsonNode conc = s.get("num_concurrent_requests");
+    Double level = conc != null && conc.isNumber() && conc.asDouble() > 0 ? conc.asDouble() : null;
+    String conflict = sink.runLevel(run, level == null ? null : "concurrency", level, null,
+        "llmperf summary");
+    if (conflict != null) {
+      sink.reject(1, conflict, null, 0, 0);
+      return 1;
+    }
+    Iterator<Map.Entry<String, JsonNode>> it = s.fields();
+    while (it.hasNext()) {
+      var e = it.next();
+      String key = e.getKey();
+      JsonNode v = e.getValue();
+      Double value = v.isNumber() ? Double.valueOf(v.asDouble()) : v.isTextual() ? number(v.asText()) : null;
+      if (value == null) {
+        continue;
+      }
+      Matcher q = QUANTILE.matcher(key);
+      Matcher m = STAT.matcher(key);
+      if (q.matches()) {
+        sink.reportedMetric(run, level, q.group(1), q.group(2), value, unitOf(q.group(1)));
+      } else if (m.matches() && !key.endsWith("_per_min")) { // num_completed_requests_per_min is a figure, not a min
+        sink.reportedMetric(run, level, m.group(1), m.group(2), value, unitOf(m.group(1)));
+      } else if (key.startsWith("results_")) {
+        String metric = key.substring("results_".length());
+        sink.reportedMetric(run, level, metric, "value", value, unitOf(metric));
+      } else if (key.startsWith("mean_") || key.startsWith("stddev_") || key.equals("num_concurrent_requests")) {
+        sink.reportedMetric(run, level, key, "value", value, unitOf(key));
+      }
+    }
+    sink.record();
+    return 1;
+  }
+
+  private static Double number(String s) {
+    try {
+      return Double.parseDouble(s.strip());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  static String unitOf(String metric) {
+    if (metric.endsWith("_token_per_s")) {
+      return "tokens/s";
+    }
+    if (metric.endsWith("_per_min")) {
+      return "requests/min";
+    }
+    if (metric.endsWith("_s")) {
+      return "s";
+    }
+    if (metric.contains("tokens")) {
+      return "tokens";
+    }
+    return metric.endsWith("rate") ? "ratio" : "count";
+  }
+}

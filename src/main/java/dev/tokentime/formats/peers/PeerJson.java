@@ -1,0 +1,146 @@
+package dev.tokentime.formats.peers;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+
+/** JSON plumbing shared by the peer parsers: one factory, and reasons a user can read. */
+final class PeerJson {
+  private PeerJson() {}
+
+  /** Python's json module writes Infinity and NaN (SGLang's request_rate): accepted. */
+  static final JsonFactory JSON = JsonFactory.builder()
+      .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+  static final ObjectMapper TREE = new ObjectMapper(JSON);
+
+  /** A value that cannot be used; the message becomes the reject reason. */
+  static final class Bad extends Exception {
+    Bad(String reason) {
+      super(reason, null, false, false);
+    }
+  }
+
+  /** The reject reason for an exception Jackson threw while reading. */
+  static String reason(IOException e) {
+    if (e instanceof JsonEOFException) {
+      return "truncated JSON: the input ends inside a value";
+    }
+    if (e instanceof InputCoercionException ice) {
+      return "number out of range: " + firstLine(ice.getOriginalMessage());
+    }
+    if (e instanceof JsonParseException jpe) {
+      String m = jpe.getOriginalMessage();
+      if (m != null && m.startsWith("Invalid UTF-8")) {
+        return "invalid UTF-8: " + firstLine(m);
+      }
+      return "not valid JSON: " + firstLine(m);
+    }
+    if (e instanceof com.fasterxml.jackson.core.JacksonException je) {
+      return "not valid JSON: " + firstLine(je.getOriginalMessage());
+    }
+    return "cannot read: " + firstLine(e.getMessage());
+  }
+
+  static String firstLine(String m) {
+    if (m == null) {
+      return "";
+    }
+    int nl = m.indexOf('\n');
+    String s = nl < 0 ? m : m.substring(0, nl);
+    return s.length() > 160 ? s.substring(0, 160) : s;
+  }
+
+  /** The line where the parser's current token starts (1-based), or 0 when unknown. */
+  static long line(JsonParser p) {
+    int n = p.currentTokenLocation().getLineNr();
+    return n < 0 ? 0 : n;
+  }
+
+  /** A number token (or numeric text, as some tools quote numbers) as a double. */
+  static double number(JsonParser p, String field) throws IOException, Bad {
+    JsonToken t = p.currentToken();
+    if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+      return p.getDoubleValue();
+    }
+    if (t == JsonToken.VALUE_STRING) {
+      String s = p.getText().strip();
+      if (s.equalsIgnoreCase("inf") || s.equalsIgnoreCase("infinity")) {
+        return Double.POSITIVE_INFINITY;
+      }
+      try {
+        return Double.parseDouble(s.replace(",", ""));
+      } catch (NumberFormatException e) {
+        throw new Bad(field + ": expected a number, got " + quote(s));
+      }
+    }
+    throw new Bad(field + ": expected a number, got " + describe(p));
+  }
+
+  /** An integer token (or an integral number, or numeric text) as a long. */
+  static long integer(JsonParser p, String field) throws IOException, Bad {
+    if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
+      return p.getLongValue();
+    }
+    double d = number(p, field);
+    if (d != Math.rint(d) || Double.isInfinite(d)) {
+      throw new Bad(field + ": expected an integer, got " + p.getText());
+    }
+    return (long) d;
+  }
+
+  /** A string, or the text of a scalar; null for JSON null. Objects and arrays are refused. */
+  static String text(JsonParser p, String field) throws IOException, Bad {
+    JsonToken t = p.currentToken();
+    if (t == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (t.isScalarValue()) {
+      return p.getText();
+    }
+    throw new Bad(field + ": expected a string, got " + describe(p));
+  }
+
+  static String describe(JsonParser p) throws IOException {
+    JsonToken t = p.currentToken();
+    if (t == null) {
+      return "nothing";
+    }
+    return switch (t) {
+      case START_ARRAY -> "an array";
+      case START_OBJECT -> "an object";
+      case VALUE_STRING -> quote(p.getText());
+      case VALUE_NULL -> "null";
+      default -> p.getText();
+    };
+  }
+
+  static String quote(String s) {
+    String t = s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    return "\"" + t + "\"";
+  }
+
+  /** Seconds (as tools write them) to whole nanoseconds. */
+  static long secondsToNs(double s) {
+    return Math.round(s * 1e9);
+  }
+
+  /** Milliseconds to whole nanoseconds. */
+  static long msToNs(double ms) {
+    return Math.round(ms * 1e6);
+  }
+
+  static boolean isBlank(byte[] b, int off, int len) {
+    for (int i = off; i < off + len; i++) {
+      byte c = b[i];
+      if (c != ' ' && c != '\t' && c != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.tokentime.formats.peers;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.LineReader;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.Sample;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+/**
+ * SGLang {@code bench_serving --output-file x.jsonl}: one result object per line (it appends a
+ * line per run), with {@code --output-details} per-request arrays. Counted in units: one per line,
+ * plus one per request entry of its arrays.
+ */
+public final class SglangBenchFormat implements InputFormat {
+
+  @Override
+  public String id() {
+    return "sglang-bench-jsonl";
+  }
+
+  @Override
+  public String description() {
+    return "SGLang bench_serving --output-file JSONL: one run per line (--output-details arrays)";
+  }
+
+  @Override
+  public String fills() {
+    return "runs, requests, tokens, reported_metrics";
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    List<String> lines = sample.firstLines(1);
+    if (lines.isEmpty()) {
+      return 0;
+    }
+    String first = lines.get(0);
+    boolean sglang = first.startsWith("{") && first.contains("\"request_throughput\"")
+        && first.contains("\"backend\"") && (first.contains("_e2e_latency_ms\"")
+        || first.contains("\"total_output_tokens_retokenized\""));
+    return sglang ? 90 : 0;
+  }
+
+  @Override
+  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    RunNames runs = new RunNames(ctx.defaultRun());
+    BenchResult result = new BenchResult(BenchResult.Tool.SGLANG, ctx, sink);
+    long[] units = {0};
+    new LineReader(in).forEach(new LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
+        if (PeerJson.isBlank(buf, off, len)) {
+          units[0]++;
+          sink.otherLine();
+          return;
+        }
+        String run = runs.next();
+        try (JsonParser p = PeerJson.JSON.createParser(buf, off, len)) {
+          try {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+              units[0]++;
+              sink.reject(lineNo, "not a JSON object", buf, off, len);
+              return;
+            }
+            validate(buf, off, len); // a broken line fails before any of it reaches the sink
+            units[0] += result.read(p, run, lineNo);
+          } catch (IOException e) {
+            units[0]++;
+            String reason = PeerJson.reason(e);
+            sink.reject(lineNo, reason.startsWith("truncated") ? "truncated JSON: the line ends"
+                + " inside the record" : reason, buf, off, len);
+          }
+        }
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        units[0]++;
+        sink.reject(lineNo, "line of " + length + " bytes is longer than the limit of "
+            + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
+      }
+    });
+    return units[0];
+  }
+
+  private static void validate(byte[] buf, int off, int len) throws IOException {
+    try (JsonParser v = PeerJson.JSON.createParser(buf, off, len)) {
+      v.nextToken();
+      v.skipChildren();
+      if (v.nextToken() != null) {
+        throw new com.fasterxml.jackson.core.JsonParseException(v, "more than one JSON value on the line");
+      }
+    }
+  }
+}

@@ -1,0 +1,317 @@
+package dev.tokentime.formats.peers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.LineReader;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.Sample;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * The summary a tool wrote about its own run: genai-perf's {@code profile_export_genai_perf.json}
+ * / {@code .csv} and AIPerf's {@code profile_export_aiperf.json} / {@code .csv}. Every figure
+ * becomes a reported_metrics row (metric as the JSON key, stat avg/min/max/pNN/std, the tool's
+ * unit), kept so tokentime's figures and the tool's own can be put side by side. The JSON counts
+ * as one record; the CSV is line-oriented (header and blank lines are other lines).
+ */
+public final class ToolSummaryFormat implements InputFormat {
+  /** Which tool's summary, with what tells its files apart. */
+  public enum Tool {
+    GENAI_PERF("genai-perf-summary", "genai_perf", "p99"),
+    AIPERF("aiperf-summary", "aiperf", "p1");
+
+    final String id;
+    final String fileTag;
+    final String csvFourthColumn; // genai-perf orders avg,min,max,p99,...; AIPerf avg,min,max,p1,...
+
+    Tool(String id, String fileTag, String csvFourthColumn) {
+      this.id = id;
+      this.fileTag = fileTag;
+      this.csvFourthColumn = csvFourthColumn;
+    }
+  }
+
+  private final Tool tool;
+
+  public ToolSummaryFormat(Tool tool) {
+    this.tool = tool;
+  }
+
+  @Override
+  public String id() {
+    return tool.id;
+  }
+
+  @Override
+  public String description() {
+    return tool == Tool.GENAI_PERF
+        ? "genai-perf profile_export_genai_perf.json / .csv: the tool's own run statistics"
+        : "AIPerf profile_export_aiperf.json / .csv: the tool's own run statistics";
+  }
+
+  @Override
+  public String fills() {
+    return "runs, reported_metrics";
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    String name = sample.fileName() == null ? "" : sample.fileName().toLowerCase(Locale.ROOT);
+    String text = sample.text().stripLeading();
+    if (text.startsWith("\uFEFF")) {
+      text = text.substring(1);
+    }
+    boolean named = name.contains("_" + tool.fileTag + ".") || name.contains("_" + tool.fileTag + "_");
+    if (text.startsWith("{")) {
+      boolean shaped = text.contains("\"unit\"") && text.contains("\"avg\"");
+      if (!shaped) {
+        return 0;
+      }
+      if (named) {
+        return 92;
+      }
+      boolean mine = tool == Tool.GENAI_PERF ? text.contains("\"perf_analyzer\"")
+          : text.contains("\"error_summary\"") || text.contains("\"benchmark_duration\"");
+      return mine ? 70 : 0;
+    }
+    if (text.startsWith("Metric,avg,min,max,")) {
+      String fourth = text.substring("Metric,avg,min,max,".length()).split("[,\r\n]", 2)[0];
+      return fourth.equals(tool.csvFourthColumn) ? (named ? 92 : 75) : 0;
+    }
+    return 0;
+  }
+
+  @Override
+  public long parse(InputStream raw, ParseContext ctx, RecordSink sink) throws IOException {
+    BufferedInputStream in = new BufferedInputStream(raw);
+    in.mark(1 << 16);
+    int c;
+    do {
+      c = in.read();
+    } while (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == 0xEF || c == 0xBB || c == 0xBF);
+    in.reset();
+    return c == '{' ? json(in, ctx, sink) : csv(in, ctx, sink);
+  }
+
+  // ---- JSON ----
+
+  private long json(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    JsonNode doc;
+    try (var p = PeerJson.JSON.createParser(in)) {
+      try {
+        doc = PeerJson.TREE.readTree(p);
+      } catch (IOException e) {
+        sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
+        return 1;
+      }
+    }
+    if (doc == null || !doc.isObject()) {
+      sink.reject(1, "expected a JSON object of metrics", null, 0, 0);
+      return 1;
+    }
+    String run = ctx.defaultRun();
+    Double level = level(doc.get("input_config"), run, sink);
+    int n = metrics(doc, run, level, sink);
+    JsonNode records = doc.get("records"); // AIPerf's early-October-2025 layout
+    if (records != null && records.isArray()) {
+      for (JsonNode r : records) {
+        if (r.isObject() && r.hasNonNull("tag")) {
+          n += metric(r.get("tag").asText(), r, run, level, sink);
+        }
+      }
+    } else if (records != null && records.isObject()) {
+      n += metrics(records, run, level, sink);
+    }
+    if (n == 0) {
+      sink.reject(1, "no metric of the form {\"unit\": ..., \"avg\": ...} found", null, 0, 0);
+    } else {
+      sink.record();
+    }
+    return 1;
+  }
+
+  private static int metrics(JsonNode obj, String run, Double level, RecordSink sink) {
+    int n = 0;
+    Iterator<Map.Entry<String, JsonNode>> it = obj.fields();
+    while (it.hasNext()) {
+      var e = it.next();
+      if (e.getValue().isObject() && e.getValue().has("unit")) {
+        n += metric(e.getKey(), e.getValue(), run, level, sink);
+      }
+    }
+    return n;
+  }
+
+  private static int metric(String tag, JsonNode m, String run, Double level, RecordSink sink) {
+    String name = canonicalTag(tag);
+    String unit = m.path("unit").asText("");
+    int n = 0;
+    Iterator<Map.Entry<String, JsonNode>> it = m.fields();
+    while (it.hasNext()) {
+      var s = it.next();
+      String stat = s.getKey();
+      if (isStat(stat) && s.getValue().isNumber()) {
+        sink.reportedMetric(run, level, name, stat, s.getValue().asDouble(), unit);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** AIPerf's early-October-2025 tags, under the names every later version (and the CSV) uses. */
+  static String canonicalTag(String tag) {
+    return switch (tag) {
+      case "ttft" -> "time_to_first_token";
+      case "ttst" -> "time_to_second_token";
+      default -> tag;
+    };
+  }
+
+  private static boolean isStat(String s) {
+    return s.equals("avg") || s.equals("min") || s.equals("max") || s.equals("std")
+        || s.equals("count") || s.matches("p\\d+(\\.\\d+)?");
+  }
+
+  /** The run's level from the tool's recorded configuration (concurrency or request rate). */
+  private static Double level(JsonNode config, String run, RecordSink sink) {
+    if (config == null) {
+      return null;
+    }
+    Double conc = find(config, "concurrency");
+    Double rate = conc == null ? find(config, "request_rate") : null;
+    String kind = conc != null ? "concurrency" : rate != null ? "request_rate" : null;
+    Double level = conc != null ? conc : rate;
+    if (kind != null && sink.runLevel(run, kind, level, null, "tool summary input_config") == null) {
+      return level;
+    }
+    return null;
+  }
+
+  private static Double find(JsonNode n, String key) {
+    if (n.isObject()) {
+      JsonNode v = n.get(key);
+      if (v != null && v.isNumber() && v.asDouble() > 0) {
+        return v.asDouble();
+      }
+      Iterator<JsonNode> it = n.elements();
+      while (it.hasNext()) {
+        Double d = find(it.next(), key);
+        if (d != null) {
+          return d;
+        }
+      }
+    }
+    return null;
+  }
+
+  // ---- CSV ----
+
+  private long csv(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    String run = ctx.defaultRun();
+    String[][] header = {null};
+    var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
+    return new LineReader(in).forEach(new LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
+        String line;
+        try {
+          line = decoder.decode(java.nio.ByteBuffer.wrap(buf, off, len)).toString();
+        } catch (CharacterCodingException e) {
+          sink.reject(lineNo, "invalid UTF-8", buf, off, len);
+          return;
+        }
+        if (line.startsWith("\uFEFF")) {
+          line = line.substring(1);
+        }
+        if (line.isBlank()) {
+          header[0] = null; // a blank line ends a table
+          sink.otherLine();
+          return;
+        }
+        List<String> cells = cells(line);
+        if (cells == null) {
+          sink.reject(lineNo, "not a CSV row (unbalanced quotes)", buf, off, len);
+          return;
+        }
+        if (header[0] == null) {
+          header[0] = cells.toArray(new String[0]);
+          sink.otherLine();
+          return;
+        }
+        if (!header[0][0].equals("Metric")) {
+          sink.otherLine(); // a table of another kind (GPU telemetry)
+          return;
+        }
+        if (cells.size() != header[0].length) {
+          sink.reject(lineNo, "row has " + cells.size() + " fields but the header has "
+              + header[0].length, buf, off, len);
+          return;
+        }
+        String[] name = metricName(cells.get(0));
+        int n = 0;
+        for (int i = 1; i < cells.size(); i++) {
+          String v = cells.get(i).strip().replace(",", "");
+          if (v.isEmpty() || v.equalsIgnoreCase("N/A")) {
+            continue;
+          }
+          double d;
+          try {
+            d = Double.parseDouble(v);
+          } catch (NumberFormatException e) {
+            sink.reject(lineNo, header[0][i] + ": expected a number, got " + PeerJson.quote(cells.get(i)),
+                buf, off, len);
+            return;
+          }
+          String stat = header[0][i].equalsIgnoreCase("Value") ? "avg" : header[0][i];
+          sink.reportedMetric(run, null, name[0], stat, d, name[1]);
+          n++;
+        }
+        if (n == 0) {
+          sink.otherLine();
+        } else {
+          sink.record();
+        }
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        sink.reject(lineNo, "line of " + length + " bytes is too long for a summary row", head, 0, headLen);
+      }
+    });
+  }
+
+  private static List<String> cells(String line) {
+    try {
+      List<CSVRecord> r = CSVFormat.DEFAULT.parse(new StringReader(line)).getRecords();
+      return r.size() == 1 ? r.get(0).toList() : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** "Time To First Token (ms)" is time_to_first_token in ms, as the JSON names it. */
+  static String[] metricName(String display) {
+    String unit = "";
+    String name = display.strip();
+    int open = name.lastIndexOf('(');
+    if (open > 0 && name.endsWith(")")) {
+      unit = name.substring(open + 1, name.length() - 1).strip();
+      name = name.substring(0, open).strip();
+    }
+    String key = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
+    return new String[] {key, unit};
+  }
+}

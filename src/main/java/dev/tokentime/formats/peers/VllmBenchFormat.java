@@ -1,0 +1,77 @@
+package dev.tokentime.formats.peers;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.Sample;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * The result JSON of {@code vllm bench serve} / {@code benchmarks/benchmark_serving.py}
+ * ({@code --save-result}, with {@code --save-detailed} per-request arrays). An
+ * {@code --append-result} file holds several result objects one after another: each is a run.
+ * Streamed: the objects and their arrays are read token by token (only the numbers of the arrays
+ * are kept, never the generated texts).
+ */
+public final class VllmBenchFormat implements InputFormat {
+
+  @Override
+  public String id() {
+    return "vllm-bench-json";
+  }
+
+  @Override
+  public String description() {
+    return "vllm bench serve / benchmark_serving.py result JSON (--save-result, --save-detailed, --append-result)";
+  }
+
+  @Override
+  public String fills() {
+    return "runs, requests, tokens, reported_metrics";
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    String text = sample.text().stripLeading();
+    if (!text.startsWith("{") || !text.contains("\"request_throughput\"")) {
+      return 0;
+    }
+    // vLLM names its end-to-end figures e2el; SGLang's bench_serving e2e_latency
+    boolean vllm = text.contains("_e2el_ms\"") || text.contains("\"request_goodput:\"")
+        || text.contains("\"mean_ttft_ms\"") && !text.contains("_e2e_latency_ms\"");
+    return vllm ? 90 : 0;
+  }
+
+  @Override
+  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    RunNames runs = new RunNames(ctx.defaultRun());
+    BenchResult result = new BenchResult(BenchResult.Tool.VLLM, ctx, sink);
+    long units = 0;
+    try (JsonParser p = PeerJson.JSON.createParser(in)) {
+      long line = 1;
+      try {
+        JsonToken t;
+        while ((t = p.nextToken()) != null) {
+          line = PeerJson.line(p);
+          if (t != JsonToken.START_OBJECT) {
+            units++;
+            sink.reject(line, "expected a vLLM result object, got " + PeerJson.describe(p), null, 0, 0);
+            p.skipChildren();
+            continue;
+          }
+          units += result.read(p, runs.next(), line);
+        }
+      } catch (IOException e) {
+        // a syntax error ends the stream: the object it broke off in is rejected whole
+        units++;
+        sink.reject(Math.max(line, PeerJson.line(p)), PeerJson.reason(e)
+            + " (result object starting at line " + line + "); nothing after this point could be read",
+            null, 0, 0);
+      }
+    }
+    return units;
+  }
+}

@@ -1,0 +1,109 @@
+package dev.tokentime.formats.peers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.ingest.ChunkKind;
+import dev.tokentime.testing.CollectingSink;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** AIPerf's profile_export.jsonl on strings: both schema generations, phases, errors, bad lines. */
+class AiperfJsonlFormatTest {
+  final AiperfJsonlFormat format = new AiperfJsonlFormat();
+
+  // the later schema (request_start_ns, benchmark_phase, was_cancelled), as AIPerf's docs show it
+  static final String NEW_OK = "{\"metadata\":{\"session_num\":45,\"x_request_id\":\"7609a2e7\",\"x_correlation_id\":\"32ee\","
+      + "\"conversation_id\":\"77aa\",\"turn_index\":0,\"request_start_ns\":1759813207532900363,\"request_ack_ns\":1759813207650730976,"
+      + "\"request_end_ns\":1759813207547900363,\"worker_id\":\"worker_359d423a\",\"record_processor_id\":\"rp\","
+      + "\"benchmark_phase\":\"profiling\",\"was_cancelled\":false,\"cancellation_time_ns\":null},"
+      + "\"metrics\":{\"input_sequence_length\":{\"value\":550,\"unit\":\"tokens\"},\"time_to_first_token\":{\"value\":5.0,\"unit\":\"ms\"},"
+      + "\"request_latency\":{\"value\":15.0,\"unit\":\"ms\"},\"inter_chunk_latency\":{\"value\":[4.0,6.0],\"unit\":\"ms\"},"
+      + "\"output_sequence_length\":{\"value\":3,\"unit\":\"tokens\"},\"inter_token_latency\":{\"value\":5.0,\"unit\":\"ms\"}},\"error\":null}";
+  static final String NEW_CANCELLED = "{\"metadata\":{\"session_num\":80,\"x_request_id\":\"c35e\",\"request_start_ns\":1759879161119147826,"
+      + "\"request_ack_ns\":null,\"request_end_ns\":1759879161119772754,\"benchmark_phase\":\"profiling\",\"was_cancelled\":true,"
+      + "\"cancellation_time_ns\":1759879161119772754},\"metrics\":{\"error_isl\":{\"value\":550,\"unit\":\"tokens\"}},"
+      + "\"error\":{\"code\":499,\"type\":\"RequestCancellationError\",\"message\":\"Request was cancelled after 0.000 seconds\"}}";
+  // the early-October-2025 schema (examples/artifacts/run1): timestamp_ns, credit_phase, ttft / ttst tags
+  static final String OLD_OK = "{\"metadata\":{\"x_request_id\":\"1ed40a0d\",\"x_correlation_id\":\"dc5c\",\"conversation_id\":\"3c4b\","
+      + "\"turn_index\":0,\"timestamp_ns\":1759522419159192408,\"worker_id\":\"worker_43e91c09\",\"record_processor_id\":\"rp\","
+      + "\"credit_phase\":\"profiling\"},\"metrics\":{\"input_sequence_length\":{\"value\":550,\"unit\":\"tokens\"},"
+      + "\"ttft\":{\"value\":1680.543782,\"unit\":\"ms\"},\"request_count\":{\"value\":1,\"unit\":\"requests\"},"
+      + "\"request_latency\":{\"value\":1950.0,\"unit\":\"ms\"},\"min_request_timestamp\":{\"value\":1759522419159192408,\"unit\":\"ns\"},"
+      + "\"output_token_count\":{\"value\":2,\"unit\":\"tokens\"},\"reasoning_token_count\":{\"value\":1,\"unit\":\"tokens\"},"
+      + "\"ttst\":{\"value\":134.440792,\"unit\":\"ms\"},\"inter_chunk_latency\":{\"value\":[134.440792,135.015426],\"unit\":\"ms\"},"
+      + "\"output_sequence_length\":{\"value\":3,\"unit\":\"tokens\"},\"max_response_timestamp\":{\"value\":1759522421109192408,\"unit\":\"ns\"},"
+      + "\"inter_token_latency\":{\"value\":134.728109,\"unit\":\"ms\"}},\"error\":null}";
+  static final String OLD_CANCELLED = "{\"metadata\":{\"x_request_id\":\"c087da26\",\"x_correlation_id\":\"51a3\",\"conversation_id\":\"82c5\","
+      + "\"turn_index\":0,\"timestamp_ns\":1759522419154829652,\"worker_id\":\"worker_1d62deaa\",\"record_processor_id\":\"rp\","
+      + "\"credit_phase\":\"profiling\"},\"metrics\":{\"error_request_count\":{\"value\":1,\"unit\":\"requests\"}},"
+      + "\"error\":{\"code\":499,\"type\":\"RequestCancellationError\",\"message\":\"Request was cancelled after 0.000 seconds\"}}";
+
+  @Test
+  void readsTheLaterSchemaAndRebuildsTheChunks() throws IOException {
+    CollectingSink s = Parsing.parse(format, NEW_OK + "\n" + NEW_CANCELLED + "\n");
+    assertEquals(2, s.requests.size());
+    CollectingSink.Req ok = s.requests.get(0);
+    assertEquals("7609a2e7", ok.id());
+    assertEquals("ok", ok.status());
+    assertEquals(3, ok.outputTokens());
+    long start = 1759813207532900363L;
+    assertEquals(List.of(start + 5_000_000, start + 9_000_000, start + 15_000_000),
+        s.tokens.stream().map(CollectingSink.Tok::tsNs).toList(), "start + TTFT, then each gap");
+    assertEquals(List.of(1, 1, 1), s.tokens.stream().map(CollectingSink.Tok::nTokens).toList(), "3 tokens in 3 chunks");
+    assertEquals("cancelled", s.requests.get(1).status());
+    assertEquals(3, s.tokens.size(), "a cancelled record has no chunks");
+  }
+
+  @Test
+  void readsTheEarlyOctober2025Schema() throws IOException {
+    CollectingSink s = Parsing.parse(format, OLD_CANCELLED + "\n" + OLD_OK + "\n");
+    assertEquals("cancelled", s.requests.get(0).status());
+    assertEquals(1759522419154829652L, s.requests.get(0).arrivalNs());
+    CollectingSink.Req ok = s.requests.get(1);
+    assertEquals("ok", ok.status());
+    assertEquals(1759522419159192408L, ok.arrivalNs());
+    assertEquals(1759522419159192408L + 1_680_543_782L, s.tokens.get(0).tsNs(), "ttft tag");
+    assertEquals(1759522419159192408L + 1_680_543_782L + 134_440_792L, s.tokens.get(1).tsNs());
+    assertEquals(ChunkKind.CONTENT, s.tokens.get(2).kind());
+    assertEquals("1", ok.extras().get("reasoning_token_count"));
+    assertEquals("134.440792", ok.extras().get("ttst"));
+  }
+
+  @Test
+  void warmupRecordsAreMarkedAndErrorsKeepTheirMessage() throws IOException {
+    String warm = NEW_OK.replace("\"profiling\"", "\"warmup\"").replace("7609a2e7", "w1");
+    String err = NEW_CANCELLED.replace("\"was_cancelled\":true", "\"was_cancelled\":false").replace("c35e", "e1")
+        .replace("{\"code\":499,\"type\":\"RequestCancellationError\",\"message\":\"Request was cancelled after 0.000 seconds\"}",
+            "{\"code\":500,\"type\":\"InternalServerError\",\"message\":\"Server encountered an internal error\"}");
+    CollectingSink s = Parsing.parse(format, warm + "\n\n" + err + "\n");
+    assertEquals(1, s.other, "the blank line");
+    assertEquals("error", s.requests.get(1).status());
+    assertEquals(2, s.records);
+  }
+
+  @Test
+  void badLinesAreRejectedWithTheirLineAndReason() throws IOException {
+    String wrongType = NEW_OK.replace("\"value\":5.0,\"unit\":\"ms\"}", "\"value\":\"fast\",\"unit\":\"ms\"}");
+    String truncated = NEW_OK.substring(0, NEW_OK.length() / 2);
+    String negativeGap = NEW_OK.replace("[4.0,6.0]", "[4.0,-6.0]").replace("7609a2e7", "neg");
+    String noMeta = "{\"metrics\":{}}";
+    byte[] utf8 = Parsing.withInvalidUtf8(NEW_OK.replace("worker_359d423a", "worker_@@").replace("7609a2e7", "u8"));
+    String text = NEW_OK + "\n" + NEW_OK + "\n" + wrongType + "\n" + truncated + "\n" + negativeGap + "\n" + noMeta + "\n";
+    byte[] head = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] all = new byte[head.length + utf8.length];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(utf8, 0, all, head.length, utf8.length);
+    CollectingSink s = Parsing.parse(format, all, "dir");
+    assertEquals(1, s.records);
+    List<String> reasons = s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList();
+    assertEquals(6, reasons.size(), reasons.toString());
+    assertTrue(reasons.get(0).startsWith("2: duplicate"), reasons.get(0));
+    assertTrue(reasons.get(1).startsWith("3: metrics.time_to_first_token: expected a number"), reasons.get(1));
+    assertTrue(reasons.get(2).startsWith("4: truncated JSON"), reasons.get(2));
+    assertTrue(reasons.get(3).startsWith("5: inter_chunk_latency[1]: negative gap"), reasons.get(3));
+    assertTrue(reasons.get(4).startsWith("6: metadata is missing"), reasons.get(4));
+    assertTrue(reasons.get(5).startsWith("7: invalid UTF-8"), reasons.get(5));
+  }
+}

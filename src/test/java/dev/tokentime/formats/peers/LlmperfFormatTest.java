@@ -1,0 +1,67 @@
+package dev.tokentime.formats.peers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.testing.CollectingSink;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/** LLMPerf's individual_responses.json and summary.json on strings. */
+class LlmperfFormatTest {
+  final LlmperfFormat format = new LlmperfFormat();
+
+  static final String OK = "{\"error_code\":null,\"error_msg\":\"\",\"inter_token_latency_s\":0.0058,\"ttft_s\":0.29,"
+      + "\"end_to_end_latency_s\":0.89,\"request_output_throughput_token_per_s\":167.4,\"number_total_tokens\":700,"
+      + "\"number_output_tokens\":150,\"number_input_tokens\":550}";
+
+  @Test
+  void individualResponsesAreRequestsWithTheirOwnDurations() throws IOException {
+    String err = "{\"error_code\":429,\"error_msg\":\"Too Many Requests\",\"inter_token_latency_s\":0,\"ttft_s\":0,"
+        + "\"end_to_end_latency_s\":0,\"request_output_throughput_token_per_s\":0,\"number_total_tokens\":550,"
+        + "\"number_output_tokens\":0,\"number_input_tokens\":550}";
+    CollectingSink s = Parsing.parse(format, "[\n" + OK + ",\n" + err + "\n]");
+    assertEquals(2, s.records);
+    assertEquals("ok", s.requests.get(0).status());
+    assertEquals(150, s.requests.get(0).outputTokens());
+    assertEquals("5.8", s.requests.get(0).extras().get("inter_token_latency_ms"));
+    assertEquals("error", s.requests.get(1).status());
+  }
+
+  @Test
+  void theSummaryIsReportedMetricsAndTheRunsConcurrency() throws IOException {
+    String summary = "{\"version\":\"2023-08-31\",\"num_concurrent_requests\":5,\"results_ttft_s_quantiles_p50\":0.22,"
+        + "\"results_ttft_s_stddev\":0.045,\"results_number_input_tokens_min\":\"550\","
+        + "\"results_num_completed_requests_per_min\":176.7,\"results_error_code_frequency\":\"{}\",\"timestamp\":1704851704}";
+    CollectingSink s = Parsing.parse(format, summary);
+    assertEquals(1, s.records);
+    assertEquals(5.0, s.levels.get("dir")[1]);
+    assertTrue(s.reported.contains("dir 5.0 ttft_s p50 0.22 s"), s.reported.toString());
+    assertTrue(s.reported.contains("dir 5.0 ttft_s stddev 0.045 s"), s.reported.toString());
+    assertTrue(s.reported.contains("dir 5.0 number_input_tokens min 550.0 tokens"), "numbers written as text");
+    assertTrue(s.reported.contains("dir 5.0 num_completed_requests_per_min value 176.7 requests/min"), s.reported.toString());
+  }
+
+  @Test
+  void nonFiniteNumbersAreRejected() throws IOException {
+    CollectingSink s = Parsing.parse(format, "[" + OK.replace("\"ttft_s\":0.29", "\"ttft_s\":NaN") + "]");
+    assertEquals(1, s.rejects.size());
+    assertTrue(s.rejects.get(0).reason().contains("ttft_s: not a finite number"), s.rejects.toString());
+  }
+
+  @Test
+  void badElementsAreRejectedAndATruncatedArrayKeepsItsHead() throws IOException {
+    String wrong = OK.replace("\"ttft_s\":0.29", "\"ttft_s\":\"fast\"");
+    String negative = OK.replace("\"ttft_s\":0.29", "\"ttft_s\":-1");
+    CollectingSink s = Parsing.parse(format, "[\n" + OK + ",\n" + wrong + ",\n" + negative + ",\n\"x\",\n" + OK.substring(0, 50));
+    assertEquals(1, s.records);
+    assertEquals(4, s.rejects.size(), s.rejects.toString());
+    assertTrue(s.rejects.get(0).reason().contains("ttft_s: expected a number of seconds"), s.rejects.get(0).reason());
+    assertEquals(3, s.rejects.get(0).lineNo());
+    assertTrue(s.rejects.get(1).reason().contains("negative duration"), s.rejects.get(1).reason());
+    assertTrue(s.rejects.get(2).reason().contains("expected an object"), s.rejects.get(2).reason());
+    assertTrue(s.rejects.get(3).reason().startsWith("truncated JSON"), s.rejects.get(3).reason());
+    CollectingSink u = Parsing.parse(format, Parsing.withInvalidUtf8("[" + OK.replace("\"\"", "\"@@\"") + "]"), "dir");
+    assertTrue(u.rejects.get(0).reason().startsWith("invalid UTF-8"), u.rejects.toString());
+  }
+}

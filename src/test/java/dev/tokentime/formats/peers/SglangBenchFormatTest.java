@@ -1,0 +1,45 @@
+package dev.tokentime.formats.peers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.testing.CollectingSink;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** SGLang bench_serving JSONL on strings: one run per line, Python's Infinity, bad lines. */
+class SglangBenchFormatTest {
+  final SglangBenchFormat format = new SglangBenchFormat();
+
+  static final String LINE = "{\"backend\":\"sglang\",\"request_rate\":Infinity,\"max_concurrency\":null,\"duration\":1.0,"
+      + "\"completed\":2,\"total_output_tokens_retokenized\":5,\"request_throughput\":2.0,\"mean_e2e_latency_ms\":110.0,"
+      + "\"p95_itl_ms\":38.0,\"input_lens\":[10,20],\"output_lens\":[3,2],\"ttfts\":[0.1,0.05],\"itls\":[[0.02,0.04],[0.01]],"
+      + "\"generated_texts\":[\"abc\",\"de\"],\"errors\":[\"\",\"\"]}";
+
+  @Test
+  void eachLineIsARun() throws IOException {
+    CollectingSink s = Parsing.parse(format, LINE + "\n" + LINE.replace("Infinity", "8.0") + "\n");
+    assertEquals(List.of("dir", "dir", "dir#2", "dir#2"), s.requests.stream().map(CollectingSink.Req::run).toList());
+    assertEquals(null, s.levels.get("dir")[0], "an infinite rate without a concurrency cap is no level");
+    assertEquals(8.0, s.levels.get("dir#2")[1]);
+    assertTrue(s.reported.contains("dir null e2e_latency mean 110.0 ms"), s.reported.toString());
+    assertTrue(s.reported.contains("dir null itl p95 38.0 ms"), s.reported.toString());
+    assertEquals(6, s.records, "2 run lines + 4 request entries");
+    assertEquals(List.of(100_000_000L, 120_000_000L, 160_000_000L),
+        s.tokens.subList(0, 3).stream().map(CollectingSink.Tok::tsNs).toList(), "request-relative times");
+    assertEquals(4, s.clocks.size(), "no start times: one clock per request");
+  }
+
+  @Test
+  void badLinesAreRejected() throws IOException {
+    String wrongType = LINE.replace("\"output_lens\":[3,2]", "\"output_lens\":[3,\"two\"]");
+    CollectingSink s = Parsing.parse(format, LINE.substring(0, 60) + "\n" + wrongType + "\n[1]\n\n");
+    List<String> reasons = s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList();
+    assertEquals(3, reasons.size(), reasons.toString());
+    assertTrue(reasons.get(0).startsWith("1: truncated JSON"), reasons.get(0));
+    assertTrue(reasons.get(1).startsWith("2: output_lens[1]: expected"), reasons.get(1));
+    assertTrue(reasons.get(2).startsWith("3: not a JSON object"), reasons.get(2));
+    assertEquals(1, s.other);
+  }
+}

@@ -1,0 +1,87 @@
+package dev.tokentime.formats.peers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.testing.CollectingSink;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The tools' own summaries (genai-perf, AIPerf; JSON and CSV) as reported_metrics. */
+class ToolSummaryFormatTest {
+  static final Path RUN1 = Path.of("src/test/resources/real-logs/peers-extra/aiperf-run1");
+  final ToolSummaryFormat genai = new ToolSummaryFormat(ToolSummaryFormat.Tool.GENAI_PERF);
+  final ToolSummaryFormat aiperf = new ToolSummaryFormat(ToolSummaryFormat.Tool.AIPERF);
+
+  @Test
+  void aiperfsRealCsvSummary() throws IOException {
+    CollectingSink s = Parsing.parse(aiperf, Files.readAllBytes(RUN1.resolve("profile_export_aiperf.csv")), "run1");
+    assertEquals(10 + 11, s.records, "10 distribution rows and 11 figures");
+    assertEquals(3, s.other, "two headers and the blank line between the tables");
+    assertTrue(s.reported.contains("run1 null time_to_first_token p99 3833.39 ms"), s.reported.toString());
+    assertTrue(s.reported.contains("run1 null inter_chunk_latency std 23.88 ms"), s.reported.toString());
+    assertTrue(s.reported.contains("run1 null request_throughput avg 9.55 requests/sec"), s.reported.toString());
+    assertTrue(s.reported.contains("run1 null error_request_count avg 11.0 "), s.reported.toString());
+  }
+
+  @Test
+  void aiperfsEarlyJsonLayoutWithRecordsAndTags() throws IOException {
+    CollectingSink s = Parsing.parse(aiperf, Files.readAllBytes(RUN1.resolve("profile_export_aiperf.json")), "run1");
+    assertEquals(1, s.records);
+    assertTrue(s.reported.contains("run1 100.0 time_to_first_token avg 2343.219436988764 ms"), "tag ttft, by its later name");
+    assertTrue(s.reported.contains("run1 100.0 inter_chunk_latency count 21537.0 ms"), s.reported.toString());
+    assertEquals(100.0, s.levels.get("run1")[1], "the level from input_config.loadgen");
+    assertTrue(s.reported.stream().noneMatch(r -> r.contains(" min ") && r.contains("request_throughput")), "nulls are no figures");
+  }
+
+  @Test
+  void genaiPerfsCsvWithCrlfThousandsSeparatorsAndNa() throws IOException {
+    // the zephyr-7b run of genai-perf's goodput docs, written as genai-perf writes its CSV
+    String csv = "Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n"
+        + "Time To First Token (ms),78.10,63.55,111.13,109.61,N/A,95.91,73.07,N/A,N/A,N/A,N/A,N/A\r\n"
+        + "Request Latency (ms),\"6,740.76\",\"4,387.10\",\"8,930.90\",\"8,929.88\",N/A,\"8,920.69\",\"8,905.37\",N/A,N/A,N/A,N/A,N/A\r\n"
+        + "\r\n"
+        + "Metric,Value\r\n"
+        + "Output Token Throughput (per sec),51.20\r\n"
+        + "Request Throughput (per sec),0.15\r\n"
+        + "Request Goodput (per sec),0.12\r\n";
+    CollectingSink s = Parsing.parse(genai, csv);
+    assertEquals(5, s.records);
+    assertTrue(s.reported.contains("dir null request_latency avg 6740.76 ms"), s.reported.toString());
+    assertTrue(s.reported.contains("dir null request_goodput avg 0.12 per sec"), s.reported.toString());
+    assertTrue(s.reported.contains("dir null time_to_first_token p99 109.61 ms"), s.reported.toString());
+  }
+
+  @Test
+  void genaiPerfsJson() throws IOException {
+    String json = "{\"request_throughput\":{\"unit\":\"requests/sec\",\"avg\":0.15},"
+        + "\"inter_token_latency\":{\"unit\":\"ms\",\"avg\":19.32,\"p99\":19.36,\"min\":19.3,\"std\":0.02},"
+        + "\"input_config\":{\"perf_analyzer\":{\"stimulus\":{\"concurrency\":4}}}}";
+    CollectingSink s = Parsing.parse(genai, json);
+    assertTrue(s.reported.contains("dir 4.0 inter_token_latency p99 19.36 ms"), s.reported.toString());
+    assertEquals("concurrency", s.levels.get("dir")[0]);
+  }
+
+  @Test
+  void badSummariesAreRejected() throws IOException {
+    CollectingSink a = Parsing.parse(genai, "{\"request_throughput\":{\"unit\":\"requests/sec\",\"avg\":0.");
+    assertTrue(a.rejects.get(0).reason().startsWith("truncated JSON") || a.rejects.get(0).reason().startsWith("not valid JSON"),
+        a.rejects.toString());
+    CollectingSink b = Parsing.parse(genai, "{\"hello\":1}");
+    assertTrue(b.rejects.get(0).reason().startsWith("no metric"), b.rejects.toString());
+    CollectingSink c = Parsing.parse(aiperf, "Metric,avg,min\nRequest Latency (ms),fast,1\nRequest Count,1\n\"open\n");
+    assertEquals(3, c.rejects.size(), c.rejects.toString());
+    assertTrue(c.rejects.get(0).reason().startsWith("avg: expected a number"), c.rejects.toString());
+    assertTrue(c.rejects.get(1).reason().startsWith("row has 2 fields but the header has 3"), c.rejects.toString());
+    CollectingSink d = Parsing.parse(aiperf, Parsing.withInvalidUtf8("Metric,avg\nRequest @@ (ms),1\n"), "dir");
+    assertTrue(d.rejects.get(0).reason().startsWith("invalid UTF-8"), d.rejects.toString());
+    assertEquals(2, d.rejects.get(0).lineNo());
+  }
+
+  static String text(Path p) throws IOException {
+    return Files.readString(p, StandardCharsets.UTF_8);
+  }
+}
