@@ -14,15 +14,19 @@
 -- @column failed_requests [count] Failed measured requests over all repeats.
 -- @column ttft_p50_ms [ms] Median over repeats of the run's TTFT P50.
 -- @column ttft_p90_ms [ms] Median over repeats of the run's TTFT P90.
+-- @column ttft_p95_ms [ms] Median over repeats of the run's TTFT P95.
 -- @column ttft_p99_ms [ms] Median over repeats of the run's TTFT P99.
 -- @column itl_p50_ms [ms] Median over repeats of the run's ITL P50 (chunk gaps).
 -- @column itl_p90_ms [ms] Median over repeats of the run's ITL P90.
+-- @column itl_p95_ms [ms] Median over repeats of the run's ITL P95.
 -- @column itl_p99_ms [ms] Median over repeats of the run's ITL P99.
 -- @column tpot_p50_ms [ms] Median over repeats of the run's TPOT P50.
 -- @column tpot_p90_ms [ms] Median over repeats of the run's TPOT P90.
+-- @column tpot_p95_ms [ms] Median over repeats of the run's TPOT P95.
 -- @column tpot_p99_ms [ms] Median over repeats of the run's TPOT P99.
 -- @column e2e_p50_ms [ms] Median over repeats of the run's E2E P50.
 -- @column e2e_p90_ms [ms] Median over repeats of the run's E2E P90.
+-- @column e2e_p95_ms [ms] Median over repeats of the run's E2E P95.
 -- @column e2e_p99_ms [ms] Median over repeats of the run's E2E P99.
 -- @column output_tokens_per_s [tokens/s] Median over repeats of the output throughput.
 -- @column output_tokens_per_s_min [tokens/s] Lowest output throughput of a repeat.
@@ -46,15 +50,19 @@ WITH per_run AS (
         s.mean_output_tokens,
         max(m.p50) FILTER (WHERE m.metric = 'ttft_ms') AS ttft_p50_ms,
         max(m.p90) FILTER (WHERE m.metric = 'ttft_ms') AS ttft_p90_ms,
+        max(m.p95) FILTER (WHERE m.metric = 'ttft_ms') AS ttft_p95_ms,
         max(m.p99) FILTER (WHERE m.metric = 'ttft_ms') AS ttft_p99_ms,
         max(m.p50) FILTER (WHERE m.metric = 'itl_ms') AS itl_p50_ms,
         max(m.p90) FILTER (WHERE m.metric = 'itl_ms') AS itl_p90_ms,
+        max(m.p95) FILTER (WHERE m.metric = 'itl_ms') AS itl_p95_ms,
         max(m.p99) FILTER (WHERE m.metric = 'itl_ms') AS itl_p99_ms,
         max(m.p50) FILTER (WHERE m.metric = 'tpot_ms') AS tpot_p50_ms,
         max(m.p90) FILTER (WHERE m.metric = 'tpot_ms') AS tpot_p90_ms,
+        max(m.p95) FILTER (WHERE m.metric = 'tpot_ms') AS tpot_p95_ms,
         max(m.p99) FILTER (WHERE m.metric = 'tpot_ms') AS tpot_p99_ms,
         max(m.p50) FILTER (WHERE m.metric = 'e2e_ms') AS e2e_p50_ms,
         max(m.p90) FILTER (WHERE m.metric = 'e2e_ms') AS e2e_p90_ms,
+        max(m.p95) FILTER (WHERE m.metric = 'e2e_ms') AS e2e_p95_ms,
         max(m.p99) FILTER (WHERE m.metric = 'e2e_ms') AS e2e_p99_ms
     FROM run_summary AS s
     LEFT JOIN metric_stats AS m USING (run)
@@ -71,15 +79,19 @@ SELECT
     sum(failed_requests)::BIGINT AS failed_requests,
     median(ttft_p50_ms) AS ttft_p50_ms,
     median(ttft_p90_ms) AS ttft_p90_ms,
+    median(ttft_p95_ms) AS ttft_p95_ms,
     median(ttft_p99_ms) AS ttft_p99_ms,
     median(itl_p50_ms) AS itl_p50_ms,
     median(itl_p90_ms) AS itl_p90_ms,
+    median(itl_p95_ms) AS itl_p95_ms,
     median(itl_p99_ms) AS itl_p99_ms,
     median(tpot_p50_ms) AS tpot_p50_ms,
     median(tpot_p90_ms) AS tpot_p90_ms,
+    median(tpot_p95_ms) AS tpot_p95_ms,
     median(tpot_p99_ms) AS tpot_p99_ms,
     median(e2e_p50_ms) AS e2e_p50_ms,
     median(e2e_p90_ms) AS e2e_p90_ms,
+    median(e2e_p95_ms) AS e2e_p95_ms,
     median(e2e_p99_ms) AS e2e_p99_ms,
     median(output_tokens_per_s) AS output_tokens_per_s,
     min(output_tokens_per_s) AS output_tokens_per_s_min,

@@ -24,13 +24,34 @@ public final class TestDb implements AutoCloseable {
 
   public TestDb(Path dir) throws SQLException {
     this.dir = dir;
+    Path file = dir.resolve("test.duckdb");
     try {
       Files.createDirectories(dir);
+      // a new database is a copy of one made once per test JVM: creating the schema and
+      // installing the views for every test would dominate the golden tests' time
+      Files.copy(template(), file);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    this.db = Database.open(dir.resolve("test.duckdb"), Database.Mode.CREATE);
+    this.db = Database.open(file, Database.Mode.WRITE);
     QueryLibrary.get().installIfChanged(db);
+  }
+
+  private static Path template;
+
+  private static synchronized Path template() throws IOException, SQLException {
+    if (template == null) {
+      Path dir = Files.createTempDirectory("tokentime-template-");
+      Path file = dir.resolve("template.duckdb");
+      try (Database d = Database.open(file, Database.Mode.CREATE)) {
+        QueryLibrary.get().install(d);
+        d.execute("CHECKPOINT");
+      }
+      file.toFile().deleteOnExit();
+      dir.toFile().deleteOnExit();
+      template = file;
+    }
+    return template;
   }
 
   /** Writes a file under the temp directory (parents created) and returns its path. */
