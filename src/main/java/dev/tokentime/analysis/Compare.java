@@ -1,0 +1,164 @@
+package dev.tokentime.analysis;
+
+import dev.tokentime.BadInputException;
+import dev.tokentime.store.Database;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compares two runs or two levels ({@code tokentime compare A B}). A side is a run name, or
+ * {@code concurrency=16} / {@code request_rate=2} for all repeats of a level (their requests
+ * pooled). Latency figures come from request_latency (per request) and token_gaps (ITL), so
+ * they follow the analysis window; throughputs from run_summary.
+ */
+public final class Compare {
+  static final int RESAMPLES = 1000;
+  static final int MAX_VALUES = 5_000;
+  static final long SEED = 20261202L;
+
+  private static final List<String> REQUEST_METRICS = List.of("ttft_ms", "queue_ms", "prefill_ms", "tpot_ms", "e2e_ms");
+  private static final Map<String, Bootstrap.Stat> STATS = new java.util.LinkedHashMap<>();
+
+  static {
+    STATS.put("mean", Bootstrap.mean());
+    STATS.put("p50", Bootstrap.percentile(50));
+    STATS.put("p95", Bootstrap.percentile(95));
+    STATS.put("p99", Bootstrap.percentile(99));
+  }
+
+  public CompareReport compare(Database db, String a, String b) throws SQLException {
+    List<String> runsA = runs(db, a);
+    List<String> runsB = runs(db, b);
+    List<CompareReport.Row> rows = new ArrayList<>();
+    for (String metric : REQUEST_METRICS) {
+      String sql = "SELECT " + metric + " FROM request_latency WHERE measured AND ok AND " + metric
+          + " IS NOT NULL AND run IN {runs}";
+      latencyRows(rows, metric, values(db, sql, runsA), values(db, sql, runsB));
+    }
+    String itl = "SELECT gap_ms FROM token_gaps WHERE measured AND ok AND run IN {runs}";
+    latencyRows(rows, "itl_ms", values(db, itl, runsA), values(db, itl, runsB));
+    for (String metric : List.of("output_tokens_per_s", "requests_per_s", "mean_input_tokens", "mean_output_tokens")) {
+      double[] va = values(db, "SELECT " + metric + " FROM run_summary WHERE " + metric
+          + " IS NOT NULL AND run IN {runs}", runsA);
+      double[] vb = values(db, "SELECT " + metric + " FROM run_summary WHERE " + metric
+          + " IS NOT NULL AND run IN {runs}", runsB);
+      rows.add(runLevelRow(metric, va, vb));
+    }
+    return new CompareReport(a, b, runsA, runsB, rows, RESAMPLES);
+  }
+
+  private static void latencyRows(List<CompareReport.Row> rows, String metric, double[] a, double[] b) {
+    double[] sa = a.clone();
+    double[] sb = b.clone();
+    java.util.Arrays.sort(sa);
+    java.util.Arrays.sort(sb);
+    double[] ba = Bootstrap.subsample(a, MAX_VALUES, SEED);
+    double[] bb = Bootstrap.subsample(b, MAX_VALUES, SEED + 1);
+    boolean enough = sa.length >= 2 && sb.length >= 2;
+    double[][] ci = enough
+        ? Bootstrap.differenceIntervals(ba, bb, List.copyOf(STATS.values()), RESAMPLES, SEED + metric.hashCode())
+        : null;
+    int i = 0;
+    for (var e : STATS.entrySet()) {
+      Double va = sa.length == 0 ? null : e.getValue().of(sa);
+      Double vb = sb.length == 0 ? null : e.getValue().of(sb);
+      Double lo = enough ? ci[i][0] : null;
+      Double hi = enough ? ci[i][1] : null;
+      String verdict = !enough ? "unknown" : lo > 0 ? "worse" : hi < 0 ? "better" : "within noise";
+      rows.add(row(metric, e.getKey(), "ms", va, vb, lo, hi, "lower", verdict));
+      i++;
+    }
+  }
+
+  /** Throughputs and lengths: one figure per run; noise only from repeats. */
+  private static CompareReport.Row runLevelRow(String metric, double[] a, double[] b) {
+    Double va = SloCheck.median(java.util.Arrays.stream(a).boxed().toList());
+    Double vb = SloCheck.median(java.util.Arrays.stream(b).boxed().toList());
+    String better = metric.endsWith("_per_s") ? "higher" : "neither";
+    String verdict = "unknown";
+    Double lo = null;
+    Double hi = null;
+    if (va != null && vb != null && a.length >= 2 && b.length >= 2) {
+      double minA = java.util.Arrays.stream(a).min().getAsDouble();
+      double maxA = java.util.Arrays.stream(a).max().getAsDouble();
+      double minB = java.util.Arrays.stream(b).min().getAsDouble();
+      double maxB = java.util.Arrays.stream(b).max().getAsDouble();
+      lo = minB - maxA;
+      hi = maxB - minA;
+      boolean apart = minB > maxA || maxB < minA;
+      verdict = !apart ? "within noise" : better.equals("neither") ? "different"
+          : (vb > va) == better.equals("higher") ? "better" : "worse";
+    } else if (va != null && vb != null) {
+      verdict = "one run each: no noise estimate";
+    }
+    String unit = metric.endsWith("tokens_per_s") ? "tokens/s" : metric.endsWith("_per_s") ? "1/s" : "tokens";
+    return row(metric, "value", unit, va, vb, lo, hi, better, verdict);
+  }
+
+  private static CompareReport.Row row(String metric, String stat, String unit, Double a, Double b,
+      Double lo, Double hi, String better, String verdict) {
+    Double change = a != null && b != null ? b - a : null;
+    Double pct = change != null && a != 0 ? 100 * change / a : null;
+    return new CompareReport.Row(metric, stat, unit, a, b, change, pct, lo, hi, better, verdict);
+  }
+
+  /** The runs a side names: a run, or every run at concurrency=N / request_rate=R. */
+  static List<String> runs(Database db, String side) throws SQLException {
+    String sql;
+    List<Object> args = new ArrayList<>();
+    int eq = side.indexOf('=');
+    if (eq > 0) {
+      String kind = side.substring(0, eq).strip();
+      if (!kind.equals("concurrency") && !kind.equals("request_rate")) {
+        throw new BadInputException("compare: a level is concurrency=N or request_rate=R, got " + side);
+      }
+      double level;
+      try {
+        level = Double.parseDouble(side.substring(eq + 1).strip());
+      } catch (NumberFormatException e) {
+        throw new BadInputException("compare: not a level: " + side);
+      }
+      sql = "SELECT run FROM runs WHERE level_kind = ? AND level = ? ORDER BY run";
+      args.add(kind);
+      args.add(level);
+    } else {
+      sql = "SELECT run FROM runs WHERE run = ?";
+      args.add(side);
+    }
+    List<String> out = new ArrayList<>();
+    try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
+      for (int i = 0; i < args.size(); i++) {
+        ps.setObject(i + 1, args.get(i));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1));
+        }
+      }
+    }
+    if (out.isEmpty()) {
+      throw new BadInputException("compare: no run named " + side + " (tokentime query runs lists them)");
+    }
+    return out;
+  }
+
+  private static double[] values(Database db, String sql, List<String> runs) throws SQLException {
+    List<Double> v = new ArrayList<>();
+    String in = String.join(", ", java.util.Collections.nCopies(runs.size(), "?"));
+    try (PreparedStatement ps = db.connection().prepareStatement(sql.replace("{runs}", "(" + in + ")"))) {
+      for (int i = 0; i < runs.size(); i++) {
+        ps.setString(i + 1, runs.get(i));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          v.add(rs.getDouble(1));
+        }
+      }
+    }
+    return v.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+}
