@@ -16,7 +16,8 @@
 -- @column reported_value [ms or 1/s] The figure the tool reported itself for this run, when its summary was ingested.
 -- @column convention_minus_tokentime [ms or 1/s] convention_value - tokentime_value.
 -- @column reported_minus_convention [ms or 1/s] reported_value - convention_value: near zero when tokentime reproduces the tool.
--- @column why [text] How the tool's definition differs from tokentime's.
+-- @column why [text] How the tool's definition differs from tokentime's (for a std row, also how the
+-- tool computes the standard deviation).
 CREATE OR REPLACE VIEW peer_comparison AS
 WITH names (convention, tool_metric, metric, factor, why) AS (
     VALUES
@@ -118,7 +119,10 @@ SELECT
     r.value * f.factor AS reported_value,
     c.value * f.factor - t.value AS convention_minus_tokentime,
     (r.value - c.value) * f.factor AS reported_minus_convention,
-    f.why
+    CASE WHEN f.stat = 'std' AND f.convention = 'llmperf'
+        THEN 'LLMPerf reports the sample standard deviation (ddof = 1), tokentime the population one; '
+            || f.why
+        ELSE f.why END AS why
 FROM runs AS u
 CROSS JOIN tool_figures AS f
 LEFT JOIN tokentime AS t ON t.run = u.run AND t.metric = f.metric AND t.stat = f.stat

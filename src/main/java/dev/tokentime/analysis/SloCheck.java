@@ -129,7 +129,7 @@ public final class SloCheck {
   }
 
   /** Sets the per-request targets the slo_attainment view reads. */
-  private static void setTargets(Database db, SloSpec spec) throws SQLException {
+  public static void setTargets(Database db, SloSpec spec) throws SQLException {
     Double tpot = spec.perRequestTarget("tpot_ms");
     if (tpot == null) {
       tpot = spec.perRequestTarget("itl_ms");

@@ -67,7 +67,7 @@ final class AnalyzeCommand extends BaseCommand {
     }
   }
 
-  private static void deleteTree(Path dir) {
+  static void deleteTree(Path dir) {
     try (var s = Files.walk(dir)) {
       s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
         try {

@@ -1,6 +1,7 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.analysis.AnalysisWindow;
+import dev.tokentime.analysis.Conventions;
 import dev.tokentime.output.Terminal;
 import dev.tokentime.store.Database;
 import dev.tokentime.summary.Summary;
@@ -35,12 +36,34 @@ final class SummaryCommand extends BaseCommand {
   @Option(names = "--run", paramLabel = "NAME", description = "Only this run (repeatable).")
   List<String> runs;
 
+  @Option(names = "--convention", paramLabel = "TOOL", defaultValue = "tokentime",
+      description = "Compute the figures as this tool does: tokentime (default), vllm, genai-perf, aiperf, "
+          + "llmperf or sglang (first-token rule, ITL per request or pooled, end of E2E, which requests "
+          + "count, std, rounding; docs/metrics.md). tokentime conventions shows them side by side.")
+  String convention;
+
+  @Option(names = "--slo", paramLabel = "TERMS",
+      description = "Also report SLO attainment, request goodput (run) and DistServe's goodput (sweep) "
+          + "for these objectives, e.g. \"ttft_p95<=1s,itl_p95<=80ms\" (tokentime check --help).")
+  String slo;
+
   @Override
   protected int run() throws Exception {
     AnalysisWindow window = analysis.window();
+    if (!convention.equals("tokentime")) {
+      Conventions.view(convention);
+      try (Database d = Databases.forReading(db.resolve())) {
+        window.apply(d.connection());
+        out().print(ConventionReport.render(convention,
+            new Conventions().toolFigures(d, convention, runs == null ? java.util.Set.of() : new LinkedHashSet<>(runs)),
+            format.get()));
+        return ExitCode.OK;
+      }
+    }
     try (Database d = Databases.forReading(db.resolve())) {
       window.apply(d.connection());
-      Summary s = new SummaryService().summarize(d, runs == null ? java.util.Set.of() : new LinkedHashSet<>(runs));
+      Summary s = new SummaryService().summarize(d, runs == null ? java.util.Set.of() : new LinkedHashSet<>(runs),
+          slo == null ? null : dev.tokentime.analysis.SloSpec.parse(slo));
       out().print(SummaryRenderer.render(s, format.get(), Terminal.width(), window.describe()));
       return ExitCode.OK;
     }

@@ -11,19 +11,31 @@ import java.util.Map;
  * @param format always "tokentime-summary"
  * @param version shape version; bumped only when a field changes meaning or is removed
  */
-@JsonPropertyOrder({"format", "version", "definitions", "sources", "rejected_lines", "runs", "levels"})
+@JsonPropertyOrder({"format", "version", "definitions", "sources", "rejected_lines", "slo", "runs", "levels"})
 public record Summary(String format, int version, String definitions, long sources,
-    long rejectedLines, List<RunSummary> runs, List<Map<String, Object>> levels) {
+    long rejectedLines, SloFigures slo, List<RunSummary> runs, List<Map<String, Object>> levels) {
+
+  /**
+   * With summary --slo: the objectives, and per sweep DistServe's goodput (the highest level at
+   * which 90 % of requests meet the per-request targets); null without --slo.
+   */
+  public record SloFigures(String terms, List<Map<String, Object>> distserveGoodput) {}
 
   public static final List<String> METRICS = List.of("ttft_ms", "pre_queue_ms", "queue_ms",
       "prefill_ms", "decode_ms", "itl_ms", "tpot_ms", "e2e_ms");
 
   /** One run (a level, a repeat, a label). */
   @JsonPropertyOrder({"run", "level_kind", "level", "repeat", "requests", "window", "throughput",
-      "tokens", "metrics"})
+      "tokens", "goodput", "metrics"})
   public record RunSummary(String run, String levelKind, Double level, Integer repeat,
-      Requests requests, Window window, Throughput throughput, Tokens tokens,
+      Requests requests, Window window, Throughput throughput, Tokens tokens, Goodput goodput,
       Map<String, Stats> metrics) {}
+
+  /**
+   * Request goodput of the run (requests meeting every per-request target, per second of the
+   * window) and attainment (their share); null without summary --slo.
+   */
+  public record Goodput(Double attainment, Double requestsPerS) {}
 
   /** Measured requests (ok + failed) and those left out (warm-up, or outside the window). */
   public record Requests(long measured, long ok, long failed, long excluded) {}

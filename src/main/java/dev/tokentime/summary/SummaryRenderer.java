@@ -67,6 +67,15 @@ public final class SummaryRenderer {
     if (!window.isEmpty()) {
       sb.append("analysis window: ").append(window).append('\n');
     }
+    if (s.slo() != null) {
+      sb.append("slo: ").append(s.slo().terms()).append(" (per-request targets for attainment and goodput)\n");
+      for (Map<String, Object> g : s.slo().distserveGoodput()) {
+        sb.append("goodput (DistServe, highest ").append(String.valueOf(g.get("level_kind")).replace('_', ' '))
+            .append(" at ").append(Values.text(g.get("attainment_target"))).append(" attainment): ")
+            .append(g.get("goodput") == null ? "none: the lowest level misses" : Values.text(g.get("goodput")))
+            .append('\n');
+      }
+    }
     for (Summary.RunSummary r : s.runs()) {
       sb.append('\n').append("run ").append(r.run());
       if (r.levelKind() != null) {
@@ -88,6 +97,12 @@ public final class SummaryRenderer {
           .append(" requests/s\n");
       sb.append("  length      mean input ").append(fixed(r.tokens().meanInput(), 1))
           .append(" tokens, mean output ").append(fixed(r.tokens().meanOutput(), 1)).append(" tokens\n");
+      if (r.goodput() != null) {
+        sb.append("  slo         ").append(r.goodput().attainment() == null ? "n/a"
+            : String.format(Locale.ROOT, "%.1f %%", 100 * r.goodput().attainment()))
+            .append(" of requests attain it; request goodput ").append(fixed(r.goodput().requestsPerS(), 3))
+            .append(" requests/s\n");
+      }
       TableData t = metricTable(r);
       if (t.rows().isEmpty()) {
         sb.append("  (no latency figures: no ok measured request with timestamps)\n");

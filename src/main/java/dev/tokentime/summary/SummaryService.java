@@ -1,5 +1,7 @@
 package dev.tokentime.summary;
 
+import dev.tokentime.analysis.SloCheck;
+import dev.tokentime.analysis.SloSpec;
 import dev.tokentime.store.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,7 +18,21 @@ public final class SummaryService {
 
   /** Summarises the given runs (all when empty). */
   public Summary summarize(Database db, Set<String> onlyRuns) throws SQLException {
+    return summarize(db, onlyRuns, null);
+  }
+
+  /** Summarises the given runs, with goodput and attainment for the SLO when one is given. */
+  public Summary summarize(Database db, Set<String> onlyRuns, SloSpec slo) throws SQLException {
     Map<String, Map<String, Summary.Stats>> stats = metricStats(db);
+    Map<String, Summary.Goodput> goodput = Map.of();
+    Summary.SloFigures sloFigures = null;
+    if (slo != null) {
+      SloCheck.setTargets(db, slo);
+      goodput = goodput(db);
+      sloFigures = new Summary.SloFigures(String.join(", ", slo.terms().stream().map(SloSpec.Term::describe).toList()),
+          rows(db, "SELECT level_kind, goodput, last_attaining_level, first_failing_level, attainment_target "
+              + "FROM distserve_goodput"));
+    }
     List<Summary.RunSummary> runs = new ArrayList<>();
     try (PreparedStatement ps = db.connection().prepareStatement("SELECT * FROM run_summary");
         ResultSet rs = ps.executeQuery()) {
@@ -39,7 +55,7 @@ public final class SummaryService {
             new Summary.Throughput(dbl(rs, "output_tokens_per_s"), dbl(rs, "requests_per_s")),
             new Summary.Tokens(lng(rs, "input_tokens"), lng(rs, "output_tokens"),
                 dbl(rs, "mean_input_tokens"), dbl(rs, "mean_output_tokens")),
-            m));
+            goodput.get(run), m));
       }
     }
     List<Map<String, Object>> levels = new ArrayList<>();
@@ -59,7 +75,34 @@ public final class SummaryService {
     }
     long sources = db.queryLong("SELECT count(*) FROM sources");
     long rejected = db.queryLong("SELECT count(*) FROM rejects");
-    return new Summary("tokentime-summary", 1, "docs/metrics.md", sources, rejected, runs, levels);
+    return new Summary("tokentime-summary", 1, "docs/metrics.md", sources, rejected, sloFigures, runs, levels);
+  }
+
+  private static Map<String, Summary.Goodput> goodput(Database db) throws SQLException {
+    Map<String, Summary.Goodput> out = new LinkedHashMap<>();
+    try (PreparedStatement ps = db.connection().prepareStatement(
+        "SELECT run, attainment, goodput_per_s FROM slo_attainment");
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.put(rs.getString(1), new Summary.Goodput(dbl(rs, "attainment"), dbl(rs, "goodput_per_s")));
+      }
+    }
+    return out;
+  }
+
+  private static List<Map<String, Object>> rows(Database db, String sql) throws SQLException {
+    List<Map<String, Object>> out = new ArrayList<>();
+    try (PreparedStatement ps = db.connection().prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+      ResultSetMetaData md = rs.getMetaData();
+      while (rs.next()) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+          row.put(md.getColumnLabel(i), rs.getObject(i));
+        }
+        out.add(row);
+      }
+    }
+    return out;
   }
 
   private static Map<String, Map<String, Summary.Stats>> metricStats(Database db) throws SQLException {

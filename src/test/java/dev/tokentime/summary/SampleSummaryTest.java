@@ -50,11 +50,12 @@ class SampleSummaryTest {
     try (TestDb t = new TestDb(tmp)) {
       t.ingest(IngestOptions.of(List.of("sample-logs")));
       JsonNode j = new ObjectMapper().readTree(SummaryRenderer.json(new SummaryService().summarize(t.db, Set.of())));
-      assertEquals(List.of("format", "version", "definitions", "sources", "rejected_lines", "runs", "levels"), names(j));
+      assertEquals(List.of("format", "version", "definitions", "sources", "rejected_lines", "slo", "runs", "levels"), names(j));
+      assertTrue(j.get("slo").isNull(), "no --slo, no slo figures");
       assertEquals("tokentime-summary", j.get("format").asText());
       JsonNode run = j.get("runs").get(0);
       assertEquals(List.of("run", "level_kind", "level", "repeat", "requests", "window", "throughput",
-          "tokens", "metrics"), names(run));
+          "tokens", "goodput", "metrics"), names(run));
       assertEquals(Summary.METRICS, names(run.get("metrics")));
       assertEquals(List.of("unit", "count", "mean", "std", "min", "max", "p1", "p5", "p10", "p25", "p50",
           "p75", "p90", "p95", "p99"), names(run.get("metrics").get("ttft_ms")));
