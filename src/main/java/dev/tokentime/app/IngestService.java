@@ -168,7 +168,8 @@ public final class IngestService {
     String defaultRun = o.run() != null ? o.run() : defaultRun(in, path);
     SourceInfo info = new SourceInfo(storedPath, format.id(), compression, defaultRun,
         format.idNamespace(), o.keepText());
-    ParseContext ctx = new ParseContext(display, defaultRun, o.keepText(), o.zone(), o.year());
+    ParseContext ctx = new ParseContext(display, defaultRun, o.keepText(), o.zone(), o.year(),
+        in.stdin() ? null : Files.getLastModifiedTime(path).toInstant(), o.at());
     try (OpenedInput input = OpenedInput.open(path);
         SourceWriter writer = store.begin(info, replace)) {
       long lines;

@@ -8,6 +8,6 @@ public final class VllmFormats {
   private VllmFormats() {}
 
   public static List<InputFormat> all() {
-    return List.of();
+    return List.of(new VllmLogFormat());
   }
 }
