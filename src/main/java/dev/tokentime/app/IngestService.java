@@ -7,6 +7,7 @@ import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.query.QueryLibrary;
 import dev.tokentime.store.Database;
 import dev.tokentime.store.Deriver;
+import dev.tokentime.store.RequestLinker;
 import dev.tokentime.store.IngestStore;
 import dev.tokentime.store.SourceInfo;
 import dev.tokentime.store.SourceWriter;
@@ -111,6 +112,7 @@ public final class IngestService {
     db.connection().setAutoCommit(true);
     long t0 = System.nanoTime();
     Deriver.derive(db);
+    RequestLinker.link(db);
     long t1 = System.nanoTime();
     List<IngestResult.FailedCheck> failed = failedChecks(db);
     long t2 = System.nanoTime();
