@@ -32,6 +32,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private static final Pattern MAX_TOKENS = Pattern.compile("max_tokens=(\\d+)");
   private static final Pattern PROMPT = Pattern.compile(
       "prompt: (.*?), (?:params|sampling_params|prefix_pos|prompt_token_ids):");
+  private static final Pattern RANDOM_SUFFIX = Pattern.compile(".-[0-9a-f]{8}$");
   private static final Pattern INFERENCE_PATH =
       Pattern.compile("/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|generate|score|rerank|pooling|classify)\\b");
 
@@ -61,11 +62,11 @@ final class VllmRequestTracker implements SpecParser.Handler {
     String id = m.group("id");
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
     // a line about another request releases what waited for adjacency
-    if (lastEnded != null && !lastEnded.id.equals(id)) {
+    LoggedRequest r = find(id);
+    if (lastEnded != null && lastEnded != r) {
       write(lastEnded);
       lastEnded = null;
     }
-    LoggedRequest r = find(id);
     if (r == null && written.contains(id)) {
       if (starts) {
         throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this"
@@ -115,6 +116,15 @@ final class VllmRequestTracker implements SpecParser.Handler {
   }
 
   private LoggedRequest find(String id) {
+    LoggedRequest r = findExact(id);
+    if (r == null && RANDOM_SUFFIX.matcher(id).find()) {
+      // since #27987 the engine's lines name the id with a random 8-hex suffix appended
+      r = findExact(id.substring(0, id.length() - 9));
+    }
+    return r;
+  }
+
+  private LoggedRequest findExact(String id) {
     if (lastEnded != null && lastEnded.id.equals(id)) {
       return lastEnded;
     }
