@@ -88,12 +88,72 @@ public final class SummaryRenderer {
           sb.append("  ").append(line).append('\n');
         }
       }
+      engineAndBasis(s, r.run(), sb);
+    }
+    for (Map<String, Object> e : s.engines()) {
+      String run = String.valueOf(e.get("run"));
+      if (s.runs().stream().noneMatch(r -> r.run().equals(run))) {
+        sb.append('\n').append("run ").append(run).append(" (engine statistics only)\n");
+        engineAndBasis(s, run, sb);
+      }
     }
     if (!s.levels().isEmpty()) {
       sb.append("\nlevels (median over repeats)\n");
       sb.append(TableRenderer.text(levelTable(s), width));
     }
     return sb.toString();
+  }
+
+  /**
+   * The run's engine timeline in one line, and which source and clock resolution each figure
+   * rests on (figures sharing a basis on one line).
+   */
+  static void engineAndBasis(Summary s, String run, StringBuilder sb) {
+    for (Map<String, Object> e : s.engines()) {
+      if (run.equals(String.valueOf(e.get("run")))) {
+        sb.append("  engine      ").append(engineLine(e)).append('\n');
+      }
+    }
+    Map<String, List<String>> byBasis = new java.util.LinkedHashMap<>();
+    for (Map<String, Object> b : s.basis()) {
+      if (run.equals(String.valueOf(b.get("run")))) {
+        byBasis.computeIfAbsent(String.valueOf(b.get("basis")), k -> new ArrayList<>())
+            .add(String.valueOf(b.get("figure")));
+      }
+    }
+    String label = "  basis       ";
+    for (var e : byBasis.entrySet()) {
+      sb.append(label).append(String.join(", ", e.getValue())).append(": ").append(e.getKey()).append('\n');
+      label = "              ";
+    }
+  }
+
+  static String engineLine(Map<String, Object> e) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(e.get("snapshots")).append(" snapshots");
+    Object span = e.get("span_s");
+    if (span instanceof Number n) {
+      sb.append(" over ").append(fixed(n.doubleValue(), 0)).append(" s");
+    }
+    sb.append(": running mean ").append(fixed(dbl(e.get("running_mean")), 1)).append(", max ")
+        .append(e.get("running_max") == null ? "n/a" : e.get("running_max"))
+        .append("; waiting mean ").append(fixed(dbl(e.get("waiting_mean")), 1)).append(", max ")
+        .append(e.get("waiting_max") == null ? "n/a" : e.get("waiting_max"));
+    Double kv = dbl(e.get("kv_usage_max"));
+    if (kv != null) {
+      sb.append("; KV cache max ").append(fixed(kv * 100, 1)).append('%');
+    }
+    long gaps = ((Number) e.get("gaps")).longValue();
+    sb.append("; ").append(gaps).append(gaps == 1 ? " gap" : " gaps");
+    if (gaps > 0) {
+      sb.append(" (").append(fixed(dbl(e.get("no_data_s")), 0)).append(" s without data)");
+    }
+    sb.append(" [").append(e.get("basis")).append("; tokentime query engine_timeline]");
+    return sb.toString();
+  }
+
+  private static Double dbl(Object o) {
+    return o instanceof Number n ? n.doubleValue() : null;
   }
 
   public static String markdown(Summary s) {
@@ -116,6 +176,12 @@ public final class SummaryRenderer {
           .append(fixed(r.tokens().meanInput(), 1)).append(", mean output ")
           .append(fixed(r.tokens().meanOutput(), 1)).append(" tokens.\n\n");
       sb.append(TableRenderer.markdown(metricTable(r)));
+      StringBuilder extra = new StringBuilder();
+      engineAndBasis(s, r.run(), extra);
+      if (extra.length() > 0) {
+        sb.append('\n').append(extra.toString().lines().map(l -> "- " + l.strip())
+            .collect(java.util.stream.Collectors.joining("\n"))).append('\n');
+      }
     }
     return sb.toString();
   }

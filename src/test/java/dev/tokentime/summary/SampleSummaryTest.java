@@ -49,7 +49,8 @@ class SampleSummaryTest {
     try (TestDb t = new TestDb(tmp)) {
       t.ingest(IngestOptions.of(List.of("sample-logs")));
       JsonNode j = new ObjectMapper().readTree(SummaryRenderer.json(new SummaryService().summarize(t.db, Set.of())));
-      assertEquals(List.of("format", "version", "definitions", "sources", "rejected_lines", "runs", "levels"), names(j));
+      assertEquals(List.of("format", "version", "definitions", "sources", "rejected_lines", "runs", "levels",
+          "engines", "basis"), names(j));
       assertEquals("tokentime-summary", j.get("format").asText());
       JsonNode run = j.get("runs").get(0);
       assertEquals(List.of("run", "level_kind", "level", "repeat", "requests", "window", "throughput",
