@@ -41,6 +41,9 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * @param hint a looser pattern (searched anywhere): a line that matches it but not
    *     {@code pattern} is a near miss, shown by --explain and rejected when it is a truncated
    *     last line
+   * @param end how a whole line of this kind ends (searched in the message), or null: a last
+   *     line without a line terminator that matches the kind but not this was cut off, and is
+   *     rejected
    * @param list the group holding a {@code key: value, key: value} list, or null
    * @param listExtrasPrefix prefix of the extras names of the list's unknown keys
    * @param fields list keys → columns
@@ -48,7 +51,7 @@ public record LineSpec(String format, String description, String fills, List<Sni
    *     name in snake_case when the table has one)
    */
   public record Kind(String name, String table, String event, Pattern pattern, List<String> groups,
-      Pattern hint, String list, String listExtrasPrefix, Map<String, Column> fields,
+      Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
       Map<String, Column> groupRules) {}
 
   /**

@@ -143,6 +143,11 @@ public final class SpecParser {
         unmatched(lineNo, buf, off, len);
         return;
       }
+      if (m.kind.end() != null && !reader.lastLineTerminated() && !m.kind.end().matcher(m.message).find()) {
+        reject(lineNo, "truncated last line: a " + m.kind.name() + " line that ends before its last field",
+            buf, off, len);
+        return;
+      }
       if (explain != null) {
         explain.matched(m.kind);
       }

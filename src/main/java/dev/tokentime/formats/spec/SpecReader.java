@@ -96,6 +96,7 @@ public final class SpecReader {
           }
           case "match" -> requireKind(kind).pattern = regex(rest);
           case "hint" -> requireKind(kind).hint = regex(rest);
+          case "end" -> requireKind(kind).end = regex(rest);
           case "list" -> {
             String[] parts = rest.split("\\s+");
             requireKind(kind).list = parts[0];
@@ -150,7 +151,7 @@ public final class SpecReader {
           throw new IllegalArgumentException("kind " + k.name + ": group " + g + " is not in its pattern");
         }
       }
-      kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint,
+      kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
           k.list, k.listExtrasPrefix, Map.copyOf(k.fields), Map.copyOf(k.groupRules)));
     }
     if (p != null) {
@@ -214,6 +215,7 @@ public final class SpecReader {
     final String event;
     Pattern pattern;
     Pattern hint;
+    Pattern end;
     String list;
     String listExtrasPrefix = "";
     final Map<String, LineSpec.Column> fields = new LinkedHashMap<>();

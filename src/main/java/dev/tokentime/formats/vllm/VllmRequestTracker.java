@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
  *
  * <p>uvicorn access lines carry no id and no time; one is tied to a request only when it is
  * adjacent to that request's lines: right after the line that ended the request (non-streaming
- * order) or right before its Received/Added line (streaming order, vllm.md §2.4). Otherwise it is
- * counted as an other line.
+ * order), right after its Received/Added line, or right before it (streaming order, vllm.md
+ * §2.4). A status of 400 or more right after a Received line ends that request as an error (the
+ * server refused it before the engine saw it). Otherwise the access line is counted as other.
  */
 final class VllmRequestTracker implements SpecParser.Handler {
   static final int MAX_IN_FLIGHT = 65_536;
@@ -43,6 +44,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private final RequestRecord rec = new RequestRecord();
   /** The request ended by the last lifecycle line, held for an access line that may follow. */
   private LoggedRequest lastEnded;
+  /** The request whose Received/Added line was the last lifecycle line (streaming order). */
+  private LoggedRequest lastStarted;
   /** An access line waiting for the Received/Added line that comes right after it. */
   private Integer pendingStatus;
   private String pendingOrigin;
@@ -81,6 +84,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       evictIfFull();
     }
     resolvePendingAccess(starts ? r : null);
+    lastStarted = starts ? r : null;
     boolean sameClock = clock == r.clockId;
     switch (event) {
       case "received" -> {
@@ -239,6 +243,18 @@ final class VllmRequestTracker implements SpecParser.Handler {
       tie(lastEnded, status);
       write(lastEnded);
       lastEnded = null;
+      return SpecParser.Outcome.RECORD;
+    }
+    if (lastStarted != null && lastStarted.httpStatus == null && sameOrigin(lastStarted.instance, m.origin())
+        && inFlight.get(lastStarted.id) == lastStarted) {
+      LoggedRequest r = lastStarted;
+      lastStarted = null;
+      tie(r, status);
+      if (status >= 400) {
+        // refused before the engine took it (vllm.md §5, #19739): it ends here
+        inFlight.remove(r.id);
+        write(r);
+      }
       return SpecParser.Outcome.RECORD;
     }
     if (pendingStatus != null) {
