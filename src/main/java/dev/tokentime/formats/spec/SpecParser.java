@@ -220,74 +220,22 @@ public final class SpecParser {
   // ---- generic tables ----
 
   private void storeStats(long ts, int clock) {
-    LineSpec.Kind k = m.kind;
     stats.reset();
     stats.lineNo = m.lineNo;
     stats.tsNs = ts;
     stats.clockId = clock;
     stats.instance = m.group("instance") != null ? m.group("instance") : m.origin();
-    for (var g : m.groups.entrySet()) {
-      if (g.getKey().equals(k.list()) || g.getKey().equals("instance")) {
-        continue;
-      }
-      LineSpec.Column c = columnOf(k, g.getKey());
-      if (c != null) {
-        double v = value(c, g.getValue());
-        if (c.isExtra()) {
-          stats.extras.put(c.extraName(), v);
-        } else {
-          CanonicalColumns.set(stats, c.column(), v);
-        }
-      }
-    }
-    if (k.list() != null && m.group(k.list()) != null) {
-      for (KeyValueList.Entry e : KeyValueList.parse(m.group(k.list()))) {
-        LineSpec.Column c = k.fields().get(e.key());
-        if (c == null) {
-          unknownField(k, e, stats.extras);
-        } else if (c.isExtra()) {
-          stats.extras.put(c.extraName(), field(c, e));
-        } else {
-          CanonicalColumns.set(stats, c.column(), field(c, e));
-        }
-      }
-    }
+    fill((col, v) -> CanonicalColumns.set(stats, col, v), stats.extras);
     sink.engineStats(stats);
   }
 
   private void storeStep(long ts, int clock) {
-    LineSpec.Kind k = m.kind;
     step.reset();
     step.lineNo = m.lineNo;
     step.tsNs = ts;
     step.clockId = clock;
     step.instance = m.group("instance") != null ? m.group("instance") : m.origin();
-    for (var g : m.groups.entrySet()) {
-      if (g.getKey().equals(k.list()) || g.getKey().equals("instance")) {
-        continue;
-      }
-      LineSpec.Column c = columnOf(k, g.getKey());
-      if (c != null) {
-        double v = value(c, g.getValue());
-        if (c.isExtra()) {
-          step.extras.put(c.extraName(), v);
-        } else {
-          CanonicalColumns.set(step, c.column(), v);
-        }
-      }
-    }
-    if (k.list() != null && m.group(k.list()) != null) {
-      for (KeyValueList.Entry e : KeyValueList.parse(m.group(k.list()))) {
-        LineSpec.Column c = k.fields().get(e.key());
-        if (c == null) {
-          unknownField(k, e, step.extras);
-        } else if (c.isExtra()) {
-          step.extras.put(c.extraName(), field(c, e));
-        } else {
-          CanonicalColumns.set(step, c.column(), field(c, e));
-        }
-      }
-    }
+    fill((col, v) -> CanonicalColumns.set(step, col, v), step.extras);
     if (step.iter != null) {
       String inst = step.instance == null ? "" : step.instance;
       long[] last = lastIter.computeIfAbsent(inst, x -> new long[] {Long.MIN_VALUE, 0});
@@ -298,6 +246,43 @@ public final class SpecParser {
       step.epoch = (int) last[1];
     }
     sink.step(step);
+  }
+
+  /** Puts a number into a named column of the record being filled. */
+  private interface ColumnSetter {
+    void set(String column, double value);
+  }
+
+  /** The kind's groups, then its key: value list, into columns or extras. */
+  private void fill(ColumnSetter columns, Map<String, Double> extras) {
+    LineSpec.Kind k = m.kind;
+    for (var g : m.groups.entrySet()) {
+      if (g.getKey().equals(k.list()) || g.getKey().equals("instance")) {
+        continue;
+      }
+      LineSpec.Column c = columnOf(k, g.getKey());
+      if (c != null) {
+        put(c, value(c, g.getValue()), columns, extras);
+      }
+    }
+    if (k.list() != null && m.group(k.list()) != null) {
+      for (KeyValueList.Entry e : KeyValueList.parse(m.group(k.list()))) {
+        LineSpec.Column c = k.fields().get(e.key());
+        if (c == null) {
+          unknownField(k, e, extras);
+        } else {
+          put(c, field(c, e), columns, extras);
+        }
+      }
+    }
+  }
+
+  private static void put(LineSpec.Column c, double v, ColumnSetter columns, Map<String, Double> extras) {
+    if (c.isExtra()) {
+      extras.put(c.extraName(), v);
+    } else {
+      columns.set(c.column(), v);
+    }
   }
 
   private static LineSpec.Column columnOf(LineSpec.Kind k, String group) {

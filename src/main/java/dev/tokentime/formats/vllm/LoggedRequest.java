@@ -26,6 +26,9 @@ final class LoggedRequest {
   String status;
   String finishReason;
   Integer httpStatus;
+  /** Lifecycle lines seen: a second Received or Added line names another request with the same id. */
+  boolean received;
+  boolean added;
   final Map<String, String> extras = new LinkedHashMap<>();
   long[] tokenNs = new long[0];
   int[] tokenN = new int[0];

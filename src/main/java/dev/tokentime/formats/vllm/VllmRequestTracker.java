@@ -78,6 +78,10 @@ final class VllmRequestTracker implements SpecParser.Handler {
       resolvePendingAccess(null);
       return SpecParser.Outcome.OTHER; // a late line of a request already written
     }
+    if (r != null && (event.equals("received") && r.received || event.equals("added") && r.added)) {
+      throw new SpecParser.BadLine("request id " + id + " repeats a request still in flight (a second "
+          + event + " line); the first is kept");
+    }
     if (r == null) {
       r = new LoggedRequest(id, m.lineNo, m.origin(), clock);
       inFlight.put(id, r);
@@ -88,6 +92,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     boolean sameClock = clock == r.clockId;
     switch (event) {
       case "received" -> {
+        r.received = true;
         if (sameClock && r.arrivalNs == NONE) {
           r.arrivalNs = ts;
         }
@@ -95,6 +100,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       }
       case "details" -> readRequestDetails(r, m.group("rest"));
       case "added" -> {
+        r.added = true;
         if (sameClock) {
           if (r.arrivalNs == NONE) {
             r.arrivalNs = ts;

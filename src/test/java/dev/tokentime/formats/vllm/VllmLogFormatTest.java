@@ -196,4 +196,24 @@ class VllmLogFormatTest {
     assertEquals(NONE, whole.full.request("x").finishedNs);
     assertNull(whole.full.request("x").status);
   }
+
+  @Test
+  void requestsInFlightAreBoundedTheOldestIsWrittenAsItIs() throws Exception {
+    StringBuilder sb = new StringBuilder();
+    int n = VllmRequestTracker.MAX_IN_FLIGHT + 2;
+    for (int i = 0; i < n; i++) {
+      sb.append("INFO 05-21 00:19:05 [engine.py:1] Added request r-").append(i).append(".\n");
+    }
+    sb.append("INFO 05-21 00:19:09 [engine.py:2] Finished request r-").append(n - 1).append(".\n");
+    sb.append("INFO 05-21 00:19:09 [engine.py:2] Finished request r-0.\n");
+    Parse p = Parse.text(LOG, sb.toString(), Parse.ctx(2025, null, false, null));
+    assertEquals(n, p.full.requests.size());
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(n + 1, p.sink.records);
+    assertEquals(1, p.sink.other, "the late Finished line of a request written early");
+    RequestRecord first = p.full.requests.get(0);
+    assertEquals("r-0", first.requestId);
+    assertTrue(first.extras.get("end").startsWith("written early"), first.extras.toString());
+    assertEquals("ok", p.full.request("r-" + (n - 1)).status);
+  }
 }
