@@ -26,7 +26,7 @@ itl AS (
     FROM token_gaps AS g
     JOIN tokens AS t ON t.request_key = g.request_key AND t.seq = g.seq
     JOIN sources AS s ON s.source_id = t.source_id
-    JOIN requests AS r ON r.request_key = g.request_key AND r.source_id = t.source_id
+    JOIN requests AS r ON r.request_key = g.request_key
     LEFT JOIN clocks AS c ON c.clock_id = r.clock_id
     WHERE g.measured AND g.ok
 ),
