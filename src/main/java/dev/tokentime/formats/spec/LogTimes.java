@@ -40,6 +40,13 @@ public final class LogTimes {
   private int lastMonth;
   private int clockId;
   private long resolutionNs;
+  /** Year and zone were learned from a line with both a container and a vLLM time. */
+  private boolean learned;
+  // the clock of the last line: most lines share it
+  private long lastResolution = -1;
+  private String lastTz;
+  private boolean lastAssumed;
+  private int lastClockId;
 
   public LogTimes(ParseContext ctx, RecordSink sink, String scope) {
     this.ctx = ctx;
@@ -78,30 +85,89 @@ public final class LogTimes {
     }
     try {
       if (exact != null) {
-        OffsetDateTime odt = OffsetDateTime.parse(normalizeRfc3339(exact.parts()[0]),
-            DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-        Instant instant = odt.toInstant();
+        long[] sn = rfc3339(exact.parts()[0]);
         if (monthDay != null) {
-          learnFrom(instant, monthDay);
+          if (!learned) {
+            learned = learnFrom(Instant.ofEpochSecond(sn[0], sn[1]), monthDay);
+          } else {
+            yearFor(monthDay(monthDay.parts()[0])[0]); // keep the year rolling with the lines
+          }
         }
-        return use(instant, fractionResolution(exact.parts()[0]), null, false);
+        return use(sn[0], sn[1], sn[2], null, false);
       }
       if (dated != null) {
-        LocalDateTime ldt = LocalDateTime.parse(dated.parts()[0] + "T" + dated.parts()[1]);
         String frac = dated.parts().length > 2 ? dated.parts()[2] : null;
-        ldt = ldt.plusNanos(fractionNanos(frac));
-        return local(ldt, frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
+        LocalDateTime ldt = dateTime(dated.parts()[0], dated.parts()[1]);
+        return local(ldt, fractionNanos(frac), frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
       }
       int[] md = monthDay(monthDay.parts()[0]);
       int y = yearFor(md[0]);
-      LocalDateTime ldt = LocalDateTime.parse(String.format("%04d-%02d-%02dT%s", y, md[0], md[1],
-          monthDay.parts()[1]));
       String frac = monthDay.parts().length > 2 ? monthDay.parts()[2] : null;
-      ldt = ldt.plusNanos(fractionNanos(frac));
-      return local(ldt, frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
-    } catch (DateTimeException | NumberFormatException e) {
+      LocalDateTime ldt = LocalDateTime.of(y, md[0], md[1], num(monthDay.parts()[1], 0), num(monthDay.parts()[1], 3),
+          num(monthDay.parts()[1], 6));
+      return local(ldt, fractionNanos(frac), frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
+    } catch (DateTimeException | NumberFormatException | IndexOutOfBoundsException e) {
       throw new BadTime("not a valid time: " + e.getMessage());
     }
+  }
+
+  /** {@code yyyy-MM-dd} and {@code HH:mm:ss} as a local date-time. */
+  private static LocalDateTime dateTime(String ymd, String hms) {
+    return LocalDateTime.of(num4(ymd), num(ymd, 5), num(ymd, 8), num(hms, 0), num(hms, 3), num(hms, 6));
+  }
+
+  /**
+   * An RFC 3339 time as {epoch second, nano, resolution}; a hand parser for the common shape
+   * (this runs once per log line), java.time for anything else.
+   */
+  static long[] rfc3339(String ts) {
+    String t = normalizeRfc3339(ts);
+    int n = t.length();
+    if (n >= 20 && t.charAt(4) == '-' && t.charAt(10) == 'T' && t.charAt(13) == ':') {
+      int i = 19;
+      long nano = 0;
+      int digits = 0;
+      if (t.charAt(i) == '.') {
+        i++;
+        while (i < n && Character.isDigit(t.charAt(i))) {
+          if (digits < 9) {
+            nano = nano * 10 + (t.charAt(i) - '0');
+            digits++;
+          }
+          i++;
+        }
+        nano *= pow10(9 - digits);
+      }
+      int offset;
+      if (i == n - 1 && (t.charAt(i) == 'Z' || t.charAt(i) == 'z')) {
+        offset = 0;
+      } else if (i == n - 6 && (t.charAt(i) == '+' || t.charAt(i) == '-') && t.charAt(i + 3) == ':') {
+        offset = (t.charAt(i) == '-' ? -1 : 1) * (num(t, i + 1) * 3600 + num(t, i + 4) * 60);
+      } else {
+        return viaJavaTime(t);
+      }
+      long sec = dateTime(t.substring(0, 10), t.substring(11, 19)).toEpochSecond(ZoneOffset.UTC) - offset;
+      return new long[] {sec, nano, digits == 0 ? 1_000_000_000L : pow10(9 - digits)};
+    }
+    return viaJavaTime(t);
+  }
+
+  private static long[] viaJavaTime(String t) {
+    Instant i = OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+    return new long[] {i.getEpochSecond(), i.getNano(), fractionResolution(t)};
+  }
+
+  private static int num(String s, int at) {
+    char a = s.charAt(at);
+    char b = s.charAt(at + 1);
+    if (a < '0' || a > '9' || b < '0' || b > '9') {
+      throw new NumberFormatException("not a two-digit number in " + s);
+    }
+    return (a - '0') * 10 + (b - '0');
+  }
+
+  private static int num4(String s) {
+    return num(s, 0) * 100 + num(s, 2);
   }
 
   /** The year of a month-day reading: given, learned, or from the file's date; rolls over Dec→Jan. */
@@ -123,15 +189,15 @@ public final class LogTimes {
   }
 
   /** A container timestamp and vLLM's local month-day time on one line: learn year and zone. */
-  private void learnFrom(Instant exact, MatchedLine.TimeReading monthDay) throws BadTime {
+  private boolean learnFrom(Instant exact, MatchedLine.TimeReading monthDay) throws BadTime {
     int[] md = monthDay(monthDay.parts()[0]);
     int utcYear = exact.atOffset(ZoneOffset.UTC).getYear();
     LocalDateTime best = null;
     long bestDiff = Long.MAX_VALUE;
     for (int y = utcYear - 1; y <= utcYear + 1; y++) {
       try {
-        LocalDateTime cand = LocalDateTime.parse(String.format("%04d-%02d-%02dT%s", y, md[0], md[1],
-            monthDay.parts()[1]));
+        String hms = monthDay.parts()[1];
+        LocalDateTime cand = LocalDateTime.of(y, md[0], md[1], num(hms, 0), num(hms, 3), num(hms, 6));
         long diff = Math.abs(cand.toEpochSecond(ZoneOffset.UTC) - exact.getEpochSecond());
         if (diff < bestDiff) {
           bestDiff = diff;
@@ -142,7 +208,7 @@ public final class LogTimes {
       }
     }
     if (best == null || bestDiff > 26 * 3600) {
-      return; // the two readings do not describe the same moment
+      return false; // the two readings do not describe the same moment
     }
     if (year == null && ctx.year() == null) {
       year = best.getYear();
@@ -153,6 +219,7 @@ public final class LogTimes {
       long quarters = Math.round(offsetS / 900.0);
       inferredZone = ZoneOffset.ofTotalSeconds((int) (quarters * 900));
     }
+    return true;
   }
 
   private ZoneId zone() {
@@ -162,17 +229,24 @@ public final class LogTimes {
     return inferredZone != null ? inferredZone : ZoneOffset.UTC;
   }
 
-  private long local(LocalDateTime ldt, long resolution) {
+  private long local(LocalDateTime ldt, long nanos, long resolution) {
     ZoneId z = zone();
     boolean assumed = ctx.zone() == null && inferredZone == null;
-    return use(ldt.atZone(z).toInstant(), resolution, assumed ? "UTC" : z.getId(), assumed);
+    long sec = z instanceof ZoneOffset o ? ldt.toEpochSecond(o) : ldt.atZone(z).toEpochSecond();
+    return use(sec, nanos, resolution, assumed ? "UTC" : z.getId(), assumed);
   }
 
-  private long use(Instant instant, long resolution, String tz, boolean assumed) {
-    ClockSpec spec = new ClockSpec("wall", scope, resolution, tz, assumed);
-    clockId = clockIds.computeIfAbsent(spec, sink::clock);
+  private long use(long epochSecond, long nanos, long resolution, String tz, boolean assumed) {
+    if (resolution != lastResolution || !java.util.Objects.equals(tz, lastTz) || assumed != lastAssumed) {
+      ClockSpec spec = new ClockSpec("wall", scope, resolution, tz, assumed);
+      lastClockId = clockIds.computeIfAbsent(spec, sink::clock);
+      lastResolution = resolution;
+      lastTz = tz;
+      lastAssumed = assumed;
+    }
+    clockId = lastClockId;
     resolutionNs = resolution;
-    return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+    return Math.addExact(Math.multiplyExact(epochSecond, 1_000_000_000L), nanos);
   }
 
   /** {@code 2026-05-12 08:01:39,331+0200} → {@code 2026-05-12T08:01:39.331+02:00}. */
