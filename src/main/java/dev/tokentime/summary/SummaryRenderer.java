@@ -106,12 +106,13 @@ public final class SummaryRenderer {
 
   /**
    * The run's engine timeline in one line, and which source and clock resolution each figure
-   * rests on (figures sharing a basis on one line).
+   * rests on (figures sharing a basis on one line), as (label, text) pairs.
    */
-  static void engineAndBasis(Summary s, String run, StringBuilder sb) {
+  static List<String[]> engineAndBasis(Summary s, String run) {
+    List<String[]> out = new ArrayList<>();
     for (Map<String, Object> e : s.engines()) {
       if (run.equals(String.valueOf(e.get("run")))) {
-        sb.append("  engine      ").append(engineLine(e)).append('\n');
+        out.add(new String[] {"engine", engineLine(e)});
       }
     }
     Map<String, List<String>> byBasis = new java.util.LinkedHashMap<>();
@@ -121,10 +122,18 @@ public final class SummaryRenderer {
             .add(String.valueOf(b.get("figure")));
       }
     }
-    String label = "  basis       ";
     for (var e : byBasis.entrySet()) {
-      sb.append(label).append(String.join(", ", e.getValue())).append(": ").append(e.getKey()).append('\n');
-      label = "              ";
+      out.add(new String[] {"basis", String.join(", ", e.getValue()) + ": " + e.getKey()});
+    }
+    return out;
+  }
+
+  static void engineAndBasis(Summary s, String run, StringBuilder sb) {
+    String last = null;
+    for (String[] line : engineAndBasis(s, run)) {
+      String label = line[0].equals(last) ? "" : line[0];
+      sb.append("  ").append(String.format(Locale.ROOT, "%-12s", label)).append(line[1]).append('\n');
+      last = line[0];
     }
   }
 
@@ -176,11 +185,10 @@ public final class SummaryRenderer {
           .append(fixed(r.tokens().meanInput(), 1)).append(", mean output ")
           .append(fixed(r.tokens().meanOutput(), 1)).append(" tokens.\n\n");
       sb.append(TableRenderer.markdown(metricTable(r)));
-      StringBuilder extra = new StringBuilder();
-      engineAndBasis(s, r.run(), extra);
-      if (extra.length() > 0) {
-        sb.append('\n').append(extra.toString().lines().map(l -> "- " + l.strip())
-            .collect(java.util.stream.Collectors.joining("\n"))).append('\n');
+      List<String[]> extra = engineAndBasis(s, r.run());
+      if (!extra.isEmpty()) {
+        sb.append('\n');
+        extra.forEach(l -> sb.append("- ").append(l[0]).append(": ").append(l[1]).append('\n'));
       }
     }
     return sb.toString();

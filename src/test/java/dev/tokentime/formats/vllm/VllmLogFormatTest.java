@@ -216,4 +216,21 @@ class VllmLogFormatTest {
     assertTrue(first.extras.get("end").startsWith("written early"), first.extras.toString());
     assertEquals("ok", p.full.request("r-" + (n - 1)).status);
   }
+
+  @Test
+  void streamingCompleteEndsTheRequestWithTheWholeOutputsCount() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 05-21 00:19:05 [async_llm.py:1] Added request chatcmpl-z.\n"
+        + "INFO 05-21 00:19:06 [logger.py:92] Generated response chatcmpl-z (streaming delta): output: 'a', output_token_ids: [1], finish_reason: None\n"
+        + "INFO 05-21 00:19:07 [logger.py:92] Generated response chatcmpl-z (streaming delta): output: 'b', output_token_ids: [2], finish_reason: stop\n"
+        + "INFO 05-21 00:19:07 [logger.py:92] Generated response chatcmpl-z (streaming complete): output: 'ab', output_token_ids: [1, 2], finish_reason: stop\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(1, p.full.requests.size());
+    RequestRecord r = p.full.request("chatcmpl-z");
+    assertEquals(2, r.outputTokens);
+    assertEquals("stop", r.finishReason);
+    assertEquals(Parse.ns("2025-05-21T00:19:07Z"), r.finishedNs);
+    assertEquals(2, p.sink.tokens.size(), "the complete line is no token row");
+    assertEquals(4, p.sink.records);
+  }
 }
