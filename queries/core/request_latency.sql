@@ -4,7 +4,12 @@
 -- source reported itself; timing_basis says which. Arrival is the source's own definition: the
 -- client's send time for load generators, the frontend's receive time for servers
 -- (docs/metrics.md). E2E ends at the last token; for a request without token times, at its finish.
--- @grain one row per request row (per source)
+-- Rows of one request seen by several sources (request_links: a vLLM log line and an OTel span)
+-- are merged into one: the row with timing figures on the finest clock leads and gives every
+-- timestamp and duration (so the parts of TTFT stay on one clock); lengths and status come from
+-- the finest-resolution row that has them. timing_source and timing_resolution_ns say which
+-- source and clock resolution the durations rest on, linked_rows how many rows were merged.
+-- @grain one row per request row (rows of one request linked across sources count once)
 -- @column run [id] Run of the request.
 -- @column level_kind [text] concurrency or request_rate, from runs; NULL when the run has no level.
 -- @column level [level_kind] Concurrency or request rate of the run.
@@ -38,6 +43,9 @@
 -- @column itl_max_ms [ms] Largest gap between consecutive content chunks of this request.
 -- @column timing_basis [text] timestamps when ttft_ms comes from timestamps, reported when from
 -- the source's own figure, NULL when unknown.
+-- @column timing_source [text] Input format of the row the durations come from (NULL without any).
+-- @column timing_resolution_ns [ns] Resolution of that row's clock: the precision the durations rest on.
+-- @column linked_rows [count] Request rows merged into this one (1 when the request has no link).
 CREATE OR REPLACE VIEW request_latency AS
 WITH base AS (
     SELECT
@@ -64,6 +72,57 @@ timed AS (
         coalesce((b.end_ns - b.arrival_ns) / 1e6, b.e2e_ms) AS e2e_ms_,
         coalesce(b.output_tokens, b.content_tokens, b.content_chunks) AS output_tokens_
     FROM base AS b
+),
+merged AS (
+    -- linked rows of one request form a group keyed by its smallest request_key
+    SELECT
+        x.*,
+        coalesce(g.group_key, x.request_key) AS group_key,
+        c.resolution_ns AS row_resolution_ns,
+        s.format AS row_format
+    FROM timed AS x
+    LEFT JOIN (
+        SELECT k AS request_key, least(k, min(p)) AS group_key
+        FROM (SELECT key_a AS k, key_b AS p FROM request_links
+              UNION ALL SELECT key_b AS k, key_a AS p FROM request_links)
+        GROUP BY k
+    ) AS g USING (request_key)
+    LEFT JOIN clocks AS c USING (clock_id)
+    LEFT JOIN sources AS s USING (source_id)
+),
+best AS (
+    -- the lead row of a group: one with timing figures, on the finest clock
+    SELECT
+        m.*,
+        row_number() OVER lead_first AS rank_in_group,
+        count(*) OVER (PARTITION BY m.group_key) AS linked_rows,
+        first_value(m.output_tokens_ IGNORE NULLS) OVER all_rows AS output_tokens_best,
+        first_value(m.prompt_tokens IGNORE NULLS) OVER all_rows AS prompt_tokens_best,
+        first_value(m.status IGNORE NULLS) OVER all_rows AS status_best,
+        first_value(m.phase IGNORE NULLS) OVER all_rows AS phase_best
+    FROM merged AS m
+    WINDOW
+        lead_first AS (PARTITION BY m.group_key
+            ORDER BY (m.ttft_ms_ IS NULL AND m.e2e_ms_ IS NULL), m.row_resolution_ns NULLS LAST, m.request_key),
+        all_rows AS (PARTITION BY m.group_key
+            ORDER BY (m.ttft_ms_ IS NULL AND m.e2e_ms_ IS NULL), m.row_resolution_ns NULLS LAST, m.request_key
+            ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+),
+x AS (
+    -- timing figures all come from the lead row, so TTFT's parts stay on one clock; sizes and
+    -- status from the finest row that has them
+    SELECT
+        b.* REPLACE (
+            CASE WHEN b.linked_rows = 1 THEN b.output_tokens_ ELSE b.output_tokens_best END AS output_tokens_,
+            CASE WHEN b.linked_rows = 1 THEN b.prompt_tokens ELSE b.prompt_tokens_best END AS prompt_tokens,
+            CASE WHEN b.linked_rows = 1 THEN b.status ELSE b.status_best END AS status,
+            CASE WHEN b.linked_rows = 1 THEN b.phase ELSE b.phase_best END AS phase
+        ),
+        CASE WHEN b.ttft_ms_ IS NOT NULL OR b.e2e_ms_ IS NOT NULL THEN b.row_format END AS timing_source,
+        CASE WHEN b.ttft_ms_ IS NOT NULL OR b.e2e_ms_ IS NOT NULL THEN b.row_resolution_ns END
+            AS timing_resolution_ns
+    FROM best AS b
+    WHERE b.rank_in_group = 1
 )
 SELECT
     ---- identity
@@ -77,8 +136,9 @@ SELECT
     x.engine,
     x.clock_id,
     x.status,
-    sc.measured,
-    sc.ok,
+    -- the lead row decides the window; a warm-up mark or a failure on any linked row counts
+    sc.measured AND coalesce(x.phase, 'measure') = 'measure' AS measured,
+    coalesce(x.status, 'ok') = 'ok' AS ok,
     ---- timestamps
     x.arrival_ns,
     x.first_ns AS first_token_ns,
@@ -112,8 +172,11 @@ SELECT
     x.max_gap_ns / 1e6 AS itl_max_ms,
     CASE
         WHEN x.first_ns IS NOT NULL AND x.arrival_ns IS NOT NULL THEN 'timestamps'
-        WHEN x.ttft_ms IS NOT NULL THEN 'reported'
-    END AS timing_basis
-FROM timed AS x
+        WHEN x.ttft_ms_ IS NOT NULL THEN 'reported'
+    END AS timing_basis,
+    x.timing_source,
+    x.timing_resolution_ns,
+    x.linked_rows
+FROM x
 JOIN _request_scope AS sc USING (request_key)
 LEFT JOIN runs AS u USING (run)

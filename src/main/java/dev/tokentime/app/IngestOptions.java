@@ -1,5 +1,6 @@
 package dev.tokentime.app;
 
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 
@@ -14,11 +15,17 @@ import java.util.List;
  * @param keepText keep prompt and output text
  * @param zone time zone of local-time logs, or null
  * @param year year of logs whose timestamps omit it, or null
+ * @param at when snapshots without timestamps (a /metrics scrape) were taken, or null
  */
 public record IngestOptions(List<String> inputs, String from, String run, boolean replace,
-    boolean strict, boolean keepText, ZoneId zone, Integer year) {
+    boolean strict, boolean keepText, ZoneId zone, Integer year, Instant at) {
+
+  public IngestOptions(List<String> inputs, String from, String run, boolean replace,
+      boolean strict, boolean keepText, ZoneId zone, Integer year) {
+    this(inputs, from, run, replace, strict, keepText, zone, year, null);
+  }
 
   public static IngestOptions of(List<String> inputs) {
-    return new IngestOptions(inputs, null, null, false, false, false, null, null);
+    return new IngestOptions(inputs, null, null, false, false, false, null, null, null);
   }
 }

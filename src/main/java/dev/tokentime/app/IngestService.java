@@ -7,6 +7,7 @@ import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.query.QueryLibrary;
 import dev.tokentime.store.Database;
 import dev.tokentime.store.Deriver;
+import dev.tokentime.store.RequestLinker;
 import dev.tokentime.store.IngestStore;
 import dev.tokentime.store.SourceInfo;
 import dev.tokentime.store.SourceWriter;
@@ -134,6 +135,7 @@ public final class IngestService {
     }
     long t0 = System.nanoTime();
     Deriver.derive(db, formats.namespaceFormats());
+    RequestLinker.link(db);
     long t1 = System.nanoTime();
     List<IngestResult.FailedCheck> failed = failedChecks(db);
     long t2 = System.nanoTime();
@@ -263,7 +265,8 @@ public final class IngestService {
     String defaultRun = o.run() != null ? o.run() : defaultRun(in, p.path());
     SourceInfo info = new SourceInfo(storedPath, format.id(), p.compression(), defaultRun,
         format.idNamespace(), o.keepText());
-    ParseContext ctx = new ParseContext(display, defaultRun, o.keepText(), o.zone(), o.year());
+    ParseContext ctx = new ParseContext(display, defaultRun, o.keepText(), o.zone(), o.year(),
+        in.stdin() ? null : Files.getLastModifiedTime(p.path()).toInstant(), o.at());
     try (OpenedInput input = OpenedInput.open(p.path());
         SourceWriter writer = store.begin(info, replace)) {
       long lines;

@@ -1,12 +1,14 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.app.IngestResult;
+import dev.tokentime.app.ExplainService;
 import dev.tokentime.app.IngestService;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.store.Database;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "ingest",
@@ -19,7 +21,8 @@ import picocli.CommandLine.Parameters;
         "  tokentime ingest --db run.duckdb logs/",
         "  tokentime ingest --db run.duckdb --run c16 requests.jsonl.gz tokens.jsonl.zst",
         "  zcat big.jsonl.gz | tokentime ingest --db run.duckdb --run c32 -",
-        "  tokentime ingest --db run.duckdb --strict results/*.jsonl"})
+        "  tokentime ingest --db run.duckdb --strict results/*.jsonl",
+        "  tokentime ingest --explain vllm-server.log        # what each line kind matched; stores nothing"})
 final class IngestCommand extends BaseCommand {
   @Mixin
   DbOption db;
@@ -31,8 +34,20 @@ final class IngestCommand extends BaseCommand {
       description = "Files, directories (read recursively; expected/ folders skipped), globs, or - for stdin.")
   List<String> inputs;
 
+  @Option(names = "--explain",
+      description = "Store nothing: for each file in a spec-driven format (vllm-log, …) print per line kind how "
+          + "many lines matched, the near misses and the first lines no kind claims, to see what a new "
+          + "version of the log changed.")
+  boolean explain;
+
   @Override
   protected int run() throws Exception {
+    if (explain) {
+      for (ExplainService.Result r : new ExplainService(FormatRegistry.standard()).explain(input.toOptions(inputs))) {
+        ExplainReport.print(r, out());
+      }
+      return ExitCode.OK;
+    }
     try (Database d = Databases.forWriting(db.resolve())) {
       IngestReport report = new IngestReport(out(), IngestReport.progressTarget(err()));
       IngestResult r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);

@@ -3,6 +3,8 @@ package dev.tokentime.cli;
 import dev.tokentime.BadInputException;
 import dev.tokentime.app.IngestOptions;
 import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -34,10 +36,23 @@ final class InputOptions {
   String tz;
 
   @Option(names = "--year", paramLabel = "YYYY",
-      description = "Year of logs whose timestamps omit it (default: the file's modification year).")
+      description = "Year of logs whose timestamps omit it (default: the file's modification year; it rolls over when December is followed by January).")
   Integer year;
 
+  @Option(names = "--at", paramLabel = "TIME",
+      description = "When a metrics scrape without sample timestamps was taken (vllm-prometheus), as "
+          + "2026-03-17T15:38:00Z (default: the file's modification time).")
+  String at;
+
   IngestOptions toOptions(List<String> inputs) {
+    Instant when = null;
+    if (at != null) {
+      try {
+        when = OffsetDateTime.parse(at).toInstant();
+      } catch (DateTimeException e) {
+        throw new BadInputException("--at: expected a time like 2026-03-17T15:38:00Z, got " + at);
+      }
+    }
     ZoneId zone = null;
     if (tz != null) {
       try {
@@ -46,6 +61,6 @@ final class InputOptions {
         throw new BadInputException("unknown time zone " + tz);
       }
     }
-    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year);
+    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, when);
   }
 }

@@ -1,5 +1,6 @@
 package dev.tokentime.ingest;
 
+import java.time.Instant;
 import java.time.ZoneId;
 
 /**
@@ -10,6 +11,15 @@ import java.time.ZoneId;
  * @param keepText keep prompt and output text (--keep-text); otherwise it never reaches storage
  * @param zone time zone for local-time sources, null when not given
  * @param year year for sources that omit it, null when not given
+ * @param fileModified when the file was last written (its date helps sources that omit the
+ *     year), null when unknown (stdin)
+ * @param at when a snapshot without timestamps was taken (--at), null when not given
  */
 public record ParseContext(String sourceName, String defaultRun, boolean keepText, ZoneId zone,
-    Integer year) {}
+    Integer year, Instant fileModified, Instant at) {
+
+  public ParseContext(String sourceName, String defaultRun, boolean keepText, ZoneId zone,
+      Integer year) {
+    this(sourceName, defaultRun, keepText, zone, year, null, null);
+  }
+}

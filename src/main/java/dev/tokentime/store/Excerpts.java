@@ -18,7 +18,7 @@ final class Excerpts {
   /** Keys after which a line carries user text, in the JSON and key=value shapes logs use. */
   private static final List<String> TEXT_KEYS = List.of("\"prompt\"", "\"messages\"", "\"output\"",
       "\"output_text\"", "\"generated_text\"", "\"text\"", "\"completion\"", "\"response\"",
-      "prompt:", "prompt=", "prompt_token_ids", "\"content\"");
+      "prompt:", "prompt=", "prompt_token_ids", "\"content\"", "output: ", "text='", "text=\"");
 
   static String of(byte[] line, int off, int len, boolean keepText) {
     int take = Math.min(len, MAX_CHARS * 4);

@@ -10,10 +10,16 @@ import java.util.Map;
  *
  * @param format always "tokentime-summary"
  * @param version shape version; bumped only when a field changes meaning or is removed
+ * @param engines the rows of the engine_summary view: per run, the engine's running/waiting/KV
+ *     timeline from periodic stats, condensed
+ * @param basis the rows of the figure_basis view: per run and figure, the sources and clock
+ *     resolution it rests on
  */
-@JsonPropertyOrder({"format", "version", "definitions", "sources", "rejected_lines", "slo", "runs", "levels"})
+@JsonPropertyOrder({"format", "version", "definitions", "sources", "rejected_lines", "slo", "runs", "levels",
+    "engines", "basis"})
 public record Summary(String format, int version, String definitions, long sources,
-    long rejectedLines, SloFigures slo, List<RunSummary> runs, List<Map<String, Object>> levels) {
+    long rejectedLines, SloFigures slo, List<RunSummary> runs, List<Map<String, Object>> levels,
+    List<Map<String, Object>> engines, List<Map<String, Object>> basis) {
 
   /**
    * With summary --slo: the objectives, and per sweep DistServe's goodput (the highest level at

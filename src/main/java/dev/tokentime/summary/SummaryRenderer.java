@@ -111,12 +111,81 @@ public final class SummaryRenderer {
           sb.append("  ").append(line).append('\n');
         }
       }
+      engineAndBasis(s, r.run(), sb);
+    }
+    for (Map<String, Object> e : s.engines()) {
+      String run = String.valueOf(e.get("run"));
+      if (s.runs().stream().noneMatch(r -> r.run().equals(run))) {
+        sb.append('\n').append("run ").append(run).append(" (engine statistics only)\n");
+        engineAndBasis(s, run, sb);
+      }
     }
     if (!s.levels().isEmpty()) {
       sb.append("\nlevels (median over repeats)\n");
       sb.append(TableRenderer.text(levelTable(s), width));
     }
     return sb.toString();
+  }
+
+  /**
+   * The run's engine timeline in one line, and which source and clock resolution each figure
+   * rests on (figures sharing a basis on one line), as (label, text) pairs.
+   */
+  static List<String[]> engineAndBasis(Summary s, String run) {
+    List<String[]> out = new ArrayList<>();
+    for (Map<String, Object> e : s.engines()) {
+      if (run.equals(String.valueOf(e.get("run")))) {
+        out.add(new String[] {"engine", engineLine(e)});
+      }
+    }
+    Map<String, List<String>> byBasis = new java.util.LinkedHashMap<>();
+    for (Map<String, Object> b : s.basis()) {
+      if (run.equals(String.valueOf(b.get("run")))) {
+        byBasis.computeIfAbsent(String.valueOf(b.get("basis")), k -> new ArrayList<>())
+            .add(String.valueOf(b.get("figure")));
+      }
+    }
+    for (var e : byBasis.entrySet()) {
+      out.add(new String[] {"basis", String.join(", ", e.getValue()) + ": " + e.getKey()});
+    }
+    return out;
+  }
+
+  static void engineAndBasis(Summary s, String run, StringBuilder sb) {
+    String last = null;
+    for (String[] line : engineAndBasis(s, run)) {
+      String label = line[0].equals(last) ? "" : line[0];
+      sb.append("  ").append(String.format(Locale.ROOT, "%-12s", label)).append(line[1]).append('\n');
+      last = line[0];
+    }
+  }
+
+  static String engineLine(Map<String, Object> e) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(e.get("snapshots")).append(" snapshots");
+    Object span = e.get("span_s");
+    if (span instanceof Number n) {
+      sb.append(" over ").append(fixed(n.doubleValue(), 0)).append(" s");
+    }
+    sb.append(": running mean ").append(fixed(dbl(e.get("running_mean")), 1)).append(", max ")
+        .append(e.get("running_max") == null ? "n/a" : e.get("running_max"))
+        .append("; waiting mean ").append(fixed(dbl(e.get("waiting_mean")), 1)).append(", max ")
+        .append(e.get("waiting_max") == null ? "n/a" : e.get("waiting_max"));
+    Double kv = dbl(e.get("kv_usage_max"));
+    if (kv != null) {
+      sb.append("; KV cache max ").append(fixed(kv * 100, 1)).append('%');
+    }
+    long gaps = ((Number) e.get("gaps")).longValue();
+    sb.append("; ").append(gaps).append(gaps == 1 ? " gap" : " gaps");
+    if (gaps > 0) {
+      sb.append(" (").append(fixed(dbl(e.get("no_data_s")), 0)).append(" s without data)");
+    }
+    sb.append(" [").append(e.get("basis")).append("; tokentime query engine_timeline]");
+    return sb.toString();
+  }
+
+  private static Double dbl(Object o) {
+    return o instanceof Number n ? n.doubleValue() : null;
   }
 
   public static String markdown(Summary s, String window) {
@@ -142,6 +211,11 @@ public final class SummaryRenderer {
           .append(fixed(r.tokens().meanInput(), 1)).append(", mean output ")
           .append(fixed(r.tokens().meanOutput(), 1)).append(" tokens.\n\n");
       sb.append(TableRenderer.markdown(metricTable(r)));
+      List<String[]> extra = engineAndBasis(s, r.run());
+      if (!extra.isEmpty()) {
+        sb.append('\n');
+        extra.forEach(l -> sb.append("- ").append(l[0]).append(": ").append(l[1]).append('\n'));
+      }
     }
     return sb.toString();
   }

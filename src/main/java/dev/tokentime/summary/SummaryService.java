@@ -59,23 +59,19 @@ public final class SummaryService {
       }
     }
     List<Map<String, Object>> levels = new ArrayList<>();
-    try (PreparedStatement ps = db.connection().prepareStatement("SELECT * FROM level_summary");
-        ResultSet rs = ps.executeQuery()) {
-      ResultSetMetaData md = rs.getMetaData();
-      while (rs.next()) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-          row.put(md.getColumnLabel(i), rs.getObject(i));
-        }
-        if (onlyRuns.isEmpty() || java.util.Arrays.stream(String.valueOf(row.get("run_names"))
-            .split(", ")).anyMatch(onlyRuns::contains)) {
-          levels.add(row);
-        }
+    for (Map<String, Object> row : rows(db, "SELECT * FROM level_summary")) {
+      if (onlyRuns.isEmpty() || java.util.Arrays.stream(String.valueOf(row.get("run_names"))
+          .split(", ")).anyMatch(onlyRuns::contains)) {
+        levels.add(row);
       }
     }
+    List<Map<String, Object>> engines = forRuns(rows(db, "SELECT * FROM engine_summary"), onlyRuns);
+    List<Map<String, Object>> basis = forRuns(rows(db,
+        "SELECT run, figure, \"values\", coarsest_resolution_ns, basis FROM figure_basis"), onlyRuns);
     long sources = db.queryLong("SELECT count(*) FROM sources");
     long rejected = db.queryLong("SELECT count(*) FROM rejects");
-    return new Summary("tokentime-summary", 1, "docs/metrics.md", sources, rejected, sloFigures, runs, levels);
+    return new Summary("tokentime-summary", 1, "docs/metrics.md", sources, rejected, sloFigures, runs,
+        levels, engines, basis);
   }
 
   private static Map<String, Summary.Goodput> goodput(Database db) throws SQLException {
@@ -103,6 +99,10 @@ public final class SummaryService {
       }
     }
     return out;
+  }
+
+  private static List<Map<String, Object>> forRuns(List<Map<String, Object>> rows, Set<String> onlyRuns) {
+    return onlyRuns.isEmpty() ? rows : rows.stream().filter(r -> onlyRuns.contains(String.valueOf(r.get("run")))).toList();
   }
 
   private static Map<String, Map<String, Summary.Stats>> metricStats(Database db) throws SQLException {

@@ -112,10 +112,11 @@ class CliTest {
     assertTrue(a.out().startsWith("{"), a.out());
     assertTrue(a.err().contains("ingested sample-logs/canonical/c1.jsonl"), a.err());
     assertTrue(a.err().contains("skipped 1 file"), "README.md is listed as skipped: " + a.err());
-    // the canonical runs (sample-logs/peers adds runs of its own)
+    // the canonical runs (sample-logs/peers and sample-logs/vllm add runs of their own)
     Run q = run("query", "--db", db.toString(), "SELECT run, count(*) AS n FROM requests"
-        + " WHERE run IN ('c1', 'c2', 'c4') GROUP BY run ORDER BY run", "--format", "csv");
-    assertEquals("run,n\nc1,12\nc2,12\nc4,12\n", q.out());
+        + " WHERE run IN ('c1', 'c2', 'c4', 'vllm') GROUP BY run ORDER BY run", "--format", "csv");
+    // sample-logs/vllm: 6 requests seen by the log and by the spans (two rows each, linked)
+    assertEquals("run,n\nc1,12\nc2,12\nc4,12\nvllm,12\n", q.out());
     Run md = run("query", "--db", db.toString(), "level_summary", "--format", "markdown");
     assertTrue(md.out().startsWith("| level_kind | level |"), md.out());
     Run smd = run("summary", "--db", db.toString(), "--format", "markdown");

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bundled samples produce the numbers under sample-logs/canonical/expected/, which an
+ * The canonical samples (sample-logs/canonical; the vLLM ones are VllmSamplesTest's) produce the numbers under sample-logs/canonical/expected/, which an
  * independent numpy script computed (compute_expected.py): every field of every run.
  */
 class SampleSummaryTest {
@@ -30,9 +30,8 @@ class SampleSummaryTest {
   void samplesMatchTheIndependentlyComputedSummary() throws Exception {
     JsonNode expected = new ObjectMapper().readTree(EXPECTED.toFile());
     try (TestDb t = new TestDb(tmp)) {
-      t.ingest(IngestOptions.of(List.of("sample-logs")));
-      // the canonical runs: sample-logs/peers has runs of its own (PeerSamplesTest checks those)
-      Summary s = new SummaryService().summarize(t.db, Set.of("c1", "c2", "c4"));
+      t.ingest(IngestOptions.of(List.of("sample-logs/canonical")));
+      Summary s = new SummaryService().summarize(t.db, Set.of());
       JsonNode actual = new ObjectMapper().readTree(SummaryRenderer.json(s));
       assertEquals(expected.get("runs").size(), actual.get("runs").size());
       List<String> diffs = new ArrayList<>();
@@ -48,9 +47,10 @@ class SampleSummaryTest {
   @Test
   void jsonShapeIsStable() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
-      t.ingest(IngestOptions.of(List.of("sample-logs")));
+      t.ingest(IngestOptions.of(List.of("sample-logs/canonical")));
       JsonNode j = new ObjectMapper().readTree(SummaryRenderer.json(new SummaryService().summarize(t.db, Set.of())));
-      assertEquals(List.of("format", "version", "definitions", "sources", "rejected_lines", "slo", "runs", "levels"), names(j));
+      assertEquals(List.of("format", "version", "definitions", "sources", "rejected_lines", "slo", "runs", "levels",
+          "engines", "basis"), names(j));
       assertTrue(j.get("slo").isNull(), "no --slo, no slo figures");
       assertEquals("tokentime-summary", j.get("format").asText());
       JsonNode run = j.get("runs").get(0);

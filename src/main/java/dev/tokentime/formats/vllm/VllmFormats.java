@@ -8,6 +8,7 @@ public final class VllmFormats {
   private VllmFormats() {}
 
   public static List<InputFormat> all() {
-    return List.of();
+    return List.of(new VllmLogFormat(), new VllmOtlpJsonFormat(), new VllmPrometheusFormat(),
+        new VllmRequestMetricsFormat());
   }
 }

@@ -29,7 +29,7 @@ class PeerSamplesTest {
   @Test
   void everySampleReproducesItsExpectedNumbers() throws Exception {
     Map<String, String> views = Map.of("genai-perf", "genai_perf_metrics", "aiperf", "aiperf_metrics",
-        "vllm", "vllm_bench_metrics", "sglang", "sglang_bench_metrics", "llmperf", "llmperf_metrics");
+        "vllm-bench", "vllm_bench_metrics", "sglang", "sglang_bench_metrics", "llmperf", "llmperf_metrics");
     try (TestDb t = new TestDb(tmp)) {
       t.ingest(IngestOptions.of(List.of(SAMPLES.toString())));
       assertEquals(0L, t.count("SELECT count(*) FROM rejects"), "the samples are clean");

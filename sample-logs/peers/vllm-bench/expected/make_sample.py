@@ -61,6 +61,6 @@ for k in ("duration", "completed", "failed", "request_throughput", "output_throu
           "total_input_tokens", "total_output_tokens"):
     expected[k] = {"value": float(result[k])}
 with open(os.path.join(here, "vllm_bench_metrics.json"), "w") as f:
-    json.dump({"computed_by": "make_sample.py (vLLM's formulas in plain Python)", "run": "vllm",
+    json.dump({"computed_by": "make_sample.py (vLLM's formulas in plain Python)", "run": "vllm-bench",
                "metrics": expected}, f, indent=1)
     f.write("\n")

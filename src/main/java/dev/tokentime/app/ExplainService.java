@@ -1,0 +1,148 @@
+package dev.tokentime.app;
+
+import dev.tokentime.BadInputException;
+import dev.tokentime.formats.spec.ExplainStats;
+import dev.tokentime.formats.spec.SpecFormat;
+import dev.tokentime.ingest.ChunkKind;
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.EngineStatsRecord;
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import dev.tokentime.ingest.StepRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code ingest --explain}: reads files with their spec-driven format without storing anything,
+ * and reports per line kind how many lines matched, which came close and the first lines no kind
+ * claimed, so a user with a new engine version sees what changed.
+ */
+public final class ExplainService {
+
+  /** What one file gave. */
+  public record Result(String path, String format, long records, ExplainStats stats) {}
+
+  private final FormatRegistry formats;
+
+  public ExplainService(FormatRegistry formats) {
+    this.formats = formats;
+  }
+
+  public List<Result> explain(IngestOptions o) {
+    List<Result> out = new ArrayList<>();
+    for (InputResolver.Input in : InputResolver.resolve(o.inputs())) {
+      if (in.stdin()) {
+        throw new BadInputException("--explain reads files, not stdin");
+      }
+      try {
+        Result r = explain(in, o);
+        if (r != null) {
+          out.add(r);
+        }
+      } catch (IOException e) {
+        throw new BadInputException("cannot read " + in.display() + ": " + e.getMessage(), e);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new BadInputException("no file in a spec-driven format to explain (formats with parsers/*.spec: "
+          + String.join(", ", specFormats()) + ")");
+    }
+    return out;
+  }
+
+  private Result explain(InputResolver.Input in, IngestOptions o) throws IOException {
+    InputFormat format;
+    try (OpenedInput probe = OpenedInput.open(in.path())) {
+      format = o.from() != null ? formats.byId(o.from()) : formats.sniff(probe.sample());
+    }
+    if (o.from() != null && format == null) {
+      throw new BadInputException("unknown format " + o.from() + " (tokentime formats lists them)");
+    }
+    if (!(format instanceof SpecFormat spec)) {
+      if (in.explicit()) {
+        throw new BadInputException(in.display() + ": " + (format == null ? "format not recognised"
+            : format.id() + " is not spec-driven") + "; --explain works for "
+            + String.join(", ", specFormats()) + " (name one with --from)");
+      }
+      return null;
+    }
+    String run = o.run() != null ? o.run() : IngestService.defaultRun(in, in.path());
+    ParseContext ctx = new ParseContext(in.display(), run, false, o.zone(), o.year(),
+        Files.getLastModifiedTime(in.path()).toInstant(), o.at());
+    CountingSink sink = new CountingSink();
+    try (OpenedInput input = OpenedInput.open(in.path())) {
+      ExplainStats stats = spec.explain(input.content(), ctx, sink);
+      return new Result(in.display(), spec.id(), sink.records, stats);
+    }
+  }
+
+  private List<String> specFormats() {
+    return formats.all().stream().filter(f -> f instanceof SpecFormat).map(InputFormat::id).toList();
+  }
+
+  /** Stores nothing; counts records (the parser's stats count the rest). */
+  static final class CountingSink implements RecordSink {
+    long records;
+    private int clocks;
+
+    @Override
+    public int clock(ClockSpec spec) {
+      return ++clocks;
+    }
+
+    @Override
+    public String runLevel(String run, String levelKind, Double level, Integer repeat, String how) {
+      return null;
+    }
+
+    @Override
+    public long request(RequestRecord r, byte[] line, int off, int len) {
+      return 1;
+    }
+
+    @Override
+    public long requestKeyFor(String run, String requestId, int clockId, long lineNo) {
+      return 1;
+    }
+
+    @Override
+    public void token(long requestKey, int seq, long tsNs, int nTokens, ChunkKind kind) {}
+
+    @Override
+    public void step(StepRecord s) {}
+
+    @Override
+    public void engineStats(EngineStatsRecord s) {}
+
+    @Override
+    public void engineEvent(long lineNo, String instance, long tsNs, int clockId, String kind, String detail) {}
+
+    @Override
+    public void histogramBucket(String metric, Map<String, String> labels, long t0Ns, long t1Ns,
+        int clockId, double le, double count) {}
+
+    @Override
+    public void reportedMetric(String run, Double level, String metric, String stat, double value, String unit) {}
+
+    @Override
+    public void clockAnchor(int clockA, long nsA, int clockB, long nsB, String method) {}
+
+    @Override
+    public void record() {
+      records++;
+    }
+
+    @Override
+    public void otherLine() {}
+
+    @Override
+    public void reject(long lineNo, String reason, byte[] line, int off, int len) {}
+  }
+}

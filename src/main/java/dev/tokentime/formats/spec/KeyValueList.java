@@ -1,0 +1,68 @@
+package dev.tokentime.formats.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@code key: value, key: value} list as log lines print them (vLLM's stats line). Items are
+ * split on {@code ", "}; an item without {@code ": "} continues the previous value (a list of
+ * numbers such as {@code Per-position acceptance rate: 0.615, 0.415}).
+ */
+public final class KeyValueList {
+  private KeyValueList() {}
+
+  public record Entry(String key, String value) {}
+
+  public static List<Entry> parse(String s) {
+    List<Entry> out = new ArrayList<>();
+    String key = null;
+    StringBuilder value = new StringBuilder();
+    int from = 0;
+    while (from <= s.length()) {
+      int comma = s.indexOf(", ", from);
+      String item = comma < 0 ? s.substring(from) : s.substring(from, comma);
+      int colon = item.indexOf(": ");
+      if (colon > 0) {
+        if (key != null) {
+          out.add(new Entry(key, value.toString().strip()));
+        }
+        key = item.substring(0, colon).strip();
+        value.setLength(0);
+        value.append(item.substring(colon + 2));
+      } else if (key != null) {
+        value.append(", ").append(item);
+      } else if (!item.isBlank()) {
+        out.add(new Entry("", item.strip()));
+      }
+      if (comma < 0) {
+        break;
+      }
+      from = comma + 2;
+    }
+    if (key != null) {
+      out.add(new Entry(key, value.toString().strip()));
+    }
+    return out;
+  }
+
+  /** A key as an extras name: lower case, words joined by underscores. */
+  public static String extraName(String key) {
+    StringBuilder sb = new StringBuilder();
+    boolean sep = false;
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (Character.isLetterOrDigit(c)) {
+        if (sep && sb.length() > 0) {
+          sb.append('_');
+        }
+        sb.append(Character.toLowerCase(c));
+        sep = false;
+      } else if (c == '%') {
+        sep = true;
+      } else {
+        sep = true;
+      }
+    }
+    return sb.toString();
+  }
+}

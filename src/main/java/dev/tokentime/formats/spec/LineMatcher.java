@@ -1,0 +1,165 @@
+package dev.tokentime.formats.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+
+/**
+ * Applies a spec to one decoded line: removes strip patterns, peels prefixes off the start (in
+ * any order, nested up to {@link #MAX_PREFIXES}), then finds the first kind whose pattern matches
+ * the rest. Holds one reusable Matcher per pattern: one instance per parse, not thread-safe.
+ */
+public final class LineMatcher {
+  static final int MAX_PREFIXES = 8;
+
+  private final LineSpec spec;
+  private final List<Matcher> strips = new ArrayList<>();
+  /** A character each strip pattern's match starts with (-1 when unknown): lines without it are skipped. */
+  private final List<Integer> stripFirstChars = new ArrayList<>();
+  private final List<Matcher> prefixes = new ArrayList<>();
+  private final List<Matcher> kinds = new ArrayList<>();
+  private final List<Matcher> hints = new ArrayList<>();
+  /** The literal text each kind's pattern starts with ("" when none): a cheap first test. */
+  private final List<String> literalStarts = new ArrayList<>();
+
+  public LineMatcher(LineSpec spec) {
+    this.spec = spec;
+    for (var p : spec.strips()) {
+      strips.add(p.matcher(""));
+      stripFirstChars.add(firstChar(p.pattern()));
+    }
+    spec.prefixes().forEach(p -> prefixes.add(p.pattern().matcher("")));
+    for (LineSpec.Kind k : spec.kinds()) {
+      literalStarts.add(literalStart(k.pattern().pattern()));
+      kinds.add(k.pattern().matcher(""));
+      hints.add(k.hint() == null ? null : k.hint().matcher(""));
+    }
+  }
+
+  public LineSpec spec() {
+    return spec;
+  }
+
+  /** Fills {@code m} from the line; {@code m.kind} stays null when no kind matches. */
+  public void match(long lineNo, String line, MatchedLine m) {
+    m.reset(lineNo);
+    String text = line;
+    for (int i = 0; i < strips.size(); i++) {
+      int first = stripFirstChars.get(i);
+      if (first >= 0 && text.indexOf(first) < 0) {
+        continue;
+      }
+      Matcher s = strips.get(i);
+      s.reset(text);
+      if (s.find()) {
+        text = s.replaceAll("");
+      }
+    }
+    m.text = text;
+    for (Matcher pm : prefixes) {
+      pm.reset(text);
+    }
+    int at = 0;
+    for (int n = 0; n < MAX_PREFIXES; n++) {
+      boolean found = false;
+      for (int i = 0; i < prefixes.size(); i++) {
+        Matcher pm = prefixes.get(i);
+        pm.region(at, text.length());
+        if (pm.lookingAt() && pm.end() > at) {
+          LineSpec.Prefix p = spec.prefixes().get(i);
+          m.prefixes.add(p.name());
+          for (String g : p.groups()) {
+            String v = pm.group(g);
+            if (v != null) {
+              m.prefixValues.merge(g, v, (a, b) -> a + " / " + b);
+            }
+          }
+          if (p.time() != null) {
+            String[] parts = new String[p.time().groups().size()];
+            for (int j = 0; j < parts.length; j++) {
+              parts[j] = pm.group(p.time().groups().get(j));
+            }
+            m.times.add(new MatchedLine.TimeReading(p.time(), parts));
+          }
+          at = pm.end();
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        break;
+      }
+    }
+    m.message = text.substring(at);
+    for (int i = 0; i < kinds.size(); i++) {
+      if (!m.message.startsWith(literalStarts.get(i))) {
+        continue;
+      }
+      Matcher km = kinds.get(i);
+      km.reset(m.message);
+      if (km.lookingAt()) {
+        LineSpec.Kind k = spec.kinds().get(i);
+        m.kind = k;
+        for (String g : k.groups()) {
+          String v = km.group(g);
+          if (v != null) {
+            m.groups.put(g, v);
+          }
+        }
+        return;
+      }
+    }
+  }
+
+  /**
+   * The literal text an anchored regex starts with: {@code ^Added request (?<id>…)} →
+   * "Added request ". Stops at the first metacharacter; a character a quantifier applies to is
+   * left out.
+   */
+  static String literalStart(String regex) {
+    if (!regex.startsWith("^")) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 1; i < regex.length(); i++) {
+      char c = regex.charAt(i);
+      if ("\\.[]{}()*+?|^$".indexOf(c) >= 0) {
+        if ((c == '*' || c == '+' || c == '?' || c == '{') && sb.length() > 0) {
+          sb.setLength(sb.length() - 1);
+        }
+        break;
+      }
+      sb.append(c);
+    }
+    return sb.toString();
+  }
+
+  /** The character a regex's match must start with, for {@code \\xHH}, {@code \\uHHHH} or a plain character; else -1. */
+  static int firstChar(String regex) {
+    if (regex.startsWith("\\x") && regex.length() >= 4) {
+      return Integer.parseInt(regex.substring(2, 4), 16);
+    }
+    if (regex.startsWith("\\u") && regex.length() >= 6) {
+      return Integer.parseInt(regex.substring(2, 6), 16);
+    }
+    if (!regex.isEmpty() && "\\.[]{}()*+?|^$".indexOf(regex.charAt(0)) < 0
+        && (regex.length() == 1 || "*?{".indexOf(regex.charAt(1)) < 0)) {
+      return regex.charAt(0);
+    }
+    return -1;
+  }
+
+  /** The kinds whose hint the message matches (after {@link #match} found no kind). */
+  public LineSpec.Kind nearMiss(MatchedLine m) {
+    for (int i = 0; i < hints.size(); i++) {
+      Matcher h = hints.get(i);
+      if (h != null) {
+        h.reset(m.message);
+        if (h.find()) {
+          return spec.kinds().get(i);
+        }
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.tokentime.formats.spec;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * A declarative spec of a line-oriented log format, as read from {@code parsers/<id>.spec}
+ * (syntax: parsers/README.md): outer prefixes to strip, the line kinds with their patterns, and
+ * how named groups and {@code key: value} lists map to canonical columns.
+ */
+public record LineSpec(String format, String description, String fills, List<Sniff> sniffs,
+    List<Pattern> strips, List<Prefix> prefixes, List<Kind> kinds) {
+
+  /** A file is claimed with {@code score} when one of its first lines contains a match. */
+  public record Sniff(int score, Pattern pattern) {}
+
+  /**
+   * An outer prefix or log header, tried at the start of the line; prefixes nest in any order.
+   *
+   * @param time how the prefix's groups give the line's time, or null when it carries none
+   */
+  public record Prefix(String name, Pattern pattern, List<String> groups, TimeRule time) {}
+
+  /**
+   * How groups of a prefix give a time.
+   *
+   * @param kind {@code rfc3339} (one group, with its offset), {@code date} (groups yyyy-MM-dd,
+   *     HH:mm:ss and an optional fraction; local time) or {@code month-day} (groups MM-dd,
+   *     HH:mm:ss and an optional fraction; local time without a year)
+   */
+  public record TimeRule(String kind, List<String> groups) {}
+
+  /**
+   * A line kind: the message (the line after its prefixes) matches {@code pattern} from its start.
+   *
+   * @param table the canonical table it fills ({@code engine_stats}, {@code steps},
+   *     {@code engine_events}), or {@code requests} / {@code none} for kinds the format's Java
+   *     handles itself
+   * @param event the engine_events kind, or the lifecycle event name the Java handler acts on
+   * @param hint a looser pattern (searched anywhere): a line that matches it but not
+   *     {@code pattern} is a near miss, shown by --explain and rejected when it is a truncated
+   *     last line
+   * @param end how a whole line of this kind ends (searched in the message), or null: a last
+   *     line without a line terminator that matches the kind but not this was cut off, and is
+   *     rejected
+   * @param list the group holding a {@code key: value, key: value} list, or null
+   * @param listExtrasPrefix prefix of the extras names of the list's unknown keys
+   * @param fields list keys → columns
+   * @param groupRules group names → columns (groups not listed map to the column of the same
+   *     name in snake_case when the table has one)
+   */
+  public record Kind(String name, String table, String event, Pattern pattern, List<String> groups,
+      Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
+      Map<String, Column> groupRules) {}
+
+  /**
+   * Where a value goes: a canonical column or {@code extras.<name>}, and the unit it is written in
+   * ({@code %} becomes a 0..1 ratio, {@code s} becomes ms in a {@code _ms} column, {@code flag}
+   * is 1 when the group matched, {@code text} keeps the text, anything else is a plain number).
+   */
+  public record Column(String column, String unit) {
+    public boolean isExtra() {
+      return column.startsWith("extras.");
+    }
+
+    public String extraName() {
+      return column.substring("extras.".length());
+    }
+  }
+
+  public Kind kind(String name) {
+    for (Kind k : kinds) {
+      if (k.name().equals(name)) {
+        return k;
+      }
+    }
+    return null;
+  }
+}

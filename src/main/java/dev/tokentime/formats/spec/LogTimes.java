@@ -1,0 +1,308 @@
+package dev.tokentime.formats.spec;
+
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The time of each line of a log, from the best reading its prefixes carry: an RFC 3339 container
+ * timestamp (UTC, sub-second, with a year) beats a local date-time with a year, which beats the
+ * month-day time of vLLM's own format (no year, 1 s). Year and zone of local times come from
+ * --year/--tz, else from a container timestamp on a line that carries both (the zone is the
+ * difference, rounded to 15 minutes), else from the file's date; the year rolls over only when
+ * December is followed by January. Each reading's clock is registered with its true resolution.
+ */
+public final class LogTimes {
+  /** Thrown for a time that does not exist (02-30, 25:00:00). */
+  public static final class BadTime extends Exception {
+    BadTime(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+
+  private final ParseContext ctx;
+  private final RecordSink sink;
+  private final String scope;
+  private final Map<ClockSpec, Integer> clockIds = new HashMap<>();
+  private ZoneId inferredZone;
+  private Integer year;
+  private int lastMonth;
+  private int clockId;
+  private long resolutionNs;
+  /** Year and zone were learned from a line with both a container and a vLLM time. */
+  private boolean learned;
+  // the clock of the last line: most lines share it
+  private long lastResolution = -1;
+  private String lastTz;
+  private boolean lastAssumed;
+  private int lastClockId;
+
+  public LogTimes(ParseContext ctx, RecordSink sink, String scope) {
+    this.ctx = ctx;
+    this.sink = sink;
+    this.scope = scope;
+  }
+
+  /** The clock of the last resolved time. */
+  public int clockId() {
+    return clockId;
+  }
+
+  /** The resolution of the last resolved time. */
+  public long resolutionNs() {
+    return resolutionNs;
+  }
+
+  /**
+   * The line's time in ns (Unix epoch), or {@link RequestRecord#NONE} when it carries none; its
+   * clock is {@link #clockId()} afterwards.
+   */
+  public long resolve(MatchedLine m) throws BadTime {
+    clockId = 0;
+    if (m.times.isEmpty()) {
+      return RequestRecord.NONE;
+    }
+    MatchedLine.TimeReading exact = null;
+    MatchedLine.TimeReading dated = null;
+    MatchedLine.TimeReading monthDay = null;
+    for (MatchedLine.TimeReading t : m.times) {
+      switch (t.rule().kind()) {
+        case "rfc3339" -> exact = exact == null ? t : exact;
+        case "date" -> dated = dated == null ? t : dated;
+        default -> monthDay = monthDay == null ? t : monthDay;
+      }
+    }
+    try {
+      if (exact != null) {
+        long[] sn = rfc3339(exact.parts()[0]);
+        if (monthDay != null) {
+          if (!learned) {
+            learned = learnFrom(Instant.ofEpochSecond(sn[0], sn[1]), monthDay);
+          } else {
+            yearFor(monthDay(monthDay.parts()[0])[0]); // keep the year rolling with the lines
+          }
+        }
+        return use(sn[0], sn[1], sn[2], null, false);
+      }
+      if (dated != null) {
+        String frac = dated.parts().length > 2 ? dated.parts()[2] : null;
+        LocalDateTime ldt = dateTime(dated.parts()[0], dated.parts()[1]);
+        return local(ldt, fractionNanos(frac), frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
+      }
+      int[] md = monthDay(monthDay.parts()[0]);
+      int y = yearFor(md[0]);
+      String frac = monthDay.parts().length > 2 ? monthDay.parts()[2] : null;
+      LocalDateTime ldt = LocalDateTime.of(y, md[0], md[1], num(monthDay.parts()[1], 0), num(monthDay.parts()[1], 3),
+          num(monthDay.parts()[1], 6));
+      return local(ldt, fractionNanos(frac), frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
+    } catch (DateTimeException | NumberFormatException | IndexOutOfBoundsException e) {
+      throw new BadTime("not a valid time: " + e.getMessage());
+    }
+  }
+
+  /** {@code yyyy-MM-dd} and {@code HH:mm:ss} as a local date-time. */
+  private static LocalDateTime dateTime(String ymd, String hms) {
+    return LocalDateTime.of(num4(ymd), num(ymd, 5), num(ymd, 8), num(hms, 0), num(hms, 3), num(hms, 6));
+  }
+
+  /**
+   * An RFC 3339 time as {epoch second, nano, resolution}; a hand parser for the common shape
+   * (this runs once per log line), java.time for anything else.
+   */
+  static long[] rfc3339(String ts) {
+    String t = normalizeRfc3339(ts);
+    int n = t.length();
+    if (n >= 20 && t.charAt(4) == '-' && t.charAt(10) == 'T' && t.charAt(13) == ':') {
+      int i = 19;
+      long nano = 0;
+      int digits = 0;
+      if (t.charAt(i) == '.') {
+        i++;
+        while (i < n && Character.isDigit(t.charAt(i))) {
+          if (digits < 9) {
+            nano = nano * 10 + (t.charAt(i) - '0');
+            digits++;
+          }
+          i++;
+        }
+        nano *= pow10(9 - digits);
+      }
+      int offset;
+      if (i == n - 1 && (t.charAt(i) == 'Z' || t.charAt(i) == 'z')) {
+        offset = 0;
+      } else if (i == n - 6 && (t.charAt(i) == '+' || t.charAt(i) == '-') && t.charAt(i + 3) == ':') {
+        offset = (t.charAt(i) == '-' ? -1 : 1) * (num(t, i + 1) * 3600 + num(t, i + 4) * 60);
+      } else {
+        return viaJavaTime(t);
+      }
+      long sec = dateTime(t.substring(0, 10), t.substring(11, 19)).toEpochSecond(ZoneOffset.UTC) - offset;
+      return new long[] {sec, nano, digits == 0 ? 1_000_000_000L : pow10(9 - digits)};
+    }
+    return viaJavaTime(t);
+  }
+
+  private static long[] viaJavaTime(String t) {
+    Instant i = OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+    return new long[] {i.getEpochSecond(), i.getNano(), fractionResolution(t)};
+  }
+
+  private static int num(String s, int at) {
+    char a = s.charAt(at);
+    char b = s.charAt(at + 1);
+    if (a < '0' || a > '9' || b < '0' || b > '9') {
+      throw new NumberFormatException("not a two-digit number in " + s);
+    }
+    return (a - '0') * 10 + (b - '0');
+  }
+
+  private static int num4(String s) {
+    return num(s, 0) * 100 + num(s, 2);
+  }
+
+  /** The year of a month-day reading: given, learned, or from the file's date; rolls over Dec→Jan. */
+  private int yearFor(int month) {
+    if (year == null) {
+      if (ctx.year() != null) {
+        year = ctx.year();
+      } else {
+        Instant ref = ctx.fileModified() != null ? ctx.fileModified() : Instant.now();
+        var refDate = ref.atZone(zone());
+        // the file was last written after its first line: a later month means last year
+        year = month > refDate.getMonthValue() ? refDate.getYear() - 1 : refDate.getYear();
+      }
+    } else if (lastMonth == 12 && month == 1) {
+      year++;
+    }
+    lastMonth = month;
+    return year;
+  }
+
+  /** A container timestamp and vLLM's local month-day time on one line: learn year and zone. */
+  private boolean learnFrom(Instant exact, MatchedLine.TimeReading monthDay) throws BadTime {
+    int[] md = monthDay(monthDay.parts()[0]);
+    int utcYear = exact.atOffset(ZoneOffset.UTC).getYear();
+    LocalDateTime best = null;
+    long bestDiff = Long.MAX_VALUE;
+    for (int y = utcYear - 1; y <= utcYear + 1; y++) {
+      try {
+        String hms = monthDay.parts()[1];
+        LocalDateTime cand = LocalDateTime.of(y, md[0], md[1], num(hms, 0), num(hms, 3), num(hms, 6));
+        long diff = Math.abs(cand.toEpochSecond(ZoneOffset.UTC) - exact.getEpochSecond());
+        if (diff < bestDiff) {
+          bestDiff = diff;
+          best = cand;
+        }
+      } catch (DateTimeException e) {
+        // Feb 29 in a year without it: not this year
+      }
+    }
+    if (best == null || bestDiff > 26 * 3600) {
+      return false; // the two readings do not describe the same moment
+    }
+    if (year == null && ctx.year() == null) {
+      year = best.getYear();
+    }
+    lastMonth = md[0];
+    if (ctx.zone() == null && inferredZone == null) {
+      long offsetS = best.toEpochSecond(ZoneOffset.UTC) - exact.getEpochSecond();
+      long quarters = Math.round(offsetS / 900.0);
+      inferredZone = ZoneOffset.ofTotalSeconds((int) (quarters * 900));
+    }
+    return true;
+  }
+
+  private ZoneId zone() {
+    if (ctx.zone() != null) {
+      return ctx.zone();
+    }
+    return inferredZone != null ? inferredZone : ZoneOffset.UTC;
+  }
+
+  private long local(LocalDateTime ldt, long nanos, long resolution) {
+    ZoneId z = zone();
+    boolean assumed = ctx.zone() == null && inferredZone == null;
+    long sec = z instanceof ZoneOffset o ? ldt.toEpochSecond(o) : ldt.atZone(z).toEpochSecond();
+    return use(sec, nanos, resolution, assumed ? "UTC" : z.getId(), assumed);
+  }
+
+  private long use(long epochSecond, long nanos, long resolution, String tz, boolean assumed) {
+    if (resolution != lastResolution || !java.util.Objects.equals(tz, lastTz) || assumed != lastAssumed) {
+      ClockSpec spec = new ClockSpec("wall", scope, resolution, tz, assumed);
+      lastClockId = clockIds.computeIfAbsent(spec, sink::clock);
+      lastResolution = resolution;
+      lastTz = tz;
+      lastAssumed = assumed;
+    }
+    clockId = lastClockId;
+    resolutionNs = resolution;
+    return Math.addExact(Math.multiplyExact(epochSecond, 1_000_000_000L), nanos);
+  }
+
+  /** {@code 2026-05-12 08:01:39,331+0200} → {@code 2026-05-12T08:01:39.331+02:00}. */
+  static String normalizeRfc3339(String s) {
+    String t = s.replace(',', '.');
+    if (t.length() > 10 && t.charAt(10) == ' ') {
+      t = t.substring(0, 10) + 'T' + t.substring(11);
+    }
+    int n = t.length();
+    if (n > 5 && (t.charAt(n - 5) == '+' || t.charAt(n - 5) == '-') && Character.isDigit(t.charAt(n - 3))) {
+      t = t.substring(0, n - 2) + ":" + t.substring(n - 2);
+    }
+    return t;
+  }
+
+  private static int[] monthDay(String md) throws BadTime {
+    int dash = md.indexOf('-');
+    if (dash < 0) {
+      throw new BadTime("not a month-day: " + md);
+    }
+    return new int[] {Integer.parseInt(md.substring(0, dash)), Integer.parseInt(md.substring(dash + 1))};
+  }
+
+  private static long fractionResolution(String ts) {
+    int t = ts.indexOf('T') >= 0 ? ts.indexOf('T') : ts.indexOf(' ');
+    int dot = -1;
+    for (int i = Math.max(0, t); i < ts.length(); i++) {
+      char c = ts.charAt(i);
+      if (c == '.' || c == ',') {
+        dot = i;
+        break;
+      }
+    }
+    if (dot < 0) {
+      return 1_000_000_000L;
+    }
+    int digits = 0;
+    for (int i = dot + 1; i < ts.length() && Character.isDigit(ts.charAt(i)); i++) {
+      digits++;
+    }
+    return pow10(9 - Math.min(9, digits));
+  }
+
+  private static long fractionNanos(String frac) {
+    if (frac == null || frac.isEmpty()) {
+      return 0;
+    }
+    String f = frac.length() > 9 ? frac.substring(0, 9) : frac;
+    return Long.parseLong(f) * pow10(9 - f.length());
+  }
+
+  private static long pow10(int n) {
+    long v = 1;
+    for (int i = 0; i < n; i++) {
+      v *= 10;
+    }
+    return v;
+  }
+}

@@ -1,0 +1,75 @@
+package dev.tokentime.formats.spec;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What a spec made of one line: its prefixes' values, its time readings, its kind and groups. */
+public final class MatchedLine {
+  /** One time a prefix carried, as text in the groups its time rule names. */
+  public record TimeReading(LineSpec.TimeRule rule, String[] parts) {}
+
+  public long lineNo;
+  /** The line after strip patterns (ANSI colour codes) were removed. */
+  public String text;
+  /** The line after its prefixes: what kinds are matched against. */
+  public String message;
+  /** Values of the prefixes' groups; a prefix met twice (nested processes) joins with " / ". */
+  public final Map<String, String> prefixValues = new LinkedHashMap<>();
+  /** Names of the prefixes that matched, in order. */
+  public final List<String> prefixes = new ArrayList<>();
+  public final List<TimeReading> times = new ArrayList<>();
+  /** The kind that matched, or null (an "other" line). */
+  public LineSpec.Kind kind;
+  /** The kind's groups that matched (absent when the group did not take part). */
+  public final Map<String, String> groups = new LinkedHashMap<>();
+
+  void reset(long lineNo) {
+    this.lineNo = lineNo;
+    text = message = null;
+    prefixValues.clear();
+    prefixes.clear();
+    times.clear();
+    kind = null;
+    groups.clear();
+  }
+
+  public String group(String name) {
+    return groups.get(name);
+  }
+
+  public String prefixValue(String name) {
+    return prefixValues.get(name);
+  }
+
+  /**
+   * Where the line came from, from its prefixes: the compose service and the process chain
+   * ({@code APIServer pid=1}, nested ones joined), or null when the line names none.
+   */
+  public String origin() {
+    String service = prefixValues.get("service");
+    String process = prefixValues.get("process");
+    String pid = prefixValues.get("pid");
+    String proc = null;
+    if (process != null) {
+      String[] names = process.split(" / ");
+      String[] pids = pid == null ? new String[0] : pid.split(" / ");
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < names.length; i++) {
+        if (i > 0) {
+          sb.append(" / ");
+        }
+        sb.append(names[i]);
+        if (i < pids.length) {
+          sb.append(" pid=").append(pids[i]);
+        }
+      }
+      proc = sb.toString();
+    }
+    if (service != null && proc != null) {
+      return service + " / " + proc;
+    }
+    return service != null ? service : proc;
+  }
+}

@@ -1,0 +1,367 @@
+package dev.tokentime.formats.spec;
+
+import dev.tokentime.ingest.EngineStatsRecord;
+import dev.tokentime.ingest.LineReader;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import dev.tokentime.ingest.StepRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a {@link LineSpec} over a stream: every line is decoded, matched, and then stored by the
+ * engine (kinds of {@code engine_stats}, {@code steps} and {@code engine_events}), handed to the
+ * format's {@link Handler} (kinds of {@code requests} / {@code none}), counted as other (no kind
+ * matched), or rejected (invalid UTF-8, control bytes, an impossible time, a value that is not a
+ * number, a truncated last line that looks like one of the kinds).
+ */
+public final class SpecParser {
+
+  /** What a handler made of a line. */
+  public enum Outcome {
+    /** The line produced (or will produce) rows: counted as a record now. */
+    RECORD,
+    /** The line carries nothing to keep. */
+    OTHER,
+    /** The handler accounts for the line itself, later (it calls record/otherLine). */
+    DEFERRED
+  }
+
+  /** The Java side of a format: what lines of its own kinds mean. */
+  public interface Handler {
+    /** A line of a {@code requests} or {@code none} kind. */
+    Outcome line(MatchedLine m, long tsNs, int clockId, byte[] raw, int off, int len) throws BadLine;
+
+    /** An engine event was stored (a restart may end the requests in flight). */
+    default void event(MatchedLine m, String kind, long tsNs, int clockId) {}
+
+    /** The input ended: write what is held. */
+    default void end() {}
+  }
+
+  /** A line that cannot be used; the message is the reject reason. */
+  public static final class BadLine extends Exception {
+    public BadLine(String reason) {
+      super(reason, null, false, false);
+    }
+  }
+
+  private final ParseContext ctx;
+  private final RecordSink sink;
+  private final Handler handler;
+  private final ExplainStats explain;
+  private final LineMatcher matcher;
+  private final LogTimes times;
+  private final MatchedLine m = new MatchedLine();
+  private final EngineStatsRecord stats = new EngineStatsRecord();
+  private final StepRecord step = new StepRecord();
+  private final Map<String, long[]> lastIter = new HashMap<>(); // instance → {iter, epoch}
+  private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+      .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+  private LineReader reader;
+
+  /**
+   * @param explain collects per-kind counts for --explain, or null
+   * @param clockScope scope of the clocks of this file's times (e.g. "vllm log app.log")
+   */
+  public SpecParser(LineSpec spec, ParseContext ctx, RecordSink sink, Handler handler,
+      ExplainStats explain, String clockScope) {
+    this.ctx = ctx;
+    this.sink = sink;
+    this.handler = handler;
+    this.explain = explain;
+    this.matcher = new LineMatcher(spec);
+    this.times = new LogTimes(ctx, sink, clockScope);
+  }
+
+  public LogTimes times() {
+    return times;
+  }
+
+  public ParseContext context() {
+    return ctx;
+  }
+
+  public long parse(InputStream in) throws IOException {
+    reader = new LineReader(in);
+    long lines = reader.forEach(new LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) {
+        handle(lineNo, buf, off, len);
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        reject(lineNo, "line of " + length + " bytes is longer than the limit of "
+            + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
+      }
+    });
+    handler.end();
+    if (explain != null) {
+      explain.lines = lines;
+    }
+    return lines;
+  }
+
+  private void handle(long lineNo, byte[] buf, int off, int len) {
+    String line;
+    try {
+      line = decode(buf, off, len);
+    } catch (BadLine e) {
+      reject(lineNo, e.getMessage(), buf, off, len);
+      return;
+    }
+    if (line.isBlank()) {
+      other();
+      return;
+    }
+    String control = controlCharacter(line);
+    if (control != null) {
+      reject(lineNo, "not text: " + control, buf, off, len);
+      return;
+    }
+    matcher.match(lineNo, line, m);
+    try {
+      long ts = RequestRecord.NONE;
+      int clock = 0;
+      if (m.kind != null || !m.times.isEmpty()) {
+        ts = times.resolve(m);
+        clock = times.clockId();
+      }
+      if (m.kind == null) {
+        unmatched(lineNo, buf, off, len);
+        return;
+      }
+      if (m.kind.end() != null && !reader.lastLineTerminated() && !m.kind.end().matcher(m.message).find()) {
+        reject(lineNo, "truncated last line: a " + m.kind.name() + " line that ends before its last field",
+            buf, off, len);
+        return;
+      }
+      if (explain != null) {
+        explain.matched(m.kind);
+      }
+      switch (m.kind.table()) {
+        case "engine_stats" -> {
+          storeStats(ts, clock);
+          sink.record();
+        }
+        case "steps" -> {
+          storeStep(ts, clock);
+          sink.record();
+        }
+        case "engine_events" -> {
+          String detail = m.group("detail") != null ? m.group("detail") : m.message;
+          sink.engineEvent(lineNo, m.origin(), ts, clock, m.kind.event(),
+              detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
+          sink.record();
+          handler.event(m, m.kind.event(), ts, clock);
+        }
+        default -> {
+          switch (handler.line(m, ts, clock, buf, off, len)) {
+            case RECORD -> sink.record();
+            case OTHER -> other();
+            case DEFERRED -> { }
+          }
+        }
+      }
+    } catch (LogTimes.BadTime e) {
+      reject(lineNo, e.getMessage(), buf, off, len);
+    } catch (BadLine e) {
+      reject(lineNo, e.getMessage(), buf, off, len);
+    } catch (NumberFormatException | ArithmeticException e) {
+      reject(lineNo, m.kind == null ? "bad value: " + e.getMessage()
+          : m.kind.name() + " line: " + e.getMessage(), buf, off, len);
+    }
+  }
+
+  private void unmatched(long lineNo, byte[] buf, int off, int len) {
+    LineSpec.Kind near = matcher.nearMiss(m);
+    if (near != null && !reader.lastLineTerminated()) {
+      reject(lineNo, "truncated last line: it looks like a " + near.name()
+          + " line but ends before its pattern does", buf, off, len);
+      return;
+    }
+    if (explain != null) {
+      if (near != null) {
+        explain.nearMiss(near, lineNo, m.text);
+      } else if (!m.prefixes.isEmpty()) {
+        explain.unmatched(lineNo, m.text);
+      }
+    }
+    other();
+  }
+
+  private void other() {
+    if (explain != null) {
+      explain.other++;
+    }
+    sink.otherLine();
+  }
+
+  /** Rejects a line (and tells --explain). */
+  public void reject(long lineNo, String reason, byte[] buf, int off, int len) {
+    if (explain != null) {
+      explain.rejected(lineNo, reason);
+    }
+    sink.reject(lineNo, reason, buf, off, len);
+  }
+
+  // ---- generic tables ----
+
+  private void storeStats(long ts, int clock) {
+    stats.reset();
+    stats.lineNo = m.lineNo;
+    stats.tsNs = ts;
+    stats.clockId = clock;
+    stats.instance = m.group("instance") != null ? m.group("instance") : m.origin();
+    fill((col, v) -> CanonicalColumns.set(stats, col, v), stats.extras);
+    sink.engineStats(stats);
+  }
+
+  private void storeStep(long ts, int clock) {
+    step.reset();
+    step.lineNo = m.lineNo;
+    step.tsNs = ts;
+    step.clockId = clock;
+    step.instance = m.group("instance") != null ? m.group("instance") : m.origin();
+    fill((col, v) -> CanonicalColumns.set(step, col, v), step.extras);
+    if (step.iter != null) {
+      String inst = step.instance == null ? "" : step.instance;
+      long[] last = lastIter.computeIfAbsent(inst, x -> new long[] {Long.MIN_VALUE, 0});
+      if (step.iter < last[0]) {
+        last[1]++; // the counter went back: a restart
+      }
+      last[0] = step.iter;
+      step.epoch = (int) last[1];
+    }
+    sink.step(step);
+  }
+
+  /** Puts a number into a named column of the record being filled. */
+  private interface ColumnSetter {
+    void set(String column, double value);
+  }
+
+  /** The kind's groups, then its key: value list, into columns or extras. */
+  private void fill(ColumnSetter columns, Map<String, Double> extras) {
+    LineSpec.Kind k = m.kind;
+    for (var g : m.groups.entrySet()) {
+      if (g.getKey().equals(k.list()) || g.getKey().equals("instance")) {
+        continue;
+      }
+      LineSpec.Column c = columnOf(k, g.getKey());
+      if (c != null) {
+        put(c, value(c, g.getValue()), columns, extras);
+      }
+    }
+    if (k.list() != null && m.group(k.list()) != null) {
+      for (KeyValueList.Entry e : KeyValueList.parse(m.group(k.list()))) {
+        LineSpec.Column c = k.fields().get(e.key());
+        if (c == null) {
+          unknownField(k, e, extras);
+        } else {
+          put(c, field(c, e), columns, extras);
+        }
+      }
+    }
+  }
+
+  private static void put(LineSpec.Column c, double v, ColumnSetter columns, Map<String, Double> extras) {
+    if (c.isExtra()) {
+      extras.put(c.extraName(), v);
+    } else {
+      columns.set(c.column(), v);
+    }
+  }
+
+  private static LineSpec.Column columnOf(LineSpec.Kind k, String group) {
+    LineSpec.Column c = k.groupRules().get(group);
+    if (c != null) {
+      return c;
+    }
+    String col = CanonicalColumns.snake(group);
+    return CanonicalColumns.hasExact(k.table(), col) ? new LineSpec.Column(col, "") : null;
+  }
+
+  private static double value(LineSpec.Column c, String text) {
+    if (c.unit().equals("flag")) {
+      return text.isEmpty() ? 0 : 1;
+    }
+    return Numbers.convert(text, c.unit(), c.column());
+  }
+
+  private static double field(LineSpec.Column c, KeyValueList.Entry e) {
+    try {
+      return value(c, e.value());
+    } catch (NumberFormatException ex) {
+      throw new NumberFormatException("field " + e.key() + ": " + ex.getMessage());
+    }
+  }
+
+  /**
+   * A field the spec does not name lands in extras, so a new field never breaks a line: one
+   * number → {@code name}; several with units → {@code name_unit}; several without → {@code
+   * name_1, name_2, …}; a percentage becomes a 0..1 ratio; text without a number is dropped.
+   */
+  static void unknownField(LineSpec.Kind k, KeyValueList.Entry e, Map<String, Double> extras) {
+    String name = k.listExtrasPrefix() + KeyValueList.extraName(e.key());
+    List<Numbers.Reading> rs = Numbers.readings(e.value());
+    if (rs.size() == 1) {
+      Numbers.Reading r = rs.get(0);
+      extras.put(name, r.unit().equals("%") ? r.value() / 100 : r.value());
+      return;
+    }
+    boolean units = rs.stream().allMatch(r -> !r.unit().isEmpty() && !r.unit().equals("%"));
+    for (int i = 0; i < rs.size(); i++) {
+      Numbers.Reading r = rs.get(i);
+      String key = units ? name + "_" + KeyValueList.extraName(r.unit()) : name + "_" + (i + 1);
+      extras.put(key, r.unit().equals("%") ? r.value() / 100 : r.value());
+    }
+  }
+
+  // ---- text ----
+
+  private String decode(byte[] buf, int off, int len) throws BadLine {
+    boolean ascii = true;
+    for (int i = off; i < off + len; i++) {
+      if (buf[i] < 0) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) {
+      return new String(buf, off, len, StandardCharsets.ISO_8859_1);
+    }
+    try {
+      utf8.reset();
+      CharBuffer cb = utf8.decode(ByteBuffer.wrap(buf, off, len));
+      return cb.toString();
+    } catch (MalformedInputException e) {
+      throw new BadLine("invalid UTF-8 (a malformed byte sequence); the line is damaged");
+    } catch (CharacterCodingException e) {
+      throw new BadLine("invalid UTF-8: " + e.getMessage());
+    }
+  }
+
+  /** The first control character other than tab and escape (colour codes), or null. */
+  private static String controlCharacter(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if ((c < 0x20 && c != '\t' && c != 0x1b) || c == 0x7f) {
+        return String.format("control character U+%04X at column %d", (int) c, i + 1);
+      }
+    }
+    return null;
+  }
+}

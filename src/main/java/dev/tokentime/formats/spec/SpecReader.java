@@ -1,0 +1,230 @@
+package dev.tokentime.formats.spec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Reads a {@code .spec} file (parsers/README.md): one directive a line, sub-directives of a prefix
+ * or kind on the lines after it, {@code #} comments on lines of their own. A spec that does not
+ * read is a build error, reported with its line.
+ */
+public final class SpecReader {
+  private SpecReader() {}
+
+  static final Set<String> TABLES = Set.of("engine_stats", "steps", "engine_events", "requests", "none");
+  static final Set<String> TIME_KINDS = Set.of("rfc3339", "date", "month-day");
+  private static final Pattern GROUP_NAME = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>");
+
+  /** A spec shipped with tokentime, from the classpath ({@code parsers/<name>}). */
+  public static LineSpec load(String resource) {
+    try (InputStream in = SpecReader.class.getClassLoader().getResourceAsStream("parsers/" + resource)) {
+      if (in == null) {
+        throw new IllegalStateException("parser spec parsers/" + resource + " is not on the classpath");
+      }
+      return read(resource, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static LineSpec read(String name, String text) {
+    String format = null;
+    String description = "";
+    String fills = "";
+    List<LineSpec.Sniff> sniffs = new ArrayList<>();
+    List<Pattern> strips = new ArrayList<>();
+    List<LineSpec.Prefix> prefixes = new ArrayList<>();
+    List<LineSpec.Kind> kinds = new ArrayList<>();
+    KindBuilder kind = null;
+    PrefixBuilder prefix = null;
+    String[] lines = text.split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i].strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      String where = name + ":" + (i + 1);
+      String word = firstWord(line);
+      String rest = line.substring(word.length()).strip();
+      try {
+        switch (word) {
+          case "format" -> format = rest;
+          case "description" -> description = rest;
+          case "fills" -> fills = rest;
+          case "sniff" -> {
+            String score = firstWord(rest);
+            sniffs.add(new LineSpec.Sniff(Integer.parseInt(score), regex(rest.substring(score.length()).strip())));
+          }
+          case "strip" -> strips.add(regex(rest));
+          case "prefix" -> {
+            finish(kind, kinds, prefix, prefixes);
+            kind = null;
+            String n = firstWord(rest);
+            prefix = new PrefixBuilder(n, regex(rest.substring(n.length()).strip()));
+          }
+          case "time" -> {
+            if (prefix == null) {
+              throw new IllegalArgumentException("time belongs to a prefix");
+            }
+            List<String> parts = List.of(rest.split("\\s+"));
+            if (!TIME_KINDS.contains(parts.get(0))) {
+              throw new IllegalArgumentException("time kind must be one of " + TIME_KINDS);
+            }
+            for (String g : parts.subList(1, parts.size())) {
+              requireGroup(prefix.pattern, g);
+            }
+            prefix.time = new LineSpec.TimeRule(parts.get(0), parts.subList(1, parts.size()));
+          }
+          case "kind" -> {
+            finish(kind, kinds, prefix, prefixes);
+            prefix = null;
+            String[] parts = rest.split("\\s+");
+            if (parts.length < 2 || !TABLES.contains(parts[1])) {
+              throw new IllegalArgumentException("kind NAME TABLE [EVENT], TABLE one of " + TABLES);
+            }
+            kind = new KindBuilder(parts[0], parts[1], parts.length > 2 ? parts[2] : null);
+          }
+          case "match" -> requireKind(kind).pattern = regex(rest);
+          case "hint" -> requireKind(kind).hint = regex(rest);
+          case "end" -> requireKind(kind).end = regex(rest);
+          case "list" -> {
+            String[] parts = rest.split("\\s+");
+            requireKind(kind).list = parts[0];
+            kind.listExtrasPrefix = parts.length > 1 ? parts[1] : "";
+          }
+          case "field" -> {
+            String[] mapping = arrow(rest);
+            requireKind(kind).fields.put(mapping[0], column(mapping[1], kind.table));
+          }
+          case "group" -> {
+            String[] mapping = arrow(rest);
+            requireKind(kind).groupRules.put(mapping[0], column(mapping[1], kind.table));
+          }
+          default -> throw new IllegalArgumentException("unknown directive " + word);
+        }
+      } catch (PatternSyntaxException e) {
+        throw new IllegalArgumentException(where + ": bad regex: " + e.getDescription(), e);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+      }
+    }
+    finish(kind, kinds, prefix, prefixes);
+    if (format == null) {
+      throw new IllegalArgumentException(name + ": no format line");
+    }
+    return new LineSpec(format, description, fills, List.copyOf(sniffs), List.copyOf(strips),
+        List.copyOf(prefixes), List.copyOf(kinds));
+  }
+
+  /** The named groups of a regex, in order. */
+  public static List<String> groupNames(Pattern p) {
+    List<String> out = new ArrayList<>();
+    Matcher m = GROUP_NAME.matcher(p.pattern());
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
+  }
+
+  private static void finish(KindBuilder k, List<LineSpec.Kind> kinds, PrefixBuilder p,
+      List<LineSpec.Prefix> prefixes) {
+    if (k != null) {
+      if (k.pattern == null) {
+        throw new IllegalArgumentException("kind " + k.name + " has no match line");
+      }
+      List<String> groups = groupNames(k.pattern);
+      if (k.list != null && !groups.contains(k.list)) {
+        throw new IllegalArgumentException("kind " + k.name + ": list group " + k.list + " is not in its pattern");
+      }
+      for (String g : k.groupRules.keySet()) {
+        if (!groups.contains(g)) {
+          throw new IllegalArgumentException("kind " + k.name + ": group " + g + " is not in its pattern");
+        }
+      }
+      kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
+          k.list, k.listExtrasPrefix, Map.copyOf(k.fields), Map.copyOf(k.groupRules)));
+    }
+    if (p != null) {
+      prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
+    }
+  }
+
+  private static LineSpec.Column column(String target, String table) {
+    String[] parts = target.split("\\s+");
+    String col = parts[0];
+    if (!col.startsWith("extras.") && !CanonicalColumns.has(table, col)) {
+      throw new IllegalArgumentException("table " + table + " has no column " + col);
+    }
+    return new LineSpec.Column(col, parts.length > 1 ? parts[1] : "");
+  }
+
+  private static String[] arrow(String s) {
+    int at = s.indexOf("->");
+    if (at < 0) {
+      throw new IllegalArgumentException("expected NAME -> COLUMN [UNIT]");
+    }
+    return new String[] {s.substring(0, at).strip(), s.substring(at + 2).strip()};
+  }
+
+  private static KindBuilder requireKind(KindBuilder k) {
+    if (k == null) {
+      throw new IllegalArgumentException("this directive belongs to a kind");
+    }
+    return k;
+  }
+
+  private static void requireGroup(Pattern p, String group) {
+    if (!groupNames(p).contains(group)) {
+      throw new IllegalArgumentException("group " + group + " is not in the prefix's pattern");
+    }
+  }
+
+  private static Pattern regex(String s) {
+    return Pattern.compile(s);
+  }
+
+  private static String firstWord(String s) {
+    int sp = s.indexOf(' ');
+    return sp < 0 ? s : s.substring(0, sp);
+  }
+
+  private static final class PrefixBuilder {
+    final String name;
+    final Pattern pattern;
+    LineSpec.TimeRule time;
+
+    PrefixBuilder(String name, Pattern pattern) {
+      this.name = name;
+      this.pattern = pattern;
+    }
+  }
+
+  private static final class KindBuilder {
+    final String name;
+    final String table;
+    final String event;
+    Pattern pattern;
+    Pattern hint;
+    Pattern end;
+    String list;
+    String listExtrasPrefix = "";
+    final Map<String, LineSpec.Column> fields = new LinkedHashMap<>();
+    final Map<String, LineSpec.Column> groupRules = new LinkedHashMap<>();
+
+    KindBuilder(String name, String table, String event) {
+      this.name = name;
+      this.table = table;
+      this.event = event;
+    }
+  }
+}

@@ -1,0 +1,333 @@
+package dev.tokentime.formats.vllm;
+
+import static dev.tokentime.ingest.RequestRecord.NONE;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.LineReader;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.Sample;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PushbackInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * vllm-prometheus: vLLM's Prometheus metrics, either as the JSON Prometheus's HTTP API returns
+ * for {@code query_range} (matrix) or an instant query (vector), or as {@code /metrics} text
+ * scrapes. Text samples take their time from the exposition's timestamps (ms), else from
+ * {@code --at}, else from the file's modification time. See {@link PromSeries} for the mapping.
+ */
+public final class VllmPrometheusFormat implements InputFormat {
+
+  @Override
+  public String id() {
+    return "vllm-prometheus";
+  }
+
+  @Override
+  public String description() {
+    return "vLLM Prometheus metrics: query_range/query JSON from the Prometheus API, or /metrics text scrapes";
+  }
+
+  @Override
+  public String fills() {
+    return "engine_stats, metric_histograms";
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    String text = sample.text();
+    String start = text.stripLeading();
+    if (start.startsWith("{")) {
+      return text.contains("\"resultType\"") && text.contains("\"vllm:") ? 90 : 0;
+    }
+    if (text.contains("# TYPE vllm:") || text.startsWith("vllm:") || text.contains("\nvllm:")) {
+      return 90;
+    }
+    return 0;
+  }
+
+  @Override
+  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    PushbackInputStream pin = new PushbackInputStream(in, 64);
+    int first;
+    do {
+      first = pin.read();
+    } while (first == ' ' || first == '\n' || first == '\r' || first == '\t');
+    if (first >= 0) {
+      pin.unread(first);
+    }
+    if (first == '{') {
+      int clock = sink.clock(new ClockSpec("wall", "vllm-prometheus " + ctx.sourceName(), 1_000_000, null, false));
+      PromSeries series = new PromSeries(sink, clock);
+      ApiReader reader = new ApiReader(series, sink);
+      long n = JsonUnits.read(pin, sink, reader, reader.counter);
+      series.finish();
+      return n;
+    }
+    return new TextReader(ctx, sink).read(pin);
+  }
+
+  /** The Prometheus HTTP API's JSON: each series of data.result is a unit. */
+  static final class ApiReader implements JsonUnits.DocumentReader {
+    final JsonUnits.UnitCounter counter = new JsonUnits.UnitCounter();
+    private final PromSeries series;
+    private final RecordSink sink;
+
+    ApiReader(PromSeries series, RecordSink sink) {
+      this.series = series;
+      this.sink = sink;
+    }
+
+    @Override
+    public boolean read(JsonParser p, long line) throws IOException, JsonUnits.BadUnit {
+      if (p.currentToken() != JsonToken.START_OBJECT) {
+        throw new JsonUnits.BadUnit("not a Prometheus API response (a JSON object with data.result)");
+      }
+      boolean any = false;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String f = p.currentName();
+        p.nextToken();
+        if (f.equals("data") && p.currentToken() == JsonToken.START_OBJECT) {
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String g = p.currentName();
+            p.nextToken();
+            if (g.equals("result") && p.currentToken() == JsonToken.START_ARRAY) {
+              while (p.nextToken() == JsonToken.START_OBJECT) {
+                long at = p.currentLocation().getLineNr();
+                JsonNode s = JsonUnits.TREE.readTree(p);
+                any |= one(s, line > 0 ? line : at, line > 0);
+              }
+            } else {
+              p.skipChildren();
+            }
+          }
+        } else if (f.equals("status") && !"success".equals(p.getText())) {
+          throw new JsonUnits.BadUnit("the Prometheus API answered status " + p.getText());
+        } else {
+          p.skipChildren();
+        }
+      }
+      return any;
+    }
+
+    /** One series: a unit of its own in the document form. */
+    private boolean one(JsonNode s, long line, boolean lineForm) throws JsonUnits.BadUnit {
+      Map<String, String> labels = new LinkedHashMap<>();
+      s.path("metric").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+      String name = labels.getOrDefault("__name__", "");
+      boolean used = false;
+      String bad = null;
+      JsonNode values = s.has("values") ? s.get("values") : null;
+      JsonNode single = s.get("value");
+      try {
+        if (values != null && values.isArray()) {
+          for (JsonNode v : values) {
+            used |= point(name, labels, v, line);
+          }
+        } else if (single != null && single.isArray()) {
+          used = point(name, labels, single, line);
+        }
+      } catch (NumberFormatException e) {
+        bad = "series " + name + labels + ": " + e.getMessage();
+      }
+      if (lineForm) {
+        if (bad != null) {
+          throw new JsonUnits.BadUnit(bad);
+        }
+        return used;
+      }
+      counter.units++;
+      if (bad != null) {
+        sink.reject(line, bad, null, 0, 0);
+      } else if (used) {
+        sink.record();
+      } else {
+        sink.otherLine(); // not a vLLM series (a rate(), a quantile, another exporter's metric)
+      }
+      return used;
+    }
+
+    private boolean point(String name, Map<String, String> labels, JsonNode v, long line) {
+      if (!v.isArray() || v.size() != 2) {
+        throw new NumberFormatException("a point is [time, \"value\"], got " + v);
+      }
+      long ns = Math.round(v.get(0).asDouble() * 1e3) * 1_000_000L;
+      double value = parseValue(v.get(1).asText());
+      PromSeries.Use u = series.sample(name, labels, ns, value, line);
+      return u == PromSeries.Use.STATS || u == PromSeries.Use.HISTOGRAM;
+    }
+  }
+
+  static double parseValue(String s) {
+    return switch (s) {
+      case "+Inf" -> Double.POSITIVE_INFINITY;
+      case "-Inf" -> Double.NEGATIVE_INFINITY;
+      case "NaN" -> Double.NaN;
+      default -> Double.parseDouble(s);
+    };
+  }
+
+  /** The text exposition format, a sample a line. */
+  static final class TextReader {
+    private final ParseContext ctx;
+    private final RecordSink sink;
+    private PromSeries series;
+    private int clockWithTs;
+    private int clockWithoutTs;
+    private final Set<String> seenWithoutTs = new HashSet<>();
+
+    TextReader(ParseContext ctx, RecordSink sink) {
+      this.ctx = ctx;
+      this.sink = sink;
+    }
+
+    long read(InputStream in) throws IOException {
+      clockWithTs = sink.clock(new ClockSpec("wall", "vllm-prometheus " + ctx.sourceName(), 1_000_000, null, false));
+      series = new PromSeries(sink, clockWithTs);
+      PromSeries untimed = null;
+      long fallback = fallbackTime();
+      if (fallback != NONE) {
+        String how = ctx.at() != null ? "--at" : "file modification time";
+        clockWithoutTs = sink.clock(new ClockSpec("wall", "vllm-prometheus " + ctx.sourceName() + " (" + how + ")",
+            1_000_000_000L, null, false));
+        untimed = new PromSeries(sink, clockWithoutTs);
+      }
+      PromSeries untimedSeries = untimed;
+      long n = new LineReader(in).forEach(new LineReader.Handler() {
+        @Override
+        public void line(long lineNo, byte[] buf, int off, int len) {
+          String line = new String(buf, off, len, StandardCharsets.UTF_8).strip();
+          if (line.isEmpty() || line.startsWith("#")) {
+            sink.otherLine();
+            return;
+          }
+          try {
+            TextSample s = TextSample.parse(line);
+            boolean timed = s.tsMs != null;
+            long ns = timed ? s.tsMs * 1_000_000L : fallback;
+            PromSeries target = timed ? series : untimedSeries;
+            if (!timed) {
+              String key = s.name + s.labels;
+              if (s.name.startsWith("vllm:") && !seenWithoutTs.add(key)) {
+                throw new NumberFormatException("series " + key + " repeats in a file without sample"
+                    + " timestamps: several scrapes cannot be placed in time (give each its own file and --at)");
+              }
+            }
+            if (target == null) {
+              sink.otherLine();
+              return;
+            }
+            PromSeries.Use u = target.sample(s.name, s.labels, ns, s.value, lineNo);
+            if (u == PromSeries.Use.STATS || u == PromSeries.Use.HISTOGRAM) {
+              sink.record();
+            } else {
+              sink.otherLine();
+            }
+          } catch (NumberFormatException e) {
+            sink.reject(lineNo, e.getMessage(), buf, off, len);
+          }
+        }
+
+        @Override
+        public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+          sink.reject(lineNo, "line of " + length + " bytes is longer than the limit; skipped", head, 0, headLen);
+        }
+      });
+      series.finish();
+      if (untimedSeries != null) {
+        untimedSeries.finish();
+      }
+      return n;
+    }
+
+    private long fallbackTime() {
+      java.time.Instant t = ctx.at() != null ? ctx.at() : ctx.fileModified();
+      return t == null ? NONE : t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+  }
+
+  /** One sample line: {@code name{label="v",…} value [timestamp_ms]}. */
+  record TextSample(String name, Map<String, String> labels, double value, Long tsMs) {
+    static TextSample parse(String line) {
+      int i = 0;
+      int n = line.length();
+      while (i < n && line.charAt(i) != '{' && line.charAt(i) != ' ' && line.charAt(i) != '\t') {
+        i++;
+      }
+      String name = line.substring(0, i);
+      if (name.isEmpty()) {
+        throw new NumberFormatException("not a sample line (no metric name)");
+      }
+      Map<String, String> labels = new LinkedHashMap<>();
+      if (i < n && line.charAt(i) == '{') {
+        i++;
+        while (true) {
+          while (i < n && (line.charAt(i) == ' ' || line.charAt(i) == ',')) {
+            i++;
+          }
+          if (i < n && line.charAt(i) == '}') {
+            i++;
+            break;
+          }
+          int eq = line.indexOf('=', i);
+          if (eq < 0 || eq + 1 >= n || line.charAt(eq + 1) != '"') {
+            throw new NumberFormatException("bad label list (truncated line?)");
+          }
+          String key = line.substring(i, eq).strip();
+          StringBuilder v = new StringBuilder();
+          int j = eq + 2;
+          boolean closed = false;
+          while (j < n) {
+            char c = line.charAt(j);
+            if (c == '\\' && j + 1 < n) {
+              char e = line.charAt(j + 1);
+              v.append(e == 'n' ? '\n' : e);
+              j += 2;
+            } else if (c == '"') {
+              closed = true;
+              j++;
+              break;
+            } else {
+              v.append(c);
+              j++;
+            }
+          }
+          if (!closed) {
+            throw new NumberFormatException("unterminated label value (truncated line?)");
+          }
+          labels.put(key, v.toString());
+          i = j;
+        }
+      }
+      String[] rest = line.substring(i).strip().split("\\s+");
+      if (rest.length == 0 || rest[0].isEmpty()) {
+        throw new NumberFormatException("sample " + name + " has no value (truncated line?)");
+      }
+      double value;
+      try {
+        value = parseValue(rest[0]);
+      } catch (NumberFormatException e) {
+        throw new NumberFormatException("sample " + name + ": value \"" + rest[0] + "\" is not a number");
+      }
+      Long ts = null;
+      if (rest.length > 1) {
+        try {
+          ts = Long.parseLong(rest[1]);
+        } catch (NumberFormatException e) {
+          throw new NumberFormatException("sample " + name + ": timestamp \"" + rest[1] + "\" is not integer ms");
+        }
+      }
+      return new TextSample(name, labels, value, ts);
+    }
+  }
+}

@@ -1,0 +1,381 @@
+package dev.tokentime.formats.vllm;
+
+import static dev.tokentime.ingest.RequestRecord.NONE;
+
+import dev.tokentime.formats.spec.MatchedLine;
+import dev.tokentime.formats.spec.SpecParser;
+import dev.tokentime.ingest.ChunkKind;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Request lifecycles across the lines of a vLLM log (docs/formats.md, "vllm-log"): Received /
+ * Added open a request, streaming deltas add token rows, Finished / Aborted / a final Generated
+ * response end it, and it is written and dropped. What stays in memory is the requests in flight
+ * (at most {@link #MAX_IN_FLIGHT}; beyond that the oldest is written as it is) and one 64-bit hash
+ * per written id (a repeated id is rejected: the sink keeps one row per id and file).
+ *
+ * <p>uvicorn access lines carry no id and no time; one is tied to a request only when it is
+ * adjacent to that request's lines: right after the line that ended the request (non-streaming
+ * order), right after its Received/Added line, or right before it (streaming order, vllm.md
+ * §2.4). A status of 400 or more right after a Received line ends that request as an error (the
+ * server refused it before the engine saw it). Otherwise the access line is counted as other.
+ */
+final class VllmRequestTracker implements SpecParser.Handler {
+  static final int MAX_IN_FLIGHT = 65_536;
+  private static final Pattern PROMPT_IDS = Pattern.compile("prompt_token_ids: \\[([^\\]]*)\\]");
+  private static final Pattern MAX_TOKENS = Pattern.compile("max_tokens=(\\d+)");
+  private static final Pattern PROMPT = Pattern.compile(
+      "prompt: (.*?), (?:params|sampling_params|prefix_pos|prompt_token_ids):");
+  private static final Pattern RANDOM_SUFFIX = Pattern.compile(".-[0-9a-f]{8}$");
+  private static final Pattern INFERENCE_PATH =
+      Pattern.compile("/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|generate|score|rerank|pooling|classify)\\b");
+
+  private final ParseContext ctx;
+  private final RecordSink sink;
+  private final Map<String, LoggedRequest> inFlight = new LinkedHashMap<>();
+  private final IdHashes written = new IdHashes();
+  private final RequestRecord rec = new RequestRecord();
+  /** The request ended by the last lifecycle line, held for an access line that may follow. */
+  private LoggedRequest lastEnded;
+  /** The request whose Received/Added line was the last lifecycle line (streaming order). */
+  private LoggedRequest lastStarted;
+  /** An access line waiting for the Received/Added line that comes right after it. */
+  private Integer pendingStatus;
+  private String pendingOrigin;
+
+  VllmRequestTracker(ParseContext ctx, RecordSink sink) {
+    this.ctx = ctx;
+    this.sink = sink;
+  }
+
+  @Override
+  public SpecParser.Outcome line(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
+    String event = m.kind.event();
+    if (event.equals("access")) {
+      return access(m);
+    }
+    String id = m.group("id");
+    boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
+    // a line about another request releases what waited for adjacency
+    LoggedRequest r = find(id);
+    if (lastEnded != null && lastEnded != r) {
+      write(lastEnded);
+      lastEnded = null;
+    }
+    if (r == null && written.contains(id)) {
+      if (starts) {
+        throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this"
+            + " file (ids repeat across restarts); the first is kept");
+      }
+      resolvePendingAccess(null);
+      return SpecParser.Outcome.OTHER; // a late line of a request already written
+    }
+    if (r != null && (event.equals("received") && r.received || event.equals("added") && r.added)) {
+      throw new SpecParser.BadLine("request id " + id + " repeats a request still in flight (a second "
+          + event + " line); the first is kept");
+    }
+    if (r == null) {
+      r = new LoggedRequest(id, m.lineNo, m.origin(), clock);
+      inFlight.put(id, r);
+      evictIfFull();
+    }
+    resolvePendingAccess(starts ? r : null);
+    lastStarted = starts ? r : null;
+    boolean sameClock = clock == r.clockId;
+    switch (event) {
+      case "received" -> {
+        r.received = true;
+        if (sameClock && r.arrivalNs == NONE) {
+          r.arrivalNs = ts;
+        }
+        readRequestDetails(r, m.group("rest"));
+      }
+      case "details" -> readRequestDetails(r, m.group("rest"));
+      case "added" -> {
+        r.added = true;
+        if (sameClock) {
+          if (r.arrivalNs == NONE) {
+            r.arrivalNs = ts;
+          }
+          if (r.queuedNs == NONE) {
+            r.queuedNs = ts;
+          }
+        }
+      }
+      case "finished" -> {
+        r.status = r.status == null ? "ok" : r.status;
+        end(r, ts, sameClock);
+      }
+      case "aborted" -> {
+        r.status = "cancelled";
+        r.finishReason = "abort";
+        end(r, ts, sameClock);
+      }
+      case "generated" -> generated(r, m, ts, sameClock);
+      default -> throw new IllegalStateException("vllm-log.spec names an unknown event " + event);
+    }
+    return SpecParser.Outcome.RECORD;
+  }
+
+  private LoggedRequest find(String id) {
+    LoggedRequest r = findExact(id);
+    if (r == null && RANDOM_SUFFIX.matcher(id).find()) {
+      // since #27987 the engine's lines name the id with a random 8-hex suffix appended
+      r = findExact(id.substring(0, id.length() - 9));
+    }
+    return r;
+  }
+
+  private LoggedRequest findExact(String id) {
+    if (lastEnded != null && lastEnded.id.equals(id)) {
+      return lastEnded;
+    }
+    return inFlight.get(id);
+  }
+
+  private void generated(LoggedRequest r, MatchedLine m, long ts, boolean sameClock) {
+    String mode = m.group("mode");
+    int n = tokenCount(m.group("ids"));
+    String reason = m.group("reason");
+    boolean finished = reason != null && !reason.equals("None");
+    if ("streaming delta".equals(mode)) {
+      String output = m.group("output");
+      ChunkKind kind = n == 0 ? ChunkKind.EMPTY
+          : output.startsWith("'[reasoning") || output.startsWith("\"[reasoning") ? ChunkKind.REASONING
+          : ChunkKind.CONTENT;
+      if (sameClock) {
+        r.token(ts, n, kind);
+        if (n != 0) {
+          r.firstTokenNs = r.firstTokenNs == NONE ? ts : r.firstTokenNs;
+          r.lastTokenNs = ts;
+        }
+      }
+    } else {
+      // "streaming complete" or a non-streaming response: the whole output
+      r.completeTokens = n < 0 ? null : n;
+      finished = true;
+      if (ctx.keepText()) {
+        r.extras.put("output", m.group("output"));
+      }
+    }
+    if (finished) {
+      if (reason != null && !reason.equals("None")) {
+        r.finishReason = reason;
+      }
+      r.status = statusOf(r.finishReason, r.status);
+      end(r, ts, sameClock);
+    }
+  }
+
+  private static String statusOf(String finishReason, String status) {
+    if (status != null && !status.equals("ok")) {
+      return status;
+    }
+    if (finishReason == null) {
+      return "ok";
+    }
+    return switch (finishReason) {
+      case "abort" -> "cancelled";
+      case "error" -> "error";
+      default -> "ok";
+    };
+  }
+
+  private void end(LoggedRequest r, long ts, boolean sameClock) {
+    if (sameClock && ts != NONE) {
+      r.finishedNs = Math.max(ts, r.finishedNs == NONE ? ts : r.finishedNs);
+    }
+    inFlight.remove(r.id);
+    if (lastEnded != null && lastEnded != r) {
+      write(lastEnded);
+    }
+    lastEnded = r;
+  }
+
+  private void readRequestDetails(LoggedRequest r, String rest) {
+    if (rest == null) {
+      return;
+    }
+    Matcher ids = PROMPT_IDS.matcher(rest);
+    if (ids.find() && !ids.group(1).contains("...") && !ids.group(1).contains("…")) {
+      r.promptTokens = tokenCount("[" + ids.group(1) + "]");
+    }
+    Matcher max = MAX_TOKENS.matcher(rest);
+    if (max.find()) {
+      r.extras.put("max_tokens", max.group(1));
+    }
+    if (ctx.keepText()) {
+      Matcher p = PROMPT.matcher(rest);
+      if (p.find()) {
+        r.extras.put("prompt", p.group(1));
+      }
+    }
+  }
+
+  /** Tokens in a Python list of ids ({@code [1, 2, 3]}), or -1 for None. */
+  static int tokenCount(String list) {
+    if (list == null || list.equals("None")) {
+      return -1;
+    }
+    String inner = list.substring(1, list.length() - 1).strip();
+    if (inner.isEmpty()) {
+      return 0;
+    }
+    int n = 1;
+    for (int i = 0; i < inner.length(); i++) {
+      if (inner.charAt(i) == ',') {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  // ---- access lines ----
+
+  private SpecParser.Outcome access(MatchedLine m) {
+    int status = Integer.parseInt(m.group("status"));
+    if (!INFERENCE_PATH.matcher(m.group("path")).find()) {
+      return SpecParser.Outcome.OTHER; // /metrics, /health, /v1/models: no request of ours
+    }
+    if (lastEnded != null && lastEnded.httpStatus == null && sameOrigin(lastEnded.instance, m.origin())) {
+      tie(lastEnded, status);
+      write(lastEnded);
+      lastEnded = null;
+      return SpecParser.Outcome.RECORD;
+    }
+    if (lastStarted != null && lastStarted.httpStatus == null && sameOrigin(lastStarted.instance, m.origin())
+        && inFlight.get(lastStarted.id) == lastStarted) {
+      LoggedRequest r = lastStarted;
+      lastStarted = null;
+      tie(r, status);
+      if (status >= 400) {
+        // refused before the engine took it (vllm.md §5, #19739): it ends here
+        inFlight.remove(r.id);
+        write(r);
+      }
+      return SpecParser.Outcome.RECORD;
+    }
+    if (pendingStatus != null) {
+      sink.otherLine(); // the earlier access line found no request right after it
+    }
+    pendingStatus = status;
+    pendingOrigin = m.origin();
+    return SpecParser.Outcome.DEFERRED;
+  }
+
+  /** Settles a waiting access line: tied to {@code starting} when given, else counted. */
+  private void resolvePendingAccess(LoggedRequest starting) {
+    if (pendingStatus == null) {
+      return;
+    }
+    if (starting != null && starting.httpStatus == null && sameOrigin(starting.instance, pendingOrigin)) {
+      tie(starting, pendingStatus);
+      sink.record();
+    } else {
+      sink.otherLine();
+    }
+    pendingStatus = null;
+    pendingOrigin = null;
+  }
+
+  private static boolean sameOrigin(String a, String b) {
+    return a == null || b == null || a.equals(b);
+  }
+
+  private static void tie(LoggedRequest r, int status) {
+    r.httpStatus = status;
+    if (status >= 400) {
+      r.status = "error";
+    }
+  }
+
+  // ---- endings ----
+
+  @Override
+  public void event(MatchedLine m, String kind, long tsNs, int clockId) {
+    // a new server process, or an engine that died: what was in flight will never finish
+    boolean restart = kind.equals("start") || kind.equals("version");
+    boolean died = m.kind.name().equals("engine_dead");
+    if (!restart && !died) {
+      return;
+    }
+    resolvePendingAccess(null);
+    if (lastEnded != null) {
+      write(lastEnded);
+      lastEnded = null;
+    }
+    for (Iterator<LoggedRequest> it = inFlight.values().iterator(); it.hasNext(); ) {
+      LoggedRequest r = it.next();
+      it.remove();
+      r.status = "lost";
+      r.extras.put("lost_at_line", Long.toString(m.lineNo));
+      write(r);
+    }
+  }
+
+  @Override
+  public void end() {
+    resolvePendingAccess(null);
+    if (lastEnded != null) {
+      write(lastEnded);
+      lastEnded = null;
+    }
+    for (LoggedRequest r : inFlight.values()) {
+      r.extras.put("end", "log ended while the request was in flight");
+      write(r);
+    }
+    inFlight.clear();
+  }
+
+  private void evictIfFull() {
+    if (inFlight.size() <= MAX_IN_FLIGHT) {
+      return;
+    }
+    Iterator<LoggedRequest> it = inFlight.values().iterator();
+    LoggedRequest oldest = it.next();
+    it.remove();
+    oldest.extras.put("end", "written early: more than " + MAX_IN_FLIGHT + " requests in flight");
+    write(oldest);
+  }
+
+  private void write(LoggedRequest r) {
+    written.add(r.id);
+    rec.reset();
+    rec.lineNo = r.firstLine;
+    rec.run = ctx.defaultRun();
+    rec.requestId = r.id;
+    rec.engine = "vllm";
+    rec.instance = r.instance;
+    rec.clockId = r.clockId;
+    rec.arrivalNs = r.arrivalNs;
+    rec.queuedNs = r.queuedNs;
+    rec.firstTokenNs = r.firstTokenNs;
+    rec.lastTokenNs = r.lastTokenNs;
+    rec.finishedNs = r.finishedNs;
+    rec.promptTokens = r.promptTokens;
+    rec.outputTokens = r.completeTokens != null ? r.completeTokens
+        : r.tokens > 0 && r.streamedTokens >= 0 ? Integer.valueOf(r.streamedTokens) : null;
+    rec.status = r.status;
+    rec.finishReason = r.finishReason;
+    rec.httpStatus = r.httpStatus;
+    rec.extras.putAll(r.extras);
+    long key = sink.request(rec, null, 0, 0);
+    if (key < 0) {
+      return;
+    }
+    for (int i = 0; i < r.tokens; i++) {
+      sink.token(key, i, r.tokenNs[i], r.tokenN[i], r.tokenKind[i]);
+    }
+    if (r.tokens > 0) {
+      sink.endOfStream(key);
+    }
+  }
+}

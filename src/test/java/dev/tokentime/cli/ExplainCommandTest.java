@@ -1,0 +1,53 @@
+package dev.tokentime.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `ingest --explain`: per line kind what matched, what came close, what no kind claims. */
+class ExplainCommandTest {
+  @TempDir
+  Path tmp;
+
+  static String[] run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.commandLine(new PrintWriter(out), new PrintWriter(err)).execute(args);
+    return new String[] {Integer.toString(code), out.toString(), err.toString()};
+  }
+
+  @Test
+  void showsWhatANewVersionChanged() throws Exception {
+    Path log = Files.writeString(tmp.resolve("server.log"), ""
+        + "(APIServer pid=1) INFO 03-17 15:38:03 [loggers.py:123] Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 3 reqs, Waiting: 1 reqs, GPU KV cache usage: 7.5%, Prefix cache hit rate: 0.0%\n"
+        + "(APIServer pid=1) INFO 03-17 15:38:04 [async_llm.py:1] Added request chatcmpl-1.\n"
+        + "(APIServer pid=1) INFO 03-17 15:38:05 [logger.py:1] Generated response chatcmpl-1 (streaming delta): output: 'x', tokens: [5]\n"
+        + "(APIServer pid=1) INFO 03-17 15:38:06 [gpu_worker.py:1] Model loading took 14.2 GiB\n"
+        + "(APIServer pid=1) INFO 02-30 15:38:06 [gpu_worker.py:1] impossible date\n");
+    String[] r = run("ingest", "--explain", "--year", "2026", log.toString());
+    assertEquals("0", r[0], r[2]);
+    String out = r[1];
+    assertTrue(out.contains(log + " (vllm-log): 5 lines = 2 records + 2 other + 1 rejected"), out);
+    assertTrue(out.replaceAll(" +", " ").contains(" stats engine_stats 1 0"), out);
+    assertTrue(out.replaceAll(" +", " ").contains(" generated requests 0 1"), out);
+    assertTrue(out.contains("near misses of generated"), out);
+    assertTrue(out.contains("3: (APIServer pid=1) INFO 03-17 15:38:05 [logger.py:1] Generated response chatcmpl-1 (streaming delta): output: …"), out);
+    assertTrue(out.contains("1 log lines no kind claims (counted as other); the first:"), out);
+    assertTrue(out.contains("4: (APIServer pid=1) INFO 03-17 15:38:06 [gpu_worker.py:1] Model loading took 14.2 GiB"), out);
+    assertTrue(out.contains("5: not a valid time"), out);
+  }
+
+  @Test
+  void aFileOfAFormatWithoutSpecIsBadInput() throws Exception {
+    Path f = Files.writeString(tmp.resolve("r.jsonl"), "{\"request_id\":\"r1\",\"arrival_ns\":1}\n");
+    String[] r = run("ingest", "--explain", f.toString());
+    assertEquals("2", r[0]);
+    assertTrue(r[2].contains("tokentime-jsonl is not spec-driven; --explain works for vllm-log"), r[2]);
+  }
+}

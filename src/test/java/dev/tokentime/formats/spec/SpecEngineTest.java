@@ -1,0 +1,96 @@
+package dev.tokentime.formats.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.testing.CollectingSink;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The spec engine on its own: a spec read from text, key: value lists, unknown fields, errors. */
+class SpecEngineTest {
+  static final String SPEC = ""
+      + "# a made-up engine\n"
+      + "format  toy-log\n"
+      + "description a toy\n"
+      + "sniff 70 ^TOY \n"
+      + "prefix stamp ^(?<ts>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?Z)\\s\n"
+      + "  time rfc3339 ts\n"
+      + "kind load engine_stats\n"
+      + "  match ^TOY load: (?<list>.*)$\n"
+      + "  list list x_\n"
+      + "  field busy -> running reqs\n"
+      + "  field kv -> kv_usage %\n"
+      + "kind step steps\n"
+      + "  match ^TOY step (?<iter>\\d+) took (?<durationMs>[\\d.]+) s(?<warm> warm)?\n"
+      + "  group durationMs -> duration_ms s\n"
+      + "  group warm -> extras.warm flag\n";
+
+  static final class Toy extends SpecFormat {
+    Toy() {
+      super(SpecReader.read("toy.spec", SPEC));
+    }
+
+    @Override
+    protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, dev.tokentime.ingest.RecordSink sink) {
+      return (m, ts, clock, raw, off, len) -> SpecParser.Outcome.OTHER;
+    }
+  }
+
+  @Test
+  void aNewFormatIsASpecNotJava() throws Exception {
+    CollectingSink sink = new CollectingSink();
+    String text = "2026-01-02T03:04:05.5Z TOY load: busy: 4 reqs, kv: 25%, temp: 71 C, lanes: 1, 2, 3\n"
+        + "2026-01-02T03:04:06Z TOY step 9 took 0.25 s warm\n"
+        + "2026-01-02T03:04:07Z TOY step 3 took 0.5 s\n"
+        + "TOY something else\n";
+    long lines = new Toy().parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("t", "r", false, null, null), sink);
+    assertEquals(4, lines);
+    assertEquals(3, sink.records);
+    assertEquals(1, sink.other);
+    assertEquals(List.of("line=1 ts=1767323045500000000 running=4 waiting=null swapped=null prompt=null gen=null"
+        + " kv=0.25 prefix=null preempt=null extras={x_temp=71.0, x_lanes_1=1.0, x_lanes_2=2.0, x_lanes_3=3.0}"), sink.stats);
+    assertEquals("iter=9 epoch=0 rank=null ts=1767323046000000000 dur=250.0 running=null waiting=null ctx=null/null"
+        + " gen=null/null paused=null kv=null extras={warm=1.0}", sink.steps.get(0));
+    assertTrue(sink.steps.get(1).startsWith("iter=3 epoch=1 "), "the counter went back: a new epoch");
+    assertEquals(100_000_000L, sink.clocks.get(0).resolutionNs(), "one decimal: 0.1 s");
+    assertEquals(70, new Toy().sniff(new dev.tokentime.ingest.Sample("x", "TOY load: busy: 1\n".getBytes(), 18)));
+  }
+
+  @Test
+  void keyValueListsKeepListsOfNumbersTogether() {
+    assertEquals(List.of(new KeyValueList.Entry("Accepted", "78 tokens"),
+        new KeyValueList.Entry("Per-position acceptance rate", "0.615, 0.415, 0.169"),
+        new KeyValueList.Entry("Avg Draft acceptance rate", "40.0%")),
+        KeyValueList.parse("Accepted: 78 tokens, Per-position acceptance rate: 0.615, 0.415, 0.169, Avg Draft acceptance rate: 40.0%"));
+    assertEquals("avg_draft_acceptance_rate", KeyValueList.extraName("Avg Draft acceptance rate"));
+    assertEquals("mfu", KeyValueList.extraName("MFU"));
+  }
+
+  @Test
+  void aBrokenSpecSaysWhereAndWhy() {
+    var e = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec",
+        "format x\nkind k engine_stats\n  match ^(?<a>x)\n  field A -> no_such_column\n"));
+    assertEquals("bad.spec:4: table engine_stats has no column no_such_column", e.getMessage());
+    var r = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec", "format x\nprefix p ^(unclosed\n"));
+    assertTrue(r.getMessage().startsWith("bad.spec:2: bad regex"), r.getMessage());
+    var g = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec",
+        "format x\nprefix p ^(?<a>\\d+) \n  time rfc3339 b\n"));
+    assertEquals("bad.spec:3: group b is not in the prefix's pattern", g.getMessage());
+  }
+
+  @Test
+  void theShippedSpecsRead() {
+    LineSpec vllm = SpecReader.load("vllm-log.spec");
+    assertEquals("vllm-log", vllm.format());
+    assertEquals(Map.of("Pending", "waiting", "Waiting", "waiting"),
+        Map.of("Pending", vllm.kind("stats").fields().get("Pending").column(),
+            "Waiting", vllm.kind("stats").fields().get("Waiting").column()));
+  }
+}

@@ -1,0 +1,236 @@
+package dev.tokentime.formats.vllm;
+
+import static dev.tokentime.ingest.RequestRecord.NONE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.RequestRecord;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** vllm-log on hand-made lines: prefixes, clocks, request lifecycles and bad input. */
+class VllmLogFormatTest {
+  static final VllmLogFormat LOG = new VllmLogFormat();
+  static final String STATS = "Engine 000: Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: "
+      + "5.0 tokens/s, Running: 3 reqs, Waiting: 2 reqs, GPU KV cache usage: 12.5%, Prefix cache hit rate: 50.0%";
+
+  @Test
+  void containerTimestampsGiveSubSecondTimeYearAndZone() throws Exception {
+    // the container's UTC time is 2 h behind vLLM's local 10:00:01: the zone is UTC+02:00
+    Parse p = Parse.text(LOG, ""
+        + "2026-05-12T08:00:01.331095044Z (APIServer pid=31) INFO 05-12 10:00:01 [loggers.py:1] " + STATS + "\n"
+        + "INFO 05-12 10:00:11 [loggers.py:1] " + STATS + "\n", Parse.ctx(null, null, false, null));
+    assertEquals(2, p.full.stats.size());
+    assertEquals(Parse.ns("2026-05-12T08:00:01.331095044Z"), p.full.stats.get(0).tsNs);
+    // the second line has only vLLM's own time: year and zone learned from the first
+    assertEquals(Parse.ns("2026-05-12T08:00:11Z"), p.full.stats.get(1).tsNs);
+    assertEquals(List.of(new ClockSpec("wall", "vllm-log test.log", 1, null, false),
+        new ClockSpec("wall", "vllm-log test.log", 1_000_000_000L, "+02:00", false)), p.sink.clocks);
+  }
+
+  @Test
+  void givenZoneAndYearAreUsedAndTheYearRollsOverOnlyFromDecemberToJanuary() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 12-31 23:59:59 [loggers.py:1] " + STATS + "\n"
+        + "INFO 01-01 00:00:09 [loggers.py:1] " + STATS + "\n", Parse.ctx(2025, ZoneId.of("Europe/Berlin"), false, null));
+    assertEquals(Parse.ns("2025-12-31T22:59:59Z"), p.full.stats.get(0).tsNs);
+    assertEquals(Parse.ns("2025-12-31T23:00:09Z"), p.full.stats.get(1).tsNs);
+    assertEquals("Europe/Berlin", p.sink.clocks.get(0).tz());
+    assertEquals(false, p.sink.clocks.get(0).tzAssumed());
+  }
+
+  @Test
+  void withoutAYearTheFileDateDecides() throws Exception {
+    // the file was last written on 2025-12-31: a line of March is of 2025
+    Parse p = Parse.text(LOG, "INFO 03-01 00:00:00 [loggers.py:1] " + STATS + "\n", Parse.ctx(null, null, false, null));
+    assertEquals(Parse.ns("2025-03-01T00:00:00Z"), p.full.stats.get(0).tsNs);
+  }
+
+  @Test
+  void outerPrefixesOfEveryKindArePeeledOff() throws Exception {
+    String esc = "\u001b[0;36m";
+    String reset = "\u001b[0;0m";
+    Parse p = Parse.text(LOG, ""
+        + esc + "(APIServer pid=31)" + reset + " INFO 05-12 10:00:01 [loggers.py:1] " + STATS + "\n"
+        + "vllm-1  | (EngineCore pid=925) (RayWorkerProc pid=8272) INFO 05-12 10:00:02 [v1/engine/core.py:407] Iteration(5): 1 context requests, 512 context tokens, 3 generation requests, 3 generation tokens, iteration elapsed time: 25.77 ms (dummy)\n"
+        + "авг 18 14:15:04 llm python3[28059]: INFO 08-18 14:15:04 [loggers.py:1] " + STATS + "\n"
+        + "2025-07-08 17:24:00 - vllm.engine.metrics - INFO - Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 4 reqs, Swapped: 0 reqs, Pending: 1 reqs, GPU KV cache usage: 3.0%, CPU KV cache usage: 0.0%.\n"
+        + "[pod/vllm-0/vllm] INFO 05-12 10:00:03 [loggers.py:1] 2 Engines Aggregated: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 7 reqs, Waiting: 0 reqs, Deferred: 2 reqs, GPU KV cache usage: 3.0%, Prefix cache hit rate: 0.0%, New field: 4 widgets\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(Map.of("stats", 4L, "iteration", 1L), p.kinds());
+    assertEquals(3, p.full.stats.get(0).running);
+    assertEquals("Engine 000", p.full.stats.get(0).instance);
+    var step = p.full.steps.get(0);
+    assertEquals("vllm-1 / EngineCore pid=925 / RayWorkerProc pid=8272", step.instance);
+    assertEquals(512, step.ctxTokens);
+    assertEquals(Map.of("dummy", 1.0), step.extras);
+    assertEquals(Parse.ns("2025-08-18T14:15:04Z"), p.full.stats.get(1).tsNs);
+    // an embedding app's formatter carries a year
+    assertEquals(Parse.ns("2025-07-08T17:24:00Z"), p.full.stats.get(2).tsNs);
+    assertEquals(1, p.full.stats.get(2).waiting);
+    // a field no version had lands in extras; Deferred is known
+    assertEquals(Map.of("deferred", 2.0, "new_field", 4.0), p.full.stats.get(3).extras);
+    assertEquals("2 Engines Aggregated", p.full.stats.get(3).instance);
+  }
+
+  @Test
+  void aStreamedRequestFromReceivedToItsLastDelta() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "(APIServer pid=1) INFO 05-21 00:19:05 [logger.py:43] Received request chatcmpl-a1: params: SamplingParams(max_tokens=5), prompt_token_ids: [1, 2, 3, 4], lora_request: None.\n"
+        + "(APIServer pid=1) INFO:     10.0.0.1:5000 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n"
+        + "(APIServer pid=1) INFO 05-21 00:19:05 [async_llm.py:1] Added request chatcmpl-a1-0a1b2c3d.\n"
+        + "(APIServer pid=1) INFO 05-21 00:19:06 [logger.py:92] Generated response chatcmpl-a1 (streaming delta): output: '', output_token_ids: [], finish_reason: None\n"
+        + "(APIServer pid=1) INFO 05-21 00:19:06 [logger.py:92] Generated response chatcmpl-a1 (streaming delta): output: 'He', output_token_ids: [10, 11], finish_reason: None\n"
+        + "(APIServer pid=1) INFO 05-21 00:19:08 [logger.py:92] Generated response chatcmpl-a1 (streaming delta): output: 'llo', output_token_ids: [12], finish_reason: length\n"
+        + "(APIServer pid=1) INFO:     10.0.0.1:5001 - \"GET /metrics HTTP/1.1\" 200 OK\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(6, p.sink.records);
+    assertEquals(1, p.sink.other, "the /metrics access line");
+    RequestRecord r = p.full.request("chatcmpl-a1");
+    assertEquals(Parse.ns("2025-05-21T00:19:05Z"), r.arrivalNs);
+    assertEquals(Parse.ns("2025-05-21T00:19:06Z"), r.firstTokenNs);
+    assertEquals(Parse.ns("2025-05-21T00:19:08Z"), r.lastTokenNs);
+    assertEquals(Parse.ns("2025-05-21T00:19:08Z"), r.finishedNs);
+    assertEquals(3, r.outputTokens);
+    assertEquals(4, r.promptTokens);
+    assertEquals("length", r.finishReason);
+    assertEquals("ok", r.status);
+    assertEquals(200, r.httpStatus);
+    assertEquals(List.of(0, 2, 1), p.sink.tokens.stream().map(t -> t.nTokens()).toList());
+    assertEquals("EMPTY", p.sink.tokens.get(0).kind().name());
+  }
+
+  @Test
+  void nonStreamingResponsesAccessLinesAfterTheEndAndRefusedRequests() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 05-21 00:19:05 [logger.py:43] Received request cmpl-b-0: params: SamplingParams(max_tokens=5), lora_request: None.\n"
+        + "INFO 05-21 00:19:07 [logger.py:92] Generated response cmpl-b-0: output: 'Hi there', output_token_ids: [5, 6, 7], finish_reason: stop\n"
+        + "INFO:     127.0.0.1:59042 - \"POST /v1/completions HTTP/1.1\" 200 OK\n"
+        + "INFO 05-21 00:19:09 [logger.py:43] Received request cmpl-c-0: params: SamplingParams(max_tokens=99999), lora_request: None.\n"
+        + "INFO:     127.0.0.1:59043 - \"POST /v1/completions HTTP/1.1\" 400 Bad Request\n",
+        Parse.ctx(2025, null, true, null));
+    RequestRecord b = p.full.request("cmpl-b-0");
+    assertEquals(3, b.outputTokens);
+    assertEquals(200, b.httpStatus);
+    assertEquals(2_000_000_000L, b.finishedNs - b.arrivalNs);
+    assertEquals("'Hi there'", b.extras.get("output"));
+    RequestRecord c = p.full.request("cmpl-c-0");
+    assertEquals(400, c.httpStatus);
+    assertEquals("error", c.status);
+    assertEquals(5, p.sink.records);
+  }
+
+  @Test
+  void aRestartMarksWhatWasInFlightLostAndRepeatedIdsAreRejected() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 05-21 00:19:05 [engine.py:1] Added request r-1.\n"
+        + "INFO 05-21 00:19:06 [engine.py:2] Finished request r-1.\n"
+        + "INFO 05-21 00:19:07 [engine.py:1] Added request r-2.\n"
+        + "INFO 05-21 00:20:00 [api_server.py:1] vLLM API server version 0.6.3\n"
+        + "INFO 05-21 00:20:05 [engine.py:1] Added request r-1.\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals("ok", p.full.request("r-1").status);
+    assertEquals("lost", p.full.request("r-2").status);
+    assertEquals("4", p.full.request("r-2").extras.get("lost_at_line"));
+    assertEquals(1, p.sink.rejects.size());
+    assertEquals(5, p.sink.rejects.get(0).lineNo());
+    assertTrue(p.sink.rejects.get(0).reason().contains("repeats a request already read"), p.sink.rejects.get(0).reason());
+    assertEquals(List.of("4 version 0.6.3"), p.sink.events);
+  }
+
+  @Test
+  void lifecycleLinesBecomeEngineEvents() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 05-21 00:19:00 [api_server.py:1] vLLM API server version 0.10.1\n"
+        + "INFO 05-21 00:19:00 [utils.py:1] non-default args: {'model': 'x'}\n"
+        + "INFO 05-21 00:19:01 [launcher.py:1] Started server process [7]\n"
+        + "INFO 05-21 00:19:02 [launcher.py:1] Uvicorn running on http://0.0.0.0:8000\n"
+        + "ERROR 05-21 00:19:03 [core.py:1] EngineCore encountered a fatal error.\n"
+        + "Traceback (most recent call last):\n"
+        + "  File \"x.py\", line 1, in <module>\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of("1 version 0.10.1", "2 config {'model': 'x'}", "3 start 7",
+        "4 ready http://0.0.0.0:8000", "5 crash EngineCore encountered a fatal error.",
+        "6 crash Traceback (most recent call last):"), p.sink.events);
+    assertEquals(1, p.sink.other, "the traceback's frame line");
+  }
+
+  @Test
+  void damagedLinesAreRejectedWithTheirLineAndReason() throws Exception {
+    byte[] bad = "INFO 05-21 00:19:00 [loggers.py:1] Avg prompt throughput: \u00ff".getBytes(StandardCharsets.ISO_8859_1);
+    String text = "INFO 05-21 00:19:00 [loggers.py:1] " + STATS + "\n"
+        + new String(bad, StandardCharsets.ISO_8859_1) + "\n"
+        + "INFO 05-21 00:19:00 [loggers.py:1] bin\u0000ary\n"
+        + "INFO 02-30 00:19:00 [loggers.py:1] " + STATS + "\n"
+        + "INFO 05-21 00:19:10 [loggers.py:1] Avg prompt throughput: 1.0 tokens/s, Running: many reqs\n"
+        + "garbage that is no log line at all\n"
+        + "INFO 05-21 00:19:20 [loggers.py:1] Engine 000: Avg prompt throughput: 10.0 tokens/s, Avg gen";
+    byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
+    Parse p = Parse.bytes(LOG, bytes, Parse.ctx(2025, null, false, null));
+    assertEquals(7, p.lines);
+    assertEquals(1, p.sink.records);
+    assertEquals(1, p.sink.other, "garbage text is an other line");
+    assertEquals(List.of(2L, 3L, 4L, 5L, 7L), p.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(p.sink.rejects.get(0).reason().startsWith("invalid UTF-8"), p.sink.rejects.get(0).reason());
+    assertTrue(p.sink.rejects.get(1).reason().startsWith("not text: control character U+0000"));
+    assertTrue(p.sink.rejects.get(2).reason().startsWith("not a valid time"), p.sink.rejects.get(2).reason());
+    assertEquals("stats line: field Running: not a number: \"many reqs\"", p.sink.rejects.get(3).reason());
+    assertTrue(p.sink.rejects.get(4).reason().startsWith("truncated last line"), p.sink.rejects.get(4).reason());
+  }
+
+  @Test
+  void aTruncatedLastRequestLineIsRejectedButACompleteOneWithoutNewlineIsKept() throws Exception {
+    Parse cut = Parse.text(LOG, "INFO 05-21 00:19:05 [logger.py:92] Generated response x (streaming delta): output: 'ab",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(1, cut.sink.rejects.size());
+    assertTrue(cut.sink.rejects.get(0).reason().contains("generated"), cut.sink.rejects.get(0).reason());
+    Parse whole = Parse.text(LOG, "INFO 05-21 00:19:05 [engine.py:1] Added request x.", Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), whole.sink.rejects);
+    assertEquals(NONE, whole.full.request("x").finishedNs);
+    assertNull(whole.full.request("x").status);
+  }
+
+  @Test
+  void requestsInFlightAreBoundedTheOldestIsWrittenAsItIs() throws Exception {
+    StringBuilder sb = new StringBuilder();
+    int n = VllmRequestTracker.MAX_IN_FLIGHT + 2;
+    for (int i = 0; i < n; i++) {
+      sb.append("INFO 05-21 00:19:05 [engine.py:1] Added request r-").append(i).append(".\n");
+    }
+    sb.append("INFO 05-21 00:19:09 [engine.py:2] Finished request r-").append(n - 1).append(".\n");
+    sb.append("INFO 05-21 00:19:09 [engine.py:2] Finished request r-0.\n");
+    Parse p = Parse.text(LOG, sb.toString(), Parse.ctx(2025, null, false, null));
+    assertEquals(n, p.full.requests.size());
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(n + 1, p.sink.records);
+    assertEquals(1, p.sink.other, "the late Finished line of a request written early");
+    RequestRecord first = p.full.requests.get(0);
+    assertEquals("r-0", first.requestId);
+    assertTrue(first.extras.get("end").startsWith("written early"), first.extras.toString());
+    assertEquals("ok", p.full.request("r-" + (n - 1)).status);
+  }
+
+  @Test
+  void streamingCompleteEndsTheRequestWithTheWholeOutputsCount() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 05-21 00:19:05 [async_llm.py:1] Added request chatcmpl-z.\n"
+        + "INFO 05-21 00:19:06 [logger.py:92] Generated response chatcmpl-z (streaming delta): output: 'a', output_token_ids: [1], finish_reason: None\n"
+        + "INFO 05-21 00:19:07 [logger.py:92] Generated response chatcmpl-z (streaming delta): output: 'b', output_token_ids: [2], finish_reason: stop\n"
+        + "INFO 05-21 00:19:07 [logger.py:92] Generated response chatcmpl-z (streaming complete): output: 'ab', output_token_ids: [1, 2], finish_reason: stop\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(1, p.full.requests.size());
+    RequestRecord r = p.full.request("chatcmpl-z");
+    assertEquals(2, r.outputTokens);
+    assertEquals("stop", r.finishReason);
+    assertEquals(Parse.ns("2025-05-21T00:19:07Z"), r.finishedNs);
+    assertEquals(2, p.sink.tokens.size(), "the complete line is no token row");
+    assertEquals(4, p.sink.records);
+  }
+}
