@@ -24,7 +24,7 @@ r AS (
     FROM requests AS q
     JOIN sources AS s USING (source_id)
     JOIN mixed_runs AS mr ON mr.run = q.run
-    WHERE NOT coalesce(list_contains(map_keys(q.extras), 'origin'), false)
+    WHERE NOT coalesce(list_contains(map_keys(q.extras), 'tokentime.stub'), false)
 ),
 pairs AS (
     SELECT a.request_key AS ka, b.request_key AS kb, a.source_id AS sa, b.source_id AS sb,
