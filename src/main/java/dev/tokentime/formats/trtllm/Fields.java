@@ -68,7 +68,8 @@ final class Fields {
     } catch (NumberFormatException | ArithmeticException e) {
       // reported below
     }
-    throw new PeerJson.Bad(path + field + ": expected a number, got " + PeerJson.quote(v.toString()));
+    throw new PeerJson.Bad(path + field + ": expected a number, got "
+        + PeerJson.quote(v.isTextual() ? v.asText() : v.toString()));
   }
 
   /** An integer (number or numeric text); null when absent. */

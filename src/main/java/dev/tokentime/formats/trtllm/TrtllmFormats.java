@@ -8,6 +8,6 @@ public final class TrtllmFormats {
   private TrtllmFormats() {}
 
   public static List<InputFormat> all() {
-    return List.of(new PerfMetricsFormat(), new IterStatsFormat());
+    return List.of(new PerfMetricsFormat(), new IterStatsFormat(), new TritonTraceFormat());
   }
 }
