@@ -41,6 +41,9 @@ public final class PeerJson {
       if (m != null && m.startsWith("Invalid UTF-8")) {
         return "invalid UTF-8: " + firstLine(m);
       }
+      if (m != null && m.startsWith("Unexpected end-of-input")) {
+        return "truncated JSON: the input ends inside a value";
+      }
       return "not valid JSON: " + firstLine(m);
     }
     if (e instanceof com.fasterxml.jackson.core.JacksonException je) {
