@@ -54,7 +54,7 @@ public final class IterStatsFormat implements InputFormat {
         boolean executor = p.contains("\"iterLatencyMS\"") || p.contains("'iterLatencyMS'")
             || (p.contains("\"iter\"") || p.contains("'iter'")) && (p.contains("inflightBatchingStats")
             || p.contains("kvCacheStats") || p.contains("numActiveRequests"));
-        boolean legacy = p.contains("Active Request Count") && p.contains("Iteration Counter");
+        boolean legacy = p.contains("\"Active Request Count") || p.contains("\"Iteration Counter");
         if (executor || legacy) {
           return 95;
         }
@@ -114,7 +114,7 @@ public final class IterStatsFormat implements InputFormat {
 
   /** A log, line by line: each line's prefixes removed, its payload read by its shape. */
   private static final class LogLines implements LineReader.Handler {
-    static final int MAX_JOINED_LINES = 200;
+    static final int MAX_JOINED_LINES = 64;
     final Steps steps;
     final RecordSink sink;
     final java.nio.charset.CharsetDecoder decoder =
@@ -154,8 +154,10 @@ public final class IterStatsFormat implements InputFormat {
       }
       if (joined != null) {
         LogPrefix.Stripped s = LogPrefix.strip(line);
-        if (!s.payload().equals(line.stripLeading()) || joinedLines >= MAX_JOINED_LINES) {
-          // a new prefixed line: the object was cut off
+        String p = s.payload();
+        if (!p.equals(line.stripLeading()) || p.startsWith("{\"") || p.startsWith("[{")
+            || p.startsWith("{'") || p.startsWith("\"{") || joinedLines >= MAX_JOINED_LINES) {
+          // a new log line or record: the object was cut off
           abandonJoin(joinedLines >= MAX_JOINED_LINES ? "it is not closed within "
               + MAX_JOINED_LINES + " lines" : "a new log line starts before it closes");
         } else {
