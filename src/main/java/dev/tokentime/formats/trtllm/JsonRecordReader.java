@@ -17,9 +17,11 @@ import java.io.InputStream;
  * its trailing comma, or pretty-printed arrays and objects (jq, documentation).
  *
  * <p>Counted in records: every object is one unit, wherever it sits. When each line holds whole
- * values (the first non-blank line does), lines are parsed one by one, so a broken line costs only
- * itself; blank lines and lone brackets are other lines. Otherwise the file is one stream of values
- * read with a streaming parser, and a syntax error ends the file there (the reject says so).
+ * values (the first non-blank line does, and is shorter than 1 MiB), lines are parsed one by one,
+ * so a broken line costs only itself; blank lines and lone brackets are other lines. Otherwise
+ * (pretty-printed JSON, or a poll too big to hold as a line) the file is one stream of values read
+ * with a streaming parser, one object at a time, and a syntax error ends the file there (the
+ * reject says so).
  */
 final class JsonRecordReader {
   /** Receives each object; it must account for it (sink.record or sink.reject), once. */
@@ -64,7 +66,7 @@ final class JsonRecordReader {
         seen = true;
         depth.feed((byte) c);
       }
-      return true; // a first line of more than 1 MiB is a one-line document
+      return false; // a first line of more than 1 MiB: a big poll, streamed rather than held whole
     } finally {
       in.reset();
     }

@@ -37,6 +37,17 @@ public final class TritonTraceFormat implements InputFormat {
   static final int GRACE = 1024;
   static final int MAX_OPEN = 100_000;
 
+  private final int maxOpen;
+
+  public TritonTraceFormat() {
+    this(MAX_OPEN);
+  }
+
+  /** With another cap on open traces (tests). */
+  TritonTraceFormat(int maxOpen) {
+    this.maxOpen = maxOpen;
+  }
+
   @Override
   public String id() {
     return "triton-trace";
@@ -68,7 +79,7 @@ public final class TritonTraceFormat implements InputFormat {
 
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
-    return new Assembler(ctx, sink).read(in);
+    return new Assembler(ctx, sink, maxOpen).read(in);
   }
 
   /** The open traces of one file's parse. */
@@ -86,12 +97,14 @@ public final class TritonTraceFormat implements InputFormat {
         return size() > 4 * GRACE;
       }
     };
+    final int maxOpen;
     int clockId;
     long units;
 
-    Assembler(ParseContext ctx, RecordSink sink) {
+    Assembler(ParseContext ctx, RecordSink sink, int maxOpen) {
       this.ctx = ctx;
       this.sink = sink;
+      this.maxOpen = maxOpen;
     }
 
     long read(InputStream in) throws IOException {
@@ -178,7 +191,7 @@ public final class TritonTraceFormat implements InputFormat {
         return;
       }
       if (t == null) {
-        if (open.size() >= MAX_OPEN) {
+        if (open.size() >= maxOpen) {
           evictOldest();
         }
         t = new TraceState(id, line);
@@ -260,7 +273,7 @@ public final class TritonTraceFormat implements InputFormat {
       if (t.parentId != null) {
         TraceState parent = open.get(t.parentId);
         if (parent == null) {
-          if (open.size() >= MAX_OPEN) {
+          if (open.size() >= maxOpen) {
             evictOldest();
           }
           parent = new TraceState(t.parentId, t.firstLine); // its fragments may follow
@@ -317,7 +330,7 @@ public final class TritonTraceFormat implements InputFormat {
       Iterator<TraceState> it = open.values().iterator();
       TraceState oldest = it.next();
       it.remove();
-      rejectAll(oldest, "trace " + oldest.id + ": more than " + MAX_OPEN
+      rejectAll(oldest, "trace " + oldest.id + ": more than " + maxOpen
           + " traces open at once; dropped before its REQUEST_END");
     }
 

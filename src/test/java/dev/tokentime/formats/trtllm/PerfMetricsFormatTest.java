@@ -195,4 +195,18 @@ class PerfMetricsFormatTest {
     assertEquals("cancelled", s.request("1").status);
     assertNull(s.request("1").error);
   }
+
+  @Test
+  void aPollTooBigToHoldAsALineIsStreamed() throws IOException {
+    StringBuilder poll = new StringBuilder("[");
+    int n = 3000; // about 1.4 MB on one line
+    for (int i = 0; i < n; i++) {
+      poll.append(i == 0 ? "" : ",").append(record(i, 100.0 + i));
+    }
+    poll.append("]\n");
+    assertTrue(poll.length() > 1 << 20);
+    RecordingSink s = Samples.parse(format, poll.toString());
+    assertEquals(n, s.c.records);
+    assertEquals(100_000_000_000L + 1_000_000L, s.request("0").arrivalNs);
+  }
 }

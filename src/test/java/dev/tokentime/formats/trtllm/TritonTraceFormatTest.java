@@ -127,4 +127,17 @@ class TritonTraceFormatTest {
     assertEquals(15, s.c.records);
     assertEquals(99L, s.request("1").finishedNs, "HTTP_SEND_END, after REQUEST_END");
   }
+
+  @Test
+  void openTracesAreBoundedTheOldestIsDroppedWithAReason() throws IOException {
+    String text = "[" + String.join(",\n", List.of(
+        ts(1, "REQUEST_START", 100), ts(2, "REQUEST_START", 110), ts(3, "REQUEST_START", 120),
+        ts(2, "REQUEST_END", 200), ts(3, "REQUEST_END", 210))) + "]";
+    RecordingSink s = Samples.parse(new TritonTraceFormat(2), text);
+    assertEquals(4, s.c.records);
+    assertEquals(List.of("2", "3"), s.requests.stream().map(r -> r.requestId).toList());
+    assertEquals(1, s.c.rejects.size());
+    assertEquals("trace 1: more than 2 traces open at once; dropped before its REQUEST_END",
+        s.c.rejects.get(0).reason());
+  }
 }
