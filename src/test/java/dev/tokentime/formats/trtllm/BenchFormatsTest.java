@@ -141,4 +141,14 @@ class BenchFormatsTest {
     assertTrue(reasons.get(2).startsWith("[3]: start_timestamp and end_timestamp are required"), reasons.get(2));
     assertTrue(reasons.get(3).startsWith("[4]: num_input_tokens: expected a number"), reasons.get(3));
   }
+
+  @Test
+  void aReportLineWithInvalidUtf8IsRejectedAlone() throws IOException {
+    String text = "= PERFORMANCE OVERVIEW\nRequest Throughput (req/sec):   1.5\nModel:   caf@@\nTotal Latency (ms):  10.0\n";
+    RecordingSink s = Samples.parse(report, Samples.withInvalidUtf8(text), null);
+    assertEquals(2, s.c.records);
+    assertEquals(1, s.c.rejects.size());
+    assertEquals(3, s.c.rejects.get(0).lineNo());
+    assertEquals("invalid UTF-8", s.c.rejects.get(0).reason());
+  }
 }

@@ -140,4 +140,15 @@ class TritonTraceFormatTest {
     assertEquals("trace 1: more than 2 traces open at once; dropped before its REQUEST_END",
         s.c.rejects.get(0).reason());
   }
+
+  @Test
+  void invalidUtf8EndsTheDocumentThereAndKeepsWhatCameBefore() throws IOException {
+    String text = "[" + String.join(",\n", List.of(ts(1, "REQUEST_START", 100), ts(1, "REQUEST_END", 200),
+        "{\"id\":2,\"model_name\":\"@@\"}", ts(2, "REQUEST_START", 300))) + "]";
+    RecordingSink s = Samples.parse(format, Samples.withInvalidUtf8(text), null);
+    assertEquals(2, s.c.records, "trace 1 was complete before the bad bytes");
+    assertEquals(1, s.c.rejects.size());
+    assertEquals(3, s.c.rejects.get(0).lineNo());
+    assertTrue(s.c.rejects.get(0).reason().startsWith("invalid UTF-8"), s.c.rejects.get(0).reason());
+  }
 }
