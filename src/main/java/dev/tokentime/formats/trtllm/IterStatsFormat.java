@@ -46,7 +46,7 @@ public final class IterStatsFormat implements InputFormat {
 
   @Override
   public int sniff(Sample sample) {
-    List<String> lines = sample.firstLines(200);
+    List<String> lines = sample.firstLines(10_000); // the whole 64 KiB: stats lines follow the start-up log
     int hits = 0;
     for (String l : lines) {
       String p = LogPrefix.strip(l).payload();

@@ -50,6 +50,10 @@ class TrtllmSniffTest {
     for (var e : cases.entrySet()) {
       assertEquals(e.getValue(), sniff("x.json", e.getKey()), e.getKey());
     }
+    String startup = "[04/28/2025-09:56:40] [TRT-LLM] [I] Loading weights\n".repeat(400);
+    assertEquals("trtllm-iter-stats", sniff("server.log", startup + "[04/28/2025-09:56:45] [TRT-LLM] [I] iter = 3,"
+        + " global_rank = 0, rank = 0, elapsed_time = 0.01s, states = {'num_ctx_requests': 0}\n"),
+        "iteration lines after 400 lines of start-up log");
   }
 
   @Test
