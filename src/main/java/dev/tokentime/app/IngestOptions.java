@@ -16,9 +16,20 @@ import java.util.List;
  * @param zone time zone of local-time logs, or null
  * @param year year of logs whose timestamps omit it, or null
  * @param at when snapshots without timestamps (a /metrics scrape) were taken, or null
+ * @param jobs files read at once; 0 = one per core, at most 4
  */
 public record IngestOptions(List<String> inputs, String from, String run, boolean replace,
-    boolean strict, boolean keepText, ZoneId zone, Integer year, Instant at) {
+    boolean strict, boolean keepText, ZoneId zone, Integer year, Instant at, int jobs) {
+
+  public IngestOptions(List<String> inputs, String from, String run, boolean replace,
+      boolean strict, boolean keepText, ZoneId zone, Integer year, Instant at) {
+    this(inputs, from, run, replace, strict, keepText, zone, year, at, 0);
+  }
+
+  /** The same options with {@code jobs} files read at once. */
+  public IngestOptions withJobs(int n) {
+    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, at, n);
+  }
 
   public IngestOptions(List<String> inputs, String from, String run, boolean replace,
       boolean strict, boolean keepText, ZoneId zone, Integer year) {

@@ -98,7 +98,7 @@ public final class IngestService {
     try {
       List<Planned> plan = plan(inputs, forced, skipped, spooled);
       try (IngestStore store = new IngestStore(db, formats.namespaceFormats())) {
-        int jobs = o.strict() ? 1 : parallelism(plan.size());
+        int jobs = o.strict() ? 1 : o.jobs() > 0 ? Math.min(o.jobs(), plan.size()) : parallelism(plan.size());
         ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
           Thread t = new Thread(r, "tokentime-ingest");
           t.setDaemon(true);

@@ -44,7 +44,16 @@ final class InputOptions {
           + "2026-03-17T15:38:00Z (default: the file's modification time).")
   String at;
 
+  @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
+      description = "Files read at once (default: one per core, at most 4). With 1, files are read one by "
+          + "one in the order given, so when two files carry the same request id the earlier file's "
+          + "copy is always the one kept; read in parallel, the copy read first is kept.")
+  int jobs;
+
   IngestOptions toOptions(List<String> inputs) {
+    if (jobs < 0) {
+      throw new BadInputException("--jobs must be 0 (automatic) or more, got " + jobs);
+    }
     Instant when = null;
     if (at != null) {
       try {
@@ -61,6 +70,6 @@ final class InputOptions {
         throw new BadInputException("unknown time zone " + tz);
       }
     }
-    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, when);
+    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, when, jobs);
   }
 }

@@ -124,11 +124,29 @@ class IngestServiceTest {
   }
 
   @Test
-  void aDuplicateIdInAnotherFileOfTheRunIsRejectedNamingTheFirst() throws Exception {
+  void readInParallelTheCopyReadFirstIsKeptAndTheOtherRejectedNamingIt() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
       Path a = t.write("c4/a.jsonl", R1 + "\n");
       Path b = t.write("c4/b.jsonl", R2 + "\n" + R1.replace("1000", "1001") + "\n");
       t.ingest(a, b);
+      assertEquals(2, t.count("SELECT count(*) FROM requests"));
+      List<List<Object>> r = t.rows("SELECT s.path, j.line_no, j.reason FROM rejects j JOIN sources s USING (source_id)");
+      assertEquals(1, r.size());
+      boolean bLost = r.get(0).get(0).toString().endsWith("b.jsonl");
+      Path kept = bLost ? a : b;
+      assertEquals(bLost ? 2L : 1L, r.get(0).get(1));
+      assertEquals("duplicate request_id \"r1\" in run \"c4\" (first at " + kept.toAbsolutePath()
+          + ":" + (bLost ? 1 : 2) + ")", r.get(0).get(2));
+    }
+  }
+
+  @Test
+  void aDuplicateIdInAnotherFileOfTheRunIsRejectedNamingTheFirst() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path a = t.write("c4/a.jsonl", R1 + "\n");
+      Path b = t.write("c4/b.jsonl", R2 + "\n" + R1.replace("1000", "1001") + "\n");
+      // one file after the other: the earlier file's copy is kept
+      t.ingest(IngestOptions.of(List.of(a.toString(), b.toString())).withJobs(1));
       String reason = (String) t.value("SELECT reason FROM rejects");
       assertEquals("duplicate request_id \"r1\" in run \"c4\" (first at " + a.toAbsolutePath() + ":1)", reason);
       assertEquals(2L, t.value("SELECT line_no FROM rejects"));

@@ -9,24 +9,27 @@ import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 
-/** JSON plumbing shared by the peer parsers: one factory, and reasons a user can read. */
-final class PeerJson {
+/**
+ * JSON plumbing shared by the JSON parsers (peer tools, TensorRT-LLM): one factory, and reasons a
+ * user can read.
+ */
+public final class PeerJson {
   private PeerJson() {}
 
   /** Python's json module writes Infinity and NaN (SGLang's request_rate): accepted. */
-  static final JsonFactory JSON = JsonFactory.builder()
+  public static final JsonFactory JSON = JsonFactory.builder()
       .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
-  static final ObjectMapper TREE = new ObjectMapper(JSON);
+  public static final ObjectMapper TREE = new ObjectMapper(JSON);
 
   /** A value that cannot be used; the message becomes the reject reason. */
-  static final class Bad extends Exception {
-    Bad(String reason) {
+  public static final class Bad extends Exception {
+    public Bad(String reason) {
       super(reason, null, false, false);
     }
   }
 
   /** The reject reason for an exception Jackson threw while reading. */
-  static String reason(IOException e) {
+  public static String reason(IOException e) {
     if (e instanceof JsonEOFException) {
       return "truncated JSON: the input ends inside a value";
     }
@@ -38,6 +41,9 @@ final class PeerJson {
       if (m != null && m.startsWith("Invalid UTF-8")) {
         return "invalid UTF-8: " + firstLine(m);
       }
+      if (m != null && m.startsWith("Unexpected end-of-input")) {
+        return "truncated JSON: the input ends inside a value";
+      }
       return "not valid JSON: " + firstLine(m);
     }
     if (e instanceof com.fasterxml.jackson.core.JacksonException je) {
@@ -46,7 +52,7 @@ final class PeerJson {
     return "cannot read: " + firstLine(e.getMessage());
   }
 
-  static String firstLine(String m) {
+  public static String firstLine(String m) {
     if (m == null) {
       return "";
     }
@@ -56,7 +62,7 @@ final class PeerJson {
   }
 
   /** The line where the parser's current token starts (1-based), or 0 when unknown. */
-  static long line(JsonParser p) {
+  public static long line(JsonParser p) {
     int n = p.currentTokenLocation().getLineNr();
     return n < 0 ? 0 : n;
   }
@@ -105,7 +111,7 @@ final class PeerJson {
     throw new Bad(field + ": expected a string, got " + describe(p));
   }
 
-  static String describe(JsonParser p) throws IOException {
+  public static String describe(JsonParser p) throws IOException {
     JsonToken t = p.currentToken();
     if (t == null) {
       return "nothing";
@@ -119,7 +125,7 @@ final class PeerJson {
     };
   }
 
-  static String quote(String s) {
+  public static String quote(String s) {
     String t = s.length() > 40 ? s.substring(0, 40) + "..." : s;
     return "\"" + t + "\"";
   }
@@ -134,7 +140,7 @@ final class PeerJson {
     return Math.round(ms * 1e6);
   }
 
-  static boolean isBlank(byte[] b, int off, int len) {
+  public static boolean isBlank(byte[] b, int off, int len) {
     for (int i = off; i < off + len; i++) {
       byte c = b[i];
       if (c != ' ' && c != '\t' && c != '\r') {

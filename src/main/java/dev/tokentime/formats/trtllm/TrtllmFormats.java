@@ -8,6 +8,7 @@ public final class TrtllmFormats {
   private TrtllmFormats() {}
 
   public static List<InputFormat> all() {
-    return List.of();
+    return List.of(new PerfMetricsFormat(), new IterStatsFormat(), new TritonTraceFormat(),
+        new BenchReportFormat(), new BenchRequestsFormat());
   }
 }

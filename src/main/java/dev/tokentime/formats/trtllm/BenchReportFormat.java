@@ -1,0 +1,186 @@
+package dev.tokentime.formats.trtllm;
+
+import static dev.tokentime.ingest.RequestRecord.NONE;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.formats.peers.PeerJson;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.LineReader;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.Sample;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * trtllm-bench's run summary: the terminal report (read line by line, {@link BenchReportText}) or
+ * {@code --report_json} (one object: every number becomes a reported_metrics row named by its key,
+ * a percentile object's entries as its statistics; text settings become configuration events).
+ * The JSON document counts as one record.
+ */
+public final class BenchReportFormat implements InputFormat {
+  private static final Set<String> PERCENTILE_KEYS = Set.of("p50", "p90", "p95", "p99", "minimum",
+      "maximum", "average");
+
+  @Override
+  public String id() {
+    return "trtllm-bench-report";
+  }
+
+  @Override
+  public String description() {
+    return "trtllm-bench terminal report or --report_json: the tool's own run statistics";
+  }
+
+  @Override
+  public String fills() {
+    return "reported_metrics, engine_events";
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    String text = sample.text();
+    String lead = text.stripLeading();
+    if (lead.startsWith("{")) {
+      return text.contains("\"performance\"") && (text.contains("\"request_throughput_req_s\"")
+          || text.contains("\"total_latency_ms\"")) ? 92 : 0;
+    }
+    boolean banner = text.contains("= PERFORMANCE OVERVIEW") || text.contains("= ENGINE DETAILS")
+        || text.contains("= PYTORCH BACKEND") || text.contains("= PyTorch backend")
+        || text.contains("= REQUEST DETAILS");
+    return banner && text.contains("====================") ? 90 : 0;
+  }
+
+  @Override
+  public long parse(InputStream raw, ParseContext ctx, RecordSink sink) throws IOException {
+    BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+    in.mark(1 << 16);
+    int c;
+    do {
+      c = in.read();
+    } while (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+    in.reset();
+    return c == '{' ? json(in, ctx, sink) : text(in, ctx, sink);
+  }
+
+  private static long text(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    BenchReportText report = new BenchReportText(sink, ctx.defaultRun());
+    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
+    return new LineReader(in).forEach(new LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) {
+        try {
+          report.line(lineNo, decoder.decode(ByteBuffer.wrap(buf, off, len)).toString());
+        } catch (CharacterCodingException e) {
+          sink.reject(lineNo, "invalid UTF-8", buf, off, len);
+        }
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        sink.reject(lineNo, "line of " + length + " bytes is too long for a report line", head, 0, headLen);
+      }
+    });
+  }
+
+  private static long json(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    JsonNode doc;
+    try (var p = PeerJson.JSON.createParser(in)) {
+      try {
+        doc = PeerJson.TREE.readTree(p);
+      } catch (IOException e) {
+        sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
+        return 1;
+      }
+    }
+    if (doc == null || !doc.isObject()) {
+      sink.reject(1, "expected a trtllm-bench report object", null, 0, 0);
+      return 1;
+    }
+    int n = figures(doc, "", ctx.defaultRun(), sink);
+    if (n == 0) {
+      sink.reject(1, "no figure found in the report (no \"performance\" numbers)", null, 0, 0);
+    } else {
+      sink.record();
+    }
+    return 1;
+  }
+
+  /** Every number below obj, named by its key; returns how many. */
+  private static int figures(JsonNode obj, String section, String run, RecordSink sink) {
+    int n = 0;
+    Iterator<Map.Entry<String, JsonNode>> it = obj.fields();
+    while (it.hasNext()) {
+      var e = it.next();
+      String key = e.getKey();
+      JsonNode v = e.getValue();
+      if (v.isObject() && isPercentiles(v)) {
+        String metric = key.replaceAll("_percentiles(_ms)?$", "");
+        String unit = key.endsWith("_ms") || section.equals("streaming_metrics")
+            && !metric.startsWith("gen_tps") ? "ms" : unitOf(metric);
+        Iterator<Map.Entry<String, JsonNode>> stats = v.fields();
+        while (stats.hasNext()) {
+          var s = stats.next();
+          if (s.getValue().isNumber()) {
+            sink.reportedMetric(run, null, metric, stat(s.getKey()), s.getValue().asDouble(), unit);
+            n++;
+          }
+        }
+      } else if (v.isObject()) {
+        n += figures(v, section.isEmpty() ? key : section, run, sink);
+      } else if (v.isNumber() && Double.isFinite(v.asDouble())) {
+        sink.reportedMetric(run, null, key, "value", v.asDouble(), unitOf(key));
+        n++;
+      } else if (v.isTextual() && !v.asText().isEmpty()) {
+        String kind = key.equals("version") ? "version" : "config";
+        sink.engineEvent(1, null, NONE, 0, kind, (section.isEmpty() ? "" : section + ".") + key
+            + ": " + v.asText());
+      }
+    }
+    return n;
+  }
+
+  private static boolean isPercentiles(JsonNode v) {
+    Iterator<String> names = v.fieldNames();
+    while (names.hasNext()) {
+      if (PERCENTILE_KEYS.contains(names.next())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String stat(String s) {
+    return switch (s) {
+      case "minimum" -> "min";
+      case "maximum" -> "max";
+      case "average" -> "avg";
+      default -> s;
+    };
+  }
+
+  static String unitOf(String key) {
+    if (key.endsWith("_ms")) {
+      return "ms";
+    }
+    if (key.endsWith("_req_s")) {
+      return "req/s";
+    }
+    if (key.endsWith("_tok_s") || key.startsWith("gen_tps")) {
+      return "tokens/s";
+    }
+    if (key.endsWith("_length") || key.contains("tokens")) {
+      return "tokens";
+    }
+    return "";
+  }
+}
