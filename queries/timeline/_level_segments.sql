@@ -109,28 +109,41 @@ stats_segments AS (
         CASE m.measure WHEN 'running' THEN running ELSE waiting END AS level
     FROM es, (VALUES ('running'), ('waiting')) AS m (measure)
 ),
-tk AS (
-    SELECT r.run, r.clock_id, t.ts_ns, t.request_key, c.kind AS clock_kind
+tol AS (
+    SELECT coalesce(getvariable('tt_step_tolerance_ns'), 1000000)::BIGINT AS ns
+),
+-- Chunks are first counted per cell of one tolerance width (a hash aggregate, which spills to
+-- disk, where a window over every chunk of a run in time order ran out of memory at 10 M chunks).
+-- Within a cell no two neighbours can be more than the tolerance apart, so steps only break
+-- between cells: the same steps as grouping the chunks one by one. A request is counted once per
+-- step: a chunk less than the tolerance after the request's previous chunk (gap_ns) is in the
+-- same step as it and is not counted again.
+tk_cells AS (
+    SELECT r.run, r.clock_id, t.ts_ns // tol.ns AS cell,
+        min(t.ts_ns) AS t_min, max(t.ts_ns) AS t_max,
+        count(*) FILTER (WHERE t.gap_ns IS NULL OR t.gap_ns > tol.ns) AS requests
     FROM tokens AS t
     JOIN requests AS r USING (request_key)
-    LEFT JOIN clocks AS c ON c.clock_id = r.clock_id
+    CROSS JOIN tol
     WHERE t.chunk_kind IN ('content', 'reasoning')
+    GROUP BY ALL
 ),
 tk_break AS (
-    SELECT *,
-        CASE WHEN ts_ns - lag(ts_ns) OVER (PARTITION BY run, clock_id ORDER BY ts_ns)
-            > coalesce(getvariable('tt_step_tolerance_ns'), 1000000) THEN 1 ELSE 0 END AS brk
-    FROM tk
+    SELECT c.*,
+        CASE WHEN t_min - lag(t_max) OVER (PARTITION BY run, clock_id ORDER BY cell) > tol.ns
+            THEN 1 ELSE 0 END AS brk
+    FROM tk_cells AS c CROSS JOIN tol
 ),
 tk_step AS (
-    SELECT *, sum(brk) OVER (PARTITION BY run, clock_id ORDER BY ts_ns ROWS UNBOUNDED PRECEDING) AS step
+    SELECT *, sum(brk) OVER (PARTITION BY run, clock_id ORDER BY cell ROWS UNBOUNDED PRECEDING) AS step
     FROM tk_break
 ),
 token_steps AS (
-    SELECT run, clock_id, step, min(ts_ns) AS t0_ns, count(DISTINCT request_key) AS batch,
-        bool_or(clock_kind = 'client') AS client_clock
-    FROM tk_step
-    GROUP BY run, clock_id, step
+    SELECT s.run, s.clock_id, s.step, min(s.t_min) AS t0_ns, sum(s.requests) AS batch,
+        bool_or(c.kind = 'client') AS client_clock
+    FROM tk_step AS s
+    LEFT JOIN clocks AS c ON c.clock_id = s.clock_id
+    GROUP BY s.run, s.clock_id, s.step
 ),
 token_segments AS (
     SELECT run, clock_id, 'batch' AS measure, 'tokens' AS basis, '' AS lane,

@@ -1,6 +1,7 @@
 package dev.tokentime.app;
 
 import dev.tokentime.BadInputException;
+import dev.tokentime.Timing;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.ParseContext;
@@ -89,7 +90,9 @@ public final class IngestService {
     if (inputs.isEmpty()) {
       throw new BadInputException("no input files");
     }
+    long t = System.nanoTime();
     QueryLibrary.get().installIfChanged(db);
+    t = Timing.since("views", t);
     List<IngestResult.Skipped> skipped = new ArrayList<>();
     List<Path> spooled = new ArrayList<>();
     List<IngestResult.FileResult> done = new ArrayList<>();
@@ -97,12 +100,13 @@ public final class IngestService {
     List<String> runs;
     try {
       List<Planned> plan = plan(inputs, forced, skipped, spooled);
+      t = Timing.since("plan (sniff, duplicate check)", t);
       try (IngestStore store = new IngestStore(db, formats.namespaceFormats())) {
         int jobs = o.strict() ? 1 : o.jobs() > 0 ? Math.min(o.jobs(), plan.size()) : parallelism(plan.size());
         ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
-          Thread t = new Thread(r, "tokentime-ingest");
-          t.setDaemon(true);
-          return t;
+          Thread thread = new Thread(r, "tokentime-ingest");
+          thread.setDaemon(true);
+          return thread;
         });
         try {
           List<Future<IngestResult.FileResult>> futures = new ArrayList<>();
@@ -124,6 +128,7 @@ public final class IngestService {
         }
         runs = List.copyOf(store.touchedRuns());
       }
+      Timing.since("files", t);
     } finally {
       for (Path p : spooled) {
         try {
@@ -133,15 +138,12 @@ public final class IngestService {
         }
       }
     }
-    long t0 = System.nanoTime();
+    t = System.nanoTime();
     Deriver.derive(db, formats.namespaceFormats());
     RequestLinker.link(db);
-    long t1 = System.nanoTime();
+    t = Timing.since("derive and link", t);
     List<IngestResult.FailedCheck> failed = failedChecks(db);
-    long t2 = System.nanoTime();
-    if (System.getenv("TOKENTIME_TIMING") != null) {
-      System.err.printf("timing: derive %.2f s, checks %.2f s%n", (t1 - t0) / 1e9, (t2 - t1) / 1e9);
-    }
+    Timing.since("checks", t);
     return new IngestResult(done, skipped, runs, strictFailure, failed);
   }
 
@@ -285,10 +287,8 @@ public final class IngestService {
             writer, input.damage());
       }
       writer.commit(sha, p.size(), lines);
-      if (System.getenv("TOKENTIME_TIMING") != null) {
-        System.err.printf("timing: %s load %.2f s, commit %.2f s%n", display, (t1 - t0) / 1e9,
-            (System.nanoTime() - t1) / 1e9);
-      }
+      Timing.note("%s load %.2f s, commit %.2f s", display, (t1 - t0) / 1e9,
+          (System.nanoTime() - t1) / 1e9);
       return result(display, format, p.compression(), writer.sourceId(), "ingested", lines,
           writer, input.damage());
     }

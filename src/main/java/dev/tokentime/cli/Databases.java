@@ -1,5 +1,6 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.app.EmptyDatabases;
 import dev.tokentime.query.QueryLibrary;
 import dev.tokentime.store.Database;
 import java.nio.file.Path;
@@ -24,10 +25,8 @@ final class Databases {
     return rw;
   }
 
-  /** Opens (creating when missing) a database for ingest. */
+  /** Opens (creating when missing, from the cached empty database) a database for ingest. */
   static Database forWriting(Path path) throws SQLException {
-    Database db = Database.open(path, Database.Mode.CREATE);
-    QueryLibrary.get().installIfChanged(db);
-    return db;
+    return EmptyDatabases.openForWriting(path);
   }
 }

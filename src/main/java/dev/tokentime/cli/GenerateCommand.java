@@ -2,6 +2,7 @@ package dev.tokentime.cli;
 
 import dev.tokentime.generate.CanonicalWriter;
 import dev.tokentime.generate.RunGenerator;
+import dev.tokentime.generate.VllmLogWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Option;
     footer = {"", "Examples:",
         "  tokentime generate --out /tmp/sweep --levels 1,2,4,8,16 --requests 200",
         "  tokentime generate --out /tmp/big --levels 16 --tokens 10000000",
-        "  tokentime generate --out /tmp/csv --form csv --levels 4"})
+        "  tokentime generate --out /tmp/csv --form csv --levels 4",
+        "  tokentime generate --out /tmp/log --form vllm-log --levels 16 --tokens 1000000"})
 final class GenerateCommand extends BaseCommand {
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Directory to write into (created).")
   Path out;
@@ -50,7 +52,8 @@ final class GenerateCommand extends BaseCommand {
   long seed;
 
   @Option(names = "--form", defaultValue = "requests", paramLabel = "FORM",
-      description = "requests (JSONL with tokens_ns arrays), tokens (JSONL, one line per token) or csv.")
+      description = "requests (JSONL with tokens_ns arrays), tokens (JSONL, one line per token), csv, "
+          + "or vllm-log (a vLLM server log with per-token streaming-delta lines, ~170 bytes a token).")
   String form;
 
   @Option(names = "--gzip", description = "Write .gz files.")
@@ -58,11 +61,12 @@ final class GenerateCommand extends BaseCommand {
 
   @Override
   protected int run() throws Exception {
+    boolean vllmLog = form.equals("vllm-log");
     CanonicalWriter.Form f = switch (form) {
-      case "requests" -> CanonicalWriter.Form.REQUESTS;
+      case "requests", "vllm-log" -> CanonicalWriter.Form.REQUESTS;
       case "tokens" -> CanonicalWriter.Form.TOKENS;
       case "csv" -> CanonicalWriter.Form.CSV;
-      default -> throw new dev.tokentime.BadInputException("--form must be requests, tokens or csv");
+      default -> throw new dev.tokentime.BadInputException("--form must be requests, tokens, csv or vllm-log");
     };
     Files.createDirectories(out);
     int perLevel = requests;
@@ -74,10 +78,10 @@ final class GenerateCommand extends BaseCommand {
     long offset = 0;
     for (int c : levels) {
       String run = "c" + c;
-      String ext = (f == CanonicalWriter.Form.CSV ? ".csv" : ".jsonl") + (gzip ? ".gz" : "");
+      String ext = (vllmLog ? ".log" : f == CanonicalWriter.Form.CSV ? ".csv" : ".jsonl") + (gzip ? ".gz" : "");
       Path file = f == CanonicalWriter.Form.CSV ? out.resolve(run + "-requests" + ext) : out.resolve(run + ext);
       long[] last = {0};
-      try (CanonicalWriter w = new CanonicalWriter(file, f, gzip)) {
+      try (RunGenerator.Sink w = vllmLog ? new VllmLogWriter(file, gzip) : new CanonicalWriter(file, f, gzip)) {
         total += gen.run(run, c, warmup, perLevel, meanOutput, errorEvery, offset, r -> {
           w.accept(r);
           last[0] = Math.max(last[0], r.finishedNs);

@@ -1,5 +1,6 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.Timing;
 import dev.tokentime.app.IngestResult;
 import dev.tokentime.app.ExplainService;
 import dev.tokentime.app.IngestService;
@@ -48,15 +49,20 @@ final class IngestCommand extends BaseCommand {
       }
       return ExitCode.OK;
     }
+    long t = System.nanoTime();
+    IngestResult r;
     try (Database d = Databases.forWriting(db.resolve())) {
+      t = Timing.since("open database", t);
       IngestReport report = new IngestReport(out(), IngestReport.progressTarget(err()));
-      IngestResult r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);
+      r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);
       report.finish(r);
-      if (r.strictFailure()) {
-        err().println("tokentime: " + IngestReport.strictMessage(r));
-        return ExitCode.BAD_INPUT;
-      }
-      return ExitCode.OK;
+      t = System.nanoTime();
     }
+    Timing.since("close (checkpoint)", t);
+    if (r.strictFailure()) {
+      err().println("tokentime: " + IngestReport.strictMessage(r));
+      return ExitCode.BAD_INPUT;
+    }
+    return ExitCode.OK;
   }
 }

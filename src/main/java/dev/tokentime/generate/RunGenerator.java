@@ -32,8 +32,11 @@ public final class RunGenerator {
   }
 
   /** Receives requests in arrival order. */
-  public interface Sink {
+  public interface Sink extends AutoCloseable {
     void accept(Request r) throws java.io.IOException;
+
+    @Override
+    default void close() throws java.io.IOException {}
   }
 
   private final long seed;

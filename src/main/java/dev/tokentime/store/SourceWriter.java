@@ -2,6 +2,7 @@ package dev.tokentime.store;
 
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
+import dev.tokentime.Timing;
 import dev.tokentime.Version;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ClockSpec;
@@ -77,7 +78,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       capacities[i] = t == TOKENS ? TOKEN_BATCH : t == REQUESTS ? REQUEST_BATCH : SMALL_BATCH;
     }
     this.rows = new RowBuffers(store.allocator(), pipe, ALL, pools, capacities);
-    this.inserter = new StreamInserter(conn, store.allocator(), pipe, tables, pools);
+    this.inserter = new StreamInserter(conn, store.allocator(), pipe, tables, pools, sourceId);
   }
 
   public int sourceId() {
@@ -172,7 +173,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       b.setInt(K_N, nTokens);
     }
     b.setTiny(K_KIND, (byte) kind.ordinal());
-    b.setInt(K_SOURCE, sourceId);
     if (gap != NONE) {
       b.setLong(K_GAP, gap);
     }
@@ -216,7 +216,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   @Override
   public void step(StepRecord r) {
     ArrowBatch b = rows.batch(I_STEPS);
-    b.setInt(STEPS.col("source_id"), sourceId);
     b.setLong(STEPS.col("line_no"), r.lineNo);
     b.setString(STEPS.col("instance"), r.instance);
     b.setInteger(STEPS.col("rank"), r.rank);
@@ -242,7 +241,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   @Override
   public void engineStats(EngineStatsRecord r) {
     ArrowBatch b = rows.batch(I_ENGINE_STATS);
-    b.setInt(ENGINE_STATS.col("source_id"), sourceId);
     b.setLong(ENGINE_STATS.col("line_no"), r.lineNo);
     b.setString(ENGINE_STATS.col("instance"), r.instance);
     if (r.tsNs != NONE) {
@@ -266,7 +264,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   public void engineEvent(long lineNo, String instance, long tsNs, int clockId, String kind,
       String detail) {
     ArrowBatch b = rows.batch(I_ENGINE_EVENTS);
-    b.setInt(ENGINE_EVENTS.col("source_id"), sourceId);
     b.setLong(ENGINE_EVENTS.col("line_no"), lineNo);
     b.setString(ENGINE_EVENTS.col("instance"), instance);
     if (tsNs != NONE) {
@@ -282,7 +279,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   public void histogramBucket(String metric, Map<String, String> labels, long t0Ns, long t1Ns,
       int clockId, double le, double count) {
     ArrowBatch b = rows.batch(I_METRIC_HISTOGRAMS);
-    b.setInt(METRIC_HISTOGRAMS.col("source_id"), sourceId);
     b.setString(METRIC_HISTOGRAMS.col("metric"), metric);
     b.setStringMap(METRIC_HISTOGRAMS.col("labels"), labels);
     b.setLong(METRIC_HISTOGRAMS.col("t0_ns"), t0Ns);
@@ -300,7 +296,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       touchRun(run);
     }
     ArrowBatch b = rows.batch(I_REPORTED_METRICS);
-    b.setInt(REPORTED_METRICS.col("source_id"), sourceId);
     b.setString(REPORTED_METRICS.col("run"), run);
     b.setDoubleObj(REPORTED_METRICS.col("level"), level);
     b.setString(REPORTED_METRICS.col("metric"), metric);
@@ -345,7 +340,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       firstRejects.add(new Reject(lineNo, reason));
     }
     ArrowBatch b = rows.batch(T_REJECTS);
-    b.setInt(REJECTS.col("source_id"), sourceId);
     b.setLong(REJECTS.col("line_no"), lineNo);
     b.setString(REJECTS.col("reason"), reason);
     b.setString(REJECTS.col("excerpt"), line == null ? null : Excerpts.of(line, off, len, info.keepText()));
@@ -402,9 +396,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
         streams.endAll(this::writeRequestTokens);
         writeDirty();
         rows.finish();
-        if (System.getenv("TOKENTIME_TIMING") != null) {
-          System.err.printf("timing: parse thread done after %.2f s%n", (System.nanoTime() - start) / 1e9);
-        }
+        Timing.since("parse thread done after", start);
       } catch (Throwable t) {
         failure[0] = t;
         pipe.finish(t);
@@ -424,10 +416,8 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       throw new IOException("interrupted", e);
     }
     joinQuietly(producer);
-    if (System.getenv("TOKENTIME_TIMING") != null) {
-      System.err.printf("timing: parser waited %.2f s for the database, database waited %.2f s for the parser%n",
-          pipe.producerWaitNs / 1e9, pipe.consumerWaitNs / 1e9);
-    }
+    Timing.note("parser waited %.2f s for the database, database waited %.2f s for the parser",
+        pipe.producerWaitNs / 1e9, pipe.consumerWaitNs / 1e9);
     Throwable t = failure[0];
     if (t != null) {
       if (t instanceof IOException io) {
@@ -539,7 +529,6 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     b.setLong(R_KEY, key);
     b.setString(R_RUN, r.run);
     b.setString(R_ID, r.requestId);
-    b.setInt(R_SOURCE, sourceId);
     b.setLong(R_LINE, r.lineNo);
     b.setString(R_ENGINE, r.engine);
     b.setString(R_INSTANCE, r.instance);
@@ -612,13 +601,11 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private static final int K_TS = TOKENS.col("ts_ns");
   private static final int K_N = TOKENS.col("n_tokens");
   private static final int K_KIND = TOKENS.col("chunk_kind");
-  private static final int K_SOURCE = TOKENS.col("source_id");
   private static final int K_GAP = TOKENS.col("gap_ns");
 
   private static final int R_KEY = REQUESTS.col("request_key");
   private static final int R_RUN = REQUESTS.col("run");
   private static final int R_ID = REQUESTS.col("request_id");
-  private static final int R_SOURCE = REQUESTS.col("source_id");
   private static final int R_LINE = REQUESTS.col("line_no");
   private static final int R_ENGINE = REQUESTS.col("engine");
   private static final int R_INSTANCE = REQUESTS.col("instance");

@@ -27,9 +27,11 @@ final class StreamInserter {
   private final BatchPipe pipe;
   private final Map<String, StagedTable> tables;
   private final Map<String, Queue<ArrowBatch>> pools;
+  private final int sourceId;
 
   StreamInserter(DuckDBConnection conn, BufferAllocator allocator, BatchPipe pipe,
-      Map<String, StagedTable> tables, Map<String, Queue<ArrowBatch>> pools) {
+      Map<String, StagedTable> tables, Map<String, Queue<ArrowBatch>> pools, int sourceId) {
+    this.sourceId = sourceId;
     this.conn = conn;
     this.allocator = allocator;
     this.pipe = pipe;
@@ -48,7 +50,7 @@ final class StreamInserter {
         Data.exportArrayStream(allocator, reader, stream);
         conn.registerArrowStream(view, stream);
         try (Statement s = conn.createStatement()) {
-          s.execute("INSERT INTO " + table + " SELECT " + String.join(", ", st.select) + " FROM " + view);
+          s.execute("INSERT INTO " + table + " SELECT " + st.selectFor(sourceId) + " FROM " + view);
         }
         if (reader.failure != null) {
           throw reader.failure;

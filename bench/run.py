@@ -1,0 +1,432 @@
+#!/usr/bin/env python3
+"""tokentime benchmarks (issue 10): tokentime and its baselines side by side, on the same files,
+interleaved, several repetitions; prints medians and ratios and writes the results section of
+BENCHMARKS.md (between the bench:begin / bench:end markers), so that the figures there are never
+typed in.
+
+    python3 bench/run.py                       # 1M, 10M, 50M tokens, 3 repetitions
+    python3 bench/run.py --sizes 1M,10M --reps 3 --no-write
+
+What runs (each a separate process, timed from outside: wall time and peak RSS via wait4):
+  ingest    ./tokentime ingest of canonical JSONL (per-request tokens_ns and token-per-line forms)
+            against DuckDB's own read_json + unnest into a persistent flat tokens table
+            (dev.tokentime.bench.DuckDbReadJson)                                    target 1, 5, 6
+  answers   ITL percentiles and the batch-size timeline from tokentime's views against lag() and a
+            bucketed count over the bare table (dev.tokentime.bench.QueryBench); summary wall time
+                                                                                    target 2
+  script    a hand-written Python script computing TTFT/ITL percentiles (bench/baselines/ttft_itl.py)
+            against tokentime ingest + summary                                      target 3
+  text      a vLLM server log: tokentime ingest against DuckDB read_csv + regexp_extract
+            (dev.tokentime.bench.DuckDbTextLog) and a Python regex script
+            (bench/baselines/vllm_log_regex.py)                                     target 4
+  long-line a 100 MB line between two good ones: rejected with a reason, bounded memory   target 5
+  files     the same tokens in 4 files, read one at a time (--jobs 1) and in parallel  target 6
+
+Inputs come from `tokentime generate` (deterministic per seed) under --data (default
+target/bench-data), made once and reused. Needs Java 17, Maven and Python 3; no network.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOKENTIME = os.path.join(ROOT, "tokentime")
+CP = ":".join([os.path.join(ROOT, "target", "test-classes"), os.path.join(ROOT, "target", "tokentime.jar"),
+               os.path.join(ROOT, "target", "lib", "*")])
+JAVA_BASE = ["java", "-Xmx512m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", CP]
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+
+# ---- running things --------------------------------------------------------------------------
+
+class Result:
+    def __init__(self, wall, rss_mb, out, err, code):
+        self.wall, self.rss_mb, self.out, self.err, self.code = wall, rss_mb, out, err, code
+
+
+def run(cmd, env=None, check=True):
+    """Runs cmd, returning wall seconds, peak RSS (MB, from wait4) and its output."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=ROOT)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        r = Result(wall, usage.ru_maxrss / 1024.0, out.read().decode("utf-8", "replace"),
+                   err.read().decode("utf-8", "replace"), p.returncode)
+    if check and r.code != 0:
+        sys.exit("benchmark step failed (exit %d): %s\n%s\n%s" % (r.code, " ".join(cmd), r.out[-2000:], r.err[-2000:]))
+    return r
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def rm_db(path):
+    for p in (path, path + ".wal"):
+        if os.path.exists(p):
+            os.remove(p)
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def tokens_of(size):
+    m = re.fullmatch(r"(\d+)([MK]?)", size)
+    if not m:
+        sys.exit("sizes look like 1M,10M,50M (got %s)" % size)
+    return int(m.group(1)) * {"M": 1_000_000, "K": 1_000, "": 1}[m.group(2)]
+
+
+# ---- inputs ----------------------------------------------------------------------------------
+
+def generate(data, name, args):
+    """tokentime generate into data/name unless already there; returns the directory."""
+    d = os.path.join(data, name)
+    done = os.path.join(d, ".done")
+    if not os.path.exists(done):
+        shutil.rmtree(d, ignore_errors=True)
+        log("generating %s ..." % name)
+        run([TOKENTIME, "generate", "--out", d, "--seed", "42", "--slots", "16"] + args)
+        open(done, "w").close()
+    return d
+
+
+def one_file(d, ext):
+    files = sorted(f for f in os.listdir(d) if f.endswith(ext))
+    assert len(files) == 1, (d, files)
+    return os.path.join(d, files[0])
+
+
+def long_line_file(data):
+    path = os.path.join(data, "long-line", "c1.jsonl")
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        good = '{"request_id":"r%d","run":"c1","arrival_ns":1000,"first_token_ns":2000,"tokens_ns":[2000,3000]}\n'
+        with open(path, "w") as f:
+            f.write(good % 1)
+            f.write('{"request_id":"big","run":"c1","arrival_ns":1000,"prompt":"')
+            chunk = "x" * (1 << 20)
+            for _ in range(100):
+                f.write(chunk)
+            f.write('"}\n')
+            f.write(good % 2)
+    return path
+
+
+# ---- benchmarks ------------------------------------------------------------------------------
+
+def bench_ingest(res, data, sizes, forms, reps, tokens_form_max):
+    tmp = os.path.join(data, "db")
+    os.makedirs(tmp, exist_ok=True)
+    for size in sizes:
+        n = tokens_of(size)
+        for form in forms:
+            if form == "tokens" and n > tokens_of(tokens_form_max):
+                continue
+            d = generate(data, "%s-%s" % (form, size), ["--levels", "16", "--tokens", str(n),
+                                                          "--mean-output", "500", "--form", form])
+            f = one_file(d, ".jsonl")
+            mb = os.path.getsize(f) / 1e6
+            key = "%s/%s" % (form, size)
+            base_db, tt_db = os.path.join(tmp, "base.duckdb"), os.path.join(tmp, "tt-%s-%s.duckdb" % (form, size))
+            row = {"size": size, "tokens": n, "form": form, "mb": mb, "base": [], "tt": [], "base_rss": [], "tt_rss": []}
+            for rep in range(reps):
+                log("ingest %s, repetition %d/%d" % (key, rep + 1, reps))
+                rm_db(base_db)
+                b = run(JAVA_BASE + ["dev.tokentime.bench.DuckDbReadJson", form, f, base_db])
+                rm_db(tt_db)
+                t = run([TOKENTIME, "ingest", "--db", tt_db, f])
+                if "0 rejected" not in t.out:
+                    sys.exit("tokentime rejected lines of a generated file:\n" + t.out)
+                row["base"].append(b.wall)
+                row["tt"].append(t.wall)
+                row["base_rss"].append(b.rss_mb)
+                row["tt_rss"].append(t.rss_mb)
+            if form == "requests":
+                # keep a baseline table of this file for the answer benchmark
+                keep = os.path.join(tmp, "base-%s.duckdb" % size)
+                rm_db(keep)
+                os.replace(base_db, keep)
+            res["ingest"].append(row)
+
+
+def bench_answers(res, data, size, reps):
+    tmp = os.path.join(data, "db")
+    tt_db = os.path.join(tmp, "tt-requests-%s.duckdb" % size)
+    base_db = os.path.join(tmp, "base-%s.duckdb" % size)
+    log("answers over %s tokens ..." % size)
+    q = run(JAVA_BASE + ["dev.tokentime.bench.QueryBench", tt_db, base_db, str(reps)])
+    answers = {"size": size, "queries": {}, "summary": []}
+    for line in q.out.splitlines():
+        m = re.match(r"query (\S+) seconds ([\d. ]+) rows (\d+)", line)
+        if m:
+            answers["queries"][m.group(1)] = {"seconds": [float(x) for x in m.group(2).split()], "rows": int(m.group(3))}
+    for rep in range(reps):
+        s = run([TOKENTIME, "summary", "--db", tt_db])
+        answers["summary"].append(s.wall)
+    res["answers"] = answers
+
+
+def bench_script(res, data, size, reps):
+    f = one_file(os.path.join(data, "requests-%s" % size), ".jsonl")
+    tmp = os.path.join(data, "db", "script.duckdb")
+    row = {"size": size, "py": [], "py_rss": [], "tt": [], "tt_rss": []}
+    for rep in range(reps):
+        log("script %s, repetition %d/%d" % (size, rep + 1, reps))
+        p = run(["python3", os.path.join(ROOT, "bench", "baselines", "ttft_itl.py"), f])
+        rm_db(tmp)
+        i = run([TOKENTIME, "ingest", "--db", tmp, f])
+        s = run([TOKENTIME, "summary", "--db", tmp])
+        row["py"].append(p.wall)
+        row["py_rss"].append(p.rss_mb)
+        row["tt"].append(i.wall + s.wall)
+        row["tt_rss"].append(max(i.rss_mb, s.rss_mb))
+    res["script"] = row
+
+
+def bench_text(res, data, size, reps):
+    d = generate(data, "vllm-log-%s" % size, ["--levels", "16", "--tokens", str(tokens_of(size)),
+                                              "--mean-output", "500", "--form", "vllm-log"])
+    f = one_file(d, ".log")
+    mb = os.path.getsize(f) / 1e6
+    with open(f, "rb") as fh:
+        lines = sum(1 for _ in fh)
+    tmp = os.path.join(data, "db")
+    row = {"size": size, "mb": mb, "lines": lines, "tt": [], "duckdb": [], "py": [], "tt_rss": [], "duckdb_rss": [], "py_rss": []}
+    for rep in range(reps):
+        log("text log %s, repetition %d/%d" % (size, rep + 1, reps))
+        db = os.path.join(tmp, "text-tt.duckdb")
+        rm_db(db)
+        t = run([TOKENTIME, "ingest", "--db", db, f])
+        bdb = os.path.join(tmp, "text-base.duckdb")
+        b = run(JAVA_BASE + ["dev.tokentime.bench.DuckDbTextLog", f, bdb])
+        p = run(["python3", os.path.join(ROOT, "bench", "baselines", "vllm_log_regex.py"), f])
+        for k, r in (("tt", t), ("duckdb", b), ("py", p)):
+            row[k].append(r.wall)
+            row[k + "_rss"].append(r.rss_mb)
+    res["text"] = row
+
+
+def bench_long_line(res, data):
+    f = long_line_file(data)
+    db = os.path.join(data, "db", "long-line.duckdb")
+    rm_db(db)
+    log("a 100 MB line ...")
+    r = run([TOKENTIME, "ingest", "--db", db, f], check=False)
+    res["long_line"] = {"mb": os.path.getsize(f) / 1e6, "code": r.code, "wall": r.wall, "rss_mb": r.rss_mb,
+                        "report": (r.out.strip().splitlines() or [""])[0],
+                        "oom": "OutOfMemoryError" in r.err}
+
+
+def bench_files(res, data, size, reps):
+    n = tokens_of(size)
+    d = generate(data, "files-%s" % size, ["--levels", "8,16,32,64", "--tokens", str(n), "--mean-output", "500"])
+    row = {"size": size, "files": len([f for f in os.listdir(d) if f.endswith(".jsonl")]), "one": [], "parallel": []}
+    db = os.path.join(data, "db", "files.duckdb")
+    for rep in range(reps):
+        log("%d files, repetition %d/%d" % (row["files"], rep + 1, reps))
+        rm_db(db)
+        row["one"].append(run([TOKENTIME, "ingest", "--jobs", "1", "--db", db, d]).wall)
+        rm_db(db)
+        row["parallel"].append(run([TOKENTIME, "ingest", "--db", db, d]).wall)
+    res["files"] = row
+
+
+# ---- report ----------------------------------------------------------------------------------
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+    load = os.getloadavg()[0]
+    return "%d cores (%s), %.0f GB RAM, %s, %s; load average %.1f at the start" % (
+        os.cpu_count(), cpu, mem, platform.platform(terse=True), java, load)
+
+
+def fmt_s(x):
+    return "%.2f s" % x
+
+
+def verdict(ok):
+    return "holds" if ok else "**missed**"
+
+
+def report(res, args):
+    L = []
+    L.append("Written by `%s` on %s. Machine: %s." % (" ".join(["python3", "bench/run.py"] + args.argv),
+                                                      res["date"], res["machine"]))
+    L.append("Each figure is the median of %d repetitions, run interleaved (baseline, tokentime, baseline, ...) "
+             "as separate processes and timed from outside (wall time; peak RSS from `wait4`). Inputs: "
+             "`tokentime generate --levels 16 --mean-output 500 --slots 16 --seed 42` (one run at concurrency 16)."
+             % res["reps"])
+    L.append("")
+    if res["ingest"]:
+        L.append("### Ingest (targets 1, 5, 6)")
+        L.append("")
+        L.append("Baseline: DuckDB's own `read_json` + `unnest` into a persistent flat `tokens(request_id, seq, ts_ns)` "
+                 "table through DuckDB JDBC (`dev.tokentime.bench.DuckDbReadJson`). tokentime: `./tokentime ingest` "
+                 "into a new database file — parsing, rejects accounting, derived gaps and per-request aggregates, "
+                 "invariant checks and the views included. Ratio = tokentime / baseline (target 1: at most 1.0).")
+        L.append("")
+        L.append("| form | tokens | file | DuckDB read_json | tokentime ingest | ratio | tokentime peak RSS | baseline peak RSS | tokentime s per M tokens |")
+        L.append("|---|---|---|---|---|---|---|---|---|")
+        for r in res["ingest"]:
+            b, t = med(r["base"]), med(r["tt"])
+            L.append("| %s | %s | %.0f MB | %s | %s | %.2f× | %.0f MB | %.0f MB | %.3f |" % (
+                r["form"], r["size"], r["mb"], fmt_s(b), fmt_s(t), t / b, max(r["tt_rss"]), max(r["base_rss"]),
+                t / (r["tokens"] / 1e6)))
+        L.append("")
+    a = res.get("answers")
+    if a:
+        q = a["queries"]
+        L.append("### Answers over %s tokens (target 2)" % a["size"])
+        L.append("")
+        L.append("One read-only connection to the tokentime database with the baseline's database attached; every result "
+                 "read to the end (`dev.tokentime.bench.QueryBench`). Target: tokentime at most 0.25× the baseline.")
+        L.append("")
+        L.append("| question | baseline query | baseline | tokentime | tokentime | ratio |")
+        L.append("|---|---|---|---|---|---|")
+        for name, bq, tq, tname in (("P50/P90/P99 ITL", "itl_lag_baseline", "itl_tokentime", "`itl_distribution` (chunk_gap)"),
+                                    ("batch size per 10 ms", "batch_bucket_baseline", "batch_timeline_tokentime",
+                                     "`batch_size_timeline_at(0.01)` (3 methods)")):
+            if bq in q and tq in q:
+                b, t = med(q[bq]["seconds"]), med(q[tq]["seconds"])
+                L.append("| %s | %s | %s | %s | %s | %.2f× |" % (
+                    name, {"itl_lag_baseline": "`lag()` over the bare table", "batch_bucket_baseline":
+                           "`count(DISTINCT request_id)` per 10 ms bucket"}[bq], fmt_s(b), tname, fmt_s(t), t / b))
+        L.append("")
+        L.append("`tokentime summary` over the same database (process wall time, JVM start included): %s (aim: under 2 s)."
+                 % fmt_s(med(a["summary"])))
+        L.append("")
+    s = res.get("script")
+    if s:
+        py, tt = med(s["py"]), med(s["tt"])
+        L.append("### Against a hand-written script, %s tokens (target 3)" % s["size"])
+        L.append("")
+        L.append("| | wall | peak RSS |")
+        L.append("|---|---|---|")
+        L.append("| `bench/baselines/ttft_itl.py` (json + lists, no storage) | %s | %.0f MB |" % (fmt_s(py), max(s["py_rss"])))
+        L.append("| `tokentime ingest` + `tokentime summary` | %s | %.0f MB |" % (fmt_s(tt), max(s["tt_rss"])))
+        L.append("")
+        L.append("tokentime is %.1f× faster (target: at least 5×) with %.2f of the script's memory (target: at most 0.25)."
+                 % (py / tt, max(s["tt_rss"]) / max(s["py_rss"])))
+        L.append("")
+    x = res.get("text")
+    if x:
+        L.append("### Text logs: a vLLM server log, %s tokens (target 4)" % x["size"])
+        L.append("")
+        L.append("`tokentime generate --form vllm-log`: %.0f MB, %d lines (per-token streaming-delta lines, lifecycle lines, "
+                 "engine stats every 10 s)." % (x["mb"], x["lines"]))
+        L.append("")
+        L.append("| reader | wall | MB/s | lines/s | peak RSS |")
+        L.append("|---|---|---|---|---|")
+        for k, name in (("tt", "`tokentime ingest` (vllm-log spec: requests, tokens, engine stats into the database)"),
+                        ("duckdb", "DuckDB `read_csv` as lines + `regexp_extract` into a table"),
+                        ("py", "Python `re`, one regex per line (`bench/baselines/vllm_log_regex.py`)")):
+            w = med(x[k])
+            L.append("| %s | %s | %.1f | %.0f | %.0f MB |" % (name, fmt_s(w), x["mb"] / w, x["lines"] / w, max(x[k + "_rss"])))
+        L.append("")
+    ll = res.get("long_line")
+    if ll:
+        L.append("### A 100 MB line (target 5)")
+        L.append("")
+        L.append("A %.0f MB file: a good line, one line of 100 MiB, a good line. `tokentime ingest` exit code %d in %s, "
+                 "peak RSS %.0f MB, %s; it reported: `%s`" % (
+                     ll["mb"], ll["code"], fmt_s(ll["wall"]), ll["rss_mb"],
+                     "an OutOfMemoryError" if ll["oom"] else "no OutOfMemoryError", ll["report"]))
+        L.append("")
+    fl = res.get("files")
+    if fl:
+        one, par = med(fl["one"]), med(fl["parallel"])
+        L.append("### Several files, %s tokens in %d files (target 6)" % (fl["size"], fl["files"]))
+        L.append("")
+        L.append("`--jobs 1` (one file at a time): %s; default (files in parallel): %s; parallel / one at a time = %.2f×."
+                 % (fmt_s(one), fmt_s(par), par / one))
+        L.append("")
+    L.append("Raw timings of every repetition: `target/bench/results.json` after a run.")
+    return "\n".join(L)
+
+
+def write_benchmarks(section):
+    path = os.path.join(ROOT, "BENCHMARKS.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        text = text.rstrip("\n") + "\n\n## Issue 10 benchmarks (bench/run.py)\n\n" + BEGIN + "\n" + END + "\n"
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(head + BEGIN + "\n" + section + "\n" + END + tail)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="1M,10M,50M", help="token counts for the ingest benchmark (default: 1M,10M,50M)")
+    ap.add_argument("--forms", default="requests,tokens", help="canonical JSONL forms (default: requests,tokens)")
+    ap.add_argument("--reps", type=int, default=3, help="repetitions of every measurement (default: 3)")
+    ap.add_argument("--tokens-form-max", default="10M",
+                    help="largest size for the token-per-line form (80 bytes a token; default: 10M)")
+    ap.add_argument("--answers-size", help="size for answers and the script comparison (default: the largest)")
+    ap.add_argument("--text-size", default="1M", help="tokens in the vLLM log (default: 1M, about 170 MB)")
+    ap.add_argument("--only", default="ingest,answers,script,text,long-line,files",
+                    help="which benchmarks (default: all)")
+    ap.add_argument("--data", default=os.path.join(ROOT, "target", "bench-data"), help="where inputs and databases go")
+    ap.add_argument("--no-build", action="store_true", help="use the jar and test classes as they are")
+    ap.add_argument("--no-write", action="store_true", help="print the section instead of writing BENCHMARKS.md")
+    args = ap.parse_args()
+    args.argv = sys.argv[1:]
+    if not args.no_build:
+        log("building (mvn package, tests compiled but not run) ...")
+        run(["mvn", "-B", "-q", "-DskipTests", "package"])
+    os.makedirs(args.data, exist_ok=True)
+    sizes = args.sizes.split(",")
+    only = set(args.only.split(","))
+    biggest = args.answers_size or max(sizes, key=tokens_of)
+    res = {"date": datetime.date.today().isoformat(), "machine": machine(), "reps": args.reps, "ingest": []}
+    if "ingest" in only or "answers" in only:
+        bench_ingest(res, args.data, sizes if "ingest" in only else [biggest],
+                     args.forms.split(",") if "ingest" in only else ["requests"], args.reps, args.tokens_form_max)
+    if "answers" in only:
+        bench_answers(res, args.data, biggest, args.reps)
+    if "script" in only:
+        bench_script(res, args.data, biggest, args.reps)
+    if "text" in only:
+        bench_text(res, args.data, args.text_size, args.reps)
+    if "long-line" in only:
+        bench_long_line(res, args.data)
+    if "files" in only:
+        bench_files(res, args.data, "10M" if tokens_of(biggest) >= 10_000_000 else biggest, args.reps)
+    os.makedirs(os.path.join(ROOT, "target", "bench"), exist_ok=True)
+    with open(os.path.join(ROOT, "target", "bench", "results.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    section = report(res, args)
+    print(section)
+    if not args.no_write:
+        write_benchmarks(section)
+        log("BENCHMARKS.md updated")
+
+
+if __name__ == "__main__":
+    main()

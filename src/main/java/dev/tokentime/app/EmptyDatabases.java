@@ -1,0 +1,121 @@
+package dev.tokentime.app;
+
+import dev.tokentime.Version;
+import dev.tokentime.query.QueryLibrary;
+import dev.tokentime.schema.CanonicalSchema;
+import dev.tokentime.store.Database;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.SQLException;
+import java.util.HexFormat;
+
+/**
+ * New databases start as a copy of an empty one kept in a cache directory. Creating the schema
+ * and installing the query library's views (DuckDB binds every view as it is created) takes
+ * 1.5-2 s on these machines, longer than loading a million tokens; copying the 1.3 MB file it
+ * produces takes milliseconds. The cached file is keyed by everything that shapes it — schema
+ * version, query library hash, tokentime and DuckDB versions — so a new version never copies an
+ * old template. The cache is a speed-up only: when it cannot be read or written, the database is
+ * created in place as before.
+ *
+ * <p>Where: {@code $TOKENTIME_CACHE_DIR}, else {@code $XDG_CACHE_HOME/tokentime}, else
+ * {@code ~/.cache/tokentime}; {@code TOKENTIME_CACHE_DIR=off} turns it off.
+ */
+public final class EmptyDatabases {
+  private EmptyDatabases() {}
+
+  /**
+   * Opens {@code target} for writing, creating it from the cached empty database when it does not
+   * exist yet; the query library is installed (or already is).
+   */
+  public static Database openForWriting(Path target) throws SQLException {
+    if (!Files.exists(target)) {
+      copyTemplate(target);
+    }
+    Database db = Database.open(target, Database.Mode.CREATE);
+    QueryLibrary.get().installIfChanged(db);
+    return db;
+  }
+
+  /** Copies the template to target (building it first when missing); false when it could not. */
+  static boolean copyTemplate(Path target) {
+    Path dir = cacheDir();
+    if (dir == null) {
+      return false;
+    }
+    Path template = dir.resolve("empty-" + key() + ".duckdb");
+    try {
+      if (!Files.isRegularFile(template)) {
+        build(dir, template);
+      }
+      Path parent = target.toAbsolutePath().getParent();
+      if (parent == null || !Files.isDirectory(parent)) {
+        return false; // Database.open says what is wrong with the path
+      }
+      Files.copy(template, target);
+      return true;
+    } catch (IOException | SQLException | RuntimeException e) {
+      try {
+        Files.deleteIfExists(target);
+      } catch (IOException ignored) {
+        // Database.open reports the path's problem
+      }
+      return false;
+    }
+  }
+
+  /** Builds the template under a temporary name and moves it into place (atomic for readers). */
+  private static void build(Path dir, Path template) throws IOException, SQLException {
+    Files.createDirectories(dir);
+    Path tmp = Files.createTempFile(dir, "building-", ".duckdb");
+    Files.delete(tmp); // DuckDB creates the file itself
+    try {
+      try (Database db = Database.open(tmp, Database.Mode.CREATE)) {
+        QueryLibrary.get().install(db);
+        db.execute("CHECKPOINT");
+      }
+      try {
+        Files.move(tmp, template, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, template, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+      Files.deleteIfExists(Path.of(tmp + ".wal"));
+    }
+  }
+
+  /** The cache directory, or null when turned off or unknown. */
+  static Path cacheDir() {
+    String own = System.getenv("TOKENTIME_CACHE_DIR");
+    if (own != null && !own.isBlank()) {
+      return own.equals("off") ? null : Path.of(own);
+    }
+    String xdg = System.getenv("XDG_CACHE_HOME");
+    if (xdg != null && !xdg.isBlank()) {
+      return Path.of(xdg, "tokentime");
+    }
+    String home = System.getProperty("user.home");
+    return home == null || home.isBlank() ? null : Path.of(home, ".cache", "tokentime");
+  }
+
+  /** What the empty database depends on, hashed. */
+  static String key() {
+    String duckdb = String.valueOf(org.duckdb.DuckDBDriver.class.getPackage().getImplementationVersion())
+        + "@" + org.duckdb.DuckDBDriver.class.getProtectionDomain().getCodeSource();
+    String all = "schema " + CanonicalSchema.VERSION + "\nqueries " + QueryLibrary.get().hash()
+        + "\ntokentime " + Version.get() + "\nduckdb " + duckdb;
+    try {
+      byte[] h = MessageDigest.getInstance("SHA-256").digest(all.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(h, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
