@@ -21,6 +21,7 @@ What runs (each a separate process, timed from outside: wall time and peak RSS v
             (bench/baselines/vllm_log_regex.py)                                     target 4
   long-line a 100 MB line between two good ones: rejected with a reason, bounded memory   target 5
   files     the same tokens in 4 files, read one at a time (--jobs 1) and in parallel  target 6
+  jmh       JMH benchmarks of the parser hot loops (bench/jmh; downloads JMH once)
 
 Inputs come from `tokentime generate` (deterministic per seed) under --data (default
 target/bench-data), made once and reused. Needs Java 17, Maven and Python 3; no network.
@@ -246,6 +247,30 @@ def bench_files(res, data, size, reps):
     res["files"] = row
 
 
+def bench_jmh(res):
+    """The JMH parser benchmarks (bench/jmh): average ms per pass over in-memory generated inputs."""
+    log("JMH parser benchmarks ...")
+    run(["mvn", "-B", "-q", "-f", os.path.join(ROOT, "bench", "jmh", "pom.xml"), "package",
+         "dependency:copy-dependencies"])
+    out = os.path.join(ROOT, "target", "bench", "jmh.json")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    cp = ":".join([os.path.join(ROOT, "bench", "jmh", "target", "classes"),
+                   os.path.join(ROOT, "bench", "jmh", "target", "dependency", "*"),
+                   os.path.join(ROOT, "target", "tokentime.jar")])
+    r = run(["java", "-cp", cp, "org.openjdk.jmh.Main", "-rf", "json", "-rff", out])
+    sizes = re.search(r"inputs: requests form (\d+) bytes, tokens form (\d+) bytes, vLLM log (\d+) bytes", r.out)
+    size_of = {"lineSplitting": 0, "canonicalJsonlRequestsForm": 0, "canonicalJsonlTokensForm": 1, "vllmLogSpec": 2}
+    rows = []
+    with open(out) as f:
+        for b in json.load(f):
+            name = b["benchmark"].rsplit(".", 1)[1]
+            ms = b["primaryMetric"]["score"]
+            err = b["primaryMetric"]["scoreError"]
+            mb = int(sizes.group(size_of[name] + 1)) / 1e6 if sizes else float("nan")
+            rows.append({"name": name, "ms": ms, "err": err, "mb": mb})
+    res["jmh"] = rows
+
+
 # ---- report ----------------------------------------------------------------------------------
 
 def machine():
@@ -365,6 +390,17 @@ def report(res, args):
         L.append("`--jobs 1` (one file at a time): %s; default (files in parallel): %s; parallel / one at a time = %.2f×."
                  % (fmt_s(one), fmt_s(par), par / one))
         L.append("")
+    if res.get("jmh"):
+        L.append("### Parser hot loops (JMH, `bench/jmh`)")
+        L.append("")
+        L.append("One pass over generated input held in memory, into a sink that only counts (no Arrow, no database); "
+                 "1 fork, 3 × 2 s warm-up, 5 × 2 s measurement.")
+        L.append("")
+        L.append("| benchmark | input | ms per pass (± 99.9 %) | MB/s |")
+        L.append("|---|---|---|---|")
+        for b in res["jmh"]:
+            L.append("| `%s` | %.1f MB | %.1f ± %.1f | %.0f |" % (b["name"], b["mb"], b["ms"], b["err"], b["mb"] / (b["ms"] / 1000)))
+        L.append("")
     L.append("Raw timings of every repetition: `target/bench/results.json` after a run.")
     return "\n".join(L)
 
@@ -388,9 +424,10 @@ def main():
     ap.add_argument("--reps", type=int, default=3, help="repetitions of every measurement (default: 3)")
     ap.add_argument("--tokens-form-max", default="10M",
                     help="largest size for the token-per-line form (80 bytes a token; default: 10M)")
+    ap.add_argument("--answer-reps", type=int, help="repetitions of the answer queries (default: --reps)")
     ap.add_argument("--answers-size", help="size for answers and the script comparison (default: the largest)")
     ap.add_argument("--text-size", default="1M", help="tokens in the vLLM log (default: 1M, about 170 MB)")
-    ap.add_argument("--only", default="ingest,answers,script,text,long-line,files",
+    ap.add_argument("--only", default="ingest,answers,script,text,long-line,files,jmh",
                     help="which benchmarks (default: all)")
     ap.add_argument("--data", default=os.path.join(ROOT, "target", "bench-data"), help="where inputs and databases go")
     ap.add_argument("--no-build", action="store_true", help="use the jar and test classes as they are")
@@ -409,7 +446,7 @@ def main():
         bench_ingest(res, args.data, sizes if "ingest" in only else [biggest],
                      args.forms.split(",") if "ingest" in only else ["requests"], args.reps, args.tokens_form_max)
     if "answers" in only:
-        bench_answers(res, args.data, biggest, args.reps)
+        bench_answers(res, args.data, biggest, args.answer_reps or args.reps)
     if "script" in only:
         bench_script(res, args.data, biggest, args.reps)
     if "text" in only:
@@ -418,6 +455,8 @@ def main():
         bench_long_line(res, args.data)
     if "files" in only:
         bench_files(res, args.data, "10M" if tokens_of(biggest) >= 10_000_000 else biggest, args.reps)
+    if "jmh" in only:
+        bench_jmh(res)
     os.makedirs(os.path.join(ROOT, "target", "bench"), exist_ok=True)
     with open(os.path.join(ROOT, "target", "bench", "results.json"), "w") as f:
         json.dump(res, f, indent=1)
