@@ -75,7 +75,7 @@ final class ExportCommand extends BaseCommand {
     if (partitionBy != null) {
       return ExportFormat.PARQUET;
     }
-    throw usage(spec.commandLine(), "say --format parquet, arrow or csv (the name " + p
+    throw new dev.tokentime.BadInputException("say --format parquet, arrow or csv (the name " + p
         + " does not tell)");
   }
 }

@@ -51,7 +51,7 @@ final class ShellCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     if (dbFile != null && db.db != null) {
-      throw usage(spec.commandLine(), "name the database once: either DB or --db");
+      throw new dev.tokentime.BadInputException("name the database once: either DB or --db");
     }
     Path path = dbFile != null ? dbFile : db.resolve();
     var window = analysis.window();
