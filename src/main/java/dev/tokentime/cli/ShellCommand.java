@@ -18,13 +18,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "shell",
-    description = {"An interactive SQL prompt on a database, with the tables and documented views loaded.",
-        "Statements end with ';' and may span lines; Tab completes table, view, macro and column names "
-            + "and dot-commands; .help lists the dot-commands (.tables, .schema, .queries, .doc, .format, "
-            + ".timer, .output, .quit). History is kept in ~/.tokentime_history ($TOKENTIME_HISTORY "
-            + "overrides). With standard input not a terminal, the input is run as a script: no prompt, "
-            + "errors name their line, and the exit code is 2 when a statement failed.",
-        "The database opens read-only (other processes may read it meanwhile) unless --write."},
+    description = {"An interactive SQL prompt on a database, with the documented views loaded.",
+        "Statements end with ';' and may span lines. Tab completes table, view,",
+        "macro and column names and dot-commands; .help lists the dot-commands",
+        "(.tables .schema .queries .doc .format .timer .maxrows .output .quit).",
+        "History: ~/.tokentime_history (TOKENTIME_HISTORY names another file).",
+        "Standard input that is not a terminal runs as a script: no prompt, errors",
+        "name their line, and the exit code is 2 when a statement failed.",
+        "The database opens read-only (others may read it meanwhile) unless --write."},
     footer = {"", "Examples:",
         "  tokentime shell run.duckdb",
         "  tokentime shell run.duckdb --warmup-requests 10",

@@ -45,7 +45,8 @@ final class DotCommands {
 
   /** Runs one dot-command line; a mistake in it is a BadInputException with what to type. */
   void run(String line) throws SQLException, IOException {
-    String[] parts = line.strip().split("\\s+", 2);
+    // a trailing -- comment, as SQL lines may have (.doc runs  -- what a run is)
+    String[] parts = line.replaceFirst("\\s+--.*$", "").strip().split("\\s+", 2);
     String name = parts[0].toLowerCase(Locale.ROOT);
     String arg = parts.length > 1 ? parts[1].strip() : "";
     switch (name) {

@@ -70,7 +70,7 @@ class ShellSessionTest {
 
   @Test
   void docShowsGrainAndColumnsWithUnits() throws Exception {
-    Run r = script(".doc request_latency\n.doc itl_histogram\n");
+    Run r = script(".doc request_latency   -- a comment after a dot-command\n.doc itl_histogram\n");
     assertEquals(0, r.failed(), r.err());
     assertTrue(r.out().startsWith("request_latency  (view)\n  Per-request latency:"), r.out());
     assertTrue(r.out().contains("  Grain: one row per request row"), r.out());
