@@ -1,5 +1,7 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.BadInputException;
+import dev.tokentime.output.OutputFormat;
 import dev.tokentime.query.QueryLibrary;
 import dev.tokentime.shell.ScriptInput;
 import dev.tokentime.shell.ShellSession;
@@ -52,18 +54,19 @@ final class ShellCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     if (dbFile != null && db.db != null) {
-      throw new dev.tokentime.BadInputException("name the database once: either DB or --db");
+      throw new BadInputException("name the database once: either DB or --db");
     }
     Path path = dbFile != null ? dbFile : db.resolve();
     var window = analysis.window();
     var initialFormat = format.get();
     try (Database d = open(path)) {
       window.apply(d.connection());
+      // tokentime's Terminal (is a stream a terminal) beside JLine's (the terminal itself)
       if (dev.tokentime.output.Terminal.isTerminal(0)) {
         return interactive(d, path, window.describe(), initialFormat);
       }
       try (ShellSession s = new ShellSession(d, out(), dev.tokentime.output.Terminal::width, err(), true)) {
-        s.execute(new dev.tokentime.shell.ShellInput(".format " + initialFormat.name(), 0, true));
+        s.format(initialFormat);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         int failed = s.run(new ScriptInput(in));
         if (failed > 0) {
@@ -84,13 +87,13 @@ final class ShellCommand extends BaseCommand {
     return d;
   }
 
-  private int interactive(Database d, Path path, String window, dev.tokentime.output.OutputFormat f)
+  private int interactive(Database d, Path path, String window, OutputFormat f)
       throws Exception {
     // JLine 4's FFM provider needs Java 22; JNI, else exec (stty), work on Java 17
     try (Terminal t = TerminalBuilder.builder().system(true).ffm(false).jni(true).exec(true).build()) {
       PrintWriter w = t.writer();
       try (ShellSession s = new ShellSession(d, w, t::getWidth, w, false)) {
-        s.execute(new dev.tokentime.shell.ShellInput(".format " + f.name(), 0, true));
+        s.format(f);
         t.handle(Terminal.Signal.INT, sig -> s.cancel());
         Path history = TerminalInput.historyFile();
         w.println("tokentime shell on " + path + (d.readOnly() ? " (read-only)" : "")

@@ -1,6 +1,7 @@
 package dev.tokentime.shell;
 
 import dev.tokentime.BadInputException;
+import dev.tokentime.output.OutputFormat;
 import dev.tokentime.output.TableData;
 import dev.tokentime.store.Database;
 import java.io.IOException;
@@ -98,6 +99,11 @@ public final class ShellSession implements AutoCloseable {
         catalog.invalidate();
       }
     }
+  }
+
+  /** How results are printed from now on (what .format sets). */
+  public void format(OutputFormat f) {
+    settings.format = f;
   }
 
   /** Cancels the statement running now, if any (Ctrl-C at the terminal). */
