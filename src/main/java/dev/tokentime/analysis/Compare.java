@@ -56,8 +56,10 @@ public final class Compare {
     double[] sb = b.clone();
     java.util.Arrays.sort(sa);
     java.util.Arrays.sort(sb);
-    double[] ba = Bootstrap.subsample(a, MAX_VALUES, SEED);
-    double[] bb = Bootstrap.subsample(b, MAX_VALUES, SEED + 1);
+    // resample the sorted values: DuckDB returns rows in no fixed order (parallel scans), and the
+    // fixed seed only makes the interval reproducible when the input order is fixed too
+    double[] ba = Bootstrap.subsample(sa, MAX_VALUES, SEED);
+    double[] bb = Bootstrap.subsample(sb, MAX_VALUES, SEED + 1);
     boolean enough = sa.length >= 2 && sb.length >= 2;
     double[][] ci = enough
         ? Bootstrap.differenceIntervals(ba, bb, List.copyOf(STATS.values()), RESAMPLES, SEED + metric.hashCode())

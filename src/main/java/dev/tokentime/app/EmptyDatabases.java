@@ -20,7 +20,7 @@ import java.util.HexFormat;
  * and installing the query library's views (DuckDB binds every view as it is created) takes
  * 1.5-2 s on these machines, longer than loading a million tokens; copying the 1.3 MB file it
  * produces takes milliseconds. The cached file is keyed by everything that shapes it — schema
- * version, query library hash, tokentime and DuckDB versions — so a new version never copies an
+ * version, storage compatibility, query library hash, tokentime and DuckDB versions — so a new version never copies an
  * old template. The cache is a speed-up only: when it cannot be read or written, the database is
  * created in place as before.
  *
@@ -109,7 +109,8 @@ public final class EmptyDatabases {
   static String key() {
     String duckdb = String.valueOf(org.duckdb.DuckDBDriver.class.getPackage().getImplementationVersion())
         + "@" + org.duckdb.DuckDBDriver.class.getProtectionDomain().getCodeSource();
-    String all = "schema " + CanonicalSchema.VERSION + "\nqueries " + QueryLibrary.get().hash()
+    String all = "schema " + CanonicalSchema.VERSION + "\nstorage " + Database.STORAGE_COMPATIBILITY
+        + "\nqueries " + QueryLibrary.get().hash()
         + "\ntokentime " + Version.get() + "\nduckdb " + duckdb;
     try {
       byte[] h = MessageDigest.getInstance("SHA-256").digest(all.getBytes(StandardCharsets.UTF_8));

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
         "TTFT split into queueing and prefill, ITL distributions, throughput, per-level tables."},
     subcommands = {AnalyzeCommand.class, IngestCommand.class, SummaryCommand.class,
         QueryCommand.class, CheckCommand.class, CompareCommand.class, ConventionsCommand.class, FormatsCommand.class, GenerateCommand.class,
+        ShellCommand.class, ExportCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 ok, 1 SLO not met or check failed, 2 bad input or usage, 3 internal error.",
         "", "Start with:  tokentime analyze sample-logs/"})

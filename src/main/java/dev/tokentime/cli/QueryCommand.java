@@ -1,6 +1,7 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.BadInputException;
+import dev.tokentime.export.ArrowIpc;
 import dev.tokentime.output.OutputFormat;
 import dev.tokentime.output.ResultStreamer;
 import dev.tokentime.output.TableData;
@@ -25,11 +26,14 @@ import picocli.CommandLine.Parameters;
         "  tokentime query --db run.duckdb request_latency",
         "  tokentime query --db run.duckdb level_summary --format markdown",
         "  tokentime query --db run.duckdb my_question.sql --format csv > out.csv",
+        "  tokentime query --db run.duckdb token_gaps --format arrow | python -c \"import sys, pyarrow as pa; "
+            + "print(pa.ipc.open_stream(sys.stdin.buffer).read_all())\"",
         "  tokentime query --db run.duckdb \"SELECT run, quantile_cont(gap_ms, 0.99) FROM token_gaps GROUP BY run\""})
 final class QueryCommand extends BaseCommand {
   @Mixin
   DbOption db;
 
+  // text, csv, json, markdown; and arrow: an Arrow IPC stream on standard output
   @Mixin
   FormatOption format;
 
@@ -47,6 +51,12 @@ final class QueryCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     String sql = toSql(query);
+    if (format.format.equalsIgnoreCase("arrow")) {
+      return arrow(sql);
+    }
+    if (format.format.equalsIgnoreCase("parquet")) {
+      throw new BadInputException("Parquet is written to a file: tokentime export QUERY --format parquet -o FILE");
+    }
     OutputFormat f = format.get();
     var window = analysis.window();
     try (Database d = Databases.forReading(db.resolve())) {
@@ -66,6 +76,27 @@ final class QueryCommand extends BaseCommand {
           out().print(f == OutputFormat.TEXT ? TableRenderer.text(t, Terminal.width())
               : TableRenderer.markdown(t));
         }
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  /**
+   * An Arrow IPC stream on standard output, for pyarrow and polars: nothing else may reach
+   * standard output, so the stream is written to the process's own stdout, never to a terminal.
+   */
+  private int arrow(String sql) throws Exception {
+    if (Terminal.isTerminal(1)) {
+      throw new BadInputException("--format arrow writes binary Arrow: send it to a program or a file "
+          + "(... --format arrow | python read.py), or use tokentime export --format arrow -o FILE");
+    }
+    var window = analysis.window();
+    try (Database d = Databases.forReading(db.resolve())) {
+      window.apply(d.connection());
+      try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        out().flush();
+        ArrowIpc.writeStream(rs, System.out);
+        System.out.flush();
       }
       return ExitCode.OK;
     }

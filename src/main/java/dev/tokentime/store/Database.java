@@ -36,6 +36,15 @@ public final class Database implements AutoCloseable {
    */
   public static final String DEFAULT_MEMORY_LIMIT = "500MB";
 
+  /**
+   * The oldest DuckDB whose storage format tokentime writes (DuckDB's storage_compatibility_version):
+   * v1.0.0 is storage version 64, which every DuckDB from 1.0 on opens (duckdb_databases() tags it
+   * storage_version=v1.0.0+). It is DuckDB 1.4's default today; set explicitly so that a newer
+   * DuckDB JDBC, whose default may move on, does not lock out the notebooks and CLIs users already
+   * have (docs/notebooks.md lists which versions run the views).
+   */
+  public static final String STORAGE_COMPATIBILITY = "v1.0.0";
+
   private final Path path;
   private final DuckDBConnection conn;
   private final boolean readOnly;
@@ -61,6 +70,9 @@ public final class Database implements AutoCloseable {
     Properties props = new Properties();
     if (mode == Mode.READ_ONLY) {
       props.setProperty("duckdb.read_only", "true");
+    } else {
+      // decides the file header when the file is created, and what a checkpoint may write later
+      props.setProperty("storage_compatibility_version", STORAGE_COMPATIBILITY);
     }
     DuckDBConnection c;
     try {

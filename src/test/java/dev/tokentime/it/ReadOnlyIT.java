@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A database written by tokentime opens read-only in another process with DuckDB JDBC 1.4.4.0
- * (the LTS line) alone, and the views work there: they are stored in the file, in plain SQL.
+ * (the LTS line) alone, and the views work there: they are stored in the file, in plain SQL; so
+ * do the documentation (tt_docs) and the storage format DuckDB 1.0 reads.
  */
 class ReadOnlyIT {
   @TempDir
@@ -34,6 +35,8 @@ class ReadOnlyIT {
     assertTrue(probe.out().contains("version v1.4.4"), probe.out());
     assertTrue(probe.out().contains("request_latency 27 "), probe.out());
     assertTrue(probe.out().contains("level_summary 3"), probe.out());
+    assertTrue(probe.out().contains("tt_docs request_latency.ttft_ms [ms] one row per request row"), probe.out());
+    assertTrue(probe.out().contains("storage_version v1.0.0+"), probe.out());
     // and tokentime itself can read it while nothing else holds it
     Cli.Result summary = Cli.run("summary", "--db", db.toString(), "--format", "csv");
     assertEquals(0, summary.code(), summary.err());

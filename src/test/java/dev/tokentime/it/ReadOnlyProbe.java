@@ -29,6 +29,17 @@ public final class ReadOnlyProbe {
         rs.next();
         System.out.println("level_summary " + rs.getLong(1));
       }
+      // the documentation any client can discover, and the storage format the file was written in
+      try (ResultSet rs = st.executeQuery("SELECT unit, grain FROM tt_docs "
+          + "WHERE object_name = 'request_latency' AND column_name = 'ttft_ms'")) {
+        rs.next();
+        System.out.println("tt_docs request_latency.ttft_ms [" + rs.getString(1) + "] " + rs.getString(2));
+      }
+      try (ResultSet rs = st.executeQuery("SELECT tags['storage_version'] FROM duckdb_databases() "
+          + "WHERE database_name = current_database()")) {
+        rs.next();
+        System.out.println("storage_version " + rs.getString(1));
+      }
     }
   }
 }

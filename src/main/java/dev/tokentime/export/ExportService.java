@@ -1,0 +1,88 @@
+package dev.tokentime.export;
+
+import dev.tokentime.BadInputException;
+import dev.tokentime.store.Database;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Writes a table, a view or a query to a file other tools read: Parquet and CSV through DuckDB's
+ * own COPY (fast, every DuckDB type, hive folders when partitioned), Arrow IPC through
+ * {@link ArrowIpc}.
+ */
+public final class ExportService {
+
+  /** What was written: rows, and the file or (partitioned) directory. */
+  public record Result(long rows, Path path) {}
+
+  /**
+   * @param sql a query (a view is SELECT * FROM it)
+   * @param partitionBy columns to split the output by (hive folders col=value/), or empty
+   */
+  public Result export(Database db, String sql, ExportFormat format, Path out, List<String> partitionBy)
+      throws SQLException, IOException {
+    for (String c : partitionBy) {
+      if (!c.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        throw new BadInputException("--partition-by takes column names, got " + c);
+      }
+    }
+    Path parent = out.toAbsolutePath().getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      throw new BadInputException("cannot write " + out + ": directory " + parent + " does not exist");
+    }
+    if (!partitionBy.isEmpty()) {
+      if (format == ExportFormat.ARROW) {
+        throw new BadInputException("--partition-by writes hive folders of Parquet or CSV files; "
+            + "Arrow exports are one file (use --format parquet)");
+      }
+      if (Files.isRegularFile(out) || (Files.isDirectory(out) && !isEmpty(out))) {
+        throw new BadInputException(out + " exists; a partitioned export writes a new directory "
+            + "(remove it or name another)");
+      }
+    } else if (Files.isDirectory(out)) {
+      throw new BadInputException(out + " is a directory; name the file to write");
+    }
+    return switch (format) {
+      case ARROW -> new Result(arrow(db, sql, out), out);
+      case PARQUET -> new Result(copy(db, sql, out, "FORMAT parquet, COMPRESSION zstd", partitionBy), out);
+      case CSV -> new Result(copy(db, sql, out, "FORMAT csv, HEADER", partitionBy), out);
+    };
+  }
+
+  private static long arrow(Database db, String sql, Path out) throws SQLException, IOException {
+    try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql);
+        FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+      return ArrowIpc.writeFile(rs, ch);
+    }
+  }
+
+  private static long copy(Database db, String sql, Path out, String options, List<String> partitionBy)
+      throws SQLException {
+    String partition = partitionBy.isEmpty() ? ""
+        : ", PARTITION_BY (" + partitionBy.stream().map(c -> "\"" + c + "\"").collect(Collectors.joining(", "))
+            + "), OVERWRITE_OR_IGNORE";
+    // the line break keeps a query that ends in a -- comment from swallowing the parenthesis
+    String copy = "COPY (" + sql + "\n) TO '" + out.toAbsolutePath().toString().replace("'", "''")
+        + "' (" + options + partition + ")";
+    try (Statement st = db.connection().createStatement()) {
+      st.execute(copy);
+      return st.getUpdateCount();
+    }
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.findAny().isEmpty();
+    }
+  }
+}
