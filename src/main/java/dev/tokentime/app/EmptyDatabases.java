@@ -19,10 +19,10 @@ import java.util.HexFormat;
  * New databases start as a copy of an empty one kept in a cache directory. Creating the schema
  * and installing the query library's views (DuckDB binds every view as it is created) takes
  * 1.5-2 s on these machines, longer than loading a million tokens; copying the 1.3 MB file it
- * produces takes milliseconds. The cached file is keyed by everything that shapes it — schema
- * version, storage compatibility, query library hash, tokentime and DuckDB versions — so a new version never copies an
- * old template. The cache is a speed-up only: when it cannot be read or written, the database is
- * created in place as before.
+ * produces takes milliseconds. The cached file is keyed by everything that shapes it (schema
+ * version, storage compatibility, query library hash, tokentime and DuckDB versions), so a new
+ * version never copies an old template. The cache is a speed-up only: when it cannot be read or
+ * written, the database is created in place as before.
  *
  * <p>Where: {@code $TOKENTIME_CACHE_DIR}, else {@code $XDG_CACHE_HOME/tokentime}, else
  * {@code ~/.cache/tokentime}; {@code TOKENTIME_CACHE_DIR=off} turns it off.
@@ -35,21 +35,46 @@ public final class EmptyDatabases {
    * exist yet; the query library is installed (or already is).
    */
   public static Database openForWriting(Path target) throws SQLException {
-    if (!Files.exists(target)) {
-      copyTemplate(target);
+    return openForWriting(target, cacheDir());
+  }
+
+  /** As {@link #openForWriting(Path)}, with the cache in {@code dir} (null: no cache). */
+  static Database openForWriting(Path target, Path dir) throws SQLException {
+    if (!Files.exists(target) && copyTemplate(target, dir)) {
+      try {
+        Database db = Database.open(target, Database.Mode.WRITE);
+        QueryLibrary.get().installIfChanged(db);
+        return db;
+      } catch (RuntimeException | SQLException e) {
+        // a damaged cached file: forget it and create the database in place
+        deleteQuietly(target);
+        deleteQuietly(Path.of(target + ".wal"));
+        deleteQuietly(template(dir));
+      }
     }
     Database db = Database.open(target, Database.Mode.CREATE);
     QueryLibrary.get().installIfChanged(db);
     return db;
   }
 
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException ignored) {
+      // best effort: the caller goes on without the cache
+    }
+  }
+
+  static Path template(Path dir) {
+    return dir.resolve("empty-" + key() + ".duckdb");
+  }
+
   /** Copies the template to target (building it first when missing); false when it could not. */
-  static boolean copyTemplate(Path target) {
-    Path dir = cacheDir();
+  static boolean copyTemplate(Path target, Path dir) {
     if (dir == null) {
       return false;
     }
-    Path template = dir.resolve("empty-" + key() + ".duckdb");
+    Path template = template(dir);
     try {
       if (!Files.isRegularFile(template)) {
         build(dir, template);
