@@ -65,6 +65,7 @@
       return n;
     } catch (e) { return -1; }
   }
+  function check() {
   var failed = [];
   specs.forEach(function (s) {
     var el = document.getElementById(s.dom);
@@ -81,4 +82,7 @@
   out.textContent = JSON.stringify(result);
   document.documentElement.setAttribute('data-tt-check',
     failed.length === 0 && result.errors.length === 0 && resources.length === 0 ? 'ok' : 'failed');
+  }
+  // after load and a moment more, so that late events (a blocked fetch) are counted too
+  window.addEventListener('load', function () { setTimeout(check, 100); });
 })();

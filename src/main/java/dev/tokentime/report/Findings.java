@@ -103,7 +103,7 @@ final class Findings {
           : "Where stalls came from: no ITL stall above the threshold in any run.");
       return;
     }
-    out.add("Where stalls came from (" + total + " gaps above each run's threshold): " + String.join("; ", verdicts)
+    out.add("Where stalls came from (" + total + (total == 1 ? " gap" : " gaps") + " above each run's threshold): " + String.join("; ", verdicts)
         + (verdicts.size() < countWithStalls(t) ? "; more runs in the stall table" : "") + ".");
   }
 

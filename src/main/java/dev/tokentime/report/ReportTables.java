@@ -62,7 +62,7 @@ final class ReportTables {
   }
 
   static TableView breakdown(ReportData d) {
-    return TableView.of("ttft-breakdown", "Where TTFT goes", "ttft_ms is the percentile of TTFT; the parts' "
+    return TableView.of("ttft-breakdown", "TTFT breakdown per run and percentile", "ttft_ms is the percentile of TTFT; the parts' "
         + "ms columns are each part's own percentile; the shares are over the requests at or above the "
         + "percentile and add up to 100 % (ttft_breakdown).", d.breakdown(), List.of(
         TableView.text("run", "run"),
