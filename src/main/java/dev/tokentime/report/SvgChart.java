@@ -152,7 +152,7 @@ final class SvgChart {
       hi = lo + 1;
     }
     double step = ReportQueries.nice((hi - lo) / 5);
-    return new double[] {Math.floor(lo / step) * step, Math.ceil(hi * 1.02 / step) * step, step};
+    return new double[] {Math.floor(lo / step + 1e-9) * step, Math.ceil(hi / step - 1e-9) * step, step};
   }
 
   private double px(double x) {
@@ -183,7 +183,9 @@ final class SvgChart {
         left, top, bottom, right));
     if (c.x().isCategory()) {
       List<String> cats = c.x().categories();
-      int every = Math.max(1, (int) Math.ceil(cats.size() / ((right - left) / 60)));
+      // skip labels so that the longest ones (about 6.5 px a character) do not overlap
+      int longest = cats.stream().mapToInt(String::length).max().orElse(1);
+      int every = Math.max(1, (int) Math.ceil(cats.size() * (longest * 6.5 + 8) / (right - left)));
       for (int i = 0; i < cats.size(); i += every) {
         text(px(i), bottom + 15, cats.get(i), "middle", "");
       }
