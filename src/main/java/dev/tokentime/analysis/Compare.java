@@ -56,8 +56,10 @@ public final class Compare {
     double[] sb = b.clone();
     java.util.Arrays.sort(sa);
     java.util.Arrays.sort(sb);
-    double[] ba = Bootstrap.subsample(a, MAX_VALUES, SEED);
-    double[] bb = Bootstrap.subsample(b, MAX_VALUES, SEED + 1);
+    // resample the sorted values: the views return rows in no fixed order (parallel hash
+    // aggregates), and with the seed fixed the intervals must not depend on that order
+    double[] ba = Bootstrap.subsample(sa, MAX_VALUES, SEED);
+    double[] bb = Bootstrap.subsample(sb, MAX_VALUES, SEED + 1);
     boolean enough = sa.length >= 2 && sb.length >= 2;
     double[][] ci = enough
         ? Bootstrap.differenceIntervals(ba, bb, List.copyOf(STATS.values()), RESAMPLES, SEED + metric.hashCode())
