@@ -1,5 +1,6 @@
 package dev.tokentime.report;
 
+import dev.tokentime.BadInputException;
 import dev.tokentime.Version;
 import dev.tokentime.analysis.Compare;
 import dev.tokentime.analysis.CompareReport;
@@ -37,6 +38,10 @@ public final class ReportService {
 
   public ReportData gather(Database db, Request req) throws SQLException {
     Summary summary = new SummaryService().summarize(db, req.runs(), req.slo());
+    if (summary.runs().isEmpty()) {
+      throw new BadInputException("no run to report" + (req.runs().isEmpty() ? " (nothing ingested?)"
+          : " named " + String.join(", ", req.runs()) + " (tokentime query runs lists them)"));
+    }
     SloReport slo = req.slo() == null ? null : new SloCheck().check(db, req.slo(), req.runs());
     ReportQueries q = new ReportQueries(db, req.runs());
     Table clocks = q.clocks();

@@ -106,12 +106,23 @@ class ReportIT {
     assertFalse(md.out().contains("<script") || md.out().contains("<img"), md.out());
     assertTrue(md.out().contains("&lt;script&gt;document.title='PWNED'&lt;/script&gt;-3"), md.out());
 
-    Chromium.Run run = Chromium.dumpDom(chromium(), html, WORK);
+    // hover the slowest request's point: the tooltip (HTML) must hold its id as text
+    String page = Files.readString(html, StandardCharsets.UTF_8);
+    int end = page.lastIndexOf("</body>");
+    Path hovered = dir.resolve("hovered.html");
+    Files.writeString(hovered, page.substring(0, end) + "<script>" + HOVER + "</script>" + page.substring(end),
+        StandardCharsets.UTF_8);
+    Chromium.Run run = Chromium.dumpDom(chromium(), hovered, WORK);
     String dom = run.stdout();
     assertTrue(dom.contains("data-tt-check=\"ok\""), checkOf(dom));
+    Matcher tip = Pattern.compile("<pre id=\"tt-tip\">([^<]*)</pre>").matcher(dom);
+    assertTrue(tip.find(), "no tooltip written");
+    // the tooltip's HTML, serialised once more as the text of <pre>: &lt; in its HTML reads &amp;lt; here
+    assertTrue(tip.group(1).contains("&amp;lt;script&amp;gt;document.title='PWNED'&amp;lt;/script&amp;gt;-"), tip.group(1));
+    assertTrue(tip.group(1).contains("E2E ≥ P99 (by arrival): &lt;b&gt;"), "a value in the hover: " + tip.group(1));
     assertTrue(dom.contains("<title>tokentime report</title>"), "no script from the log ran");
     assertFalse(dom.contains("PWNED</title>"));
-    assertEquals(4, count(dom, "<script"), "only the report's own scripts");
+    assertEquals(5, count(dom, "<script"), "only the report's own four scripts and the test's hover");
     assertFalse(dom.contains("<img src=\"x\""), "an id became an image");
     // the ids, shown as text (a serialised text node escapes < and >)
     assertTrue(dom.contains("&lt;script&gt;document.title='PWNED'&lt;/script&gt;-3"), "the request id as text");
@@ -184,7 +195,20 @@ class ReportIT {
     assertTrue(Files.readString(dir.resolve("summary.md")).startsWith("# tokentime report"));
     Cli.Result bad = Cli.run("report", "--db", samplesDb.toString(), "--charts", "svg");
     assertEquals(2, bad.code(), "svg charts need Markdown: " + bad.err());
+    Cli.Result none = Cli.run("report", "--db", samplesDb.toString(), "--run", "nope");
+    assertEquals(2, none.code(), none.err());
+    assertTrue(none.err().contains("no run to report named nope"), none.err());
   }
+
+  /** Shows the tooltip of the first slow-request point of the load chart and copies its HTML into #tt-tip. */
+  static final String HOVER = "window.addEventListener('load', function () { setTimeout(function () {"
+      + " var el = document.querySelector('[id^=\"chart-load-\"]'); var c = echarts.getInstanceByDom(el);"
+      + " var idx = c.getOption().series.findIndex(function (s) { return s.type === 'scatter' && /E2E/.test(s.name); });"
+      + " c.dispatchAction({type: 'showTip', seriesIndex: idx, dataIndex: 0});"
+      + " setTimeout(function () { var out = document.createElement('pre'); out.id = 'tt-tip';"
+      + " out.textContent = Array.prototype.map.call(el.querySelectorAll('div'), function (d) { return d.innerHTML; })"
+      + ".filter(function (h) { return h.indexOf('request') >= 0; }).pop() || '';"
+      + " document.body.appendChild(out); }, 500); }, 300); });";
 
   /** Opens the page offline and returns its self-check, failing on any error, failed request or empty chart. */
   static JsonNode renderCheck(Path chromium, Path html) throws Exception {
