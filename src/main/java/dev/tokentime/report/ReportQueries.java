@@ -174,52 +174,57 @@ final class ReportQueries {
   }
 
   /**
-   * Per run whose requests are all on one clock: that clock, the run's first arrival on it (t = 0
-   * of its time axis) and the bucket width of its timelines. Runs whose requests each have their
-   * own clock (a tool without send times) have no time axis.
+   * Per run whose requests are all on one clock: that clock and the run's first arrival on it
+   * (t = 0 of its time axis). Runs whose requests each have their own clock (a tool without send
+   * times) have no time axis.
    */
   Table clocks() throws SQLException {
-    return forRuns(read("clocks", "WITH m AS (SELECT run, min(clock_id)::BIGINT AS clock_id, min(arrival_ns)::BIGINT AS origin_ns"
+    return forRuns(read("clocks", "SELECT run, min(clock_id)::BIGINT AS clock_id, min(arrival_ns)::BIGINT AS origin_ns"
         + " FROM request_latency WHERE clock_id IS NOT NULL AND arrival_ns IS NOT NULL GROUP BY run"
-        + " HAVING count(DISTINCT clock_id) = 1)"
-        + " SELECT m.run, m.clock_id, m.origin_ns, max(c.width_s)::DOUBLE AS width_s FROM m"
-        + " JOIN concurrency_timeline c ON c.run = m.run AND c.clock_id = m.clock_id"
-        + " GROUP BY m.run, m.clock_id, m.origin_ns ORDER BY m.run"));
+        + " HAVING count(DISTINCT clock_id) = 1 ORDER BY run"));
   }
 
   /**
    * The timelines on each run's request clock, long form: chart "load" (in flight, queued,
    * running; waiting from engine stats or steps on the same clock), "batch" (batch size by
-   * method) and "tokens" (output tokens/s). x_s is the middle of the bucket, in seconds after the
-   * run's first arrival.
+   * method) and "tokens" (output tokens/s, in buckets as wide as the run's other timelines). x_s
+   * is the middle of the bucket, in seconds after the run's first arrival. Each view is read once
+   * (they are the expensive part of a report) and unpivoted in SQL.
    */
   Table timeline(Table clocks) throws SQLException {
-    String m = "m AS (SELECT * FROM (VALUES " + valuesOf(clocks) + ") v(run, clock_id, origin_ns, width_s))";
+    if (clocks.rowCount() == 0) {
+      return emptyTimeline();
+    }
+    String m = "m AS (SELECT * FROM (VALUES " + valuesOf(clocks) + ") v(run, clock_id, origin_ns))";
     String x = "((b.bucket_start_ns - m.origin_ns) / 1e9 + b.width_s / 2)::DOUBLE AS x_s, b.width_s::DOUBLE AS width_s";
     String join = " JOIN m ON b.run = m.run AND b.clock_id = m.clock_id";
-    StringBuilder sql = new StringBuilder("WITH " + m);
-    sql.append(" SELECT b.run, 'load' AS chart, 'in flight' AS series, ").append(x).append(", b.in_flight_mean::DOUBLE AS y FROM concurrency_timeline b").append(join);
-    sql.append(" UNION ALL SELECT b.run, 'load', 'queued', ").append(x).append(", b.queued_mean FROM concurrency_timeline b").append(join);
-    sql.append(" UNION ALL SELECT b.run, 'load', 'running', ").append(x).append(", b.running_mean FROM concurrency_timeline b").append(join);
-    sql.append(" UNION ALL SELECT b.run, 'load', 'waiting (' || b.basis || ')', ").append(x).append(", b.waiting_mean FROM queue_depth_timeline b")
-        .append(join).append(" WHERE b.basis <> 'requests'");
-    sql.append(" UNION ALL SELECT b.run, 'batch', 'batch size (' || b.method || CASE WHEN b.approximate THEN ', approximate' ELSE '' END || ')', ")
-        .append(x).append(", b.batch_mean FROM batch_size_timeline b").append(join);
-    sql.append(" ORDER BY 1, 2, 3, 4");
-    Table t = clocks.rowCount() == 0 ? emptyTimeline() : read("timeline", sql.toString());
+    Table t = read("timeline", "WITH " + m + ", b AS (SELECT b.run, " + x + ", b.in_flight_mean::DOUBLE AS \"in flight\","
+        + " b.queued_mean::DOUBLE AS queued, b.running_mean::DOUBLE AS running FROM concurrency_timeline b" + join + ")"
+        + " SELECT run, 'load' AS chart, series, x_s, width_s, y FROM (UNPIVOT b ON \"in flight\", queued, running"
+        + " INTO NAME series VALUE y) ORDER BY run, series, x_s");
+    t.append(read("timeline", "WITH " + m + " SELECT b.run, 'load' AS chart, 'waiting (' || b.basis || ')' AS series, " + x
+        + ", b.waiting_mean::DOUBLE AS y FROM queue_depth_timeline b" + join + " WHERE b.basis <> 'requests'"
+        + " AND b.waiting_mean IS NOT NULL ORDER BY 1, 3, 4"));
+    t.append(read("timeline", "WITH " + m + " SELECT b.run, 'batch' AS chart, 'batch size (' || b.method"
+        + " || CASE WHEN b.approximate THEN ', approximate' ELSE '' END || ')' AS series, " + x
+        + ", b.batch_mean::DOUBLE AS y FROM batch_size_timeline b" + join + " WHERE b.batch_mean IS NOT NULL ORDER BY 1, 3, 4"));
     // tokens/s per bucket: throughput_timeline takes one width, so one query per width in use
     Map<Double, List<String>> byWidth = new LinkedHashMap<>();
-    for (Row r : clocks) {
-      byWidth.computeIfAbsent(r.getDouble("width_s"), k -> new ArrayList<>()).add(r.getString("run"));
+    for (Row r : t) {
+      if (r.getString("chart").equals("load") && r.getString("series").equals("in flight")) {
+        List<String> runs = byWidth.computeIfAbsent(r.getDouble("width_s"), k -> new ArrayList<>());
+        if (!runs.contains(r.getString("run"))) {
+          runs.add(r.getString("run"));
+        }
+      }
     }
     for (var e : byWidth.entrySet()) {
-      for (String run : e.getValue()) {
-        String w = lit(e.getKey());
-        t.append(read("timeline", "WITH " + m + " SELECT b.run, 'tokens' AS chart, 'output tokens/s' AS series,"
-            + " ((b.bucket_start_ns - m.origin_ns) / 1e9 + " + w + " / 2)::DOUBLE AS x_s, " + w + "::DOUBLE AS width_s,"
-            + " b.output_tokens_per_s::DOUBLE AS y FROM throughput_timeline(" + w + ") b JOIN m ON b.run = m.run"
-            + " WHERE b.run = ? ORDER BY x_s", run));
-      }
+      String w = lit(e.getKey());
+      String in = String.join(", ", e.getValue().stream().map(ReportQueries::sqlString).toList());
+      t.append(read("timeline", "WITH " + m + " SELECT b.run, 'tokens' AS chart, 'output tokens/s' AS series,"
+          + " ((b.bucket_start_ns - m.origin_ns) / 1e9 + " + w + " / 2)::DOUBLE AS x_s, " + w + "::DOUBLE AS width_s,"
+          + " b.output_tokens_per_s::DOUBLE AS y FROM throughput_timeline(" + w + ") b JOIN m ON b.run = m.run"
+          + " WHERE b.run IN (" + in + ") ORDER BY 1, 4"));
     }
     return t;
   }
@@ -328,13 +333,12 @@ final class ReportQueries {
   /** A clocks table as SQL VALUES rows; run names bound by escaping them as SQL string literals. */
   private static String valuesOf(Table clocks) {
     if (clocks.rowCount() == 0) {
-      return "(NULL::VARCHAR, NULL::BIGINT, NULL::BIGINT, NULL::DOUBLE)";
+      return "(NULL::VARCHAR, NULL::BIGINT, NULL::BIGINT)";
     }
     StringBuilder sb = new StringBuilder();
     for (Row r : clocks) {
       sb.append(sb.length() == 0 ? "" : ", ").append("(").append(sqlString(r.getString("run"))).append(", ")
-          .append(r.getLong("clock_id")).append("::BIGINT, ").append(r.getLong("origin_ns")).append("::BIGINT, ")
-          .append(lit(r.getDouble("width_s"))).append("::DOUBLE)");
+          .append(r.getLong("clock_id")).append("::BIGINT, ").append(r.getLong("origin_ns")).append("::BIGINT)");
     }
     return sb.toString();
   }
