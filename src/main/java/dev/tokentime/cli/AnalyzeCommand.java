@@ -4,6 +4,7 @@ import dev.tokentime.app.IngestResult;
 import dev.tokentime.app.IngestService;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.output.Terminal;
+import dev.tokentime.report.ReportFiles;
 import dev.tokentime.store.Database;
 import dev.tokentime.summary.SummaryRenderer;
 import dev.tokentime.summary.SummaryService;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Parameters;
     footer = {"", "Examples:",
         "  tokentime analyze sample-logs/",
         "  tokentime analyze --db run.duckdb results/ --format markdown > summary.md",
-        "  tokentime analyze logs/*.jsonl.gz --format json"})
+        "  tokentime analyze logs/*.jsonl.gz --format json",
+        "  tokentime analyze logs/ -o reports/out/       # and an HTML report (tokentime report --help)"})
 final class AnalyzeCommand extends BaseCommand {
   @Option(names = "--db", paramLabel = "FILE",
       description = "Keep the database in this file (default: a temporary file, deleted afterwards).")
@@ -36,6 +38,10 @@ final class AnalyzeCommand extends BaseCommand {
 
   @Mixin
   FormatOption format;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "PATH",
+      description = "Also write a report (tokentime report): a directory, an .html file, or an .md file for Markdown.")
+  Path reportPath;
 
   @Parameters(arity = "1..*", paramLabel = "INPUT",
       description = "Files, directories, globs, or - for stdin.")
@@ -59,6 +65,10 @@ final class AnalyzeCommand extends BaseCommand {
       }
       var summary = new SummaryService().summarize(d, Set.of());
       out().print(SummaryRenderer.render(summary, format.get(), Terminal.width(), ""));
+      if (reportPath != null) {
+        ReportFiles.Written w = ReportFiles.report(d, Set.of(), null, "", dbPath, ReportFiles.forPath(reportPath));
+        err().println("wrote " + w.files().get(0));
+      }
       return ExitCode.OK;
     } finally {
       if (tempDir != null) {

@@ -11,8 +11,8 @@ import picocli.CommandLine.Command;
     description = {"LLM serving timing logs into one DuckDB database, answered with documented SQL.",
         "TTFT split into queueing and prefill, ITL distributions, throughput, per-level tables."},
     subcommands = {AnalyzeCommand.class, IngestCommand.class, SummaryCommand.class,
-        QueryCommand.class, CheckCommand.class, CompareCommand.class, ConventionsCommand.class, FormatsCommand.class, GenerateCommand.class,
-        ShellCommand.class, ExportCommand.class,
+        QueryCommand.class, ReportCommand.class, CheckCommand.class, CompareCommand.class, ConventionsCommand.class,
+        FormatsCommand.class, GenerateCommand.class, ShellCommand.class, ExportCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 ok, 1 SLO not met or check failed, 2 bad input or usage, 3 internal error.",
         "", "Start with:  tokentime analyze sample-logs/"})

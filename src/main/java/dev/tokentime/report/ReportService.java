@@ -1,0 +1,80 @@
+package dev.tokentime.report;
+
+import dev.tokentime.BadInputException;
+import dev.tokentime.Version;
+import dev.tokentime.analysis.Compare;
+import dev.tokentime.analysis.CompareReport;
+import dev.tokentime.analysis.SloCheck;
+import dev.tokentime.analysis.SloReport;
+import dev.tokentime.analysis.SloSpec;
+import dev.tokentime.store.Database;
+import dev.tokentime.summary.Summary;
+import dev.tokentime.summary.SummaryService;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import tech.tablesaw.api.Table;
+
+/**
+ * Gathers a report's data from a database: the summary and the SLO check through their services,
+ * everything else from the views ({@link ReportQueries}), then the findings. The analysis window
+ * must already be applied to the connection.
+ */
+public final class ReportService {
+
+  /**
+   * What to report on.
+   *
+   * @param runs only these runs (all when empty)
+   * @param slo the SLO to check, or null
+   * @param window the analysis window in words ("" when none)
+   * @param source the database's name, for the report's header
+   */
+  public record Request(Set<String> runs, SloSpec slo, String window, String source) {}
+
+  public ReportData gather(Database db, Request req) throws SQLException {
+    Summary summary = new SummaryService().summarize(db, req.runs(), req.slo());
+    if (summary.runs().isEmpty()) {
+      throw new BadInputException("no run to report" + (req.runs().isEmpty() ? " (nothing ingested?)"
+          : " named " + String.join(", ", req.runs()) + " (tokentime query runs lists them)"));
+    }
+    SloReport slo = req.slo() == null ? null : new SloCheck().check(db, req.slo(), req.runs());
+    ReportQueries q = new ReportQueries(db, req.runs());
+    Table clocks = q.clocks();
+    List<String> context = new ArrayList<>();
+    context.add("database: " + req.source());
+    context.add(summary.runs().size() + " run" + (summary.runs().size() == 1 ? "" : "s") + " from "
+        + summary.sources() + " source file" + (summary.sources() == 1 ? "" : "s") + "; "
+        + summary.rejectedLines() + " input line" + (summary.rejectedLines() == 1 ? "" : "s") + " rejected");
+    if (req.window() != null && !req.window().isEmpty()) {
+      context.add("analysis window: " + req.window());
+    }
+    if (req.slo() != null) {
+      context.add("SLO: " + String.join(", ", req.slo().terms().stream().map(SloSpec.Term::describe).toList()));
+    }
+    context.add("generated " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " by tokentime " + Version.get());
+    ReportData d = new ReportData("tokentime report", context, summary, req.slo(), slo, q.runs(), q.latency(),
+        q.levels(), q.breakdown(), q.histogram(), q.knee(), req.slo() == null ? null : q.attainment(),
+        q.stallSummary(), q.stalls(), q.outliers(), q.failures(), q.basis(), clocks, q.timeline(clocks), q.engine(),
+        q.definitions(), List.of(), null);
+    return d.withFindings(Findings.of(d));
+  }
+
+  /**
+   * Two runs or levels side by side ({@code tokentime compare}'s figures and verdicts), followed
+   * by the report of the runs of both sides.
+   */
+  public ReportData gatherCompare(Database db, String a, String b, Request req) throws SQLException {
+    CompareReport c = new Compare().compare(db, a, b);
+    Set<String> runs = new LinkedHashSet<>(c.runsA());
+    runs.addAll(c.runsB());
+    ReportData d = gather(db, new Request(runs, req.slo(), req.window(), req.source()));
+    List<String> findings = new ArrayList<>(CompareFindings.of(c));
+    findings.addAll(d.findings());
+    return d.withFindings(findings).withCompare(c, "tokentime report: " + b + " compared with " + a);
+  }
+}

@@ -1,0 +1,119 @@
+package dev.tokentime.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.analysis.SloSpec;
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.testing.TestDb;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.Row;
+
+/** The data a report gathers from the views of the bundled samples, and the findings drawn from it. */
+class ReportServiceTest {
+  @TempDir
+  static Path tmp;
+
+  static TestDb db;
+  static ReportData data;
+
+  @BeforeAll
+  static void ingestTheSamples() throws Exception {
+    db = new TestDb(tmp);
+    db.ingest(IngestOptions.of(List.of("sample-logs")));
+    data = new ReportService().gather(db.db, new ReportService.Request(Set.of(), null, "", "samples.duckdb"));
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  @Test
+  void tablesComeFromTheViews() throws Exception {
+    assertEquals(db.count("SELECT count(*) FROM run_summary"), data.runs().rowCount());
+    assertEquals(db.count("SELECT count(*) FROM level_summary"), data.levels().rowCount());
+    assertEquals(db.count("SELECT count(*) FROM ttft_breakdown"), data.breakdown().rowCount());
+    assertEquals(db.count("SELECT count(*) FROM figure_basis"), data.basis().rowCount());
+    assertEquals(db.count("SELECT count(*) FROM request_failures"), data.failures().rowCount());
+    Row c4 = data.latency().where(data.latency().stringColumn("run").isEqualTo("c4")).row(0);
+    assertEquals((Double) db.value("SELECT p95 FROM metric_stats WHERE run = 'c4' AND metric = 'ttft_ms'"),
+        c4.getDouble("ttft_p95_ms"), 1e-9);
+    assertNull(data.slo());
+    assertNull(data.attainment());
+  }
+
+  @Test
+  void chartsGetBucketsNotRawPoints() throws Exception {
+    long gaps = db.count("SELECT count(*) FROM token_gaps");
+    for (String run : data.histogram().stringColumn("run").unique()) {
+      int buckets = data.histogram().where(data.histogram().stringColumn("run").isEqualTo(run)).rowCount();
+      assertTrue(buckets <= ReportQueries.HISTOGRAM_BUCKETS + 1, run + ": " + buckets + " buckets");
+    }
+    assertTrue(data.histogram().rowCount() < gaps, "fewer buckets than gaps");
+    // the timelines come from the bucketed views: about a hundred buckets per series
+    assertTrue(data.timeline().rowCount() > 0);
+    for (String run : data.clocks().stringColumn("run").unique()) {
+      var t = data.timeline().where(data.timeline().stringColumn("run").isEqualTo(run)
+          .and(data.timeline().stringColumn("series").isEqualTo("in flight")));
+      assertTrue(t.rowCount() > 0 && t.rowCount() <= 130, run + ": " + t.rowCount());
+    }
+    assertTrue(data.stalls().rowCount() <= ReportQueries.STALLS_PER_RUN * data.runs().rowCount());
+  }
+
+  @Test
+  void timeAxisStartsAtTheRunsFirstArrival() {
+    Row c1 = data.clocks().where(data.clocks().stringColumn("run").isEqualTo("c1")).row(0);
+    var t = data.timeline().where(data.timeline().stringColumn("run").isEqualTo("c1"));
+    assertEquals(0.1, t.doubleColumn("width_s").max(), 1e-9, "concurrency_timeline's width for c1");
+    double first = t.doubleColumn("x_s").min();
+    assertEquals(0.05, first, 1e-9, "the middle of the first 100 ms bucket");
+    assertNull(ReportCharts.seconds(data, "c1", c1.getLong("clock_id") + 1000, 0L), "another clock has no place on the axis");
+  }
+
+  @Test
+  void definitionsAreTheViewsOwnDocumentation() {
+    for (Row r : data.definitions()) {
+      assertFalse(r.getString("definition").isBlank(), r.getString("figure") + " has no definition");
+    }
+    String ttft = data.definitions().where(data.definitions().stringColumn("figure").isEqualTo("TTFT")).row(0).getString("definition");
+    assertTrue(ttft.contains("Time to first token"), ttft);
+  }
+
+  @Test
+  void findingsSayWhereTtftWentWhichLevelAndWhatFailed() {
+    String all = String.join("\n", data.findings());
+    assertTrue(all.contains("queueing dominates in c4 (95 % of 726 ms)"), all);
+    assertTrue(all.contains("prefill dominates in c1"), all);
+    assertTrue(all.contains("the knee of the sweep is at concurrency 2: going on to 4 gains 3 % throughput per doubling"
+        + " while P95 E2E grows 35 % per doubling"), all);
+    assertTrue(all.contains("Where stalls came from (11 gaps"), all);
+    assertTrue(all.contains("7 of 213 measured requests failed"), all);
+    assertTrue(all.contains("vllm's itl_ms from vllm-log token rows (254, 1 s clock)"), all);
+    assertTrue(all.contains("Every input line was used"), all);
+  }
+
+  @Test
+  void sloGivesAVerdictAndMarksTheCharts() throws Exception {
+    ReportData d = new ReportService().gather(db.db, new ReportService.Request(Set.of("c1", "c2", "c4"),
+        SloSpec.parse("ttft_p95<=500ms,itl_p95<=80ms"), "", "samples.duckdb"));
+    assertNotNull(d.slo());
+    assertEquals(3, d.runs().rowCount());
+    assertEquals(3, d.attainment().rowCount());
+    String all = String.join("\n", d.findings());
+    assertTrue(all.contains("met at concurrency 1, concurrency 2 and missed at concurrency 4"), all);
+    assertTrue(all.contains("concurrency 2 is the highest level that meets the SLO"), all);
+    ChartSpec latency = ReportCharts.levels(d).get(0);
+    assertTrue(latency.marks().stream().anyMatch(m -> m.label().equals("SLO ttft p95 <= 500 ms") && m.at() == 500), latency.marks().toString());
+    assertTrue(latency.marks().stream().anyMatch(m -> m.label().equals("knee")), latency.marks().toString());
+  }
+}
