@@ -1,5 +1,6 @@
 package dev.tokentime.formats.trtllm;
 
+import dev.tokentime.testing.RecordingSink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

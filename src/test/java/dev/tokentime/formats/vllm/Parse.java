@@ -1,5 +1,6 @@
 package dev.tokentime.formats.vllm;
 
+import dev.tokentime.testing.RecordingSink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tokentime.formats.spec.ExplainStats;
@@ -21,7 +22,7 @@ import java.util.Map;
 final class Parse {
   static final Path REAL = Path.of("src/test/resources/real-logs/vllm");
 
-  final FullSink full = new FullSink();
+  final RecordingSink full = new RecordingSink();
   final CollectingSink sink = full.c;
   long lines;
   ExplainStats explain;
