@@ -24,8 +24,8 @@ SELECT
     count(*) AS gaps,
     avg(g.gap_ms) AS itl_mean_ms,
     stddev_pop(g.gap_ms) AS itl_std_ms,
-    quantile_cont(g.gap_ms, 0.5) AS itl_p50_ms,
-    quantile_cont(g.gap_ms, 0.99) AS itl_p99_ms,
+    quantile_cont(g.gap_ns, 0.5) / 1e6 AS itl_p50_ms,
+    quantile_cont(g.gap_ns, 0.99) / 1e6 AS itl_p99_ms,
     max(g.gap_ms) AS itl_max_ms,
     stddev_pop(g.gap_ms) / nullif(avg(g.gap_ms), 0) AS itl_cv
 FROM token_gaps AS g

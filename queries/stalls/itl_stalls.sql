@@ -20,12 +20,12 @@
 -- @column kv_near_full [bool] The KV cache was near full during the gap.
 CREATE OR REPLACE VIEW itl_stalls AS
 WITH thr AS (
-    SELECT run, coalesce(getvariable('tt_stall_ms'), quantile_cont(gap_ms, 0.99)) AS threshold_ms
+    SELECT run, coalesce(getvariable('tt_stall_ms'), quantile_cont(gap_ns, 0.99) / 1e6) AS threshold_ms
     FROM token_gaps WHERE measured AND ok
     GROUP BY run
 ),
 stall AS (
-    SELECT g.run, g.request_key, g.seq, g.ts_ns - round(g.gap_ms * 1e6)::BIGINT AS t0_ns,
+    SELECT g.run, g.request_key, g.seq, g.ts_ns - g.gap_ns AS t0_ns,
         g.ts_ns AS t1_ns, g.gap_ms, t.threshold_ms, r.clock_id
     FROM token_gaps AS g
     JOIN thr AS t USING (run)
@@ -39,12 +39,25 @@ prefill AS (
     JOIN requests AS r USING (request_key)
     WHERE l.first_token_ns IS NOT NULL
 ),
+-- how many prefills had begun by an instant and how many had ended by it: a stall [t0, t1]
+-- overlaps the prefills begun by t1 less those ended by t0 (two as-of lookups per stall; a range
+-- join whose only equality is the run compared every stall with every prefill of its run)
+began AS (
+    SELECT run, clock_id, p0_ns AS ts_ns, count(*) OVER (PARTITION BY run, clock_id ORDER BY p0_ns) AS n
+    FROM prefill WHERE p1_ns >= p0_ns
+),
+ended AS (
+    SELECT run, clock_id, p1_ns AS ts_ns, count(*) OVER (PARTITION BY run, clock_id ORDER BY p1_ns) AS n
+    FROM prefill WHERE p1_ns >= p0_ns
+),
 prefill_hits AS (
-    SELECT s.request_key, s.seq, count(*) AS n
+    SELECT s.request_key, s.seq,
+        coalesce(b.n, 0) - coalesce(e.n, 0)
+            - CASE WHEN o.p1_ns >= o.p0_ns AND o.p0_ns <= s.t1_ns AND o.p1_ns > s.t0_ns THEN 1 ELSE 0 END AS n
     FROM stall AS s
-    JOIN prefill AS p ON p.run = s.run AND p.clock_id = s.clock_id AND p.request_key <> s.request_key
-        AND p.p0_ns <= s.t1_ns AND p.p1_ns > s.t0_ns
-    GROUP BY s.request_key, s.seq
+    ASOF LEFT JOIN began AS b ON b.run = s.run AND b.clock_id = s.clock_id AND b.ts_ns <= s.t1_ns
+    ASOF LEFT JOIN ended AS e ON e.run = s.run AND e.clock_id = s.clock_id AND e.ts_ns <= s.t0_ns
+    LEFT JOIN prefill AS o ON o.request_key = s.request_key
 ),
 engine AS (
     SELECT src.run, st.clock_id, st.ts_ns, st.paused > 0 AS preempted, st.kv_usage
@@ -70,6 +83,23 @@ batch AS (
     FROM _level_segments
     WHERE measure = 'batch' AND basis IN ('steps', 'intervals')
 ),
+-- stalls and segments meet in time cells about one mean segment long, so a stall is compared
+-- with the few segments near it, not with every segment of its run; a pair that shares several
+-- cells counts once for max and bool_or
+cell AS (
+    SELECT run, clock_id, greatest(1000, (max(t1_ns) - min(t0_ns)) // count(*)) AS w_ns
+    FROM batch
+    GROUP BY run, clock_id
+),
+batch_cells AS (
+    SELECT b.*, unnest(range(b.t0_ns // c.w_ns, (b.t1_ns - 1) // c.w_ns + 1)) AS cell
+    FROM batch AS b JOIN cell AS c USING (run, clock_id)
+),
+stall_cells AS (
+    SELECT s.run, s.clock_id, s.request_key, s.seq, s.t0_ns, s.t1_ns,
+        unnest(range(s.t0_ns // c.w_ns, s.t1_ns // c.w_ns + 1)) AS cell
+    FROM stall AS s JOIN cell AS c USING (run, clock_id)
+),
 batch_hits AS (
     SELECT s.request_key, s.seq,
         bool_or(b.basis = 'steps') AS from_steps,
@@ -77,8 +107,8 @@ batch_hits AS (
         max(b.level) FILTER (WHERE b.basis = 'steps' AND b.t0_ns <= s.t0_ns) AS steps_start,
         max(b.level) FILTER (WHERE b.basis = 'intervals') AS iv_max,
         max(b.level) FILTER (WHERE b.basis = 'intervals' AND b.t0_ns <= s.t0_ns) AS iv_start
-    FROM stall AS s
-    JOIN batch AS b ON b.run = s.run AND b.clock_id = s.clock_id
+    FROM stall_cells AS s
+    JOIN batch_cells AS b ON b.run = s.run AND b.clock_id = s.clock_id AND b.cell = s.cell
         AND b.t0_ns <= s.t1_ns AND b.t1_ns > s.t0_ns
     GROUP BY s.request_key, s.seq
 )

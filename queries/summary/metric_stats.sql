@@ -29,13 +29,8 @@ WITH per_request AS (
         WHERE measured AND ok
     ) UNPIVOT (value FOR metric IN (ttft_ms, pre_queue_ms, queue_ms, prefill_ms, decode_ms, tpot_ms, e2e_ms))
 ),
-samples AS (
-    SELECT run, metric, value FROM per_request
-    UNION ALL
-    SELECT run, 'itl_ms' AS metric, gap_ms AS value
-    FROM token_gaps
-    WHERE measured AND ok
-),
+-- the pooled chunk gaps are aggregated as integer ns and scaled afterwards: DuckDB's quantiles
+-- over BIGINT take a third of the time they take over DOUBLE, and these are the many values
 stats AS (
     SELECT
         run,
@@ -46,8 +41,21 @@ stats AS (
         min(value) AS min_value,
         max(value) AS max_value,
         quantile_cont(value, [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99]) AS q
-    FROM samples
+    FROM per_request
     GROUP BY run, metric
+    UNION ALL
+    SELECT
+        run,
+        'itl_ms',
+        count(gap_ns),
+        avg(gap_ns) / 1e6,
+        stddev_pop(gap_ns) / 1e6,
+        min(gap_ns) / 1e6,
+        max(gap_ns) / 1e6,
+        list_transform(quantile_cont(gap_ns, [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99]), x -> x / 1e6)
+    FROM token_gaps
+    WHERE measured AND ok
+    GROUP BY run
 )
 SELECT
     run,
