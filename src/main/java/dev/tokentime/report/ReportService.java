@@ -7,6 +7,7 @@ import dev.tokentime.analysis.CompareReport;
 import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloReport;
 import dev.tokentime.analysis.SloSpec;
+import dev.tokentime.query.ViewSnapshot;
 import dev.tokentime.store.Database;
 import dev.tokentime.summary.Summary;
 import dev.tokentime.summary.SummaryService;
@@ -37,6 +38,13 @@ public final class ReportService {
   public record Request(Set<String> runs, SloSpec slo, String window, String source) {}
 
   public ReportData gather(Database db, Request req) throws SQLException {
+    // the summary, the latency and level tables and the findings all read metric_stats
+    try (ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats")) {
+      return gatherOnce(db, req);
+    }
+  }
+
+  private ReportData gatherOnce(Database db, Request req) throws SQLException {
     Summary summary = new SummaryService().summarize(db, req.runs(), req.slo());
     if (summary.runs().isEmpty()) {
       throw new BadInputException("no run to report" + (req.runs().isEmpty() ? " (nothing ingested?)"

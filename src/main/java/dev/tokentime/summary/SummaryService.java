@@ -2,6 +2,7 @@ package dev.tokentime.summary;
 
 import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloSpec;
+import dev.tokentime.query.ViewSnapshot;
 import dev.tokentime.store.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,7 +24,14 @@ public final class SummaryService {
 
   /** Summarises the given runs, with goodput and attainment for the SLO when one is given. */
   public Summary summarize(Database db, Set<String> onlyRuns, SloSpec slo) throws SQLException {
-    Map<String, Map<String, Summary.Stats>> stats = metricStats(db);
+    // metric_stats is read here and again through level_summary: computed once
+    try (ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats")) {
+      return summarize(db, onlyRuns, slo, metricStats(db));
+    }
+  }
+
+  private Summary summarize(Database db, Set<String> onlyRuns, SloSpec slo,
+      Map<String, Map<String, Summary.Stats>> stats) throws SQLException {
     Map<String, Summary.Goodput> goodput = Map.of();
     Summary.SloFigures sloFigures = null;
     if (slo != null) {
