@@ -20,9 +20,8 @@
 -- @column kv_near_full [bool] The KV cache was near full during the gap.
 CREATE OR REPLACE VIEW itl_stalls AS
 WITH thr AS (
-    SELECT run, coalesce(getvariable('tt_stall_ms'), quantile_cont(gap_ns, 0.99) / 1e6) AS threshold_ms
-    FROM token_gaps WHERE measured AND ok
-    GROUP BY run
+    SELECT run, coalesce(getvariable('tt_stall_ms'), q[9]) AS threshold_ms
+    FROM _gap_quantiles('chunk_gap')
 ),
 stall AS (
     SELECT g.run, g.request_key, g.seq, g.ts_ns - g.gap_ns AS t0_ns,

@@ -14,9 +14,8 @@
 -- @column verdict [text] One sentence.
 CREATE OR REPLACE VIEW stall_summary AS
 WITH thr AS (
-    SELECT run, coalesce(getvariable('tt_stall_ms'), quantile_cont(gap_ns, 0.99) / 1e6) AS threshold_ms
-    FROM token_gaps WHERE measured AND ok
-    GROUP BY run
+    SELECT run, coalesce(getvariable('tt_stall_ms'), q[9]) AS threshold_ms
+    FROM _gap_quantiles('chunk_gap')
 ),
 s AS (
     SELECT

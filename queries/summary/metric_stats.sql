@@ -29,8 +29,8 @@ WITH per_request AS (
         WHERE measured AND ok
     ) UNPIVOT (value FOR metric IN (ttft_ms, pre_queue_ms, queue_ms, prefill_ms, decode_ms, tpot_ms, e2e_ms))
 ),
--- the pooled chunk gaps are aggregated as integer ns and scaled afterwards: DuckDB's quantiles
--- over BIGINT take a third of the time they take over DOUBLE, and these are the many values
+-- the pooled chunk gaps are the many values: their statistics come from _gap_quantiles (exact
+-- percentiles in bounded memory; quantile_cont would hold every gap in memory)
 stats AS (
     SELECT
         run,
@@ -44,18 +44,8 @@ stats AS (
     FROM per_request
     GROUP BY run, metric
     UNION ALL
-    SELECT
-        run,
-        'itl_ms',
-        count(gap_ns),
-        avg(gap_ns) / 1e6,
-        stddev_pop(gap_ns) / 1e6,
-        min(gap_ns) / 1e6,
-        max(gap_ns) / 1e6,
-        list_transform(quantile_cont(gap_ns, [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99]), x -> x / 1e6)
-    FROM token_gaps
-    WHERE measured AND ok
-    GROUP BY run
+    SELECT run, 'itl_ms', n, mean_ms, std_ms, min_ms, max_ms, q
+    FROM _gap_quantiles('chunk_gap')
 )
 SELECT
     run,

@@ -3,6 +3,7 @@ package dev.tokentime.formats.spec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Applies a spec to one decoded line: removes strip patterns, peels prefixes off the start (in
@@ -21,8 +22,23 @@ public final class LineMatcher {
   private final List<Matcher> hints = new ArrayList<>();
   /** The literal text each kind's pattern starts with ("" when none): a cheap first test. */
   private final List<String> literalStarts = new ArrayList<>();
+  /**
+   * Per prefix, the ASCII characters a match of it can start with. Most lines fail most prefixes;
+   * this skips the regex for a prefix that cannot match at the next character.
+   */
+  private final boolean[][] prefixCanStart;
+  /**
+   * Literal starts of kinds that no prefix can match at: peeling stops at a message that begins
+   * with one, without trying every prefix on it first (the commonest lines are of these kinds).
+   */
+  private final String[] peelStops;
 
   public LineMatcher(LineSpec spec) {
+    this(spec, true);
+  }
+
+  /** {@code shortcuts = false} runs every regex on every line: the reference the tests compare with. */
+  LineMatcher(LineSpec spec, boolean shortcuts) {
     this.spec = spec;
     for (var p : spec.strips()) {
       strips.add(p.matcher(""));
@@ -34,6 +50,43 @@ public final class LineMatcher {
       kinds.add(k.pattern().matcher(""));
       hints.add(k.hint() == null ? null : k.hint().matcher(""));
     }
+    List<Pattern> prefixPatterns = spec.prefixes().stream().map(LineSpec.Prefix::pattern).toList();
+    prefixCanStart = new boolean[prefixPatterns.size()][128];
+    for (int i = 0; i < prefixPatterns.size(); i++) {
+      for (char c = 0; c < 128; c++) {
+        prefixCanStart[i][c] = !shortcuts || canMatchText(prefixPatterns.get(i), String.valueOf(c));
+      }
+    }
+    List<String> stops = new ArrayList<>();
+    if (shortcuts) {
+      for (String lit : literalStarts) {
+        if (!lit.isEmpty() && !stops.contains(lit)
+            && prefixPatterns.stream().noneMatch(p -> canMatchText(p, lit))) {
+          stops.add(lit);
+        }
+      }
+    }
+    peelStops = stops.toArray(new String[0]);
+  }
+
+  /**
+   * Whether {@code p} can match (from the start) some text that begins with {@code start}: it
+   * matches {@code start} itself, or it ran out of input before failing (Matcher.hitEnd), so a
+   * longer text might match. A false answer is exact: every text beginning with {@code start}
+   * fails too.
+   */
+  static boolean canMatchText(Pattern p, String start) {
+    Matcher m = p.matcher(start);
+    return m.lookingAt() || m.hitEnd();
+  }
+
+  private boolean peelStop(String text, int at) {
+    for (String stop : peelStops) {
+      if (text.startsWith(stop, at)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public LineSpec spec() {
@@ -56,14 +109,19 @@ public final class LineMatcher {
       }
     }
     m.text = text;
-    for (Matcher pm : prefixes) {
-      pm.reset(text);
-    }
     int at = 0;
     for (int n = 0; n < MAX_PREFIXES; n++) {
+      if (peelStop(text, at)) {
+        break;
+      }
       boolean found = false;
+      char next = at < text.length() ? text.charAt(at) : 0;
       for (int i = 0; i < prefixes.size(); i++) {
+        if (next < 128 && at < text.length() && !prefixCanStart[i][next]) {
+          continue;
+        }
         Matcher pm = prefixes.get(i);
+        pm.reset(text);
         pm.region(at, text.length());
         if (pm.lookingAt() && pm.end() > at) {
           LineSpec.Prefix p = spec.prefixes().get(i);

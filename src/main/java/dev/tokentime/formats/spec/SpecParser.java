@@ -116,8 +116,9 @@ public final class SpecParser {
 
   private void handle(long lineNo, byte[] buf, int off, int len) {
     String line;
+    boolean plain = plainAscii(buf, off, len);
     try {
-      line = decode(buf, off, len);
+      line = plain ? new String(buf, off, len, StandardCharsets.ISO_8859_1) : decode(buf, off, len);
     } catch (BadLine e) {
       reject(lineNo, e.getMessage(), buf, off, len);
       return;
@@ -126,7 +127,7 @@ public final class SpecParser {
       other();
       return;
     }
-    String control = controlCharacter(line);
+    String control = plain ? null : controlCharacter(line);
     if (control != null) {
       reject(lineNo, "not text: " + control, buf, off, len);
       return;
@@ -331,6 +332,20 @@ public final class SpecParser {
   }
 
   // ---- text ----
+
+  /**
+   * ASCII without control characters other than tab and escape: most log lines. One pass over the
+   * bytes answers both questions (decoding and the control-character check) for them.
+   */
+  private static boolean plainAscii(byte[] buf, int off, int len) {
+    for (int i = off; i < off + len; i++) {
+      byte b = buf[i];
+      if ((b < 0x20 || b == 0x7f) && b != '\t' && b != 0x1b) {
+        return false; // negative bytes (non-ASCII) are below 0x20 too
+      }
+    }
+    return true;
+  }
 
   private String decode(byte[] buf, int off, int len) throws BadLine {
     boolean ascii = true;

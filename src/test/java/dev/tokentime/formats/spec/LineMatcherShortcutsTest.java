@@ -1,0 +1,111 @@
+package dev.tokentime.formats.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * LineMatcher skips regexes it can prove cannot match (a prefix that cannot start at the next
+ * character; peeling that must stop at a kind's literal start). These shortcuts must never change
+ * a result: every line of the real vLLM logs, the sample log and a set of made-up shapes is
+ * matched with and without them, and the two MatchedLines must agree field by field.
+ */
+class LineMatcherShortcutsTest {
+  static final LineSpec VLLM = SpecReader.load("vllm-log.spec");
+
+  static final List<String> MADE_UP = List.of(
+      "",
+      " ",
+      "INFO",
+      "Generated response",
+      "Generated | response x: output: '', output_token_ids: [], finish_reason: None",
+      "api-1  | INFO 05-22 02:20:59 [logger.py:43] Received request chatcmpl-1: params: x.",
+      "vllm-1  | (APIServer pid=1) INFO 05-22 02:20:59 [logger.py:43] Added request cmpl-2.",
+      "[pod/vllm-0/server] INFO 05-22 02:20:59 [async_llm.py:346] Finished request cmpl-3.",
+      "авг 18 14:15:04 gpu01 python3[28059]: INFO 08-18 14:15:04 [loggers.py:123] Engine 000: "
+          + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 1 reqs, "
+          + "Waiting: 0 reqs, GPU KV cache usage: 1.0%, Prefix cache hit rate: 0.0%",
+      "Aug 18 14:15:04 gpu01 vllm@0[28059]: Iteration(7): 1 context requests, 12 context tokens, "
+          + "0 generation requests, 0 generation tokens, iteration elapsed time: 3.5 ms",
+      "2025-07-08 17:24:00 - vllm.engine.metrics - INFO - Avg prompt throughput: 0.0 tokens/s, "
+          + "Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Swapped: 0 reqs, Pending: 0 reqs",
+      "2025-05-14 17:45:10.901 1647689 kserve.trace Received request x: y.",
+      "2026-01-01T00:00:00.000000Z (EngineCore pid=925) (RayWorkerProc pid=8272) INFO 01-01 00:00:00 "
+          + "[core.py:1] Added request cmpl-9.",
+      "\u001b[1;36m(APIServer pid=1)\u001b[0;0m INFO 01-01 00:00:00 [logger.py:71] Generated response "
+          + "cmpl-1 (streaming delta): output: 'a', output_token_ids: [5], finish_reason: None",
+      "INFO:     10.0.0.7:40000 - \"POST /v1/completions HTTP/1.1\" 200 OK",
+      "Received request 1234 | x",
+      "Added request  ",
+      "DEBUG 01-01 00:00:00 [v1/metrics/loggers.py:271] Generated response r: output: '', "
+          + "output_token_ids: None",
+      "Traceback (most recent call last):",
+      "é INFO 01-01 00:00:00 [x.py:1] Added request r.");
+
+  @Test
+  void shortcutsNeverChangeWhatALineMatches() throws IOException {
+    List<String> lines = new ArrayList<>(MADE_UP);
+    List<Path> files = new ArrayList<>();
+    try (Stream<Path> s = Files.list(Path.of("src/test/resources/real-logs/vllm"))) {
+      s.filter(p -> p.toString().endsWith(".log")).sorted().forEach(files::add);
+    }
+    files.add(Path.of("sample-logs/vllm/server.log"));
+    for (Path f : files) {
+      lines.addAll(Files.readAllLines(f, StandardCharsets.UTF_8));
+    }
+    LineMatcher fast = new LineMatcher(VLLM);
+    LineMatcher reference = new LineMatcher(VLLM, false);
+    int matched = 0;
+    for (String line : lines) {
+      MatchedLine a = new MatchedLine();
+      MatchedLine b = new MatchedLine();
+      fast.match(1, line, a);
+      reference.match(1, line, b);
+      assertEquals(describe(b), describe(a), () -> "line: " + line);
+      if (a.kind != null) {
+        matched++;
+      }
+    }
+    // the comparison covered real work: most real lines are of a kind
+    assertTrue(lines.size() > 300, "lines compared: " + lines.size());
+    assertTrue(matched > lines.size() / 2, "matched " + matched + " of " + lines.size());
+  }
+
+  @Test
+  void aPatternThatRanOutOfInputMightStillMatch() {
+    Pattern p = Pattern.compile("^(?<md>\\d\\d-\\d\\d) INFO");
+    assertTrue(LineMatcher.canMatchText(p, "0"));
+    assertTrue(LineMatcher.canMatchText(p, "05-22 INFO and more"));
+    assertFalse(LineMatcher.canMatchText(p, "x"));
+    assertFalse(LineMatcher.canMatchText(p, "05-22 DEBUG"));
+    // journald's first field is any non-space run: it cannot be ruled out by one character
+    Pattern journald = VLLM.prefixes().stream().filter(x -> x.name().equals("journald")).findFirst()
+        .orElseThrow().pattern();
+    assertTrue(LineMatcher.canMatchText(journald, "G"));
+    assertFalse(LineMatcher.canMatchText(journald, "Generated response "));
+  }
+
+  private static String describe(MatchedLine m) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("kind=").append(m.kind == null ? null : m.kind.name())
+        .append(" prefixes=").append(m.prefixes)
+        .append(" values=").append(m.prefixValues)
+        .append(" message=").append(m.message)
+        .append(" groups=").append(m.groups)
+        .append(" times=");
+    for (MatchedLine.TimeReading t : m.times) {
+      sb.append(t.rule().kind()).append(java.util.Arrays.toString(t.parts()));
+    }
+    return sb.toString();
+  }
+}
