@@ -19,7 +19,7 @@
 -- @column batch_jump [bool] The batch grew sharply during the gap.
 -- @column kv_near_full [bool] The KV cache was near full during the gap.
 CREATE OR REPLACE VIEW itl_stalls AS
-WITH thr AS (
+WITH thr AS MATERIALIZED (
     SELECT run, coalesce(getvariable('tt_stall_ms'), q[9]) AS threshold_ms
     FROM _gap_quantiles('chunk_gap')
 ),

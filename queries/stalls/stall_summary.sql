@@ -13,7 +13,7 @@
 -- @column unexplained_share [ratio] Share with none of these.
 -- @column verdict [text] One sentence.
 CREATE OR REPLACE VIEW stall_summary AS
-WITH thr AS (
+WITH thr AS MATERIALIZED (
     SELECT run, coalesce(getvariable('tt_stall_ms'), q[9]) AS threshold_ms
     FROM _gap_quantiles('chunk_gap')
 ),

@@ -17,11 +17,14 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -147,6 +150,8 @@ public final class QueryLibrary {
     return out;
   }
 
+  private static final Pattern WORD = Pattern.compile("\\w+");
+
   private static void visit(String name, Map<String, QueryFile> parsed, Map<String, Integer> state,
       Map<String, QueryFile> out, List<String> path) {
     Integer s = state.get(name);
@@ -160,8 +165,15 @@ public final class QueryLibrary {
     state.put(name, 1);
     QueryFile q = parsed.get(name);
     String body = q.sql().substring(q.sql().indexOf(q.name()) + q.name().length());
+    // the words of the body once (a name is mentioned when it is a whole word), instead of one
+    // regex per other object: this runs at every start of the CLI
+    Set<String> words = new HashSet<>();
+    Matcher w = WORD.matcher(body);
+    while (w.find()) {
+      words.add(w.group());
+    }
     for (String other : parsed.keySet()) {
-      if (!other.equals(name) && Pattern.compile("\\b" + Pattern.quote(other) + "\\b").matcher(body).find()) {
+      if (!other.equals(name) && words.contains(other)) {
         visit(other, parsed, state, out, path);
       }
     }
