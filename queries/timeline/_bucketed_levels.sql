@@ -22,9 +22,21 @@ CREATE OR REPLACE MACRO _bucketed_levels(bucket_s) AS TABLE
 WITH seg AS (
     SELECT * FROM _level_segments
 ),
+-- one grid per run and clock for every measure, so timelines line up; it spans every segment.
+-- Token steps lie between the run's first and last content chunk (_request_tokens), which bound
+-- them without finding the steps (the costly part of _level_segments), and a timeline of another
+-- measure never computes them.
 span AS (
     SELECT run, clock_id, min(t0_ns) AS start_ns, max(t1_ns) AS end_ns
-    FROM seg GROUP BY run, clock_id
+    FROM (
+        SELECT run, clock_id, t0_ns, t1_ns FROM _level_segments WHERE basis <> 'tokens'
+        UNION ALL
+        SELECT r.run, r.clock_id, min(t.first_content_ns), max(t.last_content_ns)
+        FROM _request_tokens AS t
+        JOIN requests AS r USING (request_key)
+        GROUP BY r.run, r.clock_id
+    )
+    GROUP BY run, clock_id
 ),
 grid_spec AS (
     SELECT run, clock_id, start_ns, end_ns,
