@@ -25,7 +25,30 @@ public final class MatchedLine {
   /** The kind's groups that matched (absent when the group did not take part). */
   public final Map<String, String> groups = new LinkedHashMap<>();
 
-  void reset(long lineNo) {
+  /** What decoding and matching made of a line, before it is stored. */
+  public static final class Prepared {
+    /** Decoded and matched (the kind may still be null: an other line). */
+    static final Prepared MATCHED = new Prepared(null);
+    /** Blank: an other line. */
+    static final Prepared BLANK = new Prepared(null);
+
+    private final String rejectReason;
+
+    private Prepared(String rejectReason) {
+      this.rejectReason = rejectReason;
+    }
+
+    static Prepared reject(String reason) {
+      return new Prepared(reason);
+    }
+
+    /** Why the line is rejected (not UTF-8, control characters), or null. */
+    String rejectReason() {
+      return rejectReason;
+    }
+  }
+
+  MatchedLine reset(long lineNo) {
     this.lineNo = lineNo;
     text = message = null;
     prefixValues.clear();
@@ -33,6 +56,7 @@ public final class MatchedLine {
     times.clear();
     kind = null;
     groups.clear();
+    return this;
   }
 
   public String group(String name) {

@@ -89,9 +89,16 @@ public abstract class SpecFormat implements InputFormat {
 
   private long run(InputStream in, ParseContext ctx, RecordSink sink, ExplainStats stats)
       throws IOException {
+    return run(in, ctx, sink, stats, p -> { });
+  }
+
+  /** As {@link #parse}, with the parser adjusted first (tests: sequential or small batches). */
+  long run(InputStream in, ParseContext ctx, RecordSink sink, ExplainStats stats,
+      java.util.function.Consumer<SpecParser> adjust) throws IOException {
     Handler h = new Handler();
     SpecParser p = new SpecParser(spec, ctx, sink, h, stats, clockScope(ctx));
     h.delegate = handler(p, ctx, sink);
+    adjust.accept(p);
     return p.parse(in);
   }
 

@@ -63,7 +63,8 @@ public final class SpecParser {
   private final ExplainStats explain;
   private final LineMatcher matcher;
   private final LogTimes times;
-  private final MatchedLine m = new MatchedLine();
+  /** The line being stored (the sequential path's own, or a worker's). */
+  private MatchedLine m = new MatchedLine();
   private final EngineStatsRecord stats = new EngineStatsRecord();
   private final StepRecord step = new StepRecord();
   private final Map<String, long[]> lastIter = new HashMap<>(); // instance → {iter, epoch}
@@ -93,20 +94,18 @@ public final class SpecParser {
     return ctx;
   }
 
-  public long parse(InputStream in) throws IOException {
-    reader = new LineReader(in);
-    long lines = reader.forEach(new LineReader.Handler() {
-      @Override
-      public void line(long lineNo, byte[] buf, int off, int len) {
-        handle(lineNo, buf, off, len);
-      }
+  /** Batches of the parallel path; 0 lines: the sequential path (tests compare the two). */
+  private int batchLines = Runtime.getRuntime().availableProcessors() > 1 ? 256 : 0;
+  private int batchBytes = 256 << 10;
 
-      @Override
-      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
-        reject(lineNo, "line of " + length + " bytes is longer than the limit of "
-            + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
-      }
-    });
+  /** For tests: the sequential path (lines = 0) or batches of this size. */
+  void batches(int lines, int bytes) {
+    batchLines = lines;
+    batchBytes = bytes;
+  }
+
+  public long parse(InputStream in) throws IOException {
+    long lines = batchLines > 0 ? parseParallel(in) : parseSequential(in);
     handler.end();
     if (explain != null) {
       explain.lines = lines;
@@ -114,25 +113,88 @@ public final class SpecParser {
     return lines;
   }
 
-  private void handle(long lineNo, byte[] buf, int off, int len) {
+  /** One thread reads, decodes, matches and stores each line in turn. */
+  private long parseSequential(InputStream in) throws IOException {
+    reader = new LineReader(in);
+    return reader.forEach(new LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) {
+        MatchedLine.Prepared p = prepare(matcher, utf8, buf, off, len, m.reset(lineNo));
+        process(lineNo, buf, off, len, p, !reader.lastLineTerminated());
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        rejectTooLong(lineNo, length, head, headLen);
+      }
+    });
+  }
+
+  /**
+   * Decoding and matching (three quarters of the work on a vLLM log) run on worker threads in
+   * batches; this thread stores the matched lines in their order, so every result is the same
+   * as {@link #parseSequential}'s.
+   */
+  private long parseParallel(InputStream in) throws IOException {
+    return new MatchPipeline(matcher.spec(), batchLines, batchBytes).run(in, new MatchPipeline.Consumer() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len, MatchedLine matched,
+          MatchedLine.Prepared p, boolean unterminated) {
+        process(lineNo, buf, off, len, p, unterminated, matched);
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        rejectTooLong(lineNo, length, head, headLen);
+      }
+    });
+  }
+
+  private void rejectTooLong(long lineNo, long length, byte[] head, int headLen) {
+    reject(lineNo, "line of " + length + " bytes is longer than the limit of "
+        + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
+  }
+
+  /**
+   * Decodes and matches one line into {@code into} (already reset to the line): what only needs
+   * the line itself, so it may run on any thread with its own matcher and decoder.
+   */
+  static MatchedLine.Prepared prepare(LineMatcher matcher, CharsetDecoder utf8, byte[] buf, int off,
+      int len, MatchedLine into) {
     String line;
     boolean plain = plainAscii(buf, off, len);
     try {
-      line = plain ? new String(buf, off, len, StandardCharsets.ISO_8859_1) : decode(buf, off, len);
+      line = plain ? new String(buf, off, len, StandardCharsets.ISO_8859_1) : decode(utf8, buf, off, len);
     } catch (BadLine e) {
-      reject(lineNo, e.getMessage(), buf, off, len);
-      return;
+      return MatchedLine.Prepared.reject(e.getMessage());
     }
     if (line.isBlank()) {
-      other();
-      return;
+      return MatchedLine.Prepared.BLANK;
     }
     String control = plain ? null : controlCharacter(line);
     if (control != null) {
-      reject(lineNo, "not text: " + control, buf, off, len);
+      return MatchedLine.Prepared.reject("not text: " + control);
+    }
+    matcher.match(into.lineNo, line, into);
+    return MatchedLine.Prepared.MATCHED;
+  }
+
+  private void process(long lineNo, byte[] buf, int off, int len, MatchedLine.Prepared p, boolean unterminated) {
+    process(lineNo, buf, off, len, p, unterminated, m);
+  }
+
+  /** Stores a prepared line: times, engine tables, the format's handler, rejects. This thread only. */
+  private void process(long lineNo, byte[] buf, int off, int len, MatchedLine.Prepared p,
+      boolean unterminated, MatchedLine matched) {
+    if (p.rejectReason() != null) {
+      reject(lineNo, p.rejectReason(), buf, off, len);
       return;
     }
-    matcher.match(lineNo, line, m);
+    if (p == MatchedLine.Prepared.BLANK) {
+      other();
+      return;
+    }
+    this.m = matched;
     try {
       long ts = RequestRecord.NONE;
       int clock = 0;
@@ -141,10 +203,10 @@ public final class SpecParser {
         clock = times.clockId();
       }
       if (m.kind == null) {
-        unmatched(lineNo, buf, off, len);
+        unmatched(lineNo, buf, off, len, unterminated);
         return;
       }
-      if (m.kind.end() != null && !reader.lastLineTerminated() && !m.kind.end().matcher(m.message).find()) {
+      if (m.kind.end() != null && unterminated && !m.kind.end().matcher(m.message).find()) {
         reject(lineNo, "truncated last line: a " + m.kind.name() + " line that ends before its last field",
             buf, off, len);
         return;
@@ -186,9 +248,9 @@ public final class SpecParser {
     }
   }
 
-  private void unmatched(long lineNo, byte[] buf, int off, int len) {
+  private void unmatched(long lineNo, byte[] buf, int off, int len, boolean unterminated) {
     LineSpec.Kind near = matcher.nearMiss(m);
-    if (near != null && !reader.lastLineTerminated()) {
+    if (near != null && unterminated) {
       reject(lineNo, "truncated last line: it looks like a " + near.name()
           + " line but ends before its pattern does", buf, off, len);
       return;
@@ -347,7 +409,7 @@ public final class SpecParser {
     return true;
   }
 
-  private String decode(byte[] buf, int off, int len) throws BadLine {
+  private static String decode(CharsetDecoder utf8, byte[] buf, int off, int len) throws BadLine {
     boolean ascii = true;
     for (int i = off; i < off + len; i++) {
       if (buf[i] < 0) {
