@@ -82,6 +82,17 @@ class LineMatcherShortcutsTest {
   }
 
   @Test
+  void anOutputThatQuotesTheFieldNamesIsSplitAtTheLastOne() {
+    MatchedLine m = new MatchedLine();
+    new LineMatcher(VLLM).match(1, "Generated response r1: output: 'a, output_token_ids: [1]', "
+        + "output_token_ids: [5, 6], finish_reason: stop", m);
+    assertEquals("generated", m.kind.name());
+    assertEquals("'a, output_token_ids: [1]'", m.group("output"));
+    assertEquals("[5, 6]", m.group("ids"));
+    assertEquals("stop", m.group("reason"));
+  }
+
+  @Test
   void aPatternThatRanOutOfInputMightStillMatch() {
     Pattern p = Pattern.compile("^(?<md>\\d\\d-\\d\\d) INFO");
     assertTrue(LineMatcher.canMatchText(p, "0"));
