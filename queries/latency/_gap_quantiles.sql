@@ -1,10 +1,10 @@
 -- Exact percentiles of the pooled chunk gaps of each run, in memory that does not grow with the
 -- number of gaps. DuckDB's quantile_cont keeps every value of a group in memory, outside its
 -- memory_limit: 8 bytes a gap plus the growth of its buffer, about 1.2 GB of RSS at 50 M gaps,
--- more than the machine has at a day's 200 M. Here the values are first counted per bucket of
--- four significant digits (_sig_bucket; a few thousand groups), which places every percentile's
--- two neighbouring order statistics in a bucket; only the values of those buckets are then
--- counted one by one (a hash aggregate, which DuckDB can spill). The result is the same as
+-- 3.9 GB at a day's 200 M. Here the gaps are first counted per bucket of 65 µs
+-- (_gap_bucket; hash aggregates, which DuckDB can spill), which places each percentile's two
+-- neighbouring order statistics in a bucket; only the values of those few buckets are then
+-- counted one by one. The result is the same as
 -- quantile_cont's: linear interpolation between order statistics (numpy's default), at
 -- rank (n - 1) * p.
 -- chunk_gap is over gap_ns, given in ms; per_token over gap_per_token_ms. Mean, standard
@@ -21,11 +21,10 @@
 -- @column q [ms] Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, in that order.
 CREATE OR REPLACE MACRO _gap_quantiles(which) AS TABLE
 WITH buckets AS (
-    SELECT run, variant, b, count(*) AS n, avg(v) AS mean_b, var_pop(v) * count(*) AS m2_b,
+    SELECT run, which AS variant, b, count(*) AS n, avg(v) AS mean_b, var_pop(v) * count(*) AS m2_b,
         min(v) AS min_b, max(v) AS max_b
-    FROM _gap_values
-    WHERE variant = which
-    GROUP BY run, variant, b
+    FROM _gap_values(which)
+    GROUP BY run, b
 ),
 -- the run's moments from its buckets' (Chan et al.'s pairwise combination: as stable as one
 -- pass of Welford's, and no second scan of the gaps)
@@ -67,14 +66,12 @@ located AS (
         ON p.run = k.run AND p.variant = k.variant AND k.r >= p.before AND k.r < p.before + p.n
 ),
 inside AS (
-    SELECT v.run, v.variant, v.b, v.v, count(*) AS n
-    FROM _gap_values AS v
+    SELECT v.run, which AS variant, v.b, v.v, count(*) AS n
+    FROM _gap_values(which) AS v
     -- an inner join, so the few target buckets are the hash table (a semi join built it from
     -- every gap)
-    JOIN (SELECT DISTINCT run, variant, b FROM located) AS t
-        ON v.run = t.run AND v.variant = t.variant AND v.b = t.b
-    WHERE v.variant = which
-    GROUP BY ALL
+    JOIN (SELECT DISTINCT run, b FROM located) AS t ON v.run = t.run AND v.b = t.b
+    GROUP BY v.run, v.b, v.v
 ),
 inside_ranked AS (
     SELECT *, sum(n) OVER (PARTITION BY run, variant, b ORDER BY v ROWS UNBOUNDED PRECEDING) AS upto

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * _gap_quantiles (exact percentiles in bounded memory: counts per bucket of four significant
- * digits, then counts per value inside the buckets the percentiles fall in; the moments from the
+ * _gap_quantiles (exact percentiles in bounded memory: counts per bucket of 65 µs, then counts
+ * per value inside the buckets the percentiles fall in; the moments from the
  * same scan) gives what DuckDB's quantile_cont, avg, stddev_pop, min and max give over the same
  * values — quantile_cont holds every value in memory: on ties, a single gap, values at the
  * buckets' edges, zero gaps, chunks of several tokens (per_token) and a seeded random mix.
@@ -34,10 +34,10 @@ class GapQuantilesTest {
     request(jsonl, "ties", "t2", gaps(1_000_000L, 1_000_000L, 3_000_000L));
     // one gap only
     request(jsonl, "one", "o1", gaps(42_123_457L));
-    // the buckets' edges: below 10^4 each value is its own bucket; 10^4 and 10^5 start new digits
-    request(jsonl, "edges", "e1", gaps(0, 1, 9_999, 10_000, 10_001, 99_999, 100_000, 100_001,
-        999_999_999L, 1_000_000_000L, 10_000_000_000_000L));
-    request(jsonl, "edges", "e2", gaps(0, 0, 5, 10_009, 10_010, 10_019));
+    // the buckets' edges: 65,536 ns wide below 2^30 ns, 2^20 ns wide above
+    request(jsonl, "edges", "e1", gaps(0, 1, 65_535, 65_536, 65_537, 131_071, 131_072,
+        1_073_741_823L, 1_073_741_824L, 1_074_790_400L, 10_000_000_000_000L));
+    request(jsonl, "edges", "e2", gaps(0, 0, 5, 65_535, 65_536, 1_073_741_823L));
     // a seeded random mix at ns resolution: a body around 30 ms and a tail of stalls
     Random rnd = new Random(7);
     for (int r = 0; r < 4; r++) {

@@ -71,6 +71,9 @@ public final class SpecParser {
   private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
       .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
   private LineReader reader;
+  /** Batches of the parallel path; 0 lines: the sequential path (tests compare the two). */
+  private int batchLines = Runtime.getRuntime().availableProcessors() > 1 ? 256 : 0;
+  private int batchBytes = 256 << 10;
 
   /**
    * @param explain collects per-kind counts for --explain, or null
@@ -94,10 +97,6 @@ public final class SpecParser {
     return ctx;
   }
 
-  /** Batches of the parallel path; 0 lines: the sequential path (tests compare the two). */
-  private int batchLines = Runtime.getRuntime().availableProcessors() > 1 ? 256 : 0;
-  private int batchBytes = 256 << 10;
-
   /** For tests: the sequential path (lines = 0) or batches of this size. */
   void batches(int lines, int bytes) {
     batchLines = lines;
@@ -120,7 +119,7 @@ public final class SpecParser {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) {
         MatchedLine.Prepared p = prepare(matcher, utf8, buf, off, len, m.reset(lineNo));
-        process(lineNo, buf, off, len, p, !reader.lastLineTerminated());
+        process(lineNo, buf, off, len, p, !reader.lastLineTerminated(), m);
       }
 
       @Override
@@ -177,10 +176,6 @@ public final class SpecParser {
     }
     matcher.match(into.lineNo, line, into);
     return MatchedLine.Prepared.MATCHED;
-  }
-
-  private void process(long lineNo, byte[] buf, int off, int len, MatchedLine.Prepared p, boolean unterminated) {
-    process(lineNo, buf, off, len, p, unterminated, m);
   }
 
   /** Stores a prepared line: times, engine tables, the format's handler, rejects. This thread only. */
