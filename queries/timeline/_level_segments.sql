@@ -4,9 +4,10 @@
 -- arrival -> finish, arrival or queued -> scheduled, scheduled -> last token);
 -- batch from engine steps (basis steps: context + generation requests, else running; a step
 -- holds until the next step of its lane), from token timestamps (basis tokens: chunks of
--- different requests within tt_step_tolerance_ns, default 1 ms, of each other form one engine
--- step, whose batch is the number of requests in it; a chunk appears when its step ends, so a
--- step runs from the previous group of chunks to its own; approximate on client clocks), and from
+-- different requests within _step_tolerance_ns() (tt_step_tolerance_ns, default 1 ms) of each
+-- other form one engine step, whose batch is the number of requests in it; a chunk appears when
+-- its step ends, so a step runs from the previous group of chunks to its own; approximate on
+-- client clocks), and from
 -- scheduled -> last token intervals (basis intervals); waiting and running from engine stats
 -- snapshots (basis engine_stats; a snapshot holds until the next, at most 1.5 intervals, so a
 -- gap in the snapshots stays a gap) and from steps.
@@ -109,9 +110,6 @@ stats_segments AS (
         CASE m.measure WHEN 'running' THEN running ELSE waiting END AS level
     FROM es, (VALUES ('running'), ('waiting')) AS m (measure)
 ),
-tol AS (
-    SELECT coalesce(getvariable('tt_step_tolerance_ns'), 1000000)::BIGINT AS ns
-),
 -- Chunks are first counted per cell of one tolerance width (a hash aggregate, which spills to
 -- disk, where a window over every chunk of a run in time order ran out of memory at 10 M chunks).
 -- Within a cell no two neighbours can be more than the tolerance apart, so steps only break
@@ -119,39 +117,40 @@ tol AS (
 -- step: a chunk less than the tolerance after the request's previous chunk (gap_ns) is in the
 -- same step as it and is not counted again.
 tk_cells AS (
-    SELECT r.run, r.clock_id, t.ts_ns // tol.ns AS cell,
+    SELECT r.run, r.clock_id, t.ts_ns // _step_tolerance_ns() AS cell,
         min(t.ts_ns) AS t_min, max(t.ts_ns) AS t_max,
-        count(*) FILTER (WHERE t.gap_ns IS NULL OR t.gap_ns > tol.ns) AS requests
+        count(*) FILTER (WHERE t.gap_ns IS NULL OR t.gap_ns > _step_tolerance_ns()) AS requests
     FROM tokens AS t
     JOIN requests AS r USING (request_key)
-    CROSS JOIN tol
     WHERE t.chunk_kind IN ('content', 'reasoning')
     GROUP BY ALL
 ),
-tk_break AS (
-    SELECT c.*,
-        CASE WHEN t_min - lag(t_max) OVER (PARTITION BY run, clock_id ORDER BY cell) > tol.ns
-            THEN 1 ELSE 0 END AS brk
-    FROM tk_cells AS c CROSS JOIN tol
+-- One pass over the cells in time order: the previous cell's last chunk (a step starts where the
+-- gap to it is over the tolerance) and the requests counted before the cell. A step's batch is
+-- then the difference of that running count at its start and at the next step's start, so the
+-- steps need no grouping (two window passes in all; grouping the steps took four passes, 7.3 s
+-- instead of 5 s at 10 M tokens).
+tk_pass AS (
+    SELECT run, clock_id, cell, t_min,
+        lag(t_max) OVER w AS prev_max,
+        sum(requests) OVER (w ROWS UNBOUNDED PRECEDING) - requests AS counted_before,
+        sum(requests) OVER (PARTITION BY run, clock_id) AS counted_total
+    FROM tk_cells
+    WINDOW w AS (PARTITION BY run, clock_id ORDER BY cell)
 ),
-tk_step AS (
-    SELECT *, sum(brk) OVER (PARTITION BY run, clock_id ORDER BY cell ROWS UNBOUNDED PRECEDING) AS step
-    FROM tk_break
-),
-token_steps AS (
-    SELECT s.run, s.clock_id, s.step, min(s.t_min) AS t0_ns, sum(s.requests) AS batch,
-        bool_or(c.kind = 'client') AS client_clock
-    FROM tk_step AS s
-    LEFT JOIN clocks AS c ON c.clock_id = s.clock_id
-    GROUP BY s.run, s.clock_id, s.step
+client_clocks AS (
+    SELECT clock_id, bool_or(kind = 'client') AS client FROM clocks GROUP BY clock_id
 ),
 token_segments AS (
-    SELECT run, clock_id, 'batch' AS measure, 'tokens' AS basis, '' AS lane,
-        coalesce(client_clock, false) AS approximate,
-        lag(t0_ns) OVER (PARTITION BY run, clock_id ORDER BY t0_ns) AS t0_ns,
-        t0_ns AS t1_ns,
-        batch AS level
-    FROM token_steps
+    SELECT s.run, s.clock_id, 'batch' AS measure, 'tokens' AS basis, '' AS lane,
+        coalesce(c.client, false) AS approximate,
+        lag(s.t_min) OVER w AS t0_ns,
+        s.t_min AS t1_ns,
+        lead(s.counted_before, 1, s.counted_total) OVER w - s.counted_before AS level
+    FROM tk_pass AS s
+    LEFT JOIN client_clocks AS c ON c.clock_id = s.clock_id
+    WHERE s.prev_max IS NULL OR s.t_min - s.prev_max > _step_tolerance_ns()
+    WINDOW w AS (PARTITION BY s.run, s.clock_id ORDER BY s.cell)
 )
 SELECT run, clock_id, measure, basis, lane, approximate, t0_ns, t1_ns, level::DOUBLE AS level
 FROM (
