@@ -7,13 +7,20 @@ import dev.tokentime.store.Database;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * New databases start as a copy of an empty one kept in a cache directory. Creating the schema
@@ -25,9 +32,16 @@ import java.util.HexFormat;
  * written, the database is created in place as before.
  *
  * <p>Where: {@code $TOKENTIME_CACHE_DIR}, else {@code $XDG_CACHE_HOME/tokentime}, else
- * {@code ~/.cache/tokentime}; {@code TOKENTIME_CACHE_DIR=off} turns it off.
+ * {@code ~/.cache/tokentime}; {@code TOKENTIME_CACHE_DIR=off} turns it off. Each version of the
+ * schema, the query library, tokentime or DuckDB makes its own template (1.3 MB), so each use
+ * (which touches the file) prunes the others: those unused for {@link #UNUSED_FOR} and all but
+ * the {@link #KEEP} most recently used, which leaves room for a few versions in use side by side.
+ * Listing the directory costs well under a millisecond next to the copy.
  */
 public final class EmptyDatabases {
+  static final int KEEP = 4;
+  static final Duration UNUSED_FOR = Duration.ofDays(30);
+
   private EmptyDatabases() {}
 
   /**
@@ -84,6 +98,8 @@ public final class EmptyDatabases {
         return false; // Database.open says what is wrong with the path
       }
       Files.copy(template, target);
+      touch(template);
+      prune(dir, template);
       return true;
     } catch (IOException | SQLException | RuntimeException e) {
       try {
@@ -92,6 +108,54 @@ public final class EmptyDatabases {
         // Database.open reports the path's problem
       }
       return false;
+    }
+  }
+
+  /** Marks the template as used now (pruning keeps the recently used ones). */
+  private static void touch(Path template) {
+    try {
+      Files.setLastModifiedTime(template, FileTime.from(Instant.now()));
+    } catch (IOException ignored) {
+      // a read-only cache still works; pruning then goes by build time
+    }
+  }
+
+  /**
+   * Deletes the other templates that were unused for {@link #UNUSED_FOR} or are not among the
+   * {@link #KEEP} most recently used ({@code current} counts as one), and build leftovers older than a
+   * day. Best effort: a file another process is using or cannot delete is left.
+   */
+  static void prune(Path dir, Path current) {
+    Instant now = Instant.now();
+    List<Path> others = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "{empty,building}-*.duckdb*")) {
+      for (Path p : ds) {
+        if (p.getFileName().toString().startsWith("building-")) {
+          if (modified(p).isBefore(now.minus(Duration.ofDays(1)))) {
+            deleteQuietly(p);
+          }
+        } else if (!p.equals(current) && p.getFileName().toString().endsWith(".duckdb")) {
+          others.add(p);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return;
+    }
+    others.sort(Comparator.comparing(EmptyDatabases::modified).reversed());
+    for (int i = 0; i < others.size(); i++) {
+      Path p = others.get(i);
+      if (i >= KEEP - 1 || modified(p).isBefore(now.minus(UNUSED_FOR))) {
+        deleteQuietly(p);
+        deleteQuietly(Path.of(p + ".wal"));
+      }
+    }
+  }
+
+  private static Instant modified(Path p) {
+    try {
+      return Files.getLastModifiedTime(p).toInstant();
+    } catch (IOException e) {
+      return Instant.EPOCH;
     }
   }
 
