@@ -19,8 +19,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 
 /**
  * New databases start as a copy of an empty one kept in a cache directory. Creating the schema
@@ -127,7 +129,8 @@ public final class EmptyDatabases {
    */
   static void prune(Path dir, Path current) {
     Instant now = Instant.now();
-    List<Path> others = new ArrayList<>();
+    // each file's time read once: a comparator that stats could see a time change mid-sort
+    Map<Path, Instant> others = new HashMap<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "{empty,building}-*.duckdb*")) {
       for (Path p : ds) {
         if (p.getFileName().toString().startsWith("building-")) {
@@ -135,16 +138,17 @@ public final class EmptyDatabases {
             deleteQuietly(p);
           }
         } else if (!p.equals(current) && p.getFileName().toString().endsWith(".duckdb")) {
-          others.add(p);
+          others.put(p, modified(p));
         }
       }
     } catch (IOException | RuntimeException e) {
       return;
     }
-    others.sort(Comparator.comparing(EmptyDatabases::modified).reversed());
-    for (int i = 0; i < others.size(); i++) {
-      Path p = others.get(i);
-      if (i >= KEEP - 1 || modified(p).isBefore(now.minus(UNUSED_FOR))) {
+    List<Path> recentFirst = new ArrayList<>(others.keySet());
+    recentFirst.sort(Comparator.comparing(others::get, Comparator.reverseOrder()));
+    for (int i = 0; i < recentFirst.size(); i++) {
+      Path p = recentFirst.get(i);
+      if (i >= KEEP - 1 || others.get(p).isBefore(now.minus(UNUSED_FOR))) {
         deleteQuietly(p);
         deleteQuietly(Path.of(p + ".wal"));
       }
