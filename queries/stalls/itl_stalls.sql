@@ -19,9 +19,12 @@
 -- @column batch_jump [bool] The batch grew sharply during the gap.
 -- @column kv_near_full [bool] The KV cache was near full during the gap.
 CREATE OR REPLACE VIEW itl_stalls AS
+-- the run's P99 chunk gap from metric_stats (the same _gap_quantiles figure), so a command that
+-- snapshots metric_stats (summary, report) does not count every gap again here
 WITH thr AS MATERIALIZED (
-    SELECT run, coalesce(getvariable('tt_stall_ms'), q[9]) AS threshold_ms
-    FROM _gap_quantiles('chunk_gap')
+    SELECT run, coalesce(getvariable('tt_stall_ms'), p99) AS threshold_ms
+    FROM metric_stats
+    WHERE metric = 'itl_ms'
 ),
 stall AS (
     SELECT g.run, g.request_key, g.seq, g.ts_ns - g.gap_ns AS t0_ns,

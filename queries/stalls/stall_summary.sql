@@ -13,9 +13,12 @@
 -- @column unexplained_share [ratio] Share with none of these.
 -- @column verdict [text] One sentence.
 CREATE OR REPLACE VIEW stall_summary AS
+-- the run's P99 chunk gap from metric_stats (the same _gap_quantiles figure), so a command that
+-- snapshots metric_stats (summary, report) does not count every gap again here
 WITH thr AS MATERIALIZED (
-    SELECT run, coalesce(getvariable('tt_stall_ms'), q[9]) AS threshold_ms
-    FROM _gap_quantiles('chunk_gap')
+    SELECT run, coalesce(getvariable('tt_stall_ms'), p99) AS threshold_ms
+    FROM metric_stats
+    WHERE metric = 'itl_ms'
 ),
 s AS (
     SELECT
