@@ -43,44 +43,40 @@ prefill AS (
 ),
 -- how many prefills had begun by an instant and how many had ended by it: a stall [t0, t1]
 -- overlaps the prefills begun by t1 less those ended by t0. Both counts come from one sorted
--- pass each over the prefills' instants and the stalls' (a running count, prefills first at a
--- tie); as-of joins gave the same counts but one of them took 125 s of CPU at 200 M tokens, and
--- a range join compared every stall with every prefill of its run
-began_by AS (
-    SELECT request_key, seq, n
+-- pass over the prefills' instants and the stalls' (a running count, prefills first at a tie),
+-- partitioned by which count it is (ended: 0 for begun by t1, 1 for ended by t0); as-of joins
+-- gave the same counts but one of them took 125 s of CPU at 200 M tokens, and a range join
+-- compared every stall with every prefill of its run
+running AS (
+    SELECT request_key, seq, ended, n
     FROM (
-        SELECT request_key, seq, k,
-            sum(1 - k) OVER (PARTITION BY run, clock_id ORDER BY ts_ns, k ROWS UNBOUNDED PRECEDING) AS n
+        SELECT request_key, seq, ended, k,
+            sum(1 - k) OVER (PARTITION BY run, clock_id, ended ORDER BY ts_ns, k ROWS UNBOUNDED PRECEDING) AS n
         FROM (
-            SELECT run, clock_id, p0_ns AS ts_ns, 0 AS k, NULL AS request_key, NULL AS seq
-            FROM prefill WHERE p1_ns >= p0_ns
+            SELECT p.run, p.clock_id, m.ended, CASE m.ended WHEN 0 THEN p.p0_ns ELSE p.p1_ns END AS ts_ns,
+                0 AS k, NULL AS request_key, NULL AS seq
+            FROM prefill AS p, (VALUES (0), (1)) AS m (ended)
+            WHERE p.p1_ns >= p.p0_ns
             UNION ALL
-            SELECT run, clock_id, t1_ns, 1, request_key, seq FROM stall
+            SELECT s.run, s.clock_id, m.ended, CASE m.ended WHEN 0 THEN s.t1_ns ELSE s.t0_ns END,
+                1, s.request_key, s.seq
+            FROM stall AS s, (VALUES (0), (1)) AS m (ended)
         )
     )
     WHERE k = 1
 ),
-ended_by AS (
-    SELECT request_key, seq, n
-    FROM (
-        SELECT request_key, seq, k,
-            sum(1 - k) OVER (PARTITION BY run, clock_id ORDER BY ts_ns, k ROWS UNBOUNDED PRECEDING) AS n
-        FROM (
-            SELECT run, clock_id, p1_ns AS ts_ns, 0 AS k, NULL AS request_key, NULL AS seq
-            FROM prefill WHERE p1_ns >= p0_ns
-            UNION ALL
-            SELECT run, clock_id, t0_ns, 1, request_key, seq FROM stall
-        )
-    )
-    WHERE k = 1
+overlap_counts AS (
+    SELECT request_key, seq,
+        coalesce(sum(n) FILTER (WHERE ended = 0), 0) - coalesce(sum(n) FILTER (WHERE ended = 1), 0) AS n
+    FROM running
+    GROUP BY request_key, seq
 ),
 prefill_hits AS (
     SELECT s.request_key, s.seq,
-        coalesce(b.n, 0) - coalesce(e.n, 0)
+        coalesce(c.n, 0)
             - CASE WHEN o.p1_ns >= o.p0_ns AND o.p0_ns <= s.t1_ns AND o.p1_ns > s.t0_ns THEN 1 ELSE 0 END AS n
     FROM stall AS s
-    LEFT JOIN began_by AS b USING (request_key, seq)
-    LEFT JOIN ended_by AS e USING (request_key, seq)
+    LEFT JOIN overlap_counts AS c USING (request_key, seq)
     LEFT JOIN prefill AS o ON o.request_key = s.request_key
 ),
 engine AS (
