@@ -139,7 +139,7 @@ public final class IngestService {
       }
     }
     t = System.nanoTime();
-    Deriver.derive(db, formats.namespaceFormats());
+    Deriver.derive(db, formats.namespaceFormats(), runs);
     RequestLinker.link(db);
     t = Timing.since("derive and link", t);
     List<IngestResult.FailedCheck> failed = failedChecks(db);

@@ -15,7 +15,7 @@ public final class CanonicalSchema {
   private CanonicalSchema() {}
 
   /** Bumped when a table changes shape; a database with another version is refused. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   /** Kinds of streamed chunk, in the order of the {@code chunk_kind} ENUM (codes are indexes). */
   public static final List<String> CHUNK_KINDS =
@@ -231,13 +231,29 @@ public final class CanonicalSchema {
       "Requests whose chunks arrived out of order or from several files; the derive step rebuilds their gaps and aggregates from tokens, then clears this table.",
       List.of(of("request_key", "BIGINT", "id", "Request (requests.request_key).")));
 
+  public static final TableDef DERIVED_GAP_STATS = new TableDef("_gap_stats",
+      "One row per run with chunk gaps",
+      "Derived: statistics of each run's pooled chunk gaps (the default ITL) over its ok requests not"
+          + " marked warm-up, as _gap_quantiles_live('chunk_gap') gives them with no analysis window set;"
+          + " the derive step recomputes the runs each ingest touched, and _gap_quantiles reads this"
+          + " table instead of every gap while no window or warm-up variable is set.",
+      List.of(of("run", "VARCHAR", "id", "Run name."),
+          of("variant", "VARCHAR", "text", "chunk_gap (the only variant kept)."),
+          of("n", "BIGINT", "count", "Gaps the statistics are over."),
+          of("mean_ms", "DOUBLE", "ms", "Mean."),
+          of("std_ms", "DOUBLE", "ms", "Population standard deviation."),
+          of("min_ms", "DOUBLE", "ms", "Smallest gap."),
+          of("max_ms", "DOUBLE", "ms", "Largest gap."),
+          of("q", "DOUBLE[]", "ms", "Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, in that order.")));
+
   /** Canonical tables written by ingest, in creation order. */
   public static final List<TableDef> TABLES = List.of(RUNS, SOURCES, CLOCKS, REQUESTS, REQUEST_LINKS,
       TOKENS, STEPS, ENGINE_STATS, ENGINE_EVENTS, METRIC_HISTOGRAMS, REPORTED_METRICS, REJECTS,
       CLOCK_ANCHORS);
 
   /** Tables rebuilt by the derive step. */
-  public static final List<TableDef> DERIVED = List.of(DERIVED_REQUEST_TOKENS, DERIVED_DIRTY_REQUESTS);
+  public static final List<TableDef> DERIVED = List.of(DERIVED_REQUEST_TOKENS, DERIVED_DIRTY_REQUESTS,
+      DERIVED_GAP_STATS);
 
   public static List<TableDef> all() {
     var all = new java.util.ArrayList<TableDef>();

@@ -2,6 +2,7 @@ package dev.tokentime.store;
 
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -86,16 +87,20 @@ public final class Deriver {
   }
 
   /**
-   * The derive step after an ingest: merges stubs into their request rows, then rebuilds the
-   * derived data of the dirty requests, in one transaction; returns how many were rebuilt.
+   * The derive step after an ingest: merges stubs into their request rows, rebuilds the derived
+   * data of the dirty requests, then the chunk-gap statistics of the runs the ingest touched
+   * (GapStats), in one transaction, so no reader sees one without the other; returns how many
+   * requests were rebuilt.
    */
-  public static long derive(Database db, Map<String, List<String>> namespaceFormats) throws SQLException {
+  public static long derive(Database db, Map<String, List<String>> namespaceFormats,
+      Collection<String> touchedRuns) throws SQLException {
     var c = db.connection();
     boolean wasAuto = c.getAutoCommit();
     c.setAutoCommit(false);
     try {
       mergeStubs(db, namespaceFormats);
       long n = rebuildDirty(db);
+      GapStats.refresh(db, touchedRuns);
       c.commit();
       return n;
     } catch (SQLException e) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * _gap_quantiles (exact percentiles in bounded memory: counts per bucket of 65 µs, then counts
+ * _gap_quantiles and _gap_quantiles_live (exact percentiles in bounded memory: counts per bucket of 65 µs, then counts
  * per value inside the buckets the percentiles fall in; the moments from the
  * same scan) gives what DuckDB's quantile_cont, avg, stddev_pop, min and max give over the same
  * values — quantile_cont holds every value in memory: on ties, a single gap, values at the
@@ -54,25 +54,29 @@ class GapQuantilesTest {
 
     try (TestDb t = new TestDb(tmp)) {
       t.ingest(t.write("gaps.jsonl", jsonl.toString()));
-      for (String variant : List.of("chunk_gap", "per_token")) {
-        String value = variant.equals("chunk_gap") ? "gap_ns" : "gap_per_token_ms";
-        String scale = variant.equals("chunk_gap") ? " / 1e6" : "";
-        Map<String, List<Double>> expected = byRun(t, "SELECT run, count(*), list_transform([avg(" + value + "), stddev_pop(" + value + "), min("
-            + value + "), max(" + value + ")] || quantile_cont(" + value
-            + ", " + PS + "), x -> x" + scale + ") FROM token_gaps WHERE measured AND ok GROUP BY run ORDER BY run");
-        Map<String, List<Double>> actual = byRun(t,
-            "SELECT run, n, [mean_ms, std_ms, min_ms, max_ms] || q FROM _gap_quantiles('" + variant
-                + "') ORDER BY run");
-        assertEquals(expected.keySet(), actual.keySet(), variant + ": runs");
-        assertEquals(List.of("edges", "multi", "one", "random", "ties"), List.copyOf(expected.keySet()));
-        for (String run : expected.keySet()) {
-          List<Double> e = expected.get(run);
-          List<Double> a = actual.get(run);
-          assertEquals(e.get(0), a.get(0), variant + " " + run + ": count");
-          assertEquals(14, a.size(), "count, mean, std, min, max and 9 percentiles");
-          for (int i = 1; i < e.size(); i++) {
-            double tol = 1e-12 * Math.max(1, Math.abs(e.get(i)));
-            assertEquals(e.get(i), a.get(i), tol, variant + " " + run + " figure #" + i + ": " + e + " vs " + a);
+      // _gap_quantiles reads chunk_gap from what the derive step kept (_gap_stats);
+      // _gap_quantiles_live computes both from the gaps
+      for (String source : List.of("_gap_quantiles", "_gap_quantiles_live")) {
+        for (String variant : List.of("chunk_gap", "per_token")) {
+          String value = variant.equals("chunk_gap") ? "gap_ns" : "gap_per_token_ms";
+          String scale = variant.equals("chunk_gap") ? " / 1e6" : "";
+          Map<String, List<Double>> expected = byRun(t, "SELECT run, count(*), list_transform([avg(" + value + "), stddev_pop(" + value + "), min("
+              + value + "), max(" + value + ")] || quantile_cont(" + value
+              + ", " + PS + "), x -> x" + scale + ") FROM token_gaps WHERE measured AND ok GROUP BY run ORDER BY run");
+          Map<String, List<Double>> actual = byRun(t,
+              "SELECT run, n, [mean_ms, std_ms, min_ms, max_ms] || q FROM " + source + "('" + variant
+                  + "') ORDER BY run");
+          assertEquals(expected.keySet(), actual.keySet(), variant + ": runs");
+          assertEquals(List.of("edges", "multi", "one", "random", "ties"), List.copyOf(expected.keySet()));
+          for (String run : expected.keySet()) {
+            List<Double> e = expected.get(run);
+            List<Double> a = actual.get(run);
+            assertEquals(e.get(0), a.get(0), source + " " + variant + " " + run + ": count");
+            assertEquals(14, a.size(), "count, mean, std, min, max and 9 percentiles");
+            for (int i = 1; i < e.size(); i++) {
+              double tol = 1e-12 * Math.max(1, Math.abs(e.get(i)));
+              assertEquals(e.get(i), a.get(i), tol, variant + " " + run + " figure #" + i + ": " + e + " vs " + a);
+            }
           }
         }
       }

@@ -111,6 +111,28 @@ class QueryLibraryLintTest {
     assertEquals(List.of(), missing, "views without a golden case under src/test/resources/golden");
   }
 
+  /**
+   * The derive step's cached figures (_gap_stats) are read only while _scope_is_default(): a
+   * variable that _request_scope reads but that macro does not test would make readers take
+   * figures computed for another scope.
+   */
+  @Test
+  void scopeIsDefaultTestsEveryVariableTheScopeReads() {
+    Pattern var = Pattern.compile("getvariable\\('(tt_\\w+)'\\)");
+    Set<String> read = new LinkedHashSet<>();
+    Set<String> tested = new LinkedHashSet<>();
+    var m = var.matcher(QueryLibrary.get().get("_request_scope").sql());
+    while (m.find()) {
+      read.add(m.group(1));
+    }
+    m = var.matcher(QueryLibrary.get().get("_scope_is_default").sql());
+    while (m.find()) {
+      tested.add(m.group(1));
+    }
+    assertEquals(6, read.size(), "the scope's variables: " + read);
+    assertEquals(read, tested);
+  }
+
   @Test
   void fileConventionsAreChecked() {
     var e = assertThrows(IllegalArgumentException.class, () -> QueryLibrary.load(Map.of(
