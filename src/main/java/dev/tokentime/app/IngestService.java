@@ -101,6 +101,9 @@ public final class IngestService {
     try {
       List<Planned> plan = plan(inputs, forced, skipped, spooled);
       t = Timing.since("plan (sniff, duplicate check)", t);
+      // files load under DuckDB's load limit (Database.loadMemoryLimit); the derive step and the
+      // checks after them run under the general one
+      db.setMemoryLimit(Database.loadMemoryLimit());
       try (IngestStore store = new IngestStore(db, formats.namespaceFormats())) {
         int jobs = o.strict() ? 1 : o.jobs() > 0 ? Math.min(o.jobs(), plan.size()) : parallelism(plan.size());
         ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
@@ -130,6 +133,7 @@ public final class IngestService {
       }
       Timing.since("files", t);
     } finally {
+      db.setMemoryLimit(Database.memoryLimit());
       for (Path p : spooled) {
         try {
           Files.deleteIfExists(p);

@@ -53,6 +53,33 @@ class IngestServiceTest {
   }
 
   @Test
+  void filesLoadUnderTheLoadMemoryLimitAndTheGeneralOneComesBack() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      String general = (String) t.value("SELECT current_setting('memory_limit')");
+      List<String> during = new java.util.ArrayList<>();
+      new IngestService(dev.tokentime.ingest.FormatRegistry.standard()).ingest(t.db,
+          IngestOptions.of(List.of(t.write("c8/run.jsonl", R1 + "\n").toString())),
+          new IngestService.Listener() {
+            @Override
+            public void fileDone(IngestResult.FileResult r) {
+              try {
+                during.add((String) t.value("SELECT current_setting('memory_limit')"));
+              } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+              }
+            }
+          });
+      // DuckDB shows limits in MiB: 150 MB and 500 MB
+      assertEquals(List.of("143.0 MiB"), during);
+      assertEquals("476.8 MiB", general);
+      assertEquals(general, t.value("SELECT current_setting('memory_limit')"));
+      // and after a failed ingest too
+      assertThrows(BadInputException.class, () -> t.ingest(tmp.resolve("no-such-file.jsonl")));
+      assertEquals(general, t.value("SELECT current_setting('memory_limit')"));
+    }
+  }
+
+  @Test
   void strictRollsBackTheFileWithRejects() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
       Path good = t.write("a/good.jsonl", R1 + "\n");
