@@ -1,0 +1,104 @@
+-- Exact percentiles of the pooled chunk gaps of each run, from every gap, in memory that does not
+-- grow with the number of gaps; the first pass (counts per bucket) is read from the table or view
+-- buckets_from (_gap_buckets' rows: _gap_quantiles_live passes the view itself, the derive step a
+-- copy of it). Readers call _gap_quantiles, which takes the chunk_gap figures of the default scope
+-- from _gap_stats and comes here otherwise.
+-- DuckDB's quantile_cont keeps every value of a group in memory, outside its
+-- memory_limit: 8 bytes a gap plus the growth of its buffer, about 1.2 GB of RSS at 50 M gaps,
+-- 3.9 GB at a day's 200 M. Here the gaps are first counted per bucket of 65 µs
+-- (_gap_buckets; hash aggregates, which DuckDB can spill), which places each percentile's two
+-- neighbouring order statistics in a bucket; only the values of those few buckets are then
+-- counted one by one. The result is the same as
+-- quantile_cont's: linear interpolation between order statistics (numpy's default), at
+-- rank (n - 1) * p.
+-- chunk_gap is over gap_ns, given in ms; per_token over gap_per_token_ms. Mean, standard
+-- deviation, min and max are combined from the buckets' own, so the gaps are read twice in all.
+-- @grain one row per run with at least one gap
+-- @param which The variant: 'chunk_gap' or 'per_token'.
+-- @param buckets_from Name of a table or view with _gap_buckets' columns: _gap_buckets itself, or a
+-- copy of some of its rows.
+-- @column run [id] Run name.
+-- @column variant [text] chunk_gap or per_token (token_gaps' gap_ns or gap_per_token_ms).
+-- @column n [count] Gaps the statistics are over (measured, ok requests).
+-- @column mean_ms [ms] Mean.
+-- @column std_ms [ms] Population standard deviation.
+-- @column min_ms [ms] Smallest gap.
+-- @column max_ms [ms] Largest gap.
+-- @column q [ms] Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, in that order.
+CREATE OR REPLACE MACRO _gap_quantiles_from_buckets(which, buckets_from) AS TABLE
+WITH buckets AS (
+    SELECT * FROM query_table(buckets_from) WHERE variant = which
+),
+-- the run's moments from its buckets' (Chan et al.'s pairwise combination: as stable as one
+-- pass of Welford's, and no second scan of the gaps)
+totals AS (
+    SELECT run, variant, sum(n) AS n, sum(n * mean_b) / sum(n) AS mean, min(min_b) AS min_v, max(max_b) AS max_v
+    FROM buckets
+    GROUP BY run, variant
+),
+moments AS (
+    SELECT t.run, t.variant, t.n, t.mean, t.min_v, t.max_v,
+        sqrt((sum(b.m2_b) + sum(b.n * (b.mean_b - t.mean) ^ 2)) / t.n) AS std
+    FROM totals AS t
+    JOIN buckets AS b USING (run, variant)
+    GROUP BY t.run, t.variant, t.n, t.mean, t.min_v, t.max_v
+),
+placed AS (
+    SELECT
+        run, variant, b, n,
+        sum(n) OVER (PARTITION BY run, variant ORDER BY b ROWS UNBOUNDED PRECEDING) - n AS before,
+        sum(n) OVER (PARTITION BY run, variant) AS total
+    FROM buckets
+),
+wanted AS (
+    SELECT t.run, t.variant, t.total, p.i, (t.total - 1) * p.p AS rn
+    FROM (SELECT DISTINCT run, variant, total FROM placed) AS t,
+        (VALUES (1, 0.01), (2, 0.05), (3, 0.10), (4, 0.25), (5, 0.50), (6, 0.75), (7, 0.90),
+            (8, 0.95), (9, 0.99)) AS p (i, p)
+),
+-- the two order statistics (0-based ranks) each percentile lies between
+ranks AS (
+    SELECT run, variant, i, rn, 'lo' AS side, floor(rn)::BIGINT AS r FROM wanted
+    UNION ALL
+    SELECT run, variant, i, rn, 'hi', ceil(rn)::BIGINT FROM wanted
+),
+located AS (
+    SELECT k.run, k.variant, k.i, k.rn, k.side, p.b, k.r - p.before AS k
+    FROM ranks AS k
+    JOIN placed AS p
+        ON p.run = k.run AND p.variant = k.variant AND k.r >= p.before AND k.r < p.before + p.n
+),
+inside AS (
+    SELECT v.run, which AS variant, v.b, v.v, count(*) AS n
+    FROM _gap_values(which) AS v
+    -- an inner join, so the few target buckets are the hash table (a semi join built it from
+    -- every gap)
+    JOIN (SELECT DISTINCT run, b FROM located) AS t ON v.run = t.run AND v.b = t.b
+    GROUP BY v.run, v.b, v.v
+),
+inside_ranked AS (
+    SELECT *, sum(n) OVER (PARTITION BY run, variant, b ORDER BY v ROWS UNBOUNDED PRECEDING) AS upto
+    FROM inside
+),
+valued AS (
+    SELECT l.run, l.variant, l.i, any_value(l.rn) AS rn,
+        any_value(c.v) FILTER (WHERE l.side = 'lo') AS lo,
+        any_value(c.v) FILTER (WHERE l.side = 'hi') AS hi
+    FROM located AS l
+    JOIN inside_ranked AS c
+        ON c.run = l.run AND c.variant = l.variant AND c.b = l.b AND l.k >= c.upto - c.n AND l.k < c.upto
+    GROUP BY l.run, l.variant, l.i
+)
+SELECT
+    r.run,
+    r.variant,
+    r.n,
+    r.mean / u.per_ms AS mean_ms,
+    r.std / u.per_ms AS std_ms,
+    r.min_v / u.per_ms AS min_ms,
+    r.max_v / u.per_ms AS max_ms,
+    list((v.lo + (v.hi - v.lo) * (v.rn - floor(v.rn))) / u.per_ms ORDER BY v.i) AS q
+FROM moments AS r
+CROSS JOIN (SELECT CASE which WHEN 'chunk_gap' THEN 1e6 ELSE 1 END AS per_ms) AS u
+JOIN valued AS v USING (run, variant)
+GROUP BY ALL
