@@ -139,19 +139,18 @@ final class ReportQueries {
   }
 
   Table stalls() throws SQLException {
-    // the longest stalls of each run by a top-n aggregate (max_by with n), which holds n rows per
-    // run: a window over every stall (2 M at 200 M tokens) did not fit in the memory limit.
-    // Ties: the earlier stall, then the smaller request key and seq. Ids from the requests table:
-    // request_latency beside the stalls at 200 M tokens did not fit either.
-    return forRuns(read("stalls", "WITH top AS (SELECT run, unnest(max_by(s, {'g': s.gap_ms, 't': -s.t0_ns,"
-        + " 'r': -s.request_key, 'q': -s.seq}, " + STALLS_PER_RUN + ")) AS s FROM itl_stalls AS s GROUP BY run)"
-        + " SELECT t.run, r.request_id, r.clock_id::BIGINT AS clock_id, t.s.seq::BIGINT AS seq,"
-        + " t.s.t0_ns::BIGINT AS t0_ns, t.s.t1_ns::BIGINT AS t1_ns, t.s.gap_ms::DOUBLE AS gap_ms,"
-        + " t.s.threshold_ms::DOUBLE AS threshold_ms, t.s.other_prefills::BIGINT AS other_prefills,"
-        + " coalesce(t.s.preempted, false) AS preempted, coalesce(t.s.batch_jump, false) AS batch_jump,"
-        + " coalesce(t.s.kv_near_full, false) AS kv_near_full"
-        + " FROM top AS t LEFT JOIN requests r ON r.request_key = t.s.request_key"
-        + " ORDER BY t.run, t.s.gap_ms DESC, t.s.t0_ns"));
+    // the longest stalls of each run (_itl_stalls_top: a top-n aggregate picks them before the
+    // attributions are computed, for those rows only; every stall through the attributions ran
+    // out of the memory limit at 200 M tokens). Ties: the earlier stall, then the smaller request
+    // key and seq. Ids from the requests table: request_latency beside the stalls at 200 M
+    // tokens did not fit either.
+    return forRuns(read("stalls", "SELECT t.run, r.request_id, r.clock_id::BIGINT AS clock_id, t.seq::BIGINT AS seq,"
+        + " t.t0_ns::BIGINT AS t0_ns, t.t1_ns::BIGINT AS t1_ns, t.gap_ms::DOUBLE AS gap_ms,"
+        + " t.threshold_ms::DOUBLE AS threshold_ms, t.other_prefills::BIGINT AS other_prefills,"
+        + " coalesce(t.preempted, false) AS preempted, coalesce(t.batch_jump, false) AS batch_jump,"
+        + " coalesce(t.kv_near_full, false) AS kv_near_full"
+        + " FROM _itl_stalls_top(" + STALLS_PER_RUN + ") AS t LEFT JOIN requests r ON r.request_key = t.request_key"
+        + " ORDER BY t.run, t.gap_ms DESC, t.t0_ns, t.request_key, t.seq"));
   }
 
   /** The slowest ok measured requests per run: TTFT or E2E at or above the run's P99. */
