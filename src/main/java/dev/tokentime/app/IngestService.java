@@ -78,20 +78,7 @@ public final class IngestService {
     return Math.max(1, Math.min(files, Math.min(4, Runtime.getRuntime().availableProcessors())));
   }
 
-  /**
-   * Loads the inputs, derives and checks, under DuckDB's ingest memory limit
-   * (Database.ingestMemoryLimit); the general limit is set again before returning.
-   */
   public IngestResult ingest(Database db, IngestOptions o, Listener listener) throws SQLException {
-    db.setMemoryLimit(Database.ingestMemoryLimit());
-    try {
-      return loadDeriveCheck(db, o, listener);
-    } finally {
-      db.setMemoryLimit(Database.memoryLimit());
-    }
-  }
-
-  private IngestResult loadDeriveCheck(Database db, IngestOptions o, Listener listener) throws SQLException {
     InputFormat forced = null;
     if (o.from() != null) {
       forced = formats.byId(o.from());
@@ -114,6 +101,9 @@ public final class IngestService {
     try {
       List<Planned> plan = plan(inputs, forced, skipped, spooled);
       t = Timing.since("plan (sniff, duplicate check)", t);
+      // files load under DuckDB's load limit (Database.loadMemoryLimit); the derive step and the
+      // checks after them run under the general one
+      db.setMemoryLimit(Database.loadMemoryLimit());
       try (IngestStore store = new IngestStore(db, formats.namespaceFormats())) {
         int jobs = o.strict() ? 1 : o.jobs() > 0 ? Math.min(o.jobs(), plan.size()) : parallelism(plan.size());
         ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
@@ -143,6 +133,7 @@ public final class IngestService {
       }
       Timing.since("files", t);
     } finally {
+      db.setMemoryLimit(Database.memoryLimit());
       for (Path p : spooled) {
         try {
           Files.deleteIfExists(p);

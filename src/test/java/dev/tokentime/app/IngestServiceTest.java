@@ -53,7 +53,7 @@ class IngestServiceTest {
   }
 
   @Test
-  void ingestRunsUnderItsOwnMemoryLimitAndPutsTheGeneralOneBack() throws Exception {
+  void filesLoadUnderTheLoadMemoryLimitAndTheGeneralOneComesBack() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
       String general = (String) t.value("SELECT current_setting('memory_limit')");
       List<String> during = new java.util.ArrayList<>();
