@@ -11,10 +11,11 @@ import java.util.stream.Collectors;
 /**
  * Keeps {@code _gap_stats}: each run's chunk-gap statistics over the default scope, as
  * {@code _gap_quantiles_live('chunk_gap')} computes them from every gap (here in two statements:
- * the buckets of {@code _gap_buckets}, then {@code _gap_quantiles_from_buckets} over a copy of them). Every reader of the
- * default ITL figures (summary, report, {@code metric_stats}, {@code itl_distribution}, the stall
- * threshold) would otherwise read all of a run's gaps twice; the derive step pays that once per
- * ingest, for the runs the ingest touched only (a run's figures depend on its own rows alone).
+ * the buckets of {@code _gap_buckets}, then {@code _gap_quantiles_from_buckets} over a copy of
+ * them). Every reader of the default ITL figures (summary, report, {@code metric_stats},
+ * {@code itl_distribution}, the stall threshold) would otherwise read all of a run's gaps twice;
+ * the derive step pays that once per ingest, for the runs the ingest touched only (a run's
+ * figures depend on its own rows alone).
  */
 public final class GapStats {
   private GapStats() {}
