@@ -14,12 +14,11 @@
 -- @column min_b [ns or ms] Smallest gap in the bucket.
 -- @column max_b [ns or ms] Largest gap in the bucket.
 CREATE OR REPLACE VIEW _gap_buckets AS
-SELECT run, 'chunk_gap' AS variant, b, count(*) AS n, avg(v) AS mean_b, var_pop(v) * count(*) AS m2_b,
+SELECT run, variant, b, count(*) AS n, avg(v) AS mean_b, var_pop(v) * count(*) AS m2_b,
     min(v) AS min_b, max(v) AS max_b
-FROM _gap_values('chunk_gap')
-GROUP BY run, b
-UNION ALL
-SELECT run, 'per_token' AS variant, b, count(*) AS n, avg(v) AS mean_b, var_pop(v) * count(*) AS m2_b,
-    min(v) AS min_b, max(v) AS max_b
-FROM _gap_values('per_token')
-GROUP BY run, b
+FROM (
+    SELECT 'chunk_gap' AS variant, * FROM _gap_values('chunk_gap')
+    UNION ALL
+    SELECT 'per_token' AS variant, * FROM _gap_values('per_token')
+)
+GROUP BY run, variant, b

@@ -1,6 +1,6 @@
--- The gaps _gap_buckets and _gap_quantiles_from_buckets take percentiles of, with the bucket each falls in: chunk_gap in
--- integer ns (token_gaps.gap_ns), per_token in ms (token_gaps.gap_per_token_ms, bucketed by its
--- value in whole ns). A macro, so each of its two readers scans token_gaps anew instead of
+-- The gaps _gap_buckets and _gap_quantiles_from_buckets take percentiles of, with the bucket each
+-- falls in: chunk_gap in integer ns (token_gaps.gap_ns), per_token in ms
+-- (token_gaps.gap_per_token_ms, bucketed by its value in whole ns). A macro, so each of its two readers scans token_gaps anew instead of
 -- sharing a copy of every gap; `which` is a constant, so each row carries one value and no name.
 -- @grain one row per chunk gap of a measured, ok request
 -- @param which The variant: 'chunk_gap' or 'per_token'.

@@ -1,9 +1,9 @@
 -- The rows of itl_stalls (what each column attributes, and how, is documented there): every
--- chunk gap above the threshold, or, with n_longest, each run's n_longest longest. The attributions (prefills,
--- preemptions, batch jumps, KV) are computed for those rows only: the
+-- chunk gap above the threshold, or, with n_longest, each run's n_longest longest. The
+-- attributions (prefills, preemptions, batch jumps, KV) are computed for those rows only: the
 -- report's table of the 20 longest stalls per run takes 20 rows through the joins instead of
 -- every stall (at 200 M tokens, 2 M stalls through them ran out of DuckDB's 500 MB).
--- @grain one row per chunk gap above the threshold (each run's n_longest longest with n_longest), of ok measured requests
+-- @grain one row per chunk gap above the threshold (each run's n_longest longest), of ok measured requests
 -- @param n_longest How many of each run's longest stalls, or NULL for all.
 -- @column run [id] Run.
 -- @column request_key [id] The request that stalled.
