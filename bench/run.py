@@ -98,11 +98,14 @@ def generate(data, name, args):
     """tokentime generate into data/name unless already there; returns the directory."""
     d = os.path.join(data, name)
     done = os.path.join(d, ".done")
-    if not os.path.exists(done):
+    cmd = ["generate", "--out", d, "--seed", "42", "--slots", "16", "--token-timing", "steps"] + args
+    # .done holds the command that wrote the directory: inputs of another command are made again
+    if not os.path.exists(done) or open(done).read() != " ".join(cmd):
         shutil.rmtree(d, ignore_errors=True)
         log("generating %s ..." % name)
-        run([TOKENTIME, "generate", "--out", d, "--seed", "42", "--slots", "16"] + args)
-        open(done, "w").close()
+        run([TOKENTIME] + cmd)
+        with open(done, "w") as f:
+            f.write(" ".join(cmd))
     return d
 
 
@@ -304,7 +307,7 @@ def report(res, args):
                                                       res["date"], res["machine"]))
     L.append("Each figure is the median of %d repetitions, run interleaved (baseline, tokentime, baseline, ...) "
              "as separate processes and timed from outside (wall time; peak RSS from `wait4`). Inputs: "
-             "`tokentime generate --levels 16 --mean-output 500 --slots 16 --seed 42` (one run at concurrency 16)."
+             "`tokentime generate --levels 16 --mean-output 500 --slots 16 --seed 42 --token-timing steps` (one run at concurrency 16; tokens of the batch in lock-step, as an engine's iterations make them)."
              % res["reps"])
     L.append("")
     if res["ingest"]:

@@ -13,7 +13,9 @@ import picocli.CommandLine.Option;
     description = {"Write a synthetic load test in the canonical formats (for trying tokentime, tests and benchmarks).",
         "Closed-loop clients at each concurrency level against a server with --slots batch slots: "
             + "requests queue once the level exceeds the slots, prefill grows with the prompt, token "
-            + "gaps grow with the batch, with jitter and occasional stalls. Deterministic per --seed."},
+            + "gaps grow with the batch. By default the server runs engine iterations: the requests "
+            + "in the batch get their tokens together at the end of each, and a prefill stalls the "
+            + "others. Deterministic per --seed."},
     footer = {"", "Examples:",
         "  tokentime generate --out /tmp/sweep --levels 1,2,4,8,16 --requests 200",
         "  tokentime generate --out /tmp/big --levels 16 --tokens 10000000",
@@ -56,6 +58,12 @@ final class GenerateCommand extends BaseCommand {
           + "or vllm-log (a vLLM server log with per-token streaming-delta lines, ~170 bytes a token).")
   String form;
 
+  @Option(names = "--token-timing", defaultValue = "steps", paramLabel = "MODEL",
+      description = "steps (engine iterations: tokens of the batch in lock-step, prefills stall the "
+          + "batch; default) or independent (each request's gaps drawn on their own with random "
+          + "stalls, not aligned across requests: the model the bundled samples were written with).")
+  String tokenTiming;
+
   @Option(names = "--gzip", description = "Write .gz files.")
   boolean gzip;
 
@@ -68,12 +76,17 @@ final class GenerateCommand extends BaseCommand {
       case "csv" -> CanonicalWriter.Form.CSV;
       default -> throw new dev.tokentime.BadInputException("--form must be requests, tokens, csv or vllm-log");
     };
+    RunGenerator.TokenTiming timing = switch (tokenTiming) {
+      case "steps" -> RunGenerator.TokenTiming.STEPS;
+      case "independent" -> RunGenerator.TokenTiming.INDEPENDENT;
+      default -> throw new dev.tokentime.BadInputException("--token-timing must be steps or independent");
+    };
     Files.createDirectories(out);
     int perLevel = requests;
     if (tokens != null) {
       perLevel = (int) Math.max(1, tokens / levels.size() / Math.max(1, meanOutput));
     }
-    RunGenerator gen = new RunGenerator(seed, slots, 1_767_225_600_000_000_000L); // 2026-01-01T00:00Z
+    RunGenerator gen = new RunGenerator(seed, slots, 1_767_225_600_000_000_000L, timing); // 2026-01-01T00:00Z
     long total = 0;
     long offset = 0;
     for (int c : levels) {

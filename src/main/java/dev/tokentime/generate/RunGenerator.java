@@ -7,10 +7,25 @@ import java.util.SplittableRandom;
  * A deterministic synthetic load test, for samples, tests and benchmarks: closed-loop clients at
  * a concurrency level send requests to a server with a fixed number of batch slots. A request
  * waits in the queue until a slot frees, prefills in time proportional to its prompt, then streams
- * tokens whose gaps grow with the level (a bigger batch shares the GPU), with lognormal jitter
- * and occasional stalls. The same seed always gives the same requests, byte for byte.
+ * tokens whose gaps grow with the batch. How the tokens are timed is a {@link TokenTiming}. The
+ * same seed always gives the same requests, byte for byte.
  */
 public final class RunGenerator {
+
+  /** How token timestamps are made. */
+  public enum TokenTiming {
+    /**
+     * Engine iterations ({@link EngineSteps}): the requests in the batch get their tokens together
+     * at the end of each iteration, and a prefill stalls everyone decoding. What servers do.
+     */
+    STEPS,
+    /**
+     * Each request on its own: lognormal gaps around a mean that grows with the level, and a
+     * random 2 % of gaps stalled by 40-120 ms; tokens of different requests are not aligned. The
+     * model the bundled samples were written with.
+     */
+    INDEPENDENT
+  }
 
   /** One generated request, with its per-token timestamps. */
   public static final class Request {
@@ -42,16 +57,19 @@ public final class RunGenerator {
   private final long seed;
   private final int slots;
   private final long startNs;
+  private final TokenTiming timing;
 
   /**
    * @param seed random seed
    * @param slots server batch slots (requests beyond it queue)
    * @param startNs wall time of the first request
+   * @param timing how token timestamps are made
    */
-  public RunGenerator(long seed, int slots, long startNs) {
+  public RunGenerator(long seed, int slots, long startNs, TokenTiming timing) {
     this.seed = seed;
     this.slots = slots;
     this.startNs = startNs;
+    this.timing = timing;
   }
 
   /**
@@ -63,6 +81,13 @@ public final class RunGenerator {
    */
   public long run(String run, int concurrency, int warmup, int requests, int meanOutput,
       int errorEvery, long offsetNs, Sink sink) throws java.io.IOException {
+    if (timing == TokenTiming.STEPS) {
+      Request template = new Request();
+      template.run = run;
+      template.level = concurrency;
+      return EngineSteps.run(template, seed, slots, startNs + offsetNs, concurrency, warmup, requests,
+          meanOutput, errorEvery, sink);
+    }
     SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + concurrency);
     PriorityQueue<long[]> clients = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
     for (int c = 0; c < concurrency; c++) {
@@ -126,7 +151,7 @@ public final class RunGenerator {
     return tokens;
   }
 
-  private static double gaussian(SplittableRandom rnd) {
+  static double gaussian(SplittableRandom rnd) {
     // Box-Muller; SplittableRandom has no nextGaussian on Java 17
     double u = 1.0 - rnd.nextDouble();
     double v = rnd.nextDouble();

