@@ -65,7 +65,8 @@ overlap AS (
         level
     FROM cut
 ),
-per_lane AS (
+-- kept once (MATERIALIZED) for the two readers below
+per_lane AS MATERIALIZED (
     SELECT run, clock_id, measure, basis, lane, b, any_value(start_ns) AS start_ns,
         any_value(w_ns) AS w_ns, bool_or(approximate) AS approximate,
         sum(level * o_ns) / sum(o_ns) AS mean,
@@ -75,6 +76,9 @@ per_lane AS (
     WHERE o_ns > 0
     GROUP BY run, clock_id, measure, basis, lane, b
 )
+-- Lanes add up, so bases with lanes (engine instances and ranks) are summed per bucket; the other
+-- bases have one lane, and their rows pass as they are: a second hash aggregate over every
+-- bucket took 4 of the 11 s of a 10 ms token batch timeline over 50 M tokens.
 SELECT
     run,
     clock_id,
@@ -89,4 +93,10 @@ SELECT
     sum(max) AS max,
     max(coverage) AS coverage
 FROM per_lane
+WHERE basis IN ('steps', 'engine_stats')
 GROUP BY run, clock_id, measure, basis, b
+UNION ALL
+SELECT run, clock_id, measure, basis, approximate, b, start_ns + b * w_ns AS bucket_start_ns,
+    b * w_ns / 1e9 AS t_s, w_ns / 1e9 AS width_s, mean, max, coverage
+FROM per_lane
+WHERE basis NOT IN ('steps', 'engine_stats')

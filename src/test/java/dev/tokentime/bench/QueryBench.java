@@ -31,6 +31,10 @@ public final class QueryBench {
         + " WHERE variant = 'chunk_gap'");
     q.put("batch_bucket_baseline", "SELECT ts_ns // 10000000 AS bucket, count(DISTINCT request_id) AS batch"
         + " FROM base.tokens GROUP BY 1");
+    // the same question and shape as the baseline: one method (from token timestamps), bucket and
+    // batch; then the whole view (three methods, every column) for what a user reading it pays
+    q.put("batch_tokens_tokentime", "SELECT bucket_start_ns, batch_mean FROM batch_size_timeline_at(0.01)"
+        + " WHERE method = 'tokens'");
     q.put("batch_timeline_tokentime", "SELECT * FROM batch_size_timeline_at(0.01)");
     return q;
   }
