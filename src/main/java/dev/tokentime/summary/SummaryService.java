@@ -24,10 +24,13 @@ public final class SummaryService {
 
   /** Summarises the given runs, with goodput and attainment for the SLO when one is given. */
   public Summary summarize(Database db, Set<String> onlyRuns, SloSpec slo) throws SQLException {
-    // metric_stats is read here and again through level_summary: computed once
-    try (ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats")) {
-      return summarize(db, onlyRuns, slo, metricStats(db));
-    }
+    // reads only: safe to run again should the smaller memory limit not do
+    return db.underLeanLimit(Database.summaryMemoryLimit(), () -> {
+      // metric_stats is read here and again through level_summary: computed once
+      try (ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats")) {
+        return summarize(db, onlyRuns, slo, metricStats(db));
+      }
+    });
   }
 
   private Summary summarize(Database db, Set<String> onlyRuns, SloSpec slo,
