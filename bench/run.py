@@ -253,7 +253,7 @@ def bench_files(res, data, size, reps):
 def bench_jmh(res):
     """The JMH parser benchmarks (bench/jmh): average ms per pass over in-memory generated inputs."""
     log("JMH parser benchmarks ...")
-    run(["mvn", "-B", "-q", "-f", os.path.join(ROOT, "bench", "jmh", "pom.xml"), "package",
+    run(["mvn", "-B", "-q", "-f", os.path.join(ROOT, "bench", "jmh", "pom.xml"), "clean", "package",
          "dependency:copy-dependencies"])
     out = os.path.join(ROOT, "target", "bench", "jmh.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
@@ -271,6 +271,9 @@ def bench_jmh(res):
             err = b["primaryMetric"]["scoreError"]
             mb = int(sizes.group(size_of[name] + 1)) / 1e6 if sizes else float("nan")
             rows.append({"name": name, "ms": ms, "err": err, "mb": mb})
+    if not rows:
+        # JMH exits 0 when its benchmarks throw (a jar older or newer than bench/jmh's classes)
+        sys.exit("JMH measured nothing:\n%s\n%s" % (r.out[-3000:], r.err[-2000:]))
     res["jmh"] = rows
 
 

@@ -46,6 +46,8 @@ public final class QueryBench {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + args[0], ro);
         Statement s = c.createStatement()) {
       s.execute("ATTACH '" + args[1].replace("'", "''") + "' AS base (READ_ONLY)");
+      // as tokentime's own connections run (Database.configure), for both sides
+      s.execute("SET preserve_insertion_order = false");
       Map<String, List<Double>> times = new LinkedHashMap<>();
       Map<String, Long> rows = new LinkedHashMap<>();
       for (int rep = 0; rep < reps; rep++) {

@@ -63,7 +63,7 @@ public class ParserBench {
     Path dir = Files.createTempDirectory("tt-jmh");
     Path file = dir.resolve(vllm ? "c16.log" : "c16.jsonl");
     try (RunGenerator.Sink w = vllm ? new VllmLogWriter(file, false) : new CanonicalWriter(file, form, false)) {
-      new RunGenerator(42, 16, 1_767_225_600_000_000_000L).run("c16", 16, 0, requests, 500, 0, 0, w);
+      new RunGenerator(42, 16, 1_767_225_600_000_000_000L, RunGenerator.TokenTiming.STEPS).run("c16", 16, 0, requests, 500, 0, 0, w);
     }
     byte[] bytes = Files.readAllBytes(file);
     Files.delete(file);
