@@ -110,47 +110,15 @@ stats_segments AS (
         CASE m.measure WHEN 'running' THEN running ELSE waiting END AS level
     FROM es, (VALUES ('running'), ('waiting')) AS m (measure)
 ),
--- Chunks are first counted per cell of one tolerance width (a hash aggregate, which spills to
--- disk, where a window over every chunk of a run in time order ran out of memory at 10 M chunks).
--- Within a cell no two neighbours can be more than the tolerance apart, so steps only break
--- between cells: the same steps as grouping the chunks one by one. A request is counted once per
--- step: a chunk less than the tolerance after the request's previous chunk (gap_ns) is in the
--- same step as it and is not counted again.
-tk_cells AS (
-    SELECT r.run, r.clock_id, t.ts_ns // _step_tolerance_ns() AS cell,
-        min(t.ts_ns) AS t_min, max(t.ts_ns) AS t_max,
-        count(*) FILTER (WHERE t.gap_ns IS NULL OR t.gap_ns > _step_tolerance_ns()) AS requests
-    FROM tokens AS t
-    JOIN requests AS r USING (request_key)
-    WHERE t.chunk_kind IN ('content', 'reasoning')
-    GROUP BY ALL
-),
--- One pass over the cells in time order: the previous cell's last chunk (a step starts where the
--- gap to it is over the tolerance) and the requests counted before the cell. A step's batch is
--- then the difference of that running count at its start and at the next step's start, so the
--- steps need no grouping (two window passes in all; grouping the steps took four passes, 7.3 s
--- instead of 5 s at 10 M tokens).
-tk_pass AS (
-    SELECT run, clock_id, cell, t_min,
-        lag(t_max) OVER w AS prev_max,
-        sum(requests) OVER (w ROWS UNBOUNDED PRECEDING) - requests AS counted_before,
-        sum(requests) OVER (PARTITION BY run, clock_id) AS counted_total
-    FROM tk_cells
-    WINDOW w AS (PARTITION BY run, clock_id ORDER BY cell)
-),
 client_clocks AS (
     SELECT clock_id, bool_or(kind = 'client') AS client FROM clocks GROUP BY clock_id
 ),
+-- engine steps from token timestamps (_token_steps_live, from the cells of _token_cells)
 token_segments AS (
     SELECT s.run, s.clock_id, 'batch' AS measure, 'tokens' AS basis, '' AS lane,
-        coalesce(c.client, false) AS approximate,
-        lag(s.t_min) OVER w AS t0_ns,
-        s.t_min AS t1_ns,
-        lead(s.counted_before, 1, s.counted_total) OVER w - s.counted_before AS level
-    FROM tk_pass AS s
+        coalesce(c.client, false) AS approximate, s.t0_ns, s.t1_ns, s.level
+    FROM _token_steps_live AS s
     LEFT JOIN client_clocks AS c ON c.clock_id = s.clock_id
-    WHERE s.prev_max IS NULL OR s.t_min - s.prev_max > _step_tolerance_ns()
-    WINDOW w AS (PARTITION BY s.run, s.clock_id ORDER BY s.cell)
 )
 SELECT run, clock_id, measure, basis, lane, approximate, t0_ns, t1_ns, level::DOUBLE AS level
 FROM (
