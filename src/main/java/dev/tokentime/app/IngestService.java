@@ -102,7 +102,7 @@ public final class IngestService {
       List<Planned> plan = plan(inputs, forced, skipped, spooled);
       t = Timing.since("plan (sniff, duplicate check)", t);
       // files load under DuckDB's load limit (Database.loadMemoryLimit); the derive step and the
-      // checks after them under the after-load one (Database.afterLoadMemoryLimit)
+      // checks after them under the lean one (Database.underLeanLimit)
       db.setMemoryLimit(Database.loadMemoryLimit());
       try (IngestStore store = new IngestStore(db, formats.namespaceFormats())) {
         int jobs = o.strict() ? 1 : o.jobs() > 0 ? Math.min(o.jobs(), plan.size()) : parallelism(plan.size());
@@ -143,15 +143,14 @@ public final class IngestService {
       }
     }
     t = System.nanoTime();
-    String lean = Database.afterLoadMemoryLimit();
     // each step is retry-safe (a transaction, or reads): see Database.underLeanLimit
-    db.underLeanLimit(lean, () -> Deriver.derive(db, formats.namespaceFormats(), runs));
-    db.underLeanLimit(lean, () -> {
+    db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), runs));
+    db.underLeanLimit(() -> {
       RequestLinker.link(db);
       return null;
     });
     t = Timing.since("derive and link", t);
-    List<IngestResult.FailedCheck> failed = db.underLeanLimit(lean, () -> failedChecks(db));
+    List<IngestResult.FailedCheck> failed = db.underLeanLimit(() -> failedChecks(db));
     Timing.since("checks", t);
     return new IngestResult(done, skipped, runs, strictFailure, failed);
   }

@@ -39,8 +39,8 @@ final class EngineSteps {
   private EngineSteps() {}
 
   /** One run; parameters as {@link RunGenerator#run}. */
-  static long run(RunGenerator.Request template, long seed, int slots, long startNs, int concurrency,
-      int warmup, int requests, int meanOutput, int errorEvery, RunGenerator.Sink sink)
+  static long run(String run, long seed, int slots, long startNs, int concurrency, int warmup,
+      int requests, int meanOutput, int errorEvery, RunGenerator.Sink sink)
       throws java.io.IOException {
     SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + concurrency);
     PriorityQueue<long[]> clients = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
@@ -59,7 +59,8 @@ final class EngineSteps {
       // a client with a request out is not in the queue; it comes back when the request finishes
       while (created < total && !clients.isEmpty() && clients.peek()[0] <= now) {
         long[] client = clients.poll();
-        Live l = arrive(template, created++, (int) client[1], warmup, client[0], meanOutput, errorEvery, rnd);
+        Live l = arrive(run, concurrency, created++, (int) client[1], warmup, client[0], meanOutput,
+            errorEvery, rnd);
         entering.add(l);
         unsent.add(l);
       }
@@ -121,12 +122,12 @@ final class EngineSteps {
     return tokens;
   }
 
-  private static Live arrive(RunGenerator.Request template, int i, int client, int warmup, long arrivalNs,
+  private static Live arrive(String run, int level, int i, int client, int warmup, long arrivalNs,
       int meanOutput, int errorEvery, SplittableRandom rnd) {
     RunGenerator.Request r = new RunGenerator.Request();
-    r.run = template.run;
-    r.level = template.level;
-    r.id = template.run + "-" + (i + 1);
+    r.run = run;
+    r.level = level;
+    r.id = run + "-" + (i + 1);
     r.phase = i < warmup ? "warmup" : "measure";
     r.arrivalNs = arrivalNs;
     r.queuedNs = arrivalNs + 100_000 + rnd.nextLong(400_000); // frontend: 0.1-0.5 ms

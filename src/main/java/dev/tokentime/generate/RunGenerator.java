@@ -82,10 +82,7 @@ public final class RunGenerator {
   public long run(String run, int concurrency, int warmup, int requests, int meanOutput,
       int errorEvery, long offsetNs, Sink sink) throws java.io.IOException {
     if (timing == TokenTiming.STEPS) {
-      Request template = new Request();
-      template.run = run;
-      template.level = concurrency;
-      return EngineSteps.run(template, seed, slots, startNs + offsetNs, concurrency, warmup, requests,
+      return EngineSteps.run(run, seed, slots, startNs + offsetNs, concurrency, warmup, requests,
           meanOutput, errorEvery, sink);
     }
     SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + concurrency);

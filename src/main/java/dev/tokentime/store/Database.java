@@ -40,21 +40,23 @@ public final class Database implements AutoCloseable {
    * DuckDB's memory limit while an ingest loads its files, unless TOKENTIME_MEMORY_LIMIT is set.
    * Appends need no cache: with the general limit DuckDB kept the table blocks it had written in
    * its buffer pool up to the limit, and loading was no slower with this (BENCHMARKS.md). The steps
-   * after loading have their own limit ({@link #AFTER_LOAD_MEMORY_LIMIT}): their joins spill
-   * sooner under this one (at 200 M tokens the chunk-gap statistics took 20.7 s instead of 11 s).
+   * after loading run under {@link #LEAN_MEMORY_LIMIT}: their joins spill sooner under this one
+   * (at 200 M tokens the chunk-gap statistics took 20.7 s instead of 11 s).
    */
   public static final String LOAD_MEMORY_LIMIT = "150MB";
 
   /**
-   * DuckDB's memory limit for an ingest's steps after loading (derive, request links, checks),
-   * unless TOKENTIME_MEMORY_LIMIT is set. They scan the new tokens, and DuckDB keeps the blocks it
-   * read cached up to its limit: under the general limit the derive step set the ingest's peak
-   * (50 M tokens: 0.45 GB after loading, 0.62 GB after deriving; 200 M: 0.96 GB). Under this one
-   * the peaks were 0.48 and 0.60 GB, the 50 M derive no slower, the 200 M one 9.1 s instead of
-   * 5.6 s. Should a step run out of memory here (150 MB did once), it runs again under the
-   * general limit ({@link #underLeanLimit}).
+   * DuckDB's memory limit for work that scans many rows for a few results, unless
+   * TOKENTIME_MEMORY_LIMIT is set: an ingest's steps after loading (derive, request links, checks)
+   * and the summary's queries. DuckDB keeps the blocks it read cached up to its limit, so under the
+   * general one the derive step set an ingest's peak (50 M tokens: 0.45 GB after loading, 0.62 GB
+   * after deriving; 200 M: 0.96 GB) and the summary held 0.51 GB at 50 M, 0.69 GB at 200 M. Under
+   * this one: ingest 0.49-0.51 and 0.60 GB (the 50 M derive no slower, the 200 M one 9.1 s instead
+   * of 5.6 s), summary 0.41 and 0.43 GB, no slower. 150 MB ran out of memory (the derive step once,
+   * figure_basis at 200 M tokens); should 250 MB, the work runs again under the general limit
+   * ({@link #underLeanLimit}).
    */
-  public static final String AFTER_LOAD_MEMORY_LIMIT = "250MB";
+  public static final String LEAN_MEMORY_LIMIT = "250MB";
 
   /**
    * The oldest DuckDB whose storage format tokentime writes (DuckDB's storage_compatibility_version):
@@ -128,23 +130,9 @@ public final class Database implements AutoCloseable {
     return System.getenv().getOrDefault("TOKENTIME_MEMORY_LIMIT", LOAD_MEMORY_LIMIT);
   }
 
-  /** The limit after loading: TOKENTIME_MEMORY_LIMIT when set, else {@link #AFTER_LOAD_MEMORY_LIMIT}. */
-  public static String afterLoadMemoryLimit() {
-    return System.getenv().getOrDefault("TOKENTIME_MEMORY_LIMIT", AFTER_LOAD_MEMORY_LIMIT);
-  }
-
-  /**
-   * DuckDB's memory limit for the summary's queries, unless TOKENTIME_MEMORY_LIMIT is set: they
-   * scan every token row for a few aggregates, and under the general limit DuckDB kept what it read
-   * cached (summary peaks at 50 M tokens 0.51 -> 0.41 GB, at 200 M 0.69 -> 0.43 GB, no slower).
-   * At 150 MB figure_basis ran out of memory at 200 M tokens. Out of memory here, the summary runs
-   * again under the general limit ({@link #underLeanLimit}).
-   */
-  public static final String SUMMARY_MEMORY_LIMIT = "250MB";
-
-  /** The summary's limit: TOKENTIME_MEMORY_LIMIT when set, else {@link #SUMMARY_MEMORY_LIMIT}. */
-  public static String summaryMemoryLimit() {
-    return System.getenv().getOrDefault("TOKENTIME_MEMORY_LIMIT", SUMMARY_MEMORY_LIMIT);
+  /** The lean limit: TOKENTIME_MEMORY_LIMIT when set, else {@link #LEAN_MEMORY_LIMIT}. */
+  public static String leanMemoryLimit() {
+    return System.getenv().getOrDefault("TOKENTIME_MEMORY_LIMIT", LEAN_MEMORY_LIMIT);
   }
 
   /** Work on the database that may be run twice: a transaction that rolls back on failure, or reads. */
@@ -154,11 +142,16 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Runs {@code work} under the smaller memory limit {@code lean}; if DuckDB runs out of memory
-   * there, runs it again under the general limit, which is in force afterwards either way. Memory
-   * is then a trade of speed, never a failure the general limit would not have had too.
+   * Runs {@code work} under the lean memory limit ({@link #leanMemoryLimit}); if DuckDB runs out
+   * of memory there, runs it again under the general limit, which is in force afterwards either
+   * way. Memory is then a trade of speed, never a failure the general limit would not have had too.
    */
-  public <T> T underLeanLimit(String lean, RetrySafe<T> work) throws SQLException {
+  public <T> T underLeanLimit(RetrySafe<T> work) throws SQLException {
+    return underLimit(leanMemoryLimit(), work);
+  }
+
+  /** {@link #underLeanLimit} with the lean limit given (tests make DuckDB run out of memory). */
+  <T> T underLimit(String lean, RetrySafe<T> work) throws SQLException {
     setMemoryLimit(lean);
     try {
       return work.run();

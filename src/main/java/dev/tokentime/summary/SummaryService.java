@@ -25,7 +25,7 @@ public final class SummaryService {
   /** Summarises the given runs, with goodput and attainment for the SLO when one is given. */
   public Summary summarize(Database db, Set<String> onlyRuns, SloSpec slo) throws SQLException {
     // reads only: safe to run again should the smaller memory limit not do
-    return db.underLeanLimit(Database.summaryMemoryLimit(), () -> {
+    return db.underLeanLimit(() -> {
       // metric_stats is read here and again through level_summary: computed once
       try (ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats")) {
         return summarize(db, onlyRuns, slo, metricStats(db));

@@ -27,7 +27,7 @@ class LeanLimitTest {
       String general = limit(t);
       assertEquals("476.8 MiB", general);
       // DuckDB shows limits in MiB: 250 MB
-      assertEquals("238.4 MiB", t.db.underLeanLimit(Database.AFTER_LOAD_MEMORY_LIMIT, () -> limit(t)));
+      assertEquals("238.4 MiB", t.db.underLeanLimit(() -> limit(t)));
       assertEquals(general, limit(t));
     }
   }
@@ -37,7 +37,7 @@ class LeanLimitTest {
     try (TestDb t = new TestDb(tmp)) {
       List<String> limits = new ArrayList<>();
       // two million distinct strings do not fit in 1 MB: a real out-of-memory error from DuckDB
-      long n = t.db.underLeanLimit("1MB", () -> {
+      long n = t.db.underLimit("1MB", () -> {
         limits.add(limit(t));
         return t.db.queryLong("SELECT count(*) FROM (SELECT DISTINCT 'request-' || i FROM range(2000000) r(i))");
       });
@@ -52,7 +52,7 @@ class LeanLimitTest {
   void otherErrorsAreNotRunAgain() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
       int[] runs = {0};
-      SQLException e = assertThrows(SQLException.class, () -> t.db.underLeanLimit("250MB", () -> {
+      SQLException e = assertThrows(SQLException.class, () -> t.db.underLeanLimit(() -> {
         runs[0]++;
         return t.db.queryLong("SELECT count(*) FROM no_such_table");
       }));
