@@ -2,10 +2,8 @@ package dev.tokentime.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tokentime.cli.Main;
+import dev.tokentime.testing.Generated;
 import dev.tokentime.testing.TestDb;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,10 +23,8 @@ class ParallelIngestTest {
 
   @Test
   void piecesIngestedInParallelEqualTheWholeFile() throws Exception {
-    int code = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))
-        .execute("generate", "--out", tmp.resolve("gen").toString(), "--form", "tokens", "--levels", "4",
+    Generated.into(tmp.resolve("gen"), "--form", "tokens", "--levels", "4",
             "--requests", "60", "--mean-output", "40", "--error-every", "7", "--seed", "5");
-    assertEquals(0, code);
     Path whole = tmp.resolve("gen/c4.jsonl");
     List<String> lines = Files.readAllLines(whole);
     // deal the lines round-robin into 5 pieces, in reverse order in every other piece, so token

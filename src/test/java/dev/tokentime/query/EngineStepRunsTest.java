@@ -3,10 +3,8 @@ package dev.tokentime.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tokentime.cli.Main;
+import dev.tokentime.testing.Generated;
 import dev.tokentime.testing.TestDb;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,10 +22,8 @@ class EngineStepRunsTest {
 
   @Test
   void tokenStepsGiveTheEnginesBatchAndStallsArePrefills() throws Exception {
-    int code = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))
-        .execute("generate", "--out", tmp.resolve("gen").toString(), "--levels", "2,8", "--slots", "4",
+    Generated.into(tmp.resolve("gen"), "--levels", "2,8", "--slots", "4",
             "--requests", "60", "--mean-output", "60", "--seed", "5", "--token-timing", "steps");
-    assertEquals(0, code);
     try (TestDb t = new TestDb(tmp.resolve("db"))) {
       t.ingest(tmp.resolve("gen"));
       // bucket by bucket where both methods cover the whole bucket

@@ -3,10 +3,8 @@ package dev.tokentime.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tokentime.cli.Main;
+import dev.tokentime.testing.Generated;
 import dev.tokentime.testing.TestDb;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,10 +27,8 @@ class ItlPerRequestTest {
 
   @Test
   void sameFiguresAsTheAggregateOverEveryGap() throws Exception {
-    int code = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))
-        .execute("generate", "--out", tmp.resolve("gen").toString(), "--levels", "2,8", "--slots", "4",
+    Generated.into(tmp.resolve("gen"), "--levels", "2,8", "--slots", "4",
             "--requests", "40", "--warmup", "3", "--error-every", "9", "--mean-output", "50", "--seed", "3");
-    assertEquals(0, code);
     try (TestDb t = new TestDb(tmp.resolve("db"))) {
       t.ingest(tmp.resolve("gen"));
       long rows = (Long) t.value("SELECT count(*) FROM (" + REFERENCE + ")");
