@@ -231,6 +231,16 @@ final class CanonicalRecord {
     tokensNs[tokenCount++] = v;
   }
 
+  /** The values of a tokens_ns array at once (non-negative: TokensArrayScan reads no sign). */
+  void tokenTimestamps(long[] values, int n) {
+    tokensPresent();
+    if (tokenCount + n > tokensNs.length) {
+      tokensNs = Arrays.copyOf(tokensNs, Math.max(tokenCount + n, tokensNs.length * 2));
+    }
+    System.arraycopy(values, 0, tokensNs, tokenCount, n);
+    tokenCount += n;
+  }
+
   void tokensPresent() {
     if (!hasTokens) {
       hasTokens = true;

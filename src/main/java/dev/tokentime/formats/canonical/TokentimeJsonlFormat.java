@@ -25,6 +25,17 @@ public final class TokentimeJsonlFormat implements InputFormat {
   private static final JsonFactory JSON = JsonFactory.builder().build();
   private static final ObjectMapper TREE = new ObjectMapper(JSON);
 
+  /** Whether tokens_ns arrays go through TokensArrayScan (off only in tests, to compare the paths). */
+  private final boolean scanTokenArrays;
+
+  public TokentimeJsonlFormat() {
+    this(true);
+  }
+
+  TokentimeJsonlFormat(boolean scanTokenArrays) {
+    this.scanTokenArrays = scanTokenArrays;
+  }
+
   @Override
   public String id() {
     return "tokentime-jsonl";
@@ -71,6 +82,7 @@ public final class TokentimeJsonlFormat implements InputFormat {
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     CanonicalRecord rec = new CanonicalRecord(ctx, sink);
     CanonicalTableLine tableLine = new CanonicalTableLine(ctx, sink);
+    TokensArrayScan scan = scanTokenArrays ? new TokensArrayScan() : null;
     LineReader reader = new LineReader(in);
     return reader.forEach(new LineReader.Handler() {
       @Override
@@ -85,7 +97,10 @@ public final class TokentimeJsonlFormat implements InputFormat {
             tableLine.emit(lineNo, TREE.readTree(JSON.createParser(buf, off, len)));
             return;
           }
-          readObject(buf, off, len, rec);
+          if (!readScanned(scan, buf, off, len, rec)) {
+            rec.reset(lineNo);
+            readObject(buf, off, len, rec, null);
+          }
           rec.emit(buf, off, len);
         } catch (CanonicalRecord.BadRecord e) {
           sink.reject(lineNo, e.getMessage(), buf, off, len);
@@ -108,9 +123,32 @@ public final class TokentimeJsonlFormat implements InputFormat {
     });
   }
 
-  /** Reads one JSON object into the record; field syntax only, meaning is the record's job. */
-  static void readObject(byte[] buf, int off, int len, CanonicalRecord rec)
+  /**
+   * The fast path: when the line's tokens_ns array is plain integers (TokensArrayScan), Jackson
+   * reads the line with that array emptied and the scanned values stand in for it. False when the
+   * line is short (a few timestamps at most: Jackson alone is as fast), is not like that, or
+   * anything goes wrong on the way (the record is then half filled: the caller resets it and
+   * reads the original line, so rejects and their reasons are the slow path's).
+   */
+  static boolean readScanned(TokensArrayScan scan, byte[] buf, int off, int len, CanonicalRecord rec) {
+    if (scan == null || len < TokensArrayScan.MIN_LINE || !scan.scan(buf, off, len)) {
+      return false;
+    }
+    try {
+      return readObject(scan.emptiedLine(), 0, scan.emptiedLength(), rec, scan);
+    } catch (IOException | CanonicalRecord.BadRecord | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Reads one JSON object into the record; field syntax only, meaning is the record's job. With
+   * {@code scanned}, the line is one whose tokens_ns array was emptied by it: false when Jackson did
+   * not find that array where the scan did (the key matched elsewhere), so the values were not used.
+   */
+  static boolean readObject(byte[] buf, int off, int len, CanonicalRecord rec, TokensArrayScan scanned)
       throws IOException, CanonicalRecord.BadRecord {
+    boolean used = false;
     try (JsonParser p = JSON.createParser(buf, off, len)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new CanonicalRecord.BadRecord("not a JSON object");
@@ -127,7 +165,15 @@ public final class TokentimeJsonlFormat implements InputFormat {
           case VALUE_TRUE, VALUE_FALSE -> rec.text(field, p.getText());
           case START_ARRAY -> {
             if (field.equals("tokens_ns")) {
-              readLongs(p, rec, true);
+              if (scanned != null && !used && p.currentTokenLocation().getByteOffset() == scanned.arrayOffset()) {
+                if (p.nextToken() != JsonToken.END_ARRAY) {
+                  return false;
+                }
+                rec.tokenTimestamps(scanned.values(), scanned.count());
+                used = true;
+              } else {
+                readLongs(p, rec, true);
+              }
             } else if (field.equals("tokens_n")) {
               readLongs(p, rec, false);
             } else {
@@ -145,6 +191,7 @@ public final class TokentimeJsonlFormat implements InputFormat {
         throw new CanonicalRecord.BadRecord("more than one JSON value on the line");
       }
     }
+    return scanned == null || used;
   }
 
   private static void readLongs(JsonParser p, CanonicalRecord rec, boolean timestamps)
