@@ -57,6 +57,10 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private final List<Reject> firstRejects = new ArrayList<>();
   /** The registry entry of the last key handed out, to know whether it had chunks before. */
   private KeyRegistry.Entry lastEntry;
+  /** The last answer of requestKeyFor, and the run and id it was for. */
+  private KeyRegistry.Entry lastTokensEntry;
+  private String lastTokensRun;
+  private String lastTokensId;
   private long records;
   private long otherLines;
   private long rejected;
@@ -136,6 +140,12 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   @Override
   public long requestKeyFor(String run, String requestId, int clockId, long lineNo) {
+    // consecutive token lines of one request (the usual order) ask for the same key: answered
+    // without the registry's lock and its two map lookups (a sixth of a token line's cost)
+    if (lastTokensEntry != null && requestId.equals(lastTokensId) && run.equals(lastTokensRun)) {
+      remember(lastTokensEntry);
+      return lastTokensEntry.key;
+    }
     touchRun(run);
     try {
       String ns = info.idNamespace() != null ? info.idNamespace() : "file:" + sourceId;
@@ -143,6 +153,9 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       boolean[] created = {false};
       KeyRegistry.Entry e = store.keys().keyForTokens(ns, run, requestId, sourceId, lineNo, created);
       remember(e);
+      lastTokensEntry = e;
+      lastTokensRun = run;
+      lastTokensId = requestId;
       if (created[0]) {
         RequestRecord stub = new RequestRecord();
         stub.run = run;

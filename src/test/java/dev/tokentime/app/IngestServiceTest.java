@@ -132,6 +132,31 @@ class IngestServiceTest {
   }
 
   @Test
+  void interleavedTokenLinesOfRequestsAndRunsKeepTheirOwnKeys() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      // the same id in two runs, and requests whose lines interleave: each line must find its
+      // own request, whichever request the line before it was of (SourceWriter and TokenOrder
+      // remember the last one)
+      Path tokens = t.write("c2/tokens.jsonl", String.join("\n",
+          "{\"request_id\":\"a\",\"run\":\"x\",\"seq\":0,\"ts_ns\":1000}",
+          "{\"request_id\":\"a\",\"run\":\"x\",\"seq\":1,\"ts_ns\":2000}",
+          "{\"request_id\":\"a\",\"run\":\"y\",\"seq\":0,\"ts_ns\":1500}",
+          "{\"request_id\":\"b\",\"run\":\"x\",\"seq\":0,\"ts_ns\":1100}",
+          "{\"request_id\":\"a\",\"run\":\"x\",\"seq\":2,\"ts_ns\":3500}",
+          "{\"request_id\":\"a\",\"run\":\"y\",\"seq\":1,\"ts_ns\":2500}",
+          "{\"request_id\":\"a\",\"run\":\"y\",\"seq\":1,\"ts_ns\":2600}",
+          "{\"request_id\":\"b\",\"run\":\"x\",\"seq\":1,\"ts_ns\":1000}") + "\n");
+      var r = t.ingest(tokens);
+      assertEquals(List.of(List.of("x", "a", 3L, 1.5), java.util.Arrays.asList("x", "b", 1L, null), List.of("y", "a", 2L, 1.0)),
+          t.rows("SELECT r.run, r.request_id, count(*), max(t.gap_ns) / 1000.0 FROM tokens t "
+              + "JOIN requests r USING (request_key) GROUP BY ALL ORDER BY ALL"));
+      assertEquals(List.of(7L, 8L), List.of(r.files().get(0).firstRejects().get(0).lineNo(),
+          r.files().get(0).firstRejects().get(1).lineNo()),
+          "a repeated seq of y/a and b's timestamp going back are rejected");
+    }
+  }
+
+  @Test
   void requestsFirstThenTokensAttachAndReplacingTheRequestsKeepsTheTokens() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
       Path requests = t.write("c2/requests.jsonl", "{\"request_id\":\"r1\",\"arrival_ns\":1000}\n");

@@ -49,6 +49,9 @@ final class CanonicalRecord {
 
   private final Map<String, Integer> clockIds = new HashMap<>();
   private final TokenOrder tokenOrder = new TokenOrder();
+  private String lastClockRun;
+  private String lastClockKind;
+  private int lastClockId;
 
   CanonicalRecord(ParseContext ctx, RecordSink sink) {
     this.ctx = ctx;
@@ -350,8 +353,16 @@ final class CanonicalRecord {
 
   private int clockId(String r) {
     String kind = clock == null ? "wall" : clock;
-    return clockIds.computeIfAbsent(r + '\u0000' + kind,
+    // the last answer again for a record of the same run and clock (most records): no key string
+    if (r.equals(lastClockRun) && kind.equals(lastClockKind)) {
+      return lastClockId;
+    }
+    int id = clockIds.computeIfAbsent(r + '\u0000' + kind,
         k -> sink.clock(new ClockSpec(kind, "run " + r, 1, null, false)));
+    lastClockRun = r;
+    lastClockKind = kind;
+    lastClockId = id;
+    return id;
   }
 
   private static final String[] CHAIN = {"arrival_ns", "queued_ns", "scheduled_ns",

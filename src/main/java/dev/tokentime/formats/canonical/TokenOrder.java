@@ -19,10 +19,15 @@ final class TokenOrder {
   }
 
   private final Map<Long, State> states = new HashMap<>();
+  /** The state of the previous line's request: consecutive lines are mostly of one request. */
+  private long lastKey;
+  private State last;
 
   /** Returns null when the token is acceptable, else the reject reason. */
   String accept(long requestKey, int seq, long tsNs) {
-    State s = states.computeIfAbsent(requestKey, k -> new State());
+    State s = last != null && lastKey == requestKey ? last : states.computeIfAbsent(requestKey, k -> new State());
+    last = s;
+    lastKey = requestKey;
     if (seq > s.maxSeq) {
       if (s.maxSeq >= 0 && tsNs < s.tsAtMaxSeq) {
         return "timestamps decrease: seq " + seq + " (ts_ns " + tsNs + ") is before seq " + s.maxSeq

@@ -91,6 +91,10 @@ class TokensArrayScanTest {
     byte[] good = padded("{\"request_id\":\"a\",\"tokens_ns\":[10,20]}").getBytes(StandardCharsets.UTF_8);
     rec.reset(1);
     assertTrue(TokentimeJsonlFormat.readScanned(scan, good, 0, good.length, rec));
+    // Jackson counts byte offsets: text of several bytes a character before the array
+    byte[] utf8 = padded("{\"request_id\":\"ünïcödé €\",\"tokens_ns\":[10,20]}").getBytes(StandardCharsets.UTF_8);
+    rec.reset(4);
+    assertTrue(TokentimeJsonlFormat.readScanned(scan, utf8, 0, utf8.length, rec));
     // the first match is a key named "tokens_ns (with the quote): the scan reads its array, Jackson
     // finds another field there, and the line goes the slow way
     byte[] other = padded("{\"request_id\":\"b\",\"\\\"tokens_ns\":[1,2],\"tokens_ns\":[40]}").getBytes(StandardCharsets.UTF_8);
