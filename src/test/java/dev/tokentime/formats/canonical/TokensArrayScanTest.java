@@ -162,6 +162,21 @@ class TokensArrayScanTest {
   }
 
   @Test
+  void theBundledSamplesReadTheSameEitherWay() throws IOException {
+    StringBuilder b = new StringBuilder();
+    for (String f : List.of("c1", "c2", "c4")) {
+      b.append(java.nio.file.Files.readString(java.nio.file.Path.of("sample-logs/canonical/" + f + ".jsonl")));
+    }
+    TokensArrayScan scan = new TokensArrayScan();
+    long scanned = b.toString().lines()
+        .filter(l -> l.length() >= TokensArrayScan.MIN_LINE && scan.scan(l.getBytes(StandardCharsets.UTF_8), 0, l.length()))
+        .count();
+    // 36 request lines; the 3 failed requests (tokens_ns [], 312 bytes) are short and Jackson's
+    assertEquals(33, scanned, "every request line with tokens takes the scan");
+    assertSameEitherWay(b.toString());
+  }
+
+  @Test
   void generatedLinesReadTheSameEitherWay() throws IOException {
     Random rnd = new Random(7);
     StringBuilder b = new StringBuilder();
