@@ -25,7 +25,7 @@ WITH pass AS (
 SELECT run, clock_id,
     lag(t_min) OVER w AS t0_ns,
     t_min AS t1_ns,
-    lead(counted_before, 1, counted_total) OVER w - counted_before AS level
+    (lead(counted_before, 1, counted_total) OVER w - counted_before)::INTEGER AS level
 FROM pass
 WHERE prev_max IS NULL OR t_min - prev_max > _step_tolerance_ns()
 WINDOW w AS (PARTITION BY run, clock_id ORDER BY cell)

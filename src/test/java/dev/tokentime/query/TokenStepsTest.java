@@ -47,6 +47,10 @@ class TokenStepsTest {
               List.of("r1", 5_000_000L, 10_000_000L, 1.0),
               List.of("r2", 2_000_000L, 4_000_000L, 2.0)),
           segments(t));
+      // a batch is a count of requests: an INTEGER, not the HUGEINT of a difference of running
+      // sums (the report keeps every step in memory: 12.5 M at 200 M tokens)
+      assertEquals(List.of(List.of("INTEGER", 3)),
+          t.rows("SELECT typeof(level), max(level) FROM _token_steps_live GROUP BY 1"));
     }
   }
 
