@@ -31,6 +31,11 @@ over AS (
     JOIN thr AS t USING (run)
     JOIN requests AS r USING (request_key)
     WHERE g.measured AND g.ok AND g.gap_ms > t.threshold_ms
+        -- tt_stall_floor_ns, when a command sets it (the report does, from the thresholds of
+        -- metric_stats): a floor at or under every run's threshold, a constant once the query
+        -- is planned, so the scan of the tokens drops the short gaps before they meet their
+        -- requests (200 M tokens: the report's stall summary 23-35 s -> 8 s, same rows)
+        AND g.gap_ns > coalesce(getvariable('tt_stall_floor_ns'), -1)
 ),
 -- every gap over the threshold, or each run's n_longest longest (longest first, then the
 -- earlier, then the smaller request key and seq) by a top-n aggregate that holds n_longest rows

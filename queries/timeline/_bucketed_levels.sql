@@ -5,7 +5,10 @@
 -- the share of the bucket covered; a bucket no segment touches has no row (no data).
 -- @grain one row per run, clock, measure, basis and bucket with data
 -- @param bucket_s Bucket width in seconds, or NULL for the adaptive width.
--- @example SELECT * FROM _bucketed_levels(NULL)
+-- @param measures The measures wanted, a list: the others' segments are dropped before the
+-- buckets (the concurrency timeline read every token step's segment and threw it away after
+-- aggregating; the grid still spans every measure).
+-- @example SELECT * FROM _bucketed_levels(NULL, ['batch'])
 -- @column run [id] Run.
 -- @column clock_id [id] Clock of the buckets.
 -- @column measure [text] As _level_segments.
@@ -18,9 +21,9 @@
 -- @column mean [count] Time-weighted mean over the covered part (lanes added up).
 -- @column max [count] Highest level in the bucket (lanes added up: an upper bound with several).
 -- @column coverage [ratio] Covered share of the bucket, 0..1 (the largest of the lanes).
-CREATE OR REPLACE MACRO _bucketed_levels(bucket_s) AS TABLE
+CREATE OR REPLACE MACRO _bucketed_levels(bucket_s, measures) AS TABLE
 WITH seg AS (
-    SELECT * FROM _level_segments
+    SELECT * FROM _level_segments WHERE list_contains(measures, measure)
 ),
 -- one grid per run and clock for every measure, so timelines line up; it spans every segment.
 -- Token steps lie between the run's first and last content chunk (_request_tokens), which bound

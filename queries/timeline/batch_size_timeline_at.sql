@@ -30,6 +30,6 @@ SELECT
     mean AS batch_mean,
     max AS batch_max,
     coverage
-FROM _bucketed_levels(bucket_s)
+FROM _bucketed_levels(bucket_s, ['batch'])
 WHERE measure = 'batch'
 ORDER BY run, clock_id, t_s, list_position(['steps', 'tokens', 'intervals'], basis)

@@ -31,7 +31,7 @@ SELECT
     max(max) FILTER (WHERE measure = 'queued') AS queued_max,
     max(mean) FILTER (WHERE measure = 'running') AS running_mean,
     max(max) FILTER (WHERE measure = 'running') AS running_max
-FROM _bucketed_levels(bucket_s)
+FROM _bucketed_levels(bucket_s, ['in_flight', 'queued', 'running'])
 WHERE basis = 'requests'
 GROUP BY run, clock_id, b, t_s, bucket_start_ns, width_s
 ORDER BY run, clock_id, t_s

@@ -30,7 +30,7 @@ SELECT
     max(mean) FILTER (WHERE measure = 'running') AS running_mean,
     max(max) FILTER (WHERE measure = 'running') AS running_max,
     max(coverage) AS coverage
-FROM _bucketed_levels(bucket_s)
+FROM _bucketed_levels(bucket_s, ['queued', 'waiting', 'running'])
 WHERE measure IN ('queued', 'waiting', 'running') AND basis IN ('requests', 'engine_stats', 'steps')
 GROUP BY run, clock_id, basis, b, t_s, bucket_start_ns, width_s
 ORDER BY run, clock_id, basis, t_s

@@ -1,6 +1,9 @@
 package dev.tokentime.query;
 
 import dev.tokentime.store.Database;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,11 +23,18 @@ public final class ViewSnapshot implements AutoCloseable {
   private final Database db;
   private final String view;
   private final boolean owned;
+  /** The scratch database file of an on-disk snapshot, else null. */
+  private final Path scratch;
 
   private ViewSnapshot(Database db, String view, boolean owned) {
+    this(db, view, owned, null);
+  }
+
+  private ViewSnapshot(Database db, String view, boolean owned, Path scratch) {
     this.db = db;
     this.view = view;
     this.owned = owned;
+    this.scratch = scratch;
   }
 
   /** Computes {@code view} (a plain name from the query library) into a shadowing temporary table. */
@@ -35,20 +45,66 @@ public final class ViewSnapshot implements AutoCloseable {
     if (exists(db, view)) {
       return new ViewSnapshot(db, view, false);
     }
-    String catalog;
+    db.execute("CREATE TEMP TABLE " + view + " AS SELECT * FROM " + source(db, view));
+    return new ViewSnapshot(db, view, true);
+  }
+
+  /**
+   * As {@link #of}, for rows too many for DuckDB's memory: they go into a table of a scratch
+   * database file in the system's temporary directory (written compressed, read back through the
+   * buffer pool like any stored table, so DuckDB can evict them), and a temporary view of the same
+   * name shadows the view. A temporary table is neither compressed nor easily evicted: the 12.5 M
+   * token steps of 200 M tokens took about 0.6 GB as one, over the 500 MB limit by themselves, and
+   * the report ran out of memory. The file is deleted on close.
+   */
+  public static ViewSnapshot onDisk(Database db, String view) throws SQLException {
+    if (!view.matches("[a-z_][a-z0-9_]*")) {
+      throw new IllegalArgumentException("not a view name: " + view);
+    }
+    if (exists(db, view)) {
+      return new ViewSnapshot(db, view, false);
+    }
+    Path file;
+    try {
+      file = Files.createTempFile("tokentime-" + view + "-", ".duckdb");
+      Files.delete(file); // DuckDB creates it
+    } catch (IOException e) {
+      throw new SQLException("cannot create a scratch file for " + view + ": " + e.getMessage(), e);
+    }
+    String alias = scratchAlias(view);
+    String rows = source(db, view);
+    // READ_WRITE: the report opens its database read-only, which attaching would inherit
+    db.execute("ATTACH '" + file.toString().replace("'", "''") + "' AS " + alias + " (READ_WRITE)");
+    ViewSnapshot s = new ViewSnapshot(db, view, true, file);
+    try {
+      db.execute("CREATE TABLE " + alias + ".rows AS SELECT * FROM " + rows);
+      db.execute("CREATE TEMP VIEW " + view + " AS SELECT * FROM " + alias + ".rows");
+    } catch (SQLException e) {
+      s.close();
+      throw e;
+    }
+    return s;
+  }
+
+  private static String scratchAlias(String view) {
+    return "tt_snapshot_" + view;
+  }
+
+  /** The view itself, qualified by the main catalog (the snapshot's own name shadows it). */
+  private static String source(Database db, String view) throws SQLException {
     try (PreparedStatement ps = db.connection().prepareStatement("SELECT current_database()");
         ResultSet rs = ps.executeQuery()) {
       rs.next();
-      catalog = rs.getString(1).replace("\"", "\"\"");
+      return "\"" + rs.getString(1).replace("\"", "\"\"") + "\".main." + view;
     }
-    db.execute("CREATE TEMP TABLE " + view + " AS SELECT * FROM \"" + catalog + "\".main." + view);
-    return new ViewSnapshot(db, view, true);
   }
 
   private static boolean exists(Database db, String view) throws SQLException {
     try (PreparedStatement ps = db.connection().prepareStatement(
-        "SELECT count(*) FROM duckdb_tables() WHERE temporary AND table_name = ?")) {
+        "SELECT (SELECT count(*) FROM duckdb_tables() WHERE temporary AND table_name = ?)"
+            + " + (SELECT count(*) FROM duckdb_views() WHERE temporary AND view_name = ?)")) {
       ps.setString(1, view);
+      ps.setString(2, view);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getLong(1) > 0;
@@ -58,8 +114,23 @@ public final class ViewSnapshot implements AutoCloseable {
 
   @Override
   public void close() throws SQLException {
-    if (owned) {
+    if (!owned) {
+      return;
+    }
+    if (scratch == null) {
       db.execute("DROP TABLE IF EXISTS temp.main." + view);
+      return;
+    }
+    try {
+      db.execute("DROP VIEW IF EXISTS temp.main." + view);
+      db.execute("DETACH DATABASE IF EXISTS " + scratchAlias(view));
+    } finally {
+      try {
+        Files.deleteIfExists(scratch);
+        Files.deleteIfExists(Path.of(scratch + ".wal"));
+      } catch (IOException e) {
+        // a file left in the temporary directory is harmless
+      }
     }
   }
 }

@@ -324,6 +324,20 @@ final class ReportQueries {
   private static final boolean TIMING = System.getenv("TOKENTIME_TIMING") != null;
 
   private Table readTable(String name, String sql, Object... args) throws SQLException {
+    try {
+      return readOnce(name, sql, args);
+    } catch (SQLException e) {
+      if (!Database.isOutOfMemory(e)) {
+        throw e;
+      }
+      // At 200 M tokens a timeline failed now and then with "failed to pin block" under the
+      // memory limit and passed when run again (a read: safe to repeat); once, then the error.
+      dev.tokentime.Timing.note("report %s: out of memory (%s); once more", name, e.getMessage().lines().findFirst().orElse(""));
+      return readOnce(name, sql, args);
+    }
+  }
+
+  private Table readOnce(String name, String sql, Object... args) throws SQLException {
     try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
       for (int i = 0; i < args.length; i++) {
         ps.setObject(i + 1, args[i]);

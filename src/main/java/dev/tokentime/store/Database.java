@@ -167,7 +167,7 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  static boolean isOutOfMemory(SQLException e) {
+  public static boolean isOutOfMemory(SQLException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t.getMessage() != null && t.getMessage().contains("Out of Memory Error")) {
         return true;

@@ -43,4 +43,28 @@ class StallsTopTest {
       assertEquals(t.value("SELECT count(*) FROM itl_stalls"), t.value("SELECT count(*) FROM _itl_stalls_top(NULL)"));
     }
   }
+
+  @Test
+  void aFloorUnderEveryThresholdDropsNoStall() throws Exception {
+    Generated.into(tmp.resolve("gen"), "--levels", "4,16", "--slots", "4",
+            "--requests", "80", "--mean-output", "60", "--seed", "11");
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      t.ingest(tmp.resolve("gen"));
+      t.db.execute("CREATE TEMP TABLE every AS SELECT * FROM itl_stalls");
+      t.db.execute("CREATE TEMP TABLE summary AS SELECT * FROM stall_summary");
+      // what the report sets (ReportService.StallFloor): the lowest threshold less 1 ns; the two
+      // runs' thresholds differ, so the higher one still does the filtering
+      t.db.execute("SET VARIABLE tt_stall_floor_ns = (SELECT floor(min(p99) * 1e6)::BIGINT - 1"
+          + " FROM metric_stats WHERE metric = 'itl_ms')");
+      assertTrue((Long) t.value("SELECT count(DISTINCT p99) FROM metric_stats WHERE metric = 'itl_ms'") == 2);
+      assertTrue((Long) t.value("SELECT count(*) FROM every") > 10);
+      for (String[] q : new String[][] {{"every", "itl_stalls"}, {"summary", "stall_summary"}}) {
+        assertEquals(0L, t.value("SELECT count(*) FROM (SELECT * FROM " + q[0] + " EXCEPT ALL SELECT * FROM " + q[1] + ")"), q[1]);
+        assertEquals(0L, t.value("SELECT count(*) FROM (SELECT * FROM " + q[1] + " EXCEPT ALL SELECT * FROM " + q[0] + ")"), q[1]);
+      }
+      // a floor above a threshold would drop stalls: the filter is in force
+      t.db.execute("SET VARIABLE tt_stall_floor_ns = (SELECT max(gap_ms) * 1e6 FROM every)::BIGINT");
+      assertEquals(0L, t.value("SELECT count(*) FROM itl_stalls"));
+    }
+  }
 }

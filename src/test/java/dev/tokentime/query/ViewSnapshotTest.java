@@ -37,4 +37,48 @@ class ViewSnapshotTest {
       assertEquals(0L, ((Number) t.rows("SELECT count(*) FROM duckdb_tables() WHERE temporary").get(0).get(0)).longValue());
     }
   }
+
+  @Test
+  void anOnDiskSnapshotShadowsTheViewFromAScratchFileOnAReadOnlyDatabase() throws Exception {
+    Path file;
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of("sample-logs/canonical")));
+      file = t.db.path();
+    }
+    try (dev.tokentime.store.Database db = dev.tokentime.store.Database.open(file, dev.tokentime.store.Database.Mode.READ_ONLY)) {
+      String steps = "SELECT run, count(*), sum(level) FROM _token_steps_live GROUP BY run ORDER BY run";
+      List<List<Object>> computed = rows(db, steps);
+      List<String> scratch;
+      try (ViewSnapshot s = ViewSnapshot.onDisk(db, "_token_steps_live")) {
+        assertEquals(computed, rows(db, steps), "the snapshot holds the view's rows");
+        scratch = rows(db, "SELECT path FROM duckdb_databases() WHERE database_name = 'tt_snapshot__token_steps_live'")
+            .stream().map(r -> (String) r.get(0)).toList();
+        assertEquals(1, scratch.size(), "in a scratch database");
+        assertEquals(1L, rows(db, "SELECT count(*) FROM duckdb_views() WHERE temporary AND view_name = '_token_steps_live'")
+            .get(0).get(0), "shadowed by a temporary view");
+        try (ViewSnapshot inner = ViewSnapshot.onDisk(db, "_token_steps_live")) {
+          assertEquals(computed, rows(db, steps), "a nested snapshot shares the outer one");
+        }
+        assertEquals(computed, rows(db, steps), "closing the nested one leaves the outer one");
+      }
+      assertEquals(computed, rows(db, steps), "closed: the view is computed again");
+      assertEquals(0L, rows(db, "SELECT count(*) FROM duckdb_databases() WHERE database_name LIKE 'tt_snapshot%'").get(0).get(0));
+      assertEquals(false, java.nio.file.Files.exists(Path.of(scratch.get(0))), "the scratch file is deleted");
+    }
+  }
+
+  private static List<List<Object>> rows(dev.tokentime.store.Database db, String sql) throws java.sql.SQLException {
+    List<List<Object>> out = new java.util.ArrayList<>();
+    try (var st = db.connection().createStatement(); var rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<Object> row = new java.util.ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          row.add(rs.getObject(i));
+        }
+        out.add(row);
+      }
+    }
+    return out;
+  }
 }
