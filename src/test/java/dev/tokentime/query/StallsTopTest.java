@@ -22,12 +22,18 @@ class StallsTopTest {
 
   static final String ORDER = "ORDER BY gap_ms DESC, t0_ns, request_key, seq";
 
-  @Test
-  void theLongestStallsOfEachRunWithTheSameAttributions() throws Exception {
+  /** Two generated runs that queue, so prefills overlap stalls, ingested. */
+  private TestDb runsThatQueue() throws Exception {
     Generated.into(tmp.resolve("gen"), "--levels", "4,16", "--slots", "4",
             "--requests", "80", "--mean-output", "60", "--seed", "11");
-    try (TestDb t = new TestDb(tmp.resolve("db"))) {
-      t.ingest(tmp.resolve("gen"));
+    TestDb t = new TestDb(tmp.resolve("db"));
+    t.ingest(tmp.resolve("gen"));
+    return t;
+  }
+
+  @Test
+  void theLongestStallsOfEachRunWithTheSameAttributions() throws Exception {
+    try (TestDb t = runsThatQueue()) {
       // the data must exercise what is compared: several runs, stalls with overlapping prefills
       assertEquals(2L, t.value("SELECT count(DISTINCT run) FROM itl_stalls"));
       assertTrue((Long) t.value("SELECT count(*) FROM itl_stalls WHERE other_prefills > 0") > 5);
@@ -46,10 +52,7 @@ class StallsTopTest {
 
   @Test
   void aFloorUnderEveryThresholdDropsNoStall() throws Exception {
-    Generated.into(tmp.resolve("gen"), "--levels", "4,16", "--slots", "4",
-            "--requests", "80", "--mean-output", "60", "--seed", "11");
-    try (TestDb t = new TestDb(tmp.resolve("db"))) {
-      t.ingest(tmp.resolve("gen"));
+    try (TestDb t = runsThatQueue()) {
       t.db.execute("CREATE TEMP TABLE every AS SELECT * FROM itl_stalls");
       t.db.execute("CREATE TEMP TABLE summary AS SELECT * FROM stall_summary");
       // what the report sets (ReportService.StallFloor): the lowest threshold less 1 ns; the two
