@@ -39,9 +39,7 @@ public final class ViewSnapshot implements AutoCloseable {
 
   /** Computes {@code view} (a plain name from the query library) into a shadowing temporary table. */
   public static ViewSnapshot of(Database db, String view) throws SQLException {
-    if (!view.matches("[a-z_][a-z0-9_]*")) {
-      throw new IllegalArgumentException("not a view name: " + view);
-    }
+    checkName(view);
     if (exists(db, view)) {
       return new ViewSnapshot(db, view, false);
     }
@@ -58,9 +56,7 @@ public final class ViewSnapshot implements AutoCloseable {
    * the report ran out of memory. The file is deleted on close.
    */
   public static ViewSnapshot onDisk(Database db, String view) throws SQLException {
-    if (!view.matches("[a-z_][a-z0-9_]*")) {
-      throw new IllegalArgumentException("not a view name: " + view);
-    }
+    checkName(view);
     if (exists(db, view)) {
       return new ViewSnapshot(db, view, false);
     }
@@ -84,6 +80,12 @@ public final class ViewSnapshot implements AutoCloseable {
       throw e;
     }
     return s;
+  }
+
+  private static void checkName(String view) {
+    if (!view.matches("[a-z_][a-z0-9_]*")) {
+      throw new IllegalArgumentException("not a view name: " + view);
+    }
   }
 
   private static String scratchAlias(String view) {
