@@ -68,20 +68,4 @@ public final class Bootstrap {
     }
     return out;
   }
-
-  /** At most {@code max} values drawn uniformly without replacement (all when fewer). */
-  public static double[] subsample(double[] v, int max, long seed) {
-    if (v.length <= max) {
-      return v.clone();
-    }
-    double[] copy = v.clone();
-    SplittableRandom rnd = new SplittableRandom(seed);
-    for (int i = 0; i < max; i++) {
-      int j = i + rnd.nextInt(copy.length - i);
-      double t = copy[i];
-      copy[i] = copy[j];
-      copy[j] = t;
-    }
-    return Arrays.copyOf(copy, max);
-  }
 }

@@ -7,7 +7,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Compares two runs or two levels ({@code tokentime compare A B}). A side is a run name, or
@@ -21,14 +20,20 @@ public final class Compare {
   static final long SEED = 20261202L;
 
   private static final List<String> REQUEST_METRICS = List.of("ttft_ms", "queue_ms", "prefill_ms", "tpot_ms", "e2e_ms");
-  private static final Map<String, Bootstrap.Stat> STATS = new java.util.LinkedHashMap<>();
 
-  static {
-    STATS.put("mean", Bootstrap.mean());
-    STATS.put("p50", Bootstrap.percentile(50));
-    STATS.put("p95", Bootstrap.percentile(95));
-    STATS.put("p99", Bootstrap.percentile(99));
+  /** A statistic compare reports: the mean (percent NaN) or a percentile. */
+  private record Stat(String name, double percent, Bootstrap.Stat of) {
+    double of(SortedValues v) {
+      return Double.isNaN(percent) ? v.mean() : v.percentile(percent);
+    }
   }
+
+  private static final List<Stat> STATS = List.of(
+      new Stat("mean", Double.NaN, Bootstrap.mean()),
+      new Stat("p50", 50, Bootstrap.percentile(50)),
+      new Stat("p95", 95, Bootstrap.percentile(95)),
+      new Stat("p99", 99, Bootstrap.percentile(99)));
+  private static final double[] PERCENTS = {50, 95, 99};
 
   public CompareReport compare(Database db, String a, String b) throws SQLException {
     List<String> runsA = runs(db, a);
@@ -37,10 +42,10 @@ public final class Compare {
     for (String metric : REQUEST_METRICS) {
       String sql = "SELECT " + metric + " FROM request_latency WHERE measured AND ok AND " + metric
           + " IS NOT NULL AND run IN {runs}";
-      latencyRows(rows, metric, values(db, sql, runsA), values(db, sql, runsB));
+      latencyRows(rows, metric, sorted(db, sql, runsA), sorted(db, sql, runsB));
     }
     String itl = "SELECT gap_ms FROM token_gaps WHERE measured AND ok AND run IN {runs}";
-    latencyRows(rows, "itl_ms", values(db, itl, runsA), values(db, itl, runsB));
+    latencyRows(rows, "itl_ms", sorted(db, itl, runsA), sorted(db, itl, runsB));
     for (String metric : List.of("output_tokens_per_s", "requests_per_s", "mean_input_tokens", "mean_output_tokens")) {
       double[] va = values(db, "SELECT " + metric + " FROM run_summary WHERE " + metric
           + " IS NOT NULL AND run IN {runs}", runsA);
@@ -51,27 +56,33 @@ public final class Compare {
     return new CompareReport(a, b, runsA, runsB, rows, RESAMPLES);
   }
 
-  private static void latencyRows(List<CompareReport.Row> rows, String metric, double[] a, double[] b) {
-    double[] sa = a.clone();
-    double[] sb = b.clone();
-    java.util.Arrays.sort(sa);
-    java.util.Arrays.sort(sb);
-    // resample the sorted values: DuckDB returns rows in no fixed order (parallel scans), and the
-    // fixed seed only makes the interval reproducible when the input order is fixed too
-    double[] ba = Bootstrap.subsample(sa, MAX_VALUES, SEED);
-    double[] bb = Bootstrap.subsample(sb, MAX_VALUES, SEED + 1);
-    boolean enough = sa.length >= 2 && sb.length >= 2;
+  /**
+   * A side's values of a metric, sorted: DuckDB returns rows in no fixed order (parallel scans),
+   * and the bootstrap's fixed seed only makes the interval reproducible when its input order is
+   * fixed too. At most MAX_VALUES of them are resampled: beyond that a sample of ranks, drawn with
+   * the same seed on both sides, so that two sides with the same values (a run compared with
+   * itself) resample the same values and are within noise (with a seed per side, a run of 50 M
+   * tokens was "worse" than itself at its ITL p95).
+   */
+  private static SortedValues sorted(Database db, String sql, List<String> runs) throws SQLException {
+    String in = String.join(", ", java.util.Collections.nCopies(runs.size(), "?"));
+    return SortedValues.read(db, sql.replace("{runs}", "(" + in + ")"), runs, MAX_VALUES, SEED, PERCENTS);
+  }
+
+  private static void latencyRows(List<CompareReport.Row> rows, String metric, SortedValues a, SortedValues b) {
+    boolean enough = a.n >= 2 && b.n >= 2;
     double[][] ci = enough
-        ? Bootstrap.differenceIntervals(ba, bb, List.copyOf(STATS.values()), RESAMPLES, SEED + metric.hashCode())
+        ? Bootstrap.differenceIntervals(a.sample, b.sample, STATS.stream().map(Stat::of).toList(), RESAMPLES,
+            SEED + metric.hashCode())
         : null;
     int i = 0;
-    for (var e : STATS.entrySet()) {
-      Double va = sa.length == 0 ? null : e.getValue().of(sa);
-      Double vb = sb.length == 0 ? null : e.getValue().of(sb);
+    for (Stat stat : STATS) {
+      Double va = a.n == 0 ? null : stat.of(a);
+      Double vb = b.n == 0 ? null : stat.of(b);
       Double lo = enough ? ci[i][0] : null;
       Double hi = enough ? ci[i][1] : null;
       String verdict = !enough ? "unknown" : lo > 0 ? "worse" : hi < 0 ? "better" : "within noise";
-      rows.add(row(metric, e.getKey(), "ms", va, vb, lo, hi, "lower", verdict));
+      rows.add(row(metric, stat.name(), "ms", va, vb, lo, hi, "lower", verdict));
       i++;
     }
   }

@@ -33,16 +33,4 @@ class BootstrapTest {
     assertEquals(shift[0], Bootstrap.differenceInterval(a, shifted, Bootstrap.percentile(50), 500, 7)[0],
         "the same seed gives the same interval");
   }
-
-  @Test
-  void subsamplesWithoutReplacement() {
-    double[] v = new double[100];
-    for (int i = 0; i < 100; i++) {
-      v[i] = i;
-    }
-    double[] s = Bootstrap.subsample(v, 10, 3);
-    assertEquals(10, s.length);
-    assertEquals(10, java.util.Arrays.stream(s).distinct().count());
-    assertEquals(100, Bootstrap.subsample(v, 1000, 3).length);
-  }
 }

@@ -1,0 +1,140 @@
+package dev.tokentime.analysis;
+
+import dev.tokentime.store.Database;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * What {@code compare} needs of one side's values of a metric, read in one pass over them in
+ * ascending order, in memory that does not grow with their number: their count, exact mean and
+ * percentiles (numpy's linear interpolation), and at most {@code max} of them for the bootstrap —
+ * all of them when there are no more, else a seeded uniform sample of ranks. DuckDB sorts them
+ * (spilling under its memory limit) and streams them: the pooled chunk gaps of a 50 M-token run
+ * held as a Java list ran out of the 512 MB heap.
+ */
+final class SortedValues {
+  /** How many values there are. */
+  final long n;
+  /** All values, ascending, when {@link #complete}; else the sampled ranks' values, ascending. */
+  final double[] sample;
+  /** Whether {@link #sample} holds every value. */
+  final boolean complete;
+  private final double mean;
+  private final TreeMap<Long, Double> atRank;
+
+  private SortedValues(long n, double[] sample, boolean complete, double mean, TreeMap<Long, Double> atRank) {
+    this.n = n;
+    this.sample = sample;
+    this.complete = complete;
+    this.mean = mean;
+    this.atRank = atRank;
+  }
+
+  /**
+   * Reads the one column of {@code sql} (no ORDER BY: one is added), with {@code params} bound in
+   * order; {@code percentiles} (0..100) are the ones {@link #percentile} will be asked for.
+   */
+  static SortedValues read(Database db, String sql, List<String> params, int max, long seed,
+      double... percentiles) throws SQLException {
+    long n;
+    try (PreparedStatement ps = prepare(db, "SELECT count(*) FROM (" + sql + ")", params);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      n = rs.getLong(1);
+    }
+    boolean complete = n <= max;
+    TreeMap<Long, Double> wanted = new TreeMap<>();
+    for (double p : percentiles) {
+      double pos = (n - 1) * p / 100.0;
+      wanted.put((long) Math.floor(pos), Double.NaN);
+      wanted.put((long) Math.ceil(pos), Double.NaN);
+    }
+    long[] sampled = complete ? null : sampleRanks(n, max, seed);
+    double[] sample = new double[(int) Math.min(n, max)];
+    // compensated (Kahan) sum, as DoubleStream.average adds
+    double sum = 0;
+    double compensation = 0;
+    long rank = 0;
+    int s = 0;
+    streamResults(db, true);
+    try (PreparedStatement ps = prepare(db, "SELECT * FROM (" + sql + ") ORDER BY 1", params);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        double v = rs.getDouble(1);
+        double y = v - compensation;
+        double t = sum + y;
+        compensation = (t - sum) - y;
+        sum = t;
+        if (complete) {
+          sample[s++] = v;
+        } else if (s < sampled.length && sampled[s] == rank) {
+          sample[s++] = v;
+        }
+        if (wanted.containsKey(rank)) {
+          wanted.put(rank, v);
+        }
+        rank++;
+      }
+    } finally {
+      streamResults(db, false);
+    }
+    if (rank != n) {
+      throw new SQLException("compare: the values changed while they were read (" + n + " counted, " + rank + " read)");
+    }
+    return new SortedValues(n, sample, complete, n == 0 ? Double.NaN : sum / n, wanted);
+  }
+
+  /** The mean of every value (NaN when there are none). */
+  double mean() {
+    return complete ? Bootstrap.mean().of(sample) : mean;
+  }
+
+  /** numpy's linear percentile of every value; p must be one given to {@link #read}. */
+  double percentile(double p) {
+    if (complete || n == 0) {
+      return Bootstrap.percentile(p).of(sample);
+    }
+    double pos = (n - 1) * p / 100.0;
+    long lo = (long) Math.floor(pos);
+    long hi = (long) Math.ceil(pos);
+    double vlo = atRank.get(lo);
+    double vhi = atRank.get(hi);
+    return vlo + (vhi - vlo) * (pos - lo);
+  }
+
+  /** {@code max} distinct ranks of 0..n-1 drawn uniformly (Floyd's algorithm), ascending. */
+  static long[] sampleRanks(long n, int max, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    Set<Long> chosen = new HashSet<>(max * 2);
+    for (long j = n - max; j < n; j++) {
+      long t = rnd.nextLong(j + 1);
+      chosen.add(chosen.contains(t) ? j : t);
+    }
+    long[] out = chosen.stream().mapToLong(Long::longValue).toArray();
+    Arrays.sort(out);
+    return out;
+  }
+
+  private static PreparedStatement prepare(Database db, String sql, List<String> params) throws SQLException {
+    PreparedStatement ps = db.connection().prepareStatement(sql);
+    for (int i = 0; i < params.size(); i++) {
+      ps.setString(i + 1, params.get(i));
+    }
+    return ps;
+  }
+
+  /**
+   * Sets whether DuckDB JDBC streams results on this connection (otherwise it builds the whole
+   * result before the first row is read). tokentime leaves it off everywhere else.
+   */
+  private static void streamResults(Database db, boolean on) throws SQLException {
+    db.execute("SET jdbc_stream_results = " + on);
+  }
+}
