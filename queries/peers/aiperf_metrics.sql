@@ -28,6 +28,18 @@ WITH valid AS (
     FROM _peer_requests
     WHERE measured AND ok
 ),
+-- AIPerf's inter-chunk latency samples: the chunk gaps of the counted requests, except requests
+-- with a gap that is not positive (AIPerf refuses them); scanned where read (NOT MATERIALIZED),
+-- three times, rather than held (_pooled_quantiles reads it by name)
+refused AS (
+    SELECT DISTINCT request_key FROM tokens WHERE gap_ns <= 0
+),
+chunk_gaps AS NOT MATERIALIZED (
+    SELECT k.run, 'inter_chunk_latency' AS metric, t.gap_ns / 1e6 AS v
+    FROM tokens AS t
+    JOIN (SELECT run, request_key FROM valid ANTI JOIN refused USING (request_key)) AS k USING (request_key)
+    WHERE t.gap_ns IS NOT NULL
+),
 samples AS (
     SELECT run, metric, value
     FROM (
@@ -38,11 +50,6 @@ samples AS (
         FROM valid
     ) UNPIVOT (value FOR metric IN (time_to_first_token, time_to_second_token, request_latency,
         inter_token_latency, output_token_throughput_per_user, output_sequence_length, input_sequence_length))
-    UNION ALL
-    SELECT g.run, 'inter_chunk_latency' AS metric, g.gap_ms AS value
-    FROM token_gaps AS g
-    JOIN valid USING (request_key)
-    WHERE g.request_key NOT IN (SELECT request_key FROM token_gaps WHERE gap_ms <= 0)
 ),
 stats AS (
     SELECT
@@ -55,10 +62,20 @@ stats AS (
         quantile_cont(value, [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99]) AS q
     FROM samples AS s
     JOIN (VALUES ('time_to_first_token', 'ms'), ('time_to_second_token', 'ms'), ('request_latency', 'ms'),
-        ('inter_token_latency', 'ms'), ('inter_chunk_latency', 'ms'),
-        ('output_token_throughput_per_user', 'tokens/sec/user'), ('output_sequence_length', 'tokens'),
-        ('input_sequence_length', 'tokens')) AS u(metric, unit) USING (metric)
+        ('inter_token_latency', 'ms'), ('output_token_throughput_per_user', 'tokens/sec/user'),
+        ('output_sequence_length', 'tokens'), ('input_sequence_length', 'tokens')) AS u(metric, unit) USING (metric)
     GROUP BY s.run, s.metric, u.unit
+    UNION ALL
+    -- the pooled chunk gaps: their percentiles in bounded memory (_pooled_quantiles), joined after
+    -- the other figures are aggregated (holistic aggregates or a list on every gap held them all)
+    SELECT a.run, a.metric, 'ms', a.count, a.avg, a.min, a.max, a.std, pq.q
+    FROM (
+        SELECT run, metric, count(v)::DOUBLE AS count, avg(v) AS avg, min(v) AS min, max(v) AS max,
+            stddev_pop(v) AS std
+        FROM chunk_gaps
+        GROUP BY run, metric
+    ) AS a
+    LEFT JOIN _pooled_quantiles('chunk_gaps') AS pq USING (run, metric)
 ),
 per_run AS (
     SELECT

@@ -5,6 +5,9 @@
 -- was ingested (reported_metrics), with the differences and the reason the definitions differ.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
 -- converted. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
+-- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
+-- at 50 M tokens with 2 threads; `tokentime conventions` computes each tool's view on its own
+-- first (from SQL: copy each into a temporary table of the same name, or SET threads = 1).
 -- @grain one row per run per convention per metric per statistic
 -- @column run [id] Run name.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.

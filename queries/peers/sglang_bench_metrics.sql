@@ -25,14 +25,20 @@ WITH valid AS (
     FROM _peer_requests
     WHERE measured AND ok
 ),
+-- SGLang's ITL samples: the chunk gaps of the counted requests; scanned where read (NOT
+-- MATERIALIZED), three times, rather than held (_pooled_quantiles reads it by name)
+chunk_gaps AS NOT MATERIALIZED (
+    SELECT v.run, 'itl' AS metric, t.gap_ns / 1e6 AS v
+    FROM tokens AS t
+    JOIN valid AS v USING (request_key)
+    WHERE t.gap_ns IS NOT NULL
+),
 samples AS (
     SELECT run, 'ttft' AS metric, ttft AS value FROM valid
     UNION ALL
     SELECT run, 'e2e_latency', e2e_latency FROM valid
     UNION ALL
     SELECT run, 'tpot', (e2e_latency - ttft) / (output_tokens - 1) FROM valid WHERE output_tokens > 1
-    UNION ALL
-    SELECT g.run, 'itl', g.gap_ms FROM token_gaps AS g JOIN valid USING (request_key)
 ),
 stats AS (
     SELECT
@@ -45,6 +51,17 @@ stats AS (
     FROM samples
     WHERE value IS NOT NULL
     GROUP BY run, metric
+    UNION ALL
+    -- the pooled chunk gaps: their median and percentiles in bounded memory (_pooled_quantiles: its
+    -- p50 is the median), joined after the other figures are aggregated (holistic aggregates or a
+    -- list on every gap held them all)
+    SELECT a.run, a.metric, a.mean, pq.q[5], a.std, a.max, pq.q
+    FROM (
+        SELECT run, metric, avg(v) AS mean, stddev_pop(v) AS std, max(v) AS max
+        FROM chunk_gaps
+        GROUP BY run, metric
+    ) AS a
+    LEFT JOIN _pooled_quantiles('chunk_gaps') AS pq USING (run, metric)
 ),
 reported_duration AS (
     SELECT run, duration_s AS duration FROM _reported_duration WHERE format = 'sglang-bench-jsonl'

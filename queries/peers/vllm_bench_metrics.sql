@@ -35,11 +35,31 @@ valid_clocked AS (
     JOIN requests AS r USING (request_key)
     WHERE v.arrival_ns IS NOT NULL AND v.e2el IS NOT NULL
 ),
-gaps AS (
-    SELECT v.run, (t.ts_ns - lag(t.ts_ns) OVER (PARTITION BY t.request_key ORDER BY t.seq)) / 1e6 AS itl
+-- vLLM's ITL samples: the gaps between consecutive chunks that carry choices (content, reasoning,
+-- role-only and empty deltas). A request without role or empty chunks and with every position
+-- once has its content chunks for choice-bearing chunks, so its gaps are the stored chunk gaps
+-- (tokens.gap_ns); only the others are put in seq order here (a window over every chunk took most
+-- of 23 s at 50 M tokens). Scanned where read (NOT MATERIALIZED), three times, rather than held
+-- (_pooled_quantiles reads it by name).
+unordered AS (
+    SELECT DISTINCT request_key FROM tokens WHERE chunk_kind IN ('role', 'empty')
+    UNION
+    SELECT request_key FROM _request_tokens WHERE seq_repeats > 0
+),
+choice_gaps AS NOT MATERIALIZED (
+    SELECT s.run, 'itl' AS metric, t.gap_ns / 1e6 AS v
     FROM tokens AS t
-    JOIN valid AS v USING (request_key)
-    WHERE t.chunk_kind IN ('content', 'reasoning', 'role', 'empty')
+    JOIN (SELECT run, request_key FROM valid ANTI JOIN unordered USING (request_key)) AS s USING (request_key)
+    WHERE t.gap_ns IS NOT NULL
+    UNION ALL
+    SELECT run, 'itl' AS metric, v
+    FROM (
+        SELECT o.run, (t.ts_ns - lag(t.ts_ns) OVER (PARTITION BY t.request_key ORDER BY t.seq)) / 1e6 AS v
+        FROM tokens AS t
+        JOIN (SELECT run, request_key FROM valid SEMI JOIN unordered USING (request_key)) AS o USING (request_key)
+        WHERE t.chunk_kind IN ('content', 'reasoning', 'role', 'empty')
+    )
+    WHERE v IS NOT NULL
 ),
 samples AS (
     SELECT run, 'ttft' AS metric, ttft AS value FROM valid
@@ -47,8 +67,6 @@ samples AS (
     SELECT run, 'e2el', e2el FROM valid
     UNION ALL
     SELECT run, 'tpot', (e2el - ttft) / (output_tokens - 1) FROM valid WHERE output_tokens > 1
-    UNION ALL
-    SELECT run, 'itl', itl FROM gaps WHERE itl IS NOT NULL
 ),
 stats AS (
     SELECT
@@ -60,6 +78,17 @@ stats AS (
     FROM samples
     WHERE value IS NOT NULL
     GROUP BY run, metric
+    UNION ALL
+    -- the pooled chunk gaps: their median and percentiles in bounded memory (_pooled_quantiles: its
+    -- p50 is the median), joined after the other figures are aggregated (holistic aggregates or a
+    -- list on every gap held them all)
+    SELECT a.run, a.metric, a.mean, pq.q[5], a.std, pq.q
+    FROM (
+        SELECT run, metric, avg(v) AS mean, stddev_pop(v) AS std
+        FROM choice_gaps
+        GROUP BY run, metric
+    ) AS a
+    LEFT JOIN _pooled_quantiles('choice_gaps') AS pq USING (run, metric)
 ),
 events AS (
     SELECT run, clock_id, arrival_ns AS t, 1 AS d FROM valid_clocked

@@ -2,6 +2,7 @@ package dev.tokentime.analysis;
 
 import dev.tokentime.BadInputException;
 import dev.tokentime.output.TableData;
+import dev.tokentime.query.ViewSnapshot;
 import dev.tokentime.store.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -102,7 +103,12 @@ public final class Conventions {
     Map<String, Map<Cell, Double>> tokentime = new LinkedHashMap<>();
     Map<String, List<String>> reasons = new LinkedHashMap<>();
     Set<String> explained = new java.util.HashSet<>();
-    try (PreparedStatement ps = db.connection().prepareStatement(
+    // each tool's figures computed on their own first: in peer_comparison's one query the views'
+    // scans of every chunk ran together and did not fit DuckDB's memory at 50 M tokens
+    List<String> parts = new ArrayList<>(List.of("metric_stats"));
+    parts.addAll(VIEWS.values());
+    try (ViewSnapshot.AutoCloseableGroup computed = ViewSnapshot.ofEach(db, parts);
+        PreparedStatement ps = db.connection().prepareStatement(
         "SELECT run, metric, stat, convention, tokentime_value, convention_value, reported_value, why "
             + "FROM peer_comparison ORDER BY run, list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', "
             + "'output_tokens_per_s', 'requests_per_s'], metric), stat, convention");
