@@ -25,16 +25,25 @@ public final class ViewSnapshot implements AutoCloseable {
   private final boolean owned;
   /** The scratch database file of an on-disk snapshot, else null. */
   private final Path scratch;
+  /** The temporary table of a snapshot of some rows ({@link #ofRows}), else null. */
+  private final String rowsTable;
 
   private ViewSnapshot(Database db, String view, boolean owned) {
-    this(db, view, owned, null);
+    this(db, view, owned, null, null);
   }
 
-  private ViewSnapshot(Database db, String view, boolean owned, Path scratch) {
+  private ViewSnapshot(Database db, String view, boolean owned, Path scratch, String rowsTable) {
     this.db = db;
     this.view = view;
     this.owned = owned;
     this.scratch = scratch;
+    this.rowsTable = rowsTable;
+  }
+
+  /** A snapshot that is not taken: closing it does nothing. */
+  public static ViewSnapshot none(Database db, String view) {
+    checkName(view);
+    return new ViewSnapshot(db, view, false);
   }
 
   /** Computes {@code view} (a plain name from the query library) into a shadowing temporary table. */
@@ -71,7 +80,7 @@ public final class ViewSnapshot implements AutoCloseable {
     String rows = source(db, view);
     // READ_WRITE: the report opens its database read-only, which attaching would inherit
     db.execute("ATTACH '" + file.toString().replace("'", "''") + "' AS " + alias + " (READ_WRITE)");
-    ViewSnapshot s = new ViewSnapshot(db, view, true, file);
+    ViewSnapshot s = new ViewSnapshot(db, view, true, file, null);
     try {
       db.execute("CREATE TABLE " + alias + ".rows AS SELECT * FROM " + rows);
       db.execute("CREATE TEMP VIEW " + view + " AS SELECT * FROM " + alias + ".rows");
@@ -124,6 +133,32 @@ public final class ViewSnapshot implements AutoCloseable {
     }
   }
 
+  /**
+   * As {@link #of}, for the rows of {@code view} that {@code where} (a condition true or false on
+   * every row, on the view's columns and constants) selects: they are computed once into a
+   * temporary table, and a temporary view of the same name reads them from there and the other
+   * rows from the view itself, so a reader that filters on the same condition reads only the copy
+   * and one that asks for other rows still gets them, computed as before.
+   */
+  public static ViewSnapshot ofRows(Database db, String view, String where) throws SQLException {
+    checkName(view);
+    if (exists(db, view)) {
+      return new ViewSnapshot(db, view, false);
+    }
+    String rows = source(db, view);
+    String table = "tt_rows_" + view;
+    db.execute("CREATE TEMP TABLE " + table + " AS SELECT * FROM " + rows + " WHERE " + where);
+    ViewSnapshot s = new ViewSnapshot(db, view, true, null, table);
+    try {
+      db.execute("CREATE TEMP VIEW " + view + " AS SELECT * FROM temp.main." + table
+          + " UNION ALL SELECT * FROM " + rows + " WHERE NOT (" + where + ")");
+    } catch (SQLException e) {
+      s.close();
+      throw e;
+    }
+    return s;
+  }
+
   private static void checkName(String view) {
     if (!view.matches("[a-z_][a-z0-9_]*")) {
       throw new IllegalArgumentException("not a view name: " + view);
@@ -159,6 +194,11 @@ public final class ViewSnapshot implements AutoCloseable {
   @Override
   public void close() throws SQLException {
     if (!owned) {
+      return;
+    }
+    if (rowsTable != null) {
+      db.execute("DROP VIEW IF EXISTS temp.main." + view);
+      db.execute("DROP TABLE IF EXISTS temp.main." + rowsTable);
       return;
     }
     if (scratch == null) {

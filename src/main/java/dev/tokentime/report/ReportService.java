@@ -7,6 +7,7 @@ import dev.tokentime.analysis.CompareReport;
 import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloReport;
 import dev.tokentime.analysis.SloSpec;
+import dev.tokentime.query.ScopedGapBuckets;
 import dev.tokentime.query.ViewSnapshot;
 import dev.tokentime.store.Database;
 import dev.tokentime.summary.Summary;
@@ -45,7 +46,9 @@ public final class ReportService {
     // on their own, in two statements, where inside the timeline's query DuckDB ran their
     // per-cell aggregate under memory pressure (200 M tokens: report 199 s and 1.55 GB before).
     // The cells are dropped once the steps are taken from them.
-    try (ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats"); ViewSnapshot steps = tokenSteps(db);
+    // (metric_stats's chunk-gap buckets first, when a window or warm-up is set: ScopedGapBuckets)
+    try (ViewSnapshot buckets = ScopedGapBuckets.open(db); ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats");
+        ViewSnapshot steps = tokenSteps(db);
         StallFloor floor = StallFloor.set(db)) {
       return gatherOnce(db, req);
     }

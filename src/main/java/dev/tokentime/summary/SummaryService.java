@@ -2,6 +2,7 @@ package dev.tokentime.summary;
 
 import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloSpec;
+import dev.tokentime.query.ScopedGapBuckets;
 import dev.tokentime.query.ViewSnapshot;
 import dev.tokentime.store.Database;
 import java.sql.PreparedStatement;
@@ -26,8 +27,10 @@ public final class SummaryService {
   public Summary summarize(Database db, Set<String> onlyRuns, SloSpec slo) throws SQLException {
     // reads only: safe to run again should the smaller memory limit not do
     return db.underLeanLimit(() -> {
-      // metric_stats is read here and again through level_summary: computed once
-      try (ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats")) {
+      // metric_stats is read here and again through level_summary: computed once (its chunk-gap
+      // buckets first, when a window or warm-up is set)
+      try (ViewSnapshot buckets = ScopedGapBuckets.open(db);
+          ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats")) {
         return summarize(db, onlyRuns, slo, metricStats(db));
       }
     });
