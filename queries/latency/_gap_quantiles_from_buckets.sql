@@ -8,7 +8,7 @@
 -- 3.9 GB at a day's 200 M. Here the gaps are first counted per bucket of 65 µs
 -- (_gap_buckets; hash aggregates, which DuckDB can spill), which places each percentile's two
 -- neighbouring order statistics in a bucket; only the values of those few buckets are then
--- counted one by one. The result is the same as
+-- counted one by one (_bucket_quantiles). The result is the same as
 -- quantile_cont's: linear interpolation between order statistics (numpy's default), at
 -- rank (n - 1) * p.
 -- chunk_gap is over gap_ns, given in ms; per_token over gap_per_token_ms. Mean, standard
@@ -43,56 +43,13 @@ moments AS (
     JOIN buckets AS b USING (run, variant)
     GROUP BY t.run, t.variant, t.n, t.mean, t.min_v, t.max_v
 ),
-placed AS (
-    SELECT
-        run, variant, b, n,
-        sum(n) OVER (PARTITION BY run, variant ORDER BY b ROWS UNBOUNDED PRECEDING) - n AS before,
-        sum(n) OVER (PARTITION BY run, variant) AS total
-    FROM buckets
+-- the percentiles' two passes (_bucket_quantiles): the counts per bucket above, then the gaps of
+-- the few buckets the percentiles fall in, read where used
+gap_counts AS (
+    SELECT run, variant AS metric, b, n FROM buckets
 ),
-wanted AS (
-    SELECT t.run, t.variant, t.total, p.i, (t.total - 1) * p.p AS rn
-    FROM (SELECT DISTINCT run, variant, total FROM placed) AS t,
-        (VALUES (1, 0.01), (2, 0.05), (3, 0.10), (4, 0.25), (5, 0.50), (6, 0.75), (7, 0.90),
-            (8, 0.95), (9, 0.99)) AS p (i, p)
-),
--- the two order statistics (0-based ranks) each percentile lies between
-ranks AS (
-    SELECT run, variant, i, rn, 'lo' AS side, floor(rn)::BIGINT AS r FROM wanted
-    UNION ALL
-    SELECT run, variant, i, rn, 'hi', ceil(rn)::BIGINT FROM wanted
-),
-located AS (
-    SELECT k.run, k.variant, k.i, k.rn, k.side, p.b, k.r - p.before AS k
-    FROM ranks AS k
-    JOIN placed AS p
-        ON p.run = k.run AND p.variant = k.variant AND k.r >= p.before AND k.r < p.before + p.n
-),
--- the gaps of the target buckets: an IN whose marker is tested in an expression stays a mark
--- join, whose hash table is always the few targets (a semi join built it from every gap, and an
--- inner join can too when DuckDB misjudges the sizes of the views behind it); a gap in a target
--- bucket of another run is kept too, and left unused
-targets AS (
-    SELECT DISTINCT b FROM located
-),
-inside AS (
-    SELECT v.run, which AS variant, v.b, v.v, count(*) AS n
-    FROM _gap_values(which) AS v
-    WHERE coalesce(v.b IN (SELECT b FROM targets), false)
-    GROUP BY v.run, v.b, v.v
-),
-inside_ranked AS (
-    SELECT *, sum(n) OVER (PARTITION BY run, variant, b ORDER BY v ROWS UNBOUNDED PRECEDING) AS upto
-    FROM inside
-),
-valued AS (
-    SELECT l.run, l.variant, l.i, any_value(l.rn) AS rn,
-        any_value(c.v) FILTER (WHERE l.side = 'lo') AS lo,
-        any_value(c.v) FILTER (WHERE l.side = 'hi') AS hi
-    FROM located AS l
-    JOIN inside_ranked AS c
-        ON c.run = l.run AND c.variant = l.variant AND c.b = l.b AND l.k >= c.upto - c.n AND l.k < c.upto
-    GROUP BY l.run, l.variant, l.i
+gap_values AS NOT MATERIALIZED (
+    SELECT run, which AS metric, v, b FROM _gap_values(which)
 )
 SELECT
     r.run,
@@ -102,8 +59,7 @@ SELECT
     r.std / u.per_ms AS std_ms,
     r.min_v / u.per_ms AS min_ms,
     r.max_v / u.per_ms AS max_ms,
-    list((v.lo + (v.hi - v.lo) * (v.rn - floor(v.rn))) / u.per_ms ORDER BY v.i) AS q
+    list_transform(q.q, x -> x / u.per_ms) AS q
 FROM moments AS r
 CROSS JOIN (SELECT CASE which WHEN 'chunk_gap' THEN 1e6 ELSE 1 END AS per_ms) AS u
-JOIN valued AS v USING (run, variant)
-GROUP BY ALL
+JOIN _bucket_quantiles('gap_counts', 'gap_values') AS q ON q.run = r.run AND q.metric = r.variant
