@@ -90,6 +90,10 @@ public final class Database implements AutoCloseable {
           + abs.getParent() + " does not exist");
     }
     Properties props = new Properties();
+    // DuckDB spills to "<file>.tmp" by default, and two processes reading one database (a
+    // notebook and a report) then write the same spill file and delete each other's directory
+    // ("Cannot open file …duckdb_temp_storage_DEFAULT-1.tmp"); one directory per process
+    props.setProperty("temp_directory", temporaryDirectory(abs).toString());
     if (mode == Mode.READ_ONLY) {
       props.setProperty("duckdb.read_only", "true");
     } else {
@@ -118,6 +122,15 @@ public final class Database implements AutoCloseable {
       throw e;
     }
     return db;
+  }
+
+  /**
+   * Where DuckDB spills for this process: beside the database file (the disk it is on, not a
+   * memory-backed /tmp), named for the process. DuckDB creates it when it first spills and deletes
+   * it when the database closes.
+   */
+  static Path temporaryDirectory(Path databaseFile) {
+    return Path.of(databaseFile.toAbsolutePath() + ".tmp-" + ProcessHandle.current().pid());
   }
 
   /** The general memory limit of this process: TOKENTIME_MEMORY_LIMIT, else the default. */
