@@ -21,9 +21,9 @@ public final class Compare {
 
   private static final List<String> REQUEST_METRICS = List.of("ttft_ms", "queue_ms", "prefill_ms", "tpot_ms", "e2e_ms");
 
-  /** A statistic compare reports: the mean (percent NaN) or a percentile. */
-  private record Stat(String name, double percent, Bootstrap.Stat of) {
-    double of(SortedValues v) {
+  /** A statistic compare reports: the mean (percent NaN) or a percentile; resampled by {@code onSample}. */
+  private record Stat(String name, double percent, Bootstrap.Stat onSample) {
+    double valueOf(SortedValues v) {
       return Double.isNaN(percent) ? v.mean() : v.percentile(percent);
     }
   }
@@ -72,13 +72,13 @@ public final class Compare {
   private static void latencyRows(List<CompareReport.Row> rows, String metric, SortedValues a, SortedValues b) {
     boolean enough = a.n >= 2 && b.n >= 2;
     double[][] ci = enough
-        ? Bootstrap.differenceIntervals(a.sample, b.sample, STATS.stream().map(Stat::of).toList(), RESAMPLES,
+        ? Bootstrap.differenceIntervals(a.sample, b.sample, STATS.stream().map(Stat::onSample).toList(), RESAMPLES,
             SEED + metric.hashCode())
         : null;
     int i = 0;
     for (Stat stat : STATS) {
-      Double va = a.n == 0 ? null : stat.of(a);
-      Double vb = b.n == 0 ? null : stat.of(b);
+      Double va = a.n == 0 ? null : stat.valueOf(a);
+      Double vb = b.n == 0 ? null : stat.valueOf(b);
       Double lo = enough ? ci[i][0] : null;
       Double hi = enough ? ci[i][1] : null;
       String verdict = !enough ? "unknown" : lo > 0 ? "worse" : hi < 0 ? "better" : "within noise";

@@ -107,7 +107,7 @@ public final class Conventions {
     // scans of every chunk ran together and did not fit DuckDB's memory at 50 M tokens
     List<String> parts = new ArrayList<>(List.of("metric_stats"));
     parts.addAll(VIEWS.values());
-    try (ViewSnapshot.AutoCloseableGroup computed = ViewSnapshot.ofEach(db, parts);
+    try (ViewSnapshot.Group computed = ViewSnapshot.ofEach(db, parts);
         PreparedStatement ps = db.connection().prepareStatement(
         "SELECT run, metric, stat, convention, tokentime_value, convention_value, reported_value, why "
             + "FROM peer_comparison ORDER BY run, list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', "

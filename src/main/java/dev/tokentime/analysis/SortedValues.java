@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 
 /**
  * What {@code compare} needs of one side's values of a metric, read in one pass over them in
@@ -27,14 +26,17 @@ final class SortedValues {
   /** Whether {@link #sample} holds every value. */
   final boolean complete;
   private final double mean;
-  private final TreeMap<Long, Double> atRank;
+  /** The ranks the percentiles need, ascending and distinct, and the values at them. */
+  private final long[] ranks;
+  private final double[] atRanks;
 
-  private SortedValues(long n, double[] sample, boolean complete, double mean, TreeMap<Long, Double> atRank) {
+  private SortedValues(long n, double[] sample, boolean complete, double mean, long[] ranks, double[] atRanks) {
     this.n = n;
     this.sample = sample;
     this.complete = complete;
     this.mean = mean;
-    this.atRank = atRank;
+    this.ranks = ranks;
+    this.atRanks = atRanks;
   }
 
   /**
@@ -50,12 +52,11 @@ final class SortedValues {
       n = rs.getLong(1);
     }
     boolean complete = n <= max;
-    TreeMap<Long, Double> wanted = new TreeMap<>();
-    for (double p : percentiles) {
-      double pos = (n - 1) * p / 100.0;
-      wanted.put((long) Math.floor(pos), Double.NaN);
-      wanted.put((long) Math.ceil(pos), Double.NaN);
-    }
+    long[] wanted = Arrays.stream(percentiles)
+        .flatMap(p -> java.util.stream.DoubleStream.of(Math.floor((n - 1) * p / 100.0), Math.ceil((n - 1) * p / 100.0)))
+        .mapToLong(r -> (long) r).distinct().sorted().toArray();
+    double[] atWanted = new double[wanted.length];
+    int w = 0;
     long[] sampled = complete ? null : sampleRanks(n, max, seed);
     double[] sample = new double[(int) Math.min(n, max)];
     // compensated (Kahan) sum, as DoubleStream.average adds
@@ -77,8 +78,8 @@ final class SortedValues {
         } else if (s < sampled.length && sampled[s] == rank) {
           sample[s++] = v;
         }
-        if (wanted.containsKey(rank)) {
-          wanted.put(rank, v);
+        while (w < wanted.length && wanted[w] == rank) {
+          atWanted[w++] = v;
         }
         rank++;
       }
@@ -88,7 +89,7 @@ final class SortedValues {
     if (rank != n) {
       throw new SQLException("compare: the values changed while they were read (" + n + " counted, " + rank + " read)");
     }
-    return new SortedValues(n, sample, complete, n == 0 ? Double.NaN : sum / n, wanted);
+    return new SortedValues(n, sample, complete, n == 0 ? Double.NaN : sum / n, wanted, atWanted);
   }
 
   /** The mean of every value (NaN when there are none). */
@@ -104,8 +105,8 @@ final class SortedValues {
     double pos = (n - 1) * p / 100.0;
     long lo = (long) Math.floor(pos);
     long hi = (long) Math.ceil(pos);
-    double vlo = atRank.get(lo);
-    double vhi = atRank.get(hi);
+    double vlo = atRanks[Arrays.binarySearch(ranks, lo)];
+    double vhi = atRanks[Arrays.binarySearch(ranks, hi)];
     return vlo + (vhi - vlo) * (pos - lo);
   }
 

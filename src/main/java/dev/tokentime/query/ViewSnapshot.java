@@ -95,8 +95,8 @@ public final class ViewSnapshot implements AutoCloseable {
    * Snapshots of several views, taken one after another in the order given (each view computed on
    * its own), closed together in the reverse order.
    */
-  public static AutoCloseableGroup ofEach(Database db, java.util.List<String> views) throws SQLException {
-    AutoCloseableGroup group = new AutoCloseableGroup();
+  public static Group ofEach(Database db, java.util.List<String> views) throws SQLException {
+    Group group = new Group();
     try {
       for (String view : views) {
         group.snapshots.add(0, of(db, view));
@@ -109,10 +109,10 @@ public final class ViewSnapshot implements AutoCloseable {
   }
 
   /** What {@link #ofEach} returns. */
-  public static final class AutoCloseableGroup implements AutoCloseable {
+  public static final class Group implements AutoCloseable {
     private final java.util.List<ViewSnapshot> snapshots = new java.util.ArrayList<>();
 
-    private AutoCloseableGroup() {}
+    private Group() {}
 
     @Override
     public void close() throws SQLException {

@@ -73,11 +73,11 @@ class ViewSnapshotTest {
       t.ingest(IngestOptions.of(List.of("sample-logs/canonical")));
       String temporary = "SELECT list(table_name ORDER BY table_name) FROM duckdb_tables() WHERE temporary";
       Object computed = t.rows(C1_TTFT_P50).get(0).get(0);
-      try (ViewSnapshot.AutoCloseableGroup g = ViewSnapshot.ofEach(t.db, List.of("metric_stats", "run_summary"))) {
+      try (ViewSnapshot.Group g = ViewSnapshot.ofEach(t.db, List.of("metric_stats", "run_summary"))) {
         assertEquals("[metric_stats, run_summary]", String.valueOf(t.rows(temporary).get(0).get(0)));
         t.db.execute("UPDATE temp.main.metric_stats SET p50 = -1 WHERE metric = 'ttft_ms'");
         assertEquals(-1.0, ((Number) t.rows(C1_TTFT_P50).get(0).get(0)).doubleValue(), "level_summary reads the copy");
-        try (ViewSnapshot.AutoCloseableGroup inner = ViewSnapshot.ofEach(t.db, List.of("metric_stats"))) {
+        try (ViewSnapshot.Group inner = ViewSnapshot.ofEach(t.db, List.of("metric_stats"))) {
           assertEquals(-1.0, ((Number) t.rows(C1_TTFT_P50).get(0).get(0)).doubleValue(), "nested: the outer copy");
         }
         assertEquals(-1.0, ((Number) t.rows(C1_TTFT_P50).get(0).get(0)).doubleValue());
