@@ -64,7 +64,7 @@ final class SortedValues {
     double compensation = 0;
     long rank = 0;
     int s = 0;
-    streamResults(db, true);
+    db.streamResults(true);
     try (PreparedStatement ps = prepare(db, "SELECT * FROM (" + sql + ") ORDER BY 1", params);
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
@@ -84,7 +84,7 @@ final class SortedValues {
         rank++;
       }
     } finally {
-      streamResults(db, false);
+      db.streamResults(false);
     }
     if (rank != n) {
       throw new SQLException("compare: the values changed while they were read (" + n + " counted, " + rank + " read)");
@@ -129,13 +129,5 @@ final class SortedValues {
       ps.setString(i + 1, params.get(i));
     }
     return ps;
-  }
-
-  /**
-   * Sets whether DuckDB JDBC streams results on this connection (otherwise it builds the whole
-   * result before the first row is read). tokentime leaves it off everywhere else.
-   */
-  private static void streamResults(Database db, boolean on) throws SQLException {
-    db.execute("SET jdbc_stream_results = " + on);
   }
 }

@@ -66,6 +66,7 @@ final class QueryCommand extends BaseCommand {
   }
 
   private int run(Database d, String sql, OutputFormat f) throws Exception {
+    d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
     try (Statement st = d.connection().createStatement();
         ResultSet rs = st.executeQuery(sql)) {
       switch (f) {
@@ -93,6 +94,7 @@ final class QueryCommand extends BaseCommand {
     var window = analysis.window();
     try (Database d = Databases.forReading(db.resolve())) {
       window.apply(d.connection());
+      d.streamResults(true);
       try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
         out().flush();
         ArrowIpc.writeStream(rs, System.out);

@@ -59,10 +59,13 @@ public final class ExportService {
   }
 
   private static long arrow(Database db, String sql, Path out) throws SQLException, IOException {
+    db.streamResults(true);
     try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql);
         FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING)) {
       return ArrowIpc.writeFile(rs, ch);
+    } finally {
+      db.streamResults(false);
     }
   }
 

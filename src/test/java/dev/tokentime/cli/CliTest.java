@@ -84,6 +84,18 @@ class CliTest {
   }
 
   @Test
+  void queryStreamsItsResultInsteadOfBuildingItWhole() throws Exception {
+    Path db = tmp.resolve("s.duckdb");
+    assertEquals(0, run("ingest", "--db", db.toString(), "sample-logs/canonical").code());
+    // rows past the first few raise an error: a result built whole before the first row is
+    // read fails, a streamed one stops when the rows shown are read
+    String late = "SELECT CASE WHEN i < 5000000 THEN i ELSE error('computed too far') END AS i FROM range(10000000) r(i)";
+    Run r = run("query", "--db", db.toString(), "--max-rows", "3", late);
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("0") && r.out().contains("2"), r.out());
+  }
+
+  @Test
   void usageErrorsAreExit2() {
     Run r = run("ingest");
     assertEquals(2, r.code());
