@@ -1,14 +1,10 @@
 package dev.tokentime.ingest;
 
-import dev.tokentime.formats.canonical.TokentimeCsvFormat;
-import dev.tokentime.formats.canonical.TokentimeJsonlFormat;
-import dev.tokentime.formats.peers.PeerFormats;
-import dev.tokentime.formats.trtllm.TrtllmFormats;
-import dev.tokentime.formats.vllm.VllmFormats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 
 /** The input formats tokentime knows, by id, and the sniffing that picks one for a file. */
 public final class FormatRegistry {
@@ -25,12 +21,18 @@ public final class FormatRegistry {
     }
   }
 
-  /** The formats shipped with tokentime: each family lists its own in its package. */
+  /**
+   * The formats on the classpath: every {@link FormatFamily} service, in the order of the services
+   * file (the contract knows no family; each registers itself).
+   */
   public static FormatRegistry standard() {
-    List<InputFormat> all = new ArrayList<>(List.of(new TokentimeJsonlFormat(), new TokentimeCsvFormat()));
-    all.addAll(VllmFormats.all());
-    all.addAll(TrtllmFormats.all());
-    all.addAll(PeerFormats.all());
+    List<InputFormat> all = new ArrayList<>();
+    for (FormatFamily family : ServiceLoader.load(FormatFamily.class, FormatRegistry.class.getClassLoader())) {
+      all.addAll(family.formats());
+    }
+    if (all.isEmpty()) {
+      throw new IllegalStateException("no input format on the classpath (META-INF/services/" + FormatFamily.class.getName() + ")");
+    }
     return new FormatRegistry(all);
   }
 

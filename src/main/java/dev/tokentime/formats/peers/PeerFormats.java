@@ -1,13 +1,13 @@
 package dev.tokentime.formats.peers;
 
+import dev.tokentime.ingest.FormatFamily;
 import dev.tokentime.ingest.InputFormat;
 import java.util.List;
 
-/** The input formats of this family (load generators: genai-perf, AIPerf, vllm bench serve, LLMPerf, SGLang bench_serving), as registered in FormatRegistry. */
-public final class PeerFormats {
-  private PeerFormats() {}
-
-  public static List<InputFormat> all() {
+/** The input formats of this family (load generators: genai-perf, AIPerf, vllm bench serve, LLMPerf, SGLang bench_serving), registered as a FormatFamily service. */
+public final class PeerFormats implements FormatFamily {
+  @Override
+  public List<InputFormat> formats() {
     return List.of(new GenaiPerfExportFormat(),
         new ToolSummaryFormat(ToolSummaryFormat.Tool.GENAI_PERF),
         new AiperfJsonlFormat(),
