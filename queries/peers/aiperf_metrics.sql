@@ -9,10 +9,12 @@
 -- the record's own figure when its chunks are not known; output token throughput per user is
 -- 1 / ITL (a request with a gap that is not positive has no ICL, as AIPerf refuses it); benchmark duration is max(start + latency) - min(start) over the counted requests,
 -- and request and output throughput divide the counted requests and their OSL by it.
--- Statistics as numpy: mean, linear percentiles, population std. Times in ms.
+-- Time to first output token (the first answer chunk, not reasoning) and tokens per chunk come
+-- from request_output_timing. Statistics as numpy: mean, linear percentiles, population std.
+-- Times in ms.
 -- @grain one row per run per AIPerf metric per statistic
 -- @column run [id] Run name.
--- @column metric [text] AIPerf's metric tag (time_to_first_token, inter_token_latency, inter_chunk_latency, request_throughput, ...).
+-- @column metric [text] AIPerf's metric tag (time_to_first_token, time_to_first_output_token, inter_token_latency, inter_chunk_latency, tokens_per_chunk, request_throughput, ...).
 -- @column stat [text] count, avg, min, max, std, p1 ... p99 as AIPerf names them (run-level figures: avg only).
 -- @column value [unit] The figure.
 -- @column unit [text] ms, sec, tokens, tokens/sec, tokens/sec/user, requests/sec or requests.
@@ -60,6 +62,12 @@ samples AS (
         FROM valid
     ) UNPIVOT (value FOR metric IN (time_to_first_token, time_to_second_token, request_latency,
         inter_token_latency, output_token_throughput_per_user, output_sequence_length, input_sequence_length))
+    UNION ALL
+    SELECT o.run, m.metric, m.value
+    FROM request_output_timing AS o
+    SEMI JOIN valid USING (request_key)
+    CROSS JOIN LATERAL (VALUES ('time_to_first_output_token', o.ttfo_ms), ('tokens_per_chunk', o.tokens_per_chunk)) AS m(metric, value)
+    WHERE m.value IS NOT NULL
 ),
 stats AS (
     SELECT
@@ -73,7 +81,8 @@ stats AS (
     FROM samples AS s
     JOIN (VALUES ('time_to_first_token', 'ms'), ('time_to_second_token', 'ms'), ('request_latency', 'ms'),
         ('inter_token_latency', 'ms'), ('output_token_throughput_per_user', 'tokens/sec/user'),
-        ('output_sequence_length', 'tokens'), ('input_sequence_length', 'tokens')) AS u(metric, unit) USING (metric)
+        ('output_sequence_length', 'tokens'), ('input_sequence_length', 'tokens'),
+        ('time_to_first_output_token', 'ms'), ('tokens_per_chunk', 'tokens')) AS u(metric, unit) USING (metric)
     GROUP BY s.run, s.metric, u.unit
     UNION ALL
     -- the pooled chunk gaps: their percentiles in bounded memory (_pooled_quantiles), joined after
