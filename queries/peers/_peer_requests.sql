@@ -12,6 +12,7 @@
 -- @column engine [text] Engine or tool that wrote the row (requests.engine).
 -- @column session_id [id] The tool's session of a multi-turn run (genai-perf session_id), else NULL.
 -- @column service_kind [text] genai-perf's service kind of the request (openai, triton, triton_c_api), else NULL.
+-- @column non_generative [bool] The request answers a non-generative endpoint (embeddings, rankings: requests.extras['output_kind'] = 'none'): a latency without tokens.
 -- @column arrival_ns [ns] Arrival (the client's send time for load generators).
 -- @column first_content_ns [ns] First content or reasoning chunk (or the row's first_token_ns).
 -- @column second_content_ns [ns] Second content or reasoning chunk.
@@ -32,6 +33,8 @@
 -- @column reported_ttft_ms [ms] TTFT as the source reported it (requests.ttft_ms), else NULL.
 -- @column reported_e2e_ms [ms] E2E as the source reported it (requests.e2e_ms), else NULL.
 -- @column reported_itl_ms [ms] The per-request ITL a tool wrote itself (LLMPerf's inter_token_latency_s), else NULL.
+-- @column reported_ttst_ms [ms] Time to second token as the tool wrote it per request (AIPerf's time_to_second_token / ttst), else NULL.
+-- @column reported_icl_mean_ms [ms] The per-request mean inter-chunk latency AIPerf's export of September 2025 wrote in place of the list, else NULL.
 -- @column reported_output_tokens_per_s [tokens/s] The per-request output throughput a tool wrote itself (LLMPerf), else NULL.
 CREATE OR REPLACE VIEW _peer_requests AS
 WITH kinds AS (
@@ -58,6 +61,7 @@ SELECT
     r.engine,
     r.extras['session_id'] AS session_id,
     r.extras['service_kind'] AS service_kind,
+    coalesce(r.extras['output_kind'] = 'none', false) AS non_generative,
     l.arrival_ns,
     l.first_token_ns AS first_content_ns,
     s.second_content_ns,
@@ -78,6 +82,8 @@ SELECT
     r.ttft_ms AS reported_ttft_ms,
     r.e2e_ms AS reported_e2e_ms,
     TRY_CAST(r.extras['inter_token_latency_ms'] AS DOUBLE) AS reported_itl_ms,
+    TRY_CAST(r.extras['time_to_second_token_ms'] AS DOUBLE) AS reported_ttst_ms,
+    TRY_CAST(r.extras['inter_chunk_latency_mean_ms'] AS DOUBLE) AS reported_icl_mean_ms,
     TRY_CAST(r.extras['request_output_throughput_token_per_s'] AS DOUBLE) AS reported_output_tokens_per_s
 FROM request_latency AS l
 JOIN requests AS r USING (request_key)

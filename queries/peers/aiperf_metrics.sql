@@ -3,13 +3,18 @@
 -- phase count (warm-up, errors and cancellations are left out); TTFT is the first non-empty
 -- chunk (reasoning counts); request latency ends at the last response; ITL is per request
 -- (latency - TTFT) / (OSL - 1) as a float, only when OSL >= 2; inter-chunk latency (ICL) pools
--- every gap between consecutive responses of all requests; output token throughput per user is
+-- every gap between consecutive responses of all requests (a record of AIPerf's September-2025
+-- export, which wrote one mean per record instead of the list, adds that mean as its one sample,
+-- as AIPerf aggregated it then); time to second token is the second chunk minus the first, or
+-- the record's own figure when its chunks are not known; output token throughput per user is
 -- 1 / ITL (a request with a gap that is not positive has no ICL, as AIPerf refuses it); benchmark duration is max(start + latency) - min(start) over the counted requests,
 -- and request and output throughput divide the counted requests and their OSL by it.
--- Statistics as numpy: mean, linear percentiles, population std. Times in ms.
+-- Time to first output token (the first answer chunk, not reasoning) and tokens per chunk come
+-- from request_output_timing. Statistics as numpy: mean, linear percentiles, population std.
+-- Times in ms.
 -- @grain one row per run per AIPerf metric per statistic
 -- @column run [id] Run name.
--- @column metric [text] AIPerf's metric tag (time_to_first_token, inter_token_latency, inter_chunk_latency, request_throughput, ...).
+-- @column metric [text] AIPerf's metric tag (time_to_first_token, time_to_first_output_token, inter_token_latency, inter_chunk_latency, tokens_per_chunk, request_throughput, ...).
 -- @column stat [text] count, avg, min, max, std, p1 ... p99 as AIPerf names them (run-level figures: avg only).
 -- @column value [unit] The figure.
 -- @column unit [text] ms, sec, tokens, tokens/sec, tokens/sec/user, requests/sec or requests.
@@ -20,7 +25,8 @@ WITH valid AS (
         request_key,
         arrival_ns,
         ttft_ms AS time_to_first_token,
-        (second_content_ns - first_content_ns) / 1e6 AS time_to_second_token,
+        coalesce((second_content_ns - first_content_ns) / 1e6, reported_ttst_ms) AS time_to_second_token,
+        reported_icl_mean_ms,
         e2e_ms AS request_latency,
         CASE WHEN output_tokens >= 2 THEN (e2e_ms - ttft_ms) / (output_tokens - 1) END AS inter_token_latency,
         output_tokens::DOUBLE AS output_sequence_length,
@@ -39,6 +45,12 @@ chunk_gaps AS NOT MATERIALIZED (
     FROM tokens AS t
     JOIN (SELECT run, request_key FROM valid ANTI JOIN refused USING (request_key)) AS k USING (request_key)
     WHERE t.gap_ns IS NOT NULL
+    UNION ALL
+    -- the September-2025 schema: one per-record mean (such a record has no gap list, so no
+    -- rebuilt gaps above)
+    SELECT v.run, 'inter_chunk_latency' AS metric, v.reported_icl_mean_ms AS v
+    FROM valid AS v
+    WHERE v.reported_icl_mean_ms IS NOT NULL
 ),
 samples AS (
     SELECT run, metric, value
@@ -50,6 +62,12 @@ samples AS (
         FROM valid
     ) UNPIVOT (value FOR metric IN (time_to_first_token, time_to_second_token, request_latency,
         inter_token_latency, output_token_throughput_per_user, output_sequence_length, input_sequence_length))
+    UNION ALL
+    SELECT o.run, m.metric, m.value
+    FROM request_output_timing AS o
+    SEMI JOIN valid USING (request_key)
+    CROSS JOIN LATERAL (VALUES ('time_to_first_output_token', o.ttfo_ms), ('tokens_per_chunk', o.tokens_per_chunk)) AS m(metric, value)
+    WHERE m.value IS NOT NULL
 ),
 stats AS (
     SELECT
@@ -63,7 +81,8 @@ stats AS (
     FROM samples AS s
     JOIN (VALUES ('time_to_first_token', 'ms'), ('time_to_second_token', 'ms'), ('request_latency', 'ms'),
         ('inter_token_latency', 'ms'), ('output_token_throughput_per_user', 'tokens/sec/user'),
-        ('output_sequence_length', 'tokens'), ('input_sequence_length', 'tokens')) AS u(metric, unit) USING (metric)
+        ('output_sequence_length', 'tokens'), ('input_sequence_length', 'tokens'),
+        ('time_to_first_output_token', 'ms'), ('tokens_per_chunk', 'tokens')) AS u(metric, unit) USING (metric)
     GROUP BY s.run, s.metric, u.unit
     UNION ALL
     -- the pooled chunk gaps: their percentiles in bounded memory (_pooled_quantiles), joined after

@@ -4,7 +4,8 @@
 -- is good requests per second of genai-perf's benchmark duration. SLOs are in ms, as genai-perf's
 -- --goodput takes them, and compared in whole ns as it does. genai-perf zips its per-metric lists,
 -- which misaligns requests once a 1-token request has no ITL; tokentime compares each request
--- with itself. This is goodput of one run; the DistServe goodput (the highest rate at which
+-- with itself. Non-generative requests (embeddings, rankings) count with their latency to the last
+-- response and have no TTFT or ITL, as in genai-perf's base parser. This is goodput of one run; the DistServe goodput (the highest rate at which
 -- 90 % of requests meet the SLO, over a sweep) is another figure.
 -- @grain one row per run
 -- @example SELECT * FROM genai_perf_goodput(100, 50, 1000)
@@ -12,17 +13,19 @@
 -- @param itl_slo_ms ITL SLO in ms (genai-perf's per-request ITL), or NULL.
 -- @param latency_slo_ms Request latency SLO in ms, or NULL.
 -- @column run [id] Run name.
--- @column requests [count] Requests genai-perf counts (those with a content response).
+-- @column requests [count] Requests genai-perf counts (those with a content response; every answered non-generative request).
 -- @column good_requests [count] Requests meeting every SLO given.
--- @column duration_s [s] genai-perf's benchmark duration: first send to last content response.
+-- @column duration_s [s] genai-perf's benchmark duration: first send to last content response (last response of a non-generative request).
 -- @column goodput [1/s] good_requests / duration_s.
 CREATE OR REPLACE MACRO genai_perf_goodput(ttft_slo_ms, itl_slo_ms, latency_slo_ms) AS TABLE
 WITH r AS (
     SELECT
         run,
         arrival_ns,
-        CASE WHEN service_kind IN ('triton', 'triton_c_api') THEN first_chunk_ns ELSE first_content_ns END AS g_first,
-        CASE WHEN service_kind IN ('triton', 'triton_c_api') THEN last_chunk_ns ELSE last_content_ns END AS g_last,
+        non_generative,
+        CASE WHEN non_generative THEN NULL
+            WHEN service_kind IN ('triton', 'triton_c_api') THEN first_chunk_ns ELSE first_content_ns END AS g_first,
+        CASE WHEN service_kind IN ('triton', 'triton_c_api') OR non_generative THEN last_chunk_ns ELSE last_content_ns END AS g_last,
         CASE WHEN service_kind IN ('triton', 'triton_c_api') THEN chunks ELSE content_chunks END AS g_responses,
         output_tokens
     FROM _peer_requests
@@ -36,7 +39,7 @@ v AS (
         CASE WHEN output_tokens > 1 AND g_responses > 1
             THEN round_even((g_last - g_first) / (output_tokens - 1), 0) END AS itl_ns
     FROM r
-    WHERE g_first IS NOT NULL AND arrival_ns IS NOT NULL
+    WHERE (g_first IS NOT NULL OR non_generative AND g_last IS NOT NULL) AND arrival_ns IS NOT NULL
 )
 SELECT
     run,

@@ -5,7 +5,9 @@
 -- round-half-to-even((latency - TTFT) / (OSL - 1)) in whole ns, only when OSL > 1 and there is
 -- more than one response; output token throughput per user is 1 / ITL; duration runs from the
 -- first send to the last content response of the counted requests, and request throughput
--- divides ALL requests of the run (failed and empty ones too) by it. Statistics as numpy:
+-- divides ALL requests of the run (failed and empty ones too) by it. Non-generative requests
+-- (embeddings, rankings: _peer_requests.non_generative) count as genai-perf's base parser counts
+-- them: every response, latency to the last one, and no token figures. Statistics as numpy:
 -- mean, linear percentiles, population std. Times in ms, as genai-perf exports them.
 -- @grain one row per run per genai-perf metric per statistic
 -- @column run [id] Run name.
@@ -18,9 +20,12 @@ WITH r AS (
     SELECT
         *,
         service_kind IN ('triton', 'triton_c_api') AS keeps_all,
-        CASE WHEN service_kind IN ('triton', 'triton_c_api') THEN first_chunk_ns ELSE first_content_ns END AS g_first,
-        CASE WHEN service_kind IN ('triton', 'triton_c_api') THEN second_chunk_ns ELSE second_content_ns END AS g_second,
-        CASE WHEN service_kind IN ('triton', 'triton_c_api') THEN last_chunk_ns ELSE last_content_ns END AS g_last,
+        -- a non-generative request has no first token: only its last response counts
+        CASE WHEN non_generative THEN NULL
+            WHEN service_kind IN ('triton', 'triton_c_api') THEN first_chunk_ns ELSE first_content_ns END AS g_first,
+        CASE WHEN non_generative THEN NULL
+            WHEN service_kind IN ('triton', 'triton_c_api') THEN second_chunk_ns ELSE second_content_ns END AS g_second,
+        CASE WHEN service_kind IN ('triton', 'triton_c_api') OR non_generative THEN last_chunk_ns ELSE last_content_ns END AS g_last,
         CASE WHEN service_kind IN ('triton', 'triton_c_api') THEN chunks ELSE content_chunks END AS g_responses
     FROM _peer_requests
     WHERE measured
@@ -30,15 +35,15 @@ valid AS (
         run,
         arrival_ns,
         g_last,
-        output_tokens AS osl,
-        prompt_tokens AS isl,
+        CASE WHEN NOT non_generative THEN output_tokens END AS osl,
+        CASE WHEN NOT non_generative THEN prompt_tokens END AS isl,
         (g_last - arrival_ns) / 1e6 AS request_latency,
         (g_first - arrival_ns) / 1e6 AS time_to_first_token,
         CASE WHEN g_responses > 1 THEN (g_second - g_first) / 1e6 END AS time_to_second_token,
         CASE WHEN output_tokens > 1 AND g_responses > 1
             THEN round_even((g_last - g_first) / (output_tokens - 1), 0) END AS itl_ns
     FROM r
-    WHERE g_first IS NOT NULL AND arrival_ns IS NOT NULL
+    WHERE (g_first IS NOT NULL OR non_generative AND g_last IS NOT NULL) AND arrival_ns IS NOT NULL
 ),
 samples AS (
     SELECT run, metric, unit, value

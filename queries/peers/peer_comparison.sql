@@ -2,7 +2,7 @@
 -- defines it (metric_stats, run_summary), as each peer tool defines it (computed by tokentime
 -- from the same rows: genai_perf_metrics, aiperf_metrics, vllm_bench_metrics,
 -- sglang_bench_metrics, llmperf_metrics), and as the tool itself reported it when its own summary
--- was ingested (reported_metrics), with the differences and the reason the definitions differ.
+-- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
 -- converted. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
 -- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
@@ -21,6 +21,11 @@
 -- @column reported_minus_convention [ms or 1/s] reported_value - convention_value: near zero when tokentime reproduces the tool.
 -- @column why [text] How the tool's definition differs from tokentime's (for a std row, also how the
 -- tool computes the standard deviation).
+-- @column not_reproducible [text] NULL, or why convention_value cannot be the tool's own number on
+-- this run: the figure rests on output lengths the tool counts with its tokenizer (genai-perf,
+-- AIPerf and LLMPerf tokenize the output text; vLLM and SGLang take usage, else the tokenizer or,
+-- SGLang, the requested length), and some of the run's requests carry no usage, so tokentime
+-- counted their content chunks (request_latency.output_tokens_basis = 'chunks').
 CREATE OR REPLACE VIEW peer_comparison AS
 WITH names (convention, tool_metric, metric, factor, why) AS (
     VALUES
@@ -81,6 +86,11 @@ reported AS (
             WHEN 'vllm-bench-json' THEN 'vllm'
             WHEN 'sglang-bench-jsonl' THEN 'sglang'
             WHEN 'llmperf-json' THEN 'llmperf'
+            WHEN 'vllm-bench-console' THEN 'vllm'
+            WHEN 'sglang-bench-console' THEN 'sglang'
+            WHEN 'genai-perf-console' THEN 'genai-perf'
+            WHEN 'aiperf-console' THEN 'aiperf'
+            WHEN 'llmperf-console' THEN 'llmperf'
         END AS convention,
         m.run,
         m.metric AS tool_metric,
@@ -101,6 +111,28 @@ tool_figures AS (
         CASE WHEN n.convention IN ('genai-perf', 'aiperf') THEN 'avg' ELSE 'value' END AS tool_stat
     FROM names AS n
     WHERE n.metric IN ('output_tokens_per_s', 'requests_per_s')
+),
+-- runs where some output lengths are chunk counts (no usage in the stream, no length reported)
+chunk_counted AS (
+    SELECT run, count(*) AS n, count(*) FILTER (WHERE output_tokens_basis = 'chunks') AS by_chunks
+    FROM request_latency
+    WHERE measured AND ok
+    GROUP BY run
+    HAVING count(*) FILTER (WHERE output_tokens_basis = 'chunks') > 0
+),
+-- the figures that divide by or sum output lengths, per convention
+length_based (convention, metric, counter) AS (
+    VALUES
+    ('genai-perf', 'tpot_ms', 'its tokenizer on the output text (OSL)'),
+    ('genai-perf', 'output_tokens_per_s', 'its tokenizer on the output text (OSL)'),
+    ('aiperf', 'tpot_ms', 'its tokenizer on the output and reasoning text (OSL)'),
+    ('aiperf', 'output_tokens_per_s', 'its tokenizer on the output and reasoning text (OSL)'),
+    ('vllm', 'tpot_ms', 'usage.completion_tokens, else its tokenizer'),
+    ('vllm', 'output_tokens_per_s', 'usage.completion_tokens, else its tokenizer'),
+    ('sglang', 'tpot_ms', 'usage.completion_tokens, else the requested output length'),
+    ('sglang', 'output_tokens_per_s', 'usage.completion_tokens, else the requested output length'),
+    ('llmperf', 'itl_ms', 'the llama tokenizer on the output text'),
+    ('llmperf', 'output_tokens_per_s', 'the llama tokenizer on the output text')
 ),
 tokentime AS (
     SELECT run, metric, stat, value
@@ -125,12 +157,18 @@ SELECT
     CASE WHEN f.stat = 'std' AND f.convention = 'llmperf'
         THEN 'LLMPerf reports the sample standard deviation (ddof = 1), tokentime the population one; '
             || f.why
-        ELSE f.why END AS why
+        ELSE f.why END AS why,
+    CASE WHEN lb.counter IS NOT NULL THEN 'definition differs: ' || f.convention || ' counts output tokens with '
+        || lb.counter || '; ' || cc.by_chunks || ' of ' || cc.n
+        || ' requests carry no usage, so tokentime counted their content chunks: not the tool''s number' END
+        AS not_reproducible
 FROM runs AS u
 CROSS JOIN tool_figures AS f
 LEFT JOIN tokentime AS t ON t.run = u.run AND t.metric = f.metric AND t.stat = f.stat
 LEFT JOIN computed AS c ON c.run = u.run AND c.convention = f.convention AND c.tool_metric = f.tool_metric AND c.tool_stat = f.tool_stat
 LEFT JOIN reported AS r ON r.run = u.run AND r.convention = f.convention AND r.tool_metric = f.tool_metric AND r.tool_stat = f.tool_stat
+LEFT JOIN chunk_counted AS cc ON cc.run = u.run
+LEFT JOIN length_based AS lb ON cc.run IS NOT NULL AND lb.convention = f.convention AND lb.metric = f.metric
 WHERE t.value IS NOT NULL OR c.value IS NOT NULL OR r.value IS NOT NULL
 ORDER BY u.run,
     list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', 'output_tokens_per_s', 'requests_per_s'], f.metric),

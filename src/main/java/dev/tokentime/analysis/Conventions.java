@@ -109,7 +109,8 @@ public final class Conventions {
     parts.addAll(VIEWS.values());
     try (ViewSnapshot.Group computed = ViewSnapshot.ofEach(db, parts);
         PreparedStatement ps = db.connection().prepareStatement(
-        "SELECT run, metric, stat, convention, tokentime_value, convention_value, reported_value, why "
+        "SELECT run, metric, stat, convention, tokentime_value, convention_value, reported_value, why, "
+            + "not_reproducible "
             + "FROM peer_comparison ORDER BY run, list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', "
             + "'output_tokens_per_s', 'requests_per_s'], metric), stat, convention");
         ResultSet rs = ps.executeQuery()) {
@@ -127,6 +128,12 @@ public final class Conventions {
         tokentime.computeIfAbsent(run, k -> new LinkedHashMap<>()).put(c, tv);
         values.computeIfAbsent(run, k -> new LinkedHashMap<>()).computeIfAbsent(c, k -> new LinkedHashMap<>())
             .put(conv, conventionValue);
+        // a figure whose definition differs in a way tokentime cannot reproduce says so, equal or not
+        String notReproducible = rs.getString(9);
+        if (notReproducible != null && explained.add(run + "/" + c.metric() + "/" + conv)) {
+          reasons.computeIfAbsent(run, k -> new ArrayList<>()).add(String.format(Locale.ROOT,
+              "%s: %s — %s", c.metric(), conv, notReproducible));
+        }
         // one line per metric and convention: its first statistic that differs
         if (tv != null && conventionValue != null && Math.abs(tv - conventionValue) > 1e-6 * Math.max(1, Math.abs(tv))
             && explained.add(run + "/" + c.metric() + "/" + conv)) {

@@ -213,6 +213,11 @@ public final class AiperfJsonlFormat implements InputFormat {
           case "max_response_timestamp" -> req.finishedNs = (long) v.asDouble(); // old schema, ns
           case "request_latency" -> req.e2eMs = latencyMs = ms(tag, v, unit);
           case "inter_token_latency" -> req.tpotMs = ms(tag, v, unit);
+          case "time_to_second_token", "ttst" -> {
+            // kept as reported too: a record without the gap list has no second chunk to time
+            req.extras.put(tag, v.asText());
+            req.extras.put("time_to_second_token_ms", Double.toString(ms(tag, v, unit)));
+          }
           case "output_sequence_length" -> req.outputTokens = count(tag, v);
           case "input_sequence_length", "error_isl" -> req.promptTokens = count(tag, v);
           case "inter_chunk_latency" -> {

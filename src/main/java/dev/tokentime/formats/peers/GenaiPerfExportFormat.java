@@ -226,6 +226,10 @@ public final class GenaiPerfExportFormat implements InputFormat {
       if (endpoint != null) {
         req.extras.put("endpoint", endpoint);
       }
+      if (chunks.nonGenerative) {
+        // embeddings and rankings answer without tokens: a request with a latency, never "empty"
+        req.extras.put("output_kind", "none");
+      }
       if (ts.length > 0) {
         req.finishedNs = ts[ts.length - 1];
       }
@@ -309,6 +313,7 @@ public final class GenaiPerfExportFormat implements InputFormat {
         SseResponses s = SseResponses.classify(sse);
         System.arraycopy(s.kinds, 0, c.kinds, 0, n);
         c.error = s.error;
+        c.nonGenerative = s.nonGenerative;
         c.outputTokens = s.completionTokens;
         c.promptTokens = s.promptTokens;
       }
@@ -353,6 +358,7 @@ public final class GenaiPerfExportFormat implements InputFormat {
     final int[] nTokens;
     String kind;
     String error;
+    boolean nonGenerative;
     Integer outputTokens;
     Integer promptTokens;
 

@@ -16,6 +16,12 @@ final class ResponseText {
   Integer promptTokens;
   /** An error object the server sent in place of a chunk ({"error": {...}}), as text. */
   String error;
+  /**
+   * The payload answers a non-generative endpoint: embeddings ({@code data[].embedding}),
+   * rankings ({@code rankings}, or Hugging Face's array of {@code {index, score}}). It carries no
+   * tokens, yet it is the request's answer: genai-perf counts its latency and throughput.
+   */
+  boolean nonGenerative;
 
   /** Reads one JSON payload (an object, or TGI's array of objects). */
   static ResponseText of(JsonNode data) {
@@ -24,6 +30,7 @@ final class ResponseText {
       StringBuilder sb = new StringBuilder();
       for (JsonNode e : data) {
         sb.append(textOf(e.get("generated_text")));
+        r.nonGenerative |= e.isObject() && (e.has("score") || e.has("logit")) && !e.has("generated_text");
       }
       r.content = sb.toString();
       return r;
@@ -32,6 +39,9 @@ final class ResponseText {
     if (err != null && !err.isNull()) {
       r.error = err.isObject() && err.hasNonNull("message") ? err.get("message").asText() : textOf(err);
     }
+    JsonNode items = data.get("data");
+    r.nonGenerative = data.has("rankings") || items != null && items.isArray() && items.size() > 0
+        && items.get(0).isObject() && items.get(0).has("embedding");
     JsonNode choices = data.get("choices");
     if (choices != null && choices.isArray() && choices.size() > 0) {
       r.hasChoices = true;

@@ -27,6 +27,8 @@ final class SseResponses {
   String error;
   Integer completionTokens;
   Integer promptTokens;
+  /** Some response answers a non-generative endpoint (embeddings, rankings): see ResponseText. */
+  boolean nonGenerative;
 
   private SseResponses(int n) {
     kinds = new ChunkKind[n];
@@ -112,6 +114,7 @@ final class SseResponses {
           error = "server error in the stream: " + t.error;
           return ChunkKind.ERROR;
         }
+        nonGenerative |= t.nonGenerative;
         content.append(t.content);
         reasoning.append(t.reasoning);
         role |= t.roleOnly;
@@ -151,6 +154,7 @@ final class SseResponses {
       error = "server error: " + t.error;
       return ChunkKind.ERROR;
     }
+    nonGenerative |= t.nonGenerative;
     if (t.completionTokens != null) {
       completionTokens = t.completionTokens;
     }

@@ -1,0 +1,554 @@
+package dev.tokentime.formats.console;
+
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.LineReader;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.Sample;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The summary a benchmark tool prints on the console, often all that is kept of a run: vllm
+ * bench serve / benchmark_serving.py's and SGLang bench_serving's "Serving Benchmark Result"
+ * block, genai-perf's and AIPerf's box-drawn tables, and LLMPerf's printed summary. Every figure
+ * becomes a reported_metrics row under the name, statistic and unit the tool gives it in its own
+ * result file (vLLM's {@code mean_ttft_ms} is metric ttft, stat mean, unit ms; genai-perf's
+ * "Time to first token (ms)" row is time_to_first_token with avg, min, ... in ms), so that
+ * peer_comparison puts them beside tokentime's figures of the same run. A file may hold several
+ * runs (blocks or tables one after another): the k-th is {@code <run>#k}. Lines around the summary
+ * (progress bars, the command, log lines) are other lines; a line inside the summary that cannot
+ * be read (a figure without its number: a cut line) is rejected.
+ */
+public final class BenchConsoleFormat implements InputFormat {
+  /** Which tool printed the summary. */
+  public enum Tool {
+    VLLM("vllm-bench-console", "vllm bench serve / benchmark_serving.py console summary (Serving Benchmark Result)"),
+    SGLANG("sglang-bench-console", "SGLang bench_serving console summary (Serving Benchmark Result)"),
+    GENAI_PERF("genai-perf-console", "genai-perf console table (NVIDIA GenAI-Perf | LLM Metrics)"),
+    AIPERF("aiperf-console", "AIPerf console table (NVIDIA AIPerf | LLM Metrics)"),
+    LLMPERF("llmperf-console", "LLMPerf token_benchmark_ray.py printed summary");
+
+    final String id;
+    final String description;
+
+    Tool(String id, String description) {
+      this.id = id;
+      this.description = description;
+    }
+  }
+
+  static final String SERVING_HEADER = "Serving Benchmark Result";
+  private static final Pattern RULE = Pattern.compile("^=+$");
+  private static final Pattern SECTION = Pattern.compile("^-{3,}.*-{3,}$");
+  private static final Pattern KEY_VALUE = Pattern.compile("^([^:]+?):\\s*(.*)$");
+  private static final Pattern STAT_LABEL = Pattern.compile(
+      "^(Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?)\\s+(.+?)\\s*\\((ms|s)\\)$");
+  private static final Pattern NUMBER = Pattern.compile("^-?[0-9][0-9,]*(\\.[0-9]+)?([eE][-+]?[0-9]+)?$");
+  private static final Pattern LLMPERF_KEY = Pattern.compile("^[a-z][a-z0-9_]*$");
+  private static final Pattern LLMPERF_STAT = Pattern.compile("^\\s+(p\\d+|mean|min|max|stddev)\\s*=\\s*(.*)$");
+
+  /** vLLM's and SGLang's console labels → their result JSON's names (metric, unit). */
+  private static final Map<String, String[]> SERVING = Map.ofEntries(
+      Map.entry("successful requests", new String[] {"completed", "count"}),
+      Map.entry("failed requests", new String[] {"failed", "count"}),
+      Map.entry("benchmark duration (s)", new String[] {"duration", "s"}),
+      Map.entry("total input tokens", new String[] {"total_input_tokens", "tokens"}),
+      Map.entry("total input text tokens", new String[] {"total_input_text_tokens", "tokens"}),
+      Map.entry("total input vision tokens", new String[] {"total_input_vision_tokens", "tokens"}),
+      Map.entry("total generated tokens", new String[] {"total_output_tokens", "tokens"}),
+      Map.entry("total generated tokens (retokenized)", new String[] {"total_output_tokens_retokenized", "tokens"}),
+      Map.entry("request throughput (req/s)", new String[] {"request_throughput", "requests/s"}),
+      Map.entry("request goodput (req/s)", new String[] {"request_goodput", "requests/s"}),
+      Map.entry("input token throughput (tok/s)", new String[] {"input_throughput", "tokens/s"}),
+      Map.entry("output token throughput (tok/s)", new String[] {"output_throughput", "tokens/s"}),
+      Map.entry("total token throughput (tok/s)", new String[] {"total_token_throughput", "tokens/s"}),
+      Map.entry("peak output token throughput (tok/s)", new String[] {"max_output_tokens_per_s", "tokens/s"}),
+      Map.entry("peak concurrent requests", new String[] {"max_concurrent_requests", "count"}),
+      Map.entry("concurrency", new String[] {"concurrency", "count"}),
+      Map.entry("accept length", new String[] {"accept_length", "tokens"}),
+      Map.entry("max request concurrency", new String[] {"max_concurrency", "count"}),
+      Map.entry("max reqeuest concurrency", new String[] {"max_concurrency", "count"}), // SGLang's old typo
+      Map.entry("maximum request concurrency", new String[] {"max_concurrency", "count"}),
+      Map.entry("traffic request rate", new String[] {"request_rate", "requests/s"}));
+
+  /** Latency names in the stat lines (Mean TTFT (ms)) → the JSON's metric names. */
+  private static final Map<String, String> SERVING_LATENCY = Map.of(
+      "ttft", "ttft", "tpot", "tpot", "itl", "itl", "e2el", "e2el", "e2e latency", "e2e_latency");
+
+  /** LLMPerf's printed run figures → its summary.json names. */
+  private static final Map<String, String[]> LLMPERF_RUN = Map.of(
+      "number of errored requests", new String[] {"number_errors", "count"},
+      "overall output throughput", new String[] {"mean_output_throughput_token_per_s", "tokens/s"},
+      "number of completed requests", new String[] {"num_completed_requests", "count"},
+      "number of concurrent workers", new String[] {"num_concurrent_requests", "count"},
+      "completed requests per minute", new String[] {"num_completed_requests_per_min", "requests/min"});
+
+  private final Tool tool;
+
+  public BenchConsoleFormat(Tool tool) {
+    this.tool = tool;
+  }
+
+  @Override
+  public String id() {
+    return tool.id;
+  }
+
+  @Override
+  public String description() {
+    return tool.description;
+  }
+
+  @Override
+  public String fills() {
+    return "runs, reported_metrics";
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    String text = sample.text();
+    switch (tool) {
+      case VLLM, SGLANG -> {
+        if (!text.contains("=" + " " + SERVING_HEADER + " =") && !text.contains(" " + SERVING_HEADER + " ")) {
+          return 0;
+        }
+        // SGLang's block names its backend and adds Little's-law concurrency and E2E latency
+        boolean sglang = text.contains("Backend:") || text.contains("Mean E2E Latency (ms)")
+            || text.contains("(retokenized)") || Pattern.compile("(?m)^\\s*Concurrency:").matcher(text).find();
+        return (tool == Tool.SGLANG) == sglang ? 85 : 0;
+      }
+      case GENAI_PERF -> {
+        return text.contains("NVIDIA GenAI-Perf |") || text.contains("┃") && text.contains(" Statistic ┃") ? 88 : 0;
+      }
+      case AIPERF -> {
+        return text.contains("NVIDIA AIPerf |") || text.contains("┃") && text.contains(" Metric ┃") ? 88 : 0;
+      }
+      case LLMPERF -> {
+        boolean results = text.contains("Results for token benchmark for");
+        boolean shaped = Pattern.compile("(?m)^(ttft_s|inter_token_latency_s|end_to_end_latency_s)\\s*$\\s+p25 = ")
+            .matcher(text).find() || text.contains("Completed Requests Per Minute:");
+        return results || shaped ? 85 : 0;
+      }
+      default -> {
+        return 0;
+      }
+    }
+  }
+
+  @Override
+  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
+    Reader r = switch (tool) {
+      case VLLM, SGLANG -> new ServingReader(ctx, sink);
+      case GENAI_PERF, AIPERF -> new TableReader(ctx, sink);
+      case LLMPERF -> new LlmperfReader(ctx, sink);
+    };
+    long n = new LineReader(in).forEach(new LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) {
+        String line;
+        try {
+          line = decoder.decode(ByteBuffer.wrap(buf, off, len)).toString();
+        } catch (CharacterCodingException e) {
+          sink.reject(lineNo, "invalid UTF-8", buf, off, len);
+          return;
+        }
+        // console captures carry colour codes and carriage returns (progress bars)
+        line = line.replaceAll("\u001B\\[[0-9;]*[A-Za-z]", "");
+        int cr = line.lastIndexOf('\r', line.length() - 2);
+        if (cr >= 0) {
+          line = line.substring(cr + 1);
+        }
+        line = line.stripTrailing();
+        String reason = r.line(lineNo, line);
+        if (reason == null) {
+          return; // the reader counted the line itself
+        }
+        sink.reject(lineNo, reason, buf, off, len);
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        sink.reject(lineNo, "line of " + length + " bytes is too long for a console summary", head, 0, headLen);
+      }
+    });
+    r.end();
+    return n;
+  }
+
+  /** Reads one tool's console lines; line() returns a reject reason, or null once it has counted the line. */
+  private abstract static class Reader {
+    final ParseContext ctx;
+    final RecordSink sink;
+    private int runs;
+    String run;
+
+    Reader(ParseContext ctx, RecordSink sink) {
+      this.ctx = ctx;
+      this.sink = sink;
+    }
+
+    /** Starts the next run of the file: the first keeps the file's run name, the k-th is run#k. */
+    void nextRun() {
+      runs++;
+      run = runs == 1 ? ctx.defaultRun() : ctx.defaultRun() + "#" + runs;
+    }
+
+    abstract String line(long lineNo, String line);
+
+    void end() {}
+  }
+
+  static Double number(String s) {
+    String t = s.strip();
+    if (!NUMBER.matcher(t).matches()) {
+      return null;
+    }
+    double d = Double.parseDouble(t.replace(",", ""));
+    return Double.isFinite(d) ? d : null;
+  }
+
+  // ---------------------------------------------------------------- vLLM, SGLang
+
+  /** The "Serving Benchmark Result" block: label: value lines between two rules of '='. */
+  private static final class ServingReader extends Reader {
+    boolean inBlock;
+    Double concurrency;
+    Double rate;
+
+    ServingReader(ParseContext ctx, RecordSink sink) {
+      super(ctx, sink);
+    }
+
+    @Override
+    String line(long lineNo, String raw) {
+      String line = raw.strip();
+      if (!inBlock) {
+        if (line.contains(SERVING_HEADER) && line.startsWith("=")) {
+          inBlock = true;
+          concurrency = null;
+          rate = null;
+          nextRun();
+        }
+        sink.otherLine();
+        return null;
+      }
+      if (RULE.matcher(line).matches()) {
+        endBlock();
+        sink.otherLine();
+        return null;
+      }
+      if (line.isEmpty() || SECTION.matcher(line).matches()) {
+        sink.otherLine();
+        return null;
+      }
+      Matcher kv = KEY_VALUE.matcher(line);
+      if (!kv.matches()) {
+        return "not a 'label: value' line inside the benchmark result (a cut line?)";
+      }
+      String label = kv.group(1).strip();
+      String value = kv.group(2).strip();
+      if (value.isEmpty()) {
+        return label + ": no value (a cut line?)";
+      }
+      String key = label.toLowerCase(Locale.ROOT);
+      if (key.equals("backend") || value.equalsIgnoreCase("not set") || value.equalsIgnoreCase("none")) {
+        sink.otherLine(); // text, not a figure
+        return null;
+      }
+      if (key.equals("traffic request rate") && value.equalsIgnoreCase("inf")) {
+        sink.otherLine(); // every request sent at once: no rate to keep
+        return null;
+      }
+      Double v = number(value);
+      if (v == null) {
+        return label + ": expected a number, got " + quote(value);
+      }
+      String[] named = SERVING.get(key);
+      String metric;
+      String stat = "value";
+      String unit;
+      if (named != null) {
+        metric = named[0];
+        unit = named[1];
+        if (metric.equals("max_concurrency")) {
+          concurrency = v;
+        } else if (metric.equals("request_rate")) {
+          rate = v;
+        }
+      } else {
+        Matcher s = STAT_LABEL.matcher(label);
+        if (s.matches()) {
+          String name = s.group(2).strip().toLowerCase(Locale.ROOT);
+          metric = SERVING_LATENCY.getOrDefault(name, name.replaceAll("[^a-z0-9]+", "_"));
+          stat = s.group(1).toLowerCase(Locale.ROOT);
+          unit = s.group(3);
+          if (unit.equals("s")) {
+            v = v * 1000; // the JSON keeps every latency in ms
+            unit = "ms";
+          }
+        } else {
+          String[] mu = splitUnit(label);
+          metric = mu[0];
+          unit = mu[1];
+        }
+      }
+      sink.reportedMetric(run, null, metric, stat, v, unit);
+      sink.record();
+      return null;
+    }
+
+    private void endBlock() {
+      inBlock = false;
+      // the level of the run: its concurrency cap, else its request rate
+      if (concurrency != null && concurrency > 0) {
+        sink.runLevel(run, "concurrency", concurrency, null, "console summary (max request concurrency)");
+      } else if (rate != null && rate > 0) {
+        sink.runLevel(run, "request_rate", rate, null, "console summary (traffic request rate)");
+      }
+    }
+
+    @Override
+    void end() {
+      if (inBlock) {
+        endBlock(); // a block cut before its closing rule keeps what was read
+      }
+    }
+  }
+
+  /** "Request throughput (req/s)" → request_throughput, req/s. */
+  static String[] splitUnit(String display) {
+    String unit = "";
+    String name = display.strip();
+    int open = name.lastIndexOf('(');
+    if (open > 0 && name.endsWith(")")) {
+      unit = name.substring(open + 1, name.length() - 1).strip();
+      name = name.substring(0, open).strip();
+    }
+    String key = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
+    return new String[] {key, unit};
+  }
+
+  private static String quote(String s) {
+    return "'" + (s.length() > 60 ? s.substring(0, 60) + "..." : s) + "'";
+  }
+
+  // ---------------------------------------------------------------- genai-perf, AIPerf
+
+  /**
+   * A rich table: a title, borders, a header row (┃ Statistic ┃ avg ┃ ...) and data rows
+   * (│ name │ 1,764.61 │ ... │). AIPerf wraps long names over several rows whose other cells are
+   * empty: the name is completed from them before the row's figures are kept.
+   */
+  private final class TableReader extends Reader {
+    List<String> header;
+    String pendingName;
+    List<String> pendingCells;
+    long pendingLine;
+
+    TableReader(ParseContext ctx, RecordSink sink) {
+      super(ctx, sink);
+    }
+
+    @Override
+    String line(long lineNo, String raw) {
+      String line = raw.strip();
+      if (line.startsWith("┃")) {
+        flush();
+        header = cells(line, '┃');
+        if (header == null || header.size() < 2) {
+          return "table header without columns";
+        }
+        nextRun();
+        sink.otherLine();
+        return null;
+      }
+      if (line.startsWith("│")) {
+        if (header == null) {
+          return "table row before the table's header";
+        }
+        List<String> c = cells(line, '│');
+        if (c == null || c.size() != header.size()) {
+          return "table row has " + (c == null ? 0 : c.size()) + " cells but the header has " + header.size()
+              + " (a cut line?)";
+        }
+        boolean continuation = c.subList(1, c.size()).stream().allMatch(String::isEmpty);
+        if (continuation) {
+          if (pendingName == null) {
+            return "table row without figures";
+          }
+          pendingName = pendingName + " " + c.get(0);
+          sink.otherLine();
+          return null;
+        }
+        flush();
+        pendingName = c.get(0);
+        pendingCells = c;
+        pendingLine = lineNo;
+        return null; // counted when flushed
+      }
+      if (line.startsWith("└") || line.startsWith("┏") || line.startsWith("┡") || line.startsWith("├")) {
+        flush();
+        if (line.startsWith("└")) {
+          header = null;
+        }
+        sink.otherLine();
+        return null;
+      }
+      flush();
+      if (tool == Tool.AIPERF && run != null) {
+        Matcher m = Pattern.compile("^Benchmark Duration:\\s*(\\S+)\\s*sec$").matcher(line);
+        if (m.matches()) {
+          Double v = number(m.group(1));
+          if (v == null) {
+            return "Benchmark Duration: expected a number, got " + quote(m.group(1));
+          }
+          sink.reportedMetric(run, null, "benchmark_duration", "avg", v, "sec");
+          sink.record();
+          return null;
+        }
+      }
+      sink.otherLine(); // title, blank lines, the command, export paths
+      return null;
+    }
+
+    /** Keeps the pending row's figures, now that its name is whole. */
+    private void flush() {
+      if (pendingName == null) {
+        return;
+      }
+      String[] mu = splitUnit(pendingName);
+      String metric = mu[0];
+      String unit = mu[1];
+      if (unit.equals("per sec")) {
+        unit = metric.startsWith("request") ? "requests/sec" : "tokens/sec";
+      }
+      int kept = 0;
+      String bad = null;
+      for (int i = 1; i < pendingCells.size(); i++) {
+        String cell = pendingCells.get(i);
+        if (cell.isEmpty() || cell.equals("N/A") || cell.equals("-")) {
+          continue;
+        }
+        Double v = number(cell);
+        if (v == null) {
+          bad = header.get(i) + ": expected a number, got " + quote(cell);
+          break;
+        }
+        kept++;
+      }
+      if (bad != null || kept == 0) {
+        sink.reject(pendingLine, bad != null ? bad : "table row without figures", null, 0, 0);
+      } else {
+        for (int i = 1; i < pendingCells.size(); i++) {
+          Double v = number(pendingCells.get(i));
+          if (v != null) {
+            sink.reportedMetric(run, null, metric, header.get(i).toLowerCase(Locale.ROOT), v, unit);
+          }
+        }
+        sink.record();
+      }
+      pendingName = null;
+      pendingCells = null;
+    }
+
+    @Override
+    void end() {
+      flush();
+    }
+  }
+
+  /** The cells between the separators of a table row, stripped; null when the row is not closed. */
+  static List<String> cells(String line, char sep) {
+    if (line.length() < 2 || line.charAt(line.length() - 1) != sep) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    for (String c : line.substring(1, line.length() - 1).split(Pattern.quote(String.valueOf(sep)), -1)) {
+      out.add(c.strip());
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- LLMPerf
+
+  /** A metric name on its own line, then indented "p25 = ..." lines; run figures as "Label: value". */
+  private static final class LlmperfReader extends Reader {
+    String metric;
+
+    LlmperfReader(ParseContext ctx, RecordSink sink) {
+      super(ctx, sink);
+    }
+
+    @Override
+    String line(long lineNo, String raw) {
+      if (raw.contains("Results for token benchmark for")) {
+        nextRun();
+        metric = null;
+        sink.otherLine();
+        return null;
+      }
+      Matcher st = LLMPERF_STAT.matcher(raw);
+      if (st.matches() && metric != null) {
+        Double v = number(st.group(2));
+        if (v == null) {
+          return metric + " " + st.group(1) + ": expected a number, got " + quote(st.group(2)) + " (a cut line?)";
+        }
+        sink.reportedMetric(runName(), null, metric, st.group(1), v, unitOf(metric));
+        sink.record();
+        return null;
+      }
+      String line = raw.strip();
+      if (LLMPERF_KEY.matcher(line).matches() && raw.equals(line)) {
+        metric = line;
+        sink.otherLine();
+        return null;
+      }
+      Matcher kv = KEY_VALUE.matcher(line);
+      if (kv.matches()) {
+        String[] named = LLMPERF_RUN.get(kv.group(1).strip().toLowerCase(Locale.ROOT));
+        if (named != null) {
+          String value = kv.group(2).strip().replaceFirst("\\s*tok/s$", "");
+          Double v = number(value);
+          if (v == null) {
+            return kv.group(1).strip() + ": expected a number, got " + quote(value) + " (a cut line?)";
+          }
+          sink.reportedMetric(runName(), null, named[0], "value", v, named[1]);
+          sink.record();
+          return null;
+        }
+      }
+      sink.otherLine();
+      return null;
+    }
+
+    private String runName() {
+      if (run == null) {
+        nextRun();
+      }
+      return run;
+    }
+
+    private static String unitOf(String metric) {
+      if (metric.endsWith("_per_s")) {
+        return "tokens/s";
+      }
+      if (metric.endsWith("_s")) {
+        return "s";
+      }
+      return metric.startsWith("number_") ? "tokens" : "";
+    }
+  }
+}

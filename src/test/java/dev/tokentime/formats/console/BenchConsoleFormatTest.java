@@ -1,0 +1,132 @@
+package dev.tokentime.formats.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.Sample;
+import dev.tokentime.testing.CollectingSink;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Benchmark console summaries pasted in public issues and docs (src/test/resources/real-logs/
+ * console, PROVENANCE.md there): each file is sniffed to its tool without --from, every line is
+ * accounted for (a cut last line is a reject), and the figures read back are the ones printed,
+ * under the names, statistics and units of the tool's own result file.
+ */
+class BenchConsoleFormatTest {
+  static final Path DIR = Path.of("src/test/resources/real-logs/console");
+
+  static CollectingSink parse(String file) throws IOException {
+    byte[] bytes = Files.readAllBytes(DIR.resolve(file));
+    InputFormat f = FormatRegistry.standard().sniff(new Sample(file, bytes, Math.min(bytes.length, 64 << 10)));
+    CollectingSink sink = new CollectingSink();
+    long lines = f.parse(new ByteArrayInputStream(bytes), new ParseContext("test-input", "r", false, null, null), sink);
+    assertEquals(lines, sink.records + sink.other + sink.rejects.size(), "lines = records + other + rejected");
+    assertEquals(new String(bytes, StandardCharsets.UTF_8).lines().count(), lines, "every line read");
+    sink.reported.add("format " + f.id());
+    return sink;
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+      // file, format, records, other, rejected
+      "vllm-pr7062.txt, vllm-bench-console, 14, 3, 1",
+      "sglang-pr9428.txt, sglang-bench-console, 19, 10, 1",
+      "sglang-issue8285.txt, sglang-bench-console, 19, 6, 1",
+      "genai-perf-goodput-llm.txt, genai-perf-console, 8, 5, 0",
+      "genai-perf-goodput-embeddings.txt, genai-perf-console, 3, 5, 0",
+      "aiperf-custom-dataset-single-turn.txt, aiperf-console, 12, 28, 0",
+      "llmperf-groq-70b-printed.txt, llmperf-console, 64, 8, 0"})
+  void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
+    CollectingSink s = parse(file);
+    assertTrue(s.reported.contains("format " + format), s.reported.get(s.reported.size() - 1));
+    assertEquals(records, s.records, file + " records");
+    assertEquals(other, s.other, file + " other lines");
+    assertEquals(rejected, s.rejects.size(), file + " rejects: " + s.rejects);
+  }
+
+  @Test
+  void vllmBlockCutInItsTpotSection() throws IOException {
+    CollectingSink s = parse("vllm-pr7062.txt");
+    List<String> r = s.reported;
+    assertTrue(r.contains("r null completed value 1000.0 count"), r.toString());
+    assertTrue(r.contains("r null duration value 128.37 s"), r.toString());
+    assertTrue(r.contains("r null ttft mean 157.75 ms"), r.toString());
+    assertTrue(r.contains("r null ttft median 118.73 ms"), r.toString());
+    assertTrue(r.contains("r null ttft p95 400.04 ms"), r.toString());
+    assertTrue(r.contains("r null tpot median 223.08 ms"), r.toString());
+    assertTrue(r.contains("r null input_throughput value 1666.99 tokens/s"), r.toString());
+    assertEquals(18, s.rejects.get(0).lineNo(), "the cut 'P90 TPO' line");
+  }
+
+  @Test
+  void sglangBlockWithLevelAndLittlesLawConcurrency() throws IOException {
+    CollectingSink s = parse("sglang-issue8285.txt");
+    List<String> r = s.reported;
+    assertTrue(r.contains("r null e2e_latency mean 26530.12 ms"), r.toString());
+    assertTrue(r.contains("r null concurrency value 315.98 count"), r.toString());
+    assertTrue(r.contains("r null total_output_tokens_retokenized value 675679.0 tokens"), r.toString());
+    assertTrue(r.contains("r null itl median 22.82 ms"), r.toString());
+    assertEquals(330.0, s.levels.get("r")[1], "Max request concurrency 330 is the run's level");
+    assertTrue(s.rejects.get(0).reason().contains("P95 ITL (ms): no value"), s.rejects.toString());
+  }
+
+  @Test
+  void genaiPerfTableWithThousandsSeparatorsAndNa() throws IOException {
+    List<String> r = parse("genai-perf-goodput-llm.txt").reported;
+    assertTrue(r.contains("r null request_latency avg 6740.76 ms"), r.toString());
+    assertTrue(r.contains("r null time_to_first_token p75 73.07 ms"), r.toString());
+    assertTrue(r.contains("r null request_goodput avg 0.12 requests/sec"), r.toString());
+    assertTrue(r.contains("r null output_token_throughput avg 51.2 tokens/sec"), r.toString());
+    assertTrue(r.stream().noneMatch(x -> x.contains("request_throughput min")), "N/A is no figure");
+  }
+
+  @Test
+  void aiperfTableWithWrappedNames() throws IOException {
+    List<String> r = parse("aiperf-custom-dataset-single-turn.txt").reported;
+    assertTrue(r.contains("r null time_to_first_output_token p50 13.93 ms"), r.toString());
+    assertTrue(r.contains("r null output_token_throughput_per_user std 3.98 tokens/sec/user"), r.toString());
+    assertTrue(r.contains("r null output_sequence_length max 2106.0 tokens"), r.toString());
+    assertTrue(r.contains("r null request_count avg 10.0 requests"), r.toString());
+    assertTrue(r.contains("r null benchmark_duration avg 15.81 sec"), r.toString());
+  }
+
+  @Test
+  void llmperfPrintedSummaryEqualsItsSummaryJson() throws IOException {
+    // the printed figures are those of the run's summary.json (llmperf-leaderboard groq_70b)
+    List<String> r = parse("llmperf-groq-70b-printed.txt").reported;
+    assertTrue(r.contains("r null ttft_s p50 0.2218883791938424 s"), r.toString());
+    assertTrue(r.contains("r null inter_token_latency_s mean 0.005384122478382455 s"), r.toString());
+    assertTrue(r.contains("r null num_completed_requests value 150.0 count"), r.toString());
+    assertTrue(r.contains("r null mean_output_throughput_token_per_s value 441.84737788500206 tokens/s"), r.toString());
+    assertTrue(r.contains("r null request_output_throughput_token_per_s stddev 15.697887254302277 tokens/s"), r.toString());
+  }
+
+  @Test
+  void twoBlocksInOneFileAreTwoRuns() throws IOException {
+    String block = "============ Serving Benchmark Result ============\n"
+        + "Successful requests:                     10\n"
+        + "Mean TTFT (ms):                          %s\n"
+        + "==================================================\n";
+    byte[] bytes = (String.format(block, "1.5") + "progress 100%\n" + String.format(block, "2.5"))
+        .getBytes(StandardCharsets.UTF_8);
+    CollectingSink sink = new CollectingSink();
+    long n = new BenchConsoleFormat(BenchConsoleFormat.Tool.VLLM).parse(new ByteArrayInputStream(bytes),
+        new ParseContext("x", "c8", false, null, null), sink);
+    assertEquals(9, n);
+    assertEquals(n, sink.records + sink.other + sink.rejects.size());
+    assertTrue(sink.reported.contains("c8 null ttft mean 1.5 ms"), sink.reported.toString());
+    assertTrue(sink.reported.contains("c8#2 null ttft mean 2.5 ms"), sink.reported.toString());
+  }
+}

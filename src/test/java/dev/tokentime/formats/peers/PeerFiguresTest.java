@@ -1,0 +1,88 @@
+package dev.tokentime.formats.peers;
+
+import static dev.tokentime.formats.peers.PeerCasesTest.assertClose;
+import static dev.tokentime.formats.peers.PeerCasesTest.metrics;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentime.testing.TestDb;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Peer figures beyond the first cases (src/test/resources/real-logs/peers-extra, provenance
+ * there): genai-perf's non-generative runs (embeddings, rankings) and AIPerf's scalar
+ * inter-chunk latency of its September-2025 export, each reproduced from the peer's own test.
+ */
+class PeerFiguresTest {
+  static final Path ROOT = Path.of("src/test/resources/real-logs/peers-extra");
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir
+  Path tmp;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"embeddings", "rankings", "huggingface-rankings"})
+  void genaiPerfNonGenerativeRunsReportLatencyThroughputAndGoodput(String name) throws Exception {
+    Path dir = ROOT.resolve("genai-perf-base-parser");
+    JsonNode exp = JSON.readTree(dir.resolve("expected.json").toFile()).get("asserted_each");
+    try (TestDb t = new TestDb(tmp)) {
+      Path f = tmp.resolve("in").resolve(name).resolve("profile_export.json");
+      Files.createDirectories(f.getParent());
+      Files.copy(dir.resolve(name).resolve("profile_export.json"), f);
+      t.ingest(f);
+      assertEquals(0L, t.count("SELECT * FROM rejects"));
+      Map<String, Map<String, Double>> got = metrics(t, "genai_perf_metrics", name);
+      Map<String, Double> lat = got.get("request_latency");
+      assertNotNull(lat, name + ": no request_latency; got " + got);
+      // genai-perf's test asserts ns; the view gives ms
+      exp.get("request_latency_ns").fields().forEachRemaining(
+          e -> assertClose(e.getValue().asDouble(), lat.get(e.getKey()) * 1e6, name + " latency " + e.getKey()));
+      assertClose(exp.get("request_throughput_avg").asDouble(), got.get("request_throughput").get("avg"), name + " rps");
+      // only the token figures are absent
+      assertNull(got.get("time_to_first_token"), name + ": no TTFT");
+      assertNull(got.get("output_sequence_length"), name + ": no OSL");
+      assertNull(got.get("output_token_throughput"), name + ": no token throughput");
+      Object goodput = t.value("SELECT goodput FROM genai_perf_goodput(NULL, NULL, 2.5e-6) WHERE run = '" + name + "'");
+      assertClose(exp.get("request_goodput_avg").asDouble(), ((Number) goodput).doubleValue(), name + " goodput");
+    }
+  }
+
+  @Test
+  void aiperfScalarInterChunkLatencyAndTimeToSecondToken() throws Exception {
+    Path dir = ROOT.resolve("aiperf-scalar-icl");
+    JsonNode exp = JSON.readTree(dir.resolve("expected.json").toFile());
+    try (TestDb t = new TestDb(tmp)) {
+      Path f = tmp.resolve("in/icl/profile_export.jsonl");
+      Files.createDirectories(f.getParent());
+      Files.copy(dir.resolve("profile_export.jsonl"), f);
+      t.ingest(f);
+      assertEquals(0L, t.count("SELECT * FROM rejects"));
+      Map<String, Map<String, Double>> got = metrics(t, "aiperf_metrics", "icl");
+      List<Double> icl = new ArrayList<>();
+      exp.get("asserted").get("inter_chunk_latency_per_record_ns").forEach(v -> icl.add(v.asDouble()));
+      Map<String, Double> want = Numpy.stats(icl);
+      for (String s : List.of("count", "avg", "min", "max", "std", "p50", "p90")) {
+        double scale = s.equals("count") ? 1 : 1e6;
+        assertClose(want.get(s), got.get("inter_chunk_latency").get(s) * scale, "ICL " + s);
+      }
+      List<Double> ttst = new ArrayList<>();
+      exp.get("implied").get("time_to_second_token_per_record_ns").forEach(v -> ttst.add(v.asDouble()));
+      Map<String, Double> wantTtst = Numpy.stats(ttst);
+      for (String s : List.of("count", "avg", "min", "max", "std", "p50")) {
+        double scale = s.equals("count") ? 1 : 1e6;
+        assertClose(wantTtst.get(s), got.get("time_to_second_token").get(s) * scale, "TTST " + s);
+      }
+    }
+  }
+}
