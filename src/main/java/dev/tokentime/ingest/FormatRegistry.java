@@ -3,6 +3,7 @@ package dev.tokentime.ingest;
 import dev.tokentime.formats.canonical.TokentimeCsvFormat;
 import dev.tokentime.formats.canonical.TokentimeJsonlFormat;
 import dev.tokentime.formats.peers.PeerFormats;
+import dev.tokentime.formats.sglang.SglangFormats;
 import dev.tokentime.formats.trtllm.TrtllmFormats;
 import dev.tokentime.formats.vllm.VllmFormats;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ public final class FormatRegistry {
     all.addAll(VllmFormats.all());
     all.addAll(TrtllmFormats.all());
     all.addAll(PeerFormats.all());
+    all.addAll(SglangFormats.all());
     return new FormatRegistry(all);
   }
 
