@@ -6,6 +6,7 @@ import dev.tokentime.formats.peers.PeerFormats;
 import dev.tokentime.formats.sglang.SglangFormats;
 import dev.tokentime.formats.trtllm.TrtllmFormats;
 import dev.tokentime.formats.vllm.VllmFormats;
+import dev.tokentime.formats.vllm.VllmPrometheusFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +34,7 @@ public final class FormatRegistry {
     all.addAll(TrtllmFormats.all());
     all.addAll(PeerFormats.all());
     all.addAll(SglangFormats.all());
+    all.addAll(VllmPrometheusFormat.otherEngines());
     return new FormatRegistry(all);
   }
 

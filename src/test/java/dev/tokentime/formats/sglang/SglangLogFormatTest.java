@@ -187,15 +187,15 @@ class SglangLogFormatTest {
     try (TestDb t = new TestDb(tmp)) {
       IngestResult r = t.ingest(IngestOptions.of(List.of(SAMPLE.toString())));
       assertEquals(0, r.rejected());
-      IngestResult.FileResult f = r.files().get(0);
-      assertEquals("sglang-log", f.format());
+      IngestResult.FileResult f = r.files().stream().filter(x -> x.format().equals("sglang-log")).findFirst().orElseThrow();
       assertEquals(want.get("lines").asLong(), f.lines());
       assertEquals(want.get("other_lines").asLong(), f.otherLines());
 
       // steps: one per batch line, marked with the log's decode_log_interval
       JsonNode steps = want.get("steps");
       assertEquals(steps.size(), t.count("SELECT count(*) FROM steps"));
-      assertEquals(steps.size(), t.count("SELECT count(*) FROM engine_stats"));
+      assertEquals(steps.size(), t.count("SELECT count(*) FROM engine_stats JOIN sources USING (source_id)"
+          + " WHERE format = 'sglang-log'"));
       assertEquals(steps.size(), t.count("SELECT count(*) FROM steps WHERE extras['decode_log_interval'] = "
           + want.get("decode_log_interval").asInt() + " AND extras['decode_log_interval_assumed'] IS NULL"));
       for (JsonNode st : steps) {
