@@ -7,6 +7,7 @@ import dev.tokentime.formats.sglang.SglangFormats;
 import dev.tokentime.formats.trtllm.TrtllmFormats;
 import dev.tokentime.formats.vllm.VllmFormats;
 import dev.tokentime.formats.vllm.VllmPrometheusFormat;
+import dev.tokentime.formats.vllm.VllmTraceExportFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,7 @@ public final class FormatRegistry {
     all.addAll(PeerFormats.all());
     all.addAll(SglangFormats.all());
     all.addAll(VllmPrometheusFormat.otherEngines());
+    all.addAll(VllmTraceExportFormat.all());
     return new FormatRegistry(all);
   }
 
