@@ -2,7 +2,7 @@
 """Writes the Prometheus samples of other engines than vLLM and the numbers tokentime must read
 from them (expected/expected.json), in plain Python (no tokentime code):
 
-  ../sglang/metrics.prom          two /metrics scrapes of the SGLang server of sample-logs/sglang
+  ../sglang-server/metrics.prom   two /metrics scrapes of the SGLang server of sample-logs/sglang-server
                                   (sglang:* names and labels as metrics_collector.py writes them)
   trtllm-serve.prom               two scrapes of trtllm-serve's /prometheus/metrics (no prefix,
                                   engine_type/model_name "undefined")
@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.dirname(HERE)
-SGLANG_OUT = os.path.join(os.path.dirname(OUT), "sglang")
+SGLANG_OUT = os.path.join(os.path.dirname(OUT), "sglang-server")
 T_SG = int(datetime(2026, 4, 8, 14, 0, 22, tzinfo=timezone.utc).timestamp()) * 1000
 T_TR = int(datetime(2026, 1, 1, 0, 0, 10, tzinfo=timezone.utc).timestamp()) * 1000
 expected = {}

@@ -30,11 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * sglang-log on real excerpts of SGLang 0.3 → 0.5.10 (src/test/resources/real-logs/sglang,
- * PROVENANCE.md there) and on sample-logs/sglang, whose numbers expected/make_sample.py wrote.
+ * PROVENANCE.md there) and on sample-logs/sglang-server, whose numbers expected/make_sample.py wrote.
  */
 class SglangLogFormatTest {
   static final Path REAL = Path.of("src/test/resources/real-logs/sglang");
-  static final Path SAMPLE = Path.of("sample-logs/sglang");
+  static final Path SAMPLE = Path.of("sample-logs/sglang-server");
 
   @TempDir
   Path tmp;

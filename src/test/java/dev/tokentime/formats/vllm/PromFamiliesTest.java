@@ -57,7 +57,7 @@ class PromFamiliesTest {
   void samplesGiveTheNumbersMakeSamplesWrote() throws Exception {
     JsonNode want = new ObjectMapper().readTree(EXPECTED.toFile());
     try (TestDb t = new TestDb(tmp)) {
-      IngestResult r = t.ingest(IngestOptions.of(List.of("sample-logs/prometheus", "sample-logs/sglang/metrics.prom")));
+      IngestResult r = t.ingest(IngestOptions.of(List.of("sample-logs/prometheus", "sample-logs/sglang-server/metrics.prom")));
       assertEquals(0, r.rejected());
       for (String[] f : new String[][] {{"sglang", "sglang-prometheus"}, {"trtllm", "trtllm-prometheus"},
           {"triton", "triton-prometheus"}}) {

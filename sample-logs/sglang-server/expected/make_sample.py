@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes sample-logs/sglang/server.log and, from the same made-up run, the numbers tokentime must
+"""Writes sample-logs/sglang-server/server.log and, from the same made-up run, the numbers tokentime must
 read from it (expected/expected.json). No tokentime code: plain Python over the values written.
 
 The run: SGLang 0.5 (`Prefill batch,` / `Decode batch,` lines, `cuda graph`, `input throughput`)
@@ -8,7 +8,7 @@ serving Qwen2.5-7B on one GPU, started with --log-requests --log-requests-level 
 Five requests: a1 alone; b1, b2, b3 together (b3 aborted by a 503 timeout); c1 refused (400);
 d1 received while the log ends. Line shapes follow the real excerpts in
 src/test/resources/real-logs/sglang/ (PROVENANCE.md there).
-Run:  python3 sample-logs/sglang/expected/make_sample.py
+Run:  python3 sample-logs/sglang-server/expected/make_sample.py
 """
 import json
 import os
