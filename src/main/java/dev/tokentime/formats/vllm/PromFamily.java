@@ -101,7 +101,7 @@ public record PromFamily(String format, String description, Pattern names, Strin
       Pattern.compile("nv_(?:inference|trt_llm|cache|gpu|cpu|energy|pinned|cuda)_"), "nv_",
       Map.of("nv_inference_pending_request_count", "waiting"),
       Map.of(),
-      Pattern.compile("(?m)^(?:# TYPE )?nv_inference_"), "\"nv_inference_");
+      Pattern.compile("(?m)^(?:# TYPE )?nv_(?:inference|trt_llm)_"), "\"nv_inference_");
 
   /** The families besides vLLM's, each a format of its own. */
   public static List<PromFamily> others() {

@@ -127,6 +127,36 @@ class PromFamiliesTest {
     assertTrue(p.sink.histograms.get(0).contains("12.0") || p.sink.histograms.get(1).contains("12.0"), p.sink.histograms.toString());
   }
 
+  /** A sample of real-logs/trtllm/prometheus_metrics_samples.txt, between its header and the next. */
+  static String realSample(String id) throws Exception {
+    String all = Files.readString(Path.of("src/test/resources/real-logs/trtllm/prometheus_metrics_samples.txt"));
+    int h = all.indexOf("=== SAMPLE " + id + " ");
+    int from = all.indexOf('\n', h) + 1;
+    int to = all.indexOf("=== SAMPLE ", from);
+    return all.substring(from, to < 0 ? all.length() : to);
+  }
+
+  @Test
+  void realScrapesOfTritonAndTrtllmServeWithAt() throws Exception {
+    java.time.Instant at = java.time.Instant.parse("2025-07-01T00:00:00Z");
+    // Triton (tensorrtllm_backend#667): per model, cumulative counters as Triton counts them
+    Parse tri = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-4"),
+        Parse.ctx(null, null, false, at));
+    EngineStatsRecord trt = tri.full.stats.stream().filter(e -> "tensorrt_llm / v1".equals(e.instance))
+        .findFirst().orElseThrow();
+    assertEquals(368632046.0, trt.extras.get("inference_request_duration_us"));
+    assertEquals(232.0, trt.extras.get("inference_exec_count"));
+    assertEquals(1, tri.sink.rejects.size(), "the cut last line");
+    // trtllm-serve behind Dynamo (trtllm_ prefix): success counts per finish reason
+    Parse tr = Parse.text(new VllmPrometheusFormat(PromFamily.TRTLLM), realSample("PR-3"),
+        Parse.ctx(null, null, false, at));
+    EngineStatsRecord q = tr.full.stats.get(0);
+    assertEquals("Qwen/Qwen3-0.6B", q.instance);
+    assertEquals(150.0, q.extras.get("trtllm_request_success_total{finished_reason=stop}"));
+    assertEquals(5.0, q.extras.get("trtllm_request_success_total{finished_reason=length}"));
+    assertEquals(List.of(), tr.sink.rejects);
+  }
+
   @Test
   void badValuesAreRejected() throws Exception {
     Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRTLLM),
