@@ -2,7 +2,9 @@
 -- suggests a precision that is not there (a vLLM log line has 1 s; an OTel span 1 ns). Latency
 -- metrics follow request_latency (the row its durations came from, timing_source); ITL follows the
 -- token rows of token_gaps; engine_timeline follows engine_stats; steps and metric_histograms
--- their own rows. basis reads like "vllm-otlp-json reported (12, 1 ns clock)".
+-- their own rows (steps of a log that logs decode steps only every N, SGLang's, say so: the
+-- batch-size and queue-depth timelines read them as a sample). basis reads like
+-- "vllm-otlp-json reported (12, 1 ns clock)".
 -- @grain one row per run per figure
 -- @column run [id] Run name.
 -- @column figure [text] ttft_ms, pre_queue_ms, queue_ms, prefill_ms, decode_ms, e2e_ms, tpot_ms, itl_ms, engine_timeline, steps or metric_histograms.
@@ -42,7 +44,10 @@ engine AS (
     WHERE row_kind = 'snapshot'
 ),
 steps_ AS (
-    SELECT s.run, 'steps' AS figure, s.format, 'iterations' AS how, c.resolution_ns AS res, 1 AS n
+    SELECT s.run, 'steps' AS figure, s.format,
+        CASE WHEN p.extras['decode_log_interval'] IS NULL THEN 'iterations'
+            ELSE 'iterations, decode sampled 1 in ' || CAST(p.extras['decode_log_interval'] AS BIGINT) END AS how,
+        c.resolution_ns AS res, 1 AS n
     FROM steps AS p
     JOIN sources AS s USING (source_id)
     LEFT JOIN clocks AS c ON c.clock_id = p.clock_id

@@ -3,8 +3,9 @@
 -- in_flight, queued, running from request intervals (basis requests; a sweep line over
 -- arrival -> finish, arrival or queued -> scheduled, scheduled -> last token);
 -- batch from engine steps (basis steps: context + generation requests, else running; a step
--- holds until the next step of its lane), from token timestamps (basis tokens: chunks of
--- different requests within _step_tolerance_ns() (tt_step_tolerance_ns, default 1 ms) of each
+-- holds until the next step of its lane; in a sampled lane, where decode steps are logged only
+-- every extras['decode_log_interval'] steps, a prefill step holds its running + new requests),
+-- from token timestamps (basis tokens: chunks of different requests within _step_tolerance_ns() (tt_step_tolerance_ns, default 1 ms) of each
 -- other form one engine step, whose batch is the number of requests in it; a chunk appears when
 -- its step ends, so a step runs from the previous group of chunks to its own; approximate on
 -- client clocks), and from
@@ -74,8 +75,13 @@ st AS (
         s.clock_id,
         coalesce(s.instance, '') || '/' || coalesce(s.rank::VARCHAR, '') AS lane,
         s.ts_ns,
-        lead(s.ts_ns) OVER (PARTITION BY src.run, s.clock_id, s.instance, s.rank, s.epoch ORDER BY s.ts_ns) AS next_ns,
-        coalesce(s.ctx_requests + s.gen_requests, s.ctx_requests, s.gen_requests, s.running) AS batch,
+        lead(s.ts_ns) OVER (PARTITION BY src.run, s.clock_id, s.instance, s.rank, s.epoch ORDER BY s.ts_ns, s.line_no) AS next_ns,
+        -- a sampled lane (SGLang: every prefill, but a decode line only every decode_log_interval
+        -- steps) holds, after a prefill line, the decode batch that follows it: running + new
+        CASE WHEN s.extras['decode_log_interval'] IS NOT NULL
+            THEN coalesce(s.gen_requests, s.running + s.ctx_requests, s.ctx_requests)
+            ELSE coalesce(s.ctx_requests + s.gen_requests, s.ctx_requests, s.gen_requests, s.running)
+        END AS batch,
         s.running,
         s.waiting
     FROM steps AS s

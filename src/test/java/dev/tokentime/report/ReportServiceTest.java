@@ -97,7 +97,8 @@ class ReportServiceTest {
     assertTrue(all.contains("the knee of the sweep is at concurrency 2: going on to 4 gains 3 % throughput per doubling"
         + " while P95 E2E grows 35 % per doubling"), all);
     assertTrue(all.contains("Where stalls came from (12 gaps"), all);
-    assertTrue(all.contains("7 of 233 measured requests failed"), all);
+    // 233 + sample-logs/sglang-server (6: b3 and c1 failed) + sample-logs/traces (7: j3 and t2 failed)
+    assertTrue(all.contains("11 of 246 measured requests failed"), all);
     assertTrue(all.contains("vllm's itl_ms from vllm-log token rows (254, 1 s clock)"), all);
     assertTrue(all.contains("Every input line was used"), all);
   }

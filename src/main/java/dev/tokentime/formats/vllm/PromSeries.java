@@ -20,21 +20,8 @@ final class PromSeries {
   /** What a sample did. */
   enum Use { STATS, HISTOGRAM, NOT_VLLM, IGNORED }
 
-  private static final Map<String, String> GAUGES = Map.ofEntries(
-      Map.entry("vllm:num_requests_running", "running"),
-      Map.entry("vllm:num_requests_waiting", "waiting"),
-      Map.entry("vllm:num_requests_swapped", "swapped"),
-      Map.entry("vllm:kv_cache_usage_perc", "kv_usage"),
-      Map.entry("vllm:gpu_cache_usage_perc", "kv_usage"),
-      Map.entry("vllm:gpu_prefix_cache_hit_rate", "prefix_hit_rate"),
-      Map.entry("vllm:num_preemptions_total", "preemptions"),
-      Map.entry("vllm:num_preemptions", "preemptions"),
-      Map.entry("vllm:avg_prompt_throughput_toks_per_s", "prompt_tokens_per_s"),
-      Map.entry("vllm:avg_generation_throughput_toks_per_s", "gen_tokens_per_s"));
-
-  /** Renamed histograms: old name → the name they are stored under. */
-  static final Map<String, String> RENAMES = Map.of(
-      "vllm:time_per_output_token_seconds", "vllm:inter_token_latency_seconds");
+  /** Renamed vLLM histograms: old name → the name they are stored under. */
+  static final Map<String, String> RENAMES = PromFamily.VLLM.renames();
 
   private final RecordSink sink;
   private final int clockId;
@@ -43,28 +30,42 @@ final class PromSeries {
   /** Last (time, value) of each bucket series. */
   private final Map<String, double[]> last = new HashMap<>();
 
+  private final PromFamily family;
+
   PromSeries(RecordSink sink, int clockId) {
+    this(sink, clockId, PromFamily.VLLM);
+  }
+
+  PromSeries(RecordSink sink, int clockId, PromFamily family) {
     this.sink = sink;
     this.clockId = clockId;
+    this.family = family;
   }
 
   /** One sample of a series; {@code line} names where it came from (0 when unknown). */
   Use sample(String name, Map<String, String> labels, long tsNs, double value, long line) {
-    if (!name.startsWith("vllm:")) {
+    if (!family.owns(name)) {
       return Use.NOT_VLLM;
     }
     if (name.endsWith("_bucket") && labels.containsKey("le")) {
       return bucket(name.substring(0, name.length() - "_bucket".length()), labels, tsNs, value)
           ? Use.HISTOGRAM : Use.IGNORED;
     }
-    if (name.endsWith("_sum") || name.endsWith("_count") || name.endsWith("_created")) {
+    // Triton's nv_inference_count / _exec_count / _pending_request_count are counters and gauges
+    // of their own; only its *_histogram_ms_{sum,count} belong to a histogram
+    boolean tritonCounter = family == PromFamily.TRITON && !name.contains("_histogram_");
+    if ((name.endsWith("_sum") || name.endsWith("_count") || name.endsWith("_created"))
+        && !family.gauges().containsKey(name) && !tritonCounter) {
       return Use.IGNORED; // the +Inf bucket carries the count; sums and creation times are not kept
     }
     if (tsNs == NONE || Double.isNaN(value)) {
       return Use.IGNORED;
     }
     EngineStatsRecord r = row(labels, tsNs, line);
-    String col = GAUGES.get(name);
+    String col = family.gauges().get(name);
+    if (col == null && name.equals("nv_trt_llm_request_metrics") && "active".equals(labels.get("request_type"))) {
+      col = "running"; // Triton's TensorRT-LLM backend: requests in flight in the engine
+    }
     if (col == null) {
       r.extras.put(extraName(name, labels), value);
     } else {
@@ -87,7 +88,7 @@ final class PromSeries {
     if (tsNs == NONE) {
       return false; // one scrape without a time: no interval to take a delta over
     }
-    String metric = RENAMES.getOrDefault(base, base);
+    String metric = family.renames().getOrDefault(base, base);
     double le;
     String leText = labels.get("le");
     try {
@@ -126,21 +127,35 @@ final class PromSeries {
     return r;
   }
 
-  /** {@code engine 0 / model} from the engine (V1 DP index) and model_name labels. */
+  /** Labels that name where a sample comes from, in the order the instance names them. */
+  private static final String[][] INSTANCE_LABELS = {
+      {"engine", "engine "}, {"dp_rank", "dp "}, {"pp_rank", "pp "}, {"tp_rank", "tp "},
+      {"model_name", ""}, {"model", ""}, {"version", "v"}};
+
+  /**
+   * {@code engine 0 / model} from the engine (vLLM V1's data-parallel index) and model_name
+   * labels; SGLang's dp_rank / pp_rank / tp_rank and Triton's model and version likewise, so
+   * that the rows of data-parallel engines stay apart.
+   */
   static String instance(Map<String, String> labels) {
-    String engine = labels.get("engine");
-    String model = labels.get("model_name");
-    if (engine != null && model != null) {
-      return "engine " + engine + " / " + model;
+    StringBuilder sb = new StringBuilder();
+    for (String[] l : INSTANCE_LABELS) {
+      String v = labels.get(l[0]);
+      if (v != null && !v.isEmpty() && !v.equals("undefined")) {
+        sb.append(sb.length() > 0 ? " / " : "").append(l[1]).append(v);
+      }
     }
-    return engine != null ? "engine " + engine : model;
+    return sb.length() == 0 ? null : sb.toString();
   }
 
-  private static String extraName(String name, Map<String, String> labels) {
-    StringBuilder sb = new StringBuilder(name.substring("vllm:".length()));
+  private static final java.util.Set<String> INSTANCE_LABEL_NAMES = java.util.Set.of(
+      "engine", "dp_rank", "pp_rank", "tp_rank", "model_name", "model", "version");
+
+  private String extraName(String name, Map<String, String> labels) {
+    StringBuilder sb = new StringBuilder(name.startsWith(family.prefix()) ? name.substring(family.prefix().length()) : name);
     for (var e : new TreeMap<>(labels).entrySet()) {
       String k = e.getKey();
-      if (!k.equals("engine") && !k.equals("model_name") && !k.equals("__name__") && !k.equals("job")
+      if (!INSTANCE_LABEL_NAMES.contains(k) && !k.equals("__name__") && !k.equals("job") && !k.equals("engine_type")
           && !k.equals("instance")) {
         sb.append('{').append(k).append('=').append(e.getValue()).append('}');
       }
@@ -151,6 +166,11 @@ final class PromSeries {
   /** Writes the stats rows, in instance and time order. */
   void finish() {
     for (EngineStatsRecord r : rows.values()) {
+      Double used = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=used}");
+      Double max = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=max}");
+      if (r.kvUsage == null && used != null && max != null && max > 0) {
+        r.kvUsage = used / max; // Triton's TensorRT-LLM backend: KV blocks in use of the most it may use
+      }
       sink.engineStats(r);
     }
     rows.clear();

@@ -23,7 +23,10 @@ import java.util.Map;
  * one ExportTraceServiceRequest per line; a saved export may be one document). Each
  * {@code llm_request} span becomes a request row: wall-clock arrival and end from the span (ns),
  * the durations vLLM measured itself from its {@code gen_ai.latency.*} attributes (seconds →
- * ms), token counts and finish reason (vllm.md §3).
+ * ms), token counts and finish reason (vllm.md §3). Grafana Tempo hands the same OTLP out as
+ * {@code {"batches": [...]}} (older: {@code instrumentationLibrarySpans}) or {@code {"trace":
+ * {"resourceSpans": [...]}}}; both read the same way. Jaeger's and Zipkin's JSON are
+ * {@link VllmTraceExportFormat}, which maps their spans through {@link SpanReader#toRequest}.
  */
 public final class VllmOtlpJsonFormat implements InputFormat {
   static final String SPAN_NAME = "llm_request";
@@ -35,7 +38,7 @@ public final class VllmOtlpJsonFormat implements InputFormat {
 
   @Override
   public String description() {
-    return "vLLM OpenTelemetry llm_request spans as OTLP/JSON (file exporter: one request per line, or one document)";
+    return "vLLM OpenTelemetry llm_request spans as OTLP/JSON (file exporter: one request per line, or one document; Tempo's batches / trace answers)";
   }
 
   @Override
@@ -47,7 +50,7 @@ public final class VllmOtlpJsonFormat implements InputFormat {
   public int sniff(Sample sample) {
     String text = sample.text();
     String start = text.stripLeading();
-    if (!start.startsWith("{") || !text.contains("\"resourceSpans\"")) {
+    if (!start.startsWith("{") || !(text.contains("\"resourceSpans\"") || text.contains("\"batches\""))) {
       return 0;
     }
     return text.contains("\"llm_request\"") || text.contains("\"gen_ai.latency.") ? 90 : 0;
@@ -70,10 +73,15 @@ public final class VllmOtlpJsonFormat implements InputFormat {
     private boolean sinkRejected;
 
     SpanReader(ParseContext ctx, RecordSink sink) {
+      // span times are int(arrival_time * 1e9) of the frontend's wall clock
+      this(ctx, sink, "vllm-otlp-json", 1);
+    }
+
+    /** For trace stores that hand the spans out in their own JSON (Jaeger, Zipkin: µs). */
+    SpanReader(ParseContext ctx, RecordSink sink, String format, long resolutionNs) {
       this.ctx = ctx;
       this.sink = sink;
-      // span times are int(arrival_time * 1e9) of the frontend's wall clock
-      this.clockId = sink.clock(new ClockSpec("wall", "vllm-otlp-json " + ctx.sourceName(), 1, null, false));
+      this.clockId = sink.clock(new ClockSpec("wall", format + " " + ctx.sourceName(), resolutionNs, null, false));
     }
 
     @Override
@@ -88,18 +96,7 @@ public final class VllmOtlpJsonFormat implements InputFormat {
       if (p.currentToken() != JsonToken.START_OBJECT) {
         throw new JsonUnits.BadUnit("not an OTLP ExportTraceServiceRequest (a JSON object with resourceSpans)");
       }
-      boolean any = false;
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String f = p.currentName();
-        p.nextToken();
-        if (f.equals("resourceSpans") && p.currentToken() == JsonToken.START_ARRAY) {
-          while (p.nextToken() == JsonToken.START_OBJECT) {
-            any |= resourceSpans(p, line);
-          }
-        } else {
-          p.skipChildren();
-        }
-      }
+      boolean any = topLevel(p, line);
       if (line > 0) {
         // the line form: check every span of the line, then store them, so a line is all or nothing
         List<RequestRecord> ok = new ArrayList<>();
@@ -117,6 +114,28 @@ public final class VllmOtlpJsonFormat implements InputFormat {
       return any;
     }
 
+    /**
+     * The fields of an export: {@code resourceSpans} (OTLP), {@code batches} (Tempo's
+     * {@code /api/traces/<id>}), or either inside {@code trace} (Tempo's v2 API).
+     */
+    private boolean topLevel(JsonParser p, long line) throws IOException, JsonUnits.BadUnit {
+      boolean any = false;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String f = p.currentName();
+        p.nextToken();
+        if ((f.equals("resourceSpans") || f.equals("batches")) && p.currentToken() == JsonToken.START_ARRAY) {
+          while (p.nextToken() == JsonToken.START_OBJECT) {
+            any |= resourceSpans(p, line);
+          }
+        } else if (f.equals("trace") && p.currentToken() == JsonToken.START_OBJECT) {
+          any |= topLevel(p, line);
+        } else {
+          p.skipChildren();
+        }
+      }
+      return any;
+    }
+
     private boolean resourceSpans(JsonParser p, long line) throws IOException, JsonUnits.BadUnit {
       String instance = null;
       boolean any = false;
@@ -128,7 +147,8 @@ public final class VllmOtlpJsonFormat implements InputFormat {
           Map<String, JsonNode> attrs = attributes(res.get("attributes"));
           JsonNode name = attrs.get("service.name");
           instance = name == null ? null : name.asText();
-        } else if (f.equals("scopeSpans") && p.currentToken() == JsonToken.START_ARRAY) {
+        } else if ((f.equals("scopeSpans") || f.equals("instrumentationLibrarySpans"))
+            && p.currentToken() == JsonToken.START_ARRAY) {
           while (p.nextToken() == JsonToken.START_OBJECT) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
               String g = p.currentName();

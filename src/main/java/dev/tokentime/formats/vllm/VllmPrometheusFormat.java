@@ -17,25 +17,42 @@ import java.io.PushbackInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * vllm-prometheus: vLLM's Prometheus metrics, either as the JSON Prometheus's HTTP API returns
+ * vllm-prometheus (and, with another {@link PromFamily}, sglang-prometheus, trtllm-prometheus and
+ * triton-prometheus): an engine's Prometheus metrics, either as the JSON Prometheus's HTTP API returns
  * for {@code query_range} (matrix) or an instant query (vector), or as {@code /metrics} text
  * scrapes. Text samples take their time from the exposition's timestamps (ms), else from
  * {@code --at}, else from the file's modification time. See {@link PromSeries} for the mapping.
  */
 public final class VllmPrometheusFormat implements InputFormat {
+  private final PromFamily family;
+
+  public VllmPrometheusFormat() {
+    this(PromFamily.VLLM);
+  }
+
+  /** The same reader for another engine's series (SGLang, trtllm-serve, Triton). */
+  public VllmPrometheusFormat(PromFamily family) {
+    this.family = family;
+  }
+
+  /** The formats of the other engines' metrics, registered beside vllm-prometheus. */
+  public static List<InputFormat> otherEngines() {
+    return PromFamily.others().stream().map(f -> (InputFormat) new VllmPrometheusFormat(f)).toList();
+  }
 
   @Override
   public String id() {
-    return "vllm-prometheus";
+    return family.format();
   }
 
   @Override
   public String description() {
-    return "vLLM Prometheus metrics: query_range/query JSON from the Prometheus API, or /metrics text scrapes";
+    return family.description();
   }
 
   @Override
@@ -48,12 +65,9 @@ public final class VllmPrometheusFormat implements InputFormat {
     String text = sample.text();
     String start = text.stripLeading();
     if (start.startsWith("{")) {
-      return text.contains("\"resultType\"") && text.contains("\"vllm:") ? 90 : 0;
+      return text.contains("\"resultType\"") && text.contains(family.jsonMarker()) ? 90 : 0;
     }
-    if (text.contains("# TYPE vllm:") || text.startsWith("vllm:") || text.contains("\nvllm:")) {
-      return 90;
-    }
-    return 0;
+    return family.textMarkers().matcher(text).find() ? 90 : 0;
   }
 
   @Override
@@ -67,14 +81,14 @@ public final class VllmPrometheusFormat implements InputFormat {
       pin.unread(first);
     }
     if (first == '{') {
-      int clock = sink.clock(new ClockSpec("wall", "vllm-prometheus " + ctx.sourceName(), 1_000_000, null, false));
-      PromSeries series = new PromSeries(sink, clock);
+      int clock = sink.clock(new ClockSpec("wall", id() + " " + ctx.sourceName(), 1_000_000, null, false));
+      PromSeries series = new PromSeries(sink, clock, family);
       ApiReader reader = new ApiReader(series, sink);
       long n = JsonUnits.read(pin, sink, reader, reader.counter);
       series.finish();
       return n;
     }
-    return new TextReader(ctx, sink).read(pin);
+    return new TextReader(ctx, sink, family).read(pin);
   }
 
   /** The Prometheus HTTP API's JSON: each series of data.result is a unit. */
@@ -185,22 +199,28 @@ public final class VllmPrometheusFormat implements InputFormat {
     private int clockWithTs;
     private int clockWithoutTs;
     private final Set<String> seenWithoutTs = new HashSet<>();
+    private final PromFamily family;
 
     TextReader(ParseContext ctx, RecordSink sink) {
+      this(ctx, sink, PromFamily.VLLM);
+    }
+
+    TextReader(ParseContext ctx, RecordSink sink, PromFamily family) {
       this.ctx = ctx;
       this.sink = sink;
+      this.family = family;
     }
 
     long read(InputStream in) throws IOException {
-      clockWithTs = sink.clock(new ClockSpec("wall", "vllm-prometheus " + ctx.sourceName(), 1_000_000, null, false));
-      series = new PromSeries(sink, clockWithTs);
+      clockWithTs = sink.clock(new ClockSpec("wall", family.format() + " " + ctx.sourceName(), 1_000_000, null, false));
+      series = new PromSeries(sink, clockWithTs, family);
       PromSeries untimed = null;
       long fallback = fallbackTime();
       if (fallback != NONE) {
         String how = ctx.at() != null ? "--at" : "file modification time";
-        clockWithoutTs = sink.clock(new ClockSpec("wall", "vllm-prometheus " + ctx.sourceName() + " (" + how + ")",
+        clockWithoutTs = sink.clock(new ClockSpec("wall", family.format() + " " + ctx.sourceName() + " (" + how + ")",
             1_000_000_000L, null, false));
-        untimed = new PromSeries(sink, clockWithoutTs);
+        untimed = new PromSeries(sink, clockWithoutTs, family);
       }
       PromSeries untimedSeries = untimed;
       long n = new LineReader(in).forEach(new LineReader.Handler() {
@@ -218,7 +238,7 @@ public final class VllmPrometheusFormat implements InputFormat {
             PromSeries target = timed ? series : untimedSeries;
             if (!timed) {
               String key = s.name + s.labels;
-              if (s.name.startsWith("vllm:") && !seenWithoutTs.add(key)) {
+              if (family.owns(s.name) && !seenWithoutTs.add(key)) {
                 throw new NumberFormatException("series " + key + " repeats in a file without sample"
                     + " timestamps: several scrapes cannot be placed in time (give each its own file and --at)");
               }

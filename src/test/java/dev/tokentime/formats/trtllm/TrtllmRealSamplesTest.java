@@ -54,8 +54,15 @@ class TrtllmRealSamplesTest {
     m.put("BR-3", new Yield("trtllm-bench-report", 19, 13, 0, 0, 0, 12));
     m.put("BR-4", new Yield("trtllm-bench-report", 35, 23, 0, 0, 0, 46));
     m.put("BR-5", new Yield("trtllm-bench-report", 31, 12, 0, 0, 0, 31)); // the overview only
-    // not read by tokentime: aggregates, not per-request or per-iteration timing
-    for (String s : new String[] {"TR-3", "TR-4", "PR-1", "PR-2", "PR-3", "PR-4", "PR-5",
+    // Prometheus text without sample timestamps and no --at: claimed (issue 21), every sample line
+    // other (a snapshot that cannot be placed in time), cut lines rejected
+    m.put("PR-1", new Yield("triton-prometheus", 0, 32, 0, 0, 0, 0));
+    m.put("PR-2", new Yield("trtllm-prometheus", 0, 15, 1, 0, 0, 0)); // cut in its last label
+    m.put("PR-3", new Yield("trtllm-prometheus", 0, 29, 0, 0, 0, 0));
+    m.put("PR-4", new Yield("triton-prometheus", 0, 19, 1, 0, 0, 0)); // "nv_inference_q"
+    // not read by tokentime: aggregates, not per-request or per-iteration timing (PR-5: an
+    // unmerged PR's pytrtllm: names)
+    for (String s : new String[] {"TR-3", "TR-4", "PR-5",
         "triton_model_statistics_docs_example.json"}) {
       m.put(s, null);
     }

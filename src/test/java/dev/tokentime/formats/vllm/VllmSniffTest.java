@@ -54,10 +54,11 @@ class VllmSniffTest {
   void otherToolsJsonAndLogsAreNotClaimed() {
     // a genai-perf style export, an OTLP export of another service, a Prometheus answer of another exporter
     // (genai-perf's own format claims this one; no vLLM format may)
+    // (Triton's metrics are triton-prometheus's, issue 21)
     assertNotVllm(sniff("profile_export.json", "{\"experiments\":[{\"requests\":[{\"timestamp\":1,\"response_timestamps\":[2]}]}]}"));
     assertNull(sniff("traces.json", "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"name\":\"GET /\",\"attributes\":[]}]}]}]}"));
-    assertNull(sniff("q.json", "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"nv_inference_count\"},\"values\":[]}]}}"));
-    assertNull(sniff("metrics.txt", "# TYPE nv_inference_count counter\nnv_inference_count{model=\"m\"} 3\n"));
+    assertEquals("triton-prometheus", sniff("q.json", "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":\"nv_inference_count\"},\"values\":[]}]}}"));
+    assertEquals("triton-prometheus", sniff("metrics.txt", "# TYPE nv_inference_count counter\nnv_inference_count{model=\"m\"} 3\n"));
     assertNull(sniff("app.log", "2025-01-01 10:00:00 INFO starting worker\n2025-01-01 10:00:01 INFO done\n"));
     assertNull(sniff("r.jsonl", "{\"request_id\":\"r1\",\"metrics\":{\"latency\":3}}\n"));
   }

@@ -1,0 +1,385 @@
+package dev.tokentime.formats.sglang;
+
+import static dev.tokentime.ingest.RequestRecord.NONE;
+
+import dev.tokentime.formats.spec.MatchedLine;
+import dev.tokentime.formats.spec.SpecParser;
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Requests of an SGLang log started with {@code --log-requests} (docs/formats.md, "sglang-log"):
+ * a {@code Receive: obj=GenerateReqInput(… rid='…' …)} line opens a request, its {@code Finish:
+ * obj=…, out={… 'meta_info': {…}}} line carries everything SGLang measured and ends it. The
+ * meta_info's epoch timestamps (0.5: {@code request_received_ts}, {@code request_finished_ts})
+ * are a wall clock of 1 µs; without them the request's times are the log lines' (1 s).
+ *
+ * <p>uvicorn access lines carry no id; one is tied to a request only when it comes right after
+ * that request's Finish line (a non-streaming response is logged before it is sent), or, with a
+ * status of 400 or more, right after its Receive line (refused: it ends there as an error).
+ */
+final class SglangRequests implements SpecParser.Handler {
+  static final int MAX_IN_FLIGHT = 65_536;
+  private static final Pattern RID = Pattern.compile("(?:\\(|, )rid=\\[?'([^']+)'");
+  private static final Pattern DECODE_LOG_INTERVAL = Pattern.compile("\\bdecode_log_interval=(\\d+)");
+  private static final Pattern INFERENCE_PATH = Pattern.compile(
+      "/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|generate|score|rerank|classify|encode)\\b");
+  /** meta_info keys read into columns (the rest of its scalars land in extras). */
+  private static final Set<String> KNOWN = Set.of("id", "finish_reason", "prompt_tokens",
+      "completion_tokens", "cached_tokens", "e2e_latency", "queue_time", "request_received_ts",
+      "request_finished_ts", "output_token_logprobs", "input_token_logprobs", "cached_tokens_details");
+
+  private final ParseContext ctx;
+  private final RecordSink sink;
+  private final SglangSteps steps;
+  private final RequestRecord rec = new RequestRecord();
+  /** Receive lines waiting for their Finish line: id → {line, ts, clock}. */
+  private final Map<String, Opened> inFlight = new LinkedHashMap<>();
+  /** Hashes of the ids written from this file (a repeated id is rejected, the first kept). */
+  private final Set<Long> written = new HashSet<>();
+  private int metaClock = -1;
+  /** The request written by the last request line, held for an access line right after it. */
+  private RequestRecord lastFinished;
+  private Opened lastReceived;
+
+  private record Opened(String id, long line, long ts, int clock, String instance) {}
+
+  SglangRequests(ParseContext ctx, RecordSink sink, SglangSteps steps) {
+    this.ctx = ctx;
+    this.sink = sink;
+    this.steps = steps;
+  }
+
+  @Override
+  public SpecParser.Outcome line(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
+    String event = m.kind.event();
+    if (event.equals("access")) {
+      return access(m);
+    }
+    flushFinished();
+    lastReceived = null;
+    String rest = m.group("rest");
+    if (event.equals("receive")) {
+      Matcher id = RID.matcher(rest);
+      if (!id.find()) {
+        return SpecParser.Outcome.OTHER; // an input without rid (embedding batches of old versions)
+      }
+      String rid = id.group(1);
+      if (inFlight.containsKey(rid) || written.contains(hash(rid))) {
+        throw new SpecParser.BadLine("request id " + rid + " repeats a request already read from this file;"
+            + " the first is kept");
+      }
+      Opened o = new Opened(rid, m.lineNo, ts, clock, SglangSteps.splitRanks(m.origin())[0]);
+      inFlight.put(rid, o);
+      lastReceived = o;
+      evictIfFull();
+      return SpecParser.Outcome.RECORD;
+    }
+    finish(m, rest, ts, clock);
+    return SpecParser.Outcome.RECORD;
+  }
+
+  private void finish(MatchedLine m, String rest, long ts, int clock) throws SpecParser.BadLine {
+    Map<String, String> meta;
+    String text;
+    try {
+      int out = outStart(rest);
+      if (out < 0) {
+        throw new SpecParser.BadLine("Finish line without out={…} (cut off, or --log-requests-level prints no output)");
+      }
+      Map<String, String> outDict = PyRepr.dict(rest, out);
+      text = outDict.get("text");
+      String metaText = outDict.get("meta_info");
+      if (metaText == null || !metaText.startsWith("{")) {
+        throw new SpecParser.BadLine("Finish line's out has no meta_info dict");
+      }
+      meta = PyRepr.dict(metaText, 0);
+    } catch (PyRepr.BadRepr e) {
+      throw new SpecParser.BadLine("Finish line: " + e.getMessage());
+    }
+    String id = meta.get("id");
+    if (id == null || id.isEmpty() || id.startsWith("[")) {
+      Matcher r = RID.matcher(rest);
+      if (!r.find()) {
+        throw new SpecParser.BadLine("Finish line without a request id (meta_info id or rid)");
+      }
+      id = r.group(1);
+    }
+    Opened opened = inFlight.remove(id);
+    if (opened == null && written.contains(hash(id))) {
+      throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this file;"
+          + " the first is kept");
+    }
+    RequestRecord r = new RequestRecord();
+    r.lineNo = opened != null ? opened.line : m.lineNo;
+    r.run = ctx.defaultRun();
+    r.requestId = id;
+    r.engine = "sglang";
+    r.instance = opened != null ? opened.instance : SglangSteps.splitRanks(m.origin())[0];
+    r.promptTokens = count(meta, "prompt_tokens");
+    r.outputTokens = count(meta, "completion_tokens");
+    r.cachedTokens = count(meta, "cached_tokens");
+    r.e2eMs = seconds(meta, "e2e_latency");
+    r.queueMs = seconds(meta, "queue_time");
+    Double received = epoch(meta, "request_received_ts");
+    Double finished = epoch(meta, "request_finished_ts");
+    if (received != null || finished != null) {
+      if (metaClock < 0) {
+        metaClock = sink.clock(new ClockSpec("wall", "sglang-log meta_info " + ctx.sourceName(), 1_000, null, false));
+      }
+      r.clockId = metaClock;
+      r.arrivalNs = received == null ? NONE : micros(received);
+      r.finishedNs = finished == null ? NONE : micros(finished);
+      if (r.arrivalNs != NONE && r.finishedNs != NONE && r.finishedNs < r.arrivalNs) {
+        throw new SpecParser.BadLine("request " + id + ": request_finished_ts is before request_received_ts");
+      }
+    } else {
+      // the log lines' own times: the Receive line and this one, on one clock
+      r.clockId = clock;
+      r.finishedNs = ts;
+      if (opened != null && opened.clock == clock) {
+        r.arrivalNs = opened.ts;
+      }
+    }
+    readFinishReason(meta.get("finish_reason"), r);
+    for (Map.Entry<String, String> e : meta.entrySet()) {
+      String v = e.getValue();
+      if (!KNOWN.contains(e.getKey()) && v != null && !v.equals("None") && !v.startsWith("{")
+          && !v.startsWith("[") && v.length() <= 100) {
+        r.extras.put(e.getKey(), v);
+      }
+    }
+    if (ctx.keepText() && text != null) {
+      r.extras.put("output", text);
+    }
+    written.add(hash(id));
+    lastFinished = r;
+  }
+
+  /** Where the out dict starts: after the obj's balanced parentheses (and optional headers). */
+  private static int outStart(String rest) {
+    int open = rest.indexOf('(');
+    if (open > 0) {
+      try {
+        int end = PyRepr.endOfValue(rest, open);
+        int out = rest.indexOf(", out={", end);
+        if (out >= 0) {
+          return out + ", out=".length();
+        }
+      } catch (PyRepr.BadRepr e) {
+        // an obj cut by --log-requests-level truncation: fall back to the first marker
+      }
+    }
+    int out = rest.indexOf(", out={");
+    return out < 0 ? -1 : out + ", out=".length();
+  }
+
+  private static void readFinishReason(String fr, RequestRecord r) throws SpecParser.BadLine {
+    if (fr == null || fr.equals("None")) {
+      r.status = "ok";
+      return;
+    }
+    String type = fr;
+    Integer statusCode = null;
+    String message = null;
+    if (fr.startsWith("{")) {
+      try {
+        Map<String, String> d = PyRepr.dict(fr, 0);
+        type = d.get("type");
+        message = d.get("message");
+        String sc = d.get("status_code");
+        if (sc != null && sc.matches("\\d{3}")) {
+          statusCode = Integer.valueOf(sc);
+        }
+      } catch (PyRepr.BadRepr e) {
+        throw new SpecParser.BadLine("finish_reason: " + e.getMessage());
+      }
+    }
+    r.finishReason = type;
+    if ("abort".equals(type)) {
+      boolean failed = statusCode != null && statusCode >= 400 && statusCode != 499;
+      r.status = failed ? "error" : "cancelled";
+      r.httpStatus = statusCode;
+      if (message != null && !message.equals("None")) {
+        r.error = message.length() > 200 ? message.substring(0, 200) + "…" : message;
+      }
+    } else {
+      r.status = "ok";
+    }
+  }
+
+  private static Integer count(Map<String, String> meta, String key) throws SpecParser.BadLine {
+    String v = meta.get(key);
+    if (v == null || v.equals("None")) {
+      return null;
+    }
+    try {
+      long n = Long.parseLong(v);
+      if (n < 0 || n > Integer.MAX_VALUE) {
+        throw new NumberFormatException();
+      }
+      return (int) n;
+    } catch (NumberFormatException e) {
+      throw new SpecParser.BadLine("meta_info " + key + ": expected a token count, got " + shorten(v));
+    }
+  }
+
+  private static Double seconds(Map<String, String> meta, String key) throws SpecParser.BadLine {
+    Double s = number(meta, key);
+    return s == null ? null : s * 1000.0;
+  }
+
+  private static Double epoch(Map<String, String> meta, String key) throws SpecParser.BadLine {
+    Double s = number(meta, key);
+    if (s != null && (s < 946_684_800 || s > 4_102_444_800.0)) {
+      throw new SpecParser.BadLine("meta_info " + key + ": " + s + " is not Unix seconds of 2000-2100");
+    }
+    return s;
+  }
+
+  private static Double number(Map<String, String> meta, String key) throws SpecParser.BadLine {
+    String v = meta.get(key);
+    if (v == null || v.equals("None")) {
+      return null;
+    }
+    double s;
+    try {
+      s = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new SpecParser.BadLine("meta_info " + key + ": expected seconds, got " + shorten(v));
+    }
+    if (Double.isNaN(s) || Double.isInfinite(s) || s < 0) {
+      throw new SpecParser.BadLine("meta_info " + key + ": expected non-negative seconds, got " + shorten(v));
+    }
+    return s;
+  }
+
+  private static long micros(double epochSeconds) {
+    return Math.round(epochSeconds * 1e6) * 1_000L;
+  }
+
+  private static String shorten(String s) {
+    return s.length() > 40 ? s.substring(0, 40) + "…" : s;
+  }
+
+  // ---- access lines ----
+
+  private SpecParser.Outcome access(MatchedLine m) {
+    int status = Integer.parseInt(m.group("status"));
+    if (!INFERENCE_PATH.matcher(m.group("path")).find()) {
+      return SpecParser.Outcome.OTHER; // /metrics, /health, /get_model_info: no request
+    }
+    if (lastFinished != null && lastFinished.httpStatus == null) {
+      lastFinished.httpStatus = status;
+      if (status >= 400) {
+        lastFinished.status = "error";
+      }
+      flushFinished();
+      return SpecParser.Outcome.RECORD;
+    }
+    if (lastReceived != null && status >= 400 && inFlight.get(lastReceived.id) == lastReceived) {
+      // refused before the scheduler took it: it ends here
+      Opened o = inFlight.remove(lastReceived.id);
+      lastReceived = null;
+      RequestRecord r = opened(o, "error");
+      r.httpStatus = status;
+      write(r);
+      return SpecParser.Outcome.RECORD;
+    }
+    flushFinished();
+    return SpecParser.Outcome.OTHER;
+  }
+
+  private RequestRecord opened(Opened o, String status) {
+    written.add(hash(o.id));
+    RequestRecord r = new RequestRecord();
+    r.lineNo = o.line;
+    r.run = ctx.defaultRun();
+    r.requestId = o.id;
+    r.engine = "sglang";
+    r.instance = o.instance;
+    r.clockId = o.clock;
+    r.arrivalNs = o.ts;
+    r.status = status;
+    return r;
+  }
+
+  private void flushFinished() {
+    if (lastFinished != null) {
+      write(lastFinished);
+      lastFinished = null;
+    }
+  }
+
+  private void write(RequestRecord r) {
+    sink.request(r, null, 0, 0);
+  }
+
+  // ---- endings ----
+
+  @Override
+  public void event(MatchedLine m, String kind, long tsNs, int clockId) {
+    if (m.kind.name().equals("server_args")) {
+      Matcher d = DECODE_LOG_INTERVAL.matcher(m.message);
+      if (d.find()) {
+        steps.decodeLogInterval = Integer.valueOf(d.group(1));
+      }
+    }
+    boolean restart = kind.equals("start") || m.kind.name().equals("server_args");
+    if (!restart && !kind.equals("crash")) {
+      return;
+    }
+    flushFinished();
+    lastReceived = null;
+    for (Iterator<Opened> it = inFlight.values().iterator(); it.hasNext(); ) {
+      Opened o = it.next();
+      it.remove();
+      RequestRecord r = opened(o, "lost");
+      r.extras.put("lost_at_line", Long.toString(m.lineNo));
+      write(r);
+    }
+  }
+
+  @Override
+  public void end() {
+    flushFinished();
+    for (Opened o : inFlight.values()) {
+      RequestRecord r = opened(o, null);
+      r.extras.put("end", "log ended while the request was in flight");
+      write(r);
+    }
+    inFlight.clear();
+  }
+
+  private void evictIfFull() {
+    if (inFlight.size() <= MAX_IN_FLIGHT) {
+      return;
+    }
+    Iterator<Opened> it = inFlight.values().iterator();
+    Opened oldest = it.next();
+    it.remove();
+    RequestRecord r = opened(oldest, null);
+    r.extras.put("end", "written early: more than " + MAX_IN_FLIGHT + " requests in flight");
+    write(r);
+  }
+
+  /** A 64-bit hash of an id (FNV-1a): one boxed long per written id, not the id itself. */
+  static long hash(String id) {
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < id.length(); i++) {
+      h ^= id.charAt(i);
+      h *= 0x100000001b3L;
+    }
+    return h;
+  }
+}

@@ -1,0 +1,263 @@
+package dev.tokentime.formats.sglang;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.app.IngestResult;
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RequestRecord;
+import dev.tokentime.ingest.Sample;
+import dev.tokentime.ingest.StepRecord;
+import dev.tokentime.testing.RecordingSink;
+import dev.tokentime.testing.TestDb;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * sglang-log on real excerpts of SGLang 0.3 → 0.5.10 (src/test/resources/real-logs/sglang,
+ * PROVENANCE.md there) and on sample-logs/sglang-server, whose numbers expected/make_sample.py wrote.
+ */
+class SglangLogFormatTest {
+  static final Path REAL = Path.of("src/test/resources/real-logs/sglang");
+  static final Path SAMPLE = Path.of("sample-logs/sglang-server");
+
+  @TempDir
+  Path tmp;
+
+  static ParseContext ctx() {
+    return new ParseContext("test.log", "r1", false, null, null, Instant.parse("2026-12-31T00:00:00Z"), null);
+  }
+
+  static RecordingSink parse(String text) throws IOException {
+    return parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  static RecordingSink parse(InputStream in) throws IOException {
+    RecordingSink s = new RecordingSink();
+    long lines = new SglangLogFormat().parse(in, ctx(), s);
+    assertEquals(lines, s.c.records + s.c.other + s.c.rejects.size(), "lines = records + other + rejects");
+    return s;
+  }
+
+  static RecordingSink real(String file) throws IOException {
+    try (InputStream in = Files.newInputStream(REAL.resolve(file))) {
+      return parse(in);
+    }
+  }
+
+  @Test
+  void everyRealExcerptIsSniffedAndReadWithoutRejects() throws IOException {
+    FormatRegistry reg = FormatRegistry.standard();
+    try (Stream<Path> files = Files.list(REAL)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".log")).toList()) {
+        byte[] b = Files.readAllBytes(f);
+        assertEquals("sglang-log", reg.sniff(new Sample(f.getFileName().toString(), b, b.length)).id(), f.toString());
+        RecordingSink s = parse(new ByteArrayInputStream(b));
+        assertEquals(List.of(), s.c.rejects, f.toString());
+        assertTrue(s.c.records > 0, f.toString());
+      }
+    }
+  }
+
+  @Test
+  void versionVariantsMapToTheSameColumns() throws IOException {
+    // 0.3: "Decode batch." with a time-only header; the row has no time but keeps its numbers
+    StepRecord d = real("v03-decode-time-only.log").steps.get(0);
+    assertEquals(2, d.genRequests);
+    assertEquals(2, d.running);
+    assertEquals(0, d.waiting);
+    assertEquals(4078.0, d.extras.get("kv_tokens"));
+    assertEquals(RequestRecord.NONE, d.tsNs);
+    assertEquals(0, d.rank);
+
+    // 0.3 prefill: cache hit rate is a percentage
+    StepRecord p = real("v03-prefill-cache-hit-rate.log").steps.get(1);
+    assertEquals(4, p.ctxRequests);
+    assertEquals(8192, p.ctxTokens);
+    assertEquals(291.0, p.extras.get("cached_tokens"));
+    assertEquals(0.0276, p.extras.get("cache_hit_rate"), 1e-12);
+    assertEquals(38, p.waiting);
+    assertEquals(1, p.running);
+
+    // 0.4.4: trailing ", " and largest-len (an unnamed field: extras by its name)
+    RecordingSink v044 = real("v044-decode-largest-len.log");
+    assertEquals(509, v044.steps.get(0).genRequests);
+    assertEquals(0.0, v044.steps.get(0).extras.get("largest_len"));
+    assertEquals(Instant.parse("2025-03-14T02:16:14Z").getEpochSecond() * 1_000_000_000L, v044.steps.get(0).tsNs);
+    assertEquals(7897.87, v044.stats.get(0).genTokensPerS, 1e-9);
+
+    // 0.5 on Ascend: full token usage is the KV usage; mamba, pending tokens, speculative decoding
+    RecordingSink npu = real("v05-npu-mamba.log");
+    StepRecord np = npu.steps.get(0);
+    assertEquals(0.28, np.kvUsage, 1e-12);
+    assertEquals(0.20, np.extras.get("mamba_usage"), 1e-12);
+    assertEquals(0.0, np.extras.get("pending_tokens"));
+    assertEquals(16.23, npu.stats.get(0).promptTokensPerS, 1e-9);
+    StepRecord nd = npu.steps.get(2);
+    assertEquals(40, nd.genRequests);
+    assertEquals(350592.0, nd.extras.get("kv_tokens"));
+    assertEquals(0.74, nd.kvUsage, 1e-12);
+    assertEquals(3.13, nd.extras.get("spec_accept_len"), 1e-12);
+    assertEquals(0.71, nd.extras.get("spec_accept_rate"), 1e-12);
+    assertEquals(160.0, nd.extras.get("mamba_num"));
+  }
+
+  @Test
+  void ranksOfThePrefixBecomeInstanceAndRank() throws IOException {
+    assertEquals(List.of("DP1", "4"), List.of(SglangSteps.splitRanks("DP1 TP4 EP4")));
+    assertEquals("PP0 ATTN_CP3", SglangSteps.splitRanks("PP0 ATTN_CP3 TP3")[0]);
+    assertEquals("3", SglangSteps.splitRanks("PP0 ATTN_CP3 TP3")[1]);
+    assertNull(SglangSteps.splitRanks("TP0")[0]);
+    assertEquals("sglang-1 / DP0", SglangSteps.splitRanks("sglang-1 / DP0 TP0")[0]);
+
+    RecordingSink s = real("v0510-cp-pp-finish.log");
+    assertEquals("PP0 ATTN_CP0", s.steps.get(0).instance);
+    assertEquals(0, s.steps.get(0).rank);
+    assertEquals("PP0 ATTN_CP7", s.steps.get(1).instance);
+    assertEquals(7, s.steps.get(1).rank);
+    // the shipper's RFC 3339 column is the finer time (ms)
+    assertEquals(Instant.parse("2026-05-20T08:02:44.496Z").toEpochMilli() * 1_000_000L, s.steps.get(0).tsNs);
+    assertEquals(List.of("crash PP0 ATTN_CP7"), s.events.stream().map(e -> e[1] + " " + e[3]).filter(k -> k.startsWith("crash")).toList());
+  }
+
+  @Test
+  void finishLineGivesTheRequestFromMetaInfo() throws IOException {
+    RequestRecord r = real("v0510-cp-pp-finish.log").request("bf890d9ca8ce4008bef7ef25d97f8fba");
+    assertEquals(32472, r.promptTokens);
+    assertEquals(23297, r.outputTokens);
+    assertEquals(32320, r.cachedTokens);
+    assertEquals(1201924.2150001228, r.e2eMs, 1e-6);
+    assertEquals(0.0, r.queueMs);
+    // request_received_ts / request_finished_ts: a wall clock of 1 µs
+    assertEquals(1779262962640887000L, r.arrivalNs);
+    assertEquals(1779264164565102000L, r.finishedNs);
+    assertEquals("abort", r.finishReason);
+    assertEquals("error", r.status);
+    assertEquals(503, r.httpStatus);
+    assertEquals("Request running timeout reached.", r.error);
+    assertEquals("23297", r.extras.get("reasoning_tokens"));
+    assertEquals("1779262965.4523866", r.extras.get("response_sent_to_client_ts"));
+
+    RecordingSink v043 = real("v043-receive-prefill.log");
+    RequestRecord open = v043.request("ced00776101841e180bf04c8dbdc4ec2");
+    assertNull(open.status, "no Finish line: the log ended while it was in flight");
+    assertEquals(Instant.parse("2025-03-03T17:53:04Z").getEpochSecond() * 1_000_000_000L, open.arrivalNs);
+  }
+
+  @Test
+  void cutAndBadLinesAreRejectedNamingTheField() throws IOException {
+    RecordingSink s = parse("""
+        [2026-04-08 14:05:21 TP0] Decode batch, #running-req: -5, #token: 20800, token usage: 0.29, cuda graph: True, gen throughput (token/s): 144.95, #queue-req: 0
+        [2026-04-08 14:05:22 TP0] Decode batch, #running-req: 5, #token: 20800, token usage: 7.29, cuda graph: True, gen throughput (token/s): 140.27, #queue-req: 0
+        [2026-04-08 14:05:23 TP0] Prefill batch, #new-seq: 1.5, #new-token: 158, #cached-token: 0, token usage: 0.08, #running-req: 31, #queue-req: 0
+        [2026-04-08 14:05:24] Finish: obj=GenerateReqInput(rid='x'), out={'meta_info': {'id': 'x', 'prompt_tokens': 'many', 'completion_tokens': 3}}
+        [2026-04-08 14:05:25] Finish: obj=GenerateReqInput(rid='y'), out={'meta_info': {'id': 'y', 'prompt_tokens': 3, 'e2e_latency': -1.0}}
+        [2026-04-08 14:05:26 TP0] Decode batch, #running-req: 5, #token: 20800, token usage: 0.29, cuda gr""");
+    List<String> reasons = new ArrayList<>();
+    s.c.rejects.forEach(r -> reasons.add(r.lineNo() + ": " + r.reason()));
+    assertEquals(6, reasons.size(), reasons.toString());
+    assertTrue(reasons.get(0).startsWith("1: ") && reasons.get(0).contains("#running-req"), reasons.get(0));
+    assertTrue(reasons.get(1).contains("token usage"), reasons.get(1));
+    assertTrue(reasons.get(2).contains("whole number"), reasons.get(2));
+    assertTrue(reasons.get(3).contains("prompt_tokens"), reasons.get(3));
+    assertTrue(reasons.get(4).contains("e2e_latency"), reasons.get(4));
+    assertTrue(reasons.get(5).startsWith("6: truncated"), reasons.get(5));
+    assertEquals(0, s.steps.size());
+    assertEquals(0, s.requests.size());
+  }
+
+  @Test
+  void sampleLogGivesTheNumbersMakeSampleWrote() throws Exception {
+    JsonNode want = new ObjectMapper().readTree(SAMPLE.resolve("expected/expected.json").toFile());
+    try (TestDb t = new TestDb(tmp)) {
+      IngestResult r = t.ingest(IngestOptions.of(List.of(SAMPLE.toString())));
+      assertEquals(0, r.rejected());
+      IngestResult.FileResult f = r.files().stream().filter(x -> x.format().equals("sglang-log")).findFirst().orElseThrow();
+      assertEquals(want.get("lines").asLong(), f.lines());
+      assertEquals(want.get("other_lines").asLong(), f.otherLines());
+
+      // steps: one per batch line, marked with the log's decode_log_interval
+      JsonNode steps = want.get("steps");
+      assertEquals(steps.size(), t.count("SELECT count(*) FROM steps"));
+      assertEquals(steps.size(), t.count("SELECT count(*) FROM engine_stats JOIN sources USING (source_id)"
+          + " WHERE format = 'sglang-log'"));
+      assertEquals(steps.size(), t.count("SELECT count(*) FROM steps WHERE extras['decode_log_interval'] = "
+          + want.get("decode_log_interval").asInt() + " AND extras['decode_log_interval_assumed'] IS NULL"));
+      for (JsonNode st : steps) {
+        List<List<Object>> row = t.rows("SELECT s.running, s.waiting, s.kv_usage, e.prompt_tokens_per_s,"
+            + " e.gen_tokens_per_s FROM steps s JOIN engine_stats e USING (source_id, line_no) WHERE s.line_no = "
+            + st.get("line").asLong());
+        assertEquals(st.get("running").asInt(), ((Number) row.get(0).get(0)).intValue());
+        assertEquals(st.get("waiting").asInt(), ((Number) row.get(0).get(1)).intValue());
+        assertEquals(st.get("kv_usage").asDouble(), ((Number) row.get(0).get(2)).doubleValue(), 1e-12);
+        assertEquals(st.get("prompt_tps").isNull() ? null : st.get("prompt_tps").asDouble(),
+            row.get(0).get(3) == null ? null : ((Number) row.get(0).get(3)).doubleValue());
+        assertEquals(st.get("gen_tps").isNull() ? null : st.get("gen_tps").asDouble(),
+            row.get(0).get(4) == null ? null : ((Number) row.get(0).get(4)).doubleValue());
+      }
+
+      // the batch-size and queue-depth timelines' steps segments
+      List<String> got = new ArrayList<>();
+      for (List<Object> x : t.rows("SELECT t0_ns // 1000000000, t1_ns // 1000000000, measure, level"
+          + " FROM _level_segments WHERE basis = 'steps' ORDER BY t0_ns, measure")) {
+        got.add(x.get(0) + "-" + x.get(1) + " " + x.get(2) + "=" + ((Number) x.get(3)).intValue());
+      }
+      List<String> exp = new ArrayList<>();
+      for (JsonNode s : want.get("step_segments")) {
+        String span = s.get("t0").asLong() + "-" + s.get("t1").asLong();
+        exp.add(span + " batch=" + s.get("batch").asInt());
+        exp.add(span + " running=" + s.get("running").asInt());
+        exp.add(span + " waiting=" + s.get("waiting").asInt());
+      }
+      assertEquals(exp, got);
+      assertTrue(t.count("SELECT count(*) FROM batch_size_timeline WHERE method = 'steps'") > 0);
+      assertTrue(t.count("SELECT count(*) FROM queue_depth_timeline WHERE basis = 'steps'") > 0);
+      assertEquals("sglang-log iterations, decode sampled 1 in 4 (10, 1 s clock)",
+          t.rows("SELECT basis FROM figure_basis WHERE figure = 'steps'").get(0).get(0));
+
+      // requests
+      JsonNode reqs = want.get("requests");
+      assertEquals(reqs.size(), t.count("SELECT count(*) FROM requests"));
+      long t0 = want.get("t0_epoch_s").asLong();
+      for (var it = reqs.fields(); it.hasNext(); ) {
+        var e = it.next();
+        JsonNode q = e.getValue();
+        List<Object> row = t.rows("SELECT status, http_status, prompt_tokens, output_tokens, cached_tokens, e2e_ms,"
+            + " queue_ms, finish_reason, arrival_ns, finished_ns FROM requests WHERE request_id = '" + e.getKey() + "'")
+            .get(0);
+        String id = e.getKey();
+        assertEquals(q.get("status").isNull() ? null : q.get("status").asText(), row.get(0), id);
+        assertEquals(q.path("http").isMissingNode() || q.get("http").isNull() ? null : q.get("http").asInt(),
+            row.get(1) == null ? null : ((Number) row.get(1)).intValue(), id);
+        if (q.has("e2e_ms")) {
+          assertEquals(q.get("prompt").asInt(), ((Number) row.get(2)).intValue(), id);
+          assertEquals(q.get("output").asInt(), ((Number) row.get(3)).intValue(), id);
+          assertEquals(q.get("cached").asInt(), ((Number) row.get(4)).intValue(), id);
+          assertEquals(q.get("e2e_ms").asDouble(), ((Number) row.get(5)).doubleValue(), 1e-9, id);
+          assertEquals(q.get("queue_ms").asDouble(), ((Number) row.get(6)).doubleValue(), 1e-9, id);
+          assertEquals(q.get("finish_reason").asText(), row.get(7), id);
+          assertEquals(Math.round((t0 + q.get("arrival").asDouble()) * 1e6) * 1000L, ((Number) row.get(8)).longValue(), id);
+          assertEquals(Math.round((t0 + q.get("finished").asDouble()) * 1e6) * 1000L, ((Number) row.get(9)).longValue(), id);
+        } else {
+          assertEquals((t0 + q.get("arrival_line_s").asLong()) * 1_000_000_000L, ((Number) row.get(8)).longValue(), id);
+        }
+      }
+      assertEquals(List.of(), r.failedChecks());
+    }
+  }
+}

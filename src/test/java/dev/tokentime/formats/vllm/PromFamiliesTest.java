@@ -1,0 +1,186 @@
+package dev.tokentime.formats.vllm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.app.IngestResult;
+import dev.tokentime.ingest.EngineStatsRecord;
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.ingest.Sample;
+import dev.tokentime.testing.TestDb;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Prometheus metrics of SGLang, trtllm-serve and Triton, read as vLLM's are: the samples
+ * under sample-logs/ against sample-logs/prometheus/expected/expected.json (make_samples.py),
+ * SGLang's query_range JSON of two data-parallel ranks, sniffing, rejects.
+ */
+class PromFamiliesTest {
+  static final Path EXPECTED = Path.of("sample-logs/prometheus/expected/expected.json");
+
+  @TempDir
+  Path tmp;
+
+  static String sniff(String text) {
+    byte[] b = text.getBytes(StandardCharsets.UTF_8);
+    var f = FormatRegistry.standard().sniff(new Sample("metrics", b, b.length));
+    return f == null ? null : f.id();
+  }
+
+  @Test
+  void eachEnginesMetricsAreSniffedAsItsOwn() throws Exception {
+    // the line of issue 21, trtllm-serve's /prometheus/metrics
+    assertEquals("trtllm-prometheus",
+        sniff("e2e_request_latency_seconds_bucket{engine_type=\"undefined\",le=\"0.3\",model_name=\"undefined\"} 0.0\n"));
+    assertEquals("sglang-prometheus", sniff("# HELP sglang:num_running_reqs The number of running requests.\n"
+        + "# TYPE sglang:num_running_reqs gauge\n"
+        + "sglang:num_running_reqs{engine_type=\"unified\",model_name=\"m\"} 0.0\n"));
+    assertEquals("triton-prometheus", sniff("# TYPE nv_inference_request_success counter\n"
+        + "nv_inference_request_success{model=\"ensemble\",version=\"1\"} 12\n"));
+    assertEquals("vllm-prometheus", sniff("vllm:e2e_request_latency_seconds_bucket{le=\"0.3\",model_name=\"m\"} 0.0\n"));
+    assertEquals("sglang-prometheus", sniff(Files.readString(
+        Path.of("src/test/resources/prometheus/sglang-query-range-dp.json"))));
+    assertNull(sniff("http_requests_total{code=\"200\"} 3\n"));
+  }
+
+  @Test
+  void samplesGiveTheNumbersMakeSamplesWrote() throws Exception {
+    JsonNode want = new ObjectMapper().readTree(EXPECTED.toFile());
+    try (TestDb t = new TestDb(tmp)) {
+      IngestResult r = t.ingest(IngestOptions.of(List.of("sample-logs/prometheus", "sample-logs/sglang-server/metrics.prom")));
+      assertEquals(0, r.rejected());
+      for (String[] f : new String[][] {{"sglang", "sglang-prometheus"}, {"trtllm", "trtllm-prometheus"},
+          {"triton", "triton-prometheus"}}) {
+        IngestResult.FileResult fr = r.files().stream().filter(x -> x.format().equals(f[1])).findFirst().orElseThrow();
+        assertEquals(want.get(f[0]).get("lines").asLong(), fr.lines(), f[1]);
+        assertEquals(want.get(f[0]).get("other_lines").asLong(), fr.otherLines(), f[1]);
+      }
+      // SGLang gauges: running, queued, token usage as KV usage, throughput, cache hit rate
+      List<List<Object>> sg = t.rows("SELECT ts_ns // 1000000, running, waiting, kv_usage, gen_tokens_per_s,"
+          + " prefix_hit_rate, instance FROM engine_stats JOIN sources USING (source_id)"
+          + " WHERE format = 'sglang-prometheus' ORDER BY ts_ns");
+      int i = 0;
+      for (JsonNode e : want.get("sglang").get("engine_stats")) {
+        List<Object> row = sg.get(i++);
+        assertEquals(e.get("ts_ms").asLong(), ((Number) row.get(0)).longValue());
+        assertEquals(e.get("running").asInt(), ((Number) row.get(1)).intValue());
+        assertEquals(e.get("waiting").asInt(), ((Number) row.get(2)).intValue());
+        assertEquals(e.get("kv_usage").asDouble(), ((Number) row.get(3)).doubleValue(), 1e-12);
+        assertEquals(e.get("gen_tokens_per_s").asDouble(), ((Number) row.get(4)).doubleValue(), 1e-12);
+        assertEquals(e.get("prefix_hit_rate").asDouble(), ((Number) row.get(5)).doubleValue(), 1e-12);
+        assertEquals(e.get("instance").asText(), row.get(6));
+      }
+      assertEquals(cumulative(want.get("sglang").get("ttft_deltas")),
+          counts(t, "sglang:time_to_first_token_seconds"));
+      assertEquals(cumulative(want.get("trtllm").get("e2e_deltas")), counts(t, "e2e_request_latency_seconds"));
+      assertEquals(want.get("trtllm").get("success_stop_second").asDouble(), ((Number) t.rows(
+          "SELECT extras['request_success_total{finished_reason=stop}'] FROM engine_stats JOIN sources USING (source_id)"
+          + " WHERE format = 'trtllm-prometheus' ORDER BY ts_ns DESC LIMIT 1").get(0).get(0)).doubleValue());
+
+      // Triton: pending → waiting, the TensorRT-LLM backend's active requests → running, KV blocks
+      // used / max → kv_usage; the counters stay cumulative in extras
+      List<List<Object>> tri = t.rows("SELECT running, waiting, kv_usage, instance,"
+          + " extras['inference_request_success'], extras['inference_request_duration_us']"
+          + " FROM engine_stats JOIN sources USING (source_id) WHERE format = 'triton-prometheus' ORDER BY ts_ns");
+      i = 0;
+      for (JsonNode e : want.get("triton").get("engine_stats")) {
+        List<Object> row = tri.get(i++);
+        assertEquals(e.get("running").asInt(), ((Number) row.get(0)).intValue());
+        assertEquals(e.get("waiting").asInt(), ((Number) row.get(1)).intValue());
+        assertEquals(e.get("kv_usage").asDouble(), ((Number) row.get(2)).doubleValue(), 1e-12);
+        assertEquals(e.get("instance").asText(), row.get(3));
+        assertEquals(e.get("success").asDouble(), ((Number) row.get(4)).doubleValue());
+        assertEquals(e.get("request_duration_us").asDouble(), ((Number) row.get(5)).doubleValue());
+      }
+      double mean = (((Number) tri.get(1).get(5)).doubleValue() - ((Number) tri.get(0).get(5)).doubleValue())
+          / (((Number) tri.get(1).get(4)).doubleValue() - ((Number) tri.get(0).get(4)).doubleValue()) / 1000;
+      assertEquals(want.get("triton").get("mean_request_ms").asDouble(), mean, 1e-9);
+    }
+  }
+
+  @Test
+  void queryRangeOfDataParallelRanksKeepsThemApart() throws Exception {
+    Parse p = Parse.real(new VllmPrometheusFormat(PromFamily.SGLANG), "../../prometheus/sglang-query-range-dp.json",
+        Parse.ctx(null, null, false, null));
+    List<String> rows = new ArrayList<>();
+    for (EngineStatsRecord e : p.full.stats) {
+      rows.add(e.instance + " " + e.tsNs / 1_000_000_000L + " " + e.running + "/" + e.waiting);
+    }
+    assertEquals(List.of(
+        "dp 0 / deepseek-ai/DeepSeek-V3 1775656800 12/4",
+        "dp 0 / deepseek-ai/DeepSeek-V3 1775656815 14/0",
+        "dp 1 / deepseek-ai/DeepSeek-V3 1775656800 9/1",
+        "dp 1 / deepseek-ai/DeepSeek-V3 1775656815 3/0"), rows);
+    assertEquals(6, p.lines);
+    assertEquals(6, p.sink.records);
+    assertEquals(2, p.sink.histograms.size(), "12 and 14 requests ended at or below 10 s and +Inf");
+    assertTrue(p.sink.histograms.get(0).contains("12.0") || p.sink.histograms.get(1).contains("12.0"), p.sink.histograms.toString());
+  }
+
+  /** A sample of real-logs/trtllm/prometheus_metrics_samples.txt, between its header and the next. */
+  static String realSample(String id) throws Exception {
+    String all = Files.readString(Path.of("src/test/resources/real-logs/trtllm/prometheus_metrics_samples.txt"));
+    int h = all.indexOf("=== SAMPLE " + id + " ");
+    int from = all.indexOf('\n', h) + 1;
+    int to = all.indexOf("=== SAMPLE ", from);
+    return all.substring(from, to < 0 ? all.length() : to);
+  }
+
+  @Test
+  void realScrapesOfTritonAndTrtllmServeWithAt() throws Exception {
+    java.time.Instant at = java.time.Instant.parse("2025-07-01T00:00:00Z");
+    // Triton (tensorrtllm_backend#667): per model, cumulative counters as Triton counts them
+    Parse tri = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-4"),
+        Parse.ctx(null, null, false, at));
+    EngineStatsRecord trt = tri.full.stats.stream().filter(e -> "tensorrt_llm / v1".equals(e.instance))
+        .findFirst().orElseThrow();
+    assertEquals(368632046.0, trt.extras.get("inference_request_duration_us"));
+    assertEquals(232.0, trt.extras.get("inference_exec_count"));
+    assertEquals(1, tri.sink.rejects.size(), "the cut last line");
+    // trtllm-serve behind Dynamo (trtllm_ prefix): success counts per finish reason
+    Parse tr = Parse.text(new VllmPrometheusFormat(PromFamily.TRTLLM), realSample("PR-3"),
+        Parse.ctx(null, null, false, at));
+    EngineStatsRecord q = tr.full.stats.get(0);
+    assertEquals("Qwen/Qwen3-0.6B", q.instance);
+    assertEquals(150.0, q.extras.get("trtllm_request_success_total{finished_reason=stop}"));
+    assertEquals(5.0, q.extras.get("trtllm_request_success_total{finished_reason=length}"));
+    assertEquals(List.of(), tr.sink.rejects);
+  }
+
+  @Test
+  void badValuesAreRejected() throws Exception {
+    Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRTLLM),
+        "e2e_request_latency_seconds_bucket{engine_type=\"undefined\",le=\"0.3\",model_name=\"undefined\"} 0.0 1767225610000\n"
+        + "e2e_request_latency_seconds_bucket{engine_type=\"undefined\",le=\"0.5\",model_name=\"undefined\"} lots 1767225610000\n"
+        + "e2e_request_latency_seconds_bucket{engine_type=\"undefined\",le=\"0.8\",model_na",
+        Parse.ctx(null, null, false, null));
+    assertEquals(2, p.sink.rejects.size());
+    assertTrue(p.sink.rejects.get(0).reason().contains("not a number"), p.sink.rejects.get(0).reason());
+    assertTrue(p.sink.rejects.get(1).reason().contains("truncated"), p.sink.rejects.get(1).reason());
+  }
+
+  private static List<Double> cumulative(JsonNode perBucket) {
+    List<Double> out = new ArrayList<>();
+    double c = 0;
+    for (JsonNode n : perBucket) {
+      c += n.asDouble();
+      out.add(c);
+    }
+    return out;
+  }
+
+  private static List<Double> counts(TestDb t, String metric) throws Exception {
+    return t.rows("SELECT count FROM metric_histograms WHERE metric = '" + metric + "' ORDER BY le").stream()
+        .map(x -> ((Number) x.get(0)).doubleValue()).toList();
+  }
+}
