@@ -97,6 +97,9 @@ public final class LineMatcher {
   public void match(long lineNo, String line, MatchedLine m) {
     m.reset(lineNo);
     String text = line;
+    if (!spec.envelopes().isEmpty() && !line.isEmpty() && line.charAt(0) == '{') {
+      text = unwrap(line, m);
+    }
     for (int i = 0; i < strips.size(); i++) {
       int first = stripFirstChars.get(i);
       if (first >= 0 && text.indexOf(first) < 0) {
@@ -167,6 +170,51 @@ public final class LineMatcher {
         return;
       }
     }
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /**
+   * The inner line of a JSON envelope (docker json-file, journalctl -o json), with the envelope's
+   * time and identity kept as prefix values; the line itself when no envelope holds it.
+   */
+  private String unwrap(String line, MatchedLine m) {
+    com.fasterxml.jackson.databind.JsonNode node;
+    try {
+      node = JSON.readTree(line);
+    } catch (java.io.IOException e) {
+      return line; // not JSON after all: the kinds see it as it is
+    }
+    if (node == null || !node.isObject()) {
+      return line;
+    }
+    for (LineSpec.Envelope e : spec.envelopes()) {
+      com.fasterxml.jackson.databind.JsonNode msg = node.get(e.messageKey());
+      if (msg == null || !msg.isTextual()) {
+        continue;
+      }
+      String inner = msg.asText();
+      int end = inner.length();
+      while (end > 0 && (inner.charAt(end - 1) == '\n' || inner.charAt(end - 1) == '\r')) {
+        end--;
+      }
+      m.prefixes.add(e.name());
+      for (var v : e.values().entrySet()) {
+        com.fasterxml.jackson.databind.JsonNode val = node.get(v.getKey());
+        if (val != null && val.isValueNode()) {
+          m.prefixValues.merge(v.getValue(), val.asText(), (a, b) -> a + " / " + b);
+        }
+      }
+      if (e.time() != null) {
+        com.fasterxml.jackson.databind.JsonNode t = node.get(e.timeKey());
+        if (t != null && t.isValueNode()) {
+          m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
+        }
+      }
+      return inner.substring(0, end);
+    }
+    return line;
   }
 
   /**

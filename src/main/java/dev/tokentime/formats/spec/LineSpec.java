@@ -10,7 +10,17 @@ import java.util.regex.Pattern;
  * how named groups and {@code key: value} lists map to canonical columns.
  */
 public record LineSpec(String format, String description, String fills, List<Sniff> sniffs,
-    List<Pattern> strips, List<Prefix> prefixes, List<Kind> kinds) {
+    List<Pattern> strips, List<Prefix> prefixes, List<Envelope> envelopes, List<Kind> kinds) {
+
+  /**
+   * A wrapper that holds the line inside a JSON object (docker's json-file driver,
+   * {@code journalctl -o json}): the inner line is the value of {@code messageKey}; {@code values}
+   * maps other keys to prefix group names (identity: host, container, unit, upid …).
+   *
+   * @param time how a key gives the line's time ({@code rfc3339 KEY} or {@code epoch-us KEY}), or null
+   */
+  public record Envelope(String name, String messageKey, TimeRule time, String timeKey,
+      Map<String, String> values) {}
 
   /** A file is claimed with {@code score} when one of its first lines contains a match. */
   public record Sniff(int score, Pattern pattern) {}

@@ -42,6 +42,8 @@ public final class LogTimes {
   private long resolutionNs;
   /** Year and zone were learned from a line with both a container and a vLLM time. */
   private boolean learned;
+  /** Seconds a local wrapper time (with a year) is ahead of the engine's own, once learned. */
+  private Integer wrapperOffset;
   // the clock of the last line: most lines share it
   private long lastResolution = -1;
   private String lastTz;
@@ -78,17 +80,26 @@ public final class LogTimes {
     MatchedLine.TimeReading monthDay = null;
     for (MatchedLine.TimeReading t : m.times) {
       switch (t.rule().kind()) {
-        case "rfc3339" -> exact = exact == null ? t : exact;
+        case "rfc3339", "epoch-us" -> exact = exact == null ? t : exact;
         case "date" -> dated = dated == null ? t : dated;
         default -> monthDay = monthDay == null ? t : monthDay;
       }
     }
     try {
       if (exact != null) {
-        long[] sn = rfc3339(exact.parts()[0]);
+        long[] sn = exact.rule().kind().equals("epoch-us") ? epochMicros(exact.parts()[0])
+            : rfc3339(exact.parts()[0]);
         if (monthDay != null) {
           if (!learned) {
             learned = learnFrom(Instant.ofEpochSecond(sn[0], sn[1]), monthDay);
+            if (learned && inferredZone != null && ctx.zone() == null) {
+              // the engine's own time is the wrapper's shifted by the zone found: its clock row
+              // keeps that offset where a reader of clocks sees it (lines without the wrapper use it)
+              long t = use(sn[0], sn[1], sn[2], null, false);
+              clockIds.computeIfAbsent(new ClockSpec("wall", scope, 1_000_000_000L, inferredZone.getId(), false),
+                  sink::clock);
+              return t;
+            }
           } else {
             yearFor(monthDay(monthDay.parts()[0])[0]); // keep the year rolling with the lines
           }
@@ -98,7 +109,23 @@ public final class LogTimes {
       if (dated != null) {
         String frac = dated.parts().length > 2 ? dated.parts()[2] : null;
         LocalDateTime ldt = dateTime(dated.parts()[0], dated.parts()[1]);
-        return local(ldt, fractionNanos(frac), frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
+        long res = frac == null ? 1_000_000_000L : pow10(9 - frac.length());
+        if (monthDay != null) {
+          int month = monthDay(monthDay.parts()[0])[0];
+          if (wrapperOffset == null) {
+            wrapperOffset = wrapperOffset(ldt, monthDay);
+          }
+          yearFor(month);
+          if (wrapperOffset != null) {
+            // a local wrapper time (docker desktop) beside the engine's own: the wrapper's zone is
+            // the engine's (--tz, else UTC) shifted by the quarter-hours between the two
+            ZoneOffset inner = ctx.zone() == null ? ZoneOffset.UTC
+                : ctx.zone().getRules().getOffset(ldt);
+            ZoneOffset z = ZoneOffset.ofTotalSeconds(inner.getTotalSeconds() + wrapperOffset);
+            return use(ldt.toEpochSecond(z), fractionNanos(frac), res, z.getId(), ctx.zone() == null);
+          }
+        }
+        return local(ldt, fractionNanos(frac), res);
       }
       int[] md = monthDay(monthDay.parts()[0]);
       int y = yearFor(md[0]);
@@ -152,6 +179,12 @@ public final class LogTimes {
     return viaJavaTime(t);
   }
 
+  /** journald's __REALTIME_TIMESTAMP: microseconds since the epoch. */
+  static long[] epochMicros(String us) {
+    long v = Long.parseLong(us.strip());
+    return new long[] {Math.floorDiv(v, 1_000_000L), Math.floorMod(v, 1_000_000L) * 1000, 1000};
+  }
+
   private static long[] viaJavaTime(String t) {
     Instant i = OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
     return new long[] {i.getEpochSecond(), i.getNano(), fractionResolution(t)};
@@ -186,6 +219,31 @@ public final class LogTimes {
     }
     lastMonth = month;
     return year;
+  }
+
+  /**
+   * Seconds the wrapper's local time is ahead of the engine's month-day time, in whole quarter
+   * hours, or null when the two are over 26 hours apart (not the same moment).
+   */
+  private Integer wrapperOffset(LocalDateTime wrapper, MatchedLine.TimeReading monthDay) throws BadTime {
+    int[] md = monthDay(monthDay.parts()[0]);
+    String hms = monthDay.parts()[1];
+    long best = Long.MAX_VALUE;
+    for (int y = wrapper.getYear() - 1; y <= wrapper.getYear() + 1; y++) {
+      try {
+        LocalDateTime cand = LocalDateTime.of(y, md[0], md[1], num(hms, 0), num(hms, 3), num(hms, 6));
+        long diff = wrapper.toEpochSecond(ZoneOffset.UTC) - cand.toEpochSecond(ZoneOffset.UTC);
+        if (Math.abs(diff) < Math.abs(best)) {
+          best = diff;
+        }
+      } catch (DateTimeException e) {
+        // Feb 29 in a year without it
+      }
+    }
+    if (Math.abs(best) > 26 * 3600) {
+      return null;
+    }
+    return (int) (Math.round(best / 900.0) * 900);
   }
 
   /** A container timestamp and vLLM's local month-day time on one line: learn year and zone. */

@@ -19,6 +19,7 @@ public abstract class SpecFormat implements InputFormat {
   /** How many of a file's first lines the sniff rules look at. */
   static final int SNIFF_LINES = 40;
   private static final Pattern ANSI = Pattern.compile("\\x1b\\[[0-9;]*[A-Za-z]");
+  private static final Pattern BRACKETED = Pattern.compile("\\[[^\\]\\s\"{\\[,]+\\]\\s");
 
   private final LineSpec spec;
 
@@ -49,12 +50,33 @@ public abstract class SpecFormat implements InputFormat {
   @Override
   public int sniff(Sample sample) {
     List<String> lines = sample.firstLines(SNIFF_LINES);
-    if (lines.isEmpty() || lines.get(0).startsWith("{") || lines.get(0).startsWith("[")) {
-      return 0; // JSON is never a text log
+    if (lines.isEmpty()) {
+      return 0;
     }
+    String first = lines.get(0);
+    // "[2025-07-29T16:48:56Z] " and "[vllm-rbln] " open log lines, "[{" and "[1," JSON
+    boolean json = first.startsWith("{") || first.startsWith("[") && !BRACKETED.matcher(first).lookingAt();
+    LineMatcher unwrap = json && !spec.envelopes().isEmpty() ? new LineMatcher(spec) : null;
+    if (json && unwrap == null) {
+      return 0; // JSON is a text log only inside an envelope (docker json-file, journalctl -o json)
+    }
+    MatchedLine matched = new MatchedLine();
     int best = 0;
     for (String raw : lines) {
-      String line = ANSI.matcher(raw).replaceAll("");
+      String line;
+      if (unwrap != null) {
+        unwrap.match(0, raw, matched);
+        if (matched.prefixes.isEmpty() || !spec.envelopes().stream()
+            .anyMatch(e -> e.name().equals(matched.prefixes.get(0)))) {
+          if (raw == lines.get(lines.size() - 1)) {
+            continue; // the sample may end inside a line
+          }
+          return 0; // a JSON line no envelope holds: JSON data, not a log
+        }
+        line = matched.text;
+      } else {
+        line = ANSI.matcher(raw).replaceAll("");
+      }
       for (LineSpec.Sniff s : spec.sniffs()) {
         if (s.score() > best) {
           Matcher m = s.pattern().matcher(line);

@@ -115,7 +115,7 @@ public final class SpecParser {
   /** One thread reads, decodes, matches and stores each line in turn. */
   private long parseSequential(InputStream in) throws IOException {
     reader = new LineReader(in);
-    return reader.forEach(new LineReader.Handler() {
+    PartialLines joiner = new PartialLines(new PartialLines.Sink() {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) {
         MatchedLine.Prepared p = prepare(matcher, utf8, buf, off, len, m.reset(lineNo));
@@ -126,7 +126,15 @@ public final class SpecParser {
       public void tooLong(long lineNo, long length, byte[] head, int headLen) {
         rejectTooLong(lineNo, length, head, headLen);
       }
+
+      @Override
+      public void partial(long lineNo) {
+        other();
+      }
     });
+    long lines = reader.forEach(joiner);
+    joiner.end();
+    return lines;
   }
 
   /**
@@ -145,6 +153,11 @@ public final class SpecParser {
       @Override
       public void tooLong(long lineNo, long length, byte[] head, int headLen) {
         rejectTooLong(lineNo, length, head, headLen);
+      }
+
+      @Override
+      public void partial(long lineNo) {
+        other();
       }
     });
   }
@@ -282,7 +295,7 @@ public final class SpecParser {
     stats.lineNo = m.lineNo;
     stats.tsNs = ts;
     stats.clockId = clock;
-    stats.instance = m.group("instance") != null ? m.group("instance") : m.origin();
+    stats.instance = instance(m);
     fill((col, v) -> CanonicalColumns.set(stats, col, v), stats.extras);
     sink.engineStats(stats);
   }
@@ -292,7 +305,7 @@ public final class SpecParser {
     step.lineNo = m.lineNo;
     step.tsNs = ts;
     step.clockId = clock;
-    step.instance = m.group("instance") != null ? m.group("instance") : m.origin();
+    step.instance = instance(m);
     fill((col, v) -> CanonicalColumns.set(step, col, v), step.extras);
     if (step.iter != null) {
       String inst = step.instance == null ? "" : step.instance;
@@ -304,6 +317,20 @@ public final class SpecParser {
       step.epoch = (int) last[1];
     }
     sink.step(step);
+  }
+
+  /**
+   * The row's instance: the engine's own name on the line ("Engine 000") behind the wrapper's
+   * identity (pod, host, service), so replicas interleaved in one stream stay apart; else the
+   * line's origin.
+   */
+  static String instance(MatchedLine m) {
+    String own = m.group("instance");
+    if (own == null) {
+      return m.origin();
+    }
+    String ident = m.identity();
+    return ident == null ? own : ident + " / " + own;
   }
 
   /** Puts a number into a named column of the record being filled. */

@@ -76,7 +76,9 @@ class VllmLogFormatTest {
     assertEquals(1, p.full.stats.get(2).waiting);
     // a field no version had lands in extras; Deferred is known
     assertEquals(Map.of("deferred", 2.0, "new_field", 4.0), p.full.stats.get(3).extras);
-    assertEquals("2 Engines Aggregated", p.full.stats.get(3).instance);
+    // the engine's own name behind the wrapper's identity: replicas in one stream stay apart
+    assertEquals("pod/vllm-0/vllm / 2 Engines Aggregated", p.full.stats.get(3).instance);
+    assertEquals("llm/python3[28059] / Engine 000", p.full.stats.get(1).instance);
   }
 
   @Test
