@@ -56,6 +56,20 @@ public final class LogTimes {
     this.scope = scope;
   }
 
+  /** The last time a line carried (RequestRecord.NONE before the first), and its clock. */
+  private long lastNs = RequestRecord.NONE;
+  private int lastNsClock;
+
+  /** The time of the last line that carried one, or RequestRecord.NONE. */
+  public long lastNs() {
+    return lastNs;
+  }
+
+  /** The clock of {@link #lastNs()}. */
+  public int lastNsClock() {
+    return lastNsClock;
+  }
+
   /** The clock of the last resolved time. */
   public int clockId() {
     return clockId;
@@ -304,7 +318,9 @@ public final class LogTimes {
     }
     clockId = lastClockId;
     resolutionNs = resolution;
-    return Math.addExact(Math.multiplyExact(epochSecond, 1_000_000_000L), nanos);
+    lastNs = Math.addExact(Math.multiplyExact(epochSecond, 1_000_000_000L), nanos);
+    lastNsClock = clockId;
+    return lastNs;
   }
 
   /** {@code 2026-05-12 08:01:39,331+0200} → {@code 2026-05-12T08:01:39.331+02:00}. */

@@ -118,8 +118,10 @@ public abstract class SpecFormat implements InputFormat {
   long run(InputStream in, ParseContext ctx, RecordSink sink, ExplainStats stats,
       java.util.function.Consumer<SpecParser> adjust) throws IOException {
     Handler h = new Handler();
-    SpecParser p = new SpecParser(spec, ctx, sink, h, stats, clockScope(ctx));
-    h.delegate = handler(p, ctx, sink);
+    // with --explain every record, other line and reject is counted where the sink receives it
+    RecordSink counted = stats == null ? sink : new CountingSink(sink, stats);
+    SpecParser p = new SpecParser(spec, ctx, counted, h, stats, clockScope(ctx));
+    h.delegate = handler(p, ctx, counted);
     adjust.accept(p);
     return p.parse(in);
   }
