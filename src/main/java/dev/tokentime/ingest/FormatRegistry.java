@@ -31,6 +31,9 @@ public final class FormatRegistry {
     all.addAll(VllmFormats.all());
     all.addAll(TrtllmFormats.all());
     all.addAll(PeerFormats.all());
+    // every other spec in parsers/ is a format of its own, no Java needed
+    all.addAll(dev.tokentime.formats.spec.SpecFormats.discovered(
+        all.stream().map(InputFormat::id).collect(java.util.stream.Collectors.toSet())));
     return new FormatRegistry(all);
   }
 

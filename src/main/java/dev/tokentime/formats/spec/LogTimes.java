@@ -96,6 +96,7 @@ public final class LogTimes {
       switch (t.rule().kind()) {
         case "rfc3339", "epoch-us" -> exact = exact == null ? t : exact;
         case "date" -> dated = dated == null ? t : dated;
+        case "date-mdy" -> dated = dated == null ? new MatchedLine.TimeReading(t.rule(), mdyToYmd(t.parts())) : dated;
         default -> monthDay = monthDay == null ? t : monthDay;
       }
     }
@@ -150,6 +151,16 @@ public final class LogTimes {
     } catch (DateTimeException | NumberFormatException | IndexOutOfBoundsException e) {
       throw new BadTime("not a valid time: " + e.getMessage());
     }
+  }
+
+  /** {@code MM/dd/yyyy} (TensorRT-LLM's Python logger) as {@code yyyy-MM-dd}, the other parts kept. */
+  private static String[] mdyToYmd(String[] parts) {
+    String[] out = parts.clone();
+    String mdy = parts[0];
+    if (mdy.length() == 10 && mdy.charAt(2) == '/' && mdy.charAt(5) == '/') {
+      out[0] = mdy.substring(6, 10) + "-" + mdy.substring(0, 2) + "-" + mdy.substring(3, 5);
+    }
+    return out;
   }
 
   /** {@code yyyy-MM-dd} and {@code HH:mm:ss} as a local date-time. */

@@ -12,10 +12,12 @@ import java.util.regex.Pattern;
 
 /**
  * An input format driven by a spec in {@code parsers/}: id, description, sniff rule and line
- * kinds come from the spec; a subclass supplies the {@link SpecParser.Handler} for the kinds that
- * need Java (request lifecycles), or none.
+ * kinds come from the spec. A spec alone is a format ({@link #of}, registered for every spec in
+ * {@code parsers/} by {@link SpecFormats}): its {@code requests} kinds name lifecycle events that
+ * {@link SpecRequests} follows. A subclass may supply its own {@link SpecParser.Handler} for
+ * lifecycles that need real logic (vLLM's access-line adjacency, restarts).
  */
-public abstract class SpecFormat implements InputFormat {
+public class SpecFormat implements InputFormat {
   /** How many of a file's first lines the sniff rules look at. */
   static final int SNIFF_LINES = 40;
   private static final Pattern ANSI = Pattern.compile("\\x1b\\[[0-9;]*[A-Za-z]");
@@ -25,6 +27,17 @@ public abstract class SpecFormat implements InputFormat {
 
   protected SpecFormat(LineSpec spec) {
     this.spec = spec;
+  }
+
+  /** A format that is its spec alone: request kinds name events of {@link SpecRequests#EVENTS}. */
+  public static SpecFormat of(LineSpec spec) {
+    for (LineSpec.Kind k : spec.kinds()) {
+      if (k.table().equals("requests") && !SpecRequests.EVENTS.contains(k.event())) {
+        throw new IllegalArgumentException(spec.format() + ": kind " + k.name() + " names request event "
+            + k.event() + "; a spec without Java names one of " + SpecRequests.EVENTS);
+      }
+    }
+    return new SpecFormat(spec);
   }
 
   public LineSpec spec() {
@@ -89,8 +102,13 @@ public abstract class SpecFormat implements InputFormat {
     return best;
   }
 
-  /** The handler of one parse (it may hold per-file state). */
-  protected abstract SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink);
+  /**
+   * The handler of one parse (it may hold per-file state): by default the spec's own request
+   * events ({@link SpecRequests}); a subclass overrides it for lifecycles that need Java.
+   */
+  protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink) {
+    return new SpecRequests(ctx, sink, id(), clockScope(ctx));
+  }
 
   /** Scope of the clocks of this file's times. */
   protected String clockScope(ParseContext ctx) {

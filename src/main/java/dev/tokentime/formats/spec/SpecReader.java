@@ -22,7 +22,7 @@ public final class SpecReader {
   private SpecReader() {}
 
   static final Set<String> TABLES = Set.of("engine_stats", "steps", "engine_events", "requests", "none");
-  static final Set<String> TIME_KINDS = Set.of("rfc3339", "date", "month-day");
+  static final Set<String> TIME_KINDS = Set.of("rfc3339", "date", "date-mdy", "month-day");
   /** The spec of the wrapper layer a line spec takes in with {@code wrappers}. */
   public static final String WRAPPERS = "wrappers.spec";
   private static final Pattern GROUP_NAME = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>");
@@ -144,6 +144,14 @@ public final class SpecReader {
             kind = new KindBuilder(parts[0], parts[1], parts.length > 2 ? parts[2] : null);
           }
           case "match" -> requireKind(kind).pattern = regex(rest);
+          case "clock" -> {
+            String[] parts = rest.split("\\s+");
+            if (parts.length != 3 || !Set.of("steady", "wall").contains(parts[1])
+                || !Set.of("s", "ms", "us", "ns").contains(parts[2])) {
+              throw new IllegalArgumentException("clock GROUP steady|wall s|ms|us|ns");
+            }
+            requireKind(kind).clock = new LineSpec.EventClock(parts[0], parts[1], parts[2]);
+          }
           case "hint" -> requireKind(kind).hint = regex(rest);
           case "end" -> requireKind(kind).end = regex(rest);
           case "list" -> {
@@ -226,8 +234,11 @@ public final class SpecReader {
           throw new IllegalArgumentException("kind " + k.name + ": group " + g + " is not in its pattern");
         }
       }
+      if (k.clock != null && !groups.contains(k.clock.group())) {
+        throw new IllegalArgumentException("kind " + k.name + ": clock group " + k.clock.group() + " is not in its pattern");
+      }
       kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
-          k.list, k.listExtrasPrefix, Map.copyOf(k.fields), Map.copyOf(k.groupRules)));
+          k.list, k.listExtrasPrefix, Map.copyOf(k.fields), Map.copyOf(k.groupRules), k.clock));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
@@ -306,6 +317,7 @@ public final class SpecReader {
     Pattern end;
     String list;
     String listExtrasPrefix = "";
+    LineSpec.EventClock clock;
     final Map<String, LineSpec.Column> fields = new LinkedHashMap<>();
     final Map<String, LineSpec.Column> groupRules = new LinkedHashMap<>();
 
