@@ -17,6 +17,8 @@ public final class LineMatcher {
   private final List<Matcher> strips = new ArrayList<>();
   /** A character each strip pattern's match starts with (-1 when unknown): lines without it are skipped. */
   private final List<Integer> stripFirstChars = new ArrayList<>();
+  /** Text every match of each strip pattern contains ("" when unknown): lines without it are skipped. */
+  private final List<String> stripLiterals = new ArrayList<>();
   private final List<Matcher> prefixes = new ArrayList<>();
   private final List<Matcher> kinds = new ArrayList<>();
   private final List<Matcher> hints = new ArrayList<>();
@@ -43,6 +45,7 @@ public final class LineMatcher {
     for (var p : spec.strips()) {
       strips.add(p.matcher(""));
       stripFirstChars.add(firstChar(p.pattern()));
+      stripLiterals.add(shortcuts ? requiredLiteral(p.pattern()) : "");
     }
     spec.prefixes().forEach(p -> prefixes.add(p.pattern().matcher("")));
     for (LineSpec.Kind k : spec.kinds()) {
@@ -104,6 +107,10 @@ public final class LineMatcher {
       int first = stripFirstChars.get(i);
       if (first >= 0 && text.indexOf(first) < 0) {
         continue;
+      }
+      String lit = stripLiterals.get(i);
+      if (!lit.isEmpty() && !text.contains(lit)) {
+        continue; // a plain search instead of a regex scan of every line
       }
       Matcher s = strips.get(i);
       s.reset(text);
@@ -238,6 +245,81 @@ public final class LineMatcher {
       sb.append(c);
     }
     return sb.toString();
+  }
+
+  /**
+   * The longest run of literal characters every match of {@code regex} contains, or "" when that
+   * is not plain to see: a regex with an alternation, or none found. Only runs outside groups and
+   * character classes count; a character a quantifier makes optional or repeats ends the run
+   * before it ({@code +} keeps it), so what is returned is always in every match.
+   */
+  static String requiredLiteral(String regex) {
+    if (regex.indexOf('|') >= 0) {
+      return "";
+    }
+    String best = "";
+    StringBuilder run = new StringBuilder();
+    int depth = 0;
+    boolean inClass = false;
+    for (int i = 0; i < regex.length(); i++) {
+      char c = regex.charAt(i);
+      Character lit = null;
+      if (inClass) {
+        if (c == '\\') {
+          i++;
+        } else if (c == ']') {
+          inClass = false;
+        }
+        continue;
+      }
+      if (c == '\\' && i + 1 < regex.length()) {
+        char n = regex.charAt(i + 1);
+        if ("[](){}.*+?^$|\\/-: ".indexOf(n) >= 0) {
+          lit = n;
+          i++;
+        } else {
+          // a class escape (digit, space), a hex or unicode escape: not a plain character here
+          best = longer(best, run);
+          run.setLength(0);
+          i++;
+          if (n == 'x') {
+            i += 2;
+          } else if (n == 'u') {
+            i += 4;
+          } else if ((n == 'p' || n == 'P') && i + 1 < regex.length() && regex.charAt(i + 1) == '{') {
+            i = Math.max(i, regex.indexOf('}', i));
+          }
+          continue;
+        }
+      } else if (c == '[') {
+        inClass = true;
+      } else if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      } else if ("*?{".indexOf(c) >= 0) {
+        if (run.length() > 0) {
+          run.setLength(run.length() - 1); // the character before is optional or repeated
+        }
+        if (c == '{') {
+          int close = regex.indexOf('}', i);
+          i = close < 0 ? regex.length() : close;
+        }
+      } else if (c != '+' && c != '.' && c != '^' && c != '$') {
+        lit = c;
+      }
+      if (lit != null && depth == 0) {
+        run.append(lit);
+      } else {
+        best = longer(best, run);
+        run.setLength(0);
+      }
+    }
+    return longer(best, run);
+  }
+
+  private static String longer(String best, CharSequence run) {
+    return run.length() > best.length() ? run.toString() : best;
   }
 
   /** The character a regex's match must start with, for {@code \\xHH}, {@code \\uHHHH} or a plain character; else -1. */
