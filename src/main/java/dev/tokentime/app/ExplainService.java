@@ -79,7 +79,7 @@ public final class ExplainService {
     CountingSink sink = new CountingSink();
     try (OpenedInput input = OpenedInput.open(in.path())) {
       ExplainStats stats = spec.explain(input.content(), ctx, sink);
-      return new Result(in.display(), spec.id(), sink.records, stats);
+      return new Result(in.display(), spec.id(), stats.records, stats);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.tokentime.ingest;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * A family of input formats that registers itself: each family package holds one implementation,
@@ -11,4 +12,12 @@ import java.util.List;
 public interface FormatFamily {
   /** The family's formats, in the order their sniff ties are broken (earlier wins). */
   List<InputFormat> formats();
+
+  /**
+   * The family's formats given the ids the families before it registered: a family that fills
+   * gaps (the specs in {@code parsers/} no Java family claims) overrides this.
+   */
+  default List<InputFormat> formats(Set<String> registeredIds) {
+    return formats();
+  }
 }

@@ -1,10 +1,12 @@
 package dev.tokentime.ingest;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 /** The input formats tokentime knows, by id, and the sniffing that picks one for a file. */
 public final class FormatRegistry {
@@ -28,7 +30,9 @@ public final class FormatRegistry {
   public static FormatRegistry standard() {
     List<InputFormat> all = new ArrayList<>();
     for (FormatFamily family : ServiceLoader.load(FormatFamily.class, FormatRegistry.class.getClassLoader())) {
-      all.addAll(family.formats());
+      Set<String> ids = new HashSet<>();
+      all.forEach(f -> ids.add(f.id()));
+      all.addAll(family.formats(ids));
     }
     if (all.isEmpty()) {
       throw new IllegalStateException("no input format on the classpath (META-INF/services/" + FormatFamily.class.getName() + ")");

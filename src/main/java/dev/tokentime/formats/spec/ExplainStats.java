@@ -29,6 +29,8 @@ public final class ExplainStats {
 
   private final Map<String, KindCount> kinds = new LinkedHashMap<>();
   public long lines;
+  /** Records, other lines and rejects as the sink received them (CountingSink). */
+  public long records;
   public long other;
   public long rejected;
   /** Other lines that carried a recognised prefix or header (a log line no kind claims). */

@@ -17,6 +17,8 @@ public final class LineMatcher {
   private final List<Matcher> strips = new ArrayList<>();
   /** A character each strip pattern's match starts with (-1 when unknown): lines without it are skipped. */
   private final List<Integer> stripFirstChars = new ArrayList<>();
+  /** Text every match of each strip pattern contains ("" when unknown): lines without it are skipped. */
+  private final List<String> stripLiterals = new ArrayList<>();
   private final List<Matcher> prefixes = new ArrayList<>();
   private final List<Matcher> kinds = new ArrayList<>();
   private final List<Matcher> hints = new ArrayList<>();
@@ -43,6 +45,7 @@ public final class LineMatcher {
     for (var p : spec.strips()) {
       strips.add(p.matcher(""));
       stripFirstChars.add(firstChar(p.pattern()));
+      stripLiterals.add(shortcuts ? requiredLiteral(p.pattern()) : "");
     }
     spec.prefixes().forEach(p -> prefixes.add(p.pattern().matcher("")));
     for (LineSpec.Kind k : spec.kinds()) {
@@ -97,10 +100,17 @@ public final class LineMatcher {
   public void match(long lineNo, String line, MatchedLine m) {
     m.reset(lineNo);
     String text = line;
+    if (!spec.envelopes().isEmpty() && !line.isEmpty() && line.charAt(0) == '{') {
+      text = unwrap(line, m);
+    }
     for (int i = 0; i < strips.size(); i++) {
       int first = stripFirstChars.get(i);
       if (first >= 0 && text.indexOf(first) < 0) {
         continue;
+      }
+      String lit = stripLiterals.get(i);
+      if (!lit.isEmpty() && !text.contains(lit)) {
+        continue; // a plain search instead of a regex scan of every line
       }
       Matcher s = strips.get(i);
       s.reset(text);
@@ -169,6 +179,51 @@ public final class LineMatcher {
     }
   }
 
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /**
+   * The inner line of a JSON envelope (docker json-file, journalctl -o json), with the envelope's
+   * time and identity kept as prefix values; the line itself when no envelope holds it.
+   */
+  private String unwrap(String line, MatchedLine m) {
+    com.fasterxml.jackson.databind.JsonNode node;
+    try {
+      node = JSON.readTree(line);
+    } catch (java.io.IOException e) {
+      return line; // not JSON after all: the kinds see it as it is
+    }
+    if (node == null || !node.isObject()) {
+      return line;
+    }
+    for (LineSpec.Envelope e : spec.envelopes()) {
+      com.fasterxml.jackson.databind.JsonNode msg = node.get(e.messageKey());
+      if (msg == null || !msg.isTextual()) {
+        continue;
+      }
+      String inner = msg.asText();
+      int end = inner.length();
+      while (end > 0 && (inner.charAt(end - 1) == '\n' || inner.charAt(end - 1) == '\r')) {
+        end--;
+      }
+      m.prefixes.add(e.name());
+      for (var v : e.values().entrySet()) {
+        com.fasterxml.jackson.databind.JsonNode val = node.get(v.getKey());
+        if (val != null && val.isValueNode()) {
+          m.prefixValues.merge(v.getValue(), val.asText(), (a, b) -> a + " / " + b);
+        }
+      }
+      if (e.time() != null) {
+        com.fasterxml.jackson.databind.JsonNode t = node.get(e.timeKey());
+        if (t != null && t.isValueNode()) {
+          m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
+        }
+      }
+      return inner.substring(0, end);
+    }
+    return line;
+  }
+
   /**
    * The literal text an anchored regex starts with: {@code ^Added request (?<id>…)} →
    * "Added request ". Stops at the first metacharacter; a character a quantifier applies to is
@@ -190,6 +245,81 @@ public final class LineMatcher {
       sb.append(c);
     }
     return sb.toString();
+  }
+
+  /**
+   * The longest run of literal characters every match of {@code regex} contains, or "" when that
+   * is not plain to see: a regex with an alternation, or none found. Only runs outside groups and
+   * character classes count; a character a quantifier makes optional or repeats ends the run
+   * before it ({@code +} keeps it), so what is returned is always in every match.
+   */
+  static String requiredLiteral(String regex) {
+    if (regex.indexOf('|') >= 0) {
+      return "";
+    }
+    String best = "";
+    StringBuilder run = new StringBuilder();
+    int depth = 0;
+    boolean inClass = false;
+    for (int i = 0; i < regex.length(); i++) {
+      char c = regex.charAt(i);
+      Character lit = null;
+      if (inClass) {
+        if (c == '\\') {
+          i++;
+        } else if (c == ']') {
+          inClass = false;
+        }
+        continue;
+      }
+      if (c == '\\' && i + 1 < regex.length()) {
+        char n = regex.charAt(i + 1);
+        if ("[](){}.*+?^$|\\/-: ".indexOf(n) >= 0) {
+          lit = n;
+          i++;
+        } else {
+          // a class escape (digit, space), a hex or unicode escape: not a plain character here
+          best = longer(best, run);
+          run.setLength(0);
+          i++;
+          if (n == 'x') {
+            i += 2;
+          } else if (n == 'u') {
+            i += 4;
+          } else if ((n == 'p' || n == 'P') && i + 1 < regex.length() && regex.charAt(i + 1) == '{') {
+            i = Math.max(i, regex.indexOf('}', i));
+          }
+          continue;
+        }
+      } else if (c == '[') {
+        inClass = true;
+      } else if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      } else if ("*?{".indexOf(c) >= 0) {
+        if (run.length() > 0) {
+          run.setLength(run.length() - 1); // the character before is optional or repeated
+        }
+        if (c == '{') {
+          int close = regex.indexOf('}', i);
+          i = close < 0 ? regex.length() : close;
+        }
+      } else if (c != '+' && c != '.' && c != '^' && c != '$') {
+        lit = c;
+      }
+      if (lit != null && depth == 0) {
+        run.append(lit);
+      } else {
+        best = longer(best, run);
+        run.setLength(0);
+      }
+    }
+    return longer(best, run);
+  }
+
+  private static String longer(String best, CharSequence run) {
+    return run.length() > best.length() ? run.toString() : best;
   }
 
   /** The character a regex's match must start with, for {@code \\xHH}, {@code \\uHHHH} or a plain character; else -1. */

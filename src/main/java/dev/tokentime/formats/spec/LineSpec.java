@@ -10,7 +10,17 @@ import java.util.regex.Pattern;
  * how named groups and {@code key: value} lists map to canonical columns.
  */
 public record LineSpec(String format, String description, String fills, List<Sniff> sniffs,
-    List<Pattern> strips, List<Prefix> prefixes, List<Kind> kinds) {
+    List<Pattern> strips, List<Prefix> prefixes, List<Envelope> envelopes, List<Kind> kinds) {
+
+  /**
+   * A wrapper that holds the line inside a JSON object (docker's json-file driver,
+   * {@code journalctl -o json}): the inner line is the value of {@code messageKey}; {@code values}
+   * maps other keys to prefix group names (identity: host, container, unit, upid …).
+   *
+   * @param time how a key gives the line's time ({@code rfc3339 KEY} or {@code epoch-us KEY}), or null
+   */
+  public record Envelope(String name, String messageKey, TimeRule time, String timeKey,
+      Map<String, String> values) {}
 
   /** A file is claimed with {@code score} when one of its first lines contains a match. */
   public record Sniff(int score, Pattern pattern) {}
@@ -52,7 +62,27 @@ public record LineSpec(String format, String description, String fills, List<Sni
    */
   public record Kind(String name, String table, String event, Pattern pattern, List<String> groups,
       Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
-      Map<String, Column> groupRules) {}
+      Map<String, Column> groupRules, EventClock clock) {}
+
+  /**
+   * A time a line carries in a group on a clock of its own (TensorRT-LLM's {@code at 32142.77}:
+   * monotonic seconds), anchored to the line's wall time where it has one.
+   *
+   * @param kind {@code steady} (monotonic, arbitrary epoch) or {@code wall} (epoch seconds)
+   * @param unit {@code s}, {@code ms}, {@code us} or {@code ns}
+   */
+  public record EventClock(String group, String kind, String unit) {
+    public long nanos(String value) {
+      java.math.BigDecimal v = new java.math.BigDecimal(value.strip());
+      java.math.BigDecimal scale = switch (unit) {
+        case "s" -> java.math.BigDecimal.valueOf(1_000_000_000L);
+        case "ms" -> java.math.BigDecimal.valueOf(1_000_000L);
+        case "us" -> java.math.BigDecimal.valueOf(1_000L);
+        default -> java.math.BigDecimal.ONE;
+      };
+      return v.multiply(scale).setScale(0, java.math.RoundingMode.HALF_EVEN).longValueExact();
+    }
+  }
 
   /**
    * Where a value goes: a canonical column or {@code extras.<name>}, and the unit it is written in

@@ -42,6 +42,8 @@ public final class LogTimes {
   private long resolutionNs;
   /** Year and zone were learned from a line with both a container and a vLLM time. */
   private boolean learned;
+  /** Seconds a local wrapper time (with a year) is ahead of the engine's own, once learned. */
+  private Integer wrapperOffset;
   // the clock of the last line: most lines share it
   private long lastResolution = -1;
   private String lastTz;
@@ -52,6 +54,20 @@ public final class LogTimes {
     this.ctx = ctx;
     this.sink = sink;
     this.scope = scope;
+  }
+
+  /** The last time a line carried (RequestRecord.NONE before the first), and its clock. */
+  private long lastNs = RequestRecord.NONE;
+  private int lastNsClock;
+
+  /** The time of the last line that carried one, or RequestRecord.NONE. */
+  public long lastNs() {
+    return lastNs;
+  }
+
+  /** The clock of {@link #lastNs()}. */
+  public int lastNsClock() {
+    return lastNsClock;
   }
 
   /** The clock of the last resolved time. */
@@ -78,17 +94,27 @@ public final class LogTimes {
     MatchedLine.TimeReading monthDay = null;
     for (MatchedLine.TimeReading t : m.times) {
       switch (t.rule().kind()) {
-        case "rfc3339" -> exact = exact == null ? t : exact;
+        case "rfc3339", "epoch-us" -> exact = exact == null ? t : exact;
         case "date" -> dated = dated == null ? t : dated;
+        case "date-mdy" -> dated = dated == null ? new MatchedLine.TimeReading(t.rule(), mdyToYmd(t.parts())) : dated;
         default -> monthDay = monthDay == null ? t : monthDay;
       }
     }
     try {
       if (exact != null) {
-        long[] sn = rfc3339(exact.parts()[0]);
+        long[] sn = exact.rule().kind().equals("epoch-us") ? epochMicros(exact.parts()[0])
+            : rfc3339(exact.parts()[0]);
         if (monthDay != null) {
           if (!learned) {
             learned = learnFrom(Instant.ofEpochSecond(sn[0], sn[1]), monthDay);
+            if (learned && inferredZone != null && ctx.zone() == null) {
+              // the engine's own time is the wrapper's shifted by the zone found: its clock row
+              // keeps that offset where a reader of clocks sees it (lines without the wrapper use it)
+              long t = use(sn[0], sn[1], sn[2], null, false);
+              clockIds.computeIfAbsent(new ClockSpec("wall", scope, 1_000_000_000L, inferredZone.getId(), false),
+                  sink::clock);
+              return t;
+            }
           } else {
             yearFor(monthDay(monthDay.parts()[0])[0]); // keep the year rolling with the lines
           }
@@ -98,7 +124,23 @@ public final class LogTimes {
       if (dated != null) {
         String frac = dated.parts().length > 2 ? dated.parts()[2] : null;
         LocalDateTime ldt = dateTime(dated.parts()[0], dated.parts()[1]);
-        return local(ldt, fractionNanos(frac), frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
+        long res = frac == null ? 1_000_000_000L : pow10(9 - frac.length());
+        if (monthDay != null) {
+          int month = monthDay(monthDay.parts()[0])[0];
+          if (wrapperOffset == null) {
+            wrapperOffset = wrapperOffset(ldt, monthDay);
+          }
+          yearFor(month);
+          if (wrapperOffset != null) {
+            // a local wrapper time (docker desktop) beside the engine's own: the wrapper's zone is
+            // the engine's (--tz, else UTC) shifted by the quarter-hours between the two
+            ZoneOffset inner = ctx.zone() == null ? ZoneOffset.UTC
+                : ctx.zone().getRules().getOffset(ldt);
+            ZoneOffset z = ZoneOffset.ofTotalSeconds(inner.getTotalSeconds() + wrapperOffset);
+            return use(ldt.toEpochSecond(z), fractionNanos(frac), res, z.getId(), ctx.zone() == null);
+          }
+        }
+        return local(ldt, fractionNanos(frac), res);
       }
       int[] md = monthDay(monthDay.parts()[0]);
       int y = yearFor(md[0]);
@@ -109,6 +151,16 @@ public final class LogTimes {
     } catch (DateTimeException | NumberFormatException | IndexOutOfBoundsException e) {
       throw new BadTime("not a valid time: " + e.getMessage());
     }
+  }
+
+  /** {@code MM/dd/yyyy} (TensorRT-LLM's Python logger) as {@code yyyy-MM-dd}, the other parts kept. */
+  private static String[] mdyToYmd(String[] parts) {
+    String[] out = parts.clone();
+    String mdy = parts[0];
+    if (mdy.length() == 10 && mdy.charAt(2) == '/' && mdy.charAt(5) == '/') {
+      out[0] = mdy.substring(6, 10) + "-" + mdy.substring(0, 2) + "-" + mdy.substring(3, 5);
+    }
+    return out;
   }
 
   /** {@code yyyy-MM-dd} and {@code HH:mm:ss} as a local date-time. */
@@ -152,6 +204,12 @@ public final class LogTimes {
     return viaJavaTime(t);
   }
 
+  /** journald's __REALTIME_TIMESTAMP: microseconds since the epoch. */
+  static long[] epochMicros(String us) {
+    long v = Long.parseLong(us.strip());
+    return new long[] {Math.floorDiv(v, 1_000_000L), Math.floorMod(v, 1_000_000L) * 1000, 1000};
+  }
+
   private static long[] viaJavaTime(String t) {
     Instant i = OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
     return new long[] {i.getEpochSecond(), i.getNano(), fractionResolution(t)};
@@ -186,6 +244,31 @@ public final class LogTimes {
     }
     lastMonth = month;
     return year;
+  }
+
+  /**
+   * Seconds the wrapper's local time is ahead of the engine's month-day time, in whole quarter
+   * hours, or null when the two are over 26 hours apart (not the same moment).
+   */
+  private Integer wrapperOffset(LocalDateTime wrapper, MatchedLine.TimeReading monthDay) throws BadTime {
+    int[] md = monthDay(monthDay.parts()[0]);
+    String hms = monthDay.parts()[1];
+    long best = Long.MAX_VALUE;
+    for (int y = wrapper.getYear() - 1; y <= wrapper.getYear() + 1; y++) {
+      try {
+        LocalDateTime cand = LocalDateTime.of(y, md[0], md[1], num(hms, 0), num(hms, 3), num(hms, 6));
+        long diff = wrapper.toEpochSecond(ZoneOffset.UTC) - cand.toEpochSecond(ZoneOffset.UTC);
+        if (Math.abs(diff) < Math.abs(best)) {
+          best = diff;
+        }
+      } catch (DateTimeException e) {
+        // Feb 29 in a year without it
+      }
+    }
+    if (Math.abs(best) > 26 * 3600) {
+      return null;
+    }
+    return (int) (Math.round(best / 900.0) * 900);
   }
 
   /** A container timestamp and vLLM's local month-day time on one line: learn year and zone. */
@@ -246,7 +329,9 @@ public final class LogTimes {
     }
     clockId = lastClockId;
     resolutionNs = resolution;
-    return Math.addExact(Math.multiplyExact(epochSecond, 1_000_000_000L), nanos);
+    lastNs = Math.addExact(Math.multiplyExact(epochSecond, 1_000_000_000L), nanos);
+    lastNsClock = clockId;
+    return lastNs;
   }
 
   /** {@code 2026-05-12 08:01:39,331+0200} → {@code 2026-05-12T08:01:39.331+02:00}. */

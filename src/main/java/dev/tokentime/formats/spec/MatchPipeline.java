@@ -41,6 +41,9 @@ final class MatchPipeline {
         boolean unterminated);
 
     void tooLong(long lineNo, long length, byte[] head, int headLen);
+
+    /** A CRI partial line, joined into a later line ({@link PartialLines}). */
+    void partial(long lineNo);
   }
 
   /** Batches close at batchLines lines or batchBytes bytes (tests use small ones, to hit the edges). */
@@ -58,7 +61,7 @@ final class MatchPipeline {
     final long[] lineNo;
     final int[] off;
     final int[] len;
-    /** -1 for a line, else the length of a line too long to keep (data holds its head). */
+    /** -1 for a line, -2 for a partial piece, else the length of a line too long to keep (data holds its head). */
     final long[] tooLong;
     final boolean[] unterminated;
     final MatchedLine[] matched;
@@ -112,12 +115,13 @@ final class MatchPipeline {
     long[] lines = new long[1];
     Thread readerThread = new Thread(new Runnable() {
       private Batch current = new Batch(batchLines, batchBytes);
+      private final byte[] head0 = new byte[0];
 
       @Override
       public void run() {
         LineReader reader = new LineReader(in);
         try {
-          lines[0] = reader.forEach(new LineReader.Handler() {
+          PartialLines joiner = new PartialLines(new PartialLines.Sink() {
             @Override
             public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
               next(len);
@@ -129,7 +133,15 @@ final class MatchPipeline {
               next(headLen);
               current.add(lineNo, head, 0, headLen, length, false);
             }
+
+            @Override
+            public void partial(long lineNo) throws IOException {
+              next(0);
+              current.add(lineNo, head0, 0, 0, -2, false);
+            }
           });
+          lines[0] = reader.forEach(joiner);
+          joiner.end();
           submit(current, true);
         } catch (IOException | RuntimeException | Error e) {
           Batch failed = new Batch(0, 0);
@@ -170,7 +182,9 @@ final class MatchPipeline {
           rethrow(b.failure);
         }
         for (int i = 0; i < b.n; i++) {
-          if (b.tooLong[i] >= 0) {
+          if (b.tooLong[i] == -2) {
+            consumer.partial(b.lineNo[i]);
+          } else if (b.tooLong[i] >= 0) {
             consumer.tooLong(b.lineNo[i], b.tooLong[i], b.data, b.len[i]);
           } else {
             consumer.line(b.lineNo[i], b.data, b.off[i], b.len[i], b.matched[i], b.prepared[i], b.unterminated[i]);
@@ -196,7 +210,7 @@ final class MatchPipeline {
 
   private static Batch prepare(Batch b, LineMatcher matcher, CharsetDecoder utf8) {
     for (int i = 0; i < b.n; i++) {
-      if (b.tooLong[i] < 0) {
+      if (b.tooLong[i] == -1) {
         // a new MatchedLine each time: one reused from an older batch (a pool) would hold young
         // strings from an old object, which G1 makes expensive
         MatchedLine m = new MatchedLine().reset(b.lineNo[i]);

@@ -67,33 +67,73 @@ public final class MatchedLine {
     return prefixValues.get(name);
   }
 
+  /** Prefix groups that name where a line came from, outermost first (docs/formats.md, "Wrappers"). */
+  static final String[] IDENTITY = {"host", "pod", "container", "service", "tag", "unit"};
+
   /**
-   * Where the line came from, from its prefixes: the compose service and the process chain
-   * ({@code APIServer pid=1}, nested ones joined), or null when the line names none.
+   * Where the line came from, from its prefixes: the wrapper's identity (host, pod, container,
+   * compose service, tag, syslog/journald unit with its pid) and the process chain ({@code
+   * APIServer pid=1}, nested ones joined), or null when the line names none.
    */
   public String origin() {
-    String service = prefixValues.get("service");
+    String ident = identity();
+    String proc = processChain();
+    if (ident != null && proc != null) {
+      return ident + " / " + proc;
+    }
+    return ident != null ? ident : proc;
+  }
+
+  /** The wrapper's identity alone (no process chain), or null. */
+  public String identity() {
+    if (prefixValues.isEmpty()) {
+      return null;
+    }
+    StringBuilder sb = null;
+    for (String g : IDENTITY) {
+      String v = prefixValues.get(g);
+      if (v == null) {
+        continue;
+      }
+      if (g.equals("unit") && prefixValues.get("upid") != null) {
+        v = v + "[" + prefixValues.get("upid") + "]";
+      }
+      if (sb == null) {
+        sb = new StringBuilder(v);
+      } else {
+        sb.append('/').append(v);
+      }
+    }
+    return sb == null ? null : sb.toString();
+  }
+
+  private String processChain() {
+    String worker = prefixValues.get("wpid"); // a Ray worker named by its pid alone
+    String chain = namedProcesses();
+    if (worker == null) {
+      return chain;
+    }
+    return chain == null ? "pid=" + worker : "pid=" + worker + " / " + chain;
+  }
+
+  private String namedProcesses() {
     String process = prefixValues.get("process");
     String pid = prefixValues.get("pid");
-    String proc = null;
-    if (process != null) {
-      String[] names = process.split(" / ");
-      String[] pids = pid == null ? new String[0] : pid.split(" / ");
-      StringBuilder sb = new StringBuilder();
-      for (int i = 0; i < names.length; i++) {
-        if (i > 0) {
-          sb.append(" / ");
-        }
-        sb.append(names[i]);
-        if (i < pids.length) {
-          sb.append(" pid=").append(pids[i]);
-        }
+    if (process == null) {
+      return null;
+    }
+    String[] names = process.split(" / ");
+    String[] pids = pid == null ? new String[0] : pid.split(" / ");
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < names.length; i++) {
+      if (i > 0) {
+        sb.append(" / ");
       }
-      proc = sb.toString();
+      sb.append(names[i]);
+      if (i < pids.length) {
+        sb.append(" pid=").append(pids[i]);
+      }
     }
-    if (service != null && proc != null) {
-      return service + " / " + proc;
-    }
-    return service != null ? service : proc;
+    return sb.toString();
   }
 }

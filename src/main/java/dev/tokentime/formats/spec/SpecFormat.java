@@ -12,18 +12,32 @@ import java.util.regex.Pattern;
 
 /**
  * An input format driven by a spec in {@code parsers/}: id, description, sniff rule and line
- * kinds come from the spec; a subclass supplies the {@link SpecParser.Handler} for the kinds that
- * need Java (request lifecycles), or none.
+ * kinds come from the spec. A spec alone is a format ({@link #of}, registered for every spec in
+ * {@code parsers/} by {@link SpecFormats}): its {@code requests} kinds name lifecycle events that
+ * {@link SpecRequests} follows. A subclass may supply its own {@link SpecParser.Handler} for
+ * lifecycles that need real logic (vLLM's access-line adjacency, restarts).
  */
-public abstract class SpecFormat implements InputFormat {
+public class SpecFormat implements InputFormat {
   /** How many of a file's first lines the sniff rules look at. */
   static final int SNIFF_LINES = 40;
   private static final Pattern ANSI = Pattern.compile("\\x1b\\[[0-9;]*[A-Za-z]");
+  private static final Pattern BRACKETED = Pattern.compile("\\[[^\\]\\s\"{\\[,]+\\]\\s");
 
   private final LineSpec spec;
 
   protected SpecFormat(LineSpec spec) {
     this.spec = spec;
+  }
+
+  /** A format that is its spec alone: request kinds name events of {@link SpecRequests#EVENTS}. */
+  public static SpecFormat of(LineSpec spec) {
+    for (LineSpec.Kind k : spec.kinds()) {
+      if (k.table().equals("requests") && !SpecRequests.EVENTS.contains(k.event())) {
+        throw new IllegalArgumentException(spec.format() + ": kind " + k.name() + " names request event "
+            + k.event() + "; a spec without Java names one of " + SpecRequests.EVENTS);
+      }
+    }
+    return new SpecFormat(spec);
   }
 
   public LineSpec spec() {
@@ -49,12 +63,33 @@ public abstract class SpecFormat implements InputFormat {
   @Override
   public int sniff(Sample sample) {
     List<String> lines = sample.firstLines(SNIFF_LINES);
-    if (lines.isEmpty() || lines.get(0).startsWith("{") || lines.get(0).startsWith("[")) {
-      return 0; // JSON is never a text log
+    if (lines.isEmpty()) {
+      return 0;
     }
+    String first = lines.get(0);
+    // "[2025-07-29T16:48:56Z] " and "[vllm-rbln] " open log lines, "[{" and "[1," JSON
+    boolean json = first.startsWith("{") || first.startsWith("[") && !BRACKETED.matcher(first).lookingAt();
+    LineMatcher unwrap = json && !spec.envelopes().isEmpty() ? new LineMatcher(spec) : null;
+    if (json && unwrap == null) {
+      return 0; // JSON is a text log only inside an envelope (docker json-file, journalctl -o json)
+    }
+    MatchedLine matched = new MatchedLine();
     int best = 0;
     for (String raw : lines) {
-      String line = ANSI.matcher(raw).replaceAll("");
+      String line;
+      if (unwrap != null) {
+        unwrap.match(0, raw, matched);
+        if (matched.prefixes.isEmpty() || !spec.envelopes().stream()
+            .anyMatch(e -> e.name().equals(matched.prefixes.get(0)))) {
+          if (raw == lines.get(lines.size() - 1)) {
+            continue; // the sample may end inside a line
+          }
+          return 0; // a JSON line no envelope holds: JSON data, not a log
+        }
+        line = matched.text;
+      } else {
+        line = ANSI.matcher(raw).replaceAll("");
+      }
       for (LineSpec.Sniff s : spec.sniffs()) {
         if (s.score() > best) {
           Matcher m = s.pattern().matcher(line);
@@ -67,8 +102,13 @@ public abstract class SpecFormat implements InputFormat {
     return best;
   }
 
-  /** The handler of one parse (it may hold per-file state). */
-  protected abstract SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink);
+  /**
+   * The handler of one parse (it may hold per-file state): by default the spec's own request
+   * events ({@link SpecRequests}); a subclass overrides it for lifecycles that need Java.
+   */
+  protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink) {
+    return new SpecRequests(ctx, sink, id(), clockScope(ctx));
+  }
 
   /** Scope of the clocks of this file's times. */
   protected String clockScope(ParseContext ctx) {
@@ -96,8 +136,10 @@ public abstract class SpecFormat implements InputFormat {
   long run(InputStream in, ParseContext ctx, RecordSink sink, ExplainStats stats,
       java.util.function.Consumer<SpecParser> adjust) throws IOException {
     Handler h = new Handler();
-    SpecParser p = new SpecParser(spec, ctx, sink, h, stats, clockScope(ctx));
-    h.delegate = handler(p, ctx, sink);
+    // with --explain every record, other line and reject is counted where the sink receives it
+    RecordSink counted = stats == null ? sink : new CountingSink(sink, stats);
+    SpecParser p = new SpecParser(spec, ctx, counted, h, stats, clockScope(ctx));
+    h.delegate = handler(p, ctx, counted);
     adjust.accept(p);
     return p.parse(in);
   }

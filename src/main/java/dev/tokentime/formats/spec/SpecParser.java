@@ -115,7 +115,7 @@ public final class SpecParser {
   /** One thread reads, decodes, matches and stores each line in turn. */
   private long parseSequential(InputStream in) throws IOException {
     reader = new LineReader(in);
-    return reader.forEach(new LineReader.Handler() {
+    PartialLines joiner = new PartialLines(new PartialLines.Sink() {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) {
         MatchedLine.Prepared p = prepare(matcher, utf8, buf, off, len, m.reset(lineNo));
@@ -126,7 +126,15 @@ public final class SpecParser {
       public void tooLong(long lineNo, long length, byte[] head, int headLen) {
         rejectTooLong(lineNo, length, head, headLen);
       }
+
+      @Override
+      public void partial(long lineNo) {
+        other();
+      }
     });
+    long lines = reader.forEach(joiner);
+    joiner.end();
+    return lines;
   }
 
   /**
@@ -145,6 +153,11 @@ public final class SpecParser {
       @Override
       public void tooLong(long lineNo, long length, byte[] head, int headLen) {
         rejectTooLong(lineNo, length, head, headLen);
+      }
+
+      @Override
+      public void partial(long lineNo) {
+        other();
       }
     });
   }
@@ -201,9 +214,11 @@ public final class SpecParser {
         unmatched(lineNo, buf, off, len, unterminated);
         return;
       }
-      if (m.kind.end() != null && unterminated && !m.kind.end().matcher(m.message).find()) {
-        reject(lineNo, "truncated last line: a " + m.kind.name() + " line that ends before its last field",
-            buf, off, len);
+      if (m.kind.end() != null && !m.kind.end().matcher(m.message).find()) {
+        // cut mid-record ("… Running: 1 reqs, Wa"), whether or not a newline follows: a row of
+        // the fields before the cut would pass for a whole one
+        reject(lineNo, "truncated" + (unterminated ? " last line" : "") + ": a " + m.kind.name()
+            + " line that ends before its last field", buf, off, len);
         return;
       }
       if (explain != null) {
@@ -261,17 +276,11 @@ public final class SpecParser {
   }
 
   private void other() {
-    if (explain != null) {
-      explain.other++;
-    }
     sink.otherLine();
   }
 
-  /** Rejects a line (and tells --explain). */
+  /** Rejects a line (--explain counts it where the sink receives it). */
   public void reject(long lineNo, String reason, byte[] buf, int off, int len) {
-    if (explain != null) {
-      explain.rejected(lineNo, reason);
-    }
     sink.reject(lineNo, reason, buf, off, len);
   }
 
@@ -282,7 +291,7 @@ public final class SpecParser {
     stats.lineNo = m.lineNo;
     stats.tsNs = ts;
     stats.clockId = clock;
-    stats.instance = m.group("instance") != null ? m.group("instance") : m.origin();
+    stats.instance = instance(m);
     fill((col, v) -> CanonicalColumns.set(stats, col, v), stats.extras);
     sink.engineStats(stats);
   }
@@ -292,7 +301,7 @@ public final class SpecParser {
     step.lineNo = m.lineNo;
     step.tsNs = ts;
     step.clockId = clock;
-    step.instance = m.group("instance") != null ? m.group("instance") : m.origin();
+    step.instance = instance(m);
     fill((col, v) -> CanonicalColumns.set(step, col, v), step.extras);
     if (step.iter != null) {
       String inst = step.instance == null ? "" : step.instance;
@@ -304,6 +313,20 @@ public final class SpecParser {
       step.epoch = (int) last[1];
     }
     sink.step(step);
+  }
+
+  /**
+   * The row's instance: the engine's own name on the line ("Engine 000") behind the wrapper's
+   * identity (pod, host, service), so replicas interleaved in one stream stay apart; else the
+   * line's origin.
+   */
+  static String instance(MatchedLine m) {
+    String own = m.group("instance");
+    if (own == null) {
+      return m.origin();
+    }
+    String ident = m.identity();
+    return ident == null ? own : ident + " / " + own;
   }
 
   /** Puts a number into a named column of the record being filled. */

@@ -22,7 +22,9 @@ public final class SpecReader {
   private SpecReader() {}
 
   static final Set<String> TABLES = Set.of("engine_stats", "steps", "engine_events", "requests", "none");
-  static final Set<String> TIME_KINDS = Set.of("rfc3339", "date", "month-day");
+  static final Set<String> TIME_KINDS = Set.of("rfc3339", "date", "date-mdy", "month-day");
+  /** The spec of the wrapper layer a line spec takes in with {@code wrappers}. */
+  public static final String WRAPPERS = "wrappers.spec";
   private static final Pattern GROUP_NAME = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>");
 
   /** A spec shipped with tokentime, from the classpath ({@code parsers/<name>}). */
@@ -38,7 +40,16 @@ public final class SpecReader {
   }
 
   public static LineSpec read(String name, String text) {
+    return read(name, text, SpecReader::load);
+  }
+
+  /** Reads a spec; {@code layers} loads the spec a {@code wrappers} line takes in. */
+  static LineSpec read(String name, String text, java.util.function.Function<String, LineSpec> layers) {
     String format = null;
+    String layer = null;
+    LineSpec wrappers = null;
+    List<LineSpec.Envelope> envelopes = new ArrayList<>();
+    EnvelopeBuilder envelope = null;
     String description = "";
     String fills = "";
     List<LineSpec.Sniff> sniffs = new ArrayList<>();
@@ -59,6 +70,31 @@ public final class SpecReader {
       try {
         switch (word) {
           case "format" -> format = rest;
+          case "layer" -> layer = rest;
+          case "wrappers" -> {
+            if (name.equals(WRAPPERS)) {
+              throw new IllegalArgumentException("the wrapper layer cannot take in itself");
+            }
+            wrappers = layers.apply(WRAPPERS);
+          }
+          case "envelope" -> {
+            finish(kind, kinds, prefix, prefixes);
+            kind = null;
+            prefix = null;
+            finishEnvelope(envelope, envelopes);
+            String[] parts = rest.split("\\s+");
+            if (parts.length != 3 || !parts[1].equals("json")) {
+              throw new IllegalArgumentException("envelope NAME json MESSAGE_KEY");
+            }
+            envelope = new EnvelopeBuilder(parts[0], parts[2]);
+          }
+          case "value" -> {
+            if (envelope == null) {
+              throw new IllegalArgumentException("value belongs to an envelope");
+            }
+            String[] mapping = arrow(rest);
+            envelope.values.put(mapping[0], mapping[1]);
+          }
           case "description" -> description = rest;
           case "fills" -> fills = rest;
           case "sniff" -> {
@@ -68,11 +104,22 @@ public final class SpecReader {
           case "strip" -> strips.add(regex(rest));
           case "prefix" -> {
             finish(kind, kinds, prefix, prefixes);
+            finishEnvelope(envelope, envelopes);
+            envelope = null;
             kind = null;
             String n = firstWord(rest);
             prefix = new PrefixBuilder(n, regex(rest.substring(n.length()).strip()));
           }
           case "time" -> {
+            if (envelope != null && prefix == null && kind == null) {
+              String[] parts = rest.split("\\s+");
+              if (parts.length != 2 || !(parts[0].equals("rfc3339") || parts[0].equals("epoch-us"))) {
+                throw new IllegalArgumentException("an envelope's time is rfc3339 KEY or epoch-us KEY");
+              }
+              envelope.time = new LineSpec.TimeRule(parts[0], List.of("ts"));
+              envelope.timeKey = parts[1];
+              continue;
+            }
             if (prefix == null) {
               throw new IllegalArgumentException("time belongs to a prefix");
             }
@@ -87,6 +134,8 @@ public final class SpecReader {
           }
           case "kind" -> {
             finish(kind, kinds, prefix, prefixes);
+            finishEnvelope(envelope, envelopes);
+            envelope = null;
             prefix = null;
             String[] parts = rest.split("\\s+");
             if (parts.length < 2 || !TABLES.contains(parts[1])) {
@@ -95,6 +144,14 @@ public final class SpecReader {
             kind = new KindBuilder(parts[0], parts[1], parts.length > 2 ? parts[2] : null);
           }
           case "match" -> requireKind(kind).pattern = regex(rest);
+          case "clock" -> {
+            String[] parts = rest.split("\\s+");
+            if (parts.length != 3 || !Set.of("steady", "wall").contains(parts[1])
+                || !Set.of("s", "ms", "us", "ns").contains(parts[2])) {
+              throw new IllegalArgumentException("clock GROUP steady|wall s|ms|us|ns");
+            }
+            requireKind(kind).clock = new LineSpec.EventClock(parts[0], parts[1], parts[2]);
+          }
           case "hint" -> requireKind(kind).hint = regex(rest);
           case "end" -> requireKind(kind).end = regex(rest);
           case "list" -> {
@@ -119,11 +176,37 @@ public final class SpecReader {
       }
     }
     finish(kind, kinds, prefix, prefixes);
-    if (format == null) {
+    finishEnvelope(envelope, envelopes);
+    if (format == null && layer == null) {
       throw new IllegalArgumentException(name + ": no format line");
     }
-    return new LineSpec(format, description, fills, List.copyOf(sniffs), List.copyOf(strips),
-        List.copyOf(prefixes), List.copyOf(kinds));
+    if (layer != null && !kinds.isEmpty()) {
+      throw new IllegalArgumentException(name + ": a layer holds prefixes, strips and envelopes, no kinds");
+    }
+    if (wrappers != null) {
+      // the format's own headers are tried first, then the wrappers a log may come in
+      strips.addAll(wrappers.strips());
+      prefixes.addAll(wrappers.prefixes());
+      envelopes.addAll(wrappers.envelopes());
+    }
+    return new LineSpec(format != null ? format : layer, description, fills, List.copyOf(sniffs),
+        List.copyOf(strips), List.copyOf(prefixes), List.copyOf(envelopes), List.copyOf(kinds));
+  }
+
+  /** Whether a spec is a layer (wrappers) rather than a format. */
+  public static boolean isLayer(String text) {
+    for (String line : text.split("\n")) {
+      if (line.strip().startsWith("layer ")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void finishEnvelope(EnvelopeBuilder e, List<LineSpec.Envelope> out) {
+    if (e != null) {
+      out.add(new LineSpec.Envelope(e.name, e.messageKey, e.time, e.timeKey, Map.copyOf(e.values)));
+    }
   }
 
   /** The named groups of a regex, in order. */
@@ -151,8 +234,11 @@ public final class SpecReader {
           throw new IllegalArgumentException("kind " + k.name + ": group " + g + " is not in its pattern");
         }
       }
+      if (k.clock != null && !groups.contains(k.clock.group())) {
+        throw new IllegalArgumentException("kind " + k.name + ": clock group " + k.clock.group() + " is not in its pattern");
+      }
       kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
-          k.list, k.listExtrasPrefix, Map.copyOf(k.fields), Map.copyOf(k.groupRules)));
+          k.list, k.listExtrasPrefix, Map.copyOf(k.fields), Map.copyOf(k.groupRules), k.clock));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
@@ -198,6 +284,19 @@ public final class SpecReader {
     return sp < 0 ? s : s.substring(0, sp);
   }
 
+  private static final class EnvelopeBuilder {
+    final String name;
+    final String messageKey;
+    LineSpec.TimeRule time;
+    String timeKey;
+    final Map<String, String> values = new LinkedHashMap<>();
+
+    EnvelopeBuilder(String name, String messageKey) {
+      this.name = name;
+      this.messageKey = messageKey;
+    }
+  }
+
   private static final class PrefixBuilder {
     final String name;
     final Pattern pattern;
@@ -218,6 +317,7 @@ public final class SpecReader {
     Pattern end;
     String list;
     String listExtrasPrefix = "";
+    LineSpec.EventClock clock;
     final Map<String, LineSpec.Column> fields = new LinkedHashMap<>();
     final Map<String, LineSpec.Column> groupRules = new LinkedHashMap<>();
 

@@ -2,6 +2,7 @@ package dev.tokentime.formats.vllm;
 
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
+import dev.tokentime.formats.spec.LogTimes;
 import dev.tokentime.formats.spec.MatchedLine;
 import dev.tokentime.formats.spec.SpecParser;
 import dev.tokentime.ingest.ChunkKind;
@@ -50,9 +51,12 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private Integer pendingStatus;
   private String pendingOrigin;
 
-  VllmRequestTracker(ParseContext ctx, RecordSink sink) {
+  private final LogTimes times;
+
+  VllmRequestTracker(ParseContext ctx, RecordSink sink, LogTimes times) {
     this.ctx = ctx;
     this.sink = sink;
+    this.times = times;
   }
 
   @Override
@@ -60,7 +64,13 @@ final class VllmRequestTracker implements SpecParser.Handler {
       throws SpecParser.BadLine {
     String event = m.kind.event();
     if (event.equals("access")) {
-      return access(m);
+      return access(m, ts, clock, raw, off, len);
+    }
+    if (ts == NONE) {
+      // a request row needs a time: a lifecycle line without one (its header cut off or missing)
+      // would make a request of NULL times counted as ok
+      throw new SpecParser.BadLine("no timestamp: a " + m.kind.name() + " line without a time of its own"
+          + " (no vLLM header or wrapper time)");
     }
     String id = m.group("id");
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
@@ -240,7 +250,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
 
   // ---- access lines ----
 
-  private SpecParser.Outcome access(MatchedLine m) {
+  private SpecParser.Outcome access(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
     int status = Integer.parseInt(m.group("status"));
     if (!INFERENCE_PATH.matcher(m.group("path")).find()) {
       return SpecParser.Outcome.OTHER; // /metrics, /health, /v1/models: no request of ours
@@ -263,12 +274,53 @@ final class VllmRequestTracker implements SpecParser.Handler {
       }
       return SpecParser.Outcome.RECORD;
     }
+    if (status >= 400) {
+      // an error no request line is next to (refused before admission: a 404 for an unknown
+      // model, a 500 of a failing server): a failed request of its own, never tied to the
+      // request that comes next, which may be another client's seconds later
+      resolvePendingAccess(null);
+      failedAccess(m, status, ts, clock, raw, off, len);
+      return SpecParser.Outcome.RECORD;
+    }
     if (pendingStatus != null) {
       sink.otherLine(); // the earlier access line found no request right after it
     }
     pendingStatus = status;
     pendingOrigin = m.origin();
     return SpecParser.Outcome.DEFERRED;
+  }
+
+  /**
+   * A failed request known from its access line alone: status error, its HTTP status, and the
+   * line's time (a wrapper's) or else the time of the last line before it that had one, which
+   * uvicorn's own lines lack; without any, the line is rejected (a request needs a time).
+   */
+  private void failedAccess(MatchedLine m, int status, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
+    String from = "its own line";
+    if (ts == NONE) {
+      ts = times.lastNs();
+      clock = times.lastNsClock();
+      from = "the last timed line before it";
+    }
+    if (ts == NONE) {
+      throw new SpecParser.BadLine("no timestamp: an HTTP " + status + " access line before any line with a time");
+    }
+    rec.reset();
+    rec.lineNo = m.lineNo;
+    rec.run = ctx.defaultRun();
+    rec.requestId = "http-" + status + "-line-" + m.lineNo;
+    rec.engine = "vllm";
+    rec.instance = m.origin();
+    rec.clockId = clock;
+    rec.arrivalNs = ts;
+    rec.finishedNs = ts;
+    rec.status = "error";
+    rec.httpStatus = status;
+    rec.error = "HTTP " + status + " " + m.group("method") + " " + m.group("path")
+        + " (access line only: no request line names it)";
+    rec.extras.put("time_from", from);
+    sink.request(rec, raw, off, len);
   }
 
   /** Settles a waiting access line: tied to {@code starting} when given, else counted. */

@@ -60,6 +60,10 @@ class LineMatcherShortcutsTest {
       s.filter(p -> p.toString().endsWith(".log")).sorted().forEach(files::add);
     }
     files.add(Path.of("sample-logs/vllm/server.log"));
+    files.add(Path.of("src/test/resources/real-logs/wrapped/excerpts.log"));
+    try (Stream<Path> s = Files.list(Path.of("sample-logs/wrapped"))) {
+      s.filter(p -> p.toString().endsWith(".log")).sorted().forEach(files::add); // every wrapper
+    }
     for (Path f : files) {
       lines.addAll(Files.readAllLines(f, StandardCharsets.UTF_8));
     }
@@ -79,6 +83,16 @@ class LineMatcherShortcutsTest {
     // the comparison covered real work: most real lines are of a kind
     assertTrue(lines.size() > 300, "lines compared: " + lines.size());
     assertTrue(matched > lines.size() / 2, "matched " + matched + " of " + lines.size());
+  }
+
+  @Test
+  void aStripPatternsRequiredTextIsFoundOnlyWhereEveryMatchHasIt() {
+    assertEquals("x across cluster]", LineMatcher.requiredLiteral("\\s\\[repeated \\d+x across cluster\\]\\s*$"));
+    assertEquals("[", LineMatcher.requiredLiteral("\\x1b\\[[0-9;]*[A-Za-z]"));
+    assertEquals("ab", LineMatcher.requiredLiteral("ab+c?"));
+    assertEquals("ab", LineMatcher.requiredLiteral("abc{0,2}d"), "c may be absent, d stands alone");
+    assertEquals("", LineMatcher.requiredLiteral("foo|bar"), "an alternation: nothing is required");
+    assertEquals("tail", LineMatcher.requiredLiteral("(?:opt)?tail"), "a group's text may be absent");
   }
 
   @Test

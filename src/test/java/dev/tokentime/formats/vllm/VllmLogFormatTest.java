@@ -76,7 +76,9 @@ class VllmLogFormatTest {
     assertEquals(1, p.full.stats.get(2).waiting);
     // a field no version had lands in extras; Deferred is known
     assertEquals(Map.of("deferred", 2.0, "new_field", 4.0), p.full.stats.get(3).extras);
-    assertEquals("2 Engines Aggregated", p.full.stats.get(3).instance);
+    // the engine's own name behind the wrapper's identity: replicas in one stream stay apart
+    assertEquals("pod/vllm-0/vllm / 2 Engines Aggregated", p.full.stats.get(3).instance);
+    assertEquals("llm/python3[28059] / Engine 000", p.full.stats.get(1).instance);
   }
 
   @Test
@@ -169,7 +171,7 @@ class VllmLogFormatTest {
         + new String(bad, StandardCharsets.ISO_8859_1) + "\n"
         + "INFO 05-21 00:19:00 [loggers.py:1] bin\u0000ary\n"
         + "INFO 02-30 00:19:00 [loggers.py:1] " + STATS + "\n"
-        + "INFO 05-21 00:19:10 [loggers.py:1] Avg prompt throughput: 1.0 tokens/s, Running: many reqs\n"
+        + "INFO 05-21 00:19:10 [loggers.py:1] Avg prompt throughput: 1.0 tokens/s, Running: many reqs, Waiting: 0 reqs\n"
         + "garbage that is no log line at all\n"
         + "INFO 05-21 00:19:20 [loggers.py:1] Engine 000: Avg prompt throughput: 10.0 tokens/s, Avg gen";
     byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
@@ -183,6 +185,29 @@ class VllmLogFormatTest {
     assertTrue(p.sink.rejects.get(2).reason().startsWith("not a valid time"), p.sink.rejects.get(2).reason());
     assertEquals("stats line: field Running: not a number: \"many reqs\"", p.sink.rejects.get(3).reason());
     assertTrue(p.sink.rejects.get(4).reason().startsWith("truncated last line"), p.sink.rejects.get(4).reason());
+  }
+
+  @Test
+  void aLineCutMidRecordIsRejectedAsTruncatedEvenWithItsNewline() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "(APIServer pid=1) INFO 05-21 00:19:00 [loggers.py:1] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 9.9 tokens/s, Running: 1 reqs, Wa\n"
+        + "(APIServer pid=1) INFO 05-21 00:19:10 [loggers.py:1] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 9.9 tokens/s, Running: 1 reqs, Waiting: \n"
+        + "(APIServer pid=1) INFO 05-21 00:19:20 [loggers.py:1] " + STATS + "\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(1L, 2L), p.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(p.sink.rejects.stream().allMatch(r -> r.reason().startsWith("truncated: a stats line")),
+        p.sink.rejects.toString());
+    assertEquals(1, p.full.stats.size(), "no row of NULL waiting and KV usage");
+  }
+
+  @Test
+  void aRequestLineWithoutATimeIsRejectedNeverOk() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "Added request chatcmpl-x.\n"
+        + "Finished request chatcmpl-x.\n", Parse.ctx(2025, null, false, null));
+    assertEquals(2, p.sink.rejects.size());
+    assertTrue(p.sink.rejects.get(0).reason().startsWith("no timestamp: a added line"), p.sink.rejects.toString());
+    assertTrue(p.full.requests.isEmpty());
   }
 
   @Test

@@ -143,7 +143,12 @@ class VllmLogRealSamplesTest {
     Parse p = Parse.real(LOG, "access-lines.log", Parse.ctx(2025, null, false, null));
     assertEquals(6, p.lines);
     assertEquals(Map.of("access", 6L), p.kinds());
-    assertEquals(6, p.sink.other, "no request line to tie them to");
+    assertEquals(3, p.sink.other, "the 200s: no request line to tie them to");
+    // the 400s are failed requests of their own, but no line of the file has a time: a request
+    // without one is rejected, never stored as a row of NULL times
+    assertEquals(3, p.sink.rejects.size());
+    assertTrue(p.sink.rejects.stream().allMatch(r -> r.reason().startsWith("no timestamp: an HTTP 400")),
+        p.sink.rejects.toString());
     assertEquals(0, p.sink.records);
     assertTrue(p.full.requests.isEmpty());
   }

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Writes sample-logs/wrapped/*.log: one short vLLM 0.11 log (a server start, one streamed
+request, one stats line) in each wrapper a log collector puts around lines, and
+expected.json: what each file must give, computed here from the times the lines were written
+with (no tokentime code). Shapes of the wrappers: expected/PROVENANCE.md.
+
+Each file is its own hour of 2025 so the files of the run `wrapped` do not overlap; its request
+ids carry the file's name. Times are UTC unless the wrapper says otherwise:
+ - a wrapper time with a year (RFC 3339, syslog 5424, journald JSON, docker json-file, docker
+   desktop) is the line's time, at its own resolution; vLLM's own header then tells its zone;
+ - else the line's time is vLLM's own MM-DD HH:MM:SS (1 s) in UTC (the year from --year 2025).
+Run: python3 make_samples.py (from this folder)."""
+import json, os
+from datetime import datetime, timedelta, timezone
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+UTC = timezone.utc
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def ns(dt):
+    d = dt - EPOCH
+    return (d.days * 86400 + d.seconds) * 1_000_000_000 + d.microseconds * 1000
+
+
+def inner_lines(name, t0, proc):
+    """The bare vLLM lines: (offset in ms from t0, text after vLLM's header or None for uvicorn)."""
+    rid = "chatcmpl-" + name.replace("-", "")
+    p = proc + " " if proc else ""
+    L = []
+    def hdr(t, src):
+        return f"{p}INFO {t:%m-%d %H:%M:%S} [{src}] "
+    L.append((0, lambda t: hdr(t, "api_server.py:1790") + "vLLM API server version 0.11.0"))
+    L.append((1200, lambda t: hdr(t, "logger.py:43") + f"Received request {rid}: params: SamplingParams(n=1, temperature=0.7, max_tokens=16), prompt_token_ids: [101, 102, 103, 104], lora_request: None."))
+    L.append((1210, lambda t: f'{p}INFO:     10.0.0.7:51200 - "POST /v1/chat/completions HTTP/1.1" 200 OK'))
+    L.append((1215, lambda t: hdr(t, "async_llm.py:346") + f"Added request {rid}."))
+    for i, off in enumerate((1420, 1650, 2880)):
+        fin = "stop" if i == 2 else "None"
+        L.append((off, (lambda i, fin: lambda t: hdr(t, "logger.py:71") + f"Generated response {rid} (streaming delta): output: 'tok{i}', output_token_ids: [{1000 + i}], finish_reason: {fin}")(i, fin)))
+    L.append((3100, lambda t: hdr(t, "loggers.py:127") + "Engine 000: Avg prompt throughput: 0.4 tokens/s, Avg generation throughput: 0.3 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.1%, Prefix cache hit rate: 0.0%"))
+    return rid, L
+
+
+def build(name, hour, wrap, proc="(APIServer pid=1)", inner_tz=UTC, wrapper_exact=True,
+          ident=None, stats_ident=None, extra=None):
+    """wrap(t_utc, text) -> list of physical lines; wrapper_exact: the wrapper's time is the line's."""
+    t0 = datetime(2025, 8, 12, hour, 0, 0, tzinfo=UTC)
+    rid, L = inner_lines(name, t0, proc)
+    phys = []
+    times = []
+    for off, f in L:
+        t = t0 + timedelta(milliseconds=off)
+        local = t.astimezone(inner_tz)
+        text = f(local)
+        phys.extend(wrap(t, text))
+        line_t = ns(t) if wrapper_exact else ns(t.replace(microsecond=0))
+        times.append(line_t)
+    # expected: lines 1 version (event), 2 received, 3 access (tied), 4 added, 5-7 deltas, 8 stats
+    proc_name = None if proc is None else proc.strip("()")
+    inst = " / ".join(x for x in (ident, proc_name) if x) or None
+    sinst = " / ".join(x for x in (stats_ident if stats_ident is not None else ident, "Engine 000") if x)
+    exp = {
+        "file": name + ".log",
+        "lines": len(phys),
+        "records": 8, "other": len(phys) - 8, "rejected": 0,
+        "request": {"request_id": rid, "arrival_ns": times[1], "queued_ns": times[3],
+                    "first_token_ns": times[4], "last_token_ns": times[6], "finished_ns": times[6],
+                    "prompt_tokens": 4, "output_tokens": 3, "status": "ok", "http_status": 200,
+                    "instance": inst},
+        "stats": {"ts_ns": times[7], "running": 1, "waiting": 0, "kv_usage": 0.001, "instance": sinst},
+        "version_ts_ns": times[0],
+    }
+    if extra:
+        exp.update(extra)
+    with open(os.path.join(OUT, name + ".log"), "w") as f:
+        f.write("".join(l + "\n" for l in phys))
+    return exp
+
+
+def rfc(t, digits):
+    frac = f"{t.microsecond:06d}" + "000"
+    return t.strftime("%Y-%m-%dT%H:%M:%S") + ("." + frac[:digits] if digits else "") + "Z"
+
+
+expected = []
+# Kubernetes CRI (containerd): the Received line (long) split into two P pieces and an F
+def cri(t, text):
+    ts = rfc(t, 9)
+    if "Received request" in text:
+        a, b = text[:60], text[60:120]
+        return [f"{ts} stdout P {a}", f"{ts} stdout P {b}", f"{ts} stdout F {text[120:]}"]
+    return [f"{ts} stdout F {text}"]
+expected.append(build("cri", 0, cri, extra={"other_note": "2 partial pieces joined into the Received line, 1 /health-free log: other = the 2 P lines"}))
+
+# kubectl logs --timestamps: UTC with 9 digits; vLLM's own header in the pod's zone (-07:00, as
+# in vllm-project/vllm#16107)
+PDT = timezone(timedelta(hours=-7))
+expected.append(build("kubectl-timestamps", 1, lambda t, x: [f"{rfc(t, 9)} {x}"], proc=None, inner_tz=PDT,
+                      extra={"inner_tz": "-07:00"}))
+
+# docker json-file
+def dj(t, x):
+    return [json.dumps({"log": x + "\n", "stream": "stdout", "time": rfc(t, 9)}, separators=(",", ":"))]
+expected.append(build("docker-json", 2, dj))
+
+# docker compose: no time of its own
+expected.append(build("compose", 3, lambda t, x: [f"vllm-1  | {x}"], wrapper_exact=False, ident="vllm-1"))
+
+# docker desktop: the host's local time (+02:00), ms, and a year; vLLM in UTC
+CEST = timezone(timedelta(hours=2))
+def desk(t, x):
+    lt = t.astimezone(CEST)
+    return [f"{lt:%Y-%m-%d %H:%M:%S}.{lt.microsecond // 1000:03d} | {x}"]
+expected.append(build("docker-desktop", 4, desk, proc=None, extra={"wrapper_tz": "+02:00"}))
+# docker desktop keeps ms: round the expected times to ms
+e = expected[-1]
+for k in ("arrival_ns", "queued_ns", "first_token_ns", "last_token_ns", "finished_ns"):
+    e["request"][k] = e["request"][k] // 1_000_000 * 1_000_000
+e["stats"]["ts_ns"] = e["stats"]["ts_ns"] // 1_000_000 * 1_000_000
+e["version_ts_ns"] = e["version_ts_ns"] // 1_000_000 * 1_000_000
+
+# stern: "pod container " (no time)
+expected.append(build("stern", 5, lambda t, x: [f"vllm-test-fix-39064 vllm {x}"], wrapper_exact=False,
+                      ident="vllm-test-fix-39064/vllm"))
+
+# journald short form: its time is not used (no year, localised months)
+expected.append(build("journald", 6, lambda t, x: [f"{t:%b %d %H:%M:%S} gpu-node-1 vllm[2107]: {x}"],
+                      wrapper_exact=False, ident="gpu-node-1/vllm[2107]"))
+
+# journalctl -o json: __REALTIME_TIMESTAMP in µs
+def jj(t, x):
+    us = ns(t) // 1000
+    return [json.dumps({"__REALTIME_TIMESTAMP": str(us), "_HOSTNAME": "gpu-node-1", "SYSLOG_IDENTIFIER": "vllm",
+                        "_PID": "2107", "PRIORITY": "6", "MESSAGE": x}, separators=(",", ":"))]
+expected.append(build("journald-json", 7, jj, ident="gpu-node-1/vllm[2107]"))
+
+# RFC 3164 syslog (no year: vLLM's time is used)
+expected.append(build("syslog-3164", 8, lambda t, x: [f"<14>{t:%b %d %H:%M:%S} gpu-node-1 vllm[2107]: {x}"],
+                      wrapper_exact=False, ident="gpu-node-1/vllm[2107]"))
+
+# RFC 5424 syslog: µs, a year
+expected.append(build("syslog-5424", 9, lambda t, x: [f"<14>1 {rfc(t, 6)} gpu-node-1 vllm 2107 - - {x}"],
+                      ident="gpu-node-1/vllm[2107]"))
+e = expected[-1]
+
+# CI runner: "[ISO-8601] " in UTC, whole seconds; vLLM's own clock 7 h behind (the issue's excerpt)
+def ci(t, x):
+    return [f"[{rfc(t, 0)}] {x}"]
+expected.append(build("ci-runner", 10, ci, inner_tz=PDT, wrapper_exact=False, extra={"inner_tz": "-07:00"}))
+
+# GitHub Actions raw log: 7 fractional digits
+expected.append(build("github-actions", 11, lambda t, x: [f"{rfc(t, 7)} {x}"]))
+
+# Ray Serve replica actor, with the dedup suffix on the stats line
+def ray(t, x):
+    s = f"(ServeReplica:default:VLLMDeployment pid=4152) {x}"
+    if "Avg prompt throughput" in x:
+        s += " [repeated 2x across cluster]"
+    return [s]
+expected.append(build("ray", 12, ray, proc=None, wrapper_exact=False, ident=None))
+e = expected[-1]
+e["request"]["instance"] = "ServeReplica:default:VLLMDeployment pid=4152"
+e["stats"]["instance"] = "Engine 000"
+
+# a fork's tag before the level (vllm-rbln)
+# (uvicorn's access lines come from its own logger: untagged)
+expected.append(build("tagged", 13, lambda t, x: [x if x.startswith("INFO:") else f"[vllm-rbln] {x}"],
+                      proc=None, wrapper_exact=False, ident="vllm-rbln"))
+
+# ANSI colours (vLLM's coloured formatter)
+def ansi(t, x):
+    return [x.replace("INFO ", "\x1b[32mINFO\x1b[0m ", 1)]
+expected.append(build("ansi", 14, ansi, wrapper_exact=False))
+
+# nested: CRI + Ray worker + vLLM process
+expected.append(build("nested", 15, lambda t, x: [f"{rfc(t, 9)} stderr F (pid=4153, ip=10.0.0.5) {x}"],
+                      proc="(EngineCore pid=925)", ident="10.0.0.5"))
+e = expected[-1]
+e["request"]["instance"] = "10.0.0.5 / pid=4153 / EngineCore pid=925"
+
+with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
+    json.dump({"year": 2025, "files": expected}, f, indent=1)
+    f.write("\n")

@@ -1,0 +1,158 @@
+package dev.tokentime.formats.spec;
+
+import static dev.tokentime.ingest.RequestRecord.NONE;
+
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Request lifecycles of a format that is a spec alone (no Java of its own): a {@code requests}
+ * kind names the event its line is ({@link #EVENTS}), the group {@code id} the request. Each
+ * event sets the request's timestamp of the same name; {@code finished}, {@code error} and
+ * {@code cancelled} end it (it is written then), the end of the input writes the rest. A kind
+ * with a {@code clock} line takes its time from that group, on a clock of its own ({@code steady}:
+ * monotonic), and the first line that carries both that time and a wall time is kept in
+ * {@code clock_anchors}. Groups named after request columns ({@code promptTokens},
+ * {@code outputTokens}, {@code finishReason}, {@code httpStatus}) fill them. Requests in flight are
+ * bounded ({@link #MAX_IN_FLIGHT}; beyond, the oldest is written as it is).
+ */
+final class SpecRequests implements SpecParser.Handler {
+  static final Set<String> EVENTS = Set.of("arrival", "queued", "scheduled", "first_token", "last_token",
+      "finished", "error", "cancelled");
+  static final int MAX_IN_FLIGHT = 65_536;
+
+  private final ParseContext ctx;
+  private final RecordSink sink;
+  private final String engine;
+  private final String scope;
+  private final Map<String, RequestRecord> inFlight = new LinkedHashMap<>();
+  private final Map<String, Integer> eventClocks = new LinkedHashMap<>();
+  private boolean anchored;
+
+  SpecRequests(ParseContext ctx, RecordSink sink, String format, String scope) {
+    this.ctx = ctx;
+    this.sink = sink;
+    this.engine = format.contains("-") ? format.substring(0, format.indexOf('-')) : format;
+    this.scope = scope;
+  }
+
+  @Override
+  public SpecParser.Outcome line(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
+    LineSpec.Kind k = m.kind;
+    if (k.table().equals("none")) {
+      return SpecParser.Outcome.OTHER;
+    }
+    String id = m.group("id");
+    if (id == null) {
+      throw new SpecParser.BadLine(k.name() + " line: no request id");
+    }
+    long at = ts;
+    int atClock = clock;
+    if (k.clock() != null && m.group(k.clock().group()) != null) {
+      LineSpec.EventClock c = k.clock();
+      atClock = eventClocks.computeIfAbsent(c.kind() + " " + c.unit(), x -> sink.clock(new ClockSpec(c.kind(),
+          scope + " (" + c.kind() + " " + c.group() + ")", 1, null, false)));
+      try {
+        at = c.nanos(m.group(c.group()));
+      } catch (NumberFormatException | ArithmeticException e) {
+        throw new SpecParser.BadLine(k.name() + " line: " + c.group() + " is not a number of " + c.unit());
+      }
+      if (!anchored && ts != NONE) {
+        anchored = true;
+        sink.clockAnchor(clock, ts, atClock, at, "one log line carries both (the wall time to its resolution)");
+      }
+    }
+    if (at == NONE) {
+      throw new SpecParser.BadLine("no timestamp: a " + k.name() + " line without a time of its own");
+    }
+    RequestRecord r = inFlight.get(id);
+    if (r == null) {
+      r = new RequestRecord();
+      r.lineNo = m.lineNo;
+      r.run = ctx.defaultRun();
+      r.requestId = id;
+      r.engine = engine;
+      r.instance = m.origin();
+      r.clockId = atClock;
+      inFlight.put(id, r);
+      evictIfFull();
+    } else if (r.clockId != atClock) {
+      throw new SpecParser.BadLine("request " + id + ": a " + k.name() + " time on another clock than its first line's");
+    }
+    switch (k.event()) {
+      case "arrival" -> r.arrivalNs = first(r.arrivalNs, at);
+      case "queued" -> r.queuedNs = first(r.queuedNs, at);
+      case "scheduled" -> r.scheduledNs = first(r.scheduledNs, at);
+      case "first_token" -> r.firstTokenNs = first(r.firstTokenNs, at);
+      case "last_token" -> r.lastTokenNs = at;
+      case "finished", "error", "cancelled" -> r.finishedNs = at;
+      default -> throw new IllegalStateException("spec kind " + k.name() + ": unknown request event " + k.event()
+          + " (one of " + EVENTS + ")");
+    }
+    fill(r, m);
+    switch (k.event()) {
+      case "finished" -> end(r, r.status == null ? "ok" : r.status);
+      case "error" -> end(r, "error");
+      case "cancelled" -> end(r, "cancelled");
+      default -> { }
+    }
+    return SpecParser.Outcome.RECORD;
+  }
+
+  private static long first(long old, long at) {
+    return old == NONE ? at : old;
+  }
+
+  private static void fill(RequestRecord r, MatchedLine m) throws SpecParser.BadLine {
+    try {
+      String v;
+      if ((v = m.group("promptTokens")) != null) {
+        r.promptTokens = Integer.valueOf(v);
+      }
+      if ((v = m.group("outputTokens")) != null) {
+        r.outputTokens = Integer.valueOf(v);
+      }
+      if ((v = m.group("httpStatus")) != null) {
+        r.httpStatus = Integer.valueOf(v);
+      }
+    } catch (NumberFormatException e) {
+      throw new SpecParser.BadLine(m.kind.name() + " line: a count that is not whole: " + e.getMessage());
+    }
+    if (m.group("finishReason") != null) {
+      r.finishReason = m.group("finishReason");
+    }
+  }
+
+  private void end(RequestRecord r, String status) {
+    r.status = status;
+    inFlight.remove(r.requestId);
+    sink.request(r, null, 0, 0);
+  }
+
+  private void evictIfFull() {
+    if (inFlight.size() <= MAX_IN_FLIGHT) {
+      return;
+    }
+    Iterator<RequestRecord> it = inFlight.values().iterator();
+    RequestRecord oldest = it.next();
+    it.remove();
+    oldest.extras.put("end", "written early: more than " + MAX_IN_FLIGHT + " requests in flight");
+    sink.request(oldest, null, 0, 0);
+  }
+
+  @Override
+  public void end() {
+    for (RequestRecord r : inFlight.values()) {
+      r.extras.put("end", "log ended before the request's last line");
+      sink.request(r, null, 0, 0);
+    }
+    inFlight.clear();
+  }
+}

@@ -1,0 +1,149 @@
+package dev.tokentime.formats.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.testing.CollectingSink;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The wrapper layer's property, over every stack: any outer wrapper (or none) × any middle one ×
+ * any inner one around any known vLLM line gives the kind and groups of the bare line, and the
+ * wrapper's time where it has one. The space is small enough to walk whole (11 × 4 × 4 × 9
+ * stacks and lines), so every case is checked, not a random draw of them.
+ */
+class WrapperStackTest {
+  static final LineSpec SPEC = SpecReader.load("vllm-log.spec");
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  record Wrapper(String name, UnaryOperator<String> wrap, boolean timed) {}
+
+  static final List<String> INNER = List.of(
+      "(APIServer pid=1) INFO 08-12 10:00:03 [loggers.py:127] Engine 000: Avg prompt throughput: 0.4 tokens/s, Avg generation throughput: 0.3 tokens/s, Running: 1 reqs, Waiting: 2 reqs, GPU KV cache usage: 0.1%, Prefix cache hit rate: 0.0%",
+      "INFO 08-12 10:00:03 metrics.py:341] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.0%, CPU KV cache usage: 0.0%.",
+      "(APIServer pid=1) INFO 08-12 10:00:03 [logger.py:43] Received request chatcmpl-a1: params: SamplingParams(max_tokens=5), prompt_token_ids: [1, 2, 3], lora_request: None.",
+      "INFO 08-12 10:00:03 [async_llm.py:346] Added request chatcmpl-a1.",
+      "(APIServer pid=1) INFO 08-12 10:00:03 [logger.py:71] Generated response chatcmpl-a1 (streaming delta): output: 'x', output_token_ids: [7], finish_reason: None",
+      "(EngineCore pid=925) INFO 08-12 10:00:03 [core.py:407] Iteration(5): 1 context requests, 512 context tokens, 3 generation requests, 3 generation tokens, iteration elapsed time: 25.77 ms",
+      "(APIServer pid=1) INFO 08-12 10:00:03 [api_server.py:1790] vLLM API server version 0.11.0",
+      "INFO 08-12 10:00:03 [metrics.py:502] Prefix cache hit rate: GPU: 12.55%, CPU: 0.00%",
+      "(APIServer pid=1) INFO:     172.17.0.1:47466 - \"POST /v1/chat/completions HTTP/1.1\" 500 Internal Server Error");
+
+  static String json(Map<String, String> m) {
+    try {
+      return JSON.writeValueAsString(m);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static final List<Wrapper> OUTER = List.of(
+      new Wrapper("none", s -> s, false),
+      new Wrapper("cri", s -> "2025-08-12T10:00:03.123456789Z stdout F " + s, true),
+      new Wrapper("kubectl-timestamps", s -> "2025-08-12T10:00:03.123456789Z " + s, true),
+      new Wrapper("github-actions", s -> "2025-08-12T10:00:03.1234567Z " + s, true),
+      new Wrapper("ci", s -> "[2025-08-12T10:00:03.123Z] " + s, true),
+      new Wrapper("desktop", s -> "2025-08-12 12:00:03.123 | " + s, true),
+      new Wrapper("syslog5424", s -> "<14>1 2025-08-12T10:00:03.123456Z gpu-1 vllm 2107 - - " + s, true),
+      new Wrapper("syslog3164", s -> "<14>Aug 12 10:00:03 gpu-1 vllm[2107]: " + s, false),
+      new Wrapper("journald", s -> "Aug 12 10:00:03 gpu-1 vllm[2107]: " + s, false),
+      new Wrapper("docker-json", s -> json(Map.of("log", s + "\n", "stream", "stdout",
+          "time", "2025-08-12T10:00:03.123456789Z")), true),
+      new Wrapper("journald-json", s -> json(Map.of("MESSAGE", s, "__REALTIME_TIMESTAMP", "1754992803123456",
+          "_HOSTNAME", "gpu-1")), true));
+
+  static final List<Wrapper> MIDDLE = List.of(
+      new Wrapper("none", s -> s, false),
+      new Wrapper("compose", s -> "vllm-1  | " + s, false),
+      new Wrapper("stern", s -> "vllm-0 vllm " + s, false),
+      new Wrapper("kubectl-prefix", s -> "[pod/vllm-0/vllm] " + s, false));
+
+  static final List<Wrapper> INNER_WRAPPERS = List.of(
+      new Wrapper("none", s -> s, false),
+      new Wrapper("ray", s -> "(ServeReplica:default:VLLMDeployment pid=4152) " + s, false),
+      new Wrapper("raypid", s -> "(pid=4153, ip=10.0.0.5) " + s, false),
+      new Wrapper("ansi", s -> s.replaceFirst("INFO", "\u001b[32mINFO\u001b[0m"), false));
+
+  @Test
+  void anyWrapperStackGivesTheBareLinesKindGroupsAndTime() throws Exception {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    List<String> failures = new ArrayList<>();
+    int cases = 0;
+    for (String inner : INNER) {
+      MatchedLine bare = new MatchedLine();
+      matcher.match(1, inner, bare);
+      assertNotNull(bare.kind, inner);
+      for (Wrapper in : INNER_WRAPPERS) {
+        for (Wrapper mid : MIDDLE) {
+          for (Wrapper out : OUTER) {
+            String line = out.wrap().apply(mid.wrap().apply(in.wrap().apply(inner)));
+            MatchedLine m = new MatchedLine();
+            matcher.match(1, line, m);
+            cases++;
+            String stack = out.name() + "+" + mid.name() + "+" + in.name();
+            if (m.kind != bare.kind || !m.groups.equals(bare.groups)) {
+              failures.add(stack + ": " + (m.kind == null ? "no kind" : m.kind.name()) + " " + m.groups
+                  + " for " + line);
+              continue;
+            }
+            boolean exact = m.times.stream().anyMatch(t -> !t.rule().kind().equals("month-day"));
+            if (out.timed() != exact) {
+              failures.add(stack + ": wrapper time " + (exact ? "found" : "missing") + " in " + line);
+            }
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), failures);
+    assertEquals(9 * 4 * 4 * 11, cases);
+  }
+
+  @Test
+  void aWrappedStatsLineStoresTheBareLinesRowAtTheWrappersTime() throws Exception {
+    String bare = INNER.get(0);
+    CollectingSink plain = parse(bare);
+    for (Wrapper out : OUTER) {
+      CollectingSink got = parse(out.wrap().apply(bare));
+      assertEquals(1, got.records, out.name());
+      String row = got.stats.get(0);
+      // the row's figures are the bare line's; only its time may be finer
+      assertEquals(plain.stats.get(0).replaceAll("ts=\\d+ ", ""), row.replaceAll("ts=\\d+ ", ""), out.name());
+      if (out.timed()) {
+        assertTrue(row.contains("ts=175499280312"), out.name() + ": " + row);
+      }
+    }
+  }
+
+  @Test
+  void realWrappedExcerptsAreRead() throws Exception {
+    String text = Files.readString(Path.of("src/test/resources/real-logs/wrapped/excerpts.log"));
+    CollectingSink s = new CollectingSink();
+    long lines = new dev.tokentime.formats.vllm.VllmLogFormat().parse(
+        new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("excerpts.log", "r", false, null, 2025), s);
+    assertEquals(8, lines);
+    assertEquals(List.of(), s.rejects);
+    assertEquals(1, s.other, "the route line of #16107 carries no figures");
+    assertEquals(3, s.stats.size());
+    assertEquals(4, s.requests.size(), "requests 1 and 2 of vllm-rbln, the desktop's and the CI runner's");
+  }
+
+  static CollectingSink parse(String text) throws Exception {
+    CollectingSink s = new CollectingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(
+        new ByteArrayInputStream((text + "\n").getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("t.log", "r", false, null, 2025), s);
+    return s;
+  }
+}
