@@ -63,6 +63,11 @@ final class IngestCommand extends BaseCommand {
       err().println("tokentime: " + IngestReport.strictMessage(r));
       return ExitCode.BAD_INPUT;
     }
+    if (r.refusedFiles() > 0) {
+      err().println("tokentime: " + r.refusedFiles() + " of " + r.files().size()
+          + " files refused (listed above); the others were stored");
+      return ExitCode.BAD_INPUT;
+    }
     return ExitCode.OK;
   }
 }

@@ -62,6 +62,12 @@ final class IngestReport implements IngestService.Listener {
       out.flush();
       return;
     }
+    if (r.refused()) {
+      out.println("refused " + r.path() + " (" + r.format() + "): "
+          + r.outcome().substring(IngestResult.REFUSED.length()) + "; nothing of it was stored");
+      out.flush();
+      return;
+    }
     out.printf("%s %s (%s%s): %,d lines = %,d records + %,d other + %,d rejected; %,d requests, %,d tokens%n",
         r.ingested() ? "ingested" : r.outcome(), r.path(), r.format(),
         r.compression().equals("none") ? "" : ", " + r.compression(), r.lines(), r.records(),
