@@ -55,6 +55,13 @@ final class IngestReport implements IngestService.Listener {
   }
 
   @Override
+  public void note(String message) {
+    clearProgress();
+    out.println(message);
+    out.flush();
+  }
+
+  @Override
   public void fileDone(IngestResult.FileResult r) {
     clearProgress();
     if (!r.ingested() && r.outcome().startsWith("already")) {

@@ -117,7 +117,16 @@ public final class Database implements AutoCloseable {
       if (mode == Mode.CREATE && !Files.exists(abs)) {
         createAtomically(abs, template);
       }
-      Database db = connect(path, abs, mode);
+      Database db;
+      try {
+        db = connect(path, abs, mode);
+      } catch (BadInputException e) {
+        if (mode != Mode.READ_ONLY || !walReplayFailed(e)) {
+          throw e;
+        }
+        replayWal(path, abs, e);
+        db = connect(path, abs, mode);
+      }
       db.lock = lock;
       return db;
     } catch (RuntimeException e) {
@@ -241,6 +250,35 @@ public final class Database implements AutoCloseable {
     return db;
   }
 
+  private static boolean walReplayFailed(BadInputException e) {
+    return e.getCause() instanceof SQLException sql && sql.getMessage() != null
+        && sql.getMessage().contains("replaying WAL");
+  }
+
+  /**
+   * A writer that was killed leaves its committed work in {@code <db>.wal}. A read-only open
+   * replays it in memory, and DuckDB before 2.0 failed to where the log held index changes
+   * ("Failure while replaying WAL … Bad file descriptor", duckdb/duckdb#24103). Replaying it
+   * takes one writable open, done here under the writer lock (it changes no data: the log's
+   * transactions were committed); if that is not possible the message says what to run.
+   */
+  private static void replayWal(Path path, Path abs, BadInputException readOnlyFailure) {
+    String what = "database " + path + " was not closed cleanly (a writer was stopped) and its"
+        + " write-ahead log " + abs + ".wal could not be replayed read-only";
+    if (!Files.isWritable(abs) || (abs.getParent() != null && !Files.isWritable(abs.getParent()))) {
+      throw new BadInputException(what + "; replay it once by opening it writable, as its owner:"
+          + " tokentime shell --db " + path + " (then .quit)", readOnlyFailure);
+    }
+    try (WriterLock lock = WriterLock.acquire(abs);
+        Database db = connect(path, abs, Mode.WRITE)) {
+      db.execute("CHECKPOINT");
+    } catch (SQLException | RuntimeException e) {
+      throw new BadInputException(what + ", nor replayed writable ("
+          + (e instanceof SQLException sql ? firstLine(sql) : e.getMessage())
+          + "); run tokentime shell --db " + path + " once (then .quit) to replay it", e);
+    }
+  }
+
   /** Says what DuckDB's failure to open means for the user. */
   static BadInputException openFailure(Path path, SQLException e) {
     String msg = e.getMessage() == null ? "" : e.getMessage();
@@ -336,6 +374,18 @@ public final class Database implements AutoCloseable {
       // compared 100 K stalls with 10 M prefill counts one by one (11 s instead of 0.7 s at 10 M
       // tokens); the sort-based as-of join is never much slower on small inputs.
       st.execute("SET asof_loop_join_threshold = 0");
+      // the query library writes lambdas as x -> ..., the only syntax DuckDB before 1.3 reads
+      // (docs/notebooks.md: views must run on DuckDB 1.2+); DuckDB 2.0 refuses it by default
+      enableArrowLambdas();
+    }
+  }
+
+  /** SET lambda_syntax (DuckDB 1.3+; duckdb_settings() does not list it); older ones need none. */
+  private void enableArrowLambdas() {
+    try (Statement st = conn.createStatement()) {
+      st.execute("SET lambda_syntax = 'ENABLE_SINGLE_ARROW'");
+    } catch (SQLException e) {
+      // a DuckDB without the setting reads arrow lambdas anyway
     }
   }
 

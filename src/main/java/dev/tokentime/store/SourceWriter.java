@@ -111,6 +111,12 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   @Override
   public long request(RequestRecord r, byte[] line, int off, int len) {
+    // the last guard of every format: nothing out of range is stored (ingest.Checked)
+    String outOfRange = dev.tokentime.ingest.Checked.requestProblem(r);
+    if (outOfRange != null) {
+      reject(r.lineNo, outOfRange, line, off, len);
+      return -1;
+    }
     touchRun(r.run);
     try {
       long key;
