@@ -97,7 +97,7 @@ class CrashIT {
 
   @Test
   void killedAtThreePointsAReRunEqualsACleanIngest() throws Exception {
-    run(1, 150_000, 3, true);
+    run(1, 60_000, 3, true);
   }
 
   @Test
