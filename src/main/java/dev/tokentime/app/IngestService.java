@@ -333,7 +333,16 @@ public final class IngestService {
       long t0 = System.nanoTime();
       try (ProgressTicker ticker = new ProgressTicker(display, p.size(), input::rawBytesRead,
           () -> writer.records() + writer.otherLines() + writer.rejected(), listener)) {
-        lines = writer.load(() -> format.parse(input.content(), ctx, writer));
+        lines = writer.load(() -> {
+          long n = format.parse(input.content(), ctx, writer);
+          if (input.damage() != null) {
+            // the cut or corrupt end of a compressed file is a rejected line (--strict refuses
+            // the file), not just a warning: its lines after the damage are lost
+            writer.reject(n + 1, input.damage() + "; the lines before it were read", null, 0, 0);
+            n++;
+          }
+          return n;
+        });
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
