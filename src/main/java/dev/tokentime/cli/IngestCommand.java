@@ -53,7 +53,9 @@ final class IngestCommand extends BaseCommand {
     IngestResult r;
     try (Database d = Databases.forWriting(db.resolve())) {
       t = Timing.since("open database", t);
-      IngestReport report = new IngestReport(out(), IngestReport.progressTarget(err()));
+      // the per-file lines quote paths, ids and reasons from the input: escaped (Terminal.printable)
+      IngestReport report = new IngestReport(dev.tokentime.output.Terminal.printable(out()),
+          IngestReport.progressTarget(err()));
       r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);
       report.finish(r);
       t = System.nanoTime();
