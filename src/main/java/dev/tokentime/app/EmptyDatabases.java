@@ -48,7 +48,10 @@ public final class EmptyDatabases {
 
   /**
    * Opens {@code target} for writing, creating it from the cached empty database when it does not
-   * exist yet; the query library is installed (or already is).
+   * exist yet; the query library is installed (or already is). The copy is made under a private
+   * name and checked there before it is linked into place (Database.open): a damaged cached file
+   * is forgotten and the database created from scratch, and nothing another process may hold is
+   * ever deleted.
    */
   public static Database openForWriting(Path target) throws SQLException {
     return openForWriting(target, cacheDir());
@@ -56,21 +59,33 @@ public final class EmptyDatabases {
 
   /** As {@link #openForWriting(Path)}, with the cache in {@code dir} (null: no cache). */
   static Database openForWriting(Path target, Path dir) throws SQLException {
-    if (!Files.exists(target) && copyTemplate(target, dir)) {
-      try {
-        Database db = Database.open(target, Database.Mode.WRITE);
-        QueryLibrary.get().installIfChanged(db);
-        return db;
-      } catch (RuntimeException | SQLException e) {
-        // a damaged cached file: forget it and create the database in place
-        deleteQuietly(target);
-        deleteQuietly(Path.of(target + ".wal"));
-        deleteQuietly(template(dir));
-      }
+    Database db = Database.open(target, Database.Mode.CREATE, fresh -> fromTemplate(fresh, dir));
+    try {
+      QueryLibrary.get().installIfChanged(db);
+    } catch (SQLException | RuntimeException e) {
+      db.close();
+      throw e;
     }
-    Database db = Database.open(target, Database.Mode.CREATE);
-    QueryLibrary.get().installIfChanged(db);
     return db;
+  }
+
+  /** Copies the cached template to {@code fresh} and checks it opens; false (and no file) if not. */
+  private static boolean fromTemplate(Path fresh, Path dir) {
+    if (!copyTemplate(fresh, dir)) {
+      return false;
+    }
+    try (Database db = Database.open(fresh, Database.Mode.WRITE)) {
+      QueryLibrary.get().installIfChanged(db);
+      db.execute("CHECKPOINT");
+      return true;
+    } catch (RuntimeException | SQLException e) {
+      // a damaged cached file: forget it (fresh is private to this process)
+      deleteQuietly(fresh);
+      deleteQuietly(Path.of(fresh + ".wal"));
+      deleteQuietly(Path.of(fresh + ".lock"));
+      deleteQuietly(template(dir));
+      return false;
+    }
   }
 
   private static void deleteQuietly(Path p) {
@@ -85,7 +100,10 @@ public final class EmptyDatabases {
     return dir.resolve("empty-" + key() + ".duckdb");
   }
 
-  /** Copies the template to target (building it first when missing); false when it could not. */
+  /**
+   * Copies the template to {@code target}, a private name (building the template first when
+   * missing); false when it could not.
+   */
   static boolean copyTemplate(Path target, Path dir) {
     if (dir == null) {
       return false;
@@ -181,6 +199,7 @@ public final class EmptyDatabases {
     } finally {
       Files.deleteIfExists(tmp);
       Files.deleteIfExists(Path.of(tmp + ".wal"));
+      Files.deleteIfExists(Path.of(tmp + ".lock"));
     }
   }
 

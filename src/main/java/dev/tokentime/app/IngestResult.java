@@ -7,6 +7,9 @@ import java.util.List;
 public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<String> runs,
     boolean strictFailure, List<FailedCheck> failedChecks) {
 
+  /** The start of the outcome of a file that failed and was rolled back; the reason follows. */
+  public static final String REFUSED = "refused: ";
+
   /** An invariant check (queries/checks) that found violations after the ingest. */
   public record FailedCheck(String view, long violations, String invariant) {}
 
@@ -18,6 +21,11 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
     public boolean ingested() {
       return outcome.equals("ingested");
     }
+
+    /** Failed and rolled back (nothing of it stored); {@link #outcome} says why. */
+    public boolean refused() {
+      return outcome.startsWith(REFUSED);
+    }
   }
 
   /** A file taken from a directory or glob whose format is not known. */
@@ -25,6 +33,11 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
 
   public long rejected() {
     return files.stream().mapToLong(FileResult::rejected).sum();
+  }
+
+  /** Files that failed and were rolled back: the command exits 2. */
+  public long refusedFiles() {
+    return files.stream().filter(FileResult::refused).count();
   }
 
   public long ingestedFiles() {

@@ -98,6 +98,12 @@ public final class IngestService {
     List<IngestResult.FileResult> done = new ArrayList<>();
     boolean strictFailure = false;
     List<String> runs;
+    if (Deriver.hasPending(db)) {
+      // an ingest stopped (killed) after committing files and before deriving them: finish it
+      // first, so this one starts from runs as they are and every run is derived
+      db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), List.of()));
+      listener.note("finished deriving files an earlier ingest committed but did not derive");
+    }
     try {
       List<Planned> plan = plan(inputs, forced, skipped, spooled);
       t = Timing.since("plan (sniff, duplicate check)", t);
@@ -114,7 +120,7 @@ public final class IngestService {
         try {
           List<Future<IngestResult.FileResult>> futures = new ArrayList<>();
           for (Planned p : plan) {
-            futures.add(pool.submit(() -> ingestFile(store, p, o, listener)));
+            futures.add(pool.submit(() -> ingestOrRefuse(store, p, o, listener)));
           }
           for (Future<IngestResult.FileResult> f : futures) {
             IngestResult.FileResult r = get(f);
@@ -253,6 +259,50 @@ public final class IngestService {
     return out;
   }
 
+  /**
+   * Ingests one file; a failure of that file (a read error, a database error, a fault of ours)
+   * rolls back that file alone and is reported as its outcome ("refused: …"), so the other files
+   * of the command commit and are derived. Errors of the JVM (out of memory) still end the run.
+   */
+  private IngestResult.FileResult ingestOrRefuse(IngestStore store, Planned p, IngestOptions o,
+      Listener listener) {
+    try {
+      return ingestFile(store, p, o, listener);
+    } catch (IOException | SQLException | RuntimeException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw e instanceof RuntimeException r ? r : new IllegalStateException("interrupted", e);
+      }
+      return refused(p, e);
+    }
+  }
+
+  static IngestResult.FileResult refused(Planned p, Exception e) {
+    return new IngestResult.FileResult(p.input().display(), p.format().id(), p.compression(), null,
+        IngestResult.REFUSED + reason(e), 0, 0, 0, 0, 0, 0, List.of(), null);
+  }
+
+  /** What went wrong, in one line, for the file's report. */
+  static String reason(Throwable e) {
+    if (e instanceof StoreException s && s.getCause() instanceof SQLException sql) {
+      e = sql;
+    }
+    if (e instanceof UncheckedIOException u && u.getCause() != null) {
+      e = u.getCause();
+    }
+    String m = e instanceof SQLException sql ? Database.firstLine(sql) : e.getMessage();
+    if (e instanceof IOException) {
+      return "cannot read: " + m;
+    }
+    if (e instanceof SQLException) {
+      return "database error: " + m;
+    }
+    if (e instanceof BadInputException) {
+      return m;
+    }
+    return "internal error (" + e.getClass().getSimpleName() + (m == null ? "" : ": " + m)
+        + "); please report it";
+  }
+
   private IngestResult.FileResult ingestFile(IngestStore store, Planned p, IngestOptions o,
       Listener listener) throws IOException, SQLException {
     InputResolver.Input in = p.input();
@@ -283,7 +333,16 @@ public final class IngestService {
       long t0 = System.nanoTime();
       try (ProgressTicker ticker = new ProgressTicker(display, p.size(), input::rawBytesRead,
           () -> writer.records() + writer.otherLines() + writer.rejected(), listener)) {
-        lines = writer.load(() -> format.parse(input.content(), ctx, writer));
+        lines = writer.load(() -> {
+          long n = format.parse(input.content(), ctx, writer);
+          if (input.damage() != null) {
+            // the cut or corrupt end of a compressed file is a rejected line (--strict refuses
+            // the file), not just a warning: its lines after the damage are lost
+            writer.reject(n + 1, input.damage() + "; the lines before it were read", null, 0, 0);
+            n++;
+          }
+          return n;
+        });
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }

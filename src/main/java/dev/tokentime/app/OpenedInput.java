@@ -66,7 +66,11 @@ public final class OpenedInput implements AutoCloseable {
       @Override
       public void close() {}
     };
-    this.content = new SequenceInputStream(new ByteArrayInputStream(head), unclosable);
+    // a UTF-8 byte order mark ("CSV UTF-8" from Excel) is not content: every parser would see
+    // it glued to the first header name or the first line's first byte
+    int bom = head.length >= 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb
+        && (head[2] & 0xff) == 0xbf ? 3 : 0;
+    this.content = new SequenceInputStream(new ByteArrayInputStream(head, bom, head.length - bom), unclosable);
   }
 
   public static OpenedInput open(Path path) throws IOException {

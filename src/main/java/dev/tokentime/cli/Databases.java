@@ -19,6 +19,13 @@ final class Databases {
     if (QueryLibrary.get().hash().equals(db.meta("queries_hash"))) {
       return db;
     }
+    java.nio.file.Path abs = path.toAbsolutePath();
+    if (!java.nio.file.Files.isWritable(abs)
+        || (abs.getParent() != null && !java.nio.file.Files.isWritable(abs.getParent()))) {
+      // a file we may not write (shared, archived): read it with the views it has; reopening it
+      // writable to reinstall them failed every query
+      return db;
+    }
     db.close();
     Database rw = Database.open(path, Database.Mode.WRITE);
     QueryLibrary.get().install(rw);

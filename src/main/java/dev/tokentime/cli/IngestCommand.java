@@ -53,7 +53,9 @@ final class IngestCommand extends BaseCommand {
     IngestResult r;
     try (Database d = Databases.forWriting(db.resolve())) {
       t = Timing.since("open database", t);
-      IngestReport report = new IngestReport(out(), IngestReport.progressTarget(err()));
+      // the per-file lines quote paths, ids and reasons from the input: escaped (Terminal.printable)
+      IngestReport report = new IngestReport(dev.tokentime.output.Terminal.printable(out()),
+          IngestReport.progressTarget(err()));
       r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);
       report.finish(r);
       t = System.nanoTime();
@@ -61,6 +63,11 @@ final class IngestCommand extends BaseCommand {
     Timing.since("close (checkpoint)", t);
     if (r.strictFailure()) {
       err().println("tokentime: " + IngestReport.strictMessage(r));
+      return ExitCode.BAD_INPUT;
+    }
+    if (r.refusedFiles() > 0) {
+      err().println("tokentime: " + r.refusedFiles() + " of " + r.files().size()
+          + " files refused (listed above); the others were stored");
       return ExitCode.BAD_INPUT;
     }
     return ExitCode.OK;

@@ -55,10 +55,23 @@ final class IngestReport implements IngestService.Listener {
   }
 
   @Override
+  public void note(String message) {
+    clearProgress();
+    out.println(message);
+    out.flush();
+  }
+
+  @Override
   public void fileDone(IngestResult.FileResult r) {
     clearProgress();
     if (!r.ingested() && r.outcome().startsWith("already")) {
       out.println("unchanged " + r.path() + ": " + r.outcome());
+      out.flush();
+      return;
+    }
+    if (r.refused()) {
+      out.println("refused " + r.path() + " (" + r.format() + "): "
+          + r.outcome().substring(IngestResult.REFUSED.length()) + "; nothing of it was stored");
       out.flush();
       return;
     }

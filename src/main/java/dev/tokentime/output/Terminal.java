@@ -4,9 +4,65 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Whether a standard stream is a terminal, and how wide the terminal is. */
+/**
+ * Whether a standard stream is a terminal, how wide the terminal is, and text made safe to show
+ * on one: run names, request ids and error texts come from the logs, and an escape sequence in
+ * them (ESC, OSC, BEL) would act on the user's terminal instead of being shown.
+ */
 public final class Terminal {
   private Terminal() {}
+
+  /**
+   * {@code s} with every control character but newline, carriage return (progress lines) and tab shown as {@code \xHH} (C0, DEL,
+   * and the C1 controls U+0080..U+009F, which some terminals obey too); null stays null.
+   */
+  public static String printable(String s) {
+    if (s == null) {
+      return null;
+    }
+    int i = 0;
+    while (i < s.length() && !isControl(s.charAt(i))) {
+      i++;
+    }
+    if (i == s.length()) {
+      return s;
+    }
+    StringBuilder sb = new StringBuilder(s.length() + 8).append(s, 0, i);
+    for (; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (isControl(c)) {
+        sb.append(String.format("\\x%02x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  private static boolean isControl(char c) {
+    return (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || (c >= 0x7f && c <= 0x9f);
+  }
+
+  /** A writer that shows what passes through it {@link #printable}: for messages, never data. */
+  public static java.io.PrintWriter printable(java.io.Writer out) {
+    return new java.io.PrintWriter(new java.io.FilterWriter(out) {
+      @Override
+      public void write(int c) throws java.io.IOException {
+        write(String.valueOf((char) c), 0, 1);
+      }
+
+      @Override
+      public void write(char[] cbuf, int off, int len) throws java.io.IOException {
+        write(new String(cbuf, off, len), 0, len);
+      }
+
+      @Override
+      public void write(String str, int off, int len) throws java.io.IOException {
+        String safe = printable(str.substring(off, off + len));
+        out.write(safe, 0, safe.length());
+      }
+    }, true);
+  }
 
   /** True when file descriptor fd (1 = stdout, 2 = stderr) is a terminal. */
   public static boolean isTerminal(int fd) {

@@ -10,8 +10,15 @@ import java.util.Locale;
 public final class Values {
   private Values() {}
 
-  /** For humans: doubles with 3 decimals, NULL as empty. */
+  /**
+   * For humans: doubles with 3 decimals, NULL as empty, control characters escaped (text that
+   * came from the logs must not drive the terminal: {@link Terminal#printable}).
+   */
   public static String text(Object v) {
+    return Terminal.printable(human(v));
+  }
+
+  private static String human(Object v) {
     if (v == null) {
       return "";
     }

@@ -4,11 +4,16 @@ package dev.tokentime.report;
 final class Html {
   private Html() {}
 
-  /** Text or an attribute value: every character HTML gives a meaning to is replaced. */
+  /**
+   * Text or an attribute value: every character HTML gives a meaning to is replaced, and control
+   * characters are shown as {@code \xHH} (XML forbids most of them, so one in a run name made the
+   * Markdown report's SVG charts invalid; dev.tokentime.output.Terminal#printable).
+   */
   static String esc(String s) {
     if (s == null) {
       return "";
     }
+    s = dev.tokentime.output.Terminal.printable(s);
     StringBuilder sb = new StringBuilder(s.length() + 16);
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

@@ -231,6 +231,18 @@ public final class CanonicalSchema {
       "Requests whose chunks arrived out of order or from several files; the derive step rebuilds their gaps and aggregates from tokens, then clears this table.",
       List.of(of("request_key", "BIGINT", "id", "Request (requests.request_key).")));
 
+  public static final TableDef DERIVED_PENDING_RUNS = new TableDef("_pending_runs",
+      "One row per run of each file committed since the last derive step",
+      "Each file's transaction adds the state of its runs here; the derive step writes the latest"
+          + " into runs, recomputes those runs' statistics and clears this table in one transaction,"
+          + " so a file committed by an ingest that was killed before deriving is derived by the next one.",
+      List.of(of("seq", "BIGINT", "count", "Order of the rows: the highest per run is its latest state."),
+          of("run", "VARCHAR", "id", "Run name."),
+          of("level_kind", "VARCHAR", "text", "As runs.level_kind."),
+          of("level", "DOUBLE", "level_kind", "As runs.level."),
+          of("repeat", "INTEGER", "count", "As runs.repeat."),
+          of("notes", "VARCHAR", "text", "As runs.notes.")));
+
   public static final TableDef DERIVED_GAP_STATS = new TableDef("_gap_stats",
       "One row per run with chunk gaps",
       "Derived: statistics of each run's pooled chunk gaps (the default ITL) over its ok requests not"
@@ -253,7 +265,7 @@ public final class CanonicalSchema {
 
   /** Tables rebuilt by the derive step. */
   public static final List<TableDef> DERIVED = List.of(DERIVED_REQUEST_TOKENS, DERIVED_DIRTY_REQUESTS,
-      DERIVED_GAP_STATS);
+      DERIVED_PENDING_RUNS, DERIVED_GAP_STATS);
 
   public static List<TableDef> all() {
     var all = new java.util.ArrayList<TableDef>();

@@ -4,6 +4,7 @@ import dev.tokentime.BadInputException;
 import dev.tokentime.Version;
 import dev.tokentime.schema.CanonicalSchema;
 import dev.tokentime.schema.TableDef;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -70,6 +71,8 @@ public final class Database implements AutoCloseable {
   private final Path path;
   private final DuckDBConnection conn;
   private final boolean readOnly;
+  /** The writer lock (null for a reader), released on close. */
+  private WriterLock lock;
 
   private Database(Path path, DuckDBConnection conn, boolean readOnly) {
     this.path = path;
@@ -78,6 +81,23 @@ public final class Database implements AutoCloseable {
   }
 
   public static Database open(Path path, Mode mode) {
+    return open(path, mode, null);
+  }
+
+  /** Fills a new, private file with an empty tokentime database; false when it could not. */
+  @FunctionalInterface
+  public interface Template {
+    boolean writeTo(Path fresh);
+  }
+
+  /**
+   * Opens a database. A writer (CREATE, WRITE) first takes the database's writer lock
+   * ({@link WriterLock}), held until {@link #close}: a second writer waits for it. A missing file
+   * (CREATE) is made under a private name beside it — from {@code template} when given and able,
+   * else by creating the schema — and linked into place whole, so no process ever opens a
+   * half-made database or has its file replaced under it.
+   */
+  public static Database open(Path path, Mode mode, Template template) {
     Path abs = path.toAbsolutePath();
     if (mode != Mode.CREATE && !Files.exists(abs)) {
       throw new BadInputException("database not found: " + path);
@@ -89,6 +109,112 @@ public final class Database implements AutoCloseable {
       throw new BadInputException("cannot create database " + path + ": directory "
           + abs.getParent() + " does not exist");
     }
+    WriterLock lock = mode == Mode.READ_ONLY ? null : WriterLock.acquire(abs);
+    try {
+      if (mode != Mode.READ_ONLY) {
+        removeStaleTemporaryDirectories(abs);
+      }
+      if (mode == Mode.CREATE && !Files.exists(abs)) {
+        createAtomically(abs, template);
+      }
+      Database db;
+      try {
+        db = connect(path, abs, mode);
+      } catch (BadInputException e) {
+        if (mode != Mode.READ_ONLY || !walReplayFailed(e)) {
+          throw e;
+        }
+        replayWal(path, abs, e);
+        db = connect(path, abs, mode);
+      }
+      db.lock = lock;
+      return db;
+    } catch (RuntimeException e) {
+      if (lock != null) {
+        lock.close();
+      }
+      throw e;
+    }
+  }
+
+  /** A private name beside the database for building a new one (same directory: a link works). */
+  static Path freshName(Path abs) {
+    return Path.of(abs + ".new-" + ProcessHandle.current().pid());
+  }
+
+  /**
+   * Makes the database file whole under a private name and links it into place (the caller
+   * holds the writer lock; a link, unlike a rename, never replaces a file that appeared
+   * meanwhile).
+   */
+  private static void createAtomically(Path abs, Template template) {
+    Path fresh = freshName(abs);
+    try {
+      deleteFresh(fresh);
+      boolean made = template != null && template.writeTo(fresh);
+      if (!made) {
+        deleteFresh(fresh);
+        try (Database db = connect(fresh, fresh, Mode.CREATE)) {
+          db.execute("CHECKPOINT");
+        }
+      }
+      try {
+        Files.createLink(abs, fresh);
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        return; // made by a process that does not take the lock: open what is there
+      } catch (UnsupportedOperationException | IOException e) {
+        // a file system without hard links: a move that refuses to replace
+        Files.move(fresh, abs);
+      }
+    } catch (IOException | SQLException e) {
+      throw new BadInputException("cannot create database " + abs + ": " + e.getMessage(), e);
+    } finally {
+      deleteFresh(fresh);
+    }
+  }
+
+  private static void deleteFresh(Path fresh) {
+    for (String suffix : new String[] {"", ".wal", ".lock"}) {
+      try {
+        Files.deleteIfExists(Path.of(fresh + suffix));
+      } catch (IOException ignored) {
+        // a private leftover; removed by the next creation under this name
+      }
+    }
+  }
+
+  /**
+   * Spill directories ({@link #temporaryDirectory}) of processes that no longer run: DuckDB
+   * deletes its own when it closes, a killed process leaves it. Only called under the writer lock.
+   */
+  static void removeStaleTemporaryDirectories(Path abs) {
+    Path dir = abs.getParent();
+    if (dir == null) {
+      return;
+    }
+    String prefix = abs.getFileName() + ".tmp-";
+    try (var ds = Files.newDirectoryStream(dir, p -> p.getFileName().toString().startsWith(prefix))) {
+      for (Path p : ds) {
+        String pid = p.getFileName().toString().substring(prefix.length());
+        if (!pid.matches("\\d{1,10}") || ProcessHandle.of(Long.parseLong(pid)).isPresent()) {
+          continue;
+        }
+        try (var files = Files.walk(p)) {
+          files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> {
+            try {
+              Files.deleteIfExists(f);
+            } catch (IOException ignored) {
+              // left for the next writer
+            }
+          });
+        }
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // best effort: a leftover spill directory only takes space
+    }
+  }
+
+  private static Database connect(Path path, Path abs, Mode mode) {
     Properties props = new Properties();
     // DuckDB spills to "<file>.tmp" by default, and two processes reading one database (a
     // notebook and a report) then write the same spill file and delete each other's directory
@@ -104,7 +230,7 @@ public final class Database implements AutoCloseable {
     try {
       c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + abs, props);
     } catch (SQLException e) {
-      throw new BadInputException("cannot open database " + path + ": " + firstLine(e), e);
+      throw openFailure(path, e);
     }
     Database db = new Database(abs, c, mode == Mode.READ_ONLY);
     try {
@@ -122,6 +248,46 @@ public final class Database implements AutoCloseable {
       throw e;
     }
     return db;
+  }
+
+  private static boolean walReplayFailed(BadInputException e) {
+    return e.getCause() instanceof SQLException sql && sql.getMessage() != null
+        && sql.getMessage().contains("replaying WAL");
+  }
+
+  /**
+   * A writer that was killed leaves its committed work in {@code <db>.wal}. A read-only open
+   * replays it in memory, and DuckDB before 2.0 failed to where the log held index changes
+   * ("Failure while replaying WAL … Bad file descriptor", duckdb/duckdb#24103). Replaying it
+   * takes one writable open, done here under the writer lock (it changes no data: the log's
+   * transactions were committed); if that is not possible the message says what to run.
+   */
+  private static void replayWal(Path path, Path abs, BadInputException readOnlyFailure) {
+    String what = "database " + path + " was not closed cleanly (a writer was stopped) and its"
+        + " write-ahead log " + abs + ".wal could not be replayed read-only";
+    if (!Files.isWritable(abs) || (abs.getParent() != null && !Files.isWritable(abs.getParent()))) {
+      throw new BadInputException(what + "; replay it once by opening it writable, as its owner:"
+          + " tokentime shell --db " + path + " (then .quit)", readOnlyFailure);
+    }
+    try (WriterLock lock = WriterLock.acquire(abs);
+        Database db = connect(path, abs, Mode.WRITE)) {
+      db.execute("CHECKPOINT");
+    } catch (SQLException | RuntimeException e) {
+      throw new BadInputException(what + ", nor replayed writable ("
+          + (e instanceof SQLException sql ? firstLine(sql) : e.getMessage())
+          + "); run tokentime shell --db " + path + " once (then .quit) to replay it", e);
+    }
+  }
+
+  /** Says what DuckDB's failure to open means for the user. */
+  static BadInputException openFailure(Path path, SQLException e) {
+    String msg = e.getMessage() == null ? "" : e.getMessage();
+    if (msg.contains("Could not set lock")) {
+      return new BadInputException("database " + path + " is in use: another process is writing it"
+          + WriterLock.holder(WriterLock.lockFile(path)) + ", and DuckDB lets no other process open it"
+          + " meanwhile. Run again when it has finished.", e);
+    }
+    return new BadInputException("cannot open database " + path + ": " + firstLine(e), e);
   }
 
   /**
@@ -208,6 +374,18 @@ public final class Database implements AutoCloseable {
       // compared 100 K stalls with 10 M prefill counts one by one (11 s instead of 0.7 s at 10 M
       // tokens); the sort-based as-of join is never much slower on small inputs.
       st.execute("SET asof_loop_join_threshold = 0");
+      // the query library writes lambdas as x -> ..., the only syntax DuckDB before 1.3 reads
+      // (docs/notebooks.md: views must run on DuckDB 1.2+); DuckDB 2.0 refuses it by default
+      enableArrowLambdas();
+    }
+  }
+
+  /** SET lambda_syntax (DuckDB 1.3+; duckdb_settings() does not list it); older ones need none. */
+  private void enableArrowLambdas() {
+    try (Statement st = conn.createStatement()) {
+      st.execute("SET lambda_syntax = 'ENABLE_SINGLE_ARROW'");
+    } catch (SQLException e) {
+      // a DuckDB without the setting reads arrow lambdas anyway
     }
   }
 
@@ -327,6 +505,11 @@ public final class Database implements AutoCloseable {
       conn.close();
     } catch (SQLException e) {
       // closing a connection that failed is not worth a second error
+    } finally {
+      if (lock != null) {
+        lock.close();
+        lock = null;
+      }
     }
   }
 

@@ -94,13 +94,17 @@ public final class Deriver {
    */
   public static long derive(Database db, Map<String, List<String>> namespaceFormats,
       Collection<String> touchedRuns) throws SQLException {
+    ensurePendingTable(db);
     var c = db.connection();
     boolean wasAuto = c.getAutoCommit();
     c.setAutoCommit(false);
     try {
+      java.util.Set<String> runs = new java.util.LinkedHashSet<>(touchedRuns);
+      runs.addAll(applyPendingRuns(db));
       mergeStubs(db, namespaceFormats);
       long n = rebuildDirty(db);
-      GapStats.refresh(db, touchedRuns);
+      GapStats.refresh(db, runs);
+      db.execute("DELETE FROM _pending_runs");
       c.commit();
       return n;
     } catch (SQLException e) {
@@ -109,6 +113,39 @@ public final class Deriver {
     } finally {
       c.setAutoCommit(wasAuto);
     }
+  }
+
+  /** Creates _pending_runs in a database made before it existed (same schema otherwise). */
+  public static void ensurePendingTable(Database db) throws SQLException {
+    db.execute(dev.tokentime.schema.CanonicalSchema.DERIVED_PENDING_RUNS.createSql());
+  }
+
+  /**
+   * Whether files were committed whose derive step has not run (an ingest killed between its
+   * commits and its derive step): the next ingest derives them before anything else.
+   */
+  public static boolean hasPending(Database db) throws SQLException {
+    ensurePendingTable(db);
+    return db.queryLong("SELECT count(*) FROM _pending_runs") > 0
+        || db.queryLong("SELECT count(*) FROM _dirty_requests") > 0;
+  }
+
+  /** Writes the latest pending state of each run into runs; returns the runs (caller's transaction). */
+  private static List<String> applyPendingRuns(Database db) throws SQLException {
+    List<String> runs = new java.util.ArrayList<>();
+    try (Statement st = db.connection().createStatement();
+        var rs = st.executeQuery("SELECT DISTINCT run FROM _pending_runs ORDER BY run")) {
+      while (rs.next()) {
+        runs.add(rs.getString(1));
+      }
+    }
+    if (runs.isEmpty()) {
+      return runs;
+    }
+    db.execute("DELETE FROM runs WHERE run IN (SELECT run FROM _pending_runs)");
+    db.execute("INSERT INTO runs BY NAME SELECT run, level_kind, level, repeat, notes "
+        + "FROM _pending_runs QUALIFY row_number() OVER (PARTITION BY run ORDER BY seq DESC) = 1");
+    return runs;
   }
 
   /** Rebuilds the derived data of the dirty requests (inside the caller's transaction). */

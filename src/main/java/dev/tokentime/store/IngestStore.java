@@ -33,6 +33,8 @@ public final class IngestStore implements AutoCloseable {
   /** Guards the main connection and the registries: files are written in parallel. */
   private final Object lock = new Object();
   private int nextSourceId;
+  /** The next _pending_runs.seq (taken under the registry's lock). */
+  private long nextPendingSeq;
 
   /**
    * @param namespaceFormats for each run-wide id namespace, the formats whose rows share it
@@ -44,6 +46,8 @@ public final class IngestStore implements AutoCloseable {
     this.runs = new RunRegistry(db, lock);
     this.keys = new KeyRegistry(db, namespaceFormats, lock);
     this.nextSourceId = (int) db.queryLong("SELECT coalesce(max(source_id), 0) FROM sources") + 1;
+    Deriver.ensurePendingTable(db);
+    this.nextPendingSeq = db.queryLong("SELECT coalesce(max(seq), 0) FROM _pending_runs") + 1;
   }
 
   /**
@@ -54,10 +58,12 @@ public final class IngestStore implements AutoCloseable {
     DuckDBConnection conn = (DuckDBConnection) db.connection().duplicate();
     conn.setAutoCommit(false);
     int id;
+    Set<String> replacedRuns = new LinkedHashSet<>();
     synchronized (lock) {
       if (!replace.isEmpty()) {
         try {
-          touchedRuns.addAll(SourceDeleter.delete(conn, replace));
+          replacedRuns.addAll(SourceDeleter.delete(conn, replace));
+          touchedRuns.addAll(replacedRuns);
         } catch (SQLException e) {
           conn.rollback();
           conn.close();
@@ -68,7 +74,14 @@ public final class IngestStore implements AutoCloseable {
       id = nextSourceId++;
       sourcePaths.put(id, info.path());
     }
-    return new SourceWriter(this, conn, id, info);
+    return new SourceWriter(this, conn, id, info, replacedRuns);
+  }
+
+  /** Writes the state of a committing file's runs into its transaction (RunRegistry.writePending). */
+  void writePendingRuns(java.sql.Connection conn, Collection<String> names) throws SQLException {
+    synchronized (lock) {
+      runs.writePending(conn, names, () -> nextPendingSeq++);
+    }
   }
 
   /** Sources already in the database with this content or path, for --replace and duplicates. */
@@ -183,24 +196,24 @@ public final class IngestStore implements AutoCloseable {
     return path + ":" + line;
   }
 
-  /** A file committed: its runs are stored and its per-file id scope is dropped. */
-  void sourceCommitted(SourceWriter w, Collection<String> changedRuns) throws SQLException {
+  /** A file committed (its runs with it, in _pending_runs): its per-file id scope is dropped. */
+  void sourceCommitted(SourceWriter w) {
     synchronized (lock) {
-      runs.store(db, changedRuns);
       touchedRuns.addAll(w.runs());
       keys.forgetFileScopes(w.sourceId());
     }
   }
 
+  /**
+   * A file rolled back: its request ids are forgotten. The run registry is left as it is: it
+   * holds the state of runs other files still being written have touched and will commit
+   * (reloading it from the database here lost those, and their commit then failed with a
+   * NullPointerException); a level only the rolled-back file gave stays known for this ingest.
+   */
   void sourceRolledBack(SourceWriter w, Collection<String> scopes) {
     synchronized (lock) {
       keys.forget(scopes);
       keys.forgetFileScopes(w.sourceId());
-      try {
-        runs.reload(db);
-      } catch (SQLException e) {
-        throw new StoreException(e);
-      }
     }
   }
 

@@ -116,33 +116,44 @@ final class RunRegistry {
     return null;
   }
 
-  /** Writes the changed runs through the main connection (when a file commits). */
-  void store(Database db, Collection<String> changed) throws SQLException {
+  /**
+   * Adds the current state of the given runs to _pending_runs on a file's connection, inside its
+   * transaction: the runs table is written from there by the derive step, so a file and its runs
+   * commit together (writing runs through the main connection after the file's commit lost them
+   * to a kill in between, and two files deleting one runs row conflicted). {@code seq} orders the
+   * states, taken under the registry's lock, so the highest is the latest.
+   */
+  void writePending(java.sql.Connection conn, Collection<String> names, java.util.function.LongSupplier seq)
+      throws SQLException {
     synchronized (lock) {
-      storeLocked(db, changed);
+      writePendingLocked(conn, names, seq);
     }
   }
 
-  private void storeLocked(Database db, Collection<String> changed) throws SQLException {
-    try (PreparedStatement del = db.connection().prepareStatement("DELETE FROM runs WHERE run = ?");
-        PreparedStatement ins = db.connection().prepareStatement("INSERT INTO runs VALUES (?, ?, ?, ?, ?)")) {
-      for (String name : changed) {
+  private void writePendingLocked(java.sql.Connection conn, Collection<String> names,
+      java.util.function.LongSupplier seq) throws SQLException {
+    try (PreparedStatement ins = conn.prepareStatement("INSERT INTO _pending_runs VALUES (?, ?, ?, ?, ?, ?)")) {
+      for (String name : names) {
         Run r = runs.get(name);
-        del.setString(1, name);
-        del.executeUpdate();
-        ins.setString(1, name);
-        ins.setString(2, r.levelKind);
+        if (r == null) {
+          // a run this ingest never saw in a record (one a replaced file had): state as known
+          r = new Run(name);
+          inferFromName(r);
+        }
+        ins.setLong(1, seq.getAsLong());
+        ins.setString(2, name);
+        ins.setString(3, r.levelKind);
         if (r.level == null) {
-          ins.setNull(3, java.sql.Types.DOUBLE);
+          ins.setNull(4, java.sql.Types.DOUBLE);
         } else {
-          ins.setDouble(3, r.level);
+          ins.setDouble(4, r.level);
         }
         if (r.repeat == null) {
-          ins.setNull(4, java.sql.Types.INTEGER);
+          ins.setNull(5, java.sql.Types.INTEGER);
         } else {
-          ins.setInt(4, r.repeat);
+          ins.setInt(5, r.repeat);
         }
-        ins.setString(5, r.notes);
+        ins.setString(6, r.notes);
         ins.executeUpdate();
       }
     }

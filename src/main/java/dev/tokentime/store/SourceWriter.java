@@ -68,8 +68,13 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private long requestRows;
   private boolean done;
 
-  SourceWriter(IngestStore store, DuckDBConnection conn, int sourceId, SourceInfo info) {
+  /** Runs of the sources this file replaces (their statistics change with it). */
+  private final Set<String> replacedRuns;
+
+  SourceWriter(IngestStore store, DuckDBConnection conn, int sourceId, SourceInfo info,
+      Set<String> replacedRuns) {
     this.store = store;
+    this.replacedRuns = replacedRuns;
     this.conn = conn;
     this.sourceId = sourceId;
     this.info = info;
@@ -106,6 +111,12 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   @Override
   public long request(RequestRecord r, byte[] line, int off, int len) {
+    // the last guard of every format: nothing out of range is stored (ingest.Checked)
+    String outOfRange = dev.tokentime.ingest.Checked.requestProblem(r);
+    if (outOfRange != null) {
+      reject(r.lineNo, outOfRange, line, off, len);
+      return -1;
+    }
     touchRun(r.run);
     try {
       long key;
@@ -495,9 +506,12 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       ps.setString(12, Version.get());
       ps.executeUpdate();
     }
+    Set<String> pending = new java.util.LinkedHashSet<>(runs);
+    pending.addAll(replacedRuns);
+    store.writePendingRuns(conn, pending);
     conn.commit();
     done = true;
-    store.sourceCommitted(this, changedRuns);
+    store.sourceCommitted(this);
   }
 
   /** Undoes everything this file wrote. */

@@ -112,6 +112,9 @@ public final class TokentimeJsonlFormat implements InputFormat {
           sink.reject(lineNo, jsonReason(e), buf, off, len);
         } catch (StreamReadException e) {
           sink.reject(lineNo, "not valid JSON: " + e.getOriginalMessage(), buf, off, len);
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+          // nesting, number, string or name beyond Jackson's limits: this line, not the file
+          sink.reject(lineNo, "JSON beyond a parser limit: " + e.getOriginalMessage(), buf, off, len);
         }
       }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.peers.PeerJson;
 import dev.tokentime.ingest.RequestRecord;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -16,7 +15,6 @@ import java.util.Map;
 final class Fields {
   private Fields() {}
 
-  private static final BigDecimal NS_PER_S = BigDecimal.valueOf(1_000_000_000L);
 
   /**
    * A time in seconds as integer ns, exactly as written (no binary rounding); NONE when absent,
@@ -30,7 +28,11 @@ final class Fields {
     if (d.signum() < 0) {
       throw new PeerJson.Bad(path + field + ": negative time " + d.toPlainString());
     }
-    return d.multiply(NS_PER_S).setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+    try {
+      return dev.tokentime.ingest.Checked.secondsToNs(path + field, d);
+    } catch (dev.tokentime.ingest.Checked.OutOfRange e) {
+      throw new PeerJson.Bad(e.getMessage());
+    }
   }
 
   /** A time already in ns (number, numeric string, or a one-element tensor); NONE when absent or 0. */
@@ -43,7 +45,11 @@ final class Fields {
       throw new PeerJson.Bad(path + field + ": expected a whole, non-negative number of ns, got "
           + d.toPlainString());
     }
-    return d.longValueExact();
+    try {
+      return dev.tokentime.ingest.Checked.exactNs(path + field, d);
+    } catch (dev.tokentime.ingest.Checked.OutOfRange e) {
+      throw new PeerJson.Bad(e.getMessage());
+    }
   }
 
   /** A number, a numeric string, or a one-element (nested) array of one; null when absent. */

@@ -96,6 +96,9 @@ final class JsonUnits {
           sink.reject(lineNo, "truncated JSON: the line ends inside the document", buf, off, len);
         } catch (StreamReadException e) {
           sink.reject(lineNo, reason(e), buf, off, len);
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+          // nesting, number, string or name beyond Jackson's limits: this line, not the file
+          sink.reject(lineNo, "JSON beyond a parser limit: " + e.getOriginalMessage(), buf, off, len);
         }
       }
 
@@ -128,6 +131,10 @@ final class JsonUnits {
         counter.units++;
         sink.reject(e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
             reason(e) + "; the units before it were read", null, 0, 0);
+      } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+        counter.units++;
+        sink.reject(p.currentLocation().getLineNr(), "JSON beyond a parser limit: "
+            + e.getOriginalMessage() + "; the units before it were read", null, 0, 0);
       }
     }
     return counter.units;

@@ -1,0 +1,74 @@
+package dev.tokentime.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.testing.Generated;
+import dev.tokentime.testing.TestDb;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Inputs that should just work, and damage that must not pass unnoticed: a CSV saved with a
+ * UTF-8 byte order mark reads like the same CSV without it (before, every row was rejected);
+ * a compressed file cut short is a rejected line, so --strict refuses it (before, a .zst cut
+ * short stored nothing and --strict still exited 0).
+ */
+class DamagedInputTest {
+  @TempDir
+  Path tmp;
+
+  @Test
+  void aCsvWithAByteOrderMarkReadsLikeOneWithout() throws Exception {
+    Path plain = Generated.into(tmp.resolve("plain"), "--form", "csv", "--levels", "2", "--requests", "6", "--seed", "4");
+    Path bom = Files.createDirectories(tmp.resolve("bom"));
+    try (var files = Files.list(plain)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        byte[] b = Files.readAllBytes(f);
+        byte[] withBom = new byte[b.length + 3];
+        withBom[0] = (byte) 0xef;
+        withBom[1] = (byte) 0xbb;
+        withBom[2] = (byte) 0xbf;
+        System.arraycopy(b, 0, withBom, 3, b.length);
+        Files.write(bom.resolve(f.getFileName()), withBom);
+      }
+    }
+    String q = "SELECT count(*), sum(prompt_tokens), (SELECT count(*) FROM tokens), (SELECT count(*) FROM rejects) FROM requests";
+    List<List<Object>> expected;
+    try (TestDb t = new TestDb(tmp.resolve("a"))) {
+      t.ingest(IngestOptions.of(List.of(plain.toString())));
+      expected = t.rows(q);
+    }
+    assertTrue(((Number) expected.get(0).get(0)).longValue() > 0, expected.toString());
+    try (TestDb t = new TestDb(tmp.resolve("b"))) {
+      t.ingest(IngestOptions.of(List.of(bom.toString())));
+      assertEquals(expected, t.rows(q));
+    }
+  }
+
+  @Test
+  void aZstdFileCutShortIsARejectAndStrictRefusesIt() throws Exception {
+    // big enough for several zstd blocks, so the part before the cut decodes
+    Path gen = Generated.into(tmp.resolve("gen"), "--form", "tokens", "--levels", "4", "--requests", "150",
+        "--mean-output", "40", "--seed", "2");
+    byte[] whole = com.github.luben.zstd.Zstd.compress(Files.readAllBytes(gen.resolve("c4.jsonl")));
+    Path cut = Files.write(Files.createDirectories(tmp.resolve("c4")).resolve("c4.jsonl.zst"),
+        Arrays.copyOf(whole, whole.length * 2 / 3));
+    try (TestDb t = new TestDb(tmp.resolve("lenient"))) {
+      IngestResult r = t.ingest(cut);
+      IngestResult.FileResult f = r.files().get(0);
+      assertTrue(f.records() > 100 && f.rejected() >= 1, f.toString());
+      assertEquals(f.lines(), f.records() + f.otherLines() + f.rejected());
+      assertTrue(f.firstRejects().stream().anyMatch(j -> j.reason().contains("zstd stream")), f.firstRejects().toString());
+    }
+    try (TestDb t = new TestDb(tmp.resolve("strict"))) {
+      IngestResult r = t.ingest(new IngestOptions(List.of(cut.toString()), null, null, false, true, false, null, null));
+      assertTrue(r.strictFailure(), r.files().toString());
+      assertEquals(0, t.count("SELECT count(*) FROM sources"));
+    }
+  }
+}
