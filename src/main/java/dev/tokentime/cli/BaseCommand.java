@@ -1,10 +1,8 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.BadInputException;
-import dev.tokentime.store.Database;
-import dev.tokentime.store.StoreException;
+import dev.tokentime.app.DatabaseErrors;
 import java.io.PrintWriter;
-import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,15 +28,12 @@ abstract class BaseCommand implements Callable<Integer> {
       err().println("tokentime: " + e.getMessage());
       debug(e);
       return ExitCode.BAD_INPUT;
-    } catch (SQLException e) {
-      err().println("tokentime: database error: " + Database.firstLine(e));
-      debug(e);
-      return ExitCode.BAD_INPUT;
-    } catch (StoreException e) {
-      err().println("tokentime: database error: " + e.getMessage());
-      debug(e);
-      return ExitCode.BAD_INPUT;
     } catch (Exception e) {
+      if (DatabaseErrors.isDatabaseError(e)) {
+        err().println("tokentime: database error: " + DatabaseErrors.describe(e));
+        debug(e);
+        return ExitCode.BAD_INPUT;
+      }
       err().println("tokentime: internal error: " + e
           + " (set TOKENTIME_DEBUG=1 for the stack trace; please report it)");
       if (System.getenv("TOKENTIME_DEBUG") != null) {

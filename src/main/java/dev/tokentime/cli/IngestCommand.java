@@ -1,11 +1,10 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.Timing;
-import dev.tokentime.app.IngestResult;
+import dev.tokentime.app.DatabaseAccess;
 import dev.tokentime.app.ExplainService;
-import dev.tokentime.app.IngestService;
+import dev.tokentime.app.IngestResult;
 import dev.tokentime.ingest.FormatRegistry;
-import dev.tokentime.store.Database;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,16 +48,16 @@ final class IngestCommand extends BaseCommand {
       }
       return ExitCode.OK;
     }
-    long t = System.nanoTime();
-    IngestResult r;
-    try (Database d = Databases.forWriting(db.resolve())) {
-      t = Timing.since("open database", t);
-      IngestReport report = new IngestReport(out(), IngestReport.progressTarget(err()));
-      r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);
-      report.finish(r);
-      t = System.nanoTime();
-    }
-    Timing.since("close (checkpoint)", t);
+    var options = input.toOptions(inputs);
+    var ingest = IngestReport.ingest(options, out(), err());
+    long[] t = {System.nanoTime()};
+    IngestResult r = DatabaseAccess.write(db.resolve(), d -> {
+      Timing.since("open database", t[0]);
+      IngestResult result = ingest.apply(d);
+      t[0] = System.nanoTime();
+      return result;
+    });
+    Timing.since("close (checkpoint)", t[0]);
     if (r.strictFailure()) {
       err().println("tokentime: " + IngestReport.strictMessage(r));
       return ExitCode.BAD_INPUT;

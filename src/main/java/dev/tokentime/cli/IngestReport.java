@@ -1,8 +1,10 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.app.DatabaseAccess;
+import dev.tokentime.app.IngestOptions;
 import dev.tokentime.app.IngestResult;
 import dev.tokentime.app.IngestService;
-import dev.tokentime.store.SourceWriter;
+import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.output.Terminal;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -21,6 +23,19 @@ final class IngestReport implements IngestService.Listener {
   IngestReport(PrintWriter out, PrintWriter progress) {
     this.out = out;
     this.progress = progress;
+  }
+
+  /**
+   * Ingests with this report: per-file lines to {@code out}, the progress line to {@code err}
+   * when it is a terminal.
+   */
+  static DatabaseAccess.Work<IngestResult> ingest(IngestOptions o, PrintWriter out, PrintWriter err) {
+    return d -> {
+      IngestReport report = new IngestReport(out, progressTarget(err));
+      IngestResult r = new IngestService(FormatRegistry.standard()).ingest(d, o, report);
+      report.finish(r);
+      return r;
+    };
   }
 
   /** Progress goes to stderr only when it is a terminal (never into a log or a pipe). */
@@ -70,7 +85,7 @@ final class IngestReport implements IngestService.Listener {
       out.println("  warning: " + r.damage() + "; the lines before it were read");
     }
     if (r.rejected() > 0) {
-      for (SourceWriter.Reject j : r.firstRejects().subList(0, Math.min(3, r.firstRejects().size()))) {
+      for (var j : r.firstRejects().subList(0, Math.min(3, r.firstRejects().size()))) {
         out.println("  rejected line " + j.lineNo() + ": " + j.reason());
       }
       if (r.sourceId() != null) {
@@ -104,7 +119,7 @@ final class IngestReport implements IngestService.Listener {
     StringBuilder sb = new StringBuilder("--strict: ").append(bad.rejected()).append(" rejected line")
         .append(bad.rejected() == 1 ? "" : "s").append(" in ").append(bad.path())
         .append("; nothing of that file was stored");
-    for (SourceWriter.Reject j : bad.firstRejects()) {
+    for (var j : bad.firstRejects()) {
       sb.append("\n  line ").append(j.lineNo()).append(": ").append(j.reason());
     }
     return sb.toString();

@@ -1,18 +1,9 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.BadInputException;
-import dev.tokentime.export.ArrowIpc;
+import dev.tokentime.app.QueryService;
 import dev.tokentime.output.OutputFormat;
-import dev.tokentime.output.ResultStreamer;
-import dev.tokentime.output.TableData;
-import dev.tokentime.output.TableRenderer;
 import dev.tokentime.output.Terminal;
-import dev.tokentime.store.Database;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,14 +22,11 @@ import picocli.CommandLine.Parameters;
         "  tokentime query --db run.duckdb \"SELECT run, quantile_cont(gap_ms, 0.99) FROM token_gaps GROUP BY run\""})
 final class QueryCommand extends BaseCommand {
   @Mixin
-  DbOption db;
+  ReadAccess access;
 
   // text, csv, json, markdown; and arrow: an Arrow IPC stream on standard output
   @Mixin
   FormatOption format;
-
-  @Mixin
-  AnalysisOptions analysis;
 
   @Option(names = "--max-rows", paramLabel = "N",
       description = "Rows shown in text and Markdown output (default 100; 0 = all). CSV and JSON write every row.")
@@ -50,7 +38,7 @@ final class QueryCommand extends BaseCommand {
 
   @Override
   protected int run() throws Exception {
-    String sql = toSql(query);
+    String sql = QueryService.toSql(query);
     if (format.format.equalsIgnoreCase("arrow")) {
       return arrow(sql);
     }
@@ -58,28 +46,11 @@ final class QueryCommand extends BaseCommand {
       throw new BadInputException("Parquet is written to a file: tokentime export QUERY --format parquet -o FILE");
     }
     OutputFormat f = format.get();
-    var window = analysis.window();
-    try (Database d = Databases.forReading(db.resolve())) {
-      window.apply(d.connection());
-      return run(d, sql, f);
-    }
-  }
-
-  private int run(Database d, String sql, OutputFormat f) throws Exception {
-    d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
-    try (Statement st = d.connection().createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      switch (f) {
-        case CSV -> ResultStreamer.csv(rs, out());
-        case JSON -> ResultStreamer.json(rs, out());
-        default -> {
-          TableData t = TableData.read(rs, maxRows == null ? 100 : maxRows);
-          out().print(f == OutputFormat.TEXT ? TableRenderer.text(t, Terminal.width())
-              : TableRenderer.markdown(t));
-        }
-      }
+    long rows = maxRows == null ? 100 : maxRows;
+    return access.read(d -> {
+      new QueryService().print(d, sql, f, rows, Terminal.width(), out());
       return ExitCode.OK;
-    }
+    });
   }
 
   /**
@@ -91,31 +62,10 @@ final class QueryCommand extends BaseCommand {
       throw new BadInputException("--format arrow writes binary Arrow: send it to a program or a file "
           + "(... --format arrow | python read.py), or use tokentime export --format arrow -o FILE");
     }
-    var window = analysis.window();
-    try (Database d = Databases.forReading(db.resolve())) {
-      window.apply(d.connection());
-      d.streamResults(true);
-      try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-        out().flush();
-        ArrowIpc.writeStream(rs, System.out);
-        System.out.flush();
-      }
+    return access.read(d -> {
+      out().flush();
+      new QueryService().arrow(d, sql, System.out);
       return ExitCode.OK;
-    }
-  }
-
-  static String toSql(String q) throws java.io.IOException {
-    String t = q.strip();
-    if (t.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-      return "SELECT * FROM " + t;
-    }
-    if (t.endsWith(".sql")) {
-      Path p = Path.of(t);
-      if (!Files.isRegularFile(p)) {
-        throw new BadInputException("query file not found: " + t);
-      }
-      return Files.readString(p, StandardCharsets.UTF_8).strip().replaceAll(";\\s*$", "");
-    }
-    return t.replaceAll(";\\s*$", "");
+    });
   }
 }
