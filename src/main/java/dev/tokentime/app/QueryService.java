@@ -58,6 +58,18 @@ public final class QueryService {
     }
   }
 
+  /**
+   * The public views and table macros (what a user queries), one row each: the name as it is
+   * called, its kind and its grain, from tt_objects.
+   */
+  public TableData publicObjects(Database d) throws SQLException {
+    try (Statement st = d.connection().createStatement();
+        ResultSet rs = st.executeQuery("SELECT object_name || coalesce(parameters, '') AS name, object_kind AS kind, "
+            + "grain FROM tt_objects WHERE object_kind IN ('view', 'table macro') ORDER BY object_name")) {
+      return TableData.read(rs, 0);
+    }
+  }
+
   /** Writes the rows of {@code sql} as an Arrow IPC stream, for pyarrow and polars. */
   public void arrow(Database d, String sql, OutputStream out) throws SQLException, IOException {
     d.streamResults(true);

@@ -3,6 +3,7 @@ package dev.tokentime.cli;
 import dev.tokentime.BadInputException;
 import dev.tokentime.app.QueryService;
 import dev.tokentime.output.OutputFormat;
+import dev.tokentime.output.TableRenderer;
 import dev.tokentime.output.Terminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -10,10 +11,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "query",
-    description = {"Run a view, a .sql file or inline SQL against a database.",
-        "Views and their columns are documented in the database itself "
-            + "(SELECT * FROM duckdb_columns() WHERE comment IS NOT NULL) and in queries/."},
+    description = {"Run a view, a .sql file or inline SQL against a database; without one, list the views.",
+        "Views and their columns are documented in the database itself (tt_objects: one row per "
+            + "table, view and macro; tt_docs: one row per column, with its unit) and in queries/."},
     footer = {"", "Examples:",
+        "  tokentime query --db run.duckdb                    # the views and table macros, one line each",
         "  tokentime query --db run.duckdb request_latency",
         "  tokentime query --db run.duckdb level_summary --format markdown",
         "  tokentime query --db run.duckdb my_question.sql --format csv > out.csv",
@@ -24,28 +26,39 @@ final class QueryCommand extends BaseCommand {
   @Mixin
   ReadAccess access;
 
-  // text, csv, json, markdown; and arrow: an Arrow IPC stream on standard output
-  @Mixin
-  FormatOption format;
+  @Option(names = "--format", paramLabel = "FMT", defaultValue = "text",
+      description = "Output format: text (aligned, fitted to the terminal), csv, json, markdown, or arrow "
+          + "(an Arrow IPC stream for pyarrow and polars, sent to a pipe or a file, never a terminal). "
+          + "Default: ${DEFAULT-VALUE}.")
+  String format;
 
   @Option(names = "--max-rows", paramLabel = "N",
       description = "Rows shown in text and Markdown output (default 100; 0 = all). CSV and JSON write every row.")
   Long maxRows;
 
-  @Parameters(index = "0", paramLabel = "QUERY",
-      description = "A table or view name, a path to a .sql file, or SQL text.")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "QUERY",
+      description = "A table or view name, a path to a .sql file, or SQL text. Without it, the views and "
+          + "table macros are listed with what one row of each is.")
   String query;
 
   @Override
   protected int run() throws Exception {
+    if (query == null) {
+      OutputFormat f = OutputFormat.parse(format);
+      var objects = access.read(d -> new QueryService().publicObjects(d));
+      TableRenderer.write(objects, f, Terminal.width(), out());
+      err().println("(columns and units: tokentime query \"SELECT * FROM tt_docs WHERE object_name = 'NAME'\"; "
+          + "tables too: tt_objects)");
+      return ExitCode.OK;
+    }
     String sql = QueryService.toSql(query);
-    if (format.format.equalsIgnoreCase("arrow")) {
+    if (format.equalsIgnoreCase("arrow")) {
       return arrow(sql);
     }
-    if (format.format.equalsIgnoreCase("parquet")) {
+    if (format.equalsIgnoreCase("parquet")) {
       throw new BadInputException("Parquet is written to a file: tokentime export QUERY --format parquet -o FILE");
     }
-    OutputFormat f = format.get();
+    OutputFormat f = OutputFormat.parse(format);
     long rows = maxRows == null ? 100 : maxRows;
     return access.read(d -> {
       new QueryService().print(d, sql, f, rows, Terminal.width(), out());
