@@ -3,6 +3,7 @@ package dev.tokentime.app;
 import dev.tokentime.analysis.AnalysisWindow;
 import dev.tokentime.query.QueryLibrary;
 import dev.tokentime.store.Database;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 
@@ -38,17 +39,44 @@ public final class DatabaseAccess {
     if (!writable) {
       return read(path, window, work);
     }
-    try (Database d = Database.open(path, Database.Mode.WRITE)) {
+    try (Database d = open(path, Database.Mode.WRITE)) {
       QueryLibrary.get().installIfChanged(d);
       window.apply(d.connection());
       return work.apply(d);
     }
   }
 
-  /** Runs {@code work} on the database opened (created when missing) for ingest. */
+  /**
+   * Runs {@code work} on the database opened (created when missing) for ingest. A database this
+   * call created is removed again when the work fails before any file was stored in it (an
+   * unrecognised file, a bad option): a failed first ingest leaves nothing behind.
+   */
   public static <T> T write(Path path, Work<T> work) throws Exception {
-    try (Database d = forWriting(path)) {
-      return work.apply(d);
+    boolean existed = Files.exists(path);
+    boolean empty = false;
+    try {
+      try (Database d = forWriting(path)) {
+        try {
+          return work.apply(d);
+        } catch (Exception e) {
+          empty = !existed && storedNothing(d);
+          throw e;
+        }
+      }
+    } catch (Exception e) {
+      if (empty) {
+        Files.deleteIfExists(Path.of(path + ".wal"));
+        Files.deleteIfExists(path);
+      }
+      throw e;
+    }
+  }
+
+  private static boolean storedNothing(Database d) {
+    try {
+      return d.queryLong("SELECT count(*) FROM sources") == 0;
+    } catch (SQLException e) {
+      return false; // when in doubt, keep the file
     }
   }
 
@@ -57,18 +85,30 @@ public final class DatabaseAccess {
    * unless its views are from another version of the query library, which are then reinstalled.
    */
   public static Database forReading(Path path) throws SQLException {
-    Database db = Database.open(path, Database.Mode.READ_ONLY);
+    Database db = open(path, Database.Mode.READ_ONLY);
     if (QueryLibrary.get().hash().equals(db.meta("queries_hash"))) {
       return db;
     }
     db.close();
-    Database rw = Database.open(path, Database.Mode.WRITE);
+    Database rw = open(path, Database.Mode.WRITE);
     QueryLibrary.get().install(rw);
     return rw;
   }
 
+  private static Database open(Path path, Database.Mode mode) {
+    try {
+      return Database.open(path, mode);
+    } catch (RuntimeException e) {
+      throw DatabaseErrors.lockConflict(e, path, mode != Database.Mode.READ_ONLY);
+    }
+  }
+
   /** Opens (creating when missing, from the cached empty database) a database for ingest. */
   public static Database forWriting(Path path) throws SQLException {
-    return EmptyDatabases.openForWriting(path);
+    try {
+      return EmptyDatabases.openForWriting(path);
+    } catch (RuntimeException e) {
+      throw DatabaseErrors.lockConflict(e, path, true);
+    }
   }
 }

@@ -36,9 +36,7 @@ abstract class BaseCommand implements Callable<Integer> {
       }
       err().println("tokentime: internal error: " + e
           + " (set TOKENTIME_DEBUG=1 for the stack trace; please report it)");
-      if (System.getenv("TOKENTIME_DEBUG") != null) {
-        e.printStackTrace(err());
-      }
+      debug(e);
       return ExitCode.INTERNAL;
     } finally {
       out().flush();
@@ -47,9 +45,15 @@ abstract class BaseCommand implements Callable<Integer> {
   }
 
   private void debug(Exception e) {
-    if (System.getenv("TOKENTIME_DEBUG") != null) {
+    if (debugOn(System.getenv("TOKENTIME_DEBUG"))) {
       e.printStackTrace(err());
     }
+  }
+
+  /** TOKENTIME_DEBUG: set and not 0, false, off or no (any case), as a user means it. */
+  static boolean debugOn(String value) {
+    return value != null && !value.isBlank()
+        && !value.strip().toLowerCase(java.util.Locale.ROOT).matches("0|false|off|no");
   }
 
   protected PrintWriter out() {

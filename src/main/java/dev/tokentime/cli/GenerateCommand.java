@@ -34,34 +34,36 @@ final class GenerateCommand extends BaseCommand {
       description = "Total output tokens to aim for over all levels; overrides --requests.")
   Long tokens;
 
-  @Option(names = "--warmup", defaultValue = "0", paramLabel = "N", description = "Warm-up requests per level.")
+  @Option(names = "--warmup", defaultValue = "0", paramLabel = "N", description = "Warm-up requests per level (default: ${DEFAULT-VALUE}).")
   int warmup;
 
-  @Option(names = "--mean-output", defaultValue = "200", paramLabel = "N", description = "Mean output tokens per request.")
+  @Option(names = "--mean-output", defaultValue = "200", paramLabel = "N", description = "Mean output tokens per request (default: ${DEFAULT-VALUE}).")
   int meanOutput;
 
   @Option(names = "--error-every", defaultValue = "0", paramLabel = "N",
-      description = "Every N-th measured request fails (0 = none).")
+      description = "Every N-th measured request fails (0 = none; default: ${DEFAULT-VALUE}).")
   int errorEvery;
 
-  @Option(names = "--slots", defaultValue = "8", paramLabel = "N", description = "Server batch slots.")
+  @Option(names = "--slots", defaultValue = "8", paramLabel = "N", description = "Server batch slots (default: ${DEFAULT-VALUE}).")
   int slots;
 
-  @Option(names = "--seed", defaultValue = "42", paramLabel = "N", description = "Random seed.")
+  @Option(names = "--seed", defaultValue = "42", paramLabel = "N", description = "Random seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
   @Option(names = "--form", defaultValue = "requests", paramLabel = "FORM",
       description = "requests (JSONL with tokens_ns arrays), tokens (JSONL, one line per token), csv, "
-          + "or vllm-log (a vLLM server log with per-token streaming-delta lines, ~170 bytes a token).")
+          + "or vllm-log (a vLLM server log with per-token streaming-delta lines, ~170 bytes a token); "
+          + "default: ${DEFAULT-VALUE}.")
   String form;
 
   @Option(names = "--token-timing", defaultValue = "steps", paramLabel = "MODEL",
       description = "steps (engine iterations: tokens of the batch in lock-step, prefills stall the "
-          + "batch; default) or independent (each request's gaps drawn on their own with random "
-          + "stalls, not aligned across requests: the model the bundled samples were written with).")
+          + "batch) or independent (each request's gaps drawn on their own with random "
+          + "stalls, not aligned across requests: the model the bundled samples were written with); "
+          + "default: ${DEFAULT-VALUE}.")
   String tokenTiming;
 
-  @Option(names = "--gzip", description = "Write .gz files.")
+  @Option(names = "--gzip", description = "Write .gz files (default: plain files).")
   boolean gzip;
 
   @Override

@@ -15,6 +15,7 @@ final class IngestReport implements IngestService.Listener {
   private final PrintWriter out;
   private final PrintWriter progress;
   private int progressWidth;
+  private final java.util.Map<String, Eta> etas = new java.util.HashMap<>();
 
   /**
    * @param out where the per-file lines go
@@ -48,10 +49,11 @@ final class IngestReport implements IngestService.Listener {
     if (progress == null) {
       return;
     }
+    double eta = etas.computeIfAbsent(p.path(), k -> new Eta()).next(p.etaSeconds(), p.seconds());
     String line = String.format(Locale.ROOT, "%s  %s / %s (%d%%)  %,.0f lines/s  ETA %s",
         p.path(), mb(p.bytesRead()), mb(p.bytesTotal()),
         p.bytesTotal() > 0 ? Math.min(100, 100 * p.bytesRead() / p.bytesTotal()) : 0,
-        p.linesPerSecond(), p.etaSeconds() < 0 ? "?" : String.format(Locale.ROOT, "%.0f s", p.etaSeconds()));
+        p.linesPerSecond(), eta < 0 ? "?" : String.format(Locale.ROOT, "%.0f s", eta));
     progress.print("\r" + line + " ".repeat(Math.max(0, progressWidth - line.length())));
     progress.flush();
     progressWidth = line.length();
