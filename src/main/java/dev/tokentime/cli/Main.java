@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         FormatsCommand.class, GenerateCommand.class, ShellCommand.class, ExportCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 ok, 1 SLO not met or check failed, 2 bad input or usage, 3 internal error.",
-        "", "Start with:  tokentime analyze sample-logs/"})
+        "", "Start with: tokentime analyze sample-logs/"})
 public final class Main {
 
   public static void main(String[] args) {
