@@ -1,15 +1,12 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.app.DatabaseAccess;
 import dev.tokentime.app.IngestResult;
-import dev.tokentime.app.IngestService;
-import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.app.ScratchDatabase;
 import dev.tokentime.output.Terminal;
 import dev.tokentime.report.ReportFiles;
-import dev.tokentime.store.Database;
 import dev.tokentime.summary.SummaryRenderer;
 import dev.tokentime.summary.SummaryService;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -49,45 +46,23 @@ final class AnalyzeCommand extends BaseCommand {
 
   @Override
   protected int run() throws Exception {
-    Path dbPath = db;
-    Path tempDir = null;
-    if (dbPath == null) {
-      tempDir = Files.createTempDirectory("tokentime-");
-      dbPath = tempDir.resolve("analyze.duckdb");
-    }
-    try (Database d = Databases.forWriting(dbPath)) {
-      IngestReport report = new IngestReport(err(), IngestReport.progressTarget(err()));
-      IngestResult r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);
-      report.finish(r);
-      if (r.strictFailure()) {
-        err().println("tokentime: " + IngestReport.strictMessage(r));
-        return ExitCode.BAD_INPUT;
-      }
-      var summary = new SummaryService().summarize(d, Set.of());
-      out().print(SummaryRenderer.render(summary, format.get(), Terminal.width(), ""));
-      if (reportPath != null) {
-        ReportFiles.Written w = ReportFiles.report(d, Set.of(), null, "", dbPath, ReportFiles.forPath(reportPath));
-        err().println("wrote " + w.files().get(0));
-      }
-      return ExitCode.OK;
-    } finally {
-      if (tempDir != null) {
-        deleteTree(tempDir);
-      }
-    }
-  }
-
-  static void deleteTree(Path dir) {
-    try (var s = Files.walk(dir)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          // best effort: a temp file left behind is harmless
+    try (ScratchDatabase scratch = ScratchDatabase.unless(db, "analyze.duckdb")) {
+      var ingest = IngestReport.ingest(input.toOptions(inputs), err(), err());
+      return DatabaseAccess.write(scratch.path(), d -> {
+        IngestResult r = ingest.apply(d);
+        if (r.strictFailure()) {
+          err().println("tokentime: " + IngestReport.strictMessage(r));
+          return ExitCode.BAD_INPUT;
         }
+        var summary = new SummaryService().summarize(d, Set.of());
+        out().print(SummaryRenderer.render(summary, format.get(), Terminal.width(), ""));
+        if (reportPath != null) {
+          ReportFiles.Written w = ReportFiles.report(d, Set.of(), null, "", scratch.path(),
+              ReportFiles.forPath(reportPath));
+          err().println("wrote " + w.files().get(0));
+        }
+        return ExitCode.OK;
       });
-    } catch (IOException e) {
-      // best effort
     }
   }
 }

@@ -1,10 +1,8 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.BadInputException;
-import dev.tokentime.store.Database;
-import dev.tokentime.store.StoreException;
+import dev.tokentime.app.DatabaseErrors;
 import java.io.PrintWriter;
-import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,20 +28,15 @@ abstract class BaseCommand implements Callable<Integer> {
       err().println("tokentime: " + e.getMessage());
       debug(e);
       return ExitCode.BAD_INPUT;
-    } catch (SQLException e) {
-      err().println("tokentime: database error: " + Database.firstLine(e));
-      debug(e);
-      return ExitCode.BAD_INPUT;
-    } catch (StoreException e) {
-      err().println("tokentime: database error: " + e.getMessage());
-      debug(e);
-      return ExitCode.BAD_INPUT;
     } catch (Exception e) {
+      if (DatabaseErrors.isDatabaseError(e)) {
+        err().println("tokentime: database error: " + DatabaseErrors.describe(e));
+        debug(e);
+        return ExitCode.BAD_INPUT;
+      }
       err().println("tokentime: internal error: " + e
           + " (set TOKENTIME_DEBUG=1 for the stack trace; please report it)");
-      if (System.getenv("TOKENTIME_DEBUG") != null) {
-        e.printStackTrace(err());
-      }
+      debug(e);
       return ExitCode.INTERNAL;
     } finally {
       out().flush();
@@ -52,9 +45,15 @@ abstract class BaseCommand implements Callable<Integer> {
   }
 
   private void debug(Exception e) {
-    if (System.getenv("TOKENTIME_DEBUG") != null) {
+    if (debugOn(System.getenv("TOKENTIME_DEBUG"))) {
       e.printStackTrace(err());
     }
+  }
+
+  /** TOKENTIME_DEBUG: set and not 0, false, off or no (any case), as a user means it. */
+  static boolean debugOn(String value) {
+    return value != null && !value.isBlank()
+        && !value.strip().toLowerCase(java.util.Locale.ROOT).matches("0|false|off|no");
   }
 
   protected PrintWriter out() {

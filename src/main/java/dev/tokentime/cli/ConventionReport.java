@@ -19,7 +19,7 @@ final class ConventionReport {
     StringBuilder sb = new StringBuilder();
     switch (f) {
       case JSON -> {
-        ObjectNode root = CheckCommand.JSON.createObjectNode();
+        ObjectNode root = JsonOutput.MAPPER.createObjectNode();
         root.put("format", "tokentime-summary");
         root.put("convention", convention);
         ArrayNode runs = root.putArray("runs");
@@ -40,7 +40,7 @@ final class ConventionReport {
             }
           }
         }
-        sb.append(CheckCommand.JSON.writeValueAsString(root)).append('\n');
+        sb.append(JsonOutput.MAPPER.writeValueAsString(root)).append('\n');
       }
       case CSV -> {
         sb.append("run,metric,stat,value,unit\n");

@@ -1,16 +1,12 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.BadInputException;
 import dev.tokentime.analysis.Conventions;
-import dev.tokentime.app.IngestResult;
-import dev.tokentime.app.IngestService;
-import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.app.DatabaseAccess;
+import dev.tokentime.app.ScratchDatabase;
 import dev.tokentime.output.OutputFormat;
-import dev.tokentime.store.Database;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,8 +33,8 @@ final class ConventionsCommand extends BaseCommand {
   @Mixin
   AnalysisOptions analysis;
 
-  @Option(names = "--run", paramLabel = "NAME", description = "Only this run (repeatable).")
-  List<String> runs;
+  @Mixin
+  RunFilter runs;
 
   @Parameters(arity = "0..*", paramLabel = "FILE", description = "Files to read first (any format tokentime reads).")
   List<String> files;
@@ -46,40 +42,22 @@ final class ConventionsCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     if (db == null && (files == null || files.isEmpty())) {
-      throw new dev.tokentime.BadInputException("give files to read, or --db");
+      throw new BadInputException("give files to read, or --db");
     }
-    Path tempDir = null;
-    Path dbPath = db;
-    if (dbPath == null) {
-      tempDir = Files.createTempDirectory("tokentime-");
-      dbPath = tempDir.resolve("conventions.duckdb");
-    }
-    try {
+    try (ScratchDatabase scratch = ScratchDatabase.unless(db, "conventions.duckdb")) {
       if (files != null && !files.isEmpty()) {
-        try (Database d = Databases.forWriting(dbPath)) {
-          IngestReport report = new IngestReport(err(), IngestReport.progressTarget(err()));
-          IngestResult r = new IngestService(FormatRegistry.standard())
-              .ingest(d, new InputOptions().toOptions(files), report);
-          report.finish(r);
-        }
+        DatabaseAccess.write(scratch.path(), IngestReport.ingest(new InputOptions().toOptions(files), err(), err()));
       }
-      Set<String> only = runs == null ? Set.of() : new LinkedHashSet<>(runs);
-      try (Database d = Databases.forReading(dbPath)) {
-        analysis.window().apply(d.connection());
-        List<Conventions.SideBySide> sides = new Conventions().sideBySide(d, only);
-        if (sides.isEmpty()) {
-          err().println("tokentime: no run with latency figures to compare");
-          return ExitCode.BAD_INPUT;
-        }
-        OutputFormat f = format.get();
-        out().print(f == OutputFormat.JSON ? CheckCommand.JSON.writeValueAsString(sides) + "\n"
-            : ConventionReport.sideBySide(sides, f));
+      List<Conventions.SideBySide> sides = DatabaseAccess.read(scratch.path(), analysis.window(),
+          d -> new Conventions().sideBySide(d, runs.set()));
+      if (sides.isEmpty()) {
+        err().println("tokentime: no run with latency figures to compare");
+        return ExitCode.BAD_INPUT;
       }
+      OutputFormat f = format.get();
+      out().print(f == OutputFormat.JSON ? JsonOutput.MAPPER.writeValueAsString(sides) + "\n"
+          : ConventionReport.sideBySide(sides, f));
       return ExitCode.OK;
-    } finally {
-      if (tempDir != null) {
-        AnalyzeCommand.deleteTree(tempDir);
-      }
     }
   }
 }

@@ -1,8 +1,8 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.app.QueryService;
 import dev.tokentime.export.ExportFormat;
 import dev.tokentime.export.ExportService;
-import dev.tokentime.store.Database;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -25,10 +25,7 @@ import picocli.CommandLine.Parameters;
         "", "Standard output instead of a file: tokentime query ... --format arrow | python read.py"})
 final class ExportCommand extends BaseCommand {
   @Mixin
-  DbOption db;
-
-  @Mixin
-  AnalysisOptions analysis;
+  ReadAccess access;
 
   @Parameters(index = "0", paramLabel = "NAME|SQL",
       description = "A table or view name, a path to a .sql file, or SQL text.")
@@ -49,16 +46,12 @@ final class ExportCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     ExportFormat f = format != null ? ExportFormat.parse(format) : fromExtension(output);
-    String sql = QueryCommand.toSql(query);
-    var window = analysis.window();
-    try (Database d = Databases.forReading(db.resolve())) {
-      window.apply(d.connection());
-      ExportService.Result r = new ExportService().export(d, sql, f, output,
-          partitionBy == null ? List.of() : partitionBy);
-      out().println(r.rows() + " rows written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
-          + (partitionBy == null ? "" : ", partitioned by " + String.join(", ", partitionBy)) + ")");
-      return ExitCode.OK;
-    }
+    String sql = QueryService.toSql(query);
+    List<String> by = partitionBy == null ? List.of() : partitionBy;
+    ExportService.Result r = access.read(d -> new ExportService().export(d, sql, f, output, by));
+    out().println(r.rows() + " rows written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
+        + (partitionBy == null ? "" : ", partitioned by " + String.join(", ", partitionBy)) + ")");
+    return ExitCode.OK;
   }
 
   private ExportFormat fromExtension(Path p) {

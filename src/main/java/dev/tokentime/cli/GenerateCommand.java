@@ -1,9 +1,6 @@
 package dev.tokentime.cli;
 
-import dev.tokentime.generate.CanonicalWriter;
-import dev.tokentime.generate.RunGenerator;
-import dev.tokentime.generate.VllmLogWriter;
-import java.nio.file.Files;
+import dev.tokentime.generate.SweepWriter;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -37,73 +34,43 @@ final class GenerateCommand extends BaseCommand {
       description = "Total output tokens to aim for over all levels; overrides --requests.")
   Long tokens;
 
-  @Option(names = "--warmup", defaultValue = "0", paramLabel = "N", description = "Warm-up requests per level.")
+  @Option(names = "--warmup", defaultValue = "0", paramLabel = "N", description = "Warm-up requests per level (default: ${DEFAULT-VALUE}).")
   int warmup;
 
-  @Option(names = "--mean-output", defaultValue = "200", paramLabel = "N", description = "Mean output tokens per request.")
+  @Option(names = "--mean-output", defaultValue = "200", paramLabel = "N", description = "Mean output tokens per request (default: ${DEFAULT-VALUE}).")
   int meanOutput;
 
   @Option(names = "--error-every", defaultValue = "0", paramLabel = "N",
-      description = "Every N-th measured request fails (0 = none).")
+      description = "Every N-th measured request fails (0 = none; default: ${DEFAULT-VALUE}).")
   int errorEvery;
 
-  @Option(names = "--slots", defaultValue = "8", paramLabel = "N", description = "Server batch slots.")
+  @Option(names = "--slots", defaultValue = "8", paramLabel = "N", description = "Server batch slots (default: ${DEFAULT-VALUE}).")
   int slots;
 
-  @Option(names = "--seed", defaultValue = "42", paramLabel = "N", description = "Random seed.")
+  @Option(names = "--seed", defaultValue = "42", paramLabel = "N", description = "Random seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
   @Option(names = "--form", defaultValue = "requests", paramLabel = "FORM",
       description = "requests (JSONL with tokens_ns arrays), tokens (JSONL, one line per token), csv, "
-          + "or vllm-log (a vLLM server log with per-token streaming-delta lines, ~170 bytes a token).")
+          + "or vllm-log (a vLLM server log with per-token streaming-delta lines, ~170 bytes a token); "
+          + "default: ${DEFAULT-VALUE}.")
   String form;
 
   @Option(names = "--token-timing", defaultValue = "steps", paramLabel = "MODEL",
       description = "steps (engine iterations: tokens of the batch in lock-step, prefills stall the "
-          + "batch; default) or independent (each request's gaps drawn on their own with random "
-          + "stalls, not aligned across requests: the model the bundled samples were written with).")
+          + "batch) or independent (each request's gaps drawn on their own with random "
+          + "stalls, not aligned across requests: the model the bundled samples were written with); "
+          + "default: ${DEFAULT-VALUE}.")
   String tokenTiming;
 
-  @Option(names = "--gzip", description = "Write .gz files.")
+  @Option(names = "--gzip", description = "Write .gz files (default: plain files).")
   boolean gzip;
 
   @Override
   protected int run() throws Exception {
-    boolean vllmLog = form.equals("vllm-log");
-    CanonicalWriter.Form f = switch (form) {
-      case "requests", "vllm-log" -> CanonicalWriter.Form.REQUESTS;
-      case "tokens" -> CanonicalWriter.Form.TOKENS;
-      case "csv" -> CanonicalWriter.Form.CSV;
-      default -> throw new dev.tokentime.BadInputException("--form must be requests, tokens, csv or vllm-log");
-    };
-    RunGenerator.TokenTiming timing = switch (tokenTiming) {
-      case "steps" -> RunGenerator.TokenTiming.STEPS;
-      case "independent" -> RunGenerator.TokenTiming.INDEPENDENT;
-      default -> throw new dev.tokentime.BadInputException("--token-timing must be steps or independent");
-    };
-    Files.createDirectories(out);
-    int perLevel = requests;
-    if (tokens != null) {
-      perLevel = (int) Math.max(1, tokens / levels.size() / Math.max(1, meanOutput));
-    }
-    RunGenerator gen = new RunGenerator(seed, slots, 1_767_225_600_000_000_000L, timing); // 2026-01-01T00:00Z
-    long total = 0;
-    long offset = 0;
-    for (int c : levels) {
-      String run = "c" + c;
-      String ext = (vllmLog ? ".log" : f == CanonicalWriter.Form.CSV ? ".csv" : ".jsonl") + (gzip ? ".gz" : "");
-      Path file = f == CanonicalWriter.Form.CSV ? out.resolve(run + "-requests" + ext) : out.resolve(run + ext);
-      long[] last = {0};
-      try (RunGenerator.Sink w = vllmLog ? new VllmLogWriter(file, gzip) : new CanonicalWriter(file, f, gzip)) {
-        total += gen.run(run, c, warmup, perLevel, meanOutput, errorEvery, offset, r -> {
-          w.accept(r);
-          last[0] = Math.max(last[0], r.finishedNs);
-        });
-      }
-      offset = last[0] - 1_767_225_600_000_000_000L + 5_000_000_000L; // levels 5 s apart
-    }
-    out().println("wrote " + levels.size() + " runs, " + (perLevel + warmup) * levels.size()
-        + " requests, " + total + " tokens to " + out);
+    SweepWriter.Written w = SweepWriter.write(out, new SweepWriter.Spec(levels, requests, tokens, warmup,
+        meanOutput, errorEvery, slots, seed, form, tokenTiming, gzip));
+    out().println("wrote " + w.runs() + " runs, " + w.requests() + " requests, " + w.tokens() + " tokens to " + out);
     return ExitCode.OK;
   }
 }

@@ -1,11 +1,10 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.Timing;
-import dev.tokentime.app.IngestResult;
+import dev.tokentime.app.DatabaseAccess;
 import dev.tokentime.app.ExplainService;
-import dev.tokentime.app.IngestService;
+import dev.tokentime.app.IngestResult;
 import dev.tokentime.ingest.FormatRegistry;
-import dev.tokentime.store.Database;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,25 +48,18 @@ final class IngestCommand extends BaseCommand {
       }
       return ExitCode.OK;
     }
-    long t = System.nanoTime();
-    IngestResult r;
-    try (Database d = Databases.forWriting(db.resolve())) {
-      t = Timing.since("open database", t);
-      // the per-file lines quote paths, ids and reasons from the input: escaped (Terminal.printable)
-      IngestReport report = new IngestReport(dev.tokentime.output.Terminal.printable(out()),
-          IngestReport.progressTarget(err()));
-      r = new IngestService(FormatRegistry.standard()).ingest(d, input.toOptions(inputs), report);
-      report.finish(r);
-      t = System.nanoTime();
-    }
-    Timing.since("close (checkpoint)", t);
+    var options = input.toOptions(inputs);
+    var ingest = IngestReport.ingest(options, out(), err());
+    long[] t = {System.nanoTime()};
+    IngestResult r = DatabaseAccess.write(db.resolve(), d -> {
+      Timing.since("open database", t[0]);
+      IngestResult result = ingest.apply(d);
+      t[0] = System.nanoTime();
+      return result;
+    });
+    Timing.since("close (checkpoint)", t[0]);
     if (r.strictFailure()) {
       err().println("tokentime: " + IngestReport.strictMessage(r));
-      return ExitCode.BAD_INPUT;
-    }
-    if (r.refusedFiles() > 0) {
-      err().println("tokentime: " + r.refusedFiles() + " of " + r.files().size()
-          + " files refused (listed above); the others were stored");
       return ExitCode.BAD_INPUT;
     }
     return ExitCode.OK;

@@ -1,8 +1,10 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.app.DatabaseAccess;
+import dev.tokentime.app.IngestOptions;
 import dev.tokentime.app.IngestResult;
 import dev.tokentime.app.IngestService;
-import dev.tokentime.store.SourceWriter;
+import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.output.Terminal;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -13,6 +15,7 @@ final class IngestReport implements IngestService.Listener {
   private final PrintWriter out;
   private final PrintWriter progress;
   private int progressWidth;
+  private final java.util.Map<String, Eta> etas = new java.util.HashMap<>();
 
   /**
    * @param out where the per-file lines go
@@ -21,6 +24,20 @@ final class IngestReport implements IngestService.Listener {
   IngestReport(PrintWriter out, PrintWriter progress) {
     this.out = out;
     this.progress = progress;
+  }
+
+  /**
+   * Ingests with this report: per-file lines to {@code out}, the progress line to {@code err}
+   * when it is a terminal.
+   */
+  static DatabaseAccess.Work<IngestResult> ingest(IngestOptions o, PrintWriter out, PrintWriter err) {
+    return d -> {
+      // the per-file lines quote paths, ids and reasons from the input: escaped (Terminal.printable)
+      IngestReport report = new IngestReport(Terminal.printable(out), progressTarget(err));
+      IngestResult r = new IngestService(FormatRegistry.standard()).ingest(d, o, report);
+      report.finish(r);
+      return r;
+    };
   }
 
   /** Progress goes to stderr only when it is a terminal (never into a log or a pipe). */
@@ -33,10 +50,11 @@ final class IngestReport implements IngestService.Listener {
     if (progress == null) {
       return;
     }
+    double eta = etas.computeIfAbsent(p.path(), k -> new Eta()).next(p.etaSeconds(), p.seconds());
     String line = String.format(Locale.ROOT, "%s  %s / %s (%d%%)  %,.0f lines/s  ETA %s",
         p.path(), mb(p.bytesRead()), mb(p.bytesTotal()),
         p.bytesTotal() > 0 ? Math.min(100, 100 * p.bytesRead() / p.bytesTotal()) : 0,
-        p.linesPerSecond(), p.etaSeconds() < 0 ? "?" : String.format(Locale.ROOT, "%.0f s", p.etaSeconds()));
+        p.linesPerSecond(), eta < 0 ? "?" : String.format(Locale.ROOT, "%.0f s", eta));
     progress.print("\r" + line + " ".repeat(Math.max(0, progressWidth - line.length())));
     progress.flush();
     progressWidth = line.length();
@@ -83,7 +101,7 @@ final class IngestReport implements IngestService.Listener {
       out.println("  warning: " + r.damage() + "; the lines before it were read");
     }
     if (r.rejected() > 0) {
-      for (SourceWriter.Reject j : r.firstRejects().subList(0, Math.min(3, r.firstRejects().size()))) {
+      for (var j : r.firstRejects().subList(0, Math.min(3, r.firstRejects().size()))) {
         out.println("  rejected line " + j.lineNo() + ": " + j.reason());
       }
       if (r.sourceId() != null) {
@@ -117,7 +135,7 @@ final class IngestReport implements IngestService.Listener {
     StringBuilder sb = new StringBuilder("--strict: ").append(bad.rejected()).append(" rejected line")
         .append(bad.rejected() == 1 ? "" : "s").append(" in ").append(bad.path())
         .append("; nothing of that file was stored");
-    for (SourceWriter.Reject j : bad.firstRejects()) {
+    for (var j : bad.firstRejects()) {
       sb.append("\n  line ").append(j.lineNo()).append(": ").append(j.reason());
     }
     return sb.toString();

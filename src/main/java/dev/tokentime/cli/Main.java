@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         FormatsCommand.class, GenerateCommand.class, ShellCommand.class, ExportCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 ok, 1 SLO not met or check failed, 2 bad input or usage, 3 internal error.",
-        "", "Start with:  tokentime analyze sample-logs/"})
+        "", "Start with: tokentime analyze sample-logs/"})
 public final class Main {
 
   public static void main(String[] args) {
@@ -38,12 +38,44 @@ public final class Main {
     cl.setExitCodeExceptionMapper(e -> ExitCode.INTERNAL);
     cl.setParameterExceptionHandler((ex, a) -> {
       PrintWriter w = ex.getCommandLine().getErr();
-      w.println("tokentime: " + ex.getMessage());
-      w.println("(tokentime " + ex.getCommandLine().getCommandName().replace("tokentime", "").strip()
-          + " --help shows the usage)");
+      String message = ex.getMessage();
+      if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getCommandLine().getSubcommands().isEmpty()
+          && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+        message = "unknown command " + u.getUnmatched().get(0);
+      }
+      w.println("tokentime: " + message.replaceAll(" {2,}", " "));
+      String hint = ex instanceof CommandLine.UnmatchedArgumentException u ? Suggestions.forUnmatched(u) : null;
+      if (hint != null) {
+        w.println(hint);
+      }
+      String name = ex.getCommandLine().getCommandName();
+      w.println("(" + (name.equals("tokentime") ? "tokentime" : "tokentime " + name) + " --help shows the usage)");
       return ExitCode.BAD_INPUT;
     });
+    escapePercents(cl);
     return cl;
+  }
+
+  /**
+   * Help text is a format string to picocli: a lone % (as in "95 % interval") makes it print a
+   * warning before the help. Every command's description, header and footer keep their % signs
+   * as written.
+   */
+  private static void escapePercents(CommandLine cl) {
+    var usage = cl.getCommandSpec().usageMessage();
+    usage.description(escape(usage.description()));
+    usage.footer(escape(usage.footer()));
+    usage.header(escape(usage.header()));
+    cl.getSubcommands().values().forEach(Main::escapePercents);
+  }
+
+  private static String[] escape(String[] lines) {
+    String[] out = new String[lines.length];
+    for (int i = 0; i < lines.length; i++) {
+      // a % that is not already %% and not a %n line break
+      out[i] = lines[i].replaceAll("(?<!%)%(?![%n])", "%%");
+    }
+    return out;
   }
 
   static final class VersionProvider implements CommandLine.IVersionProvider {

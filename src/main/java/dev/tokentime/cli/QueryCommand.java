@@ -1,28 +1,21 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.BadInputException;
-import dev.tokentime.export.ArrowIpc;
+import dev.tokentime.app.QueryService;
 import dev.tokentime.output.OutputFormat;
-import dev.tokentime.output.ResultStreamer;
-import dev.tokentime.output.TableData;
 import dev.tokentime.output.TableRenderer;
 import dev.tokentime.output.Terminal;
-import dev.tokentime.store.Database;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "query",
-    description = {"Run a view, a .sql file or inline SQL against a database.",
-        "Views and their columns are documented in the database itself "
-            + "(SELECT * FROM duckdb_columns() WHERE comment IS NOT NULL) and in queries/."},
+    description = {"Run a view, a .sql file or inline SQL against a database; without one, list the views.",
+        "Views and their columns are documented in the database itself (tt_objects: one row per "
+            + "table, view and macro; tt_docs: one row per column, with its unit) and in queries/."},
     footer = {"", "Examples:",
+        "  tokentime query --db run.duckdb                    # the views and table macros, one line each",
         "  tokentime query --db run.duckdb request_latency",
         "  tokentime query --db run.duckdb level_summary --format markdown",
         "  tokentime query --db run.duckdb my_question.sql --format csv > out.csv",
@@ -31,55 +24,46 @@ import picocli.CommandLine.Parameters;
         "  tokentime query --db run.duckdb \"SELECT run, quantile_cont(gap_ms, 0.99) FROM token_gaps GROUP BY run\""})
 final class QueryCommand extends BaseCommand {
   @Mixin
-  DbOption db;
+  ReadAccess access;
 
-  // text, csv, json, markdown; and arrow: an Arrow IPC stream on standard output
-  @Mixin
-  FormatOption format;
-
-  @Mixin
-  AnalysisOptions analysis;
+  @Option(names = "--format", paramLabel = "FMT", defaultValue = "text",
+      description = "Output format: text (aligned, fitted to the terminal), csv, json, markdown, or arrow "
+          + "(an Arrow IPC stream for pyarrow and polars, sent to a pipe or a file, never a terminal). "
+          + "Default: ${DEFAULT-VALUE}.")
+  String format;
 
   @Option(names = "--max-rows", paramLabel = "N",
       description = "Rows shown in text and Markdown output (default 100; 0 = all). CSV and JSON write every row.")
   Long maxRows;
 
-  @Parameters(index = "0", paramLabel = "QUERY",
-      description = "A table or view name, a path to a .sql file, or SQL text.")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "QUERY",
+      description = "A table or view name, a path to a .sql file, or SQL text. Without it, the views and "
+          + "table macros are listed with what one row of each is.")
   String query;
 
   @Override
   protected int run() throws Exception {
-    String sql = toSql(query);
-    if (format.format.equalsIgnoreCase("arrow")) {
-      return arrow(sql);
-    }
-    if (format.format.equalsIgnoreCase("parquet")) {
-      throw new BadInputException("Parquet is written to a file: tokentime export QUERY --format parquet -o FILE");
-    }
-    OutputFormat f = format.get();
-    var window = analysis.window();
-    try (Database d = Databases.forReading(db.resolve())) {
-      window.apply(d.connection());
-      return run(d, sql, f);
-    }
-  }
-
-  private int run(Database d, String sql, OutputFormat f) throws Exception {
-    d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
-    try (Statement st = d.connection().createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      switch (f) {
-        case CSV -> ResultStreamer.csv(rs, out());
-        case JSON -> ResultStreamer.json(rs, out());
-        default -> {
-          TableData t = TableData.read(rs, maxRows == null ? 100 : maxRows);
-          out().print(f == OutputFormat.TEXT ? TableRenderer.text(t, Terminal.width())
-              : TableRenderer.markdown(t));
-        }
-      }
+    if (query == null) {
+      OutputFormat f = OutputFormat.parse(format);
+      var objects = access.read(d -> new QueryService().publicObjects(d));
+      TableRenderer.write(objects, f, Terminal.width(), out());
+      err().println("(columns and units: tokentime query \"SELECT * FROM tt_docs WHERE object_name = 'NAME'\"; "
+          + "tables too: tt_objects)");
       return ExitCode.OK;
     }
+    String sql = QueryService.toSql(query);
+    if (format.equalsIgnoreCase("arrow")) {
+      return arrow(sql);
+    }
+    if (format.equalsIgnoreCase("parquet")) {
+      throw new BadInputException("Parquet is written to a file: tokentime export QUERY --format parquet -o FILE");
+    }
+    OutputFormat f = OutputFormat.parse(format);
+    long rows = maxRows == null ? 100 : maxRows;
+    return access.read(d -> {
+      new QueryService().print(d, sql, f, rows, Terminal.width(), out());
+      return ExitCode.OK;
+    });
   }
 
   /**
@@ -91,31 +75,10 @@ final class QueryCommand extends BaseCommand {
       throw new BadInputException("--format arrow writes binary Arrow: send it to a program or a file "
           + "(... --format arrow | python read.py), or use tokentime export --format arrow -o FILE");
     }
-    var window = analysis.window();
-    try (Database d = Databases.forReading(db.resolve())) {
-      window.apply(d.connection());
-      d.streamResults(true);
-      try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-        out().flush();
-        ArrowIpc.writeStream(rs, System.out);
-        System.out.flush();
-      }
+    return access.read(d -> {
+      out().flush();
+      new QueryService().arrow(d, sql, System.out);
       return ExitCode.OK;
-    }
-  }
-
-  static String toSql(String q) throws java.io.IOException {
-    String t = q.strip();
-    if (t.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-      return "SELECT * FROM " + t;
-    }
-    if (t.endsWith(".sql")) {
-      Path p = Path.of(t);
-      if (!Files.isRegularFile(p)) {
-        throw new BadInputException("query file not found: " + t);
-      }
-      return Files.readString(p, StandardCharsets.UTF_8).strip().replaceAll(";\\s*$", "");
-    }
-    return t.replaceAll(";\\s*$", "");
+    });
   }
 }

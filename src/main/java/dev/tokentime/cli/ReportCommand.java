@@ -1,14 +1,9 @@
 package dev.tokentime.cli;
 
-import dev.tokentime.analysis.AnalysisWindow;
 import dev.tokentime.analysis.SloSpec;
 import dev.tokentime.report.ReportFiles;
-import dev.tokentime.report.ReportWriter;
-import dev.tokentime.store.Database;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,10 +23,7 @@ import picocli.CommandLine.Option;
         "  tokentime report --db ab.duckdb --compare baseline tuned"})
 final class ReportCommand extends BaseCommand {
   @Mixin
-  DbOption db;
-
-  @Mixin
-  AnalysisOptions analysis;
+  ReadAccess access;
 
   @Mixin
   ReportOptions report;
@@ -40,8 +32,8 @@ final class ReportCommand extends BaseCommand {
       description = "Check these objectives and draw them on the charts, e.g. \"ttft_p95<=1s,itl_p95<=80ms\" (tokentime check --help).")
   String slo;
 
-  @Option(names = "--run", paramLabel = "NAME", description = "Only this run (repeatable).")
-  List<String> runs;
+  @Mixin
+  RunFilter runs;
 
   @Option(names = "--compare", arity = "2", paramLabel = "SIDE",
       description = "Compare two runs or levels (a run name, or concurrency=N / request_rate=R) instead.")
@@ -49,37 +41,13 @@ final class ReportCommand extends BaseCommand {
 
   @Override
   protected int run() throws Exception {
-    AnalysisWindow window = analysis.window();
     SloSpec spec = slo == null ? null : SloSpec.parse(slo);
-    Set<String> only = runs == null ? Set.of() : new LinkedHashSet<>(runs);
-    try (Database d = Databases.forReading(db.resolve())) {
-      window.apply(d.connection());
-      ReportFiles.Written w = compare == null
-          ? ReportFiles.report(d, only, spec, window.describe(), db.resolve(), report.settings())
-          : ReportFiles.compare(d, compare.get(0), compare.get(1), window.describe(), db.resolve(), report.settings());
-      w.print(out(), err());
-      return ExitCode.OK;
-    }
-  }
-
-  /** -o, --format and --charts of a report, shared with analyze -o. */
-  static final class ReportOptions {
-    @Option(names = {"-o", "--output"}, paramLabel = "PATH",
-        description = "A file (.html or .md), a directory (report.html or report.md in it), or - for stdout. "
-            + "Default: reports/out/.")
-    Path output;
-
-    @Option(names = "--format", paramLabel = "FMT", defaultValue = "html",
-        description = "html (default: self-contained, charts inlined) or markdown (tables and findings).")
-    String format;
-
-    @Option(names = "--charts", paramLabel = "KIND", defaultValue = "none",
-        description = "With --format markdown: svg writes the charts as SVG files in <name>-charts/ beside the "
-            + "Markdown and links them; none (default) writes none.")
-    String charts;
-
-    ReportFiles.Settings settings() {
-      return new ReportFiles.Settings(output, ReportWriter.format(format), ReportFiles.charts(charts));
-    }
+    String window = access.window().describe();
+    Path db = access.path();
+    ReportFiles.Written w = access.read(d -> compare == null
+        ? ReportFiles.report(d, runs.set(), spec, window, db, report.settings())
+        : ReportFiles.compare(d, compare.get(0), compare.get(1), window, db, report.settings()));
+    w.print(out(), err());
+    return ExitCode.OK;
   }
 }

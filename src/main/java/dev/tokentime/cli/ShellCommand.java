@@ -1,19 +1,10 @@
 package dev.tokentime.cli;
 
 import dev.tokentime.BadInputException;
-import dev.tokentime.output.OutputFormat;
-import dev.tokentime.query.QueryLibrary;
-import dev.tokentime.shell.ScriptInput;
-import dev.tokentime.shell.ShellSession;
-import dev.tokentime.shell.TerminalInput;
-import dev.tokentime.store.Database;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
+import dev.tokentime.app.DatabaseAccess;
+import dev.tokentime.output.Terminal;
+import dev.tokentime.shell.Shells;
 import java.nio.file.Path;
-import org.jline.terminal.Terminal;
-import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -59,54 +50,17 @@ final class ShellCommand extends BaseCommand {
     Path path = dbFile != null ? dbFile : db.resolve();
     var window = analysis.window();
     var initialFormat = format.get();
-    try (Database d = open(path)) {
-      window.apply(d.connection());
-      // tokentime's Terminal (is a stream a terminal) beside JLine's (the terminal itself)
-      if (dev.tokentime.output.Terminal.isTerminal(0)) {
-        return interactive(d, path, window.describe(), initialFormat);
-      }
-      try (ShellSession s = new ShellSession(d, out(), dev.tokentime.output.Terminal::width, err(), true)) {
-        s.format(initialFormat);
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        int failed = s.run(new ScriptInput(in));
-        if (failed > 0) {
-          err().println("tokentime: " + failed + " statement" + (failed == 1 ? "" : "s") + " failed");
-          return ExitCode.BAD_INPUT;
-        }
+    return DatabaseAccess.open(path, write, window, d -> {
+      if (Terminal.isTerminal(0)) {
+        Shells.interactive(d, path, window.describe(), initialFormat);
         return ExitCode.OK;
       }
-    }
-  }
-
-  private Database open(Path path) throws java.sql.SQLException {
-    if (!write) {
-      return Databases.forReading(path);
-    }
-    Database d = Database.open(path, Database.Mode.WRITE);
-    QueryLibrary.get().installIfChanged(d);
-    return d;
-  }
-
-  private int interactive(Database d, Path path, String window, OutputFormat f)
-      throws Exception {
-    // JLine 4's FFM provider needs Java 22; JNI, else exec (stty), work on Java 17
-    try (Terminal t = TerminalBuilder.builder().system(true).ffm(false).jni(true).exec(true).build()) {
-      PrintWriter w = t.writer();
-      try (ShellSession s = new ShellSession(d, w, t::getWidth, w, false)) {
-        s.format(f);
-        t.handle(Terminal.Signal.INT, sig -> s.cancel());
-        Path history = TerminalInput.historyFile();
-        w.println("tokentime shell on " + path + (d.readOnly() ? " (read-only)" : "")
-            + ". Statements end with ';'. .help lists the commands, .tables what is in the database.");
-        if (!window.isEmpty()) {
-          w.println("Analysis window: " + window + ".");
-        }
-        w.flush();
-        TerminalInput in = new TerminalInput(t, s.completer(), history);
-        s.run(in);
-        in.saveHistory();
-        return ExitCode.OK;
+      int failed = Shells.script(d, System.in, initialFormat, out(), err());
+      if (failed > 0) {
+        err().println("tokentime: " + failed + " statement" + (failed == 1 ? "" : "s") + " failed");
+        return ExitCode.BAD_INPUT;
       }
-    }
+      return ExitCode.OK;
+    });
   }
 }

@@ -1,14 +1,11 @@
 package dev.tokentime.cli;
 
-import dev.tokentime.analysis.AnalysisWindow;
 import dev.tokentime.analysis.Conventions;
+import dev.tokentime.analysis.SloSpec;
 import dev.tokentime.output.Terminal;
-import dev.tokentime.store.Database;
 import dev.tokentime.summary.Summary;
 import dev.tokentime.summary.SummaryRenderer;
 import dev.tokentime.summary.SummaryService;
-import java.util.LinkedHashSet;
-import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,16 +22,13 @@ import picocli.CommandLine.Option;
         "  tokentime summary --db run.duckdb --format json | jq '.runs[].metrics.ttft_ms.p99'"})
 final class SummaryCommand extends BaseCommand {
   @Mixin
-  DbOption db;
+  ReadAccess access;
 
   @Mixin
   FormatOption format;
 
   @Mixin
-  AnalysisOptions analysis;
-
-  @Option(names = "--run", paramLabel = "NAME", description = "Only this run (repeatable).")
-  List<String> runs;
+  RunFilter runs;
 
   @Option(names = "--convention", paramLabel = "TOOL", defaultValue = "tokentime",
       description = "Compute the figures as this tool does: tokentime (default), vllm, genai-perf, aiperf, "
@@ -49,23 +43,16 @@ final class SummaryCommand extends BaseCommand {
 
   @Override
   protected int run() throws Exception {
-    AnalysisWindow window = analysis.window();
     if (!convention.equals("tokentime")) {
       Conventions.view(convention);
-      try (Database d = Databases.forReading(db.resolve())) {
-        window.apply(d.connection());
-        out().print(ConventionReport.render(convention,
-            new Conventions().toolFigures(d, convention, runs == null ? java.util.Set.of() : new LinkedHashSet<>(runs)),
-            format.get()));
-        return ExitCode.OK;
-      }
-    }
-    try (Database d = Databases.forReading(db.resolve())) {
-      window.apply(d.connection());
-      Summary s = new SummaryService().summarize(d, runs == null ? java.util.Set.of() : new LinkedHashSet<>(runs),
-          slo == null ? null : dev.tokentime.analysis.SloSpec.parse(slo));
-      out().print(SummaryRenderer.render(s, format.get(), Terminal.width(), window.describe()));
+      var figures = access.read(d -> new Conventions().toolFigures(d, convention, runs.set()));
+      out().print(ConventionReport.render(convention, figures, format.get()));
       return ExitCode.OK;
     }
+    SloSpec spec = slo == null ? null : SloSpec.parse(slo);
+    String window = access.window().describe();
+    Summary s = access.read(d -> new SummaryService().summarize(d, runs.set(), spec));
+    out().print(SummaryRenderer.render(s, format.get(), Terminal.width(), window));
+    return ExitCode.OK;
   }
 }

@@ -37,7 +37,10 @@ public final class ExportService {
     }
     Path parent = out.toAbsolutePath().getParent();
     if (parent != null && !Files.isDirectory(parent)) {
-      throw new BadInputException("cannot write " + out + ": directory " + parent + " does not exist");
+      if (Files.exists(parent)) {
+        throw new BadInputException("cannot write " + out + ": " + parent + " is not a directory");
+      }
+      Files.createDirectories(parent); // -o out/latency.parquet makes out/
     }
     if (!partitionBy.isEmpty()) {
       if (format == ExportFormat.ARROW) {

@@ -26,7 +26,7 @@ final class DotCommands {
   record Spec(String name, String args, String help) {}
 
   static final List<Spec> SPECS = List.of(
-      new Spec(".tables", "", "Tables and views, with what one row of each is"),
+      new Spec(".tables", "", "Tables, views and macros (with their parameters), with what one row of each is"),
       new Spec(".schema", "[NAME]", "The CREATE statement of NAME; without NAME, of every table"),
       new Spec(".queries", "", "The query library: each view and macro with one line of doc"),
       new Spec(".doc", "NAME", "What a table, view or macro holds: grain and columns with units"),
@@ -73,8 +73,8 @@ final class DotCommands {
   }
 
   private void tables() throws SQLException {
-    s.printQuery("SELECT object_name AS name, object_kind AS kind, any_value(grain) AS grain "
-        + "FROM tt_docs WHERE object_kind IN ('table', 'view') GROUP BY ALL ORDER BY kind, name");
+    s.printQuery("SELECT object_name || coalesce(parameters, '') AS name, object_kind AS kind, grain "
+        + "FROM tt_objects ORDER BY kind, object_name");
   }
 
   private void schema(String name) throws SQLException {

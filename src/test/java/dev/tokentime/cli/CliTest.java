@@ -39,6 +39,8 @@ class CliTest {
     Run r = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), f.toString());
     assertEquals(2, r.code());
     assertTrue(r.err().startsWith("tokentime: cannot tell the format of"), r.err());
+    assertFalse(Files.exists(tmp.resolve("x.duckdb")), "a failed first ingest leaves no empty database");
+    assertFalse(Files.exists(tmp.resolve("x.duckdb.wal")));
     Run from = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), "--from", "nonsense", f.toString());
     assertEquals(2, from.code());
     assertTrue(from.err().contains("unknown format nonsense"), from.err());
@@ -149,5 +151,87 @@ class CliTest {
     assertEquals(2, bad.code());
     assertTrue(bad.err().startsWith("tokentime: database error: "), bad.err());
     assertFalse(bad.err().contains("\tat "), "no stack trace");
+  }
+
+  @Test
+  void queryWithoutSqlListsTheViewsAndTableMacrosOneLineEach() throws Exception {
+    Path db = tmp.resolve("v.duckdb");
+    assertEquals(0, run("ingest", "--db", db.toString(), "sample-logs/canonical/c1.jsonl").code());
+    Run r = run("query", "--db", db.toString(), "--format", "csv");
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertEquals("name,kind,grain", lines.get(0));
+    assertTrue(lines.contains("token_gaps,view,one row per content chunk after the first of its request"), r.out());
+    assertTrue(lines.contains("itl_histogram(bucket_ms),table macro,one row per run per bucket"), r.out());
+    assertTrue(lines.stream().noneMatch(l -> l.startsWith("requests,") || l.startsWith("_")),
+        "tables and helpers are not listed: " + r.out());
+    assertTrue(r.err().contains("tt_docs"), r.err());
+  }
+
+  @Test
+  void databaseErrorsKeepDuckDbsSuggestions() throws Exception {
+    Path db = tmp.resolve("e.duckdb");
+    assertEquals(0, run("ingest", "--db", db.toString(), "sample-logs/canonical/c1.jsonl").code());
+    Run column = run("query", "--db", db.toString(), "SELECT nonsense FROM token_gaps");
+    assertEquals(2, column.code());
+    assertTrue(column.err().startsWith("tokentime: database error: Binder Error: Referenced column \"nonsense\""),
+        column.err());
+    assertTrue(column.err().contains("\nCandidate bindings: "), column.err());
+    Run table = run("query", "--db", db.toString(), "SELECT * FROM tokn_gaps");
+    assertEquals(2, table.code());
+    assertTrue(table.err().contains("\nDid you mean \"token_gaps\"?"), table.err());
+  }
+
+  @Test
+  void typosInCommandsAndOptionsGetSuggestions() {
+    Run command = run("summery");
+    assertEquals(2, command.code());
+    assertEquals("tokentime: unknown command summery\ndid you mean tokentime summary?\n"
+        + "(tokentime --help shows the usage)\n", command.err());
+    Run option = run("summary", "--fromat", "json");
+    assertEquals(2, option.code());
+    assertTrue(option.err().contains("\ndid you mean --format?\n(tokentime summary --help shows the usage)\n"),
+        option.err());
+    Run far = run("frobnicate");
+    assertFalse(far.err().contains("did you mean"), "nothing is close: " + far.err());
+    for (Run r : List.of(command, option, far)) {
+      assertFalse(r.err().contains("  "), "no double spaces: " + r.err());
+    }
+  }
+
+  @Test
+  void helpIsCleanAndComplete() {
+    Run compare = run("compare", "--help");
+    assertEquals(0, compare.code());
+    assertEquals("", compare.err(), "no picocli warning about the % sign");
+    assertTrue(compare.out().contains("the 95 % bootstrap") || compare.out().contains("95 %"), compare.out());
+    assertFalse(compare.out().contains("WARN"), compare.out());
+    Run query = run("query", "--help");
+    assertTrue(query.out().contains("arrow"), query.out());
+    String generate = run("generate", "--help").out().replaceAll("\\s+", " ");
+    for (String d : new String[] {"(default: 1,2,4)", "(default: 20)", "(default: 0)", "(default: 200)",
+        "(0 = none; default: 0)", "(default: 8)", "(default: 42)", "default: requests", "default: steps"}) {
+      assertTrue(generate.contains(d), d + " in " + generate);
+    }
+  }
+
+  @Test
+  void debugIsOffForZeroFalseOffAndEmpty() {
+    for (String off : new String[] {null, "", "0", "false", "OFF", "no"}) {
+      assertFalse(BaseCommand.debugOn(off), off);
+    }
+    for (String on : new String[] {"1", "true", "yes"}) {
+      assertTrue(BaseCommand.debugOn(on), on);
+    }
+  }
+
+  @Test
+  void exportCreatesTheDirectoryOfItsFile() throws Exception {
+    Path db = tmp.resolve("x.duckdb");
+    assertEquals(0, run("ingest", "--db", db.toString(), "sample-logs/canonical/c1.jsonl").code());
+    Path out = tmp.resolve("out/deeper/latency.csv");
+    Run r = run("export", "--db", db.toString(), "SELECT 1 AS x", "-o", out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertEquals("x\n1\n", Files.readString(out));
   }
 }

@@ -84,7 +84,10 @@ class ShellSessionTest {
   void tablesAndQueriesListWhatIsThere() throws Exception {
     Run r = script(".tables\n.queries\n");
     assertEquals(0, r.failed(), r.err());
-    assertTrue(r.out().matches("(?s).*\nrequests +table +one row per request per source\n.*"), r.out());
+    assertTrue(r.out().matches("(?s).*\nrequests +table +one row per request per s.*"), r.out());
+    // macros with their parameters, as they are called
+    assertTrue(r.out().matches("(?s).*\naiperf_goodput\\(ttft_slo_ms, itl_slo_ms, latency_slo_ms\\) +table macro +one row per run\n.*"),
+        r.out());
     assertTrue(r.out().matches("(?s).*\ntoken_gaps +view +one row per content chunk.*"), r.out());
     assertTrue(r.out().matches("(?s).*\nitl_histogram\\(bucket_ms\\) +table macro +Histogram and CDF.*"), r.out());
   }

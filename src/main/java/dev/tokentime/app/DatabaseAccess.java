@@ -1,0 +1,121 @@
+package dev.tokentime.app;
+
+import dev.tokentime.analysis.AnalysisWindow;
+import dev.tokentime.query.QueryLibrary;
+import dev.tokentime.store.Database;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+
+/**
+ * Opening databases the way commands need them, so commands hand over work and never open,
+ * configure or close a database themselves.
+ */
+public final class DatabaseAccess {
+  private DatabaseAccess() {}
+
+  /** Work on an open database. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T apply(Database db) throws Exception;
+  }
+
+  /**
+   * Runs {@code work} on the database opened for reading with the analysis window applied, and
+   * closes it afterwards.
+   */
+  public static <T> T read(Path path, AnalysisWindow window, Work<T> work) throws Exception {
+    try (Database d = forReading(path)) {
+      window.apply(d.connection());
+      return work.apply(d);
+    }
+  }
+
+  /**
+   * As {@link #read}, but writable with {@code writable} (what is made in the shell with --write
+   * is kept).
+   */
+  public static <T> T open(Path path, boolean writable, AnalysisWindow window, Work<T> work) throws Exception {
+    if (!writable) {
+      return read(path, window, work);
+    }
+    try (Database d = open(path, Database.Mode.WRITE)) {
+      QueryLibrary.get().installIfChanged(d);
+      window.apply(d.connection());
+      return work.apply(d);
+    }
+  }
+
+  /**
+   * Runs {@code work} on the database opened (created when missing) for ingest. A database this
+   * call created is removed again when the work fails before any file was stored in it (an
+   * unrecognised file, a bad option): a failed first ingest leaves nothing behind.
+   */
+  public static <T> T write(Path path, Work<T> work) throws Exception {
+    boolean existed = Files.exists(path);
+    boolean empty = false;
+    try {
+      try (Database d = forWriting(path)) {
+        try {
+          return work.apply(d);
+        } catch (Exception e) {
+          empty = !existed && storedNothing(d);
+          throw e;
+        }
+      }
+    } catch (Exception e) {
+      if (empty) {
+        Files.deleteIfExists(Path.of(path + ".wal"));
+        Files.deleteIfExists(path);
+      }
+      throw e;
+    }
+  }
+
+  private static boolean storedNothing(Database d) {
+    try {
+      return d.queryLong("SELECT count(*) FROM sources") == 0;
+    } catch (SQLException e) {
+      return false; // when in doubt, keep the file
+    }
+  }
+
+  /**
+   * Opens an existing database for queries: read-only (so other processes may read it too),
+   * unless its views are from another version of the query library, which are then reinstalled
+   * where the file may be written.
+   */
+  public static Database forReading(Path path) throws SQLException {
+    Database db = open(path, Database.Mode.READ_ONLY);
+    if (QueryLibrary.get().hash().equals(db.meta("queries_hash"))) {
+      return db;
+    }
+    Path abs = path.toAbsolutePath();
+    if (!Files.isWritable(abs) || (abs.getParent() != null && !Files.isWritable(abs.getParent()))) {
+      // a file we may not write (shared, archived): read it with the views it has; reopening it
+      // writable to reinstall them would fail every query
+      return db;
+    }
+    db.close();
+    Database rw = open(path, Database.Mode.WRITE);
+    QueryLibrary.get().install(rw);
+    return rw;
+  }
+
+  private static Database open(Path path, Database.Mode mode) {
+    try {
+      return Database.open(path, mode);
+    } catch (RuntimeException e) {
+      throw DatabaseErrors.lockConflict(e, path, mode != Database.Mode.READ_ONLY);
+    }
+  }
+
+  /** Opens (creating when missing, from the cached empty database) a database for ingest. */
+  public static Database forWriting(Path path) throws SQLException {
+    try {
+      return EmptyDatabases.openForWriting(path);
+    } catch (RuntimeException e) {
+      throw DatabaseErrors.lockConflict(e, path, true);
+    }
+  }
+}

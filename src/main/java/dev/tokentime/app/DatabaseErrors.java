@@ -1,0 +1,71 @@
+package dev.tokentime.app;
+
+import dev.tokentime.BadInputException;
+import dev.tokentime.store.Database;
+import dev.tokentime.store.StoreException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** A database failure told in tokentime's words, for the one line (or few) a command prints. */
+public final class DatabaseErrors {
+  /** DuckDB's lines that teach: the names it would accept, and the name it guesses was meant. */
+  private static final Pattern HINT = Pattern.compile("^(Candidate bindings:|Did you mean).*");
+  /** DuckDB's lock conflict (Linux names the process: "... held in /usr/bin/python3 (PID 4711) by user ann"). */
+  private static final Pattern LOCK = Pattern.compile("Conflicting lock is held in (.*?) \\(PID (\\d+)\\)");
+
+  private DatabaseErrors() {}
+
+  /** Whether {@code e} is a failure of the database (rather than of tokentime or the input). */
+  public static boolean isDatabaseError(Throwable e) {
+    return e instanceof SQLException || e instanceof StoreException;
+  }
+
+  /**
+   * What to print after "database error: ": DuckDB's informative line, and its "Candidate
+   * bindings: …" and "Did you mean …?" lines when it has them; runs of spaces made one.
+   */
+  public static String describe(Throwable e) {
+    if (!(e instanceof SQLException s)) {
+      return oneSpace(String.valueOf(e.getMessage()));
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add(Database.firstLine(s));
+    String m = s.getMessage() == null ? "" : s.getMessage();
+    for (String line : m.split("\n")) {
+      String t = line.strip();
+      if (HINT.matcher(t).matches() && !lines.contains(t)) {
+        lines.add(t);
+      }
+    }
+    return oneSpace(String.join("\n", lines));
+  }
+
+  private static String oneSpace(String s) {
+    return s.replaceAll("(?<=\\S) {2,}(?=\\S)", " ");
+  }
+
+  /**
+   * When {@code e} is DuckDB refusing {@code path} because another process has it open, the
+   * same failure in tokentime's words: which process, and what still works; else {@code e}.
+   *
+   * @param writing whether this process wanted to write (ingest) or only to read
+   */
+  static RuntimeException lockConflict(RuntimeException e, Path path, boolean writing) {
+    String m = (e.getCause() != null ? e.getCause().getMessage() : null) + " " + e.getMessage();
+    if (!m.contains("Could not set lock")) {
+      return e;
+    }
+    Matcher h = LOCK.matcher(m);
+    String who = h.find() ? "process " + h.group(2) + " (" + h.group(1) + ")" : "another process";
+    String text = writing
+        ? path + " is open in " + who + ", and writing needs it alone. Reads still work meanwhile "
+            + "(summary, query, report and shell open it read-only); ingest once that process has closed it."
+        : path + " is open for writing in " + who + ". Reads work beside it once it is closed there, or opened "
+            + "there read-only (duckdb.connect(path, read_only=True); DuckDB's CLI: -readonly).";
+    return new BadInputException(text, e);
+  }
+}

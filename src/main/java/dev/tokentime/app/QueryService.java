@@ -1,0 +1,81 @@
+package dev.tokentime.app;
+
+import dev.tokentime.BadInputException;
+import dev.tokentime.export.ArrowIpc;
+import dev.tokentime.output.OutputFormat;
+import dev.tokentime.output.ResultStreamer;
+import dev.tokentime.output.TableData;
+import dev.tokentime.output.TableRenderer;
+import dev.tokentime.store.Database;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Runs a query typed by a user (query, export) and writes its rows: CSV and JSON streamed row by
+ * row, text and Markdown as a table of the first rows, Arrow as an IPC stream.
+ */
+public final class QueryService {
+
+  /** A table or view name, a path to a .sql file, or SQL text, as one SQL statement. */
+  public static String toSql(String q) throws IOException {
+    String t = q.strip();
+    if (t.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      return "SELECT * FROM " + t;
+    }
+    if (t.endsWith(".sql")) {
+      Path p = Path.of(t);
+      if (!Files.isRegularFile(p)) {
+        throw new BadInputException("query file not found: " + t);
+      }
+      return Files.readString(p, StandardCharsets.UTF_8).strip().replaceAll(";\\s*$", "");
+    }
+    return t.replaceAll(";\\s*$", "");
+  }
+
+  /**
+   * Writes the rows of {@code sql} in {@code f}; text and Markdown show at most {@code maxRows}
+   * rows (0: all) fitted to {@code width} columns.
+   */
+  public void print(Database d, String sql, OutputFormat f, long maxRows, int width, PrintWriter out)
+      throws SQLException, IOException {
+    d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
+    try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      switch (f) {
+        case CSV -> ResultStreamer.csv(rs, out);
+        case JSON -> ResultStreamer.json(rs, out);
+        default -> {
+          TableData t = TableData.read(rs, maxRows);
+          out.print(f == OutputFormat.TEXT ? TableRenderer.text(t, width) : TableRenderer.markdown(t));
+        }
+      }
+    }
+  }
+
+  /**
+   * The public views and table macros (what a user queries), one row each: the name as it is
+   * called, its kind and its grain, from tt_objects.
+   */
+  public TableData publicObjects(Database d) throws SQLException {
+    try (Statement st = d.connection().createStatement();
+        ResultSet rs = st.executeQuery("SELECT object_name || coalesce(parameters, '') AS name, object_kind AS kind, "
+            + "grain FROM tt_objects WHERE object_kind IN ('view', 'table macro') ORDER BY object_name")) {
+      return TableData.read(rs, 0);
+    }
+  }
+
+  /** Writes the rows of {@code sql} as an Arrow IPC stream, for pyarrow and polars. */
+  public void arrow(Database d, String sql, OutputStream out) throws SQLException, IOException {
+    d.streamResults(true);
+    try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      ArrowIpc.writeStream(rs, out);
+      out.flush();
+    }
+  }
+}

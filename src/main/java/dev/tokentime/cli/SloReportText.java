@@ -1,0 +1,47 @@
+package dev.tokentime.cli;
+
+import dev.tokentime.analysis.SloReport;
+import dev.tokentime.output.OutputFormat;
+import dev.tokentime.output.TableData;
+import dev.tokentime.output.TableRenderer;
+import dev.tokentime.output.Terminal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Prints what check found: one row per level and term, the diagnoses and the verdict. */
+final class SloReportText {
+  private SloReportText() {}
+
+  static String render(SloReport r, OutputFormat f) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("SLO: ").append(r.slo()).append('\n');
+    List<String> cols = new ArrayList<>(List.of("level", "verdict"));
+    SloReport.Level first = r.levels().get(0);
+    first.terms().forEach(t -> cols.add(t.term()));
+    cols.add("attainment");
+    List<Object[]> rows = new ArrayList<>();
+    for (SloReport.Level l : r.levels()) {
+      List<Object> row = new ArrayList<>(List.of(l.label(), l.met() ? "met" : "MISSED"));
+      for (SloReport.TermResult t : l.terms()) {
+        row.add(t.value() == null ? "n/a" : String.format(Locale.ROOT, "%.1f %s", t.value(), t.met() ? "ok" : "MISSED"));
+      }
+      row.add(l.attainment() == null ? "" : String.format(Locale.ROOT, "%.1f %%", 100 * l.attainment()));
+      rows.add(row.toArray());
+    }
+    List<Boolean> numeric = cols.stream().map(c -> false).toList();
+    TableData t = new TableData(cols, numeric, rows, false);
+    sb.append(f == OutputFormat.MARKDOWN ? TableRenderer.markdown(t) : f == OutputFormat.CSV
+        ? TableRenderer.render(t, OutputFormat.CSV, Integer.MAX_VALUE) : TableRenderer.text(t, Terminal.width()));
+    for (SloReport.Level l : r.levels()) {
+      for (String d : l.diagnoses()) {
+        sb.append("- ").append(d).append('\n');
+      }
+    }
+    if (r.recommendation() != null) {
+      sb.append("recommendation: ").append(r.recommendation()).append('\n');
+    }
+    sb.append(r.allMet() ? "verdict: every level checked meets the SLO\n" : "verdict: the SLO is missed\n");
+    return sb.toString();
+  }
+}

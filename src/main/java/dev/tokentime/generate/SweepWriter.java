@@ -1,0 +1,59 @@
+package dev.tokentime.generate;
+
+import dev.tokentime.BadInputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Writes a synthetic sweep: one run per concurrency level, in one of the forms tokentime reads. */
+public final class SweepWriter {
+  /** 2026-01-01T00:00Z, where every generated sweep starts. */
+  static final long START_NS = 1_767_225_600_000_000_000L;
+
+  /** What was written. */
+  public record Written(int runs, long requests, long tokens) {}
+
+  /** The sweep's shape; {@code tokens} (when not null) overrides {@code requests}. */
+  public record Spec(List<Integer> levels, int requests, Long tokens, int warmup, int meanOutput,
+      int errorEvery, int slots, long seed, String form, String tokenTiming, boolean gzip) {}
+
+  private SweepWriter() {}
+
+  public static Written write(Path out, Spec s) throws IOException {
+    boolean vllmLog = s.form().equals("vllm-log");
+    CanonicalWriter.Form f = switch (s.form()) {
+      case "requests", "vllm-log" -> CanonicalWriter.Form.REQUESTS;
+      case "tokens" -> CanonicalWriter.Form.TOKENS;
+      case "csv" -> CanonicalWriter.Form.CSV;
+      default -> throw new BadInputException("--form must be requests, tokens, csv or vllm-log");
+    };
+    RunGenerator.TokenTiming timing = switch (s.tokenTiming()) {
+      case "steps" -> RunGenerator.TokenTiming.STEPS;
+      case "independent" -> RunGenerator.TokenTiming.INDEPENDENT;
+      default -> throw new BadInputException("--token-timing must be steps or independent");
+    };
+    Files.createDirectories(out);
+    int perLevel = s.requests();
+    if (s.tokens() != null) {
+      perLevel = (int) Math.max(1, s.tokens() / s.levels().size() / Math.max(1, s.meanOutput()));
+    }
+    RunGenerator gen = new RunGenerator(s.seed(), s.slots(), START_NS, timing);
+    long total = 0;
+    long offset = 0;
+    for (int c : s.levels()) {
+      String run = "c" + c;
+      String ext = (vllmLog ? ".log" : f == CanonicalWriter.Form.CSV ? ".csv" : ".jsonl") + (s.gzip() ? ".gz" : "");
+      Path file = f == CanonicalWriter.Form.CSV ? out.resolve(run + "-requests" + ext) : out.resolve(run + ext);
+      long[] last = {0};
+      try (RunGenerator.Sink w = vllmLog ? new VllmLogWriter(file, s.gzip()) : new CanonicalWriter(file, f, s.gzip())) {
+        total += gen.run(run, c, s.warmup(), perLevel, s.meanOutput(), s.errorEvery(), offset, r -> {
+          w.accept(r);
+          last[0] = Math.max(last[0], r.finishedNs);
+        });
+      }
+      offset = last[0] - START_NS + 5_000_000_000L; // levels 5 s apart
+    }
+    return new Written(s.levels().size(), (long) (perLevel + s.warmup()) * s.levels().size(), total);
+  }
+}
