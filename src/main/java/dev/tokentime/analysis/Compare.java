@@ -71,9 +71,10 @@ public final class Compare {
 
   private static void latencyRows(List<CompareReport.Row> rows, String metric, SortedValues a, SortedValues b) {
     boolean enough = a.n >= 2 && b.n >= 2;
+    double[] estimates = enough ? STATS.stream().mapToDouble(s -> s.valueOf(b) - s.valueOf(a)).toArray() : null;
     double[][] ci = enough
-        ? Bootstrap.differenceIntervals(a.sample, b.sample, STATS.stream().map(Stat::onSample).toList(), RESAMPLES,
-            SEED + metric.hashCode())
+        ? Bootstrap.differenceIntervals(a.sample, b.sample, STATS.stream().map(Stat::onSample).toList(), estimates,
+            RESAMPLES, SEED + metric.hashCode())
         : null;
     int i = 0;
     for (Stat stat : STATS) {

@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
     description = {"Put two runs (or two levels) side by side: each figure, the change, and whether it is beyond noise.",
         "A side is a run name, or concurrency=N / request_rate=R for all repeats of a level. For "
             + "latencies (TTFT, queue, prefill, ITL, TPOT, E2E at mean, p50, p95, p99) the 95 % "
-            + "bootstrap interval of B - A over requests (chunk gaps for ITL) decides: an interval "
+            + "bootstrap interval of B - A over requests (smoothed for percentiles, placed around B - A) (chunk gaps for ITL) decides: an interval "
             + "that excludes zero is better or worse, else within noise. Throughputs are one figure "
             + "per run: with repeats on both sides, non-overlapping ranges decide."},
     footer = {"", "Examples:",
@@ -71,7 +71,8 @@ final class CompareCommand extends BaseCommand {
     }
     sb.append(f == OutputFormat.MARKDOWN ? TableRenderer.markdown(t) : f == OutputFormat.CSV
         ? TableRenderer.render(t, OutputFormat.CSV, Integer.MAX_VALUE) : TableRenderer.text(t, Terminal.width()));
-    sb.append("intervals: ").append(r.resamples()).append(" bootstrap resamples of the requests (chunk gaps for itl_ms), fixed seed\n");
+    sb.append("intervals: ").append(r.resamples()).append(" bootstrap resamples of the requests (chunk gaps for itl_ms), fixed seed;"
+        + " percentiles smoothed, each interval placed around its B - A (docs/metrics.md)\n");
     out().print(sb);
     return ExitCode.OK;
   }
