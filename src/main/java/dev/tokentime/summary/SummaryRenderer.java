@@ -72,7 +72,7 @@ public final class SummaryRenderer {
       for (Map<String, Object> g : s.slo().distserveGoodput()) {
         sb.append("goodput (DistServe, highest ").append(String.valueOf(g.get("level_kind")).replace('_', ' '))
             .append(" at ").append(Values.text(g.get("attainment_target"))).append(" attainment): ")
-            .append(g.get("goodput") == null ? "none: the lowest level misses" : Values.text(g.get("goodput")))
+            .append(g.get("goodput_note"))
             .append('\n');
       }
     }
