@@ -28,6 +28,25 @@ public final class Values {
     return plain(v);
   }
 
+  /**
+   * A share (0..1) as a percentage for humans, the one rounding every output uses for SLO
+   * attainment (check, summary, report): one decimal, except that a share above 0 never reads
+   * "0.0 %" nor one below 1 "100.0 %" (it reads "< 0.1 %", "> 99.9 %"). NULL or NaN is "n/a".
+   */
+  public static String percent(Double share) {
+    if (share == null || share.isNaN()) {
+      return "n/a";
+    }
+    double p = 100 * share;
+    if (p > 0 && p < 0.05) {
+      return "< 0.1 %";
+    }
+    if (p < 100 && p >= 99.95) {
+      return "> 99.9 %";
+    }
+    return String.format(Locale.ROOT, "%.1f %%", p);
+  }
+
   /** For machines: full precision, NULL as empty. */
   public static String exact(Object v) {
     if (v == null) {

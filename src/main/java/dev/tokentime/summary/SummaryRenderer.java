@@ -99,7 +99,7 @@ public final class SummaryRenderer {
           .append(" tokens, mean output ").append(fixed(r.tokens().meanOutput(), 1)).append(" tokens\n");
       if (r.goodput() != null) {
         sb.append("  slo         ").append(r.goodput().attainment() == null ? "n/a"
-            : String.format(Locale.ROOT, "%.1f %%", 100 * r.goodput().attainment()))
+            : Values.percent(r.goodput().attainment()))
             .append(" of requests attain it; request goodput ").append(fixed(r.goodput().requestsPerS(), 3))
             .append(" requests/s\n");
       }
