@@ -46,6 +46,9 @@
 -- @column timing_source [text] Input format of the row the durations come from (NULL without any).
 -- @column timing_resolution_ns [ns] Resolution of that row's clock: the precision the durations rest on.
 -- @column linked_rows [count] Request rows merged into this one (1 when the request has no link).
+-- @column arrival_ts [timestamp] arrival_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the clock is wall.
+-- @column first_token_ts [timestamp] first_token_ns as a TIMESTAMP (UTC, µs); NULL unless the clock is wall.
+-- @column finished_ts [timestamp] finished_ns as a TIMESTAMP (UTC, µs); NULL unless the clock is wall.
 CREATE OR REPLACE VIEW request_latency AS
 WITH base AS (
     SELECT
@@ -176,7 +179,13 @@ SELECT
     END AS timing_basis,
     x.timing_source,
     x.timing_resolution_ns,
-    x.linked_rows
+    x.linked_rows,
+    ---- the same instants as TIMESTAMP (µs, UTC) for notebooks: pandas and polars read them as
+    ---- datetimes; only on a wall clock (a steady clock's epoch is arbitrary: 1970 would mislead)
+    CASE WHEN ck.kind = 'wall' THEN make_timestamp(x.arrival_ns // 1000) END AS arrival_ts,
+    CASE WHEN ck.kind = 'wall' THEN make_timestamp(x.first_ns // 1000) END AS first_token_ts,
+    CASE WHEN ck.kind = 'wall' THEN make_timestamp(x.finished_ns // 1000) END AS finished_ts
 FROM x
 JOIN _request_scope AS sc USING (request_key)
 LEFT JOIN runs AS u USING (run)
+LEFT JOIN clocks AS ck ON ck.clock_id = x.clock_id

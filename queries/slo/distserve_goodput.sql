@@ -13,6 +13,10 @@
 -- @column first_failing_level [level_kind] The level after it, NULL when every level attains.
 -- @column goodput [level_kind] The interpolated level where attainment crosses the target; the
 -- highest level when all attain; NULL when even the lowest level misses.
+-- @column goodput_interpolated [bool] Whether goodput lies between two levels run (interpolated)
+-- rather than being a level that was run; NULL when there is no goodput.
+-- @column goodput_note [text] The goodput in words, saying whether it is a level run or
+-- interpolated and between which levels, e.g. "5.2, interpolated between 4 (attains) and 8 (misses)".
 CREATE OR REPLACE VIEW distserve_goodput AS
 WITH per_level AS (
     SELECT level_kind, level, median(attainment) AS attainment
@@ -40,6 +44,15 @@ pairs AS (
     FROM ordered AS o
     LEFT JOIN first_fail AS f USING (level_kind)
     GROUP BY o.level_kind
+),
+figures AS (
+    SELECT *,
+        CASE
+            WHEN fail_pos IS NULL THEN top_level
+            WHEN l1 IS NULL THEN NULL
+            ELSE l1 + (a1 - target) * (l2 - l1) / (a1 - a2)
+        END AS goodput
+    FROM pairs
 )
 SELECT
     level_kind,
@@ -47,10 +60,14 @@ SELECT
     levels,
     CASE WHEN fail_pos IS NULL THEN top_level ELSE l1 END AS last_attaining_level,
     l2 AS first_failing_level,
+    goodput,
+    CASE WHEN goodput IS NULL THEN NULL ELSE fail_pos IS NOT NULL AND goodput <> l1 END AS goodput_interpolated,
     CASE
-        WHEN fail_pos IS NULL THEN top_level
-        WHEN l1 IS NULL THEN NULL
-        ELSE l1 + (a1 - target) * (l2 - l1) / (a1 - a2)
-    END AS goodput
-FROM pairs
+        WHEN fail_pos IS NULL THEN _level_text(top_level) || ', the highest level run (every level attains)'
+        WHEN l1 IS NULL THEN 'none: even the lowest level run, ' || _level_text(l2) || ', misses'
+        WHEN goodput = l1 THEN _level_text(l1) || ', a level run (the next, ' || _level_text(l2) || ', misses)'
+        ELSE _level_text(round(goodput, 2)) || ', interpolated between ' || _level_text(l1) || ' (attains) and '
+            || _level_text(l2) || ' (misses)'
+    END AS goodput_note
+FROM figures
 ORDER BY level_kind

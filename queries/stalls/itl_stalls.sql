@@ -1,4 +1,6 @@
--- Every inter-token gap above a threshold (the session's tt_stall_ms, else the run's P99 gap),
+-- Every inter-token gap above a threshold (the session's tt_stall_ms, else the run's P99 gap or
+-- tt_stall_factor (default 2) times its median gap, whichever is higher: a stall is a gap both
+-- rarer than 99 % of the gaps and at least twice the typical one),
 -- with what else happened during it: prefills of other requests in flight (their scheduled ->
 -- first token overlaps the gap; without a scheduled time, their first token fell inside it),
 -- preemptions (a step with paused requests, or the engine's preemption counter rising, during

@@ -36,24 +36,34 @@ public final class Compare {
   private static final double[] PERCENTS = {50, 95, 99};
 
   public CompareReport compare(Database db, String a, String b) throws SQLException {
-    List<String> runsA = runs(db, a);
-    List<String> runsB = runs(db, b);
+    return compare(db, a, db, b, a, b);
+  }
+
+  /**
+   * Compares side {@code a} of database {@code dbA} with side {@code b} of {@code dbB} (the same
+   * database, or two files: a baseline and a candidate are often captured apart); the report
+   * names the sides {@code nameA} and {@code nameB}.
+   */
+  public CompareReport compare(Database dbA, String a, Database dbB, String b, String nameA, String nameB)
+      throws SQLException {
+    List<String> runsA = runs(dbA, a);
+    List<String> runsB = runs(dbB, b);
     List<CompareReport.Row> rows = new ArrayList<>();
     for (String metric : REQUEST_METRICS) {
       String sql = "SELECT " + metric + " FROM request_latency WHERE measured AND ok AND " + metric
           + " IS NOT NULL AND run IN {runs}";
-      latencyRows(rows, metric, sorted(db, sql, runsA), sorted(db, sql, runsB));
+      latencyRows(rows, metric, sorted(dbA, sql, runsA), sorted(dbB, sql, runsB));
     }
     String itl = "SELECT gap_ms FROM token_gaps WHERE measured AND ok AND run IN {runs}";
-    latencyRows(rows, "itl_ms", sorted(db, itl, runsA), sorted(db, itl, runsB));
+    latencyRows(rows, "itl_ms", sorted(dbA, itl, runsA), sorted(dbB, itl, runsB));
     for (String metric : List.of("output_tokens_per_s", "requests_per_s", "mean_input_tokens", "mean_output_tokens")) {
-      double[] va = values(db, "SELECT " + metric + " FROM run_summary WHERE " + metric
+      double[] va = values(dbA, "SELECT " + metric + " FROM run_summary WHERE " + metric
           + " IS NOT NULL AND run IN {runs}", runsA);
-      double[] vb = values(db, "SELECT " + metric + " FROM run_summary WHERE " + metric
+      double[] vb = values(dbB, "SELECT " + metric + " FROM run_summary WHERE " + metric
           + " IS NOT NULL AND run IN {runs}", runsB);
       rows.add(runLevelRow(metric, va, vb));
     }
-    return new CompareReport(a, b, runsA, runsB, rows, RESAMPLES);
+    return new CompareReport(nameA, nameB, runsA, runsB, rows, RESAMPLES);
   }
 
   /**
@@ -71,9 +81,10 @@ public final class Compare {
 
   private static void latencyRows(List<CompareReport.Row> rows, String metric, SortedValues a, SortedValues b) {
     boolean enough = a.n >= 2 && b.n >= 2;
+    double[] estimates = enough ? STATS.stream().mapToDouble(s -> s.valueOf(b) - s.valueOf(a)).toArray() : null;
     double[][] ci = enough
-        ? Bootstrap.differenceIntervals(a.sample, b.sample, STATS.stream().map(Stat::onSample).toList(), RESAMPLES,
-            SEED + metric.hashCode())
+        ? Bootstrap.differenceIntervals(a.sample, b.sample, STATS.stream().map(Stat::onSample).toList(), estimates,
+            RESAMPLES, SEED + metric.hashCode())
         : null;
     int i = 0;
     for (Stat stat : STATS) {

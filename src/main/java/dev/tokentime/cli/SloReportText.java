@@ -26,7 +26,7 @@ final class SloReportText {
       for (SloReport.TermResult t : l.terms()) {
         row.add(t.value() == null ? "n/a" : String.format(Locale.ROOT, "%.1f %s", t.value(), t.met() ? "ok" : "MISSED"));
       }
-      row.add(l.attainment() == null ? "" : String.format(Locale.ROOT, "%.1f %%", 100 * l.attainment()));
+      row.add(l.attainment() == null ? "" : dev.tokentime.output.Values.percent(l.attainment()));
       rows.add(row.toArray());
     }
     List<Boolean> numeric = cols.stream().map(c -> false).toList();

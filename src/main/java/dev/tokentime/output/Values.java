@@ -35,6 +35,60 @@ public final class Values {
     return plain(v);
   }
 
+  /**
+   * A duration in milliseconds for humans, in the unit that reads (issue 23: "35.7 s", not
+   * "35718.330"): three significant figures, in µs below 1 ms, ms below 1 s, s below 10 min,
+   * min beyond. NULL is empty. CSV and JSON keep the raw milliseconds.
+   */
+  public static String duration(Double ms) {
+    if (ms == null) {
+      return "";
+    }
+    if (ms.isNaN() || ms.isInfinite()) {
+      return Double.toString(ms);
+    }
+    double a = Math.abs(ms);
+    if (a == 0) {
+      return "0 ms";
+    }
+    if (a < 1) {
+      return sig(ms * 1000) + " µs";
+    }
+    if (a < 1000) {
+      return sig(ms) + " ms";
+    }
+    if (a < 600_000) {
+      return sig(ms / 1000) + " s";
+    }
+    return sig(ms / 60_000) + " min";
+  }
+
+  /** Three significant figures, at most one decimal beyond them dropped: 35.7, 412, 2.05. */
+  private static String sig(double v) {
+    double a = Math.abs(v);
+    int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    return String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+
+  /**
+   * A share (0..1) as a percentage for humans, the one rounding every output uses for SLO
+   * attainment (check, summary, report): one decimal, except that a share above 0 never reads
+   * "0.0 %" nor one below 1 "100.0 %" (it reads "< 0.1 %", "> 99.9 %"). NULL or NaN is "n/a".
+   */
+  public static String percent(Double share) {
+    if (share == null || share.isNaN()) {
+      return "n/a";
+    }
+    double p = 100 * share;
+    if (p > 0 && p < 0.05) {
+      return "< 0.1 %";
+    }
+    if (p < 100 && p >= 99.95) {
+      return "> 99.9 %";
+    }
+    return String.format(Locale.ROOT, "%.1f %%", p);
+  }
+
   /** For machines: full precision, NULL as empty. */
   public static String exact(Object v) {
     if (v == null) {

@@ -135,7 +135,10 @@ public final class HtmlReport {
       table(TableView.of("attainment", "Attainment and request goodput per run", "Requests meeting every "
           + "per-request target; request goodput = attaining requests per second of the window (slo_attainment).",
           d.attainment(), List.of(TableView.text("run", "run"), TableView.num("requests", "requests"),
-              TableView.num("attaining", "attaining"), TableView.pct("attainment", "attainment"),
+              TableView.num("attaining", "attaining"),
+              // check's rounding (one decimal; never "0 %" for a share above 0)
+              TableView.of("attainment", true, r -> r.isMissing("attainment") ? ""
+                  : dev.tokentime.output.Values.percent(((Number) r.getObject("attainment")).doubleValue())),
               TableView.num("request goodput (1/s)", "goodput_per_s"))));
     }
     end();

@@ -101,7 +101,7 @@ final class ReportTables {
       for (SloReport.TermResult t : l.terms()) {
         row.add(t.value() == null ? "n/a" : Fmt.num(t.value()) + (t.met() ? " ok" : " MISSED"));
       }
-      row.add(l.attainment() == null ? "" : Fmt.pct(l.attainment()));
+      row.add(l.attainment() == null ? "" : dev.tokentime.output.Values.percent(l.attainment()));
       rows.add(row);
     }
     List<Boolean> numeric = new ArrayList<>();

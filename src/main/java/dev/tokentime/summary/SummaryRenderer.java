@@ -72,7 +72,7 @@ public final class SummaryRenderer {
       for (Map<String, Object> g : s.slo().distserveGoodput()) {
         sb.append("goodput (DistServe, highest ").append(String.valueOf(g.get("level_kind")).replace('_', ' '))
             .append(" at ").append(Values.text(g.get("attainment_target"))).append(" attainment): ")
-            .append(g.get("goodput") == null ? "none: the lowest level misses" : Values.text(g.get("goodput")))
+            .append(g.get("goodput_note"))
             .append('\n');
       }
     }
@@ -99,7 +99,7 @@ public final class SummaryRenderer {
           .append(" tokens, mean output ").append(fixed(r.tokens().meanOutput(), 1)).append(" tokens\n");
       if (r.goodput() != null) {
         sb.append("  slo         ").append(r.goodput().attainment() == null ? "n/a"
-            : String.format(Locale.ROOT, "%.1f %%", 100 * r.goodput().attainment()))
+            : Values.percent(r.goodput().attainment()))
             .append(" of requests attain it; request goodput ").append(fixed(r.goodput().requestsPerS(), 3))
             .append(" requests/s\n");
       }
@@ -122,7 +122,7 @@ public final class SummaryRenderer {
     }
     if (!s.levels().isEmpty()) {
       sb.append("\nlevels (median over repeats)\n");
-      sb.append(TableRenderer.text(levelTable(s), width));
+      sb.append(levelText(s, width));
     }
     return sb.toString();
   }
@@ -267,6 +267,102 @@ public final class SummaryRenderer {
     List<Boolean> numeric = LEVEL_COLUMNS.stream()
         .map(c -> !c.equals("level_kind") && !c.equals("label")).toList();
     return new TableData(LEVEL_COLUMNS, numeric, rows, false);
+  }
+
+  /**
+   * The levels table for a terminal of {@code width} columns (issue 23): durations in the unit
+   * that reads; columns with no value at any level left out, and bookkeeping columns with one
+   * value at every level (runs 1, failed 0, one label) said once below the table instead; and when it is still
+   * too wide, columns left out by priority, the ones the methodology reads (§3.2.2: P50/P90/P99
+   * of TTFT, ITL and E2E per level, and throughput) last. CSV and JSON keep every column, raw.
+   */
+  static String levelText(Summary s, int width) {
+    List<Map<String, Object>> levels = s.levels();
+    List<String> keep = new ArrayList<>();
+    List<String> constant = new ArrayList<>();
+    String levelHeader = "level";
+    for (String c : LEVEL_COLUMNS) {
+      List<Object> vals = levels.stream().map(l -> l.get(c)).toList();
+      boolean empty = vals.stream().allMatch(v -> v == null || String.valueOf(v).isBlank());
+      boolean same = levels.size() > 1 && vals.stream().map(v -> v == null ? "" : Values.exact(v)).distinct().count() == 1;
+      if (c.equals("level_kind")) {
+        if (!empty && (same || levels.size() == 1)) {
+          levelHeader = String.valueOf(vals.get(0)).replace('_', ' ');
+          continue;
+        }
+      } else if (!c.equals("level") && (empty || same && WHEN_CONSTANT_SAID_ONCE.contains(c))) {
+        if (same && !empty) {
+          constant.add(header(c) + " " + Values.exact(vals.get(0)));
+        }
+        continue;
+      }
+      if (c.equals("level") && empty) {
+        continue;
+      }
+      keep.add(c);
+    }
+    List<String> dropped = new ArrayList<>();
+    TableData t = levelTextTable(levels, keep, levelHeader);
+    while (keep.size() > 1 && TableRenderer.text(t, Integer.MAX_VALUE).lines().findFirst().orElse("").length() > width) {
+      String least = keep.stream().max(java.util.Comparator.comparingInt(LEVEL_PRIORITY::indexOf)).orElseThrow();
+      keep.remove(least);
+      dropped.add(header(least));
+      t = levelTextTable(levels, keep, levelHeader);
+    }
+    StringBuilder sb = new StringBuilder(TableRenderer.text(t, width));
+    if (!constant.isEmpty()) {
+      sb.append("(every level: ").append(String.join(", ", constant)).append(")\n");
+    }
+    if (!dropped.isEmpty()) {
+      sb.append("(not shown at this width: ").append(String.join(", ", dropped))
+          .append("; use --format csv or a wider terminal)\n");
+    }
+    return sb.toString();
+  }
+
+  /** Columns said once below the table when every level has the same value (not the latencies). */
+  static final java.util.Set<String> WHEN_CONSTANT_SAID_ONCE = java.util.Set.of("label", "runs", "ok_requests",
+      "failed_requests", "mean_input_tokens", "mean_output_tokens");
+
+  /** level_summary's columns, the ones dropped last first: what the methodology reads. */
+  static final List<String> LEVEL_PRIORITY = List.of("level", "ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms",
+      "itl_p99_ms", "e2e_p50_ms", "e2e_p99_ms", "output_tokens_per_s", "ttft_p90_ms", "itl_p90_ms", "e2e_p90_ms",
+      "requests_per_s", "ok_requests", "failed_requests", "mean_output_tokens", "mean_input_tokens", "runs",
+      "label", "level_kind");
+
+  private static String header(String column) {
+    return switch (column) {
+      case "output_tokens_per_s" -> "out tok/s";
+      case "requests_per_s" -> "req/s";
+      case "mean_input_tokens" -> "mean in";
+      case "mean_output_tokens" -> "mean out";
+      case "ok_requests" -> "ok";
+      case "failed_requests" -> "failed";
+      default -> column.endsWith("_ms") ? column.substring(0, column.length() - 3).replace('_', ' ') : column.replace('_', ' ');
+    };
+  }
+
+  private static TableData levelTextTable(List<Map<String, Object>> levels, List<String> columns, String levelHeader) {
+    List<Object[]> rows = new ArrayList<>();
+    for (Map<String, Object> l : levels) {
+      rows.add(columns.stream().map(c -> {
+        Object v = l.get(c);
+        if (v == null) {
+          return (Object) "";
+        }
+        if (c.endsWith("_ms")) {
+          return Values.duration(((Number) v).doubleValue());
+        }
+        if (c.endsWith("_per_s") || c.startsWith("mean_")) {
+          double d = ((Number) v).doubleValue();
+          return fixed(d, Math.abs(d) >= 100 ? 0 : Math.abs(d) >= 10 ? 1 : 2);
+        }
+        return c.equals("level") || v instanceof Number ? Values.exact(v) : String.valueOf(v);
+      }).toArray());
+    }
+    List<String> headers = columns.stream().map(c -> c.equals("level") ? levelHeader : header(c)).toList();
+    List<Boolean> numeric = columns.stream().map(c -> !c.equals("level_kind") && !c.equals("label")).toList();
+    return new TableData(headers, numeric, rows, false);
   }
 
   static String fixed(Double v, int decimals) {

@@ -44,7 +44,7 @@ public final class SummaryService {
       SloCheck.setTargets(db, slo);
       goodput = goodput(db);
       sloFigures = new Summary.SloFigures(String.join(", ", slo.terms().stream().map(SloSpec.Term::describe).toList()),
-          rows(db, "SELECT level_kind, goodput, last_attaining_level, first_failing_level, attainment_target "
+          rows(db, "SELECT level_kind, goodput, goodput_interpolated, goodput_note, last_attaining_level, first_failing_level, attainment_target "
               + "FROM distserve_goodput"));
     }
     List<Summary.RunSummary> runs = new ArrayList<>();

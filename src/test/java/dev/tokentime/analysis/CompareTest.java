@@ -45,6 +45,13 @@ class CompareTest {
       assertEquals(((Number) t.value("SELECT p99 FROM metric_stats WHERE run = 'c4' AND metric = 'itl_ms'")).doubleValue(),
           p99.a(), 1e-9);
       assertTrue(p99.ciLow() <= p99.ciHigh());
+      // every interval holds the change printed beside it (issue 23: 6.105 with [6.114, 6.315])
+      for (CompareReport.Row r : levels.rows()) {
+        if (r.unit().equals("ms") && r.ciLow() != null) {
+          assertTrue(r.ciLow() <= r.change() + 1e-9 && r.change() <= r.ciHigh() + 1e-9,
+              r.metric() + " " + r.stat() + ": " + r.change() + " outside [" + r.ciLow() + ", " + r.ciHigh() + "]");
+        }
+      }
     }
   }
 }
