@@ -10,4 +10,4 @@ CREATE OR REPLACE VIEW report_basis AS
 SELECT run, figure, "values"::BIGINT AS "values",
     coarsest_resolution_ns::BIGINT AS coarsest_resolution_ns, basis
 FROM figure_basis
-ORDER BY run, figure
+ORDER BY natural_sort_key(run), run, figure

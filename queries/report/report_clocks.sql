@@ -11,4 +11,4 @@ FROM request_latency
 WHERE clock_id IS NOT NULL AND arrival_ns IS NOT NULL
 GROUP BY run
 HAVING count(DISTINCT clock_id) = 1
-ORDER BY run
+ORDER BY natural_sort_key(run), run

@@ -26,4 +26,4 @@ SELECT run, source_id::BIGINT AS source_id, format, instance,
     (CASE WHEN bool_or(row_kind = 'no data') THEN NULL ELSE 100 * avg(kv_usage) END)::DOUBLE AS kv_pct
 FROM e
 GROUP BY run, source_id, format, instance, 5
-ORDER BY run, source_id, instance, x_s
+ORDER BY natural_sort_key(run), run, source_id, instance, x_s

@@ -1,4 +1,4 @@
--- request_failures typed for the report, in its order. Columns as request_failures.
+-- request_failures typed for the report: by run (natural order), most frequent first. Columns as request_failures.
 -- @grain one row per run, status, HTTP status and error text
 -- @column run [id] Run.
 -- @column status [text] error, cancelled or lost.
@@ -10,3 +10,4 @@ CREATE OR REPLACE VIEW report_failures AS
 SELECT run, status, http_status::BIGINT AS http_status, error,
     requests::BIGINT AS requests, example_request_id
 FROM request_failures
+ORDER BY natural_sort_key(run), run, requests DESC, status, error

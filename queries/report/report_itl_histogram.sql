@@ -60,4 +60,4 @@ SELECT
     any_value(width_ms)::DOUBLE AS width_ms
 FROM h
 GROUP BY run, 2
-ORDER BY run, 2
+ORDER BY natural_sort_key(run), run, 2

@@ -45,4 +45,4 @@ SELECT
 FROM metric_stats AS s
 JOIN run_summary AS r USING (run)
 GROUP BY s.run, r.level_kind, r.level
-ORDER BY r.level_kind NULLS LAST, r.level NULLS LAST, s.run
+ORDER BY r.level_kind NULLS LAST, r.level NULLS LAST, natural_sort_key(s.run), s.run

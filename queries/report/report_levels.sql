@@ -1,5 +1,5 @@
 -- The report's per-level table (the methodology's table): level_summary's columns that the report
--- shows, typed for it (BIGINT counts, DOUBLE figures), ordered by kind of level, level, then label.
+-- shows, typed for it (BIGINT counts, DOUBLE figures), ordered by kind of level, level, then label (natural order).
 -- @grain one row per level (per run without a level), as level_summary
 -- @column level_kind [text] concurrency or request_rate; NULL for runs without a level.
 -- @column level [level_kind] Concurrency or request rate.
@@ -41,4 +41,4 @@ SELECT level_kind, level::DOUBLE AS level, label, runs::BIGINT AS runs, run_name
     output_tokens_per_s_max::DOUBLE AS output_tokens_per_s_max, requests_per_s::DOUBLE AS requests_per_s,
     mean_input_tokens::DOUBLE AS mean_input_tokens, mean_output_tokens::DOUBLE AS mean_output_tokens
 FROM level_summary
-ORDER BY level_kind NULLS LAST, level NULLS LAST, label
+ORDER BY level_kind NULLS LAST, level NULLS LAST, natural_sort_key(label), label

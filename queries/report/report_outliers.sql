@@ -29,4 +29,4 @@ FROM request_latency AS r
 JOIN p USING (run)
 WHERE r.measured AND r.ok AND (r.ttft_ms >= p.ttft_p99 OR r.e2e_ms >= p.e2e_p99)
 QUALIFY row_number() OVER (PARTITION BY r.run ORDER BY r.e2e_ms DESC NULLS LAST, r.ttft_ms DESC, r.request_id) <= per_run
-ORDER BY r.run, r.e2e_ms DESC NULLS LAST, r.ttft_ms DESC, r.request_id
+ORDER BY natural_sort_key(r.run), r.run, r.e2e_ms DESC NULLS LAST, r.ttft_ms DESC, r.request_id

@@ -1,6 +1,6 @@
 -- The report's table of runs: run_summary's counts, measured window, throughputs and mean
 -- lengths, typed for the report (BIGINT counts, DOUBLE figures) and ordered as the report lists
--- runs: by kind of level, then level, then run name.
+-- runs: by kind of level, then level, then run name in natural order (c1, c4, c16: natural_sort_key).
 -- @grain one row per run
 -- @column run [id] Run.
 -- @column level_kind [text] concurrency or request_rate; NULL without a level.
@@ -21,4 +21,4 @@ SELECT run, level_kind, level::DOUBLE AS level, requests::BIGINT AS requests,
     output_tokens_per_s::DOUBLE AS output_tokens_per_s, requests_per_s::DOUBLE AS requests_per_s,
     mean_input_tokens::DOUBLE AS mean_input_tokens, mean_output_tokens::DOUBLE AS mean_output_tokens
 FROM run_summary
-ORDER BY level_kind NULLS LAST, level NULLS LAST, run
+ORDER BY level_kind NULLS LAST, level NULLS LAST, natural_sort_key(run), run

@@ -12,4 +12,4 @@ CREATE OR REPLACE VIEW report_slo_attainment AS
 SELECT run, level_kind, level::DOUBLE AS level, requests::BIGINT AS requests,
     attaining::BIGINT AS attaining, attainment::DOUBLE AS attainment, goodput_per_s::DOUBLE AS goodput_per_s
 FROM slo_attainment
-ORDER BY level_kind NULLS LAST, level NULLS LAST, run
+ORDER BY level_kind NULLS LAST, level NULLS LAST, natural_sort_key(run), run

@@ -1,4 +1,4 @@
--- stall_summary typed for the report, by run. Columns as stall_summary.
+-- stall_summary typed for the report, by run in natural order. Columns as stall_summary.
 -- @grain one row per run with chunk gaps
 -- @column run [id] Run.
 -- @column threshold_ms [ms] Gaps above this are stalls.
@@ -15,4 +15,4 @@ SELECT run, threshold_ms::DOUBLE AS threshold_ms, stalls::BIGINT AS stalls,
     batch_jump_share::DOUBLE AS batch_jump_share, kv_full_share::DOUBLE AS kv_full_share,
     unexplained_share::DOUBLE AS unexplained_share, verdict
 FROM stall_summary
-ORDER BY run
+ORDER BY natural_sort_key(run), run

@@ -28,4 +28,4 @@ SELECT t.run, r.request_id, r.clock_id::BIGINT AS clock_id, t.seq::BIGINT AS seq
     coalesce(t.kv_near_full, false) AS kv_near_full
 FROM _itl_stalls_top(per_run) AS t
 LEFT JOIN requests AS r ON r.request_key = t.request_key
-ORDER BY t.run, t.gap_ms DESC, t.t0_ns, t.request_key, t.seq
+ORDER BY natural_sort_key(t.run), t.run, t.gap_ms DESC, t.t0_ns, t.request_key, t.seq

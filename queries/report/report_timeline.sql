@@ -90,4 +90,4 @@ FROM (
     UNION ALL SELECT *, 2 FROM batch
     UNION ALL SELECT *, 3 FROM tokens_per_s
 )
-ORDER BY run, part, series, x_s
+ORDER BY natural_sort_key(run), run, part, series, x_s

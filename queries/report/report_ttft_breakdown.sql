@@ -21,4 +21,4 @@ SELECT run, level_kind, level::DOUBLE AS level, percentile::BIGINT AS percentile
     pre_queue_share::DOUBLE AS pre_queue_share, queue_share::DOUBLE AS queue_share,
     prefill_share::DOUBLE AS prefill_share, requests_with_parts::BIGINT AS requests_with_parts
 FROM ttft_breakdown
-ORDER BY level_kind NULLS LAST, level NULLS LAST, run, percentile
+ORDER BY level_kind NULLS LAST, level NULLS LAST, natural_sort_key(run), run, percentile
