@@ -53,6 +53,14 @@
       window.__ttErrors.push('chart ' + s.dom + ': ' + e);
     }
   });
+  // a table wider than its frame scrolls in it: mark the frame, so the cut edge reads as one
+  function markScrolling() {
+    Array.prototype.forEach.call(document.querySelectorAll('.table-wrap'), function (w) {
+      w.classList.toggle('scrolls', w.scrollWidth > w.clientWidth + 1);
+    });
+  }
+  markScrolling();
+  window.addEventListener('resize', markScrolling);
   window.addEventListener('resize', function () { charts.forEach(function (c) { c.chart.resize(); }); });
   window.addEventListener('beforeprint', function () { charts.forEach(function (c) { c.chart.resize(); }); });
 
@@ -65,6 +73,56 @@
       return n;
     } catch (e) { return -1; }
   }
+  // Layout: texts of a chart (axis names, tick labels, legend, mark labels) must not overlap;
+  // read from the chart's scene graph (zrender), as drawn at this window's width.
+  function textBoxes(chart) {
+    var out = [];
+    chart.getZr().storage.getDisplayList(true).forEach(function (el) {
+      if ((el.type !== 'tspan' && el.type !== 'text') || el.invisible || el.ignore) return;
+      var text = el.style && el.style.text;
+      if (text == null || String(text).trim() === '' || (el.style.opacity === 0)) return;
+      var r = el.getBoundingRect().clone();
+      var m = el.getComputedTransform();
+      if (m) r.applyTransform(m);
+      if (r.width > 0 && r.height > 0) out.push({text: String(text), x: r.x, y: r.y, w: r.width, h: r.height});
+    });
+    return out;
+  }
+  function overlaps() {
+    var found = [];
+    charts.forEach(function (c) {
+      var b = textBoxes(c.chart);
+      for (var i = 0; i < b.length; i++) {
+        for (var j = i + 1; j < b.length; j++) {
+          var ox = Math.min(b[i].x + b[i].w, b[j].x + b[j].w) - Math.max(b[i].x, b[j].x);
+          var oy = Math.min(b[i].y + b[i].h, b[j].y + b[j].h) - Math.max(b[i].y, b[j].y);
+          if (ox > 1.5 && oy > 1.5) found.push(c.id + ': "' + b[i].text + '" overlaps "' + b[j].text + '"');
+        }
+      }
+    });
+    return found;
+  }
+  // Tables: none may reach past the page; one wider than its frame must scroll in it with its
+  // first column kept in view
+  function cutTables() {
+    var found = [];
+    var page = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > page + 1) found.push('the page is wider than the window');
+    Array.prototype.forEach.call(document.querySelectorAll('table'), function (t, i) {
+      var wrap = t.parentElement;
+      var name = (wrap.previousElementSibling && wrap.previousElementSibling.textContent || 'table ' + i).slice(0, 60);
+      var w = wrap.getBoundingClientRect();
+      var scrolls = /auto|scroll/.test(getComputedStyle(wrap).overflowX);
+      if (w.right > page + 1) found.push(name + ': its frame reaches past the page');
+      if (t.scrollWidth > wrap.clientWidth + 1) {
+        var first = t.querySelector('td, th');
+        if (!scrolls) found.push(name + ': cut at the edge');
+        else if (!first || getComputedStyle(first).position !== 'sticky') found.push(name + ': scrolls without its first column');
+      }
+    });
+    return found;
+  }
+
   function check() {
   var failed = [];
   specs.forEach(function (s) {
@@ -76,12 +134,14 @@
   });
   var resources = (performance.getEntriesByType ? performance.getEntriesByType('resource') : [])
     .map(function (e) { return e.name; });
+  var layout = {width: window.innerWidth, overlaps: overlaps(), cut: cutTables()};
   var result = {charts: specs.length, rendered: specs.length - failed.length, failed: failed,
-    errors: window.__ttErrors.slice(), resources: resources};
+    errors: window.__ttErrors.slice(), resources: resources, layout: layout};
   var out = document.getElementById('tt-check');
   out.textContent = JSON.stringify(result);
   document.documentElement.setAttribute('data-tt-check',
-    failed.length === 0 && result.errors.length === 0 && resources.length === 0 ? 'ok' : 'failed');
+    failed.length === 0 && result.errors.length === 0 && resources.length === 0
+      && layout.overlaps.length === 0 && layout.cut.length === 0 ? 'ok' : 'failed');
   }
   // after load and a moment more, so that late events (a blocked fetch) are counted too
   window.addEventListener('load', function () { setTimeout(check, 100); });

@@ -146,11 +146,11 @@ public final class Compare {
       } catch (NumberFormatException e) {
         throw new BadInputException("compare: not a level: " + side);
       }
-      sql = "SELECT run FROM runs WHERE level_kind = ? AND level = ? ORDER BY run";
+      sql = "SELECT run FROM report_run_list WHERE level_kind = ? AND level = ? ORDER BY run";
       args.add(kind);
       args.add(level);
     } else {
-      sql = "SELECT run FROM runs WHERE run = ?";
+      sql = "SELECT run FROM report_run_list WHERE run = ?";
       args.add(side);
     }
     List<String> out = new ArrayList<>();

@@ -2,7 +2,7 @@ package dev.tokentime.analysis;
 
 import dev.tokentime.BadInputException;
 import dev.tokentime.output.TableData;
-import dev.tokentime.query.ViewSnapshot;
+import dev.tokentime.store.ViewSnapshot;
 import dev.tokentime.store.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

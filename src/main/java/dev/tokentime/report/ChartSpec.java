@@ -72,18 +72,27 @@ public record ChartSpec(String id, String title, String note, Axis x, Axis y, Ax
     BAND
   }
 
-  /** A marked position: the knee, an SLO bound, a stall. */
-  public record Mark(MarkKind kind, double at, double to, String label, boolean rightAxis) {
+  /**
+   * A marked position: the knee, an SLO bound, a stall. {@code inLegend}: the label is shown in
+   * the legend, not on the plot, where it would cover the bars or lines near the bound (an SLO
+   * bound; the HTML report does this, the SVG charts label the line).
+   */
+  public record Mark(MarkKind kind, double at, double to, String label, boolean rightAxis, boolean inLegend) {
     public static Mark vertical(double x, String label) {
-      return new Mark(MarkKind.VERTICAL, x, x, label, false);
+      return new Mark(MarkKind.VERTICAL, x, x, label, false, false);
     }
 
     public static Mark horizontal(double y, String label, boolean rightAxis) {
-      return new Mark(MarkKind.HORIZONTAL, y, y, label, rightAxis);
+      return new Mark(MarkKind.HORIZONTAL, y, y, label, rightAxis, false);
+    }
+
+    /** A horizontal bound named in the legend. */
+    public static Mark threshold(double y, String label, boolean rightAxis) {
+      return new Mark(MarkKind.HORIZONTAL, y, y, label, rightAxis, true);
     }
 
     public static Mark band(double x0, double x1, String label) {
-      return new Mark(MarkKind.BAND, x0, x1, label, false);
+      return new Mark(MarkKind.BAND, x0, x1, label, false, false);
     }
   }
 }

@@ -46,15 +46,18 @@ final class EChartsOption {
     legend.put("top", 0);
     ArrayNode names = legend.putArray("data");
     c.series().forEach(s -> names.add(s.name()));
+    c.marks().stream().filter(Mark::inLegend).forEach(m -> names.add(m.label()));
     ObjectNode grid = o.putObject("grid");
-    // containLabel makes room for tick labels but not for axis names: the margins are for the names
-    grid.put("left", 46).put("right", c.y2() != null ? 50 : 24).put("top", 48).put("bottom", 36).put("containLabel", true);
+    // containLabel makes room for tick labels; the y axes' names sit above their axes (between
+    // the legend and the plot), where five-digit tick labels cannot run into them
+    grid.put("left", 16).put("right", c.y2() != null ? 16 : 24).put("top", 62).put("bottom", 36).put("containLabel", true);
 
     o.set("xAxis", axis(c.x(), true));
     ArrayNode y = o.putArray("yAxis");
     y.add(axis(c.y(), false));
     if (c.y2() != null) {
       ObjectNode y2 = axis(c.y2(), false);
+      ((ObjectNode) y2.get("nameTextStyle")).put("align", "right");
       y2.putObject("splitLine").put("show", false);
       y.add(y2);
     }
@@ -90,8 +93,11 @@ final class EChartsOption {
           n.put("connectNulls", false);
           n.put("symbol", SYMBOLS.get(line % SYMBOLS.size()));
           n.put("symbolSize", 6);
-          n.put("showSymbol", s.points().size() <= 40);
-          n.putObject("lineStyle").put("width", 2).put("type", DASHES.get(line % DASHES.size()));
+          n.put("showSymbol", s.points().size() <= 45);
+          // each later line thinner and drawn above the earlier ones: lines that coincide (two
+          // runs with the same CDF) show as a thick line with a thin one of another colour inside
+          n.put("z", 2 + line);
+          n.putObject("lineStyle").put("width", Math.max(1.2, 3.6 - 0.8 * line)).put("type", DASHES.get(line % DASHES.size()));
           line++;
         }
       }
@@ -104,9 +110,9 @@ final class EChartsOption {
   private static ObjectNode axis(Axis a, boolean x) {
     ObjectNode n = JSON.createObjectNode();
     n.put("type", a.isCategory() ? "category" : a.log() ? "log" : "value");
-    n.put("name", a.title());
-    n.put("nameLocation", "middle");
-    n.put("nameGap", x ? 26 : 40);
+    n.put("name", a.title() + (a.log() && !x ? ", log scale" : ""));
+    n.put("nameLocation", x ? "middle" : "end");
+    n.put("nameGap", x ? 26 : 14);
     if (a.isCategory()) {
       ArrayNode d = n.putArray("data");
       a.categories().forEach(d::add);
@@ -115,14 +121,17 @@ final class EChartsOption {
       n.put("scale", true);
     }
     if (!x) {
-      n.putObject("nameTextStyle").put("fontWeight", "bold");
+      n.putObject("nameTextStyle").put("fontWeight", "bold").put("align", "left");
     }
     return n;
   }
 
   private static ArrayNode data(ChartSpec c, Series s) {
     ArrayNode d = JSON.createArrayNode();
-    for (Point p : s.points()) {
+    boolean log = (s.rightAxis() && c.y2() != null ? c.y2() : c.y()).log();
+    for (Point p0 : s.points()) {
+      // a logarithmic axis has no place for 0 (a part of TTFT that took no time): no bar
+      Point p = log && p0.y() != null && p0.y() <= 0 ? new Point(p0.x(), null, p0.label()) : p0;
       if (c.x().isCategory() && s.kind() != Kind.SCATTER && p.label() == null) {
         if (p.y() == null) {
           d.addNull();
@@ -181,6 +190,10 @@ final class EChartsOption {
       ma.putObject("label").put("show", false);
       ArrayNode bands = ma.putArray("data");
       for (Mark m : ms) {
+        if (m.inLegend()) {
+          legendMark(m, series);
+          continue;
+        }
         if (m.kind() == MarkKind.BAND) {
           ArrayNode pair = bands.addArray();
           pair.addObject().put("xAxis", m.at()).put("name", m.label());
@@ -210,5 +223,25 @@ final class EChartsOption {
         n.set("markArea", ma);
       }
     }
+  }
+
+  /** A bound named in the legend: an empty series of its own carrying the dashed line, unlabelled on the plot. */
+  private static void legendMark(Mark m, ArrayNode series) {
+    ObjectNode n = series.addObject();
+    n.put("type", "line");
+    n.put("name", m.label());
+    n.put("yAxisIndex", m.rightAxis() ? 1 : 0);
+    n.putArray("data");
+    n.put("symbol", "none");
+    n.putObject("itemStyle").put("color", "#000");
+    n.putObject("lineStyle").put("color", "#000").put("type", "dashed").put("width", 1.5);
+    ObjectNode ml = n.putObject("markLine");
+    ml.put("silent", false);
+    ml.putArray("symbol").add("none").add("none");
+    ml.putObject("lineStyle").put("color", "#000").put("type", "dashed").put("width", 1.5);
+    ml.putObject("label").put("show", false);
+    ObjectNode l = ml.putArray("data").addObject();
+    l.put("yAxis", m.at());
+    l.put("name", m.label());
   }
 }

@@ -45,6 +45,9 @@ final class ReportCharts {
       prefill.add(Point.of(i, split ? share(r, "prefill_share") * ttft : null));
       whole.add(Point.of(i, split ? null : ttft));
     }
+    // a linear axis from 0 to the slowest run's TTFT hides the fast runs' bars: past a span of
+    // LOG_SPAN the axis is logarithmic (the parts' lengths are then not their shares: the table is)
+    boolean log = spansDecades(whole, pre, queue, prefill);
     List<Series> series = new ArrayList<>();
     series.add(new Series("pre-queue", Kind.BAR, "ttft", false, pre));
     series.add(new Series("queue", Kind.BAR, "ttft", false, queue));
@@ -54,8 +57,50 @@ final class ReportCharts {
     }
     return new ChartSpec("ttft-split", "TTFT by run and percentile, split into pre-queue, queue and prefill",
         "Each bar is the run's TTFT at that percentile, divided by the parts' shares over the requests at or "
-            + "above it (ttft_breakdown). \"No split\": the source has no queued and scheduled times for every part.",
-        Axis.categories("run and percentile", cats), Axis.value("TTFT", "ms"), null, series, sloMarks(d, Set.of("ttft_ms")));
+            + "above it (ttft_breakdown). \"No split\": the source has no queued and scheduled times for every part."
+            + (log ? " Logarithmic axis (the runs' TTFT spans more than " + (int) LOG_SPAN + "x): the parts' lengths "
+                + "are not their shares; the table below has them." : ""),
+        Axis.categories("run and percentile", cats), log ? Axis.log("TTFT", "ms") : Axis.value("TTFT", "ms"), null,
+        series, sloMarks(d, Set.of("ttft_ms")));
+  }
+
+  /** Values spanning more than this factor get a logarithmic axis. */
+  static final double LOG_SPAN = 30;
+
+  /**
+   * Whether the bars (stacked per x) or points of these series span more than LOG_SPAN: the
+   * largest total over the smallest positive one.
+   */
+  @SafeVarargs
+  static boolean spansDecades(List<Point>... series) {
+    Map<Double, Double> totals = new LinkedHashMap<>();
+    for (List<Point> s : series) {
+      for (Point p : s) {
+        if (p.y() != null) {
+          totals.merge(p.x(), p.y(), Double::sum);
+        }
+      }
+    }
+    return spans(totals.values());
+  }
+
+  static boolean spans(java.util.Collection<Double> values) {
+    double min = Double.MAX_VALUE;
+    double max = 0;
+    for (Double v : values) {
+      if (v != null && v > 0) {
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
+    }
+    return max > 0 && max / min > LOG_SPAN;
+  }
+
+  /** A latency axis, logarithmic when the lines' values span more than LOG_SPAN. */
+  private static Axis latencyAxis(List<Series> lines) {
+    List<Double> values = new ArrayList<>();
+    lines.forEach(l -> l.points().forEach(p -> values.add(p.y())));
+    return spans(values) ? Axis.log("latency", "ms") : Axis.value("latency", "ms");
   }
 
   private static double share(Row r, String col) {
@@ -145,21 +190,22 @@ final class ReportCharts {
       String slug = slug(kind);
       List<Mark> m1 = new ArrayList<>(knee);
       m1.addAll(sloMarks(d, Set.of("ttft_ms", "e2e_ms")));
+      List<Series> latency = List.of(
+          line(t, "TTFT P50", "ttft_p50_ms"), line(t, "TTFT P95", "ttft_p95_ms"), line(t, "TTFT P99", "ttft_p99_ms"),
+          line(t, "E2E P50", "e2e_p50_ms"), line(t, "E2E P95", "e2e_p95_ms"), line(t, "E2E P99", "e2e_p99_ms"));
       out.add(new ChartSpec("latency-vs-" + slug, "TTFT and E2E percentiles vs " + axis,
           "Median over repeats per level (level_summary); the knee as level_knee finds it; SLO bounds when given.",
-          x, Axis.value("latency", "ms"), null, List.of(
-              line(t, "TTFT P50", "ttft_p50_ms"), line(t, "TTFT P95", "ttft_p95_ms"), line(t, "TTFT P99", "ttft_p99_ms"),
-              line(t, "E2E P50", "e2e_p50_ms"), line(t, "E2E P95", "e2e_p95_ms"), line(t, "E2E P99", "e2e_p99_ms")), m1));
+          x, latencyAxis(latency), null, latency, m1));
       List<Mark> m2 = new ArrayList<>(knee);
       m2.addAll(sloMarks(d, Set.of("itl_ms", "tpot_ms")));
+      List<Series> itl = List.of(line(t, "ITL P50", "itl_p50_ms"), line(t, "ITL P95", "itl_p95_ms"),
+          line(t, "ITL P99", "itl_p99_ms"), line(t, "TPOT P50", "tpot_p50_ms"), line(t, "TPOT P99", "tpot_p99_ms"));
       out.add(new ChartSpec("itl-vs-" + slug, "ITL and TPOT percentiles vs " + axis,
-          "ITL pools the chunk gaps; TPOT is per request (level_summary).", x, Axis.value("latency", "ms"), null,
-          List.of(line(t, "ITL P50", "itl_p50_ms"), line(t, "ITL P95", "itl_p95_ms"), line(t, "ITL P99", "itl_p99_ms"),
-              line(t, "TPOT P50", "tpot_p50_ms"), line(t, "TPOT P99", "tpot_p99_ms")), m2));
+          "ITL pools the chunk gaps; TPOT is per request (level_summary).", x, latencyAxis(itl), null, itl, m2));
       List<Mark> m3 = new ArrayList<>(knee);
       for (SloSpec.Term term : terms(d)) {
         if (!term.latency()) {
-          m3.add(Mark.horizontal(term.bound(), "SLO " + term.describe(), term.metric().equals("requests_per_s")));
+          m3.add(Mark.threshold(term.bound(), "SLO " + term.describe(), term.metric().equals("requests_per_s")));
         }
       }
       List<Point> tokens = new ArrayList<>();
@@ -206,7 +252,7 @@ final class ReportCharts {
     List<Mark> out = new ArrayList<>();
     for (SloSpec.Term t : terms(d)) {
       if (t.latency() && metrics.contains(t.metric())) {
-        out.add(Mark.horizontal(t.bound(), "SLO " + t.describe(), false));
+        out.add(Mark.threshold(t.bound(), "SLO " + t.describe(), false));
       }
     }
     return out;

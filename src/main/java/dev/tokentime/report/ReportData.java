@@ -43,15 +43,193 @@ public record ReportData(String title, List<String> context, Summary summary, Sl
     Table clocks, Table timeline, Table engine, Table definitions, List<String> findings,
     CompareReport compare) {
 
+  /** A builder with nothing set: title "tokentime report", no context, no findings. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this report's parts, to change some of them. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.title = title;
+    b.context = context;
+    b.summary = summary;
+    b.sloSpec = sloSpec;
+    b.slo = slo;
+    b.runs = runs;
+    b.latency = latency;
+    b.levels = levels;
+    b.breakdown = breakdown;
+    b.histogram = histogram;
+    b.knee = knee;
+    b.attainment = attainment;
+    b.stallSummary = stallSummary;
+    b.stalls = stalls;
+    b.outliers = outliers;
+    b.failures = failures;
+    b.basis = basis;
+    b.clocks = clocks;
+    b.timeline = timeline;
+    b.engine = engine;
+    b.definitions = definitions;
+    b.findings = findings;
+    b.compare = compare;
+    return b;
+  }
+
   public ReportData withCompare(CompareReport c, String newTitle) {
-    return new ReportData(newTitle, context, summary, sloSpec, slo, runs, latency, levels, breakdown, histogram,
-        knee, attainment, stallSummary, stalls, outliers, failures, basis, clocks, timeline, engine,
-        definitions, findings, c);
+    return toBuilder().compare(c).title(newTitle).build();
   }
 
   public ReportData withFindings(List<String> f) {
-    return new ReportData(title, context, summary, sloSpec, slo, runs, latency, levels, breakdown, histogram,
-        knee, attainment, stallSummary, stalls, outliers, failures, basis, clocks, timeline, engine,
-        definitions, List.copyOf(f), compare);
+    return toBuilder().findings(f).build();
+  }
+
+  /** Sets a report's parts by name; see the record's components for what each holds. */
+  public static final class Builder {
+    private String title = "tokentime report";
+    private List<String> context = List.of();
+    private Summary summary;
+    private SloSpec sloSpec;
+    private SloReport slo;
+    private Table runs;
+    private Table latency;
+    private Table levels;
+    private Table breakdown;
+    private Table histogram;
+    private Table knee;
+    private Table attainment;
+    private Table stallSummary;
+    private Table stalls;
+    private Table outliers;
+    private Table failures;
+    private Table basis;
+    private Table clocks;
+    private Table timeline;
+    private Table engine;
+    private Table definitions;
+    private List<String> findings = List.of();
+    private CompareReport compare;
+
+    public Builder title(String title) {
+      this.title = title;
+      return this;
+    }
+
+    public Builder context(List<String> context) {
+      this.context = context;
+      return this;
+    }
+
+    public Builder summary(Summary summary) {
+      this.summary = summary;
+      return this;
+    }
+
+    public Builder sloSpec(SloSpec sloSpec) {
+      this.sloSpec = sloSpec;
+      return this;
+    }
+
+    public Builder slo(SloReport slo) {
+      this.slo = slo;
+      return this;
+    }
+
+    public Builder runs(Table runs) {
+      this.runs = runs;
+      return this;
+    }
+
+    public Builder latency(Table latency) {
+      this.latency = latency;
+      return this;
+    }
+
+    public Builder levels(Table levels) {
+      this.levels = levels;
+      return this;
+    }
+
+    public Builder breakdown(Table breakdown) {
+      this.breakdown = breakdown;
+      return this;
+    }
+
+    public Builder histogram(Table histogram) {
+      this.histogram = histogram;
+      return this;
+    }
+
+    public Builder knee(Table knee) {
+      this.knee = knee;
+      return this;
+    }
+
+    public Builder attainment(Table attainment) {
+      this.attainment = attainment;
+      return this;
+    }
+
+    public Builder stallSummary(Table stallSummary) {
+      this.stallSummary = stallSummary;
+      return this;
+    }
+
+    public Builder stalls(Table stalls) {
+      this.stalls = stalls;
+      return this;
+    }
+
+    public Builder outliers(Table outliers) {
+      this.outliers = outliers;
+      return this;
+    }
+
+    public Builder failures(Table failures) {
+      this.failures = failures;
+      return this;
+    }
+
+    public Builder basis(Table basis) {
+      this.basis = basis;
+      return this;
+    }
+
+    public Builder clocks(Table clocks) {
+      this.clocks = clocks;
+      return this;
+    }
+
+    public Builder timeline(Table timeline) {
+      this.timeline = timeline;
+      return this;
+    }
+
+    public Builder engine(Table engine) {
+      this.engine = engine;
+      return this;
+    }
+
+    public Builder definitions(Table definitions) {
+      this.definitions = definitions;
+      return this;
+    }
+
+    public Builder findings(List<String> findings) {
+      this.findings = findings;
+      return this;
+    }
+
+    public Builder compare(CompareReport compare) {
+      this.compare = compare;
+      return this;
+    }
+
+    public ReportData build() {
+      return new ReportData(title, List.copyOf(context), summary, sloSpec, slo, runs, latency, levels, breakdown,
+          histogram, knee, attainment, stallSummary, stalls, outliers, failures, basis, clocks, timeline, engine,
+          definitions, List.copyOf(findings), compare);
+    }
   }
 }

@@ -7,9 +7,10 @@ import dev.tokentime.analysis.CompareReport;
 import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloReport;
 import dev.tokentime.analysis.SloSpec;
-import dev.tokentime.query.ScopedGapBuckets;
-import dev.tokentime.query.ViewSnapshot;
+import dev.tokentime.store.ScopedGapBuckets;
+import dev.tokentime.store.ViewSnapshot;
 import dev.tokentime.store.Database;
+import dev.tokentime.store.TokenSteps;
 import dev.tokentime.summary.Summary;
 import dev.tokentime.summary.SummaryService;
 import java.sql.SQLException;
@@ -48,17 +49,17 @@ public final class ReportService {
     // The cells are dropped once the steps are taken from them.
     // (metric_stats's chunk-gap buckets first, when a window or warm-up is set: ScopedGapBuckets)
     try (ViewSnapshot buckets = ScopedGapBuckets.open(db); ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats");
-        ViewSnapshot steps = tokenSteps(db);
+        ViewSnapshot steps = TokenSteps.snapshot(db);
         StallFloor floor = StallFloor.set(db)) {
       return gatherOnce(db, req);
     }
   }
 
   /**
-   * tt_stall_floor_ns for the report's two stall sections: the lowest stall threshold of any run
-   * (from the metric_stats snapshot, so the same figures the sections compare with), less a
-   * nanosecond for rounding. _itl_stalls_top then drops shorter gaps in its scan of the tokens
-   * instead of after joining every gap with its request (200 M tokens: 45 s of the report).
+   * tt_stall_floor_ns for the report's two stall sections (report_stall_floor: under every run's
+   * stall threshold), so _itl_stalls_top drops shorter gaps in its scan of the tokens instead of
+   * after joining every gap with its request (200 M tokens: 45 s of the report). Taken from the
+   * metric_stats snapshot, the figures the sections compare with.
    */
   private static final class StallFloor implements AutoCloseable {
     private final Database db;
@@ -68,20 +69,13 @@ public final class ReportService {
     }
 
     static StallFloor set(Database db) throws SQLException {
-      db.execute("SET VARIABLE tt_stall_floor_ns = (SELECT floor(min(coalesce(getvariable('tt_stall_ms'), p99))"
-          + " * 1e6)::BIGINT - 1 FROM metric_stats WHERE metric = 'itl_ms')");
+      db.execute("SET VARIABLE tt_stall_floor_ns = (SELECT floor_ns FROM report_stall_floor)");
       return new StallFloor(db);
     }
 
     @Override
     public void close() throws SQLException {
       db.execute("RESET VARIABLE tt_stall_floor_ns");
-    }
-  }
-
-  private static ViewSnapshot tokenSteps(Database db) throws SQLException {
-    try (ViewSnapshot cells = ViewSnapshot.onDisk(db, "_token_cells")) {
-      return ViewSnapshot.onDisk(db, "_token_steps_live");
     }
   }
 
@@ -106,10 +100,29 @@ public final class ReportService {
       context.add("SLO: " + String.join(", ", req.slo().terms().stream().map(SloSpec.Term::describe).toList()));
     }
     context.add("generated " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " by tokentime " + Version.get());
-    ReportData d = new ReportData("tokentime report", context, summary, req.slo(), slo, q.runs(), q.latency(),
-        q.levels(), q.breakdown(), q.histogram(), q.knee(), req.slo() == null ? null : q.attainment(),
-        q.stallSummary(), q.stalls(), q.outliers(), q.failures(), q.basis(), clocks, q.timeline(clocks), q.engine(),
-        q.definitions(), List.of(), null);
+    ReportData d = ReportData.builder()
+        .title("tokentime report")
+        .context(context)
+        .summary(summary)
+        .sloSpec(req.slo())
+        .slo(slo)
+        .runs(q.runs())
+        .latency(q.latency())
+        .levels(q.levels())
+        .breakdown(q.breakdown())
+        .histogram(q.histogram())
+        .knee(q.knee())
+        .attainment(req.slo() == null ? null : q.attainment())
+        .stallSummary(q.stallSummary())
+        .stalls(q.stalls())
+        .outliers(q.outliers())
+        .failures(q.failures())
+        .basis(q.basis())
+        .clocks(clocks)
+        .timeline(q.timeline())
+        .engine(q.engine())
+        .definitions(q.definitions())
+        .build();
     return d.withFindings(Findings.of(d));
   }
 

@@ -151,7 +151,7 @@ final class SvgChart {
     if (hi <= lo) {
       hi = lo + 1;
     }
-    double step = ReportQueries.nice((hi - lo) / 5);
+    double step = nice((hi - lo) / 5);
     return new double[] {Math.floor(lo / step + 1e-9) * step, Math.ceil(hi / step - 1e-9) * step, step};
   }
 
@@ -197,7 +197,7 @@ final class SvgChart {
         }
       }
     } else {
-      double step = ReportQueries.nice((xMax - xMin) / 6);
+      double step = nice((xMax - xMin) / 6);
       for (double x = Math.ceil(xMin / step) * step; x <= xMax + 1e-9; x += step) {
         tick(x);
       }
@@ -398,5 +398,19 @@ final class SvgChart {
       sb.append(' ').append(attrs);
     }
     sb.append('>').append(Html.esc(s)).append("</text>\n");
+  }
+
+  /** The smallest 1, 2 or 5 x 10^k at or above v (v > 0): a tick step. */
+  static double nice(double v) {
+    if (!(v > 0)) {
+      return 1;
+    }
+    double p = Math.pow(10, Math.floor(Math.log10(v)));
+    for (double m : new double[] {1, 2, 5, 10}) {
+      if (m * p >= v * (1 - 1e-9)) {
+        return m * p;
+      }
+    }
+    return 10 * p;
   }
 }

@@ -2,8 +2,8 @@ package dev.tokentime.summary;
 
 import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloSpec;
-import dev.tokentime.query.ScopedGapBuckets;
-import dev.tokentime.query.ViewSnapshot;
+import dev.tokentime.store.ScopedGapBuckets;
+import dev.tokentime.store.ViewSnapshot;
 import dev.tokentime.store.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -82,8 +82,8 @@ public final class SummaryService {
     List<Map<String, Object>> engines = forRuns(rows(db, "SELECT * FROM engine_summary"), onlyRuns);
     List<Map<String, Object>> basis = forRuns(rows(db,
         "SELECT run, figure, \"values\", coarsest_resolution_ns, basis FROM figure_basis"), onlyRuns);
-    long sources = db.queryLong("SELECT count(*) FROM sources");
-    long rejected = db.queryLong("SELECT count(*) FROM rejects");
+    long sources = db.queryLong("SELECT sources FROM report_inputs");
+    long rejected = db.queryLong("SELECT rejected_lines FROM report_inputs");
     return new Summary("tokentime-summary", 1, "docs/metrics.md", sources, rejected, sloFigures, runs,
         levels, engines, basis);
   }

@@ -55,9 +55,14 @@ final class Chromium {
 
   /** The DOM after the page's scripts ran (--dump-dom). */
   static Run dumpDom(Path chromium, Path html, Path work) throws IOException, InterruptedException {
+    return dumpDom(chromium, html, work, 1280);
+  }
+
+  /** The DOM after the page's scripts ran in a window this many pixels wide. */
+  static Run dumpDom(Path chromium, Path html, Path work, int width) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(chromium.toString()));
     cmd.addAll(offlineFlags(Files.createTempDirectory(work, "profile-")));
-    cmd.addAll(List.of("--window-size=1280,2000", "--dump-dom", html.toUri().toString()));
+    cmd.addAll(List.of("--window-size=" + width + ",2000", "--dump-dom", html.toUri().toString()));
     return exec(cmd, work);
   }
 

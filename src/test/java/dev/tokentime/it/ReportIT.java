@@ -57,15 +57,60 @@ class ReportIT {
     Path chromium = chromium();
     JsonNode check = renderCheck(chromium, html);
     assertTrue(check.get("charts").asInt() >= 20, check.toString());
-    Path png = WORK.resolve("samples-report.png");
-    Files.deleteIfExists(png);
-    Chromium.Run shot = Chromium.screenshot(chromium, html, png, 1280, 2400, WORK);
-    assertEquals(0, shot.code(), shot.stderr());
-    assertEquals(List.of(), shot.consoleAndNetworkErrors());
-    byte[] bytes = Files.readAllBytes(png);
-    assertTrue(bytes.length > 50_000, "screenshot of " + bytes.length + " bytes");
-    assertEquals("\u0089PNG", new String(bytes, 0, 4, StandardCharsets.ISO_8859_1));
-    assertEquals(1280, readInt(bytes, 16), "screenshot width");
+    layoutCheck(chromium, html);
+    for (int width : WIDTHS) {
+      Path png = WORK.resolve("samples-report-" + width + ".png");
+      Files.deleteIfExists(png);
+      Chromium.Run shot = Chromium.screenshot(chromium, html, png, width, 2400, WORK);
+      assertEquals(0, shot.code(), shot.stderr());
+      assertEquals(List.of(), shot.consoleAndNetworkErrors());
+      byte[] bytes = Files.readAllBytes(png);
+      assertTrue(bytes.length > 50_000, "screenshot of " + bytes.length + " bytes");
+      assertEquals("\u0089PNG", new String(bytes, 0, 4, StandardCharsets.ISO_8859_1));
+      assertEquals(width, readInt(bytes, 16), "screenshot width");
+    }
+  }
+
+  /** The widths of a wide screen and of a narrow window, where the reports are checked for layout. */
+  static final List<Integer> WIDTHS = List.of(1400, 900);
+
+  /**
+   * The page's layout check at both widths: no two texts of a chart overlap (axis names, tick
+   * labels, legend, labels of marks, as the chart drew them) and no table is cut (each fits its
+   * frame, or scrolls in it with its first column fixed, and nothing reaches past the page).
+   */
+  static void layoutCheck(Path chromium, Path html) throws Exception {
+    for (int width : WIDTHS) {
+      Chromium.Run run = Chromium.dumpDom(chromium, html, WORK, width);
+      assertEquals(0, run.code(), run.stderr());
+      JsonNode layout = new ObjectMapper().readTree(checkOf(run.stdout())).get("layout");
+      assertEquals(width, layout.get("width").asInt(), layout.toString());
+      assertEquals("[]", layout.get("overlaps").toString(), html.getFileName() + " at " + width + " px: overlapping texts");
+      assertEquals("[]", layout.get("cut").toString(), html.getFileName() + " at " + width + " px: cut tables");
+      assertTrue(run.stdout().contains("data-tt-check=\"ok\""), checkOf(run.stdout()));
+    }
+  }
+
+  /** The layout check catches what it is there to catch: axis names over tick labels, a table cut at the edge. */
+  @Test
+  void overlappingTextsAndCutTablesFailTheCheck() throws Exception {
+    Path out = WORK.resolve("layout");
+    Cli.Result r = Cli.run("report", "--db", samplesDb.toString(), "-o", out.resolve("report.html").toString());
+    assertEquals(0, r.code(), r.err());
+    String page = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
+    assertTrue(page.contains("\"nameLocation\":\"end\",\"nameGap\":14"), "y-axis names above their axes");
+    // the y-axis names back beside the axes, close to the tick labels; and tables that do not scroll
+    String broken = page.replace("\"nameLocation\":\"end\",\"nameGap\":14", "\"nameLocation\":\"middle\",\"nameGap\":12")
+        .replace("</style>", ".table-wrap { overflow: visible !important; } body { max-width: 700px; }\n</style>");
+    Path html = out.resolve("broken-layout.html");
+    Files.writeString(html, broken, StandardCharsets.UTF_8);
+    Chromium.Run run = Chromium.dumpDom(chromium(), html, WORK, 900);
+    assertEquals(0, run.code(), run.stderr());
+    assertTrue(run.stdout().contains("data-tt-check=\"failed\""), checkOf(run.stdout()));
+    JsonNode layout = new ObjectMapper().readTree(checkOf(run.stdout())).get("layout");
+    assertTrue(layout.get("overlaps").size() > 0, layout.toString());
+    assertTrue(layout.get("overlaps").toString().contains("overlaps"), layout.toString());
+    assertTrue(layout.get("cut").toString().contains("cut at the edge"), layout.toString());
   }
 
   /** The check must catch what it is there to catch: a fetch and a script error fail it. */
@@ -181,6 +226,8 @@ class ReportIT {
     Path chromium = chromium();
     renderCheck(chromium, dir.resolve("slo.html"));
     renderCheck(chromium, compare);
+    layoutCheck(chromium, dir.resolve("slo.html"));
+    layoutCheck(chromium, compare);
   }
 
   @Test

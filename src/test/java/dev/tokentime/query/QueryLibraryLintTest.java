@@ -5,15 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tokentime.schema.CanonicalSchema;
+import dev.tokentime.schema.TableDef;
 import dev.tokentime.testing.GoldenCase;
 import dev.tokentime.testing.TestDb;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -154,5 +161,82 @@ class QueryLibraryLintTest {
     List<String> order = lib.all().stream().map(QueryFile::name).toList();
     assertEquals(List.of("zz_base", "aa_top"), order);
     assertFalse(lib.hash().isBlank());
+  }
+
+  /**
+   * Readers go through the public views (docs/design.md, "Boundaries"): the SQL in Java outside
+   * store/ (the ingest, derive and snapshot plumbing) and schema/ (the tables' own declaration and
+   * docs) names no helper of the query library (a
+   * name starting with _) and reads no table of the canonical schema directly. Only string
+   * literals are searched, comments are not.
+   */
+  @Test
+  void javaOutsideStoreReadsPublicViewsOnly() throws IOException {
+    assertEquals(List.of(), privateNamesInJava(Path.of("src/main/java/dev/tokentime")));
+  }
+
+  /** The rule fails on what it is there to catch, naming the file and line. */
+  @Test
+  void privateNamesInJavaAreFound() throws IOException {
+    Path dir = tmp.resolve("java/dev/tokentime/report");
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("Bad.java"), "class Bad {\n  // _itl_stalls_top in a comment is fine\n"
+        + "  String a = \"SELECT * FROM _itl_stalls_top(5)\";\n  String b = \"SELECT request_id FROM requests\";\n"
+        + "  String c = \"SELECT * FROM request_latency\";\n}\n");
+    Path store = tmp.resolve("java/dev/tokentime/store");
+    Files.createDirectories(store);
+    Files.writeString(store.resolve("Fine.java"), "class Fine { String a = \"SELECT * FROM _token_cells\"; }\n");
+    List<String> found = privateNamesInJava(tmp.resolve("java/dev/tokentime"));
+    assertEquals(2, found.size(), found.toString());
+    assertTrue(found.get(0).matches(".*Bad.java:3: .*_itl_stalls_top.*"), found.get(0));
+    assertTrue(found.get(1).matches(".*Bad.java:4: .*table requests.*"), found.get(1));
+  }
+
+  /** A string literal, a char literal or a comment, whichever starts first (so "//" in a string is no comment). */
+  private static final Pattern TOKEN = Pattern.compile(
+      "\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\])'|(?s:/\\*.*?\\*/)|//[^\\n]*");
+
+  static List<String> privateNamesInJava(Path root) throws IOException {
+    Set<String> helpers = new LinkedHashSet<>();
+    for (QueryFile q : QueryLibrary.get().all()) {
+      if (q.helper()) {
+        helpers.add(q.name());
+      }
+    }
+    List<String> tables = new ArrayList<>();
+    for (TableDef t : CanonicalSchema.all()) {
+      // rejects excepted: messages send users there to read every rejected line of a file
+      if (!t.name().equals("rejects")) {
+        tables.add(t.name());
+      }
+    }
+    Pattern helper = Pattern.compile("(?<![A-Za-z0-9_])(" + String.join("|", helpers) + ")(?![A-Za-z0-9_])");
+    Pattern table = Pattern.compile("(?i)\\b(?:FROM|JOIN)\\s+(" + String.join("|", tables) + ")(?![A-Za-z0-9_])");
+    List<String> problems = new ArrayList<>();
+    List<Path> files;
+    try (Stream<Path> s = Files.walk(root)) {
+      files = s.filter(p -> p.toString().endsWith(".java") && !root.relativize(p).startsWith("store")
+          && !root.relativize(p).startsWith("schema")).sorted().toList();
+    }
+    for (Path f : files) {
+      String text = Files.readString(f, StandardCharsets.UTF_8);
+      Matcher m = TOKEN.matcher(text);
+      while (m.find()) {
+        if (!m.group().startsWith("\"")) {
+          continue;
+        }
+        int line = (int) text.substring(0, m.start()).chars().filter(ch -> ch == '\n').count() + 1;
+        Matcher h = helper.matcher(m.group());
+        while (h.find()) {
+          problems.add(f + ":" + line + ": names the query library's helper " + h.group(1)
+              + " (make it public with docs, or wrap it in a view)");
+        }
+        Matcher t = table.matcher(m.group());
+        while (t.find()) {
+          problems.add(f + ":" + line + ": reads the table " + t.group(1) + " (read a public view)");
+        }
+      }
+    }
+    return problems;
   }
 }

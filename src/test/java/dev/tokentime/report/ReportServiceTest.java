@@ -124,4 +124,48 @@ class ReportServiceTest {
     assertTrue(latency.marks().stream().anyMatch(m -> m.label().equals("SLO ttft p95 <= 500 ms") && m.at() == 500), latency.marks().toString());
     assertTrue(latency.marks().stream().anyMatch(m -> m.label().equals("knee")), latency.marks().toString());
   }
+
+  /**
+   * Runs named c1, c4, c16, c64 without a level sort naturally in every table and chart (as text
+   * they sort c1, c16, c4, c64), and TTFT from 100 ms to 40 s gets a logarithmic axis.
+   */
+  @Test
+  void runsSortNaturallyAndWideTtftGetsALogAxis(@TempDir Path dir) throws Exception {
+    try (TestDb t = new TestDb(dir)) {
+      List<Path> files = new java.util.ArrayList<>();
+      long[] ttftMs = {100, 400, 9_000, 40_000};
+      String[] runs = {"c1", "c4", "c16", "c64"};
+      for (int k = runs.length - 1; k >= 0; k--) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+          long a = i * 1_000_000_000L;
+          long first = a + ttftMs[k] * 1_000_000L;
+          sb.append("{\"request_id\":\"").append(runs[k]).append('-').append(i).append("\",\"arrival_ns\":").append(a)
+              .append(",\"tokens_ns\":[").append(first).append(',').append(first + 20_000_000L).append(',')
+              .append(first + 45_000_000L).append("]}\n");
+        }
+        files.add(t.write(runs[k] + "/requests.jsonl", sb.toString()));
+      }
+      t.ingest(files.toArray(new Path[0]));
+      ReportData d = new ReportService().gather(t.db, new ReportService.Request(Set.of(), null, "", "runs.duckdb"));
+      List<String> natural = List.of("c1", "c4", "c16", "c64");
+      assertEquals(natural, d.runs().stringColumn("run").asList());
+      assertEquals(natural, d.latency().stringColumn("run").asList());
+      assertEquals(natural, d.histogram().stringColumn("run").asList().stream().distinct().toList());
+      assertEquals(natural, d.stallSummary().stringColumn("run").asList());
+      assertEquals(natural, ReportCharts.itlCdf(d).series().stream().map(ChartSpec.Series::name).toList());
+      ChartSpec ttft = ReportCharts.ttft(d);
+      assertEquals("c1 P50", ttft.x().categories().get(0));
+      assertEquals("c64 P99", ttft.x().categories().get(15));
+      assertTrue(ttft.y().log(), "TTFT from 100 ms to 40 s: " + ttft.y());
+      assertTrue(ttft.note().contains("Logarithmic axis"), ttft.note());
+    }
+  }
+
+  @Test
+  void logAxisPastThirtyTimes() {
+    assertFalse(ReportCharts.spans(List.of(1.0, 30.0)));
+    assertTrue(ReportCharts.spans(List.of(1.0, 30.5)));
+    assertFalse(ReportCharts.spans(List.of(0.0, 2.0, 50.0)), "zeros are not on a log axis: 2 to 50 is 25x");
+  }
 }

@@ -1,6 +1,5 @@
-package dev.tokentime.query;
+package dev.tokentime.store;
 
-import dev.tokentime.store.Database;
 import java.sql.SQLException;
 
 /**

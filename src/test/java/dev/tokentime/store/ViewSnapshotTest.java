@@ -1,4 +1,4 @@
-package dev.tokentime.query;
+package dev.tokentime.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
