@@ -50,15 +50,19 @@ public final class SparkViews {
   static Dataset<Row> read(SparkSession spark, String lake, TableDef t) {
     String path = lake + "/" + LakeTables.folder(t);
     try {
-      return spark.read().parquet(path);
-    } catch (Exception e) {
-      // no such folder, or no files in it (an AnalysisException, thrown unchecked from Scala):
-      // the table is empty
-      if (!(e instanceof org.apache.spark.sql.AnalysisException)) {
-        throw e;
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
+      if (!p.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(p)) {
+        return spark.createDataFrame(List.of(), LakeTables.schema(t)); // the table is empty
       }
-      return spark.createDataFrame(List.of(), LakeTables.schema(t));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+    // the schema given, not inferred: a table the job wrote no row of has a folder without files
+    var schema = LakeTables.schema(t);
+    if (!LakeTables.hasRun(t)) {
+      schema = schema.add(LakeTables.RUN, org.apache.spark.sql.types.DataTypes.StringType, true);
+    }
+    return spark.read().schema(schema).parquet(path);
   }
 
   /** Registers {@code df} as the table {@code t}: its canonical columns, typed as the schema says. */
