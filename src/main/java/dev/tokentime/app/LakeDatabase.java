@@ -63,6 +63,8 @@ public final class LakeDatabase {
   private static void build(Database db, Path lake) throws SQLException, IOException {
     List<TableDef> tables = new ArrayList<>(CanonicalSchema.TABLES);
     tables.add(CanonicalSchema.DERIVED_REQUEST_TOKENS);
+    // request_links stays a table: the linker below fills it from the lake's requests
+    tables.remove(CanonicalSchema.REQUEST_LINKS);
     try (Statement st = db.connection().createStatement()) {
       for (TableDef t : tables) {
         String folder = t.name().startsWith("_") ? t.name().substring(1) : t.name();

