@@ -9,7 +9,15 @@ final class DbOption {
       description = "The DuckDB database file (default: $TOKENTIME_DB, else ./tokentime.duckdb).")
   Path db;
 
+  @Option(names = "--lake", paramLabel = "DIR",
+      description = "Read a Parquet lake written by the Spark job instead (docs/scale-out.md).")
+  Path lake;
+  private Path lakeDb;
+
   Path resolve() {
+    if (lake != null) {
+      return lakeDb != null ? lakeDb : (lakeDb = dev.tokentime.app.LakeDatabase.open(lake));
+    }
     if (db != null) {
       return db;
     }

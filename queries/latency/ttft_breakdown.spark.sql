@@ -1,0 +1,87 @@
+-- Spark variant of ttft_breakdown (latency/ttft_breakdown.sql), the same figures: Spark's exact
+-- percentile for quantile_cont, element_at for list indexing.
+-- Where time to first token goes, per run, at P50, P90, P95 and P99: pre-queue (frontend),
+-- queue (waiting for a batch slot) and prefill. ttft_ms is the percentile of TTFT; the three
+-- part columns are each part's own percentile (they do not add up). The share columns answer
+-- "what is TTFT made of at this percentile": over the requests whose TTFT is at or above the
+-- percentile (the slowest half at P50, the slowest 1 % at P99), the sum of each part divided by
+-- the sum of their TTFT; the shares add up to 1. Only ok measured requests with all three parts
+-- known on one clock count for the shares (requests_with_parts). Percentiles are linear.
+-- @grain one row per run per percentile (50, 90, 95, 99)
+-- @column run [id] Run name.
+-- @column level_kind [text] concurrency or request_rate; NULL when the run has no level.
+-- @column level [level_kind] Concurrency or request rate.
+-- @column percentile [percent] 50, 90, 95 or 99.
+-- @column ttft_ms [ms] The percentile of TTFT over the ok measured requests.
+-- @column pre_queue_ms [ms] The percentile of pre-queue time (its own percentile).
+-- @column queue_ms [ms] The percentile of queue time (its own percentile).
+-- @column prefill_ms [ms] The percentile of prefill time (its own percentile).
+-- @column tail_requests [count] Requests with all parts known whose TTFT is at or above ttft_ms.
+-- @column pre_queue_share [ratio] Share of pre-queue in the TTFT of those requests, 0..1.
+-- @column queue_share [ratio] Share of queueing in the TTFT of those requests, 0..1.
+-- @column prefill_share [ratio] Share of prefill in the TTFT of those requests, 0..1.
+-- @column requests_with_parts [count] Ok measured requests of the run with all three parts known.
+CREATE OR REPLACE VIEW ttft_breakdown AS
+WITH r AS (
+    SELECT run, level_kind, level, ttft_ms, pre_queue_ms, queue_ms, prefill_ms,
+        pre_queue_ms IS NOT NULL AND queue_ms IS NOT NULL AND prefill_ms IS NOT NULL AS has_parts
+    FROM request_latency
+    WHERE measured AND ok AND ttft_ms IS NOT NULL
+),
+lists AS (
+    SELECT
+        run,
+        any_value(level_kind) AS level_kind,
+        any_value(level) AS level,
+        percentile(ttft_ms, array(0.50, 0.90, 0.95, 0.99)) AS ttft,
+        percentile(pre_queue_ms, array(0.50, 0.90, 0.95, 0.99)) AS pre_queue,
+        percentile(queue_ms, array(0.50, 0.90, 0.95, 0.99)) AS queue,
+        percentile(prefill_ms, array(0.50, 0.90, 0.95, 0.99)) AS prefill,
+        count(*) FILTER (WHERE has_parts) AS requests_with_parts
+    FROM r
+    GROUP BY run
+),
+pct AS (
+    SELECT
+        l.run,
+        l.level_kind,
+        l.level,
+        p.percentile,
+        element_at(l.ttft, p.i) AS ttft_ms,
+        element_at(l.pre_queue, p.i) AS pre_queue_ms,
+        element_at(l.queue, p.i) AS queue_ms,
+        element_at(l.prefill, p.i) AS prefill_ms,
+        l.requests_with_parts
+    FROM lists AS l
+    CROSS JOIN (VALUES (50, 1), (90, 2), (95, 3), (99, 4)) AS p (percentile, i)
+),
+tail AS (
+    SELECT
+        q.run,
+        q.percentile,
+        count(*) AS tail_requests,
+        sum(r.pre_queue_ms) AS pre_queue_sum,
+        sum(r.queue_ms) AS queue_sum,
+        sum(r.prefill_ms) AS prefill_sum,
+        sum(r.pre_queue_ms + r.queue_ms + r.prefill_ms) AS parts_sum
+    FROM pct AS q
+    JOIN r ON r.run = q.run AND r.has_parts AND r.ttft_ms >= q.ttft_ms
+    GROUP BY q.run, q.percentile
+)
+SELECT
+    q.run,
+    q.level_kind,
+    q.level,
+    q.percentile,
+    q.ttft_ms,
+    q.pre_queue_ms,
+    q.queue_ms,
+    q.prefill_ms,
+    coalesce(t.tail_requests, 0) AS tail_requests,
+    t.pre_queue_sum / nullif(t.parts_sum, 0) AS pre_queue_share,
+    t.queue_sum / nullif(t.parts_sum, 0) AS queue_share,
+    t.prefill_sum / nullif(t.parts_sum, 0) AS prefill_share,
+    q.requests_with_parts
+FROM pct AS q
+LEFT JOIN tail AS t USING (run, percentile)
+ORDER BY q.level_kind NULLS LAST, q.level, q.run, q.percentile
