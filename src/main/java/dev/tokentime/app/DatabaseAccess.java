@@ -74,7 +74,7 @@ public final class DatabaseAccess {
 
   private static boolean storedNothing(Database d) {
     try {
-      return d.queryLong("SELECT count(*) FROM sources") == 0;
+      return d.holdsNoSource();
     } catch (SQLException e) {
       return false; // when in doubt, keep the file
     }

@@ -83,14 +83,7 @@ public final class LakeDatabase {
       }
     }
     RequestLinker.link(db);
-    List<String> runs = new ArrayList<>();
-    try (Statement st = db.connection().createStatement();
-        ResultSet rs = st.executeQuery("SELECT DISTINCT run FROM requests WHERE run IS NOT NULL")) {
-      while (rs.next()) {
-        runs.add(rs.getString(1));
-      }
-    }
-    GapStats.refresh(db, runs);
+    GapStats.refreshEveryRun(db);
     db.setMeta("lake", lake.toString());
   }
 

@@ -493,6 +493,11 @@ public final class Database implements AutoCloseable {
   }
 
   /** The first value of the first row of a query, as a long (0 when NULL). */
+  /** Whether no input file has been stored yet (a database a failed first ingest may remove). */
+  public boolean holdsNoSource() throws SQLException {
+    return queryLong("SELECT count(*) FROM sources") == 0;
+  }
+
   public long queryLong(String sql) throws SQLException {
     try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
       return rs.next() ? rs.getLong(1) : 0;

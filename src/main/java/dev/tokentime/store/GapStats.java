@@ -25,6 +25,18 @@ public final class GapStats {
    * the figures must not depend on are cleared while it runs and put back after, so a caller that
    * set an analysis window on this connection keeps it.
    */
+  /** Recomputes the figures of every run that has requests (a database built over a lake). */
+  public static void refreshEveryRun(Database db) throws SQLException {
+    java.util.List<String> runs = new java.util.ArrayList<>();
+    try (java.sql.Statement st = db.connection().createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT DISTINCT run FROM requests WHERE run IS NOT NULL")) {
+      while (rs.next()) {
+        runs.add(rs.getString(1));
+      }
+    }
+    refresh(db, runs);
+  }
+
   public static void refresh(Database db, Collection<String> runs) throws SQLException {
     if (runs.isEmpty()) {
       return;

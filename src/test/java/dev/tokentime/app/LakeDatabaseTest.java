@@ -1,5 +1,7 @@
 package dev.tokentime.app;
 
+import dev.tokentime.store.Database;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
