@@ -3,8 +3,9 @@
 -- over the cells in time order gives the previous cell's last chunk (a step starts where the gap
 -- to it is over the tolerance) and the requests counted before the cell; a step's batch is then
 -- the difference of that running count at its start and at the next step's start, so the steps
--- need no grouping (two window passes in all; grouping the steps took four, 7.3 s instead of 5 s
--- at 10 M tokens). A chunk appears when its step ends, so a step runs from the previous group of
+-- need no grouping (two window passes in all; grouping the steps takes four). The next start's
+-- count is coalesce(lead(…), total) rather than lead's three-argument form: DuckDB 2.0 stores
+-- that form in a way DuckDB 1.5 cannot bind ("LEAD needs 1 parameter"). A chunk appears when its step ends, so a step runs from the previous group of
 -- chunks to its own: the first group of a run has no start (t0_ns NULL).
 -- @grain one row per engine step per run and clock
 -- @param cells_from Name of a table or view with _token_cells' columns.
@@ -25,7 +26,7 @@ WITH pass AS (
 SELECT run, clock_id,
     lag(t_min) OVER w AS t0_ns,
     t_min AS t1_ns,
-    (lead(counted_before, 1, counted_total) OVER w - counted_before)::INTEGER AS level
+    (coalesce(lead(counted_before) OVER w, counted_total) - counted_before)::INTEGER AS level
 FROM pass
 WHERE prev_max IS NULL OR t_min - prev_max > _step_tolerance_ns()
 WINDOW w AS (PARTITION BY run, clock_id ORDER BY cell)

@@ -84,6 +84,15 @@
       var r = el.getBoundingRect().clone();
       var m = el.getComputedTransform();
       if (m) r.applyTransform(m);
+      // a text inside a clip (a scrolling legend's hidden page) is seen only within it
+      (el.__clipPaths || []).forEach(function (cp) {
+        var c = cp.getBoundingRect().clone();
+        var cm = cp.getComputedTransform();
+        if (cm) c.applyTransform(cm);
+        var x0 = Math.max(r.x, c.x), y0 = Math.max(r.y, c.y);
+        var x1 = Math.min(r.x + r.width, c.x + c.width), y1 = Math.min(r.y + r.height, c.y + c.height);
+        r.x = x0; r.y = y0; r.width = Math.max(0, x1 - x0); r.height = Math.max(0, y1 - y0);
+      });
       if (r.width > 0 && r.height > 0) out.push({text: String(text), x: r.x, y: r.y, w: r.width, h: r.height});
     });
     return out;
