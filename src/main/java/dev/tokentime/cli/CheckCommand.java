@@ -1,6 +1,5 @@
 package dev.tokentime.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloReport;
 import dev.tokentime.analysis.SloSpec;
@@ -34,9 +33,6 @@ final class CheckCommand extends BaseCommand {
   @Option(names = "--slo", required = true, paramLabel = "TERMS",
       description = "Comma-separated objectives, e.g. \"ttft_p95<=1s,itl_p95<=80ms,throughput>=500tok/s\".")
   String slo;
-
-  /** Kept for CompareCommand (owned elsewhere) until it writes with {@link JsonOutput}. */
-  static final ObjectMapper JSON = JsonOutput.MAPPER;
 
   @Override
   protected int run() throws Exception {
