@@ -3,12 +3,15 @@ package dev.tokentime.layout;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import dev.tokentime.formats.layoutfixture.CycleBack;
+import dev.tokentime.formats.layoutfixture.FamilyThatBorrows;
 import dev.tokentime.formats.layoutfixture.ParserThatQueries;
 import dev.tokentime.ingest.layoutfixture.ContractThatKnowsAFamily;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,6 +47,19 @@ class LayoutRulesTest {
       .should().dependOnClassesThat().resideInAPackage("dev.tokentime.formats..")
       .because("format families register themselves as FormatFamily services");
 
+  /**
+   * The packages under formats/ that every family may use: the JSON helpers, and the spec engine
+   * that runs parsers/*.spec (it also registers the spec-only formats).
+   */
+  static final String[] SHARED_BY_FAMILIES = {"dev.tokentime.formats.json..", "dev.tokentime.formats.spec.."};
+
+  /** A family is its package plus the shared ones and the contract: no family reaches into another. */
+  static final ArchRule FAMILIES_ARE_INDEPENDENT = slices()
+      .matching("dev.tokentime.formats.(*)..")
+      .should().notDependOnEachOther()
+      .ignoreDependency(DescribedPredicate.alwaysTrue(), JavaClass.Predicates.resideInAnyPackage(SHARED_BY_FAMILIES))
+      .because("a format family uses only formats.json, formats.spec and ingest (move what two families share there)");
+
   static final ArchRule NO_PACKAGE_CYCLE = slices()
       .matching("dev.tokentime.(**)")
       .should().beFreeOfCycles()
@@ -60,6 +76,11 @@ class LayoutRulesTest {
   }
 
   @Test
+  void formatFamiliesAreIndependent() {
+    FAMILIES_ARE_INDEPENDENT.check(main);
+  }
+
+  @Test
   void noPackageCycle() {
     NO_PACKAGE_CYCLE.check(main);
   }
@@ -68,10 +89,12 @@ class LayoutRulesTest {
   @Test
   void eachRuleFailsWhenBrokenOnPurpose() {
     JavaClasses broken = new ClassFileImporter()
-        .importClasses(ParserThatQueries.class, ContractThatKnowsAFamily.class, CycleBack.class);
+        .importClasses(ParserThatQueries.class, ContractThatKnowsAFamily.class, CycleBack.class,
+            FamilyThatBorrows.class, dev.tokentime.formats.peers.PeerFormats.class);
     assertViolationNames(PARSERS_NEVER_TOUCH_THE_DATABASE.evaluate(broken), "ParserThatQueries.java");
     assertViolationNames(CONTRACT_KNOWS_NO_FAMILY.evaluate(broken), "ContractThatKnowsAFamily.java");
     assertViolationNames(NO_PACKAGE_CYCLE.evaluate(broken), "CycleBack.java");
+    assertViolationNames(FAMILIES_ARE_INDEPENDENT.evaluate(broken), "FamilyThatBorrows.java");
   }
 
   private static void assertViolationNames(EvaluationResult result, String file) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentime.formats.json.JsonText;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
@@ -22,7 +23,7 @@ import java.util.List;
  * per-token timestamps) or one token ({@code request_id, seq, ts_ns}). See docs/formats.md.
  */
 public final class TokentimeJsonlFormat implements InputFormat {
-  private static final JsonFactory JSON = JsonFactory.builder().build();
+  private static final JsonFactory JSON = JsonText.STRICT;
   private static final ObjectMapper TREE = new ObjectMapper(JSON);
 
   /** Whether tokens_ns arrays go through TokensArrayScan (off only in tests, to compare the paths). */
@@ -87,7 +88,7 @@ public final class TokentimeJsonlFormat implements InputFormat {
     return reader.forEach(new LineReader.Handler() {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
-        if (isBlank(buf, off, len)) {
+        if (JsonText.isBlank(buf, off, len)) {
           sink.otherLine();
           return;
         }
@@ -237,15 +238,9 @@ public final class TokentimeJsonlFormat implements InputFormat {
       return "not valid JSON";
     }
     if (m.startsWith("Invalid UTF-8")) {
-      return "invalid UTF-8: " + firstLine(m);
+      return "invalid UTF-8: " + JsonText.firstLine(m);
     }
-    return "not valid JSON: " + firstLine(m);
-  }
-
-  private static String firstLine(String m) {
-    int nl = m.indexOf('\n');
-    String s = nl < 0 ? m : m.substring(0, nl);
-    return s.length() > 160 ? s.substring(0, 160) : s;
+    return "not valid JSON: " + JsonText.firstLine(m);
   }
 
   private static final byte[] TABLE_FIELD = "\"table\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -269,16 +264,6 @@ public final class TokentimeJsonlFormat implements InputFormat {
     }
     for (int k = 0; k < TABLE_FIELD.length; k++) {
       if (b[i + k] != TABLE_FIELD[k]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  static boolean isBlank(byte[] b, int off, int len) {
-    for (int i = off; i < off + len; i++) {
-      byte c = b[i];
-      if (c != ' ' && c != '\t' && c != '\r') {
         return false;
       }
     }

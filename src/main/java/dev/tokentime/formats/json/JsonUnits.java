@@ -1,4 +1,4 @@
-package dev.tokentime.formats.vllm;
+package dev.tokentime.formats.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -19,12 +19,12 @@ import java.io.PushbackInputStream;
  * the document form the reader counts the units it finds (spans, series) as records or other,
  * and a document that breaks off is one reject (docs/formats.md says which form counts what).
  */
-final class JsonUnits {
-  static final JsonFactory JSON = JsonFactory.builder().build();
-  static final ObjectMapper TREE = new ObjectMapper(JSON);
+public final class JsonUnits {
+  public static final JsonFactory JSON = JsonText.STRICT;
+  public static final ObjectMapper TREE = new ObjectMapper(JSON);
 
   /** Reads one document; returns how many units it accounted for (document form only). */
-  interface DocumentReader {
+  public interface DocumentReader {
     /**
      * Reads the document at the parser's first token.
      *
@@ -40,8 +40,8 @@ final class JsonUnits {
   }
 
   /** A unit that cannot be used; the message is the reject reason. */
-  static final class BadUnit extends Exception {
-    BadUnit(String reason) {
+  public static final class BadUnit extends Exception {
+    public BadUnit(String reason) {
       super(reason, null, false, false);
     }
   }
@@ -52,7 +52,7 @@ final class JsonUnits {
    * Reads the stream in the form its start shows: one document per line when the first line is a
    * whole JSON value, else one document. Returns the units read (lines, or the reader's units).
    */
-  static long read(InputStream in, RecordSink sink, DocumentReader reader, UnitCounter counter)
+  public static long read(InputStream in, RecordSink sink, DocumentReader reader, UnitCounter counter)
       throws IOException {
     PushbackInputStream pin = new PushbackInputStream(in, 1 << 16);
     byte[] head = pin.readNBytes(1 << 16);
@@ -64,15 +64,15 @@ final class JsonUnits {
   }
 
   /** Counts the units of the document form. */
-  static final class UnitCounter {
-    long units;
+  public static final class UnitCounter {
+    public long units;
   }
 
   private static long readLines(InputStream in, RecordSink sink, DocumentReader reader) throws IOException {
     return new LineReader(in).forEach(new LineReader.Handler() {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
-        if (isBlank(buf, off, len)) {
+        if (JsonText.isBlank(buf, off, len)) {
           sink.otherLine();
           return;
         }
@@ -145,12 +145,11 @@ final class JsonUnits {
     if (m == null) {
       return "not valid JSON";
     }
-    int nl = m.indexOf('\n');
-    String s = nl < 0 ? m : m.substring(0, nl);
+    String s = JsonText.firstLine(m);
     if (s.startsWith("Invalid UTF-8")) {
       return "invalid UTF-8: " + s;
     }
-    return "not valid JSON: " + (s.length() > 160 ? s.substring(0, 160) : s);
+    return "not valid JSON: " + s;
   }
 
   /** Whether the first non-blank line parses as one whole JSON value. */
@@ -176,14 +175,5 @@ final class JsonUnits {
     } catch (IOException e) {
       return false;
     }
-  }
-
-  static boolean isBlank(byte[] b, int off, int len) {
-    for (int i = off; i < off + len; i++) {
-      if (b[i] != ' ' && b[i] != '\t' && b[i] != '\r') {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -1,4 +1,4 @@
-package dev.tokentime.formats.peers;
+package dev.tokentime.formats.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
@@ -10,15 +10,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 
 /**
- * JSON plumbing shared by the JSON parsers (peer tools, TensorRT-LLM): one factory, and reasons a
- * user can read.
+ * Reading JSON values field by field, shared by the JSON parsers (peer tools, TensorRT-LLM): Python's
+ * JSON factory, typed values with reasons a user can read.
  */
 public final class PeerJson {
   private PeerJson() {}
 
   /** Python's json module writes Infinity and NaN (SGLang's request_rate): accepted. */
-  public static final JsonFactory JSON = JsonFactory.builder()
-      .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+  public static final JsonFactory JSON = JsonText.PYTHON;
   public static final ObjectMapper TREE = new ObjectMapper(JSON);
 
   /** A value that cannot be used; the message becomes the reject reason. */
@@ -34,31 +33,22 @@ public final class PeerJson {
       return "truncated JSON: the input ends inside a value";
     }
     if (e instanceof InputCoercionException ice) {
-      return "number out of range: " + firstLine(ice.getOriginalMessage());
+      return "number out of range: " + JsonText.firstLine(ice.getOriginalMessage());
     }
     if (e instanceof JsonParseException jpe) {
       String m = jpe.getOriginalMessage();
       if (m != null && m.startsWith("Invalid UTF-8")) {
-        return "invalid UTF-8: " + firstLine(m);
+        return "invalid UTF-8: " + JsonText.firstLine(m);
       }
       if (m != null && m.startsWith("Unexpected end-of-input")) {
         return "truncated JSON: the input ends inside a value";
       }
-      return "not valid JSON: " + firstLine(m);
+      return "not valid JSON: " + JsonText.firstLine(m);
     }
     if (e instanceof com.fasterxml.jackson.core.JacksonException je) {
-      return "not valid JSON: " + firstLine(je.getOriginalMessage());
+      return "not valid JSON: " + JsonText.firstLine(je.getOriginalMessage());
     }
-    return "cannot read: " + firstLine(e.getMessage());
-  }
-
-  public static String firstLine(String m) {
-    if (m == null) {
-      return "";
-    }
-    int nl = m.indexOf('\n');
-    String s = nl < 0 ? m : m.substring(0, nl);
-    return s.length() > 160 ? s.substring(0, 160) : s;
+    return "cannot read: " + JsonText.firstLine(e.getMessage());
   }
 
   /** The line where the parser's current token starts (1-based), or 0 when unknown. */
@@ -68,7 +58,7 @@ public final class PeerJson {
   }
 
   /** A number token (or numeric text, as some tools quote numbers) as a double. */
-  static double number(JsonParser p, String field) throws IOException, Bad {
+  public static double number(JsonParser p, String field) throws IOException, Bad {
     JsonToken t = p.currentToken();
     if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
       return p.getDoubleValue();
@@ -88,7 +78,7 @@ public final class PeerJson {
   }
 
   /** An integer token (or an integral number, or numeric text) as a long. */
-  static long integer(JsonParser p, String field) throws IOException, Bad {
+  public static long integer(JsonParser p, String field) throws IOException, Bad {
     if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
       return p.getLongValue();
     }
@@ -100,7 +90,7 @@ public final class PeerJson {
   }
 
   /** A string, or the text of a scalar; null for JSON null. Objects and arrays are refused. */
-  static String text(JsonParser p, String field) throws IOException, Bad {
+  public static String text(JsonParser p, String field) throws IOException, Bad {
     JsonToken t = p.currentToken();
     if (t == JsonToken.VALUE_NULL) {
       return null;
@@ -131,22 +121,12 @@ public final class PeerJson {
   }
 
   /** Seconds (as tools write them) to whole nanoseconds. */
-  static long secondsToNs(double s) {
+  public static long secondsToNs(double s) {
     return Math.round(s * 1e9);
   }
 
   /** Milliseconds to whole nanoseconds. */
-  static long msToNs(double ms) {
+  public static long msToNs(double ms) {
     return Math.round(ms * 1e6);
-  }
-
-  public static boolean isBlank(byte[] b, int off, int len) {
-    for (int i = off; i < off + len; i++) {
-      byte c = b[i];
-      if (c != ' ' && c != '\t' && c != '\r') {
-        return false;
-      }
-    }
-    return true;
   }
 }

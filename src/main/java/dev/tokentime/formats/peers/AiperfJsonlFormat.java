@@ -1,6 +1,8 @@
 package dev.tokentime.formats.peers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.formats.json.JsonText;
+import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.InputFormat;
@@ -68,7 +70,7 @@ public final class AiperfJsonlFormat implements InputFormat {
     return reader.forEach(new LineReader.Handler() {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) {
-        if (PeerJson.isBlank(buf, off, len)) {
+        if (JsonText.isBlank(buf, off, len)) {
           sink.otherLine();
           return;
         }

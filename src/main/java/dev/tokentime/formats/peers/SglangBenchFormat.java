@@ -2,6 +2,8 @@ package dev.tokentime.formats.peers;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.tokentime.formats.json.JsonText;
+import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
@@ -54,7 +56,7 @@ public final class SglangBenchFormat implements InputFormat {
     new LineReader(in).forEach(new LineReader.Handler() {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
-        if (PeerJson.isBlank(buf, off, len)) {
+        if (JsonText.isBlank(buf, off, len)) {
           units[0]++;
           sink.otherLine();
           return;

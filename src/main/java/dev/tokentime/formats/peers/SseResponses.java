@@ -1,6 +1,7 @@
 package dev.tokentime.formats.peers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.ChunkKind;
 import java.io.IOException;
 import java.util.ArrayList;

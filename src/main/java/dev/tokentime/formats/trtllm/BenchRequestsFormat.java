@@ -3,7 +3,7 @@ package dev.tokentime.formats.trtllm;
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tokentime.formats.peers.PeerJson;
+import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.ParseContext;

@@ -1,7 +1,7 @@
 package dev.tokentime.formats.trtllm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tokentime.formats.peers.PeerJson;
+import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.RequestRecord;
 import java.math.BigDecimal;
 import java.util.Iterator;

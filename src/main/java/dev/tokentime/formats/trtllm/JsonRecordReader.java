@@ -3,7 +3,7 @@ package dev.tokentime.formats.trtllm;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tokentime.formats.peers.PeerJson;
+import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.RecordSink;
 import java.io.BufferedInputStream;

@@ -1,7 +1,8 @@
 package dev.tokentime.formats.trtllm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tokentime.formats.peers.PeerJson;
+import dev.tokentime.formats.json.JsonText;
+import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.StepRecord;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -94,7 +95,7 @@ final class PyExecutorIterLine {
     try {
       n = PeerJson.TREE.readTree(PythonLiteral.toJson(dict));
     } catch (IOException e) {
-      throw new PeerJson.Bad("states: not a dict: " + PeerJson.firstLine(e.getMessage()));
+      throw new PeerJson.Bad("states: not a dict: " + JsonText.firstLine(e.getMessage()));
     }
     if (n == null || !n.isObject()) {
       throw new PeerJson.Bad("states: not a dict");

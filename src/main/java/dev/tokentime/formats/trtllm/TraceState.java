@@ -2,7 +2,7 @@ package dev.tokentime.formats.trtllm;
 
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
-import dev.tokentime.formats.peers.PeerJson;
+import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.RequestRecord;
 import java.util.ArrayList;
 import java.util.Arrays;

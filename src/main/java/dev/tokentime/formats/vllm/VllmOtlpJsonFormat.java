@@ -5,6 +5,7 @@ import static dev.tokentime.ingest.RequestRecord.NONE;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.formats.json.JsonUnits;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.ParseContext;

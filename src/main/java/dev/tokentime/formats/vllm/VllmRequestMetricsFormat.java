@@ -4,6 +4,8 @@ import static dev.tokentime.ingest.RequestRecord.NONE;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.formats.json.JsonText;
+import dev.tokentime.formats.json.JsonUnits;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.LineReader;
@@ -104,9 +106,9 @@ public final class VllmRequestMetricsFormat implements InputFormat {
         } catch (Bad e) {
           sink.reject(lineNo, e.getMessage(), buf, off, len);
         } catch (JsonParseException e) {
-          sink.reject(lineNo, "not valid JSON: " + firstLine(e.getOriginalMessage()), buf, off, len);
+          sink.reject(lineNo, "not valid JSON: " + JsonText.firstLine(e.getOriginalMessage()), buf, off, len);
         } catch (IOException e) {
-          sink.reject(lineNo, "truncated or invalid JSON: " + firstLine(e.getMessage()), buf, off, len);
+          sink.reject(lineNo, "truncated or invalid JSON: " + JsonText.firstLine(e.getMessage()), buf, off, len);
         }
       }
 
@@ -355,13 +357,5 @@ public final class VllmRequestMetricsFormat implements InputFormat {
     if (v != null && !v.isNull()) {
       r.extras.put(field, v.asText());
     }
-  }
-
-  private static String firstLine(String m) {
-    if (m == null) {
-      return "";
-    }
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
   }
 }
