@@ -5,18 +5,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.Sample;
+import dev.tokentime.testing.CollectingSink;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every spec in parsers/, whatever its name: it reads, it is the format the registry has under its
  * id (discovered, or a Java subclass of SpecFormat), and a bundled sample in sample-logs/ is
- * claimed by it without --from. A new line format is a spec and samples; this test takes it in.
+ * claimed by it without --from and, read with it, gives records with every line accounted for. A
+ * new line format is a spec and samples; this test takes it in. parsers/README.md's table names
+ * the tests of each spec: every spec has its row and every test named exists.
  */
 class SpecCatalogTest {
   @Test
@@ -47,22 +56,64 @@ class SpecCatalogTest {
         continue;
       }
       assertEquals(spec.kinds().size(), sf.spec().kinds().size(), p.toString());
-      boolean claimed = false;
+      Path claimed = null;
       for (Path sample : samples) {
         byte[] head = Files.readAllBytes(sample);
         byte[] cut = head.length > 65536 ? java.util.Arrays.copyOf(head, 65536) : head;
         InputFormat got = registry.sniff(new Sample(sample.getFileName().toString(), cut, cut.length));
         if (got == f) {
-          claimed = true;
+          claimed = sample;
           break;
         }
       }
-      if (!claimed) {
+      if (claimed == null) {
         problems.add(p + ": no sample in sample-logs/ is claimed by " + spec.format());
+        continue;
+      }
+      CollectingSink sink = new CollectingSink();
+      long lines;
+      try (InputStream in = Files.newInputStream(claimed)) {
+        lines = f.parse(in, new ParseContext(claimed.toString(), "r", false, null, null,
+            Files.getLastModifiedTime(claimed).toInstant(), null), sink);
+      }
+      if (sink.records == 0 || lines != sink.records + sink.other + sink.rejects.size()) {
+        problems.add(p + ": its sample " + claimed + " read as " + lines + " lines: " + sink.records
+            + " records, " + sink.other + " other, " + sink.rejects.size() + " rejected");
       }
     }
     assertEquals(List.of(), problems);
     assertTrue(formats >= 2, "vllm-log and trtllm-log at least");
+  }
+
+  static final Pattern ROW = Pattern.compile("^\\| `([^`]+\\.spec)` \\|.*\\|([^|]*)\\|\\s*$", Pattern.MULTILINE);
+  static final Pattern NAME = Pattern.compile("`(\\w+Test)`");
+
+  /** parsers/README.md's table has a row for every spec, and the tests it names exist. */
+  @Test
+  void theReadmeNamesTheTestsOfEverySpec() throws Exception {
+    Map<String, List<String>> rows = new LinkedHashMap<>();
+    Matcher m = ROW.matcher(Files.readString(Path.of("parsers/README.md")));
+    while (m.find()) {
+      rows.put(m.group(1), NAME.matcher(m.group(2)).results().map(r -> r.group(1)).toList());
+    }
+    List<String> tests;
+    try (Stream<Path> s = Files.walk(Path.of("src/test/java"))) {
+      tests = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith("Test.java")).toList();
+    }
+    List<String> problems = new ArrayList<>();
+    for (String spec : SpecFormats.specNames()) {
+      List<String> named = rows.getOrDefault(spec, List.of());
+      if (named.isEmpty()) {
+        problems.add("parsers/README.md: no row naming the tests of " + spec);
+      }
+      for (String t : named) {
+        if (!tests.contains(t + ".java")) {
+          problems.add("parsers/README.md: " + spec + " names " + t + ", which is not a test in src/test/java");
+        }
+      }
+    }
+    assertEquals(List.of(), problems);
+    assertEquals(SpecFormats.specNames().size(), rows.size(), "one row per spec: " + rows.keySet());
   }
 
   @Test
