@@ -10,6 +10,7 @@ import org.duckdb.DuckDBConnection;
 import dev.tokentime.ingest.EngineStatsRecord;
 import dev.tokentime.ingest.StepRecord;
 import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RecordColumns;
 import dev.tokentime.ingest.RequestRecord;
 import dev.tokentime.schema.CanonicalSchema;
 import java.io.IOException;
@@ -240,47 +241,14 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   @Override
   public void step(StepRecord r) {
     ArrowBatch b = rows.batch(I_STEPS);
-    b.setLong(STEPS.col("line_no"), r.lineNo);
-    b.setString(STEPS.col("instance"), r.instance);
-    b.setInteger(STEPS.col("rank"), r.rank);
-    b.setInt(STEPS.col("epoch"), r.epoch);
-    b.setLongObj(STEPS.col("iter"), r.iter);
-    if (r.tsNs != NONE) {
-      b.setLong(STEPS.col("ts_ns"), r.tsNs);
-    }
-    clockOf(b, STEPS.col("clock_id"), r.clockId);
-    b.setDoubleObj(STEPS.col("duration_ms"), r.durationMs);
-    b.setInteger(STEPS.col("running"), r.running);
-    b.setInteger(STEPS.col("waiting"), r.waiting);
-    b.setInteger(STEPS.col("ctx_requests"), r.ctxRequests);
-    b.setInteger(STEPS.col("ctx_tokens"), r.ctxTokens);
-    b.setInteger(STEPS.col("gen_requests"), r.genRequests);
-    b.setInteger(STEPS.col("gen_tokens"), r.genTokens);
-    b.setInteger(STEPS.col("paused"), r.paused);
-    b.setDoubleObj(STEPS.col("kv_usage"), r.kvUsage);
-    b.setDoubleMap(STEPS.col("extras"), r.extras);
+    writeColumns(b, RecordColumns.STEPS, S_COLS, r);
     rows.endRow(I_STEPS);
   }
 
   @Override
   public void engineStats(EngineStatsRecord r) {
     ArrowBatch b = rows.batch(I_ENGINE_STATS);
-    b.setLong(ENGINE_STATS.col("line_no"), r.lineNo);
-    b.setString(ENGINE_STATS.col("instance"), r.instance);
-    if (r.tsNs != NONE) {
-      b.setLong(ENGINE_STATS.col("ts_ns"), r.tsNs);
-    }
-    clockOf(b, ENGINE_STATS.col("clock_id"), r.clockId);
-    b.setDoubleObj(ENGINE_STATS.col("interval_s"), r.intervalS);
-    b.setDoubleObj(ENGINE_STATS.col("prompt_tokens_per_s"), r.promptTokensPerS);
-    b.setDoubleObj(ENGINE_STATS.col("gen_tokens_per_s"), r.genTokensPerS);
-    b.setInteger(ENGINE_STATS.col("running"), r.running);
-    b.setInteger(ENGINE_STATS.col("waiting"), r.waiting);
-    b.setInteger(ENGINE_STATS.col("swapped"), r.swapped);
-    b.setLongObj(ENGINE_STATS.col("preemptions"), r.preemptions);
-    b.setDoubleObj(ENGINE_STATS.col("kv_usage"), r.kvUsage);
-    b.setDoubleObj(ENGINE_STATS.col("prefix_hit_rate"), r.prefixHitRate);
-    b.setDoubleMap(ENGINE_STATS.col("extras"), r.extras);
+    writeColumns(b, RecordColumns.ENGINE_STATS, E_COLS, r);
     rows.endRow(I_ENGINE_STATS);
   }
 
@@ -554,35 +522,35 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private void writeRequest(long key, RequestRecord r) {
     ArrowBatch b = rows.batch(T_REQUESTS);
     b.setLong(R_KEY, key);
-    b.setString(R_RUN, r.run);
-    b.setString(R_ID, r.requestId);
-    b.setLong(R_LINE, r.lineNo);
-    b.setString(R_ENGINE, r.engine);
-    b.setString(R_INSTANCE, r.instance);
-    clockOf(b, R_CLOCK, r.clockId);
-    long[] ts = {r.arrivalNs, r.queuedNs, r.scheduledNs, r.firstTokenNs, r.lastTokenNs, r.finishedNs};
-    for (int i = 0; i < ts.length; i++) {
-      if (ts[i] != NONE) {
-        b.setLong(R_ARRIVAL + i, ts[i]);
-      }
-    }
-    Double[] ms = {r.preQueueMs, r.queueMs, r.prefillMs, r.ttftMs, r.decodeMs, r.e2eMs, r.tpotMs};
-    for (int i = 0; i < ms.length; i++) {
-      b.setDoubleObj(R_PRE_QUEUE + i, ms[i]);
-    }
-    b.setInteger(REQUESTS.col("prompt_tokens"), r.promptTokens);
-    b.setInteger(REQUESTS.col("output_tokens"), r.outputTokens);
-    b.setInteger(REQUESTS.col("cached_tokens"), r.cachedTokens);
-    b.setString(REQUESTS.col("status"), r.status);
-    b.setString(REQUESTS.col("finish_reason"), r.finishReason);
-    b.setInteger(REQUESTS.col("http_status"), r.httpStatus);
-    b.setString(REQUESTS.col("error"), r.error);
-    b.setString(REQUESTS.col("phase"), r.phase);
-    b.setLongObj(REQUESTS.col("first_iter"), r.firstIter);
-    b.setLongObj(REQUESTS.col("last_iter"), r.lastIter);
-    b.setStringMap(REQUESTS.col("extras"), r.extras);
+    writeColumns(b, RecordColumns.REQUESTS, R_COLS, r);
     requestRows++;
     rows.endRow(T_REQUESTS);
+  }
+
+  /** Writes every column a record holds, as the schema orders and types them. */
+  @SuppressWarnings("unchecked")
+  private <R> void writeColumns(ArrowBatch b, RecordColumns<R> columns, int[] staged, R r) {
+    List<RecordColumns.Binding<R>> all = columns.all();
+    for (int i = 0; i < staged.length; i++) {
+      RecordColumns.Binding<R> c = all.get(i);
+      int col = staged[i];
+      switch (c.kind()) {
+        case LONG -> {
+          long v = c.getLong(r);
+          if (v != NONE) {
+            b.setLong(col, v);
+          }
+        }
+        case INT -> b.setInt(col, (int) c.getLong(r));
+        case CLOCK -> clockOf(b, col, (int) c.getLong(r));
+        case BIGINT -> b.setLongObj(col, (Long) c.get(r));
+        case INTEGER -> b.setInteger(col, (Integer) c.get(r));
+        case DOUBLE -> b.setDoubleObj(col, (Double) c.get(r));
+        case TEXT -> b.setString(col, (String) c.get(r));
+        case TEXT_MAP -> b.setStringMap(col, (Map<String, String>) c.get(r));
+        case DOUBLE_MAP -> b.setDoubleMap(col, (Map<String, Double>) c.get(r));
+      }
+    }
   }
 
   private String clockList() {
@@ -631,20 +599,12 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private static final int K_GAP = TOKENS.col("gap_ns");
 
   private static final int R_KEY = REQUESTS.col("request_key");
-  private static final int R_RUN = REQUESTS.col("run");
-  private static final int R_ID = REQUESTS.col("request_id");
-  private static final int R_LINE = REQUESTS.col("line_no");
-  private static final int R_ENGINE = REQUESTS.col("engine");
-  private static final int R_INSTANCE = REQUESTS.col("instance");
-  private static final int R_CLOCK = REQUESTS.col("clock_id");
-  /** arrival .. finished are consecutive columns, in lifecycle order. */
-  private static final int R_ARRIVAL = REQUESTS.col("arrival_ns");
-  /** pre_queue_ms .. tpot_ms are consecutive columns. */
-  private static final int R_PRE_QUEUE = REQUESTS.col("pre_queue_ms");
+  /** Where each column a record holds is staged, in the order of RecordColumns' bindings. */
+  private static final int[] R_COLS = staged(REQUESTS, RecordColumns.REQUESTS);
+  private static final int[] S_COLS = staged(STEPS, RecordColumns.STEPS);
+  private static final int[] E_COLS = staged(ENGINE_STATS, RecordColumns.ENGINE_STATS);
 
-  static {
-    if (REQUESTS.col("finished_ns") != R_ARRIVAL + 5 || REQUESTS.col("tpot_ms") != R_PRE_QUEUE + 6) {
-      throw new AssertionError("requests columns are out of the order writeRequest relies on");
-    }
+  private static int[] staged(StagedTable t, RecordColumns<?> columns) {
+    return columns.all().stream().mapToInt(c -> t.col(c.name())).toArray();
   }
 }

@@ -2,13 +2,17 @@ package dev.tokentime.formats.canonical;
 
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
+import dev.tokentime.formats.canonical.CanonicalFields.Type;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RecordColumns;
+import dev.tokentime.ingest.RecordColumns.Kind;
 import dev.tokentime.ingest.RequestRecord;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -78,30 +82,24 @@ final class CanonicalRecord {
   /** A JSON integer (or an integer-valued CSV cell). */
   void integer(String field, long v) throws BadRecord {
     switch (field) {
-      case "request_id" -> req.requestId = Long.toString(v);
       case "run" -> run = Long.toString(v);
       case "label" -> label = Long.toString(v);
-      case "arrival_ns" -> req.arrivalNs = ns(field, v);
-      case "queued_ns" -> req.queuedNs = ns(field, v);
-      case "scheduled_ns" -> req.scheduledNs = ns(field, v);
-      case "first_token_ns" -> req.firstTokenNs = ns(field, v);
-      case "last_token_ns" -> req.lastTokenNs = ns(field, v);
-      case "finished_ns" -> req.finishedNs = ns(field, v);
       case "ts_ns" -> tsNs = ns(field, v);
       case "seq" -> seq = nonNegativeInt(field, v);
       case "n_tokens" -> nTokens = nonNegativeInt(field, v);
-      case "prompt_tokens" -> req.promptTokens = nonNegativeInt(field, v);
-      case "output_tokens" -> req.outputTokens = nonNegativeInt(field, v);
-      case "cached_tokens" -> req.cachedTokens = nonNegativeInt(field, v);
-      case "http_status" -> req.httpStatus = nonNegativeInt(field, v);
       case "repeat" -> repeat = nonNegativeInt(field, v);
-      case "first_iter" -> req.firstIter = v;
-      case "last_iter" -> req.lastIter = v;
       default -> {
-        if (isNumberField(field)) {
+        RecordColumns.Binding<RequestRecord> c = CanonicalFields.requestColumn(field);
+        Kind kind = c == null ? null : c.kind();
+        if (kind == Kind.LONG) {
+          c.setLong(req, ns(field, v));
+        } else if (kind == Kind.INTEGER) {
+          c.set(req, nonNegativeInt(field, v));
+        } else if (kind == Kind.BIGINT) {
+          c.set(req, v);
+        } else if (isNumberField(field)) {
           number(field, v);
-        } else if (isKnownStringField(field) || isTextField(field) || field.equals("clock")
-            || field.equals("status") || field.equals("phase") || field.equals("chunk_kind")) {
+        } else if (CanonicalFields.type(field) == Type.TEXT || isTextField(field)) {
           text(field, Long.toString(v));
         } else {
           extra(field, Long.toString(v));
@@ -117,28 +115,24 @@ final class CanonicalRecord {
       throw new BadRecord(field + ": not a finite number");
     }
     switch (field) {
-      case "pre_queue_ms" -> req.preQueueMs = v;
-      case "queue_ms" -> req.queueMs = v;
-      case "prefill_ms" -> req.prefillMs = v;
-      case "ttft_ms" -> req.ttftMs = v;
-      case "decode_ms" -> req.decodeMs = v;
-      case "e2e_ms" -> req.e2eMs = v;
-      case "tpot_ms" -> req.tpotMs = v;
       case "concurrency" -> concurrency = positive(field, v);
       case "request_rate" -> requestRate = positive(field, v);
       default -> {
-        if (isIntegerField(field)) {
+        RecordColumns.Binding<RequestRecord> c = CanonicalFields.requestColumn(field);
+        if (c != null && c.kind() == Kind.DOUBLE) {
+          c.set(req, v);
+        } else if (isIntegerField(field)) {
           if (v != Math.rint(v)) {
             throw new BadRecord(field + ": expected an integer" + unitOf(field) + ", got " + v);
           }
           integer(field, (long) v);
           return;
-        }
-        if (isTextField(field) || isKnownStringField(field)) {
+        } else if (CanonicalFields.type(field) == Type.TEXT || isTextField(field)) {
           text(field, Double.toString(v));
           return;
+        } else {
+          extra(field, trimNumber(v));
         }
-        extra(field, trimNumber(v));
       }
     }
     note(field);
@@ -156,8 +150,6 @@ final class CanonicalRecord {
         }
         clock = s;
       }
-      case "engine" -> req.engine = s;
-      case "instance" -> req.instance = s;
       case "status" -> {
         if (!CanonicalFields.STATUSES.contains(s)) {
           throw new BadRecord("status: expected ok, error, cancelled or lost, got " + quoteShort(s));
@@ -170,8 +162,6 @@ final class CanonicalRecord {
         }
         req.phase = s;
       }
-      case "finish_reason" -> req.finishReason = s;
-      case "error" -> req.error = s;
       case "chunk_kind" -> {
         chunkKind = ChunkKind.parse(s);
         if (chunkKind == null) {
@@ -180,17 +170,20 @@ final class CanonicalRecord {
         }
       }
       default -> {
-        if (isIntegerField(field) || isNumberField(field)) {
+        RecordColumns.Binding<RequestRecord> c = CanonicalFields.requestColumn(field);
+        if (c != null && c.kind() == Kind.TEXT) {
+          c.set(req, s);
+        } else if (isIntegerField(field) || isNumberField(field)) {
           parseNumeric(field, s);
           return;
-        }
-        if (isTextField(field)) {
+        } else if (isTextField(field)) {
           if (ctx.keepText()) {
             req.extras.put(field, s);
           }
           return;
+        } else {
+          extra(field, s);
         }
-        extra(field, s);
       }
     }
     note(field);
@@ -365,23 +358,23 @@ final class CanonicalRecord {
     return id;
   }
 
-  private static final String[] CHAIN = {"arrival_ns", "queued_ns", "scheduled_ns",
-      "first_token_ns", "last_token_ns", "finished_ns"};
+  private static final List<RecordColumns.Binding<RequestRecord>> CHAIN = CanonicalFields.CHAIN;
 
   /** Timestamps of one request never decrease: the lifecycle chain, and the token stream. */
   private void checkOrder() throws BadRecord {
-    long[] chain = {req.arrivalNs, req.queuedNs, req.scheduledNs, req.firstTokenNs,
-        req.lastTokenNs, req.finishedNs};
-    int prev = -1;
-    for (int i = 0; i < chain.length; i++) {
-      if (chain[i] == NONE) {
+    RecordColumns.Binding<RequestRecord> prev = null;
+    long prevNs = NONE;
+    for (int i = 0; i < CHAIN.size(); i++) {
+      long t = CHAIN.get(i).getLong(req);
+      if (t == NONE) {
         continue;
       }
-      if (prev >= 0 && chain[i] < chain[prev]) {
-        throw new BadRecord("timestamps decrease: " + CHAIN[i] + " (" + chain[i] + ") is before "
-            + CHAIN[prev] + " (" + chain[prev] + ")");
+      if (prev != null && t < prevNs) {
+        throw new BadRecord("timestamps decrease: " + CHAIN.get(i).name() + " (" + t + ") is before "
+            + prev.name() + " (" + prevNs + ")");
       }
-      prev = i;
+      prev = CHAIN.get(i);
+      prevNs = t;
     }
     for (int i = 1; i < tokenCount; i++) {
       if (tokensNs[i] < tokensNs[i - 1]) {
@@ -408,9 +401,7 @@ final class CanonicalRecord {
       if (tokenField == null) {
         tokenField = field;
       }
-    } else if (!field.equals("request_id") && !field.equals("run") && !field.equals("label")
-        && !field.equals("clock") && !field.equals("concurrency") && !field.equals("request_rate")
-        && !field.equals("repeat") && requestField == null) {
+    } else if (requestField == null && !CanonicalFields.SHARED_FIELDS.contains(field)) {
       requestField = field;
     }
   }
@@ -444,19 +435,11 @@ final class CanonicalRecord {
   }
 
   private static boolean isIntegerField(String f) {
-    return CanonicalFields.NS_FIELDS.contains(f) || f.equals("ts_ns") || f.equals("seq")
-        || f.equals("n_tokens") || f.equals("prompt_tokens") || f.equals("output_tokens")
-        || f.equals("cached_tokens") || f.equals("http_status") || f.equals("repeat")
-        || f.equals("first_iter") || f.equals("last_iter");
+    return CanonicalFields.type(f) == Type.INTEGER;
   }
 
   private static boolean isNumberField(String f) {
-    return CanonicalFields.MS_FIELDS.contains(f) || f.equals("concurrency") || f.equals("request_rate");
-  }
-
-  private static boolean isKnownStringField(String f) {
-    return f.equals("request_id") || f.equals("run") || f.equals("label") || f.equals("engine")
-        || f.equals("instance") || f.equals("finish_reason") || f.equals("error");
+    return CanonicalFields.type(f) == Type.NUMBER;
   }
 
   private static boolean isTextField(String f) {
