@@ -334,7 +334,7 @@ public final class IngestService {
       try (ProgressTicker ticker = new ProgressTicker(display, p.size(), input::rawBytesRead,
           () -> writer.records() + writer.otherLines() + writer.rejected(), listener)) {
         lines = writer.load(() -> {
-          long n = format.parse(input.content(), ctx, writer);
+          long n = format.parse(input.content(), ctx, new dev.tokentime.ingest.CheckedSink(writer));
           if (input.damage() != null) {
             // the cut or corrupt end of a compressed file is a rejected line (--strict refuses
             // the file), not just a warning: its lines after the damage are lost
