@@ -45,10 +45,16 @@ public final class QueryService {
    */
   public void print(Database d, String sql, OutputFormat f, long maxRows, int width, PrintWriter out)
       throws SQLException, IOException {
+    print(d, sql, f, maxRows, width, out, false);
+  }
+
+  /** As above; {@code csvRaw} writes CSV text cells as they are (no formula neutralisation). */
+  public void print(Database d, String sql, OutputFormat f, long maxRows, int width, PrintWriter out,
+      boolean csvRaw) throws SQLException, IOException {
     d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
     try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
       switch (f) {
-        case CSV -> ResultStreamer.csv(rs, out);
+        case CSV -> ResultStreamer.csv(rs, out, csvRaw);
         case JSON -> ResultStreamer.json(rs, out);
         default -> {
           TableData t = TableData.read(rs, maxRows);
