@@ -311,9 +311,15 @@ public final class IngestService {
     String storedPath = in.stdin() ? "-" : p.path().toAbsolutePath().normalize().toString();
     // Hash first only when it can matter: --replace, or a stored file of the same size.
     List<Integer> replace = List.of();
-    if (o.replace() || store.anySourceOfSize(p.size())) {
-      String sha = p.sha256() != null ? p.sha256() : OpenedInput.sha256Of(p.path());
+    // A compressed file's content may equal a stored file of another size (rotation)
+    if (o.replace() || store.anySourceOfSize(p.size()) || !p.compression().equals("none")
+        || store.anyCompressedSource()) {
+      OpenedInput.Hashes h = OpenedInput.hashesOf(p.path());
+      String sha = h.content();
       Integer existing = store.sourceWithSha(sha);
+      if (existing == null && !h.raw().equals(sha)) {
+        existing = store.sourceWithSha(h.raw()); // stored by a version that hashed the file's bytes
+      }
       if (o.replace()) {
         replace = store.sourcesMatching(sha, storedPath);
       } else if (existing != null) {
