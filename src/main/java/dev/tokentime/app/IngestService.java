@@ -290,6 +290,7 @@ public final class IngestService {
       e = u.getCause();
     }
     String m = e instanceof SQLException sql ? Database.firstLine(sql) : e.getMessage();
+    DatabaseErrors.remember(m);
     if (e instanceof IOException) {
       return "cannot read: " + m;
     }
