@@ -120,6 +120,9 @@ public record AnalysisWindow(Long sinceNs, Long untilNs, Long sinceRelNs, Long u
     return DURATION.matcher(s.strip()).matches();
   }
 
+  /** Ten years in ns: the longest duration the window options take. */
+  static final double MAX_DURATION_NS = 10.0 * 365 * 86_400 * 1e9;
+
   static long durationNs(String s, String option) {
     Matcher m = DURATION.matcher(s.strip());
     if (!m.matches()) {
@@ -134,6 +137,12 @@ public record AnalysisWindow(Long sinceNs, Long untilNs, Long sinceRelNs, Long u
       case "m" -> 60e9;
       default -> 3600e9;
     };
+    // the views add it to a run's start in INT64 ns: 9223372036s overflowed there ("Overflow in
+    // addition of INT64"); no run lasts ten years
+    if (!(v * unit <= MAX_DURATION_NS)) {
+      throw new BadInputException(option + " " + s.strip() + " is longer than ten years; give a duration "
+          + "after the run's start (30s, 1.5m, 2h) or an instant (2026-01-01T00:00:05Z)");
+    }
     return Math.round(v * unit);
   }
 

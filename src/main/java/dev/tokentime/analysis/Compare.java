@@ -130,15 +130,21 @@ public final class Compare {
     return new CompareReport.Row(metric, stat, unit, a, b, change, pct, lo, hi, better, verdict);
   }
 
-  /** The runs a side names: a run, or every run at concurrency=N / request_rate=R. */
+  /**
+   * The runs a side names: a run, or every run at concurrency=N / request_rate=R. A run of that
+   * very name comes first: a run name may contain '=' (before, "lr=0.1" was read as a level).
+   */
   static List<String> runs(Database db, String side) throws SQLException {
-    String sql;
-    List<Object> args = new ArrayList<>();
+    List<String> out = select(db, "SELECT run FROM report_run_list WHERE run = ?", List.<Object>of(side));
+    if (!out.isEmpty()) {
+      return out;
+    }
     int eq = side.indexOf('=');
     if (eq > 0) {
       String kind = side.substring(0, eq).strip();
       if (!kind.equals("concurrency") && !kind.equals("request_rate")) {
-        throw new BadInputException("compare: a level is concurrency=N or request_rate=R, got " + side);
+        throw new BadInputException("compare: no run named " + side + ", and a level is concurrency=N or "
+            + "request_rate=R (tokentime query runs lists the runs)");
       }
       double level;
       try {
@@ -146,13 +152,16 @@ public final class Compare {
       } catch (NumberFormatException e) {
         throw new BadInputException("compare: not a level: " + side);
       }
-      sql = "SELECT run FROM report_run_list WHERE level_kind = ? AND level = ? ORDER BY run";
-      args.add(kind);
-      args.add(level);
-    } else {
-      sql = "SELECT run FROM report_run_list WHERE run = ?";
-      args.add(side);
+      out = select(db, "SELECT run FROM report_run_list WHERE level_kind = ? AND level = ? ORDER BY run",
+          List.<Object>of(kind, level));
     }
+    if (out.isEmpty()) {
+      throw new BadInputException("compare: no run named " + side + " (tokentime query runs lists them)");
+    }
+    return out;
+  }
+
+  private static List<String> select(Database db, String sql, List<Object> args) throws SQLException {
     List<String> out = new ArrayList<>();
     try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
       for (int i = 0; i < args.size(); i++) {
@@ -163,9 +172,6 @@ public final class Compare {
           out.add(rs.getString(1));
         }
       }
-    }
-    if (out.isEmpty()) {
-      throw new BadInputException("compare: no run named " + side + " (tokentime query runs lists them)");
     }
     return out;
   }

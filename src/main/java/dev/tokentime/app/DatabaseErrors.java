@@ -32,6 +32,15 @@ public final class DatabaseErrors {
     if (!(e instanceof SQLException s)) {
       return oneSpace(String.valueOf(e.getMessage()));
     }
+    String first = Database.firstLine(s);
+    String cause = storageFailure;
+    remember(first);
+    if (cause != null && !first.contains(cause) && (first.contains("invalidated") || first.contains("no transaction is active")
+        || first.contains("TransactionContext Error"))) {
+      // DuckDB's later errors after a failed write ("database has been invalidated", "cannot
+      // commit - no transaction is active") do not say why; the write's own error does
+      return oneSpace(first + " (after an earlier failure: " + cause + ")");
+    }
     List<String> lines = new ArrayList<>();
     lines.add(Database.firstLine(s));
     String m = s.getMessage() == null ? "" : s.getMessage();
@@ -42,6 +51,17 @@ public final class DatabaseErrors {
       }
     }
     return oneSpace(String.join("\n", lines));
+  }
+
+  /** The first failure to write the database seen by this process (a full disk), or null. */
+  private static volatile String storageFailure;
+
+  /** Notes {@code message} when it is a failure to write storage, for the errors that follow it. */
+  public static void remember(String message) {
+    if (storageFailure == null && message != null && (message.contains("No space left on device")
+        || message.contains("Could not write file") || message.contains("Disk quota exceeded"))) {
+      storageFailure = message;
+    }
   }
 
   private static String oneSpace(String s) {

@@ -78,7 +78,7 @@ public final class ExplainService {
         Files.getLastModifiedTime(in.path()).toInstant(), o.at());
     CountingSink sink = new CountingSink();
     try (OpenedInput input = OpenedInput.open(in.path())) {
-      ExplainStats stats = spec.explain(input.content(), ctx, sink);
+      ExplainStats stats = spec.explain(input.content(), ctx, new dev.tokentime.ingest.CheckedSink(sink));
       return new Result(in.display(), spec.id(), stats.records, stats);
     }
   }

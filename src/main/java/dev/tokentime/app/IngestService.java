@@ -290,6 +290,7 @@ public final class IngestService {
       e = u.getCause();
     }
     String m = e instanceof SQLException sql ? Database.firstLine(sql) : e.getMessage();
+    DatabaseErrors.remember(m);
     if (e instanceof IOException) {
       return "cannot read: " + m;
     }
@@ -311,9 +312,15 @@ public final class IngestService {
     String storedPath = in.stdin() ? "-" : p.path().toAbsolutePath().normalize().toString();
     // Hash first only when it can matter: --replace, or a stored file of the same size.
     List<Integer> replace = List.of();
-    if (o.replace() || store.anySourceOfSize(p.size())) {
-      String sha = p.sha256() != null ? p.sha256() : OpenedInput.sha256Of(p.path());
+    // A compressed file's content may equal a stored file of another size (rotation)
+    if (o.replace() || store.anySourceOfSize(p.size()) || !p.compression().equals("none")
+        || store.anyCompressedSource()) {
+      OpenedInput.Hashes h = OpenedInput.hashesOf(p.path());
+      String sha = h.content();
       Integer existing = store.sourceWithSha(sha);
+      if (existing == null && !h.raw().equals(sha)) {
+        existing = store.sourceWithSha(h.raw()); // stored by a version that hashed the file's bytes
+      }
       if (o.replace()) {
         replace = store.sourcesMatching(sha, storedPath);
       } else if (existing != null) {
@@ -334,7 +341,7 @@ public final class IngestService {
       try (ProgressTicker ticker = new ProgressTicker(display, p.size(), input::rawBytesRead,
           () -> writer.records() + writer.otherLines() + writer.rejected(), listener)) {
         lines = writer.load(() -> {
-          long n = format.parse(input.content(), ctx, writer);
+          long n = format.parse(input.content(), ctx, new dev.tokentime.ingest.CheckedSink(writer));
           if (input.damage() != null) {
             // the cut or corrupt end of a compressed file is a rejected line (--strict refuses
             // the file), not just a warning: its lines after the damage are lost

@@ -15,12 +15,17 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.zip.GZIPInputStream;
 
 /**
  * A file opened for parsing: compression recognised by its magic bytes (gzip, zstd), the first
  * 64 KiB of its content held for sniffing, and the raw bytes hashed and counted as they are read.
- * A compressed file that ends early or is corrupt is read up to that point and flagged.
+ * A compressed file that ends early or is corrupt is read up to that point and flagged, as is
+ * data after the end of a gzip stream.
+ *
+ * <p>A source is known by the SHA-256 of its content after decompression ({@link #sha256}), so a
+ * log compressed by rotation (x.log, then x.log.gz with the same lines) is the same source; the
+ * hash of the file's bytes ({@link #rawSha256}) still finds sources stored by versions that
+ * hashed compressed files as they are.
  */
 public final class OpenedInput implements AutoCloseable {
   static final int SAMPLE_BYTES = 64 * 1024;
@@ -28,6 +33,11 @@ public final class OpenedInput implements AutoCloseable {
   private final Path path;
   private final CountingStream raw;
   private final MessageDigest sha;
+  /** Of the decompressed content; the same digest as {@link #sha} for a file not compressed. */
+  private final MessageDigest contentSha;
+  private final InputStream hashed;
+  private GzipMembers gzip;
+  private String rawHex;
   private final String compression;
   private final Sample sample;
   private final InputStream content;
@@ -37,6 +47,7 @@ public final class OpenedInput implements AutoCloseable {
     this.path = path;
     try {
       this.sha = MessageDigest.getInstance("SHA-256");
+      this.contentSha = MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
@@ -48,7 +59,7 @@ public final class OpenedInput implements AutoCloseable {
     InputStream decoded;
     if (magic.length >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
       compression = "gzip";
-      decoded = new GZIPInputStream(buffered, 1 << 16);
+      decoded = gzip = new GzipMembers(buffered); // notes data after the last member
     } else if (magic.length == 4 && (magic[0] & 0xff) == 0x28 && (magic[1] & 0xff) == 0xb5
         && (magic[2] & 0xff) == 0x2f && (magic[3] & 0xff) == 0xfd) {
       compression = "zstd";
@@ -58,6 +69,10 @@ public final class OpenedInput implements AutoCloseable {
       decoded = buffered;
     }
     InputStream guarded = new TruncationGuard(decoded);
+    if (!compression.equals("none")) {
+      guarded = new DigestInputStream(guarded, contentSha);
+    }
+    this.hashed = guarded;
     byte[] head = guarded.readNBytes(SAMPLE_BYTES);
     this.sample = new Sample(path.getFileName().toString(), head, head.length);
     // SequenceInputStream closes each part when it is exhausted; the raw stream must stay open so
@@ -104,20 +119,41 @@ public final class OpenedInput implements AutoCloseable {
     return damage;
   }
 
-  /** SHA-256 of the file's bytes; reads what the parser left unread so the hash is the file's. */
+  /**
+   * SHA-256 of the content (decompressed; up to the damage of a damaged file); reads what the
+   * parser left unread so the hash is the whole content's.
+   */
   public String sha256() throws IOException {
     byte[] skip = new byte[1 << 16];
+    while (hashed.read(skip) >= 0) {
+      // drain
+    }
     while (raw.read(skip) >= 0) {
       // drain
     }
-    return HexFormat.of().formatHex(sha.digest());
+    rawHex = HexFormat.of().formatHex(sha.digest());
+    return compression.equals("none") ? rawHex : HexFormat.of().formatHex(contentSha.digest());
   }
 
-  /** SHA-256 of a whole file, without parsing it. */
-  public static String sha256Of(Path path) throws IOException {
+  /** SHA-256 of the file's bytes as they are; after {@link #sha256}. */
+  public String rawSha256() {
+    return rawHex;
+  }
+
+  /** The content's and the file's SHA-256 (equal for a file not compressed). */
+  public record Hashes(String content, String raw) {}
+
+  /** The hashes of a whole file, without parsing it. */
+  public static Hashes hashesOf(Path path) throws IOException {
     try (OpenedInput in = new OpenedInput(path)) {
-      return in.sha256();
+      String content = in.sha256();
+      return new Hashes(content, in.rawSha256());
     }
+  }
+
+  /** SHA-256 of a whole file's content, without parsing it. */
+  public static String sha256Of(Path path) throws IOException {
+    return hashesOf(path).content();
   }
 
   @Override
@@ -170,7 +206,11 @@ public final class OpenedInput implements AutoCloseable {
         return -1;
       }
       try {
-        return super.read(b, off, len);
+        int n = super.read(b, off, len);
+        if (n < 0 && gzip != null && gzip.trailing() != null) {
+          damage = "gzip: " + gzip.trailing();
+        }
+        return n;
       } catch (EOFException e) {
         damage = compression + " stream ends early (truncated file)";
         return -1;

@@ -45,10 +45,17 @@ public final class QueryService {
    */
   public void print(Database d, String sql, OutputFormat f, long maxRows, int width, PrintWriter out)
       throws SQLException, IOException {
+    print(d, sql, f, maxRows, width, out, false);
+  }
+
+  /** As above; {@code csvRaw} writes CSV text cells as they are (no formula neutralisation). */
+  public void print(Database d, String sql, OutputFormat f, long maxRows, int width, PrintWriter out,
+      boolean csvRaw) throws SQLException, IOException {
+    refuseWrites(d, sql);
     d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
     try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
       switch (f) {
-        case CSV -> ResultStreamer.csv(rs, out);
+        case CSV -> ResultStreamer.csv(rs, out, csvRaw);
         case JSON -> ResultStreamer.json(rs, out);
         default -> {
           TableData t = TableData.read(rs, maxRows);
@@ -72,10 +79,23 @@ public final class QueryService {
 
   /** Writes the rows of {@code sql} as an Arrow IPC stream, for pyarrow and polars. */
   public void arrow(Database d, String sql, OutputStream out) throws SQLException, IOException {
+    refuseWrites(d, sql);
     d.streamResults(true);
     try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
       ArrowIpc.writeStream(rs, out);
       out.flush();
+    }
+  }
+
+  /**
+   * query answers with rows and changes nothing: a statement that returns none (COPY … TO,
+   * INSERT, ATTACH, SET) is refused before it runs. Before, COPY wrote its file and the command
+   * then failed with exit 2.
+   */
+  static void refuseWrites(Database d, String sql) throws SQLException {
+    if (!d.returnsRows(sql)) {
+      throw new BadInputException("query runs statements that return rows (SELECT, a view, SHOW, DESCRIBE, "
+          + "EXPLAIN); this one returns none and was not run (files are written by tokentime export QUERY -o FILE)");
     }
   }
 }

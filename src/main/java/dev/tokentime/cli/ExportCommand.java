@@ -26,6 +26,8 @@ import picocli.CommandLine.Parameters;
 final class ExportCommand extends BaseCommand {
   @Mixin
   ReadAccess access;
+  @Mixin
+  CsvOption csv;
 
   @Parameters(index = "0", paramLabel = "NAME|SQL",
       description = "A table or view name, a path to a .sql file, or SQL text.")
@@ -48,7 +50,7 @@ final class ExportCommand extends BaseCommand {
     ExportFormat f = format != null ? ExportFormat.parse(format) : fromExtension(output);
     String sql = QueryService.toSql(query);
     List<String> by = partitionBy == null ? List.of() : partitionBy;
-    ExportService.Result r = access.read(d -> new ExportService().export(d, sql, f, output, by));
+    ExportService.Result r = access.read(d -> new ExportService().export(d, sql, f, output, by, csv.raw));
     out().println(r.rows() + " rows written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
         + (partitionBy == null ? "" : ", partitioned by " + String.join(", ", partitionBy)) + ")");
     return ExitCode.OK;

@@ -62,6 +62,11 @@ final class IngestCommand extends BaseCommand {
       err().println("tokentime: " + IngestReport.strictMessage(r));
       return ExitCode.BAD_INPUT;
     }
+    if (r.refusedFiles() > 0) { // reported per file above; the others were stored
+      err().println("tokentime: " + r.refusedFiles() + " file" + (r.refusedFiles() == 1 ? " was" : "s were")
+          + " refused (see above); nothing of " + (r.refusedFiles() == 1 ? "it" : "them") + " was stored");
+      return ExitCode.BAD_INPUT;
+    }
     return ExitCode.OK;
   }
 }

@@ -54,6 +54,10 @@ final class InputOptions {
     if (jobs < 0) {
       throw new BadInputException("--jobs must be 0 (automatic) or more, got " + jobs);
     }
+    if (year != null && (year < 1990 || year > 2099)) {
+      // the range timestamps are checked against (ingest.Checked): any other year rejects every line
+      throw new BadInputException("--year must be between 1990 and 2099, got " + year);
+    }
     Instant when = null;
     if (at != null) {
       try {

@@ -25,6 +25,8 @@ import picocli.CommandLine.Parameters;
 final class QueryCommand extends BaseCommand {
   @Mixin
   ReadAccess access;
+  @Mixin
+  CsvOption csv;
 
   @Option(names = "--format", paramLabel = "FMT", defaultValue = "text",
       description = "Output format: text (aligned, fitted to the terminal), csv, json, markdown, or arrow "
@@ -32,8 +34,7 @@ final class QueryCommand extends BaseCommand {
           + "Default: ${DEFAULT-VALUE}.")
   String format;
 
-  @Option(names = "--max-rows", paramLabel = "N",
-      description = "Rows shown in text and Markdown output (default 100; 0 = all). CSV and JSON write every row.")
+  @Option(names = "--max-rows", paramLabel = "N", description = "Rows shown in text and Markdown output (default 100; 0 = all). CSV and JSON write every row.")
   Long maxRows;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "QUERY",
@@ -54,14 +55,13 @@ final class QueryCommand extends BaseCommand {
     String sql = QueryService.toSql(query);
     if (format.equalsIgnoreCase("arrow")) {
       return arrow(sql);
-    }
-    if (format.equalsIgnoreCase("parquet")) {
+    } else if (format.equalsIgnoreCase("parquet")) {
       throw new BadInputException("Parquet is written to a file: tokentime export QUERY --format parquet -o FILE");
     }
     OutputFormat f = OutputFormat.parse(format);
     long rows = maxRows == null ? 100 : maxRows;
     return access.read(d -> {
-      new QueryService().print(d, sql, f, rows, Terminal.width(), out());
+      new QueryService().print(d, sql, f, rows, Terminal.width(), out(), csv.raw);
       return ExitCode.OK;
     });
   }

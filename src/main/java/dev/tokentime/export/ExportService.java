@@ -30,6 +30,12 @@ public final class ExportService {
    */
   public Result export(Database db, String sql, ExportFormat format, Path out, List<String> partitionBy)
       throws SQLException, IOException {
+    return export(db, sql, format, out, partitionBy, false);
+  }
+
+  /** As above; {@code csvRaw} writes CSV text cells as they are (no formula neutralisation). */
+  public Result export(Database db, String sql, ExportFormat format, Path out, List<String> partitionBy,
+      boolean csvRaw) throws SQLException, IOException {
     for (String c : partitionBy) {
       if (!c.matches("[A-Za-z_][A-Za-z0-9_]*")) {
         throw new BadInputException("--partition-by takes column names, got " + c);
@@ -57,7 +63,7 @@ public final class ExportService {
     return switch (format) {
       case ARROW -> new Result(arrow(db, sql, out), out);
       case PARQUET -> new Result(copy(db, sql, out, "FORMAT parquet, COMPRESSION zstd", partitionBy), out);
-      case CSV -> new Result(copy(db, sql, out, "FORMAT csv, HEADER", partitionBy), out);
+      case CSV -> new Result(copy(db, csvRaw ? sql : neutralised(db, sql), out, "FORMAT csv, HEADER", partitionBy), out);
     };
   }
 
@@ -84,6 +90,29 @@ public final class ExportService {
       st.execute(copy);
       return st.getUpdateCount();
     }
+  }
+
+  /**
+   * The query with each text column's cells that a spreadsheet would take for a formula (first
+   * character =, +, -, @, tab or carriage return) prefixed with an apostrophe, as
+   * {@link dev.tokentime.output.Values#csvCell} does for {@code query --format csv}; other
+   * columns, numbers included, are untouched.
+   */
+  static String neutralised(Database db, String sql) throws SQLException {
+    List<String> replaced = new java.util.ArrayList<>();
+    try (Statement st = db.connection().createStatement();
+        ResultSet rs = st.executeQuery("SELECT * FROM (" + sql + "\n) LIMIT 0")) {
+      var md = rs.getMetaData();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        if (md.getColumnTypeName(i).equals("VARCHAR")) {
+          String q = "\"" + md.getColumnLabel(i).replace("\"", "\"\"") + "\"";
+          replaced.add("CASE WHEN left(" + q + ", 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || " + q
+              + " ELSE " + q + " END AS " + q);
+        }
+      }
+    }
+    return replaced.isEmpty() ? sql
+        : "SELECT * REPLACE (" + String.join(", ", replaced) + ") FROM (" + sql + "\n) AS tt_csv";
   }
 
   private static boolean isEmpty(Path dir) throws IOException {

@@ -33,6 +33,23 @@ public final class SweepWriter {
       case "independent" -> RunGenerator.TokenTiming.INDEPENDENT;
       default -> throw new BadInputException("--token-timing must be steps or independent");
     };
+    // usage errors (exit 2), not an exception from the file system or a generator that never ends
+    if (Files.exists(out) && !Files.isDirectory(out)) {
+      throw new BadInputException("--out " + out + " is a file; name a directory to write the runs into");
+    }
+    if (s.slots() < 1) {
+      throw new BadInputException("--slots must be at least 1 (the server's batch slots), got " + s.slots());
+    }
+    if (s.requests() < 1 || s.meanOutput() < 1 || s.warmup() < 0 || s.errorEvery() < 0
+        || (s.tokens() != null && s.tokens() < 1)) {
+      throw new BadInputException("--requests, --mean-output and --tokens must be at least 1, --warmup and "
+          + "--error-every at least 0");
+    }
+    for (int c : s.levels()) {
+      if (c < 1) {
+        throw new BadInputException("--levels are concurrencies of at least 1, got " + c);
+      }
+    }
     Files.createDirectories(out);
     int perLevel = s.requests();
     if (s.tokens() != null) {

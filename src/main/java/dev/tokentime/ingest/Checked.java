@@ -28,10 +28,13 @@ public final class Checked {
   private static final BigDecimal NS_PER_S = BigDecimal.valueOf(1_000_000_000L);
   private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
-  /** A number outside its field's range; the message names the field. */
-  public static final class OutOfRange extends IllegalArgumentException {
+  /**
+   * A number outside its field's range; the message names the field. A NumberFormatException so
+   * that every parser's handling of a bad number on a line (a reject naming it) takes it too.
+   */
+  public static final class OutOfRange extends NumberFormatException {
     public OutOfRange(String message) {
-      super(message, null);
+      super(message);
     }
   }
 
@@ -94,6 +97,14 @@ public final class Checked {
     return Math.round(ns);
   }
 
+  /** Whole milliseconds as ns, exactly; OutOfRange naming the field when beyond INT64. */
+  public static long msToNs(String field, long ms) {
+    if (ms > Long.MAX_VALUE / 1_000_000L || ms < Long.MIN_VALUE / 1_000_000L) {
+      throw new OutOfRange(field + " out of range: " + ms + " ms does not fit a 64-bit count of ns");
+    }
+    return ms * 1_000_000L;
+  }
+
   /** a + b, or OutOfRange naming the field when the sum leaves INT64. */
   public static long addNs(String field, long a, long b) {
     long r = a + b;
@@ -124,6 +135,94 @@ public final class Checked {
         if (p != null) {
           return p;
         }
+      }
+    }
+    return null;
+  }
+
+  /** Null when {@code v} is absent or a count (non-negative), else why not (naming {@code field}). */
+  public static String countProblem(String field, Number v) {
+    if (v == null || v.longValue() >= 0) {
+      return null;
+    }
+    return field + " out of range: " + v + " (a count is not negative)";
+  }
+
+  /**
+   * Null when {@code v} is absent or a finite number at least 0 (a rate, a share, a gauge), else
+   * why not (naming {@code field}). NaN and infinities are refused: one NaN makes every average
+   * over the column NaN.
+   */
+  public static String nonNegativeProblem(String field, Double v) {
+    if (v == null || (v >= 0 && v < Double.POSITIVE_INFINITY)) {
+      return null;
+    }
+    return Double.isNaN(v) || Double.isInfinite(v) ? field + " is not a finite number: " + v
+        : field + " out of range: " + v + " (not negative)";
+  }
+
+  /** Null when {@code v} is absent or finite, else why not (naming {@code field}). */
+  public static String finiteProblem(String field, Double v) {
+    return v == null || Double.isFinite(v) ? null : field + " is not a finite number: " + v;
+  }
+
+  private static String timestampOrAbsent(String field, long ns) {
+    return ns == RequestRecord.NONE ? null : timestampProblem(field, ns);
+  }
+
+  private static String extrasProblem(String table, java.util.Map<String, Double> extras) {
+    for (java.util.Map.Entry<String, Double> e : extras.entrySet()) {
+      String p = finiteProblem(table + " " + e.getKey(), e.getValue());
+      if (p != null) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  private static String first(String... problems) {
+    for (String p : problems) {
+      if (p != null) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /** Why an engine iteration (a steps row) cannot be stored, or null. */
+  public static String stepProblem(StepRecord s) {
+    return first(timestampOrAbsent("step ts_ns", s.tsNs), durationProblem("step duration_ms", s.durationMs),
+        countProblem("step iter", s.iter), countProblem("step running", s.running),
+        countProblem("step waiting", s.waiting), countProblem("step ctx_requests", s.ctxRequests),
+        countProblem("step ctx_tokens", s.ctxTokens), countProblem("step gen_requests", s.genRequests),
+        countProblem("step gen_tokens", s.genTokens), countProblem("step paused", s.paused),
+        nonNegativeProblem("step kv_usage", s.kvUsage), extrasProblem("step", s.extras));
+  }
+
+  /** Why a stats snapshot (an engine_stats row) cannot be stored, or null. */
+  public static String engineStatsProblem(EngineStatsRecord s) {
+    return first(timestampOrAbsent("engine_stats ts_ns", s.tsNs),
+        durationProblem("engine_stats interval_s (in ms)", s.intervalS == null ? null : s.intervalS * 1000),
+        nonNegativeProblem("engine_stats prompt_tokens_per_s", s.promptTokensPerS),
+        nonNegativeProblem("engine_stats gen_tokens_per_s", s.genTokensPerS),
+        countProblem("engine_stats running", s.running), countProblem("engine_stats waiting", s.waiting),
+        countProblem("engine_stats swapped", s.swapped), countProblem("engine_stats preemptions", s.preemptions),
+        nonNegativeProblem("engine_stats kv_usage", s.kvUsage),
+        nonNegativeProblem("engine_stats prefix_hit_rate", s.prefixHitRate), extrasProblem("engine_stats", s.extras));
+  }
+
+  /** Why a token chunk cannot be stored, or null ({@code nTokens} -1 is "unknown"). */
+  public static String tokenProblem(int seq, long tsNs, int nTokens) {
+    return first(timestampProblem("token ts_ns", tsNs), countProblem("token seq", seq),
+        nTokens < -1 ? "token n_tokens out of range: " + nTokens + " (a count is not negative)" : null);
+  }
+
+  /** Why one of the first {@code n} token times cannot be stored, or null: checked before a record's request is. */
+  public static String tokensProblem(long[] tsNs, int n) {
+    for (int i = 0; i < n; i++) {
+      String p = timestampProblem("token ts_ns", tsNs[i]);
+      if (p != null) {
+        return p + " (chunk " + i + ")";
       }
     }
     return null;

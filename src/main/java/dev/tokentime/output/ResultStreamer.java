@@ -18,8 +18,16 @@ public final class ResultStreamer {
 
   private static final JsonFactory JSON = JsonFactory.builder().build();
 
-  /** Returns the number of rows written. */
+  /** Returns the number of rows written; text that reads as a formula is neutralised. */
   public static long csv(ResultSet rs, Writer out) throws SQLException, IOException {
+    return csv(rs, out, false);
+  }
+
+  /**
+   * Returns the number of rows written; unless {@code raw}, a text cell a spreadsheet would take
+   * for a formula starts with an apostrophe ({@link Values#csvCell}).
+   */
+  public static long csv(ResultSet rs, Writer out, boolean raw) throws SQLException, IOException {
     ResultSetMetaData md = rs.getMetaData();
     int n = md.getColumnCount();
     CSVPrinter p = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get());
@@ -27,13 +35,13 @@ public final class ResultStreamer {
     for (int i = 1; i <= n; i++) {
       header.add(md.getColumnLabel(i));
     }
-    p.printRecord(header);
+    p.printRecord(header.stream().map(h -> Values.csvCell(h, raw)).toList());
     long rows = 0;
     List<String> vals = new ArrayList<>(n);
     while (rs.next()) {
       vals.clear();
       for (int i = 1; i <= n; i++) {
-        vals.add(Values.exact(rs.getObject(i)));
+        vals.add(Values.csvCell(rs.getObject(i), raw));
       }
       p.printRecord(vals);
       rows++;

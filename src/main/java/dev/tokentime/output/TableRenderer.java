@@ -184,11 +184,11 @@ public final class TableRenderer {
 
   public static void csv(TableData t, Writer out) throws IOException {
     CSVPrinter p = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get());
-    p.printRecord(t.columns());
+    p.printRecord(t.columns().stream().map(h -> Values.csvCell(h, false)).toList());
     for (Object[] row : t.rows()) {
       List<String> vals = new ArrayList<>(row.length);
       for (Object v : row) {
-        vals.add(Values.exact(v));
+        vals.add(Values.csvCell(v, false)); // text that reads as a formula is neutralised
       }
       p.printRecord(vals);
     }

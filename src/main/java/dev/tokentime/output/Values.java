@@ -120,4 +120,24 @@ public final class Values {
     }
     return v.toString();
   }
+
+  /**
+   * A CSV cell: {@link #exact}, and a text value that a spreadsheet would take for a formula
+   * (starting with =, +, -, @, a tab or a carriage return: a request id or an error text from a
+   * log may be {@code =HYPERLINK(...)}) gets a leading apostrophe, unless {@code raw}. Numbers are
+   * never changed: -1.5 stays a number.
+   */
+  public static String csvCell(Object v, boolean raw) {
+    String s = exact(v);
+    return raw || !(v instanceof CharSequence) || !formulaLike(s) ? s : "'" + s;
+  }
+
+  /** Whether a spreadsheet would read this text as a formula (OWASP's list of first characters). */
+  public static boolean formulaLike(String s) {
+    if (s == null || s.isEmpty()) {
+      return false;
+    }
+    char c = s.charAt(0);
+    return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r';
+  }
 }

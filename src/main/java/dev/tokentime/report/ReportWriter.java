@@ -35,6 +35,16 @@ public final class ReportWriter {
     if (name.endsWith(".html") || name.endsWith(".htm") || name.endsWith(".md") || name.endsWith(".markdown")) {
       return o;
     }
+    // a usage error (exit 2): before, an existing file failed with an exception (exit 3) and a
+    // new name such as report.txt became a directory
+    if (Files.exists(o) && !Files.isDirectory(o)) {
+      throw new dev.tokentime.BadInputException("-o " + o + " is a file that is not .html or .md; name a .html "
+          + "or .md file, or a directory to write " + baseName + ext + " into");
+    }
+    if (!Files.exists(o) && name.matches(".*\\.[a-z0-9]{1,8}")) {
+      throw new dev.tokentime.BadInputException("-o " + o + ": a report is written to a .html or .md file, or "
+          + "into a directory (" + baseName + ext + " in it); name one of those");
+    }
     return o.resolve(baseName + ext);
   }
 

@@ -41,7 +41,7 @@ public final class CanonicalSchema {
       List.of(of("source_id", "INTEGER", "id", "Source key, referenced by every row read from this file."),
           of("run", "VARCHAR", "id", "Default run of the file's records (--run or parent directory)."),
           of("path", "VARCHAR", "text", "Path as given (absolute), or - for stdin."),
-          of("sha256", "VARCHAR", "text", "SHA-256 of the file's bytes as stored (compressed if compressed)."),
+          of("sha256", "VARCHAR", "text", "SHA-256 of the file's content after decompression (a rotated log and its .gz are one source)."),
           of("format", "VARCHAR", "text", "Input format id (tokentime formats lists them)."),
           of("compression", "VARCHAR", "text", "none, gzip or zstd."),
           of("clock_ids", "INTEGER[]", "id", "Clocks the file's timestamps refer to."),

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
@@ -353,6 +354,17 @@ public final class Database implements AutoCloseable {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code sql} is a statement that returns rows (SELECT, a view, SHOW, DESCRIBE, EXPLAIN),
+   * found by preparing it, not running it: COPY, INSERT, ATTACH, SET return none.
+   */
+  public boolean returnsRows(String sql) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      return !(ps.getMetaData() instanceof org.duckdb.DuckDBResultSetMetaData m)
+          || m.getReturnType() == org.duckdb.StatementReturnType.QUERY_RESULT;
+    }
   }
 
   /** Sets DuckDB's memory limit (one setting for the whole database instance). */

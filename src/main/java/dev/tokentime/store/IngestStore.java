@@ -125,6 +125,21 @@ public final class IngestStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether a stored source is compressed: its content may equal a file of another size (a log
+   * and the same log compressed by rotation), so hashing before parsing is worth it.
+   */
+  public boolean anyCompressedSource() throws SQLException {
+    synchronized (lock) {
+      try (PreparedStatement ps = db.connection().prepareStatement(
+          "SELECT count(*) FROM sources WHERE compression IS DISTINCT FROM 'none'");
+          ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1) > 0;
+      }
+    }
+  }
+
   /** Whether a stored source has this many bytes (only then is hashing before parsing worth it). */
   public boolean anySourceOfSize(long bytes) throws SQLException {
     synchronized (lock) {

@@ -71,4 +71,67 @@ class DamagedInputTest {
       assertEquals(0, t.count("SELECT count(*) FROM sources"));
     }
   }
+
+  private static byte[] gzip(byte[] b) throws Exception {
+    var bytes = new java.io.ByteArrayOutputStream();
+    try (var z = new java.util.zip.GZIPOutputStream(bytes)) {
+      z.write(b);
+    }
+    return bytes.toByteArray();
+  }
+
+  @Test
+  void dataAfterTheEndOfAGzipStreamIsARejectAndStrictRefusesIt() throws Exception {
+    // before, java.util.zip ended quietly at the garbage and the file counted as whole
+    Path gen = Generated.into(tmp.resolve("gen"), "--form", "tokens", "--levels", "4", "--requests", "10", "--seed", "3");
+    byte[] content = Files.readAllBytes(gen.resolve("c4.jsonl"));
+    byte[] z = gzip(content);
+    byte[] glued = Arrays.copyOf(z, z.length + 1000);
+    for (int i = z.length; i < glued.length; i++) {
+      glued[i] = (byte) ('x' + i % 3);
+    }
+    Path f = Files.write(Files.createDirectories(tmp.resolve("c4")).resolve("c4.jsonl.gz"), glued);
+    try (TestDb t = new TestDb(tmp.resolve("lenient"))) {
+      IngestResult.FileResult r = t.ingest(f).files().get(0);
+      assertEquals(content.length > 0 ? new String(content).lines().count() + 1 : 0, r.lines(), r.toString());
+      assertEquals(1, r.rejected(), r.toString());
+      assertTrue(r.firstRejects().get(0).reason().contains("1000 bytes after the end of the gzip data"), r.firstRejects().toString());
+      assertEquals(r.lines(), r.records() + r.otherLines() + r.rejected());
+    }
+    try (TestDb t = new TestDb(tmp.resolve("strict"))) {
+      IngestResult r = t.ingest(new IngestOptions(List.of(f.toString()), null, null, false, true, false, null, null));
+      assertTrue(r.strictFailure(), r.files().toString());
+      assertEquals(0, t.count("SELECT count(*) FROM sources"));
+    }
+    // two members glued (gzip -c a >> x.gz; gzip -c b >> x.gz) are read whole, as gzip -d reads them
+    byte[] two = Arrays.copyOf(z, z.length * 2);
+    System.arraycopy(z, 0, two, z.length, z.length);
+    Path both = Files.write(Files.createDirectories(tmp.resolve("two")).resolve("c4.jsonl.gz"), two);
+    try (TestDb t = new TestDb(tmp.resolve("members"))) {
+      IngestResult.FileResult r = t.ingest(both).files().get(0);
+      assertEquals(2 * new String(content).lines().count(), r.lines(), r.toString());
+    }
+  }
+
+  @Test
+  void aLogCompressedByRotationIsTheSameSource() throws Exception {
+    // before, sources were known by the hash of the file's bytes: x.log and x.log.gz of the same
+    // lines were two sources and every request counted twice
+    Path gen = Generated.into(tmp.resolve("gen"), "--form", "tokens", "--levels", "4", "--requests", "10", "--seed", "5");
+    byte[] content = Files.readAllBytes(gen.resolve("c4.jsonl"));
+    Path plain = Files.write(Files.createDirectories(tmp.resolve("p/c4")).resolve("c4.jsonl"), content);
+    Path gz = Files.write(Files.createDirectories(tmp.resolve("z/c4")).resolve("c4.jsonl.gz"), gzip(content));
+    for (List<Path> order : List.of(List.of(plain, gz), List.of(gz, plain))) {
+      try (TestDb t = new TestDb(tmp.resolve("db" + order.get(0).getFileName()))) {
+        t.ingest(order.get(0));
+        long requests = t.count("SELECT count(*) FROM requests");
+        long tokens = t.count("SELECT count(*) FROM tokens");
+        IngestResult again = t.ingest(order.get(1));
+        assertEquals(1, t.count("SELECT count(*) FROM sources"), again.files().toString());
+        assertTrue(again.files().get(0).outcome().contains("already ingested"), again.files().toString());
+        assertEquals(requests, t.count("SELECT count(*) FROM requests"));
+        assertEquals(tokens, t.count("SELECT count(*) FROM tokens"));
+      }
+    }
+  }
 }

@@ -40,4 +40,24 @@ class TemporaryDirectoryTest {
     }
     assertFalse(Files.exists(mine), "removed when the database closed");
   }
+
+  @Test
+  void spillDirectoriesOfProcessesThatNoLongerRunAreRemovedByTheNextWriter() throws Exception {
+    Path file = tmp.resolve("left.duckdb");
+    long dead = 4_000_000;
+    while (ProcessHandle.of(dead).isPresent()) {
+      dead++;
+    }
+    Path stale = Files.createDirectories(Path.of(file.toAbsolutePath() + ".tmp-" + dead));
+    Files.writeString(stale.resolve("duckdb_temp_storage_DEFAULT-0.tmp"), "spilled by a killed process");
+    // pid 1 runs: its directory stays
+    Path live = Files.createDirectories(Path.of(file.toAbsolutePath() + ".tmp-1"));
+    try (Database db = Database.open(file, Database.Mode.CREATE)) {
+      assertFalse(Files.exists(stale), "removed: its process is gone");
+      assertTrue(Files.isDirectory(live), "kept: its process runs");
+    }
+    try (Database db = Database.open(file, Database.Mode.READ_ONLY)) {
+      assertTrue(Files.isDirectory(live), "readers remove nothing");
+    }
+  }
 }

@@ -292,6 +292,10 @@ final class CanonicalRecord {
     if (req.status == null) {
       req.status = req.error == null ? "ok" : "error";
     }
+    String range = dev.tokentime.ingest.Checked.tokensProblem(tokensNs, tokenCount);
+    if (range != null) {
+      throw new BadRecord(range); // before the request is stored
+    }
     long key = sink.request(req, line, off, len);
     if (key < 0) {
       return; // the sink rejected it (duplicate id) and said why

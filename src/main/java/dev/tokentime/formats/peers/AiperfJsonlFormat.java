@@ -81,6 +81,10 @@ public final class AiperfJsonlFormat implements InputFormat {
           }
           Record r = new Record(req, ctx, clockId, lineNo);
           r.read(node);
+          String range = r.tokensProblem(); // before the request: the line is one unit
+          if (range != null) {
+            throw new PeerJson.Bad(range);
+          }
           long key = sink.request(req, buf, off, len);
           if (key >= 0) {
             r.emitTokens(sink, key);
@@ -255,6 +259,21 @@ public final class AiperfJsonlFormat implements InputFormat {
       if (code >= 100 && code <= 599) {
         req.httpStatus = code;
       }
+    }
+
+    /** Why the chunks {@link #emitTokens} would place are out of range, or null. */
+    String tokensProblem() {
+      if (icl == null || ttftMs == null) {
+        return null;
+      }
+      double atMs = ttftMs;
+      for (double g : icl) {
+        if (!Double.isFinite(g)) {
+          return "inter_chunk_latency is not a finite number: " + g;
+        }
+        atMs += g;
+      }
+      return dev.tokentime.ingest.Checked.durationProblem("time_to_first_token + inter_chunk_latency", atMs);
     }
 
     /** Rebuilds the chunks from TTFT and the gaps: start + TTFT, then each gap added. */

@@ -311,6 +311,10 @@ final class BenchResult {
     if (latencies != null && latencies[i] >= 0 && (ok || latencies[i] > 0)) {
       req.finishedNs = PeerJson.secondsToNs(start + latencies[i]);
     }
+    String range = ok ? dev.tokentime.ingest.Checked.durationProblem("ttft + itls", e2e * 1e3) : null;
+    if (range != null) {
+      throw new PeerJson.Bad(range); // before the request: the record is one unit
+    }
     long key = sink.request(req, null, 0, 0);
     if (key < 0) {
       return;

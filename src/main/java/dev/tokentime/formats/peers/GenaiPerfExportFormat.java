@@ -248,6 +248,10 @@ public final class GenaiPerfExportFormat implements InputFormat {
       if (chunks.promptTokens != null && req.promptTokens == null) {
         req.promptTokens = chunks.promptTokens;
       }
+      String range = dev.tokentime.ingest.Checked.tokensProblem(ts, ts.length);
+      if (range != null) {
+        throw new PeerJson.Bad("response_timestamps: " + range); // before the request is stored
+      }
       long key = sink.request(req, null, 0, 0);
       if (key < 0) {
         return;

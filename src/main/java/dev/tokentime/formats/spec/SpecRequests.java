@@ -72,6 +72,11 @@ final class SpecRequests implements SpecParser.Handler {
     if (at == NONE) {
       throw new SpecParser.BadLine("no timestamp: a " + k.name() + " line without a time of its own");
     }
+    // checked on its own line: the request is stored lines later, when its lines are counted
+    String range = dev.tokentime.ingest.Checked.timestampProblem(k.name() + " line " + k.event() + " time", at);
+    if (range != null) {
+      throw new SpecParser.BadLine(range);
+    }
     RequestRecord r = inFlight.get(id);
     if (r == null) {
       r = new RequestRecord();

@@ -259,6 +259,8 @@ public final class IterStatsFormat implements InputFormat {
         sink.reject(lineNo, PeerJson.reason(e), buf, off, len);
       } catch (ArithmeticException e) {
         sink.reject(lineNo, "a count out of range", buf, off, len);
+      } catch (NumberFormatException e) {
+        sink.reject(lineNo, e.getMessage(), buf, off, len); // ingest.Checked: names the field
       }
     }
 
@@ -279,6 +281,10 @@ public final class IterStatsFormat implements InputFormat {
         for (JsonNode e : n) {
           try {
             stamps.add(fill(e, lineNo));
+            String range = dev.tokentime.ingest.Checked.stepProblem(step); // before any object is kept
+            if (range != null) {
+              throw new PeerJson.Bad(range);
+            }
           } catch (PeerJson.Bad bad) {
             throw new PeerJson.Bad("[" + i + "]: " + bad.getMessage());
           }
@@ -305,6 +311,8 @@ public final class IterStatsFormat implements InputFormat {
         sink.reject(lineNo, e.getMessage(), buf, off, len);
       } catch (ArithmeticException e) {
         sink.reject(lineNo, "a count out of range", buf, off, len);
+      } catch (NumberFormatException e) {
+        sink.reject(lineNo, e.getMessage(), buf, off, len); // ingest.Checked: names the field
       }
     }
 

@@ -134,6 +134,11 @@ public final class PerfMetricsFormat implements InputFormat {
       if (req.requestId == null) {
         req.requestId = "#" + index; // its place in the file
       }
+      String range = dev.tokentime.ingest.Checked.tokensProblem(tokens, tokens.length);
+      if (range != null) {
+        sink.reject(lineNo, range, raw, off, len); // before the request is stored
+        return;
+      }
       long key = sink.request(req, raw, off, len);
       if (key < 0) {
         return; // a duplicate id: rejected by the sink, naming the first

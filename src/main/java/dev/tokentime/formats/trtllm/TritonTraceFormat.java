@@ -298,6 +298,11 @@ public final class TritonTraceFormat implements InputFormat {
         rejectAll(t, e.getMessage());
         return;
       }
+      String range = dev.tokentime.ingest.Checked.tokensProblem(tokens, tokens.length);
+      if (range != null) {
+        rejectAll(t, range); // before the request is stored
+        return;
+      }
       long key = sink.request(req, null, 0, 0);
       int units = t.units();
       if (key < 0) { // the sink rejected one unit, naming the first trace of the id

@@ -2,6 +2,7 @@ package dev.tokentime.formats.vllm;
 
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.EngineStatsRecord;
 import dev.tokentime.ingest.RecordSink;
 import java.util.HashMap;
@@ -61,11 +62,24 @@ final class PromSeries {
     if (tsNs == NONE || Double.isNaN(value)) {
       return Use.IGNORED;
     }
-    EngineStatsRecord r = row(labels, tsNs, line);
+    Checked.timestamp(name + " timestamp", tsNs); // out of range: the line is a reject
     String col = family.gauges().get(name);
     if (col == null && name.equals("nv_trt_llm_request_metrics") && "active".equals(labels.get("request_type"))) {
       col = "running"; // Triton's TensorRT-LLM backend: requests in flight in the engine
     }
+    // checked before the row takes it: a row gathers many lines and is written at the end
+    // (engine gauges and counters are never negative; a derived share such as Triton's KV usage
+    // from used/max blocks must not turn negative later)
+    String problem = col == null ? Checked.nonNegativeProblem(name, value)
+        : col.equals("running") || col.equals("waiting") || col.equals("swapped")
+            ? (value >= 0 && value <= Integer.MAX_VALUE ? null : name + " out of range: " + value + " (a count of requests)")
+        : col.equals("preemptions")
+            ? (value >= 0 && value < 9.2e18 ? null : name + " out of range: " + value + " (a count)")
+        : Checked.nonNegativeProblem(name, value);
+    if (problem != null) {
+      throw new Checked.OutOfRange(problem);
+    }
+    EngineStatsRecord r = row(labels, tsNs, line);
     if (col == null) {
       r.extras.put(extraName(name, labels), value);
     } else {

@@ -176,7 +176,7 @@ public final class VllmPrometheusFormat implements InputFormat {
       if (!v.isArray() || v.size() != 2) {
         throw new NumberFormatException("a point is [time, \"value\"], got " + v);
       }
-      long ns = Math.round(v.get(0).asDouble() * 1e3) * 1_000_000L;
+      long ns = dev.tokentime.ingest.Checked.msToNs("point time", Math.round(v.get(0).asDouble() * 1e3));
       double value = parseValue(v.get(1).asText());
       PromSeries.Use u = series.sample(name, labels, ns, value, line);
       return u == PromSeries.Use.STATS || u == PromSeries.Use.HISTOGRAM;
@@ -235,7 +235,7 @@ public final class VllmPrometheusFormat implements InputFormat {
           try {
             TextSample s = TextSample.parse(line);
             boolean timed = s.tsMs != null;
-            long ns = timed ? s.tsMs * 1_000_000L : fallback;
+            long ns = timed ? dev.tokentime.ingest.Checked.msToNs("sample timestamp", s.tsMs) : fallback;
             PromSeries target = timed ? series : untimedSeries;
             if (!timed) {
               String key = s.name + s.labels;

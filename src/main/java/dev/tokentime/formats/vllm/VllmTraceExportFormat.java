@@ -263,14 +263,22 @@ public final class VllmTraceExportFormat implements InputFormat {
       return;
     }
     long start = micros(startUs, "start time");
-    o.put("startTimeUnixNano", Math.multiplyExact(start, 1_000L));
+    o.put("startTimeUnixNano", nanos(start, "start time"));
     if (durationUs != null && !durationUs.isNull()) {
       long d = micros(durationUs, "duration");
       if (d < 0) {
         throw new JsonUnits.BadUnit("span duration is negative: " + d + " µs");
       }
-      o.put("endTimeUnixNano", Math.multiplyExact(start + d, 1_000L));
+      o.put("endTimeUnixNano", nanos(start + d, "end time"));
     }
+  }
+
+  /** µs as ns, the line a reject when it leaves INT64 (an overflow ended the whole file before). */
+  private static long nanos(long us, String what) throws JsonUnits.BadUnit {
+    if (us < 0 || us > Long.MAX_VALUE / 1_000L) { // start + duration wrapped too: negative
+      throw new JsonUnits.BadUnit("span " + what + " out of range: " + us + " µs does not fit a 64-bit count of ns");
+    }
+    return us * 1_000L;
   }
 
   private static long micros(JsonNode v, String what) throws JsonUnits.BadUnit {
