@@ -209,7 +209,7 @@ public final class HtmlReport {
     if (!without.isEmpty()) {
       body.append("<p class=\"note\">No timeline for ").append(Html.esc(String.join(", ", without)))
           .append(": their requests are not on one clock with arrival times (each request on its own client clock, "
-              + "or no timestamps), and no engine stats were ingested for them.</p>\n");
+              + "or no timestamps), and no engine steps or stats were ingested for them.</p>\n");
     }
     end();
   }
