@@ -169,6 +169,14 @@ class ReportServiceTest {
     String all = String.join("\n", d.findings());
     assertTrue(all.contains("met at concurrency 1, concurrency 2 and missed at concurrency 4"), all);
     assertTrue(all.contains("concurrency 2 is the highest level that meets the SLO"), all);
+    // DistServe's goodput from report_goodput, with its note: 2 is a level that was run
+    assertEquals(1, d.goodput().rowCount(), d.goodput().print());
+    assertEquals("2, a level run (the next, 4, misses)", d.goodput().row(0).getString("goodput_note"));
+    String line = "DistServe goodput of the concurrency sweep (the highest level at which 90 % of requests meet "
+        + "the per-request targets): 2, a level run (the next, 4, misses).";
+    assertEquals(List.of(line), ReportTables.goodput(d));
+    assertTrue(HtmlReport.render(d).contains(line), "the HTML report prints the note");
+    assertTrue(MarkdownReport.render(d, null).markdown().contains("- " + line), "the Markdown report prints it");
     ChartSpec latency = ReportCharts.levels(d).get(0);
     assertTrue(latency.marks().stream().anyMatch(m -> m.label().equals("SLO ttft p95 <= 500 ms") && m.at() == 500), latency.marks().toString());
     assertTrue(latency.marks().stream().anyMatch(m -> m.label().equals("knee")), latency.marks().toString());
