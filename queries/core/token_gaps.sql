@@ -16,6 +16,7 @@
 -- else gap_ms (tokens of one chunk arrive together).
 -- @column measured [bool] Counted: the request is not warm-up and inside the analysis window.
 -- @column ok [bool] True when the request's status is ok or unknown.
+-- @column ts [timestamp] ts_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the request's clock is wall.
 CREATE OR REPLACE VIEW token_gaps AS
 SELECT
     r.run,
@@ -28,8 +29,16 @@ SELECT
     CASE WHEN t.n_tokens > 1 THEN t.gap_ns / 1e6 / t.n_tokens ELSE t.gap_ns / 1e6 END
         AS gap_per_token_ms,
     sc.measured,
-    sc.ok
+    sc.ok,
+    -- only on a wall clock (a steady clock's epoch is arbitrary: 1970 would mislead)
+    CASE WHEN r.wall THEN make_timestamp(t.ts_ns // 1000) END AS ts
 FROM tokens AS t
-JOIN requests AS r USING (request_key)
+-- the clock's kind joins the requests, not the chunks: a join per chunk made every scan of the
+-- gaps (the ITL percentiles, the stall search) markedly slower
+JOIN (
+    SELECT q.request_key, q.run, c.kind = 'wall' AS wall
+    FROM requests AS q
+    LEFT JOIN clocks AS c ON c.clock_id = q.clock_id
+) AS r USING (request_key)
 JOIN _request_scope AS sc USING (request_key)
 WHERE t.gap_ns IS NOT NULL

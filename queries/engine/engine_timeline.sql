@@ -24,6 +24,7 @@
 -- @column gen_tokens_per_s [tokens/s] Generation throughput over the engine's interval.
 -- @column since_previous_s [s] Seconds since the previous snapshot of the source and instance.
 -- @column no_data_s [s] For a gap row: seconds without a snapshot.
+-- @column ts [timestamp] ts_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the clock is wall.
 CREATE OR REPLACE VIEW engine_timeline AS
 WITH snaps AS (
     SELECT
@@ -56,12 +57,17 @@ gaps AS (
     JOIN spacing AS p ON p.source_id = n.source_id AND p.instance IS NOT DISTINCT FROM n.instance
     WHERE n.until_next_s > 2 * p.usual_s
 )
-SELECT run, source_id, format, instance, 'snapshot' AS row_kind, ts_ns, t_s, clock_id, resolution_ns,
-    running, waiting, swapped, kv_usage, prompt_tokens_per_s, gen_tokens_per_s, since_previous_s,
-    NULL::DOUBLE AS no_data_s
-FROM snaps
-UNION ALL
-SELECT run, source_id, format, instance, row_kind, ts_ns, t_s, clock_id, resolution_ns,
-    NULL, NULL, NULL, NULL, NULL, NULL, NULL, no_data_s
-FROM gaps
-ORDER BY run, source_id, instance, ts_ns, row_kind DESC
+-- ts only on a wall clock (a steady clock's epoch is arbitrary: 1970 would mislead)
+SELECT u.*, CASE WHEN ck.kind = 'wall' THEN make_timestamp(u.ts_ns // 1000) END AS ts
+FROM (
+    SELECT run, source_id, format, instance, 'snapshot' AS row_kind, ts_ns, t_s, clock_id, resolution_ns,
+        running, waiting, swapped, kv_usage, prompt_tokens_per_s, gen_tokens_per_s, since_previous_s,
+        NULL::DOUBLE AS no_data_s
+    FROM snaps
+    UNION ALL
+    SELECT run, source_id, format, instance, row_kind, ts_ns, t_s, clock_id, resolution_ns,
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, no_data_s
+    FROM gaps
+) AS u
+LEFT JOIN clocks AS ck ON ck.clock_id = u.clock_id
+ORDER BY u.run, u.source_id, u.instance, u.ts_ns, u.row_kind DESC

@@ -16,6 +16,8 @@
 -- @column preempted [bool] A preemption happened during the gap.
 -- @column batch_jump [bool] The batch grew sharply during the gap.
 -- @column kv_near_full [bool] The KV cache was near full during the gap.
+-- @column t0_ts [timestamp] t0_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the request's clock is wall.
+-- @column t1_ts [timestamp] t1_ns as a TIMESTAMP (UTC, µs); NULL unless the request's clock is wall.
 CREATE OR REPLACE MACRO _itl_stalls_top(n_longest) AS TABLE
 -- the run's P99 and median chunk gaps from metric_stats (the same _gap_quantiles figures), so a
 -- command that snapshots metric_stats (summary, report) does not count every gap again here. A
@@ -168,8 +170,11 @@ SELECT
         CASE WHEN b.from_steps THEN b.steps_max - b.steps_start >= greatest(2, 0.25 * b.steps_start)
              ELSE b.iv_max - b.iv_start >= greatest(2, 0.25 * b.iv_start) END,
         false) AS batch_jump,
-    coalesce(e.kv_near_full, false) AS kv_near_full
+    coalesce(e.kv_near_full, false) AS kv_near_full,
+    CASE WHEN ck.kind = 'wall' THEN make_timestamp(s.t0_ns // 1000) END AS t0_ts,
+    CASE WHEN ck.kind = 'wall' THEN make_timestamp(s.t1_ns // 1000) END AS t1_ts
 FROM stall AS s
+LEFT JOIN clocks AS ck ON ck.clock_id = s.clock_id
 LEFT JOIN prefill_hits AS p USING (request_key, seq)
 LEFT JOIN engine_hits AS e USING (request_key, seq)
 LEFT JOIN batch_hits AS b USING (request_key, seq)

@@ -20,5 +20,7 @@
 -- @column preempted [bool] A preemption happened during the gap.
 -- @column batch_jump [bool] The batch grew sharply during the gap.
 -- @column kv_near_full [bool] The KV cache was near full during the gap.
+-- @column t0_ts [timestamp] t0_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the request's clock is wall.
+-- @column t1_ts [timestamp] t1_ns as a TIMESTAMP (UTC, µs); NULL unless the request's clock is wall.
 CREATE OR REPLACE VIEW itl_stalls AS
 SELECT * FROM _itl_stalls_top(NULL)

@@ -10,5 +10,6 @@
 -- @column batch_mean [count] Time-weighted mean batch size.
 -- @column batch_max [count] Largest batch in the bucket.
 -- @column coverage [ratio] Share of the bucket the method has data for, 0..1.
+-- @column bucket_start_ts [timestamp] bucket_start_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the clock is wall.
 CREATE OR REPLACE VIEW batch_size_timeline AS
 SELECT * FROM batch_size_timeline_at(NULL)

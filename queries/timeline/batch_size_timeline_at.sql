@@ -18,18 +18,25 @@
 -- @column batch_mean [count] Time-weighted mean batch size.
 -- @column batch_max [count] Largest batch in the bucket.
 -- @column coverage [ratio] Share of the bucket the method has data for, 0..1.
+-- @column bucket_start_ts [timestamp] bucket_start_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the clock is wall.
 CREATE OR REPLACE MACRO batch_size_timeline_at(bucket_s) AS TABLE
-SELECT
-    run,
-    clock_id,
-    basis AS method,
-    approximate,
-    t_s,
-    bucket_start_ns,
-    width_s,
-    mean AS batch_mean,
-    max AS batch_max,
-    coverage
-FROM _bucketed_levels(bucket_s, ['batch'])
-WHERE measure = 'batch'
-ORDER BY run, clock_id, t_s, list_position(['steps', 'tokens', 'intervals'], basis)
+-- the bucket start as a TIMESTAMP only on a wall clock (a steady clock's epoch is arbitrary)
+SELECT q.*,
+    CASE WHEN ck.kind = 'wall' THEN make_timestamp(q.bucket_start_ns // 1000) END AS bucket_start_ts
+FROM (
+    SELECT
+        run,
+        clock_id,
+        basis AS method,
+        approximate,
+        t_s,
+        bucket_start_ns,
+        width_s,
+        mean AS batch_mean,
+        max AS batch_max,
+        coverage
+    FROM _bucketed_levels(bucket_s, ['batch'])
+    WHERE measure = 'batch'
+) AS q
+LEFT JOIN clocks AS ck ON ck.clock_id = q.clock_id
+ORDER BY q.run, q.clock_id, q.t_s, list_position(['steps', 'tokens', 'intervals'], method)

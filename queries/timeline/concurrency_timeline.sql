@@ -12,5 +12,6 @@
 -- @column queued_max [count] Most requests waiting at once.
 -- @column running_mean [count] Mean requests scheduled and not finished.
 -- @column running_max [count] Most requests running at once.
+-- @column bucket_start_ts [timestamp] bucket_start_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the clock is wall.
 CREATE OR REPLACE VIEW concurrency_timeline AS
 SELECT * FROM concurrency_timeline_at(NULL)

@@ -18,20 +18,27 @@
 -- @column queued_max [count] Most requests waiting at once.
 -- @column running_mean [count] Mean requests scheduled and not finished.
 -- @column running_max [count] Most requests running at once.
+-- @column bucket_start_ts [timestamp] bucket_start_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the clock is wall.
 CREATE OR REPLACE MACRO concurrency_timeline_at(bucket_s) AS TABLE
-SELECT
-    run,
-    clock_id,
-    t_s,
-    bucket_start_ns,
-    width_s,
-    max(mean) FILTER (WHERE measure = 'in_flight') AS in_flight_mean,
-    max(max) FILTER (WHERE measure = 'in_flight') AS in_flight_max,
-    max(mean) FILTER (WHERE measure = 'queued') AS queued_mean,
-    max(max) FILTER (WHERE measure = 'queued') AS queued_max,
-    max(mean) FILTER (WHERE measure = 'running') AS running_mean,
-    max(max) FILTER (WHERE measure = 'running') AS running_max
-FROM _bucketed_levels(bucket_s, ['in_flight', 'queued', 'running'])
-WHERE basis = 'requests'
-GROUP BY run, clock_id, b, t_s, bucket_start_ns, width_s
-ORDER BY run, clock_id, t_s
+-- the bucket start as a TIMESTAMP only on a wall clock (a steady clock's epoch is arbitrary)
+SELECT q.*,
+    CASE WHEN ck.kind = 'wall' THEN make_timestamp(q.bucket_start_ns // 1000) END AS bucket_start_ts
+FROM (
+    SELECT
+        run,
+        clock_id,
+        t_s,
+        bucket_start_ns,
+        width_s,
+        max(mean) FILTER (WHERE measure = 'in_flight') AS in_flight_mean,
+        max(max) FILTER (WHERE measure = 'in_flight') AS in_flight_max,
+        max(mean) FILTER (WHERE measure = 'queued') AS queued_mean,
+        max(max) FILTER (WHERE measure = 'queued') AS queued_max,
+        max(mean) FILTER (WHERE measure = 'running') AS running_mean,
+        max(max) FILTER (WHERE measure = 'running') AS running_max
+    FROM _bucketed_levels(bucket_s, ['in_flight', 'queued', 'running'])
+    WHERE basis = 'requests'
+    GROUP BY run, clock_id, b, t_s, bucket_start_ns, width_s
+) AS q
+LEFT JOIN clocks AS ck ON ck.clock_id = q.clock_id
+ORDER BY q.run, q.clock_id, q.t_s

@@ -11,5 +11,6 @@
 -- @column running_mean [count] Mean requests running.
 -- @column running_max [count] Most requests running.
 -- @column coverage [ratio] Share of the bucket the basis has data for, 0..1.
+-- @column bucket_start_ts [timestamp] bucket_start_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the clock is wall.
 CREATE OR REPLACE VIEW queue_depth_timeline AS
 SELECT * FROM queue_depth_timeline_at(NULL)

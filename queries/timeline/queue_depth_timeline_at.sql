@@ -17,20 +17,27 @@
 -- @column running_mean [count] Mean requests running.
 -- @column running_max [count] Most requests running.
 -- @column coverage [ratio] Share of the bucket the basis has data for, 0..1.
+-- @column bucket_start_ts [timestamp] bucket_start_ns as a TIMESTAMP (UTC, µs) for notebooks; NULL unless the clock is wall.
 CREATE OR REPLACE MACRO queue_depth_timeline_at(bucket_s) AS TABLE
-SELECT
-    run,
-    clock_id,
-    basis,
-    t_s,
-    bucket_start_ns,
-    width_s,
-    max(mean) FILTER (WHERE measure IN ('queued', 'waiting')) AS waiting_mean,
-    max(max) FILTER (WHERE measure IN ('queued', 'waiting')) AS waiting_max,
-    max(mean) FILTER (WHERE measure = 'running') AS running_mean,
-    max(max) FILTER (WHERE measure = 'running') AS running_max,
-    max(coverage) AS coverage
-FROM _bucketed_levels(bucket_s, ['queued', 'waiting', 'running'])
-WHERE measure IN ('queued', 'waiting', 'running') AND basis IN ('requests', 'engine_stats', 'steps')
-GROUP BY run, clock_id, basis, b, t_s, bucket_start_ns, width_s
-ORDER BY run, clock_id, basis, t_s
+-- the bucket start as a TIMESTAMP only on a wall clock (a steady clock's epoch is arbitrary)
+SELECT q.*,
+    CASE WHEN ck.kind = 'wall' THEN make_timestamp(q.bucket_start_ns // 1000) END AS bucket_start_ts
+FROM (
+    SELECT
+        run,
+        clock_id,
+        basis,
+        t_s,
+        bucket_start_ns,
+        width_s,
+        max(mean) FILTER (WHERE measure IN ('queued', 'waiting')) AS waiting_mean,
+        max(max) FILTER (WHERE measure IN ('queued', 'waiting')) AS waiting_max,
+        max(mean) FILTER (WHERE measure = 'running') AS running_mean,
+        max(max) FILTER (WHERE measure = 'running') AS running_max,
+        max(coverage) AS coverage
+    FROM _bucketed_levels(bucket_s, ['queued', 'waiting', 'running'])
+    WHERE measure IN ('queued', 'waiting', 'running') AND basis IN ('requests', 'engine_stats', 'steps')
+    GROUP BY run, clock_id, basis, b, t_s, bucket_start_ns, width_s
+) AS q
+LEFT JOIN clocks AS ck ON ck.clock_id = q.clock_id
+ORDER BY q.run, q.clock_id, q.basis, q.t_s

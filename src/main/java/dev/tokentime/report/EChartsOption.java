@@ -122,6 +122,9 @@ final class EChartsOption {
     }
     if (!x) {
       n.putObject("nameTextStyle").put("fontWeight", "bold").put("align", "left");
+      // at the plot's edge even when the time axis starts before 0 (engine steps logged before
+      // the run's first arrival), not across the plot at x = 0
+      n.putObject("axisLine").put("onZero", false);
     }
     return n;
   }

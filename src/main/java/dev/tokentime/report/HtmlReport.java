@@ -6,7 +6,6 @@ import dev.tokentime.analysis.SloReport;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import tech.tablesaw.api.Row;
 
@@ -122,14 +121,7 @@ public final class HtmlReport {
     if (s.recommendation() != null) {
       lines.add("Recommendation: " + s.recommendation() + ".");
     }
-    if (d.summary().slo() != null) {
-      for (Map<String, Object> g : d.summary().slo().distserveGoodput()) {
-        lines.add("DistServe goodput of the " + g.get("level_kind") + " sweep: "
-            + (g.get("goodput") == null ? "none (even the lowest level misses)" : Fmt.num(((Number) g.get("goodput")).doubleValue()))
-            + " (the highest level at which " + Fmt.pct(((Number) g.get("attainment_target")).doubleValue())
-            + " of requests meet the per-request targets).");
-      }
-    }
+    lines.addAll(ReportTables.goodput(d));
     list(lines);
     if (d.attainment() != null) {
       table(TableView.of("attainment", "Attainment and request goodput per run", "Requests meeting every "
@@ -209,7 +201,7 @@ public final class HtmlReport {
     if (!without.isEmpty()) {
       body.append("<p class=\"note\">No timeline for ").append(Html.esc(String.join(", ", without)))
           .append(": their requests are not on one clock with arrival times (each request on its own client clock, "
-              + "or no timestamps), and no engine stats were ingested for them.</p>\n");
+              + "or no timestamps), and no engine steps or stats were ingested for them.</p>\n");
     }
     end();
   }

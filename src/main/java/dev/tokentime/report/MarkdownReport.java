@@ -4,7 +4,6 @@ import dev.tokentime.analysis.SloReport;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import tech.tablesaw.api.Row;
 
@@ -57,12 +56,7 @@ public final class MarkdownReport {
       if (s.recommendation() != null) {
         sb.append("- Recommendation: ").append(esc(s.recommendation())).append(".\n");
       }
-      if (d.summary().slo() != null) {
-        for (Map<String, Object> g : d.summary().slo().distserveGoodput()) {
-          sb.append("- DistServe goodput of the ").append(esc(String.valueOf(g.get("level_kind")))).append(" sweep: ")
-              .append(g.get("goodput") == null ? "none" : Fmt.num(((Number) g.get("goodput")).doubleValue())).append('\n');
-        }
-      }
+      ReportTables.goodput(d).forEach(x -> sb.append("- ").append(esc(x)).append('\n'));
     }
     sb.append("\n## Summary\n\n");
     table(ReportTables.runs(d));

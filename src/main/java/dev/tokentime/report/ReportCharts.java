@@ -264,7 +264,7 @@ final class ReportCharts {
 
   // --- over time ---
 
-  /** Per run on one request clock: load (with slow requests) and batch size with tokens/s (with stalls). */
+  /** Per run on its time axis (report_clocks): load (with slow requests) and batch size with tokens/s (with stalls). */
   static List<ChartSpec> timelines(ReportData d, String run) {
     List<ChartSpec> out = new ArrayList<>();
     Table t = d.timeline().where(d.timeline().stringColumn("run").isEqualTo(run));
@@ -272,6 +272,7 @@ final class ReportCharts {
       return out;
     }
     String slug = slug(run);
+    Axis time = Axis.value("time since the run's " + origin(d, run), "s");
     List<Series> load = seriesOf(t, "load", false);
     List<Point> slowTtft = new ArrayList<>();
     List<Point> slowE2e = new ArrayList<>();
@@ -299,8 +300,9 @@ final class ReportCharts {
     }
     out.add(new ChartSpec("load-" + slug, "Requests in flight, queued and running: " + run,
         "Time-weighted means per bucket (concurrency_timeline; waiting from engine stats or steps: "
-            + "queue_depth_timeline). Points: the run's slowest requests at their arrival (TTFT or E2E ≥ P99).",
-        Axis.value("time since the run's first arrival", "s"), Axis.value("requests", "count"),
+            + "queue_depth_timeline, a sample where the series says so). Points: the run's slowest requests "
+            + "at their arrival (TTFT or E2E ≥ P99).",
+        time, Axis.value("requests", "count"),
         outliers ? Axis.value("latency of slow requests", "ms") : null, load, List.of()));
 
     List<Series> batch = seriesOf(t, "batch", false);
@@ -327,10 +329,10 @@ final class ReportCharts {
       boolean tokens = batch.stream().anyMatch(Series::rightAxis);
       boolean left = batch.stream().anyMatch(s -> !s.rightAxis());
       out.add(new ChartSpec("batch-" + slug, "Effective batch size and output tokens/s: " + run,
-          "Batch size by method (batch_size_timeline: steps exact, tokens from chunk timestamps, intervals "
-              + "from scheduled to last token); tokens/s per bucket (throughput_timeline). Shaded: the "
-              + "longest ITL stalls (itl_stalls).",
-          Axis.value("time since the run's first arrival", "s"),
+          "Batch size by method (batch_size_timeline: steps exact, or a sample where the series says so, as "
+              + "figure_basis does; tokens from chunk timestamps, intervals from scheduled to last token); "
+              + "tokens/s per bucket (throughput_timeline). Shaded: the longest ITL stalls (itl_stalls).",
+          time,
           left ? Axis.value("batch size", "requests") : Axis.value("output throughput", "tokens/s"),
           left && tokens ? Axis.value("output throughput", "tokens/s") : null,
           left ? batch : batch.stream().map(s -> new Series(s.name(), s.kind(), s.stack(), false, s.points())).toList(),
@@ -406,7 +408,17 @@ final class ReportCharts {
     return out;
   }
 
-  /** Seconds after the run's first arrival for a timestamp on the run's request clock, else null. */
+  /** What t = 0 of the run's time axis is (report_clocks.origin): its first arrival or first engine step. */
+  private static String origin(ReportData d, String run) {
+    for (Row r : d.clocks()) {
+      if (run.equals(r.getString("run")) && !r.isMissing("origin")) {
+        return r.getString("origin");
+      }
+    }
+    return "first arrival";
+  }
+
+  /** Seconds after the run's axis origin for a timestamp on a clock placed on its axis, else null. */
   static Double seconds(ReportData d, String run, Long clock, Long ns) {
     if (clock == null || ns == null) {
       return null;

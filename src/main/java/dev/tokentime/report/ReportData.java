@@ -24,6 +24,7 @@ import tech.tablesaw.api.Table;
  * @param histogram ITL histogram and CDF per run (itl_histogram, buckets past the cap folded)
  * @param knee the sweep's knee rule per level (level_knee)
  * @param attainment SLO attainment per run (slo_attainment), or null without --slo
+ * @param goodput DistServe's goodput per sweep with its note (distserve_goodput), or null without --slo
  * @param stallSummary per run: what the ITL stalls coincide with (stall_summary)
  * @param stalls the longest ITL stalls per run, with their request ids (itl_stalls)
  * @param outliers the slowest requests per run, at or above the run's P99 (request_latency)
@@ -39,7 +40,7 @@ import tech.tablesaw.api.Table;
 public record ReportData(String title, List<String> context, Summary summary, SloSpec sloSpec,
     SloReport slo,
     Table runs, Table latency, Table levels, Table breakdown, Table histogram, Table knee,
-    Table attainment, Table stallSummary, Table stalls, Table outliers, Table failures, Table basis,
+    Table attainment, Table goodput, Table stallSummary, Table stalls, Table outliers, Table failures, Table basis,
     Table clocks, Table timeline, Table engine, Table definitions, List<String> findings,
     CompareReport compare) {
 
@@ -63,6 +64,7 @@ public record ReportData(String title, List<String> context, Summary summary, Sl
     b.histogram = histogram;
     b.knee = knee;
     b.attainment = attainment;
+    b.goodput = goodput;
     b.stallSummary = stallSummary;
     b.stalls = stalls;
     b.outliers = outliers;
@@ -99,6 +101,7 @@ public record ReportData(String title, List<String> context, Summary summary, Sl
     private Table histogram;
     private Table knee;
     private Table attainment;
+    private Table goodput;
     private Table stallSummary;
     private Table stalls;
     private Table outliers;
@@ -171,6 +174,11 @@ public record ReportData(String title, List<String> context, Summary summary, Sl
       return this;
     }
 
+    public Builder goodput(Table goodput) {
+      this.goodput = goodput;
+      return this;
+    }
+
     public Builder stallSummary(Table stallSummary) {
       this.stallSummary = stallSummary;
       return this;
@@ -228,7 +236,7 @@ public record ReportData(String title, List<String> context, Summary summary, Sl
 
     public ReportData build() {
       return new ReportData(title, List.copyOf(context), summary, sloSpec, slo, runs, latency, levels, breakdown,
-          histogram, knee, attainment, stallSummary, stalls, outliers, failures, basis, clocks, timeline, engine,
+          histogram, knee, attainment, goodput, stallSummary, stalls, outliers, failures, basis, clocks, timeline, engine,
           definitions, List.copyOf(findings), compare);
     }
   }

@@ -66,6 +66,11 @@ final class ReportQueries {
     return forRuns(read("attainment", "SELECT * FROM report_slo_attainment"));
   }
 
+  /** DistServe's goodput per sweep, with the note saying whether it is a level run or interpolated. */
+  Table goodput() throws SQLException {
+    return read("goodput", "SELECT * FROM report_goodput");
+  }
+
   Table stallSummary() throws SQLException {
     return forRuns(read("stall_summary", "SELECT * FROM report_stall_summary"));
   }

@@ -113,6 +113,7 @@ public final class ReportService {
         .histogram(q.histogram())
         .knee(q.knee())
         .attainment(req.slo() == null ? null : q.attainment())
+        .goodput(req.slo() == null ? null : q.goodput())
         .stallSummary(q.stallSummary())
         .stalls(q.stalls())
         .outliers(q.outliers())

@@ -27,6 +27,23 @@ final class ReportTables {
         TableView.num("mean output (tokens)", "mean_output_tokens")));
   }
 
+  /**
+   * DistServe's goodput per sweep in a sentence (report_goodput): its note says whether it is a
+   * level that was run or interpolated between two, so a figure like 5.2 never reads as a level run.
+   */
+  static List<String> goodput(ReportData d) {
+    List<String> out = new ArrayList<>();
+    if (d.goodput() == null) {
+      return out;
+    }
+    for (Row r : d.goodput()) {
+      out.add("DistServe goodput of the " + r.getString("level_kind").replace('_', ' ') + " sweep (the highest "
+          + "level at which " + Fmt.pct(r.getDouble("attainment_target")) + " of requests meet the per-request "
+          + "targets): " + r.getString("goodput_note") + ".");
+    }
+    return out;
+  }
+
   static TableView latency(ReportData d) {
     List<TableView.Col> cols = new ArrayList<>(List.of(TableView.text("run", "run")));
     for (String m : List.of("ttft", "queue", "prefill", "itl", "tpot", "e2e")) {

@@ -85,6 +85,55 @@ class ReportServiceTest {
   }
 
   @Test
+  void sglangBatchLinesAreDrawnOnTheRequestsAxis() throws Exception {
+    // sample-logs/sglang-server: requests with meta_info times on a 1 µs clock, the scheduler's
+    // batch lines on the log's 1 s clock; the Finish lines relate the two (offset 0)
+    String run = "sglang-server";
+    var clocks = data.clocks().where(data.clocks().stringColumn("run").isEqualTo(run));
+    assertEquals(2, clocks.rowCount(), clocks.print());
+    Row axis = clocks.row(0);
+    assertTrue(axis.getBoolean("axis"));
+    assertEquals("first arrival", axis.getString("origin"));
+    assertEquals(1775656810250000000L, axis.getLong("origin_ns"), "request a1's request_received_ts");
+    long logClock = clocks.row(1).getLong("clock_id");
+    assertEquals(logClock, db.count("SELECT DISTINCT clock_id FROM steps s JOIN sources USING (source_id) WHERE run = '" + run + "'"));
+    assertEquals(1775656810250000000L, clocks.row(1).getLong("origin_ns"), "the same instant on the log's clock");
+
+    var t = data.timeline().where(data.timeline().stringColumn("run").isEqualTo(run));
+    var batch = t.where(t.stringColumn("series").isEqualTo("batch size (steps, decode sampled 1 in 4)"));
+    assertTrue(batch.rowCount() > 0, t.stringColumn("series").unique().print());
+    double area = 0;
+    for (Row r : batch) {
+      area += r.getDouble("y") * r.getDouble("width_s");
+    }
+    // batch-seconds as the view integrates them over the steps' clock
+    double viewArea = (Double) db.value("SELECT sum(batch_mean * width_s) FROM batch_size_timeline WHERE run = '"
+        + run + "' AND method = 'steps' AND clock_id = " + logClock);
+    assertEquals(viewArea, area, 1e-9);
+    assertEquals(40.0, area, 1e-9);
+    // the first step (14:00:07) is 3.25 s before the first arrival: the middle of its 0.5 s bucket is -3 s
+    assertEquals(-3.0, batch.doubleColumn("x_s").min(), 1e-9);
+    var waiting = t.where(t.stringColumn("series").startsWith("waiting (").and(t.stringColumn("series").endsWith(", decode sampled 1 in 4)")));
+    assertTrue(waiting.rowCount() > 0, t.stringColumn("series").unique().print());
+    var inFlight = t.where(t.stringColumn("series").isEqualTo("in flight"));
+    double requestSeconds = 0;
+    for (Row r : inFlight) {
+      requestSeconds += r.getDouble("y") * r.getDouble("width_s");
+    }
+    assertEquals(0.8125 + 3.9 + 4.7 + 5.25, requestSeconds, 1e-9, "a1, b1, b2, b3 from received to finished");
+
+    List<ChartSpec> charts = ReportCharts.timelines(data, run);
+    assertEquals(List.of("load-" + run, "batch-" + run), charts.stream().map(ChartSpec::id).toList());
+    assertTrue(charts.get(1).series().stream().anyMatch(sr -> sr.name().equals("batch size (steps, decode sampled 1 in 4)")));
+    assertEquals("time since the run's first arrival", charts.get(1).x().label());
+    String html = HtmlReport.render(data);
+    assertTrue(html.contains("id=\"chart-batch-" + run + "\""), "the HTML draws the batch chart");
+    assertTrue(html.contains("decode sampled 1 in 4"), "with the sampling caveat");
+    assertTrue(MarkdownReport.render(data, "charts").charts().stream().anyMatch(c -> c.id().equals("batch-" + run)),
+        "Markdown with --charts svg draws it too");
+  }
+
+  @Test
   void definitionsAreTheViewsOwnDocumentation() {
     for (Row r : data.definitions()) {
       assertFalse(r.getString("definition").isBlank(), r.getString("figure") + " has no definition");
@@ -120,6 +169,14 @@ class ReportServiceTest {
     String all = String.join("\n", d.findings());
     assertTrue(all.contains("met at concurrency 1, concurrency 2 and missed at concurrency 4"), all);
     assertTrue(all.contains("concurrency 2 is the highest level that meets the SLO"), all);
+    // DistServe's goodput from report_goodput, with its note: 2 is a level that was run
+    assertEquals(1, d.goodput().rowCount(), d.goodput().print());
+    assertEquals("2, a level run (the next, 4, misses)", d.goodput().row(0).getString("goodput_note"));
+    String line = "DistServe goodput of the concurrency sweep (the highest level at which 90 % of requests meet "
+        + "the per-request targets): 2, a level run (the next, 4, misses).";
+    assertEquals(List.of(line), ReportTables.goodput(d));
+    assertTrue(HtmlReport.render(d).contains(line), "the HTML report prints the note");
+    assertTrue(MarkdownReport.render(d, null).markdown().contains("- " + line), "the Markdown report prints it");
     ChartSpec latency = ReportCharts.levels(d).get(0);
     assertTrue(latency.marks().stream().anyMatch(m -> m.label().equals("SLO ttft p95 <= 500 ms") && m.at() == 500), latency.marks().toString());
     assertTrue(latency.marks().stream().anyMatch(m -> m.label().equals("knee")), latency.marks().toString());

@@ -18,7 +18,7 @@ import org.apache.spark.sql.functions;
 
 /**
  * tokentime's core views on Spark SQL: the query files of queries/, in the same text where the
- * dialects agree (token_gaps, run_summary) and their Spark variants beside them
+ * dialects agree (run_summary) and their Spark variants beside them
  * ({@code <name>.spark.sql}) where they do not, installed as temporary views over the canonical
  * tables of a lake. {@code CREATE OR REPLACE VIEW} becomes {@code CREATE OR REPLACE TEMPORARY
  * VIEW}: the tables are temporary views themselves.

@@ -29,6 +29,11 @@ import java.util.regex.Pattern;
  */
 final class SglangRequests implements SpecParser.Handler {
   static final int MAX_IN_FLIGHT = 65_536;
+  /**
+   * Finish lines whose two times (the log line's, meta_info's request_finished_ts) are written to
+   * clock_anchors: a few, so that a late line cannot move the median offset the report reads.
+   */
+  static final int ANCHORS = 16;
   private static final Pattern RID = Pattern.compile("(?:\\(|, )rid=\\[?'([^']+)'");
   private static final Pattern DECODE_LOG_INTERVAL = Pattern.compile("\\bdecode_log_interval=(\\d+)");
   private static final Pattern INFERENCE_PATH = Pattern.compile(
@@ -47,6 +52,7 @@ final class SglangRequests implements SpecParser.Handler {
   /** Hashes of the ids written from this file (a repeated id is rejected, the first kept). */
   private final Set<Long> written = new HashSet<>();
   private int metaClock = -1;
+  private int anchors;
   /** The request written by the last request line, held for an access line right after it. */
   private RequestRecord lastFinished;
   private Opened lastReceived;
@@ -161,6 +167,13 @@ final class SglangRequests implements SpecParser.Handler {
     }
     if (ctx.keepText() && text != null) {
       r.extras.put("output", text);
+    }
+    // the scheduler's batch lines are on the log's clock, requests with meta_info times on their
+    // own: the Finish line is written as its request finishes, so its two times relate the clocks
+    if (r.clockId == metaClock && anchors < ANCHORS && ts != NONE && r.finishedNs != NONE) {
+      anchors++;
+      sink.clockAnchor(clock, ts, metaClock, r.finishedNs,
+          "Finish line: its log time and meta_info's request_finished_ts (to the log's resolution)");
     }
     written.add(hash(id));
     lastFinished = r;
