@@ -67,19 +67,19 @@ final class Findings {
         double p = r.isMissing("prefill_share") ? 0 : r.getDouble("prefill_share");
         cause = q >= 0.5 ? "queueing" : p >= 0.5 ? "prefill" : pre >= 0.5 ? "pre-queue (frontend)" : "no single part";
         share = q >= 0.5 ? q : p >= 0.5 ? p : pre >= 0.5 ? pre : Math.max(q, p);
-        of = "of which queueing is " + Fmt.pct(q) + " and prefill " + Fmt.pct(p);
+        of = "queueing is " + Fmt.pct(q) + " and prefill " + Fmt.pct(p);
       } else {
         double both = r.getDouble("queue_prefill_share");
         cause = both >= 0.5 ? NOT_SPLIT : pre >= 0.5 ? "pre-queue (frontend)" : "no single part";
         share = both >= 0.5 ? both : pre >= 0.5 ? pre : Math.max(both, pre);
-        of = "of which queue + prefill is " + Fmt.pct(both) + " and pre-queue " + Fmt.pct(pre)
+        of = "queue + prefill is " + Fmt.pct(both) + " and pre-queue " + Fmt.pct(pre)
             + " (its source logs no scheduled time to split queue from prefill)" + waiting(d, run);
       }
       byCause.computeIfAbsent(cause, k -> new ArrayList<>()).add(run + " (" + Fmt.pct(share) + " of " + Fmt.ms(ttft) + ")");
       if (ttft > worstTtft) {
         worstTtft = ttft;
         worstCause = cause;
-        worst = run + ": TTFT P95 is " + Fmt.ms(ttft) + ", " + of + " over the slowest 5 % of requests";
+        worst = run + ": TTFT P95 is " + Fmt.ms(ttft) + "; over the slowest 5 % of requests, " + of;
       }
     }
     if (byCause.isEmpty() && ownPercentiles.isEmpty()) {

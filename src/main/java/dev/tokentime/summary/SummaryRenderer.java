@@ -280,8 +280,8 @@ public final class SummaryRenderer {
         && (queue == null || prefill == null || queue.count() < both.count() || prefill.count() < both.count());
   }
 
-  static final String NOT_SPLIT = "queue_prefill_ms = TTFT - pre-queue: the engine's queue and prefill together; "
-      + "the source logs no scheduled time to split them (vLLM's text log: Received, Added, first token)";
+  static final String NOT_SPLIT = "queue_prefill_ms = TTFT - pre-queue: engine queue and prefill together "
+      + "(the source logs no scheduled time to split them)";
 
   static TableData levelTable(Summary s) {
     List<Object[]> rows = new ArrayList<>();
