@@ -1,5 +1,5 @@
 -- Spark variant of ttft_breakdown (latency/ttft_breakdown.sql), the same figures: Spark's exact
--- percentile for quantile_cont, element_at for list indexing, runs in plain name order.
+-- percentile for quantile_cont, element_at for list indexing.
 -- Where time to first token goes, per run, at P50, P90, P95 and P99: pre-queue (arrival to the
 -- engine taking the request: frontend, tokenisation, HTTP), queue (waiting for a batch slot) and
 -- prefill. Where a source logs no scheduled time it cannot split queue from prefill: the engine's
@@ -112,4 +112,4 @@ SELECT
     END AS parts_basis
 FROM pct AS q
 LEFT JOIN tail AS t USING (run, percentile)
-ORDER BY q.level_kind NULLS LAST, q.level, q.run, q.percentile
+ORDER BY q.level_kind NULLS LAST, q.level, natural_sort_key(q.run), q.run, q.percentile

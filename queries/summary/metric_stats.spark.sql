@@ -136,4 +136,4 @@ SELECT
     element_at(q, 8) AS p95,
     element_at(q, 9) AS p99
 FROM stats
-ORDER BY run, array_position(array('ttft_ms', 'pre_queue_ms', 'queue_ms', 'prefill_ms', 'queue_prefill_ms', 'decode_ms', 'itl_ms', 'tpot_ms', 'e2e_ms'), metric)
+ORDER BY natural_sort_key(run), run, array_position(array('ttft_ms', 'pre_queue_ms', 'queue_ms', 'prefill_ms', 'queue_prefill_ms', 'decode_ms', 'itl_ms', 'tpot_ms', 'e2e_ms'), metric)
