@@ -77,7 +77,7 @@ public final class SparkViews {
   /** Installs the views; {@code bucketS} is batch_size_timeline's bucket width in seconds. */
   public static void install(SparkSession spark, double bucketS) {
     spark.conf().set("tt_bucket_s", Double.toString(bucketS));
-    // the macro core/natural_sort_key.sql (runs c1, c4, c16 in that order), as a function
+    // the macro report/natural_sort_key.sql (runs c1, c4, c16 in that order), as a function
     spark.udf().register("natural_sort_key",
         (org.apache.spark.sql.api.java.UDF1<String, String>) SparkViews::naturalSortKey,
         org.apache.spark.sql.types.DataTypes.StringType);
