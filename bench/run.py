@@ -110,9 +110,10 @@ def generate(data, name, args):
 
 
 def one_file(d, ext):
-    files = sorted(f for f in os.listdir(d) if f.endswith(ext))
+    # generate writes a vLLM log into a directory per level (the log names no run)
+    files = sorted(os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs if f.endswith(ext))
     assert len(files) == 1, (d, files)
-    return os.path.join(d, files[0])
+    return files[0]
 
 
 def long_line_file(data):

@@ -1,5 +1,6 @@
 -- Spark variant of level_summary (summary/level_summary.sql), the same figures; the run names are
--- joined with array_join over the sorted names (DuckDB's string_agg ... ORDER BY).
+-- joined with array_join over the names in natural order (DuckDB's string_agg ... ORDER BY natural_sort_key,
+-- a function the Spark job registers: SparkViews).
 -- The benchmark table of the methodology (seed §3.2.2): one row per concurrency level or request
 -- rate (or per run, for runs without a level), with P50/P90/P99 of TTFT, ITL, TPOT and E2E and
 -- the throughputs. With several repeats of a level, each figure is the median over the repeats
@@ -76,7 +77,7 @@ SELECT
     level,
     label,
     count(*) AS runs,
-    array_join(array_sort(collect_list(run)), ', ') AS run_names,
+    array_join(transform(array_sort(collect_list(struct(natural_sort_key(run) AS k, run AS run))), x -> x.run), ', ') AS run_names,
     CAST(sum(requests) AS BIGINT) AS requests,
     CAST(sum(ok_requests) AS BIGINT) AS ok_requests,
     CAST(sum(failed_requests) AS BIGINT) AS failed_requests,
@@ -104,4 +105,4 @@ SELECT
     median(mean_output_tokens) AS mean_output_tokens
 FROM per_run
 GROUP BY level_kind, level, label
-ORDER BY level_kind NULLS LAST, level, label
+ORDER BY level_kind NULLS LAST, level, natural_sort_key(label), label

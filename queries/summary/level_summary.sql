@@ -73,7 +73,7 @@ SELECT
     level,
     label,
     count(*) AS runs,
-    string_agg(run, ', ' ORDER BY run) AS run_names,
+    string_agg(run, ', ' ORDER BY natural_sort_key(run), run) AS run_names,
     sum(requests)::BIGINT AS requests,
     sum(ok_requests)::BIGINT AS ok_requests,
     sum(failed_requests)::BIGINT AS failed_requests,
@@ -101,4 +101,4 @@ SELECT
     median(mean_output_tokens) AS mean_output_tokens
 FROM per_run
 GROUP BY level_kind, level, label
-ORDER BY level_kind NULLS LAST, level, label
+ORDER BY level_kind NULLS LAST, level, natural_sort_key(label), label

@@ -2,9 +2,12 @@
 -- count, mean, population standard deviation, min, max and percentiles p1..p99 by linear
 -- interpolation between order statistics (numpy's default). itl_ms pools the chunk gaps of all
 -- requests (token_gaps); the other metrics have one value per request (request_latency).
+-- queue_prefill_ms is the engine's part of TTFT, queue and prefill together (TTFT minus
+-- pre-queue): the one figure a source without scheduled times (vLLM's text log) has for them; where
+-- queue and prefill are split it is their sum.
 -- @grain one row per run per metric
 -- @column run [id] Run name.
--- @column metric [text] ttft_ms, pre_queue_ms, queue_ms, prefill_ms, decode_ms, itl_ms, tpot_ms or e2e_ms.
+-- @column metric [text] ttft_ms, pre_queue_ms, queue_ms, prefill_ms, queue_prefill_ms, decode_ms, itl_ms, tpot_ms or e2e_ms.
 -- @column unit [text] Unit of the values (ms).
 -- @column count [count] Values the statistics are computed over.
 -- @column mean [ms] Arithmetic mean.
@@ -24,10 +27,13 @@ CREATE OR REPLACE VIEW metric_stats AS
 WITH per_request AS (
     SELECT run, metric, value
     FROM (
-        SELECT run, ttft_ms, pre_queue_ms, queue_ms, prefill_ms, decode_ms, tpot_ms, e2e_ms
+        SELECT run, ttft_ms, pre_queue_ms, queue_ms, prefill_ms,
+            coalesce(queue_ms + prefill_ms, ttft_ms - pre_queue_ms) AS queue_prefill_ms,
+            decode_ms, tpot_ms, e2e_ms
         FROM request_latency
         WHERE measured AND ok
-    ) UNPIVOT (value FOR metric IN (ttft_ms, pre_queue_ms, queue_ms, prefill_ms, decode_ms, tpot_ms, e2e_ms))
+    ) UNPIVOT (value FOR metric IN (ttft_ms, pre_queue_ms, queue_ms, prefill_ms, queue_prefill_ms, decode_ms,
+        tpot_ms, e2e_ms))
 ),
 -- the pooled chunk gaps are the many values: their statistics come from _gap_quantiles (exact
 -- percentiles in bounded memory; quantile_cont would hold every gap in memory)
@@ -66,4 +72,4 @@ SELECT
     q[8] AS p95,
     q[9] AS p99
 FROM stats
-ORDER BY run, list_position(['ttft_ms', 'pre_queue_ms', 'queue_ms', 'prefill_ms', 'decode_ms', 'itl_ms', 'tpot_ms', 'e2e_ms'], metric)
+ORDER BY natural_sort_key(run), run, list_position(['ttft_ms', 'pre_queue_ms', 'queue_ms', 'prefill_ms', 'queue_prefill_ms', 'decode_ms', 'itl_ms', 'tpot_ms', 'e2e_ms'], metric)

@@ -3,7 +3,8 @@
 -- window (_request_scope); failed ones
 -- (status error, cancelled or lost) count in the window but not in the throughputs. The window
 -- runs from the first arrival to the last finish (or last token) of the measured requests, and
--- is left NULL when the run's requests are on more than one clock.
+-- is left NULL when the run's requests are on more than one clock. Runs are ordered by level,
+-- then by name in natural order (c1, c4, c16, c64: natural_sort_key).
 -- @grain one row per run
 -- @column run [id] Run name.
 -- @column level_kind [text] concurrency or request_rate; NULL when the run has no level.
@@ -77,4 +78,4 @@ SELECT
 FROM runs AS u
 LEFT JOIN windowed AS w USING (run)
 LEFT JOIN excluded AS wu USING (run)
-ORDER BY u.level_kind NULLS LAST, u.level, u.repeat, u.run
+ORDER BY u.level_kind NULLS LAST, u.level, u.repeat, natural_sort_key(u.run), u.run

@@ -35,4 +35,4 @@ SELECT
     round(s.mean_in_flight)::INTEGER AS detected_concurrency
 FROM runs AS u
 LEFT JOIN s USING (run)
-ORDER BY u.level_kind NULLS LAST, u.level, u.run
+ORDER BY u.level_kind NULLS LAST, u.level, natural_sort_key(u.run), u.run

@@ -159,17 +159,25 @@ public final class SloCheck {
     return out;
   }
 
-  /** Per run and percentile: the share of queueing in the slow tail's TTFT. */
+  /**
+   * Per run and percentile: the share of queueing (and of prefill) in the slow tail's TTFT, and
+   * of queue + prefill together where the source does not split them (ttft_breakdown).
+   */
   private static Map<String, Double> queueShares(Database db) throws SQLException {
     Map<String, Double> out = new HashMap<>();
     try (PreparedStatement ps = db.connection().prepareStatement(
-        "SELECT run, percentile, queue_share, prefill_share FROM ttft_breakdown");
+        "SELECT run, percentile, queue_share, prefill_share, queue_prefill_share FROM ttft_breakdown");
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
+        String key = rs.getString(1) + "/" + rs.getInt(2);
         double q = rs.getDouble(3);
         if (!rs.wasNull()) {
-          out.put(rs.getString(1) + "/" + rs.getInt(2), q);
-          out.put(rs.getString(1) + "/" + rs.getInt(2) + "/prefill", rs.getDouble(4));
+          out.put(key, q);
+          out.put(key + "/prefill", rs.getDouble(4));
+        }
+        double both = rs.getDouble(5);
+        if (!rs.wasNull()) {
+          out.put(key + "/queue_prefill", both);
         }
       }
     }
@@ -206,7 +214,13 @@ public final class SloCheck {
             : pre != null && pre >= 0.5 ? " — the cause is prefill compute (long prompts or a busy engine)" : "";
         return head + "; queueing is " + pct(q) + " of the TTFT of " + tail + ", prefill " + pct(pre) + cause;
       }
-      return head + " (no queue/prefill split: the source has no scheduling times)";
+      Double both = median(runs.stream().map(r -> queueShare.get(r + "/" + p + "/queue_prefill")).toList());
+      if (both != null) {
+        String tail = p == 50 ? "the slower half" : "the slowest " + (100 - p) + " %";
+        return head + "; queue + prefill (not split: the source has no scheduled times) is " + pct(both)
+            + " of the TTFT of " + tail + (both >= 0.5 ? " — the time went to the engine, not the frontend" : "");
+      }
+      return head + " (no split of TTFT: the source has no queued or scheduled times)";
     }
     if (t.metric().equals("itl_ms") || t.metric().equals("tpot_ms")) {
       String verdicts = String.join("; ", runs.stream().map(stallVerdict::get).filter(x -> x != null).distinct().toList());

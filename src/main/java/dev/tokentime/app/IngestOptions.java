@@ -17,9 +17,50 @@ import java.util.List;
  * @param year year of logs whose timestamps omit it, or null
  * @param at when snapshots without timestamps (a /metrics scrape) were taken, or null
  * @param jobs files read at once; 0 = one per core, at most 4
+ * @param levelKind with level: --level's kind (concurrency or request_rate) for the run of records
+ *     that name none, or null
+ * @param level --level's value, or null
  */
 public record IngestOptions(List<String> inputs, String from, String run, boolean replace,
-    boolean strict, boolean keepText, ZoneId zone, Integer year, Instant at, int jobs) {
+    boolean strict, boolean keepText, ZoneId zone, Integer year, Instant at, int jobs,
+    String levelKind, Double level) {
+
+  public IngestOptions(List<String> inputs, String from, String run, boolean replace,
+      boolean strict, boolean keepText, ZoneId zone, Integer year, Instant at, int jobs) {
+    this(inputs, from, run, replace, strict, keepText, zone, year, at, jobs, null, null);
+  }
+
+  /** The same options with the level of the run of records that name none (--level). */
+  public IngestOptions withLevel(String kind, Double value) {
+    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, at, jobs, kind, value);
+  }
+
+  /**
+   * Parses --level: {@code concurrency=16}, {@code rate=8} (also {@code request_rate=8}); the
+   * value a positive number, a whole one for concurrency. Returns {kind, value}.
+   */
+  public static Object[] parseLevel(String text) {
+    int eq = text.indexOf('=');
+    String kind = eq < 0 ? "" : text.substring(0, eq).strip().toLowerCase(java.util.Locale.ROOT);
+    kind = switch (kind) {
+      case "concurrency", "c" -> "concurrency";
+      case "rate", "request_rate", "request-rate", "qps", "rps" -> "request_rate";
+      default -> throw new dev.tokentime.BadInputException("--level: expected concurrency=N or rate=R (requests/s), got "
+          + text);
+    };
+    double v;
+    try {
+      v = Double.parseDouble(text.substring(eq + 1).strip());
+    } catch (NumberFormatException e) {
+      throw new dev.tokentime.BadInputException("--level: " + text.substring(eq + 1).strip() + " is not a number");
+    }
+    if (!(v > 0) || Double.isInfinite(v) || kind.equals("concurrency") && v != Math.rint(v)) {
+      throw new dev.tokentime.BadInputException("--level: " + (kind.equals("concurrency")
+          ? "concurrency must be a whole number of requests, 1 or more" : "a request rate must be a positive number")
+          + ", got " + text);
+    }
+    return new Object[] {kind, v};
+  }
 
   public IngestOptions(List<String> inputs, String from, String run, boolean replace,
       boolean strict, boolean keepText, ZoneId zone, Integer year, Instant at) {
@@ -28,7 +69,7 @@ public record IngestOptions(List<String> inputs, String from, String run, boolea
 
   /** The same options with {@code jobs} files read at once. */
   public IngestOptions withJobs(int n) {
-    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, at, n);
+    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, at, n, levelKind, level);
   }
 
   public IngestOptions(List<String> inputs, String from, String run, boolean replace,

@@ -330,8 +330,15 @@ public final class IngestService {
       }
     }
     String defaultRun = o.run() != null ? o.run() : defaultRun(in, p.path());
+    if (o.levelKind() != null) {
+      String conflict = store.levelConflict(defaultRun, o.levelKind(), o.level());
+      if (conflict != null) {
+        throw new BadInputException(conflict);
+      }
+    }
     SourceInfo info = new SourceInfo(storedPath, format.id(), p.compression(), defaultRun,
-        format.idNamespace(), o.keepText());
+        format.idNamespace(), o.keepText(), o.levelKind(), o.level(),
+        o.run() != null || in.stdin() ? List.of() : levelNameHints(p.path()));
     ParseContext ctx = new ParseContext(display, defaultRun, o.keepText(), o.zone(), o.year(),
         in.stdin() ? null : Files.getLastModifiedTime(p.path()).toInstant(), o.at());
     try (OpenedInput input = OpenedInput.open(p.path());
@@ -373,6 +380,21 @@ public final class IngestService {
     return new IngestResult.FileResult(display, f.id(), compression, sourceId, outcome, lines,
         w.records(), w.otherLines(), w.rejected(), w.requestRows(), w.tokenRows(),
         List.copyOf(w.firstRejects()), damage);
+  }
+
+  /**
+   * Names a run named after its directory may take its level from: the file's name, then the two
+   * directories above the run's own, nearest first (sweep/concurrency=16/a/server.log).
+   */
+  static List<String> levelNameHints(Path path) {
+    Path abs = path.toAbsolutePath().normalize();
+    List<String> out = new ArrayList<>();
+    out.add(abs.getFileName().toString());
+    Path dir = abs.getParent() == null ? null : abs.getParent().getParent();
+    for (int i = 0; i < 2 && dir != null && dir.getFileName() != null; i++, dir = dir.getParent()) {
+      out.add(dir.getFileName().toString());
+    }
+    return out;
   }
 
   /** The parent directory's name; "stdin" for standard input. */

@@ -52,7 +52,8 @@ final class GenerateCommand extends BaseCommand {
 
   @Option(names = "--form", defaultValue = "requests", paramLabel = "FORM",
       description = "requests (JSONL with tokens_ns arrays), tokens (JSONL, one line per token), csv, "
-          + "or vllm-log (a vLLM server log with per-token streaming-delta lines, ~170 bytes a token); "
+          + "or vllm-log (a vLLM server log with per-token streaming-delta lines, ~170 bytes a token; "
+          + "a directory per level, c16/c16.log, since the log names no run); "
           + "default: ${DEFAULT-VALUE}.")
   String form;
 

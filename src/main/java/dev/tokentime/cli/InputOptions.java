@@ -19,6 +19,12 @@ final class InputOptions {
       description = "Run of records that name none (default: the file's parent directory).")
   String run;
 
+  @Option(names = "--level", paramLabel = "KIND=N",
+      description = "Level of the run of records that name none: concurrency=16 or rate=8 (requests/s). "
+          + "Without it a level comes from the files themselves, else from names like c16, conc16, "
+          + "concurrency=16, rate-8, qps8 or rps-2.5 in the run's, the file's or its directories' names.")
+  String level;
+
   @Option(names = "--replace",
       description = "Re-ingest files already in the database (same content or same path), e.g. with a corrected --tz.")
   boolean replace;
@@ -74,6 +80,11 @@ final class InputOptions {
         throw new BadInputException("unknown time zone " + tz);
       }
     }
-    return new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, when, jobs);
+    IngestOptions o = new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, when, jobs);
+    if (level != null) {
+      Object[] kv = IngestOptions.parseLevel(level);
+      o = o.withLevel((String) kv[0], (Double) kv[1]);
+    }
+    return o;
   }
 }

@@ -61,7 +61,10 @@ public final class SweepWriter {
     for (int c : s.levels()) {
       String run = "c" + c;
       String ext = (vllmLog ? ".log" : f == CanonicalWriter.Form.CSV ? ".csv" : ".jsonl") + (s.gzip() ? ".gz" : "");
-      Path file = f == CanonicalWriter.Form.CSV ? out.resolve(run + "-requests" + ext) : out.resolve(run + ext);
+      // a vLLM log names no run: each level's log goes in a directory of its own, which names
+      // the run (and its level: c16) when it is ingested
+      Path file = vllmLog ? Files.createDirectories(out.resolve(run)).resolve(run + ext)
+          : f == CanonicalWriter.Form.CSV ? out.resolve(run + "-requests" + ext) : out.resolve(run + ext);
       long[] last = {0};
       try (RunGenerator.Sink w = vllmLog ? new VllmLogWriter(file, s.gzip()) : new CanonicalWriter(file, f, s.gzip())) {
         total += gen.run(run, c, s.warmup(), perLevel, s.meanOutput(), s.errorEvery(), offset, r -> {

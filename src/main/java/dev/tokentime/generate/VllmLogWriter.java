@@ -17,8 +17,10 @@ import java.util.zip.GZIPOutputStream;
 /**
  * Writes generated requests as a vLLM server log (0.10+ with --enable-log-requests and
  * --enable-log-outputs, behind {@code kubectl logs --timestamps}): per request a Received line,
- * the access line, Added when scheduled, one "Generated response ... (streaming delta)" line per
- * token and Finished; every 10 s an engine stats line. Lines are in time order across concurrent
+ * the access line, Added when the engine takes it (after the frontend's input processing: vLLM
+ * logs it in AsyncLLM.add_request, before the request waits for a batch slot, so no line marks
+ * its scheduling), one "Generated response ... (streaming delta)" line per token and Finished;
+ * every 10 s an engine stats line, whose Waiting counts the requests added but not yet scheduled. Lines are in time order across concurrent
  * requests: events wait in a queue until no later request can precede them. The line shapes are
  * those of the real samples (sample-logs/vllm/server.log).
  */
@@ -28,7 +30,7 @@ public final class VllmLogWriter implements RunGenerator.Sink, AutoCloseable {
   private static final DateTimeFormatter VLLM = DateTimeFormatter.ofPattern("MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
   private static final long STATS_EVERY_NS = 10_000_000_000L;
 
-  private enum Kind { RECEIVED, ACCESS, ADDED, TOKEN, FINISHED }
+  private enum Kind { RECEIVED, ACCESS, ADDED, SCHEDULED, TOKEN, FINISHED }
 
   private record Event(long ts, long order, Kind kind, RunGenerator.Request r, int k) {}
 
@@ -58,7 +60,8 @@ public final class VllmLogWriter implements RunGenerator.Sink, AutoCloseable {
     flushBefore(r.arrivalNs);
     add(r.arrivalNs, Kind.RECEIVED, r, 0);
     add(r.arrivalNs + 50_000, Kind.ACCESS, r, 0);
-    add(r.scheduledNs, Kind.ADDED, r, 0);
+    add(r.queuedNs, Kind.ADDED, r, 0);
+    add(r.scheduledNs, Kind.SCHEDULED, r, 0);
     for (int k = 0; k < r.tokensNs.length; k++) {
       add(r.tokensNs[k], Kind.TOKEN, r, k);
     }
@@ -86,19 +89,21 @@ public final class VllmLogWriter implements RunGenerator.Sink, AutoCloseable {
     RunGenerator.Request r = e.r;
     String id = "cmpl-" + r.id;
     switch (e.kind) {
-      case RECEIVED -> {
-        waiting++;
-        header(e.ts, "logger.py:43").append("Received request ").append(id)
-            .append(": params: SamplingParams(n=1, temperature=0.7, max_tokens=")
-            .append(Math.max(1, r.tokensNs.length)).append("), lora_request: None.");
-      }
+      case RECEIVED -> header(e.ts, "logger.py:43").append("Received request ").append(id)
+          .append(": params: SamplingParams(n=1, temperature=0.7, max_tokens=")
+          .append(Math.max(1, r.tokensNs.length)).append("), lora_request: None.");
       case ACCESS -> prefix(e.ts).append("INFO:     10.0.0.7:").append(40000 + (int) (r.arrivalNs / 1000 % 20000))
           .append(" - \"POST /v1/completions HTTP/1.1\" ").append(r.status.equals("ok") ? "200 OK" : "500 Internal Server Error");
       case ADDED -> {
+        waiting++;
+        header(e.ts, "async_llm.py:346").append("Added request ").append(id).append('.');
+      }
+      case SCHEDULED -> {
+        // the scheduler takes it into the batch: vLLM logs no line for this
         waiting--;
         running++;
         promptTokensSinceStats += r.promptTokens;
-        header(e.ts, "async_llm.py:346").append("Added request ").append(id).append('.');
+        return;
       }
       case TOKEN -> {
         genTokensSinceStats++;

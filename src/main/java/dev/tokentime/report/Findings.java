@@ -32,10 +32,16 @@ final class Findings {
     return out;
   }
 
-  /** Which part dominates the TTFT tail (P95) in each run that has the split. */
+  /**
+   * Which part dominates the TTFT tail (P95) in each run, on the split its source gives
+   * (ttft_breakdown.parts_basis): pre-queue, queue and prefill; or pre-queue and queue + prefill
+   * together where the source logs no scheduled time (vLLM's text log), with the engine's waiting
+   * count beside it, the figure that tells queueing from prefill there.
+   */
   static void ttft(ReportData d, List<String> out) {
     Map<String, List<String>> byCause = new LinkedHashMap<>();
     String worst = null;
+    String worstCause = null;
     double worstTtft = -1;
     List<String> ownPercentiles = new ArrayList<>();
     for (Row r : d.breakdown()) {
@@ -44,27 +50,40 @@ final class Findings {
       }
       String run = r.getString("run");
       double ttft = r.getDouble("ttft_ms");
-      if (r.isMissing("queue_share")) {
+      boolean split = !r.isMissing("queue_share");
+      if (!split && r.isMissing("queue_prefill_share")) {
         if (!r.isMissing("queue_ms") && !r.isMissing("prefill_ms")) {
           ownPercentiles.add(run + " (TTFT P95 " + Fmt.ms(ttft) + ", queue P95 " + Fmt.ms(r.getDouble("queue_ms"))
               + ", prefill P95 " + Fmt.ms(r.getDouble("prefill_ms")) + ")");
         }
         continue;
       }
-      double q = r.getDouble("queue_share");
-      double p = r.isMissing("prefill_share") ? 0 : r.getDouble("prefill_share");
       double pre = r.isMissing("pre_queue_share") ? 0 : r.getDouble("pre_queue_share");
-      String cause = q >= 0.5 ? "queueing" : p >= 0.5 ? "prefill" : pre >= 0.5 ? "pre-queue (frontend)" : "no single part";
-      double share = q >= 0.5 ? q : p >= 0.5 ? p : pre >= 0.5 ? pre : Math.max(q, p);
+      String cause;
+      double share;
+      String of;
+      if (split) {
+        double q = r.getDouble("queue_share");
+        double p = r.isMissing("prefill_share") ? 0 : r.getDouble("prefill_share");
+        cause = q >= 0.5 ? "queueing" : p >= 0.5 ? "prefill" : pre >= 0.5 ? "pre-queue (frontend)" : "no single part";
+        share = q >= 0.5 ? q : p >= 0.5 ? p : pre >= 0.5 ? pre : Math.max(q, p);
+        of = "queueing is " + Fmt.pct(q) + " and prefill " + Fmt.pct(p);
+      } else {
+        double both = r.getDouble("queue_prefill_share");
+        cause = both >= 0.5 ? NOT_SPLIT : pre >= 0.5 ? "pre-queue (frontend)" : "no single part";
+        share = both >= 0.5 ? both : pre >= 0.5 ? pre : Math.max(both, pre);
+        of = "queue + prefill is " + Fmt.pct(both) + " and pre-queue " + Fmt.pct(pre)
+            + " (its source logs no scheduled time to split queue from prefill)" + waiting(d, run);
+      }
       byCause.computeIfAbsent(cause, k -> new ArrayList<>()).add(run + " (" + Fmt.pct(share) + " of " + Fmt.ms(ttft) + ")");
       if (ttft > worstTtft) {
         worstTtft = ttft;
-        worst = run + ": TTFT P95 is " + Fmt.ms(ttft) + ", of which queueing is " + Fmt.pct(q) + " and prefill "
-            + Fmt.pct(p) + " over the slowest 5 % of requests";
+        worstCause = cause;
+        worst = run + ": TTFT P95 is " + Fmt.ms(ttft) + "; over the slowest 5 % of requests, " + of;
       }
     }
     if (byCause.isEmpty() && ownPercentiles.isEmpty()) {
-      out.add("Where TTFT went: no run has the queue/prefill split (its sources log no queued and scheduled times).");
+      out.add("Where TTFT went: no run has a split of TTFT (its sources log no queued or scheduled times).");
       return;
     }
     StringBuilder sb = new StringBuilder("Where TTFT went (P95): ");
@@ -74,7 +93,7 @@ final class Findings {
     sb.append(String.join("; ", parts));
     if (worst != null) {
       sb.append(". Slowest: ").append(worst);
-      if (byCause.containsKey("queueing") && byCause.get("queueing").get(0).startsWith(worst.substring(0, worst.indexOf(':')) + " ")) {
+      if ("queueing".equals(worstCause)) {
         sb.append(" — the time went to waiting for a batch slot, not to compute: fewer requests in flight, or more capacity");
       }
     }
@@ -83,6 +102,23 @@ final class Findings {
           .append(String.join("; ", ownPercentiles));
     }
     out.add(sb.append('.').toString());
+  }
+
+  /** The cause named where queue and prefill are one figure. */
+  static final String NOT_SPLIT = "the engine's queue + prefill (not split)";
+
+  /** The engine's waiting requests over the run, from its periodic stats (engine_summary), in words. */
+  static String waiting(ReportData d, String run) {
+    for (Map<String, Object> e : d.summary().engines()) {
+      if (run.equals(String.valueOf(e.get("run"))) && e.get("waiting_mean") instanceof Number mean
+          && e.get("waiting_max") instanceof Number max) {
+        return max.doubleValue() > 0
+            ? "; the engine's stats show " + Fmt.level(mean.doubleValue()) + " requests waiting on average (at most "
+                + Fmt.level(max.doubleValue()) + "), so queueing for a batch slot is likely much of it"
+            : "; the engine's stats show no request waiting at any snapshot, so it is likely mostly prefill";
+      }
+    }
+    return "";
   }
 
   static void stalls(ReportData d, List<String> out) {

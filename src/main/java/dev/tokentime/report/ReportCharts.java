@@ -25,12 +25,17 @@ final class ReportCharts {
 
   // --- TTFT ---
 
-  /** TTFT at P50/P90/P95/P99 of every run, each bar split into pre-queue, queue and prefill. */
+  /**
+   * TTFT at P50/P90/P95/P99 of every run, each bar split into pre-queue, queue and prefill; into
+   * pre-queue and queue + prefill where the source has no scheduled times (ttft_breakdown's
+   * parts_basis); whole where it has no part at all.
+   */
   static ChartSpec ttft(ReportData d) {
     List<String> cats = new ArrayList<>();
     List<Point> pre = new ArrayList<>();
     List<Point> queue = new ArrayList<>();
     List<Point> prefill = new ArrayList<>();
+    List<Point> both = new ArrayList<>();
     List<Point> whole = new ArrayList<>();
     for (Row r : d.breakdown()) {
       if (r.isMissing("ttft_ms")) {
@@ -40,24 +45,33 @@ final class ReportCharts {
       cats.add(r.getString("run") + " P" + r.getLong("percentile"));
       double ttft = r.getDouble("ttft_ms");
       boolean split = !r.isMissing("queue_share") && !r.isMissing("prefill_share");
-      pre.add(Point.of(i, split ? share(r, "pre_queue_share") * ttft : null));
+      boolean coarse = !split && !r.isMissing("queue_prefill_share");
+      pre.add(Point.of(i, split || coarse ? share(r, "pre_queue_share") * ttft : null));
       queue.add(Point.of(i, split ? share(r, "queue_share") * ttft : null));
       prefill.add(Point.of(i, split ? share(r, "prefill_share") * ttft : null));
-      whole.add(Point.of(i, split ? null : ttft));
+      both.add(Point.of(i, coarse ? share(r, "queue_prefill_share") * ttft : null));
+      whole.add(Point.of(i, split || coarse ? null : ttft));
     }
     // a linear axis from 0 to the slowest run's TTFT hides the fast runs' bars: past a span of
     // LOG_SPAN the axis is logarithmic (the parts' lengths are then not their shares: the table is)
-    boolean log = spansDecades(whole, pre, queue, prefill);
+    boolean log = spansDecades(whole, pre, queue, prefill, both);
     List<Series> series = new ArrayList<>();
     series.add(new Series("pre-queue", Kind.BAR, "ttft", false, pre));
     series.add(new Series("queue", Kind.BAR, "ttft", false, queue));
     series.add(new Series("prefill", Kind.BAR, "ttft", false, prefill));
+    boolean anyBoth = both.stream().anyMatch(p -> p.y() != null);
+    if (anyBoth) {
+      series.add(new Series("queue + prefill (not split)", Kind.BAR, "ttft", false, both));
+    }
     if (whole.stream().anyMatch(p -> p.y() != null)) {
       series.add(new Series("TTFT (no split)", Kind.BAR, "ttft", false, whole));
     }
     return new ChartSpec("ttft-split", "TTFT by run and percentile, split into pre-queue, queue and prefill",
         "Each bar is the run's TTFT at that percentile, divided by the parts' shares over the requests at or "
-            + "above it (ttft_breakdown). \"No split\": the source has no queued and scheduled times for every part."
+            + "above it (ttft_breakdown)."
+            + (anyBoth ? " \"Queue + prefill (not split)\": the source logs when the engine took the request but not "
+                + "when it was scheduled (vLLM's text log), so queue and prefill are one part." : "")
+            + " \"No split\": the source has no queued time to split TTFT at."
             + (log ? " Logarithmic axis (the runs' TTFT spans more than " + (int) LOG_SPAN + "x): the parts' lengths "
                 + "are not their shares; the table below has them." : ""),
         Axis.categories("run and percentile", cats), log ? Axis.log("TTFT", "ms") : Axis.value("TTFT", "ms"), null,

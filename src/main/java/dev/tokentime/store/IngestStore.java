@@ -141,6 +141,14 @@ public final class IngestStore implements AutoCloseable {
   }
 
   /** Whether a stored source has this many bytes (only then is hashing before parsing worth it). */
+  /**
+   * Why --level cannot set this run's level (a file already stated another), or null. Nothing is
+   * changed: the level is set when the file's first record of the run arrives.
+   */
+  public String levelConflict(String run, String kind, Double level) {
+    return runs.levelConflict(run, kind, level);
+  }
+
   public boolean anySourceOfSize(long bytes) throws SQLException {
     synchronized (lock) {
       return anySourceOfSizeLocked(bytes);

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -13,8 +14,12 @@ import java.util.regex.Pattern;
 
 /**
  * The runs of the database and their levels. A run's level comes from its records (concurrency,
- * request_rate, repeat fields) or, failing that, from its name (c16, conc-16, rate_4, qps2, r3);
- * once known, a record that says otherwise is rejected.
+ * request_rate, repeat fields, a tool's own result file), else from {@code ingest --level}, else
+ * from a name: the run's own (c16, conc-16, concurrency=16, rate_4, qps2, rps-2.5, r3), then, for
+ * a run named after its directory, its files' names and the two directories above (nearest
+ * first). A stated level (records, --level) overrides one inferred from a name, never the other
+ * way; once stated, a record that says otherwise is rejected. Files of one run whose names state
+ * different levels leave the run without a level, and its notes say why.
  */
 final class RunRegistry {
   static final class Run {
@@ -67,6 +72,91 @@ final class RunRegistry {
     }
   }
 
+  /**
+   * Makes sure the run exists, with the level given by --level ({@code kind} null for none) or,
+   * failing any level, one inferred from the names of a file of the run ({@code hints}: the file's
+   * name, then directories, nearest first). Returns null, or the conflict of --level with a level
+   * the run's files state.
+   */
+  String touch(String run, Collection<String> changed, List<String> hints, String kind, Double level) {
+    synchronized (lock) {
+      touchLocked(run, changed);
+      Run r = runs.get(run);
+      if (kind != null) {
+        if (r.levelKind != null && !inferred(r) && !EXPLICIT.equals(r.notes)
+            && (!r.levelKind.equals(kind) || !Objects.equals(r.level, level))) {
+          return "run " + run + " is at " + describe(r.levelKind, r.level) + " (" + r.notes + "); --level says "
+              + describe(kind, level);
+        }
+        if (r.levelKind == null || inferred(r) || EXPLICIT.equals(r.notes)) {
+          if (!kind.equals(r.levelKind) || !Objects.equals(r.level, level) || !EXPLICIT.equals(r.notes)) {
+            r.levelKind = kind;
+            r.level = level;
+            r.notes = EXPLICIT;
+            changed.add(run);
+          }
+        }
+        return null;
+      }
+      boolean open = r.levelKind == null && (r.notes == null || r.notes.startsWith(FROM_RUN_NAME));
+      if (!open && !fromPath(r)) {
+        return null;
+      }
+      for (int i = 0; i < hints.size(); i++) {
+        String hint = hints.get(i);
+        Run h = new Run(hint);
+        inferFromName(h);
+        if (h.levelKind == null) {
+          continue;
+        }
+        String how = (i == 0 ? FROM_FILE_NAME : FROM_DIRECTORY_NAME) + hint;
+        if (open) {
+          r.levelKind = h.levelKind;
+          r.level = h.level;
+          r.notes = how;
+          changed.add(run);
+        } else if (!r.levelKind.equals(h.levelKind) || !Objects.equals(r.level, h.level)) {
+          r.notes = NAMES_DISAGREE + r.notes.substring(r.notes.indexOf(" name ") + 6) + ": "
+              + describe(r.levelKind, r.level) + ", " + hint + ": " + describe(h.levelKind, h.level)
+              + "; give each level its own directory, or name it with --level)";
+          r.levelKind = null;
+          r.level = null;
+          changed.add(run);
+        }
+        break;
+      }
+      return null;
+    }
+  }
+
+  /** The conflict of --level with a level the run's files state, or null (nothing changes). */
+  String levelConflict(String run, String kind, Double level) {
+    synchronized (lock) {
+      Run r = runs.get(run);
+      if (r == null || r.levelKind == null || inferred(r) || EXPLICIT.equals(r.notes)
+          || r.levelKind.equals(kind) && Objects.equals(r.level, level)) {
+        return null;
+      }
+      return "run " + run + " is at " + describe(r.levelKind, r.level) + " (" + r.notes + "); --level says "
+          + describe(kind, level);
+    }
+  }
+
+  static final String EXPLICIT = "from --level";
+  static final String FROM_RUN_NAME = "from run name";
+  static final String FROM_FILE_NAME = "from file name ";
+  static final String FROM_DIRECTORY_NAME = "from directory name ";
+  static final String NAMES_DISAGREE = "no level: the names of its files state different levels (";
+
+  /** A level (or its absence) inferred from a name: any stated level overrides it. */
+  private static boolean inferred(Run r) {
+    return r.notes != null && (r.notes.startsWith(FROM_RUN_NAME) || fromPath(r) || r.notes.startsWith(NAMES_DISAGREE));
+  }
+
+  private static boolean fromPath(Run r) {
+    return r.notes != null && (r.notes.startsWith(FROM_FILE_NAME) || r.notes.startsWith(FROM_DIRECTORY_NAME));
+  }
+
   private boolean touchLocked(String run, Collection<String> changed) {
     if (runs.containsKey(run)) {
       return false;
@@ -90,7 +180,7 @@ final class RunRegistry {
       Collection<String> changed) {
     touchLocked(run, changed);
     Run r = runs.get(run);
-    boolean fromName = r.notes != null && r.notes.startsWith("from run name");
+    boolean fromName = inferred(r);
     if (kind != null) {
       if (r.levelKind != null && !fromName
           && (!r.levelKind.equals(kind) || !Objects.equals(r.level, level))) {
@@ -159,14 +249,19 @@ final class RunRegistry {
     }
   }
 
-  private static final Pattern CONCURRENCY =
-      Pattern.compile("(?:^|[-_./ ])(?:c|conc|concurrency)[-_]?(\\d+)(?=$|[-_./ ])", Pattern.CASE_INSENSITIVE);
+  // a level is a whole token of the name: cuda12, h100, v0.7 or llama-3.1 hold none
+  private static final Pattern CONCURRENCY = Pattern.compile(
+      "(?:^|[-_./ ,])(?:c|conc|concurrency)[-_=]?(\\d+)(?=$|[-_./ ,])", Pattern.CASE_INSENSITIVE);
   private static final Pattern RATE = Pattern.compile(
-      "(?:^|[-_./ ])(?:rate|qps|rps|request_rate)[-_]?(\\d+(?:\\.\\d+)?)(?=$|[-_./ ])", Pattern.CASE_INSENSITIVE);
+      "(?:^|[-_./ ,])(?:rate|qps|rps|request_rate|request-rate)[-_=]?(\\d+(?:\\.\\d+)?)(?=$|[-_./ ,])",
+      Pattern.CASE_INSENSITIVE);
   private static final Pattern REPEAT =
-      Pattern.compile("(?:^|[-_./ ])(?:r|rep|repeat)[-_]?(\\d+)(?=$|[-_./ ])", Pattern.CASE_INSENSITIVE);
+      Pattern.compile("(?:^|[-_./ ,])(?:r|rep|repeat)[-_=]?(\\d+)(?=$|[-_./ ,])", Pattern.CASE_INSENSITIVE);
 
-  /** Level and repeat from names like c16, conc-16, concurrency_16, rate4, qps_2.5, c16-r2. */
+  /**
+   * Level and repeat from names like c16, conc16, concurrency=16, concurrency_16, rate-8, qps8,
+   * rps-2.5, c16-r2.
+   */
   static void inferFromName(Run r) {
     Matcher c = CONCURRENCY.matcher(r.name);
     Matcher q = RATE.matcher(r.name);
@@ -182,7 +277,7 @@ final class RunRegistry {
       r.repeat = Integer.parseInt(p.group(1));
     }
     if (r.levelKind != null || r.repeat != null) {
-      r.notes = "from run name";
+      r.notes = FROM_RUN_NAME;
     }
   }
 

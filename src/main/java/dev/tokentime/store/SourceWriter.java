@@ -106,7 +106,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   @Override
   public String runLevel(String run, String levelKind, Double level, Integer repeat, String how) {
-    runs.add(run);
+    touchRun(run);
     return store.runs().level(run, levelKind, level, repeat, how, changedRuns);
   }
 
@@ -515,7 +515,14 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
 
   private void touchRun(String run) {
     if (runs.add(run)) {
-      store.runs().touch(run, changedRuns);
+      if (run.equals(info.defaultRun())) {
+        // --level, else a level in the file's or its directories' names: before any record's own
+        // (a conflict of --level with the database's runs was refused before the file began; one
+        // with a file ingested at the same time keeps the stated level)
+        store.runs().touch(run, changedRuns, info.nameHints(), info.levelKind(), info.level());
+      } else {
+        store.runs().touch(run, changedRuns);
+      }
     }
   }
 

@@ -27,8 +27,9 @@ public record Summary(String format, int version, String definitions, long sourc
    */
   public record SloFigures(String terms, List<Map<String, Object>> distserveGoodput) {}
 
+  /** queue_prefill_ms is TTFT - pre-queue (metric_stats): queue and prefill together, split or not. */
   public static final List<String> METRICS = List.of("ttft_ms", "pre_queue_ms", "queue_ms",
-      "prefill_ms", "decode_ms", "itl_ms", "tpot_ms", "e2e_ms");
+      "prefill_ms", "queue_prefill_ms", "decode_ms", "itl_ms", "tpot_ms", "e2e_ms");
 
   /** One run (a level, a repeat, a label). */
   @JsonPropertyOrder({"run", "level_kind", "level", "repeat", "requests", "window", "throughput",

@@ -110,6 +110,9 @@ public final class SummaryRenderer {
         for (String line : TableRenderer.text(t, Math.max(40, width - 2)).split("\n")) {
           sb.append("  ").append(line).append('\n');
         }
+        if (queuePrefillNotSplit(r)) {
+          sb.append("  ttft parts  ").append(NOT_SPLIT).append('\n');
+        }
       }
       engineAndBasis(s, r.run(), sb);
     }
@@ -211,6 +214,9 @@ public final class SummaryRenderer {
           .append(fixed(r.tokens().meanInput(), 1)).append(", mean output ")
           .append(fixed(r.tokens().meanOutput(), 1)).append(" tokens.\n\n");
       sb.append(TableRenderer.markdown(metricTable(r)));
+      if (queuePrefillNotSplit(r)) {
+        sb.append('\n').append(NOT_SPLIT).append(".\n");
+      }
       List<String[]> extra = engineAndBasis(s, r.run());
       if (!extra.isEmpty()) {
         sb.append('\n');
@@ -248,9 +254,10 @@ public final class SummaryRenderer {
 
   static TableData metricTable(Summary.RunSummary r) {
     List<Object[]> rows = new ArrayList<>();
+    boolean notSplit = queuePrefillNotSplit(r);
     for (var e : r.metrics().entrySet()) {
       Summary.Stats m = e.getValue();
-      if (m.count() == 0) {
+      if (m.count() == 0 || e.getKey().equals("queue_prefill_ms") && !notSplit) {
         continue;
       }
       rows.add(new Object[] {e.getKey(), m.count(), m.mean(), m.p50(), m.p90(), m.p95(), m.p99()});
@@ -258,6 +265,23 @@ public final class SummaryRenderer {
     return new TableData(List.of("metric", "count", "mean", "p50", "p90", "p95", "p99"),
         List.of(false, true, true, true, true, true, true), rows, false);
   }
+
+  /**
+   * Whether the run's TTFT splits into pre-queue and queue + prefill only: some requests have
+   * queue_prefill_ms (TTFT - pre-queue) without queue_ms and prefill_ms, as a vLLM text log gives
+   * them (no scheduled time). Where every request is split, queue_prefill_ms is their sum and the
+   * terminal does not repeat it.
+   */
+  static boolean queuePrefillNotSplit(Summary.RunSummary r) {
+    Summary.Stats both = r.metrics().get("queue_prefill_ms");
+    Summary.Stats queue = r.metrics().get("queue_ms");
+    Summary.Stats prefill = r.metrics().get("prefill_ms");
+    return both != null && both.count() > 0
+        && (queue == null || prefill == null || queue.count() < both.count() || prefill.count() < both.count());
+  }
+
+  static final String NOT_SPLIT = "queue_prefill_ms = TTFT - pre-queue: engine queue and prefill together "
+      + "(the source logs no scheduled time to split them)";
 
   static TableData levelTable(Summary s) {
     List<Object[]> rows = new ArrayList<>();

@@ -44,6 +44,7 @@ class GoldenParityTest {
     CASES.put("core/token_gaps_out_of_order", null);
     CASES.put("core/request_latency_basis", null);
     CASES.put("latency/ttft_breakdown_shares", null);
+    CASES.put("latency/ttft_breakdown_not_split", null);
     // the steps method only (the Spark view's one method), 10 ms buckets: the expected steps column
     CASES.put("timeline/batch_size_three_methods",
         "SELECT t_s, batch_mean AS steps FROM batch_size_timeline ORDER BY t_s");

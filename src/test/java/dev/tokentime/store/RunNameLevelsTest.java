@@ -1,0 +1,62 @@
+package dev.tokentime.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Levels read from names (RunRegistry.inferFromName): the names that state one, and those that must not. */
+class RunNameLevelsTest {
+
+  static String level(String name) {
+    RunRegistry.Run r = new RunRegistry.Run(name);
+    RunRegistry.inferFromName(r);
+    if (r.levelKind == null) {
+      return "-";
+    }
+    String v = r.level == Math.rint(r.level) ? Long.toString(r.level.longValue()) : r.level.toString();
+    return r.levelKind + " " + v;
+  }
+
+  @Test
+  void namesThatStateALevel() {
+    String[][] cases = {
+        {"c16", "concurrency 16"},
+        {"c16.log", "concurrency 16"},
+        {"conc16", "concurrency 16"},
+        {"conc-16", "concurrency 16"},
+        {"concurrency=16", "concurrency 16"},
+        {"concurrency_16", "concurrency 16"},
+        {"CONCURRENCY-16", "concurrency 16"},
+        {"sweep-c64-r2", "concurrency 64"},
+        {"vllm_c8.jsonl.gz", "concurrency 8"},
+        {"rate-8", "request_rate 8"},
+        {"rate=8", "request_rate 8"},
+        {"qps8", "request_rate 8"},
+        {"rps-2.5", "request_rate 2.5"},
+        {"rps-2.5.log", "request_rate 2.5"},
+        {"request_rate_4", "request_rate 4"},
+    };
+    List<String> wrong = new ArrayList<>();
+    for (String[] c : cases) {
+      if (!level(c[0]).equals(c[1])) {
+        wrong.add(c[0] + " -> " + level(c[0]) + " (want " + c[1] + ")");
+      }
+    }
+    assertEquals(List.of(), wrong);
+  }
+
+  @Test
+  void namesThatMustNotStateALevel() {
+    List<String> wrong = new ArrayList<>();
+    for (String name : List.of("cuda12", "v0.7", "h100", "a100-80gb", "llama-3.1-8b", "server.log", "cc16",
+        "conc", "c", "rate", "qps", "cpu4x", "vllm-0.10.1", "gen", "concurrency", "accuracy=16", "c16x",
+        "ratelimit-8", "results-2025", "tp4", "dp2-pp4")) {
+      if (!level(name).equals("-")) {
+        wrong.add(name + " -> " + level(name));
+      }
+    }
+    assertEquals(List.of(), wrong);
+  }
+}
