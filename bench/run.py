@@ -210,6 +210,7 @@ def bench_text(res, data, size, reps):
     with open(f, "rb") as fh:
         lines = sum(1 for _ in fh)
     tmp = os.path.join(data, "db")
+    os.makedirs(tmp, exist_ok=True)  # --only text: no other benchmark made it
     row = {"size": size, "mb": mb, "lines": lines, "tt": [], "duckdb": [], "py": [], "tt_rss": [], "duckdb_rss": [], "py_rss": []}
     for rep in range(reps):
         log("text log %s, repetition %d/%d" % (size, rep + 1, reps))
