@@ -211,6 +211,7 @@ def bench_text(res, data, size, reps):
     with open(f, "rb") as fh:
         lines = sum(1 for _ in fh)
     tmp = os.path.join(data, "db")
+    os.makedirs(tmp, exist_ok=True)  # --only text: no other benchmark made it
     row = {"size": size, "mb": mb, "lines": lines, "tt": [], "duckdb": [], "py": [], "tt_rss": [], "duckdb_rss": [], "py_rss": []}
     for rep in range(reps):
         log("text log %s, repetition %d/%d" % (size, rep + 1, reps))
@@ -223,7 +224,10 @@ def bench_text(res, data, size, reps):
         for k, r in (("tt", t), ("duckdb", b), ("py", p)):
             row[k].append(r.wall)
             row[k + "_rss"].append(r.rss_mb)
+        log("  tokentime %.1f MB/s, DuckDB %.1f MB/s, Python %.1f MB/s" % (mb / t.wall, mb / b.wall, mb / p.wall))
     res["text"] = row
+    log("text log: tokentime %.1f MB/s; DuckDB / tokentime %.2f, Python / tokentime %.2f (above 1: tokentime ahead)"
+        % (mb / med(row["tt"]), med(row["duckdb"]) / med(row["tt"]), med(row["py"]) / med(row["tt"])))
 
 
 def bench_long_line(res, data):
@@ -382,6 +386,12 @@ def report(res, args):
                         ("py", "Python `re`, one regex per line (`bench/baselines/vllm_log_regex.py`)")):
             w = med(x[k])
             L.append("| %s | %s | %.1f | %.0f | %.0f MB |" % (name, fmt_s(w), x["mb"] / w, x["lines"] / w, max(x[k + "_rss"])))
+        L.append("")
+        tt = med(x["tt"])
+        L.append("tokentime %.1f MB/s (goal: at least 150). Baseline wall / tokentime wall (above 1: tokentime ahead; "
+                 "target: both): DuckDB %.2f, Python %.2f. Per repetition (tokentime, DuckDB, Python, in that order): %s."
+                 % (x["mb"] / tt, med(x["duckdb"]) / tt, med(x["py"]) / tt,
+                    "; ".join("%.2f, %.2f, %.2f s" % r for r in zip(x["tt"], x["duckdb"], x["py"]))))
         L.append("")
     ll = res.get("long_line")
     if ll:

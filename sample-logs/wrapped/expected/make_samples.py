@@ -105,6 +105,24 @@ def dj(t, x):
     return [json.dumps({"log": x + "\n", "stream": "stdout", "time": rfc(t, 9)}, separators=(",", ":"))]
 expected.append(build("docker-json", 2, dj))
 
+# docker json-file with a line over 16 KB: the driver writes it as records of 16384 bytes of text
+# without a newline, then the rest with it (moby daemon/logger: the 16K log buffer, "partial"
+# messages; each record has its own read time). The Received line carries a 40 000-character
+# prompt here; its pieces are joined back before matching, the line's time is the first piece's.
+def dj_partial(t, x):
+    if "Received request" not in x:
+        return dj(t, x)
+    x = x.replace(": params:", ": prompt: '" + "Summarise the incident report. " * 1300 + "', params:")
+    pieces = [x[i:i + 16384] for i in range(0, len(x), 16384)]
+    out = []
+    for k, piece in enumerate(pieces):
+        last = k == len(pieces) - 1
+        out.append(json.dumps({"log": piece + ("\n" if last else ""), "stream": "stdout",
+                               "time": rfc(t + timedelta(microseconds=40 * k), 9)}, separators=(",", ":")))
+    return out
+expected.append(build("docker-json-partial", 17, dj_partial,
+                      extra={"other_note": "the Received line in 3 records: the 2 partial ones are other lines"}))
+
 # docker compose: no time of its own
 expected.append(build("compose", 3, lambda t, x: [f"vllm-1  | {x}"], wrapper_exact=False, ident="vllm-1"))
 

@@ -34,6 +34,24 @@ public final class LineMatcher {
    * with one, without trying every prefix on it first (the commonest lines are of these kinds).
    */
   private final String[] peelStops;
+  /** Per kind, the ASCII characters a match of it can start with (as prefixCanStart). */
+  private final boolean[][] kindCanStart;
+  /**
+   * Hand-compiled equivalents ({@link FastPatterns}) of prefixes and kinds, or null; with each,
+   * where its groups go in the spec's group order. Used on printable-ASCII lines only.
+   */
+  private final FastPatterns.Fast[] fastPrefixes;
+  private final int[][] fastPrefixGroups;
+  private final FastPatterns.Fast[] fastKinds;
+  private final int[][] fastKindGroups;
+  private final String[] fastOut = new String[8];
+  /** Fixed-width starts of prefixes and kinds ({@link LeadingSkeleton}); null without shortcuts. */
+  private final LeadingSkeleton[] prefixSkeletons;
+  private final LeadingSkeleton[] kindSkeletons;
+  /** Hand-written necessary conditions of prefixes ({@link FastPatterns#precheck}), printable ASCII only. */
+  private final FastPatterns.Precheck[] prefixPrechecks;
+  /** First characters of the peel stops (ASCII): most positions need no startsWith at all. */
+  private final boolean[] stopStarts = new boolean[128];
 
   public LineMatcher(LineSpec spec) {
     this(spec, true);
@@ -70,6 +88,63 @@ public final class LineMatcher {
       }
     }
     peelStops = stops.toArray(new String[0]);
+    for (String stop : peelStops) {
+      char c = stop.charAt(0);
+      if (c < 128) {
+        stopStarts[c] = true;
+      } else {
+        java.util.Arrays.fill(stopStarts, true);
+      }
+    }
+    prefixSkeletons = new LeadingSkeleton[prefixPatterns.size()];
+    for (int i = 0; i < prefixSkeletons.length; i++) {
+      prefixSkeletons[i] = shortcuts ? LeadingSkeleton.of(prefixPatterns.get(i).pattern()) : null;
+    }
+    prefixPrechecks = new FastPatterns.Precheck[prefixPatterns.size()];
+    for (int i = 0; i < prefixPrechecks.length; i++) {
+      prefixPrechecks[i] = shortcuts ? FastPatterns.precheck(prefixPatterns.get(i).pattern()) : null;
+    }
+    kindSkeletons = new LeadingSkeleton[spec.kinds().size()];
+    for (int i = 0; i < kindSkeletons.length; i++) {
+      kindSkeletons[i] = shortcuts ? LeadingSkeleton.of(spec.kinds().get(i).pattern().pattern()) : null;
+    }
+    kindCanStart = new boolean[spec.kinds().size()][128];
+    for (int i = 0; i < spec.kinds().size(); i++) {
+      for (char c = 0; c < 128; c++) {
+        kindCanStart[i][c] = !shortcuts || canMatchText(spec.kinds().get(i).pattern(), String.valueOf(c));
+      }
+    }
+    fastPrefixes = new FastPatterns.Fast[spec.prefixes().size()];
+    fastPrefixGroups = new int[fastPrefixes.length][];
+    for (int i = 0; i < fastPrefixes.length; i++) {
+      LineSpec.Prefix p = spec.prefixes().get(i);
+      fastPrefixGroups[i] = shortcuts ? groupOrder(p.pattern(), p.groups()) : null;
+      fastPrefixes[i] = fastPrefixGroups[i] == null ? null : FastPatterns.of(p.pattern().pattern());
+    }
+    fastKinds = new FastPatterns.Fast[spec.kinds().size()];
+    fastKindGroups = new int[fastKinds.length][];
+    for (int i = 0; i < fastKinds.length; i++) {
+      LineSpec.Kind k = spec.kinds().get(i);
+      fastKindGroups[i] = shortcuts ? groupOrder(k.pattern(), k.groups()) : null;
+      fastKinds[i] = fastKindGroups[i] == null ? null : FastPatterns.of(k.pattern().pattern());
+    }
+  }
+
+  /**
+   * Where each of the spec's groups sits in the equivalent's output, or null when the pattern has
+   * no equivalent or the two name different groups.
+   */
+  private static int[] groupOrder(Pattern p, List<String> specGroups) {
+    FastPatterns.Fast f = FastPatterns.of(p.pattern());
+    if (f == null || !new java.util.HashSet<>(f.groups()).equals(new java.util.HashSet<>(specGroups))
+        || f.groups().size() > 8) {
+      return null;
+    }
+    int[] order = new int[specGroups.size()];
+    for (int j = 0; j < order.length; j++) {
+      order[j] = f.groups().indexOf(specGroups.get(j));
+    }
+    return order;
   }
 
   /**
@@ -84,6 +159,9 @@ public final class LineMatcher {
   }
 
   private boolean peelStop(String text, int at) {
+    if (at < text.length() && text.charAt(at) < 128 && !stopStarts[text.charAt(at)]) {
+      return false;
+    }
     for (String stop : peelStops) {
       if (text.startsWith(stop, at)) {
         return true;
@@ -98,6 +176,14 @@ public final class LineMatcher {
 
   /** Fills {@code m} from the line; {@code m.kind} stays null when no kind matches. */
   public void match(long lineNo, String line, MatchedLine m) {
+    match(lineNo, line, m, false);
+  }
+
+  /**
+   * As {@link #match(long, String, MatchedLine)}; {@code printable} says the caller already knows
+   * the line is printable ASCII (it checked the bytes), so it need not be scanned again.
+   */
+  void match(long lineNo, String line, MatchedLine m, boolean printable) {
     m.reset(lineNo);
     String text = line;
     if (!spec.envelopes().isEmpty() && !line.isEmpty() && line.charAt(0) == '{') {
@@ -119,6 +205,7 @@ public final class LineMatcher {
       }
     }
     m.text = text;
+    boolean fast = (printable && text == line) || FastPatterns.printableAscii(text);
     int at = 0;
     for (int n = 0; n < MAX_PREFIXES; n++) {
       if (peelStop(text, at)) {
@@ -128,6 +215,20 @@ public final class LineMatcher {
       char next = at < text.length() ? text.charAt(at) : 0;
       for (int i = 0; i < prefixes.size(); i++) {
         if (next < 128 && at < text.length() && !prefixCanStart[i][next]) {
+          continue;
+        }
+        if (prefixSkeletons[i] != null && !prefixSkeletons[i].mayMatch(text, at)
+            || fast && prefixPrechecks[i] != null && !prefixPrechecks[i].mayMatch(text, at)) {
+          continue;
+        }
+        if (fast && fastPrefixes[i] != null) {
+          int end = fastPrefixes[i].match(text, at, fastOut);
+          if (end > at) {
+            peeled(spec.prefixes().get(i), fastPrefixGroups[i], m);
+            at = end;
+            found = true;
+            break;
+          }
           continue;
         }
         Matcher pm = prefixes.get(i);
@@ -159,8 +260,26 @@ public final class LineMatcher {
       }
     }
     m.message = text.substring(at);
+    char first = m.message.isEmpty() ? 0 : m.message.charAt(0);
     for (int i = 0; i < kinds.size(); i++) {
-      if (!m.message.startsWith(literalStarts.get(i))) {
+      if (!m.message.startsWith(literalStarts.get(i))
+          || first != 0 && first < 128 && !kindCanStart[i][first]
+          || kindSkeletons[i] != null && !kindSkeletons[i].mayMatch(m.message, 0)) {
+        continue;
+      }
+      if (fast && fastKinds[i] != null) {
+        if (fastKinds[i].match(m.message, 0, fastOut) >= 0) {
+          LineSpec.Kind k = spec.kinds().get(i);
+          m.kind = k;
+          int[] order = fastKindGroups[i];
+          for (int j = 0; j < order.length; j++) {
+            String v = fastOut[order[j]];
+            if (v != null) {
+              m.groups.put(k.groups().get(j), v);
+            }
+          }
+          return;
+        }
         continue;
       }
       Matcher km = kinds.get(i);
@@ -176,6 +295,24 @@ public final class LineMatcher {
         }
         return;
       }
+    }
+  }
+
+  /** Records a prefix an equivalent matched (its groups in fastOut), as the regex path does below. */
+  private void peeled(LineSpec.Prefix p, int[] order, MatchedLine m) {
+    m.prefixes.add(p.name());
+    for (int j = 0; j < order.length; j++) {
+      String v = fastOut[order[j]];
+      if (v != null) {
+        m.prefixValues.merge(p.groups().get(j), v, (a, b) -> a + " / " + b);
+      }
+    }
+    if (p.time() != null) {
+      String[] parts = new String[p.time().groups().size()];
+      for (int j = 0; j < parts.length; j++) {
+        parts[j] = fastOut[order[p.groups().indexOf(p.time().groups().get(j))]];
+      }
+      m.times.add(new MatchedLine.TimeReading(p.time(), parts));
     }
   }
 

@@ -173,6 +173,10 @@ public final class LogTimes {
    * (this runs once per log line), java.time for anything else.
    */
   static long[] rfc3339(String ts) {
+    long[] quick = utcQuick(ts);
+    if (quick != null) {
+      return quick;
+    }
     String t = normalizeRfc3339(ts);
     int n = t.length();
     if (n >= 20 && t.charAt(4) == '-' && t.charAt(10) == 'T' && t.charAt(13) == ':') {
@@ -202,6 +206,78 @@ public final class LogTimes {
       return new long[] {sec, nano, digits == 0 ? 1_000_000_000L : pow10(9 - digits)};
     }
     return viaJavaTime(t);
+  }
+
+  /** The day of the last {@link #utcQuick} time, as its text and its epoch second (per thread). */
+  private static final ThreadLocal<Object[]> LAST_DAY = ThreadLocal.withInitial(() -> new Object[] {"", 0L});
+
+  /**
+   * The commonest shape, {@code 2026-01-01T00:00:00.123456Z} (0-9 fraction digits, UTC), read
+   * without building strings, the day's epoch second kept from the line before; null for any
+   * other shape or a value out of range (the general path then reads it, or says why not).
+   */
+  private static long[] utcQuick(String t) {
+    int n = t.length();
+    if (n < 20 || n > 30 || t.charAt(n - 1) != 'Z' || t.charAt(4) != '-' || t.charAt(7) != '-'
+        || t.charAt(10) != 'T' || t.charAt(13) != ':' || t.charAt(16) != ':') {
+      return null;
+    }
+    int h = two(t, 11);
+    int mi = two(t, 14);
+    int sec = two(t, 17);
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) {
+      return null;
+    }
+    long nano = 0;
+    int digits = 0;
+    if (n > 20) {
+      if (t.charAt(19) != '.') {
+        return null;
+      }
+      for (int i = 20; i < n - 1; i++) {
+        char c = t.charAt(i);
+        if (c < '0' || c > '9') {
+          return null;
+        }
+        nano = nano * 10 + (c - '0');
+        digits++;
+      }
+      if (digits == 0) {
+        return null;
+      }
+      nano *= pow10(9 - digits);
+    }
+    Object[] last = LAST_DAY.get();
+    long day;
+    if (t.regionMatches(0, (String) last[0], 0, 10) && ((String) last[0]).length() == 10) {
+      day = (Long) last[1];
+    } else {
+      int y = two(t, 0);
+      int y2 = two(t, 2);
+      int mo = two(t, 5);
+      int d = two(t, 8);
+      if (y < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || d > 31) {
+        return null;
+      }
+      try {
+        day = java.time.LocalDate.of(y * 100 + y2, mo, d).toEpochDay() * 86_400L;
+      } catch (DateTimeException e) {
+        return null;
+      }
+      last[0] = t.substring(0, 10);
+      last[1] = day;
+    }
+    return new long[] {day + h * 3600L + mi * 60L + sec, nano, digits == 0 ? 1_000_000_000L : pow10(9 - digits)};
+  }
+
+  /** Two ASCII digits at i as a number, or -1. */
+  private static int two(String s, int i) {
+    char a = s.charAt(i);
+    char b = s.charAt(i + 1);
+    if (a < '0' || a > '9' || b < '0' || b > '9') {
+      return -1;
+    }
+    return (a - '0') * 10 + (b - '0');
   }
 
   /** journald's __REALTIME_TIMESTAMP: microseconds since the epoch. */
@@ -348,6 +424,13 @@ public final class LogTimes {
   }
 
   private static int[] monthDay(String md) throws BadTime {
+    if (md.length() == 5 && md.charAt(2) == '-') {
+      int mo = two(md, 0);
+      int d = two(md, 3);
+      if (mo >= 0 && d >= 0) {
+        return new int[] {mo, d};
+      }
+    }
     int dash = md.indexOf('-');
     if (dash < 0) {
       throw new BadTime("not a month-day: " + md);

@@ -12,6 +12,12 @@ import java.util.Arrays;
  * so lines read still equal records + other + rejected. Pieces are held per stream (stdout,
  * stderr) and never beyond {@link LineReader#DEFAULT_MAX_LINE_BYTES}; pieces left at the end of
  * the input are emitted as they are (a line cut by the end of the file).
+ *
+ * <p>Docker's json-file driver splits the same way: a line over 16 KB becomes several
+ * {@code {"log":"…","stream":"stdout","time":"…"}} records, only the last of whose {@code log}
+ * ends in {@code \n}. Those are joined into one record: the first piece's record with every
+ * piece's {@code log} text in its {@code log} (the JSON-escaped texts put end to end are the
+ * escaped whole), numbered as its last piece, the other pieces other lines as CRI's P lines are.
  */
 final class PartialLines implements LineReader.Handler {
   /** The downstream reader of lines, told about partial pieces as well. */
@@ -21,6 +27,10 @@ final class PartialLines implements LineReader.Handler {
 
   private final Sink out;
   private final Piece[] pending = {new Piece(), new Piece()}; // stdout, stderr
+  /** docker json-file pieces per stream: the first record up to its log's end, then the texts after. */
+  private final Piece[] pendingJson = {new Piece(), new Piece()};
+  /** The first json piece's record after its log's text (from the closing quote on), per stream. */
+  private final byte[][] jsonTail = {new byte[0], new byte[0]};
 
   PartialLines(Sink out) {
     this.out = out;
@@ -82,8 +92,94 @@ final class PartialLines implements LineReader.Handler {
     return text << 2 | stream << 1 | (tag == 'P' ? 1 : 0);
   }
 
+  private static final byte[] DOCKER_LOG = "{\"log\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] STDERR = "\"stream\":\"stderr\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * For a docker json-file record ({@code {"log":"…"} first, as the driver writes it): where its
+   * log text's closing quote is, with the stream and whether the text is partial (does not end in
+   * an escaped newline), as {@code quote << 2 | stream << 1 | partial}; -1 for any other line.
+   */
+  static long dockerJson(byte[] b, int off, int len) {
+    if (len < DOCKER_LOG.length + 1 || b[off] != '{' || !Arrays.equals(b, off, off + DOCKER_LOG.length,
+        DOCKER_LOG, 0, DOCKER_LOG.length)) {
+      return -1;
+    }
+    int i = off + DOCKER_LOG.length;
+    int end = off + len;
+    while (i < end && b[i] != '"') {
+      i += b[i] == '\\' ? 2 : 1;
+    }
+    if (i >= end) {
+      return -1;
+    }
+    int quote = i;
+    // ends in "\n" when the two bytes before the quote are an escape (an odd run of backslashes) and n
+    int slashes = 0;
+    for (int k = quote - 2; k >= off + DOCKER_LOG.length && b[k] == '\\'; k--) {
+      slashes++;
+    }
+    boolean newline = quote - 1 >= off + DOCKER_LOG.length && b[quote - 1] == 'n' && slashes % 2 == 1;
+    int stream = indexOf(b, quote, end, STDERR) >= 0 ? 1 : 0;
+    return (long) (quote - off) << 2 | stream << 1 | (newline ? 0 : 1);
+  }
+
+  private static int indexOf(byte[] b, int from, int to, byte[] what) {
+    outer:
+    for (int i = from; i + what.length <= to; i++) {
+      for (int k = 0; k < what.length; k++) {
+        if (b[i + k] != what[k]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  /** A docker json-file record: joined with the pieces before it when its log text is partial. */
+  private boolean json(long lineNo, byte[] buf, int off, int len) throws IOException {
+    long d = dockerJson(buf, off, len);
+    if (d < 0) {
+      return false;
+    }
+    int quote = (int) (d >>> 2);
+    int stream = (int) ((d >> 1) & 1);
+    boolean partial = (d & 1) == 1;
+    Piece p = pendingJson[stream];
+    if (!p.held()) {
+      if (!partial) {
+        out.line(lineNo, buf, off, len); // a whole line: most records
+        return true;
+      }
+      p.len = 0;
+      p.firstLine = lineNo;
+      p.append(buf, off, quote);
+      jsonTail[stream] = Arrays.copyOfRange(buf, off + quote, off + len);
+    } else {
+      out.partial(p.lastLine);
+      int text = DOCKER_LOG.length;
+      if (p.len + quote - text + jsonTail[stream].length > LineReader.DEFAULT_MAX_LINE_BYTES) {
+        out.tooLong(lineNo, (long) p.len + quote - text + jsonTail[stream].length, p.buf, Math.min(256, p.len));
+        p.firstLine = -1;
+        return true;
+      }
+      p.append(buf, off + text, quote - text);
+    }
+    p.lastLine = lineNo;
+    if (!partial) {
+      p.firstLine = -1;
+      p.append(jsonTail[stream], 0, jsonTail[stream].length);
+      out.line(lineNo, p.buf, 0, p.len);
+    }
+    return true;
+  }
+
   @Override
   public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
+    if (len > 0 && buf[off] == '{' && json(lineNo, buf, off, len)) {
+      return;
+    }
     int c = cri(buf, off, len);
     if (c < 0) {
       out.line(lineNo, buf, off, len);
@@ -126,6 +222,14 @@ final class PartialLines implements LineReader.Handler {
     for (Piece p : pending) {
       if (p.held()) {
         p.firstLine = -1;
+        out.line(p.lastLine, p.buf, 0, p.len);
+      }
+    }
+    for (int s = 0; s < 2; s++) {
+      Piece p = pendingJson[s];
+      if (p.held()) {
+        p.firstLine = -1;
+        p.append(jsonTail[s], 0, jsonTail[s].length);
         out.line(p.lastLine, p.buf, 0, p.len);
       }
     }

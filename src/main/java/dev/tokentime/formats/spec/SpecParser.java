@@ -174,7 +174,8 @@ public final class SpecParser {
   static MatchedLine.Prepared prepare(LineMatcher matcher, CharsetDecoder utf8, byte[] buf, int off,
       int len, MatchedLine into) {
     String line;
-    boolean plain = plainAscii(buf, off, len);
+    int ascii = asciiClass(buf, off, len);
+    boolean plain = ascii != NOT_PLAIN;
     try {
       line = plain ? new String(buf, off, len, StandardCharsets.ISO_8859_1) : decode(utf8, buf, off, len);
     } catch (BadLine e) {
@@ -187,7 +188,7 @@ public final class SpecParser {
     if (control != null) {
       return MatchedLine.Prepared.reject("not text: " + control);
     }
-    matcher.match(into.lineNo, line, into);
+    matcher.match(into.lineNo, line, into, ascii == PRINTABLE);
     return MatchedLine.Prepared.MATCHED;
   }
 
@@ -413,18 +414,28 @@ public final class SpecParser {
 
   // ---- text ----
 
+  private static final int NOT_PLAIN = 0;
+  private static final int PLAIN = 1;
+  private static final int PRINTABLE = 2;
+
   /**
-   * ASCII without control characters other than tab and escape: most log lines. One pass over the
-   * bytes answers both questions (decoding and the control-character check) for them.
+   * PLAIN: ASCII without control characters other than tab and escape (most log lines); one pass
+   * over the bytes answers both questions (decoding and the control-character check) for them.
+   * PRINTABLE: plain without tab or escape either, the alphabet LineMatcher's hand-compiled
+   * patterns take. NOT_PLAIN: anything else.
    */
-  private static boolean plainAscii(byte[] buf, int off, int len) {
+  private static int asciiClass(byte[] buf, int off, int len) {
+    int result = PRINTABLE;
     for (int i = off; i < off + len; i++) {
       byte b = buf[i];
-      if ((b < 0x20 || b == 0x7f) && b != '\t' && b != 0x1b) {
-        return false; // negative bytes (non-ASCII) are below 0x20 too
+      if (b < 0x20 || b == 0x7f) { // negative bytes (non-ASCII) are below 0x20 too
+        if (b != '\t' && b != 0x1b) {
+          return NOT_PLAIN;
+        }
+        result = PLAIN;
       }
     }
-    return true;
+    return result;
   }
 
   private static String decode(CharsetDecoder utf8, byte[] buf, int off, int len) throws BadLine {

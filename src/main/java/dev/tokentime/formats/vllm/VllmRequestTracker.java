@@ -137,11 +137,34 @@ final class VllmRequestTracker implements SpecParser.Handler {
 
   private LoggedRequest find(String id) {
     LoggedRequest r = findExact(id);
-    if (r == null && RANDOM_SUFFIX.matcher(id).find()) {
+    if (r == null && randomSuffix(id)) {
       // since #27987 the engine's lines name the id with a random 8-hex suffix appended
       r = findExact(id.substring(0, id.length() - 9));
     }
     return r;
+  }
+
+  /** RANDOM_SUFFIX.matcher(id).find(), without a regex for ids that end in a plain character. */
+  static boolean randomSuffix(String id) {
+    int n = id.length();
+    if (n > 0 && lineTerminator(id.charAt(n - 1))) {
+      return RANDOM_SUFFIX.matcher(id).find(); // '$' may match before it
+    }
+    if (n < 10 || id.charAt(n - 9) != '-' || lineTerminator(id.charAt(n - 10))) {
+      return false;
+    }
+    for (int i = n - 8; i < n; i++) {
+      char c = id.charAt(i);
+      if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** What '.' does not match and '$' may precede. */
+  private static boolean lineTerminator(char c) {
+    return c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029';
   }
 
   private LoggedRequest findExact(String id) {

@@ -85,6 +85,120 @@ class LineMatcherShortcutsTest {
     assertTrue(matched > lines.size() / 2, "matched " + matched + " of " + lines.size());
   }
 
+  /**
+   * The hand-compiled patterns (FastPatterns) and the fixed-width starts (LeadingSkeleton) against
+   * the regexes on a generated log (the benchmark's shape: container times, process tags,
+   * streaming deltas, access lines, stats) and on thousands of near misses of its lines: a
+   * character dropped, doubled or replaced by one a pattern cares about, the line cut short.
+   */
+  @Test
+  void handCompiledPatternsAgreeWithTheRegexesOnGeneratedLinesAndTheirMutations(@org.junit.jupiter.api.io.TempDir Path tmp)
+      throws IOException {
+    dev.tokentime.generate.SweepWriter.write(tmp, new dev.tokentime.generate.SweepWriter.Spec(
+        List.of(4), 6, null, 0, 40, 3, 4, 7, "vllm-log", "steps", false));
+    List<String> lines = new ArrayList<>();
+    try (Stream<Path> s = Files.list(tmp)) {
+      for (Path f : s.filter(p -> p.toString().endsWith(".log")).sorted().toList()) {
+        lines.addAll(Files.readAllLines(f, StandardCharsets.UTF_8));
+      }
+    }
+    assertTrue(lines.size() >= 150, "generated lines: " + lines.size());
+    LineMatcher fast = new LineMatcher(VLLM);
+    LineMatcher reference = new LineMatcher(VLLM, false);
+    java.util.Random rnd = new java.util.Random(20);
+    String alphabet = " :-.,()[]TZ+0123456789aINFOPFstdoutpid=Generated response'\"\t";
+    List<String> seeds = new ArrayList<>(lines.subList(0, 40));
+    seeds.addAll(MADE_UP);
+    seeds.add("2026-01-01T00:00:00.5+02:00 stdout F (EngineCore rank=1 pid=7, ip=10.0.0.1) WARNING 01-01 "
+        + "00:00:00,123 [<frozen>/x-y.py:9]  Generated response r-1 (streaming complete): output: 'x, "
+        + "output_token_ids: [1]', output_token_ids: [2], finish_reason: length  ");
+    seeds.add("Jan  5 10:00:00 host vllm[9]: INFO 01-05 10:00:00 [a.py:1] Added request r.");
+    seeds.add("Generated response r: output: None, output_token_ids: None, finish_reason: stop x");
+    // the counted parts at and beyond their limits (fractions of 0-11 digits, offsets, levels)
+    for (int n = 0; n <= 11; n++) {
+      String frac = n == 0 ? "" : "." + "1234567890123".substring(0, n);
+      for (String level : List.of("INFO", "WARNING", "WARN", "WARNINGS", "CRITICAL")) {
+        seeds.add("2026-01-01T00:00:00" + frac + "Z (APIServer pid=1) " + level + " 01-01 00:00:00" + frac
+            + " [logger.py:71] Finished request r" + n + ".");
+      }
+      seeds.add("2026-01-01T00:00:00" + frac + "+0100 (Worker_TP1 rank=0 pid=12) INFO:     1.2.3.4:5 - "
+          + "\"POST /v1/completions HTTP/1.1\" 500 Internal Server Error");
+    }
+    int compared = 0;
+    for (String line : seeds) {
+      compare(fast, reference, line);
+    }
+    for (String line : lines) {
+      compare(fast, reference, line);
+      compared++;
+    }
+    for (String seed : seeds) {
+      for (int k = 0; k < 150; k++) {
+        String m = mutate(seed, rnd, alphabet);
+        compare(fast, reference, m);
+        compared++;
+      }
+    }
+    assertTrue(compared > 5000, "compared " + compared);
+  }
+
+  private static void compare(LineMatcher fast, LineMatcher reference, String line) {
+    MatchedLine a = new MatchedLine();
+    MatchedLine b = new MatchedLine();
+    fast.match(1, line, a, FastPatterns.printableAscii(line));
+    reference.match(1, line, b);
+    assertEquals(describe(b), describe(a), () -> "line: " + line);
+  }
+
+  private static String mutate(String s, java.util.Random rnd, String alphabet) {
+    StringBuilder sb = new StringBuilder(s);
+    int edits = 1 + rnd.nextInt(3);
+    for (int e = 0; e < edits && sb.length() > 0; e++) {
+      int at = rnd.nextInt(sb.length());
+      switch (rnd.nextInt(5)) {
+        case 0 -> sb.deleteCharAt(at);
+        case 1 -> sb.insert(at, sb.charAt(at));
+        case 2 -> sb.setCharAt(at, alphabet.charAt(rnd.nextInt(alphabet.length())));
+        case 3 -> sb.insert(at, alphabet.charAt(rnd.nextInt(alphabet.length())));
+        default -> sb.setLength(at);
+      }
+    }
+    return sb.toString();
+  }
+
+  @Test
+  void everyHandCompiledPatternIsOneASpecDeclares() throws IOException {
+    StringBuilder specs = new StringBuilder();
+    try (Stream<Path> s = Files.list(Path.of("parsers"))) {
+      for (Path f : s.filter(p -> p.toString().endsWith(".spec")).sorted().toList()) {
+        specs.append(Files.readString(f)).append('\n');
+      }
+    }
+    for (String p : FastPatterns.patterns()) {
+      assertTrue(specs.toString().contains(" " + p + "\n"), () -> "FastPatterns holds a pattern no spec declares "
+          + "(the spec changed: update or drop its equivalent): " + p);
+    }
+    for (String p : FastPatterns.prechecked()) {
+      assertTrue(specs.toString().contains(" " + p + "\n"), () -> "FastPatterns prechecks a pattern no spec declares: " + p);
+    }
+    // and the vLLM log's hot patterns are the ones in use
+    assertTrue(VLLM.prefixes().stream().anyMatch(p -> p.pattern().pattern().equals(FastPatterns.CONTAINER)));
+    assertTrue(VLLM.kinds().stream().anyMatch(k -> k.pattern().pattern().equals(FastPatterns.GENERATED)));
+  }
+
+  @Test
+  void aFixedWidthStartIsReadFromTheRegex() {
+    assertEquals(11, LeadingSkeleton.of("^(?<ymd>\\d{4}-\\d\\d-\\d\\d) (?<hms>x)?").length());
+    assertFalse(LeadingSkeleton.of("^(?<ymd>\\d{4}-\\d\\d-\\d\\d) ").mayMatch("2026-01-01T00:00:00Z", 0));
+    assertTrue(LeadingSkeleton.of("^(?<ymd>\\d{4}-\\d\\d-\\d\\d) ").mayMatch("x 2026-01-01 00", 2));
+    assertEquals(0, LeadingSkeleton.of("^(?:a|b)c").length(), "an alternation ends it");
+    assertEquals(1, LeadingSkeleton.of("^a(?:b)?c").length(), "an optional group ends it");
+    assertEquals(1, LeadingSkeleton.of("^ab*").length(), "a repeated atom is not part of it");
+    assertEquals(3, LeadingSkeleton.of("^[^\\]\\s][\\w.-]\\(").length());
+    assertFalse(LeadingSkeleton.of("^[^\\]\\s]").mayMatch("]", 0));
+    assertTrue(LeadingSkeleton.of("^[^\\]\\s]").mayMatch("é", 0), "non-ASCII is never ruled out");
+  }
+
   @Test
   void aStripPatternsRequiredTextIsFoundOnlyWhereEveryMatchHasIt() {
     assertEquals("x across cluster]", LineMatcher.requiredLiteral("\\s\\[repeated \\d+x across cluster\\]\\s*$"));

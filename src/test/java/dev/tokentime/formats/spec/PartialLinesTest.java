@@ -1,0 +1,81 @@
+package dev.tokentime.formats.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pieces of one long line joined before matching: CRI's P lines, docker json-file's records whose
+ * log text does not end in a newline. The joined line is numbered as its last piece; the other
+ * pieces are partial (other) lines; streams are joined apart.
+ */
+class PartialLinesTest {
+  private final List<String> out = new ArrayList<>();
+
+  private PartialLines joiner() {
+    return new PartialLines(new PartialLines.Sink() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) {
+        out.add(lineNo + " " + new String(buf, off, len, StandardCharsets.UTF_8));
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        out.add(lineNo + " too long " + length);
+      }
+
+      @Override
+      public void partial(long lineNo) {
+        out.add(lineNo + " partial");
+      }
+    });
+  }
+
+  private void feed(PartialLines p, String... lines) throws IOException {
+    for (int i = 0; i < lines.length; i++) {
+      byte[] b = lines[i].getBytes(StandardCharsets.UTF_8);
+      p.line(i + 1, b, 0, b.length);
+    }
+    p.end();
+  }
+
+  @Test
+  void dockerJsonRecordsOfOneLineAreJoinedIntoTheFirstRecord() throws IOException {
+    feed(joiner(),
+        "{\"log\":\"INFO a \\\"q\\\" \",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:01.1Z\"}",
+        "{\"log\":\"err \",\"stream\":\"stderr\",\"time\":\"2025-08-12T02:00:01.2Z\"}",
+        "{\"log\":\"b\\\\\",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:01.3Z\"}",
+        "{\"log\":\"c.\\n\",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:01.4Z\"}",
+        "{\"log\":\"whole\\n\",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:01.5Z\"}",
+        "{\"log\":\"end\\n\",\"stream\":\"stderr\",\"time\":\"2025-08-12T02:00:01.6Z\"}");
+    assertEquals(List.of(
+        "1 partial",
+        "3 partial",
+        "4 {\"log\":\"INFO a \\\"q\\\" b\\\\c.\\n\",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:01.1Z\"}",
+        "5 {\"log\":\"whole\\n\",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:01.5Z\"}",
+        "2 partial",
+        "6 {\"log\":\"err end\\n\",\"stream\":\"stderr\",\"time\":\"2025-08-12T02:00:01.2Z\"}"), out);
+  }
+
+  @Test
+  void anEscapedBackslashBeforeNIsNoNewlineAndPiecesLeftAtTheEndAreEmitted() throws IOException {
+    feed(joiner(),
+        "{\"log\":\"path C:\\\\n\",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:01Z\"}",
+        "{\"log\":\"ext\",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:02Z\"}");
+    assertEquals(List.of("1 partial",
+        "2 {\"log\":\"path C:\\\\next\",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:01Z\"}"), out);
+  }
+
+  @Test
+  void otherJsonAndCriLinesPassAsBefore() throws IOException {
+    feed(joiner(),
+        "{\"request_id\":\"r1\"}",
+        "2025-08-12T02:00:01Z stdout P INFO a",
+        "2025-08-12T02:00:01Z stdout F bc");
+    assertEquals(List.of("1 {\"request_id\":\"r1\"}", "2 partial", "3 2025-08-12T02:00:01Z stdout P INFO abc"), out);
+  }
+}
