@@ -139,6 +139,10 @@ def long_line_file(data):
 
 # ---- benchmarks ------------------------------------------------------------------------------
 
+# keeps what a run measured so far (main sets it): called after each benchmark and each ingest row
+SAVE = lambda res: None
+
+
 def bench_ingest(res, data, sizes, forms, reps, tokens_form_max):
     tmp = os.path.join(data, "db")
     os.makedirs(tmp, exist_ok=True)
@@ -184,6 +188,7 @@ def bench_ingest(res, data, sizes, forms, reps, tokens_form_max):
                 rm_db(keep)
                 os.replace(base_db, keep)
             res["ingest"].append(row)
+            SAVE(res)
 
 
 def bench_answers(res, data, size, reps):
@@ -632,8 +637,20 @@ def main():
     ap.add_argument("--data", default=os.path.join(ROOT, "target", "bench-data"), help="where inputs and databases go")
     ap.add_argument("--no-build", action="store_true", help="use the jar and test classes as they are")
     ap.add_argument("--no-write", action="store_true", help="print the section instead of writing BENCHMARKS.md")
+    ap.add_argument("--from-results", metavar="JSON",
+                    help="measure nothing: write the section from a results file of an earlier run (complete or not)")
     args = ap.parse_args()
     args.argv = sys.argv[1:]
+    if args.from_results:
+        with open(args.from_results) as f:
+            res = json.load(f)
+        args.argv = res.get("argv", args.argv)
+        section = report(res, args)
+        print(section)
+        if not args.no_write:
+            write_benchmarks(section)
+            log("BENCHMARKS.md updated")
+        return
     if not args.no_build:
         log("building (mvn package, tests compiled but not run) ...")
         run(["mvn", "-B", "-q", "-DskipTests", "package"])
@@ -641,29 +658,49 @@ def main():
     sizes = args.sizes.split(",")
     only = set(args.only.split(","))
     biggest = args.answers_size or max(sizes, key=tokens_of)
-    res = {"date": datetime.date.today().isoformat(), "machine": machine(), "reps": args.reps, "ingest": []}
+    res = {"date": datetime.date.today().isoformat(), "machine": machine(), "reps": args.reps, "ingest": [],
+           "argv": args.argv}
+    results = os.path.join(ROOT, "target", "bench", "results.json")
+    os.makedirs(os.path.dirname(results), exist_ok=True)
+
+    def save(r=res):
+        # after every benchmark: a run stopped on a busy machine keeps what it measured
+        # (--from-results writes the section from it)
+        with open(results, "w") as f:
+            json.dump(r, f, indent=1)
+
+    global SAVE
+    SAVE = save
+
     if "ingest" in only or "answers" in only:
         bench_ingest(res, args.data, sizes if "ingest" in only else [biggest],
                      args.forms.split(",") if "ingest" in only else ["requests"], args.reps, args.tokens_form_max)
+        save()
     if "answers" in only:
         bench_answers(res, args.data, biggest, args.answer_reps or args.reps)
+        save()
     if "report" in only and ("ingest" in only or "answers" in only):
         bench_report(res, args.data, biggest, args.reps)
+        save()
     if "script" in only:
         bench_script(res, args.data, biggest, args.reps)
+        save()
     if "text" in only:
         bench_text(res, args.data, args.text_size, args.reps)
+        save()
     if "long-line" in only:
         bench_long_line(res, args.data)
+        save()
     if "files" in only:
         bench_files(res, args.data, "10M" if tokens_of(biggest) >= 10_000_000 else biggest, args.reps)
+        save()
     if "jmh" in only:
         bench_jmh(res)
+        save()
     if "day" in only:
         bench_day(res, args.data, args.day_size)
-    os.makedirs(os.path.join(ROOT, "target", "bench"), exist_ok=True)
-    with open(os.path.join(ROOT, "target", "bench", "results.json"), "w") as f:
-        json.dump(res, f, indent=1)
+        save()
+    save()
     section = report(res, args)
     print(section)
     if not args.no_write:
