@@ -459,6 +459,12 @@ def report(res, args):
     L = []
     L.append("Written by `%s` on %s. Machine: %s." % (" ".join(["python3", "bench/run.py"] + args.argv),
                                                       res["date"], res["machine"]))
+    m = re.search(r"load average ([\d.]+) at the start", res["machine"])
+    if m and float(m.group(1)) > 1.5 * (os.cpu_count() or 1):
+        L.append("")
+        L.append("**A busy machine: load average %s at the start on %d cores.** Other work shared the cores, and "
+                 "the ratios move with the load (tokentime's ingest keeps both cores busy): run it again on a quiet "
+                 "machine before reading a target as met or missed." % (m.group(1), os.cpu_count()))
     L.append("")
     T = targets(res)
     if T:
@@ -605,7 +611,7 @@ def report(res, args):
         for b in res["jmh"]:
             L.append("| `%s` | %.1f MB | %.1f ± %.1f | %.0f |" % (b["name"], b["mb"], b["ms"], b["err"], b["mb"] / (b["ms"] / 1000)))
         L.append("")
-    L.append("Raw timings of every repetition: `target/bench/results.json` after a run.")
+    L.append("Raw timings of every repetition: `target/bench/results.json`.")
     return "\n".join(L)
 
 
