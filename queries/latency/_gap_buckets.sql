@@ -2,8 +2,8 @@
 -- _gap_bucket (65 µs up to about a second), with each bucket's mean, sum of squared deviations,
 -- min and max, for both variants (a filter on variant keeps one branch: the variant is a literal).
 -- A view, so that a caller can copy the few rows into a table first (GapStats does): DuckDB ran
--- the same join of every gap with its request five times slower inside the full percentile query
--- at 200 M tokens (11.2 s against 2.8 + 2.4 s) under the 500 MB memory limit.
+-- the same join of every gap with its request several times slower inside the full percentile
+-- query at a day's scale, under the 500 MB memory limit.
 -- @grain one row per run, variant and bucket with gaps
 -- @column run [id] Run name.
 -- @column variant [text] chunk_gap (token_gaps.gap_ns, ns) or per_token (gap_per_token_ms, ms).

@@ -3,7 +3,7 @@
 -- of the default scope — no analysis window or warm-up variable set (_scope_is_default) — are
 -- read from _gap_stats, which the derive step fills with _gap_quantiles_live('chunk_gap') for
 -- each run an ingest touched: summary, report, metric_stats and itl_distribution then read a few
--- rows instead of every gap (1.5 s at 50 M tokens). With a window set, and for per_token, they
+-- rows instead of every gap. With a window set, and for per_token, they
 -- are computed from the gaps. Both branches are filtered on constants, so only one runs.
 -- @grain one row per run with at least one gap
 -- @param which The variant: 'chunk_gap' or 'per_token'.

@@ -38,8 +38,8 @@ valid_clocked AS (
 -- vLLM's ITL samples: the gaps between consecutive chunks that carry choices (content, reasoning,
 -- role-only and empty deltas). A request without role or empty chunks and with every position
 -- once has its content chunks for choice-bearing chunks, so its gaps are the stored chunk gaps
--- (tokens.gap_ns); only the others are put in seq order here (a window over every chunk took most
--- of 23 s at 50 M tokens). Scanned where read (NOT MATERIALIZED), three times, rather than held
+-- (tokens.gap_ns); only the others are put in seq order here (a window over every chunk was most
+-- of the view's time). Scanned where read (NOT MATERIALIZED), three times, rather than held
 -- (_pooled_quantiles reads it by name).
 unordered AS (
     SELECT DISTINCT request_key FROM tokens WHERE chunk_kind IN ('role', 'empty')

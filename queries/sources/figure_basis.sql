@@ -24,7 +24,7 @@ WITH latency AS (
     ) UNPIVOT (value FOR figure IN (ttft_ms, pre_queue_ms, queue_ms, prefill_ms, decode_ms, e2e_ms, tpot_ms))
 ),
 -- the gaps of token_gaps, counted per request and file first (joining every gap back to its token
--- row took 5 s at 10 M tokens)
+-- row was most of the view's time)
 itl AS (
     SELECT r.run, 'itl_ms' AS figure, s.format, 'token rows' AS how, c.resolution_ns AS res, t.n
     FROM (

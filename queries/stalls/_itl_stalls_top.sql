@@ -40,7 +40,7 @@ over AS (
         -- tt_stall_floor_ns, when a command sets it (the report does, from the thresholds of
         -- metric_stats): a floor at or under every run's threshold, a constant once the query
         -- is planned, so the scan of the tokens drops the short gaps before they meet their
-        -- requests (200 M tokens: the report's stall summary 23-35 s -> 8 s, same rows)
+        -- requests (several times faster at a day's scale, same rows)
         AND g.gap_ns > coalesce(getvariable('tt_stall_floor_ns'), -1)
 ),
 -- every gap over the threshold, or each run's n_longest longest (longest first, then the
@@ -69,7 +69,7 @@ prefill AS (
 -- overlaps the prefills begun by t1 less those ended by t0. Both counts come from one sorted
 -- pass over the prefills' instants and the stalls' (a running count, prefills first at a tie),
 -- partitioned by which count it is (ended: 0 for begun by t1, 1 for ended by t0); as-of joins
--- gave the same counts but one of them took 125 s of CPU at 200 M tokens, and a range join
+-- gave the same counts but one of them took minutes of CPU at a day's scale, and a range join
 -- compared every stall with every prefill of its run
 running AS (
     SELECT request_key, seq, ended, n

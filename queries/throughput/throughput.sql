@@ -22,8 +22,8 @@
 CREATE OR REPLACE VIEW throughput AS
 -- the requests counted, with their window's start, are joined with the chunks as one small
 -- relation: with requests, scope and run_summary joined to the chunks one by one, DuckDB
--- misjudged their sizes and built its hash tables from the chunks (50 M tokens: 11 s and 1 GB
--- against 1 s)
+-- misjudged their sizes and built its hash tables from the chunks (many times slower, and over
+-- the memory target)
 WITH counted AS MATERIALIZED (
     SELECT r.request_key, r.run, s.window_start_ns
     FROM requests AS r

@@ -1,8 +1,8 @@
 -- Engine steps found from every content chunk (_token_steps_from_cells over _token_cells), at the
 -- session's step tolerance: the token batch method of _level_segments. A task that reads the
 -- timelines several times (the report) snapshots _token_cells and then this view first: inside a
--- whole timeline query DuckDB ran the per-cell aggregate under memory pressure, 60 s at 200 M
--- tokens where the aggregate alone takes 6.5 s.
+-- whole timeline query DuckDB ran the per-cell aggregate under memory pressure, about ten times
+-- slower than the aggregate alone.
 -- @grain one row per engine step per run and clock
 -- @column run [id] Run.
 -- @column clock_id [id] Clock of t0_ns and t1_ns.

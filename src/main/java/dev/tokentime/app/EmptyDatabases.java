@@ -27,8 +27,8 @@ import java.util.Map;
 /**
  * New databases start as a copy of an empty one kept in a cache directory. Creating the schema
  * and installing the query library's views (DuckDB binds every view as it is created) takes
- * 1.5-2 s on these machines, longer than loading a million tokens; copying the 1.3 MB file it
- * produces takes milliseconds. The cached file is keyed by everything that shapes it (schema
+ * longer than loading a million tokens; copying the small file it produces is nearly free
+ * (BENCHMARKS.md). The cached file is keyed by everything that shapes it (schema
  * version, storage compatibility, query library hash, tokentime and DuckDB versions), so a new
  * version never copies an old template. The cache is a speed-up only: when it cannot be read or
  * written, the database is created in place as before.

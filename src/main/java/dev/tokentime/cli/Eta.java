@@ -3,7 +3,7 @@ package dev.tokentime.cli;
 /**
  * The progress line's time left, smoothed. The rate of the first seconds says little (the
  * database opens, the first batches fill), and the estimate from the average rate so far swung
- * from 89 s to 552 s there: nothing is shown for the first {@link #SETTLE_S} seconds, and then
+ * by several times there: nothing is shown for the first {@link #SETTLE_S} seconds, and then
  * each new estimate moves the shown one by a fraction {@link #WEIGHT}, the shown one counting down
  * meanwhile.
  */

@@ -39,6 +39,31 @@ public record TableData(List<String> columns, List<Boolean> numeric, List<Object
     return new TableData(cols, numeric, rows, truncated);
   }
 
+  /**
+   * The next rows of a result whose cursor is on a row not read yet (where {@link #read} or this
+   * stopped when {@code truncated}): that row and up to {@code maxRows - 1} after it; truncated
+   * again when rows remain, the cursor then on the first of them. A caller that prints a result
+   * a page at a time holds one page, never the whole result.
+   */
+  public static TableData readFrom(ResultSet rs, List<String> columns, List<Boolean> numeric, long maxRows)
+      throws SQLException {
+    int n = columns.size();
+    List<Object[]> rows = new ArrayList<>();
+    boolean truncated = false;
+    do {
+      if (rows.size() >= maxRows) {
+        truncated = true;
+        break;
+      }
+      Object[] row = new Object[n];
+      for (int i = 0; i < n; i++) {
+        row[i] = rs.getObject(i + 1);
+      }
+      rows.add(row);
+    } while (rs.next());
+    return new TableData(columns, numeric, rows, truncated);
+  }
+
   static boolean isNumeric(int sqlType) {
     return switch (sqlType) {
       case java.sql.Types.TINYINT, java.sql.Types.SMALLINT, java.sql.Types.INTEGER,

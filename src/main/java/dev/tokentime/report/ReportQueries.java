@@ -146,14 +146,20 @@ final class ReportQueries {
       if (!Database.isOutOfMemory(e)) {
         throw e;
       }
-      // At 200 M tokens a timeline failed now and then with "failed to pin block" under the
+      // At a day's scale a timeline failed now and then with "failed to pin block" under the
       // memory limit and passed when run again (a read: safe to repeat); once, then the error.
       dev.tokentime.Timing.note("report %s: out of memory (%s); once more", name, e.getMessage().lines().findFirst().orElse(""));
       return readOnce(name, sql, args);
     }
   }
 
+  /**
+   * One read, streamed: DuckDB JDBC otherwise builds a result whole before its first row, outside
+   * DuckDB's memory limit, and Tablesaw then copies it. Streaming is turned off again after it, as
+   * a streamed result is the only thing its connection may run while it is open.
+   */
   private Table readOnce(String name, String sql, Object... args) throws SQLException {
+    db.streamResults(true);
     try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
       for (int i = 0; i < args.length; i++) {
         ps.setObject(i + 1, args[i]);
@@ -161,6 +167,8 @@ final class ReportQueries {
       try (ResultSet rs = ps.executeQuery()) {
         return Table.read().db(rs, name);
       }
+    } finally {
+      db.streamResults(false);
     }
   }
 }

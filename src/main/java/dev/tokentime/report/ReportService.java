@@ -45,7 +45,7 @@ public final class ReportService {
     // the stall summary and the top stalls, each computed from the view, do.) The engine steps
     // found from token timestamps are read by the batch timeline and the levels table; computed
     // on their own, in two statements, where inside the timeline's query DuckDB ran their
-    // per-cell aggregate under memory pressure (200 M tokens: report 199 s and 1.55 GB before).
+    // per-cell aggregate under memory pressure, slower and over the memory target at a day's scale.
     // The cells are dropped once the steps are taken from them.
     // (metric_stats's chunk-gap buckets first, when a window or warm-up is set: ScopedGapBuckets)
     try (ViewSnapshot buckets = ScopedGapBuckets.open(db); ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats");
@@ -58,7 +58,7 @@ public final class ReportService {
   /**
    * tt_stall_floor_ns for the report's two stall sections (report_stall_floor: under every run's
    * stall threshold), so _itl_stalls_top drops shorter gaps in its scan of the tokens instead of
-   * after joining every gap with its request (200 M tokens: 45 s of the report). Taken from the
+   * after joining every gap with its request (most of the report's time at a day's scale). Taken from the
    * metric_stats snapshot, the figures the sections compare with.
    */
   private static final class StallFloor implements AutoCloseable {

@@ -32,7 +32,7 @@ final class DotCommands {
       new Spec(".doc", "NAME", "What a table, view or macro holds: grain and columns with units"),
       new Spec(".format", "text|csv|json|markdown", "How results are printed"),
       new Spec(".timer", "on|off", "Print how long each statement took"),
-      new Spec(".maxrows", "N", "Rows a text or Markdown table shows (0: all; CSV and JSON write all)"),
+      new Spec(".maxrows", "N", "Rows a text or Markdown table shows (0: all, 10,000 at a time; CSV and JSON write all)"),
       new Spec(".output", "[FILE]", "Write results to FILE; without FILE, back to the screen"),
       new Spec(".help", "", "This list"),
       new Spec(".quit", "", "Leave the shell (also .exit, or Ctrl-D)"));

@@ -12,11 +12,15 @@ import java.util.List;
 
 /**
  * Prints a result in the shell's format: text and Markdown through {@link TableRenderer} (up to
- * maxRows rows, a note when there were more), CSV and JSON streamed whole. EXPLAIN's plan is
- * printed as the text it is.
+ * maxRows rows, a note when there were more; with maxRows 0 every row, a table of {@link #PAGE_ROWS}
+ * rows at a time, so the shell never holds a whole big result), CSV and JSON streamed whole.
+ * EXPLAIN's plan is printed as the text it is.
  */
 final class ResultPrinter {
   private ResultPrinter() {}
+
+  /** Rows of one printed table when every row is asked for: each page is aligned on its own. */
+  static final int PAGE_ROWS = 10_000;
 
   static void print(ResultSet rs, OutputFormat f, int width, long maxRows, PrintWriter out)
       throws SQLException, IOException {
@@ -24,17 +28,45 @@ final class ResultPrinter {
       case CSV -> ResultStreamer.csv(rs, out);
       case JSON -> ResultStreamer.json(rs, out);
       default -> {
-        TableData t = TableData.read(rs, maxRows);
+        TableData t = TableData.read(rs, maxRows > 0 ? maxRows : PAGE_ROWS);
         if (isPlan(t)) {
           for (Object[] row : t.rows()) {
             out.println(row[1]);
           }
-        } else {
+        } else if (maxRows > 0 || !t.truncated()) {
           print(t, f, width, out);
+        } else {
+          printPages(rs, t, f, width, out);
         }
       }
     }
     out.flush();
+  }
+
+  /**
+   * Every row, a page at a time: text repeats the header over each page (its columns are aligned
+   * to that page), Markdown gives its header once, so its pages make one table.
+   */
+  private static void printPages(ResultSet rs, TableData first, OutputFormat f, int width, PrintWriter out)
+      throws SQLException {
+    TableData page = first;
+    boolean header = true;
+    while (true) {
+      TableData shown = new TableData(page.columns(), page.numeric(), page.rows(), false);
+      if (f == OutputFormat.TEXT) {
+        out.print(TableRenderer.text(shown, width));
+      } else {
+        String md = TableRenderer.markdown(shown);
+        // the header and its rule are the first two lines
+        out.print(header ? md : md.substring(md.indexOf('\n', md.indexOf('\n') + 1) + 1));
+      }
+      out.flush();
+      header = false;
+      if (!page.truncated()) {
+        return;
+      }
+      page = TableData.readFrom(rs, page.columns(), page.numeric(), PAGE_ROWS);
+    }
   }
 
   /** A table already in memory, e.g. what a dot-command made. */

@@ -85,6 +85,9 @@ public final class ShellSession implements AutoCloseable {
   }
 
   private void sql(String sql) throws SQLException, IOException {
+    // computed as it is printed: DuckDB JDBC otherwise builds a result whole before its first row,
+    // outside the memory limit, and a text table shows only its first rows
+    db.streamResults(true);
     try (Statement st = db.connection().createStatement()) {
       running = st;
       boolean hasResult = st.execute(sql);
@@ -95,6 +98,9 @@ public final class ShellSession implements AutoCloseable {
       }
     } finally {
       running = null;
+      // a streamed result is the only thing its connection may run while it is open: the
+      // dot-commands and the completer read theirs whole
+      db.streamResults(false);
       if (Catalog.changesNames(sql)) {
         catalog.invalidate();
       }

@@ -43,7 +43,7 @@ public final class Database implements AutoCloseable {
    * Appends need no cache: with the general limit DuckDB kept the table blocks it had written in
    * its buffer pool up to the limit, and loading was no slower with this (BENCHMARKS.md). The steps
    * after loading run under {@link #LEAN_MEMORY_LIMIT}: their joins spill sooner under this one
-   * (at 200 M tokens the chunk-gap statistics took 20.7 s instead of 11 s).
+   * (the chunk-gap statistics take about twice as long at a day's scale).
    */
   public static final String LOAD_MEMORY_LIMIT = "150MB";
 
@@ -51,12 +51,10 @@ public final class Database implements AutoCloseable {
    * DuckDB's memory limit for work that scans many rows for a few results, unless
    * TOKENTIME_MEMORY_LIMIT is set: an ingest's steps after loading (derive, request links, checks)
    * and the summary's queries. DuckDB keeps the blocks it read cached up to its limit, so under the
-   * general one the derive step set an ingest's peak (50 M tokens: 0.45 GB after loading, 0.62 GB
-   * after deriving; 200 M: 0.96 GB) and the summary held 0.51 GB at 50 M, 0.69 GB at 200 M. Under
-   * this one: ingest 0.49-0.51 and 0.60 GB (the 50 M derive no slower, the 200 M one 9.1 s instead
-   * of 5.6 s), summary 0.41 and 0.43 GB, no slower. 150 MB ran out of memory (the derive step once,
-   * figure_basis at 200 M tokens); should 250 MB, the work runs again under the general limit
-   * ({@link #underLeanLimit}).
+   * general one the derive step set an ingest's peak memory and the summary held more than it
+   * needs; under this one both peak lower and run no slower but for a day's derive step.
+   * 150 MB ran out of memory (the derive step once, figure_basis at a day's scale); should 250 MB,
+   * the work runs again under the general limit ({@link #underLeanLimit}).
    */
   public static final String LEAN_MEMORY_LIMIT = "250MB";
 
@@ -383,8 +381,8 @@ public final class Database implements AutoCloseable {
       st.execute("SET autoinstall_known_extensions = false");
       // An as-of join whose probe side is estimated under this many rows runs as a nested loop.
       // The estimate after exact-percentile thresholds (_gap_quantiles) is 0, and itl_stalls then
-      // compared 100 K stalls with 10 M prefill counts one by one (11 s instead of 0.7 s at 10 M
-      // tokens); the sort-based as-of join is never much slower on small inputs.
+      // compared every stall with every prefill count one by one (quadratic); the sort-based
+      // as-of join is never much slower on small inputs.
       st.execute("SET asof_loop_join_threshold = 0");
       // the query library writes lambdas as x -> ..., the only syntax DuckDB before 1.3 reads
       // (docs/notebooks.md: views must run on DuckDB 1.2+); DuckDB 2.0 refuses it by default
@@ -489,8 +487,8 @@ public final class Database implements AutoCloseable {
   /**
    * Whether DuckDB JDBC streams query results on this connection: on, a result is computed as it
    * is read; off (DuckDB JDBC's default, and tokentime's but where a result may be big), it is
-   * built whole before the first row is read, outside the memory limit (`query --format csv
-   * token_gaps` at 50 M tokens: 4.0 GB of RSS). While a streamed result is open the connection
+   * built whole before the first row is read, outside the memory limit (a view of one row per
+   * token read whole went far over the memory target). While a streamed result is open the connection
    * runs nothing else.
    */
   public void streamResults(boolean on) throws SQLException {

@@ -46,7 +46,7 @@ public final class GapStats {
     List<String> restore = clearVariables(db);
     try (Statement st = db.connection().createStatement()) {
       // the first pass copied out first: inside the one percentile query DuckDB ran its join of
-      // every gap with its request five times slower at 200 M tokens (_gap_buckets)
+      // every gap with its request several times slower at a day's scale (_gap_buckets)
       st.execute("CREATE OR REPLACE TEMP TABLE _tt_gap_buckets AS "
           + "SELECT * FROM _gap_buckets WHERE variant = 'chunk_gap' AND run IN " + in);
       st.execute("DELETE FROM _gap_stats WHERE run IN " + in);

@@ -7,9 +7,8 @@ import java.sql.SQLException;
  * reads the ITL figures while an analysis window or warm-up is set: the derive step's figures
  * (_gap_stats) are of the default scope, so metric_stats computes these from every gap, and
  * inside its one query, under the memory limit, DuckDB ran that pass several times slower than on
- * its own (200 M tokens, --warmup-requests 20: metric_stats 15.4 s, against 3.6 s for the pass
- * and 2.4 s for the rest; at 50 M the same either way). With the default scope nothing is
- * computed.
+ * its own at a day's scale (the same either way at smaller ones). With the default scope nothing
+ * is computed.
  */
 public final class ScopedGapBuckets {
   private ScopedGapBuckets() {}

@@ -6,7 +6,7 @@ import java.sql.SQLException;
  * The engine steps found from token timestamps (the query library's _token_cells, then
  * _token_steps_live), computed once for a task that draws timelines: the batch timeline and the
  * levels table both read them, and computed inside the timeline's query DuckDB ran their per-cell
- * aggregate under memory pressure (200 M tokens: the report took 199 s and 1.55 GB). Two on-disk
+ * aggregate under memory pressure (at a day's scale, slower and over the memory target). Two on-disk
  * snapshots, the cells dropped once the steps are taken from them.
  */
 public final class TokenSteps {

@@ -117,6 +117,41 @@ class ShellSessionTest {
   }
 
   @Test
+  void aResultIsComputedAsItIsPrinted() throws Exception {
+    // rows past the first few raise an error: a result built whole before its first row is read
+    // fails, a streamed one stops once the rows shown are read
+    Run r = script(".maxrows 3\nSELECT CASE WHEN i < 5000000 THEN i ELSE error('computed too far') END AS i"
+        + " FROM range(10000000) r(i);\n");
+    assertEquals(0, r.failed(), r.err());
+    assertEquals("i\n-\n0\n1\n2\n(only the first 3 rows shown: .maxrows 0 shows all, .format csv writes all)\n",
+        r.out());
+  }
+
+  @Test
+  void everyRowIsPrintedAPageAtATime() throws Exception {
+    int n = 2 * ResultPrinter.PAGE_ROWS + 5;
+    Run text = script(".maxrows 0\nSELECT i FROM range(" + n + ") r(i) ORDER BY i;\n");
+    assertEquals(0, text.failed(), text.err());
+    String[] lines = text.out().split("\n");
+    // three pages, each with its header and rule
+    assertEquals(n + 3 * 2, lines.length);
+    assertEquals(3, java.util.Arrays.stream(lines).filter(l -> l.strip().equals("i")).count());
+    assertEquals("0", lines[2].strip());
+    assertEquals(Integer.toString(ResultPrinter.PAGE_ROWS), lines[ResultPrinter.PAGE_ROWS + 4].strip());
+    assertEquals(Integer.toString(n - 1), lines[lines.length - 1].strip());
+
+    Run md = script(".format markdown\n.maxrows 0\nSELECT i FROM range(" + n + ") r(i) ORDER BY i;\n");
+    assertEquals(0, md.failed(), md.err());
+    String[] mdLines = md.out().split("\n");
+    // one table: a header, its rule, then every row in order
+    assertEquals(n + 2, mdLines.length);
+    assertEquals("| i |", mdLines[0]);
+    for (int i = 0; i < n; i++) {
+      assertEquals("| " + i + " |", mdLines[i + 2]);
+    }
+  }
+
+  @Test
   void quitEndsTheScript() throws Exception {
     Run r = script("SELECT 1 AS x;\n.quit\nSELECT 2 AS y;\n");
     assertEquals("x\n-\n1\n", r.out());

@@ -10,8 +10,8 @@ import java.util.Arrays;
  * not its hundreds of timestamps.
  *
  * <p>Why by hand: Jackson copies every number's digits into its text buffer before converting
- * them, and for a request's ~500 timestamps that was 55 % of the parse thread's CPU at 50 M tokens
- * (JFR). Here each digit is read once. Anything but {@code [ digits (, digits)* ]} with JSON
+ * them, and for a request's hundreds of timestamps that was most of the parse thread's CPU (JFR;
+ * BENCHMARKS.md). Here each digit is read once. Anything but {@code [ digits (, digits)* ]} with JSON
  * whitespace — a sign, a fraction, an exponent, a leading zero, a value over Long.MAX_VALUE, a
  * string, a truncated array — makes {@link #scan} answer false, and the caller reads the original
  * line with Jackson alone, so every reject and its reason stay Jackson's and the record's. The
