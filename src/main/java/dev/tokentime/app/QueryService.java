@@ -6,6 +6,7 @@ import dev.tokentime.output.OutputFormat;
 import dev.tokentime.output.ResultStreamer;
 import dev.tokentime.output.TableData;
 import dev.tokentime.output.TableRenderer;
+import dev.tokentime.shell.StatementSplitter;
 import dev.tokentime.store.Database;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -93,6 +94,13 @@ public final class QueryService {
    * then failed with exit 2.
    */
   static void refuseWrites(Database d, String sql) throws SQLException {
+    // DuckDB's JDBC driver runs every statement but the last while it prepares the last, so
+    // "COPY … TO 'f'; SELECT 1" would write its file before the check below saw only the SELECT.
+    int statements = StatementSplitter.split(sql).size();
+    if (statements > 1) {
+      throw new BadInputException("query runs one statement; this text holds " + statements
+          + " (separated by ';') and none was run: run them one at a time, or in tokentime shell");
+    }
     if (!d.returnsRows(sql)) {
       throw new BadInputException("query runs statements that return rows (SELECT, a view, SHOW, DESCRIBE, "
           + "EXPLAIN); this one returns none and was not run (files are written by tokentime export QUERY -o FILE)");

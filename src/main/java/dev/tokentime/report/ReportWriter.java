@@ -41,7 +41,10 @@ public final class ReportWriter {
       throw new dev.tokentime.BadInputException("-o " + o + " is a file that is not .html or .md; name a .html "
           + "or .md file, or a directory to write " + baseName + ext + " into");
     }
-    if (!Files.exists(o) && name.matches(".*\\.[a-z0-9]{1,8}")) {
+    // a new name that ends like a document or data file is a mistaken file name, not a folder;
+    // other dotted names (out.v2, run-1.5) are folders as a user would expect
+    if (!Files.exists(o) && name.matches(".*\\.(?:txt|text|pdf|png|jpe?g|gif|svg|json|jsonl|csv|tsv|xml|log|"
+        + "rst|adoc|org|docx?|odt|rtf|xlsx?|pptx?|ipynb|duckdb|db|parquet|arrow|zip|gz|tar)")) {
       throw new dev.tokentime.BadInputException("-o " + o + ": a report is written to a .html or .md file, or "
           + "into a directory (" + baseName + ext + " in it); name one of those");
     }

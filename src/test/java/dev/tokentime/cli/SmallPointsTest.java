@@ -58,6 +58,11 @@ class SmallPointsTest {
     assertEquals(2, n.code(), n.err());
     assertTrue(n.err().contains("a report is written to a .html or .md file"), n.err());
     assertFalse(Files.exists(fresh), "no directory named new.txt");
+    // a dotted name that is no file type is a folder, as a user means it
+    Path folder = tmp.resolve("out.v2");
+    Run d = run("report", "--db", db.toString(), "-o", folder.toString());
+    assertEquals(0, d.code(), d.err());
+    assertTrue(Files.isRegularFile(folder.resolve("report.html")), d.err());
   }
 
   @Test
@@ -101,5 +106,19 @@ class SmallPointsTest {
     assertTrue(r.err().contains("returns none and was not run"), r.err());
     assertFalse(Files.exists(target), "COPY did not run");
     assertEquals(0, run("query", "--db", db.toString(), "DESCRIBE requests").code());
+  }
+
+  @Test
+  void queryRefusesAWriteHiddenBeforeARowReturningStatement() {
+    // the driver runs all but the last statement while preparing the last one
+    Path target = tmp.resolve("copy2.csv");
+    Run r = run("query", "--db", db.toString(), "COPY (SELECT 1) TO '" + target + "'; SELECT 1");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("query runs one statement; this text holds 2"), r.err());
+    assertFalse(Files.exists(target), "COPY did not run");
+    // a semicolon inside a string or a trailing one is not a second statement
+    Run one = run("query", "--db", db.toString(), "--format", "csv", "SELECT 'a;b' AS x;");
+    assertEquals(0, one.code(), one.err());
+    assertTrue(one.out().contains("a;b"), one.out());
   }
 }
