@@ -1,6 +1,7 @@
 package dev.tokentime.spark;
 
 import com.github.luben.zstd.ZstdInputStream;
+import dev.tokentime.ingest.CheckedSink;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.ParseContext;
@@ -119,7 +120,8 @@ final class FileParser {
             o.tz() == null ? null : ZoneId.of(o.tz()), o.year(),
             Instant.ofEpochMilli(task.modifiedMs()), null);
         try {
-          lines = format.parse(content, ctx, sink);
+          // the same range checks as the CLI's ingest: an out-of-range value is a reject naming its field
+          lines = format.parse(content, ctx, new CheckedSink(sink));
         } catch (UncheckedIOException e) {
           throw e.getCause();
         }

@@ -47,6 +47,33 @@ class SparkDuckDbParityTest {
     compare(dir, gen.toString());
   }
 
+  @Test
+  void anOutOfRangeValueIsARejectInTheLakeAsInTheDatabase() throws Exception {
+    // the CLI's range checks (ingest.CheckedSink) sit between the parsers and both sinks
+    Path dir = SparkTests.tempDir("range");
+    Path in = Files.createDirectories(dir.resolve("in"));
+    // a token time that fits INT64 but is neither an epoch time nor a monotonic clock's: the
+    // parser takes it, the range check refuses it
+    String s = Files.readString(SparkTests.root().resolve("sample-logs/peers/genai-perf/profile_export.json"));
+    String bad = s.replaceFirst("1767225600178000000", "4611686018427387904");
+    assertTrue(!bad.equals(s), "the sample holds the value replaced");
+    Files.writeString(in.resolve("profile_export.json"), bad);
+    Path db = dir.resolve("duck.duckdb");
+    SparkTests.cli("ingest", "--db", db.toString(), in.toString());
+    Path lake = dir.resolve("lake");
+    SparkTests.ingest(lake, in.toString());
+    SparkSession spark = SparkTests.session();
+    SparkViews.registerLake(spark, lake.toUri().toString());
+    List<List<Object>> duck = SparkTests.duck(db, "SELECT lines, records, other_lines, rejected FROM sources");
+    List<List<Object>> lakeSources = rows(spark.sql(
+        "SELECT lines, records, other_lines, rejected FROM sources").collectAsList());
+    assertSame("sources", duck, lakeSources);
+    assertEquals(1L, ((Number) duck.get(0).get(3)).longValue(), "one reject: " + duck);
+    List<List<Object>> reasons = rows(spark.sql("SELECT reason FROM rejects").collectAsList());
+    assertEquals(1, reasons.size(), reasons.toString());
+    assertTrue(String.valueOf(reasons.get(0).get(0)).contains("token ts_ns out of range"), reasons.toString());
+  }
+
   static void compare(Path dir, String... inputs) throws Exception {
     Path db = dir.resolve("duck.duckdb");
     List<String> args = new ArrayList<>(List.of("ingest", "--db", db.toString()));

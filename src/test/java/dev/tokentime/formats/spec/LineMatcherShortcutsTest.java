@@ -97,7 +97,7 @@ class LineMatcherShortcutsTest {
     dev.tokentime.generate.SweepWriter.write(tmp, new dev.tokentime.generate.SweepWriter.Spec(
         List.of(4), 6, null, 0, 40, 3, 4, 7, "vllm-log", "steps", false));
     List<String> lines = new ArrayList<>();
-    try (Stream<Path> s = Files.list(tmp)) {
+    try (Stream<Path> s = Files.walk(tmp)) { // one folder per level (c4/c4.log)
       for (Path f : s.filter(p -> p.toString().endsWith(".log")).sorted().toList()) {
         lines.addAll(Files.readAllLines(f, StandardCharsets.UTF_8));
       }
