@@ -146,7 +146,9 @@ public final class HtmlReport {
 
   private void ttft() {
     section("ttft", "Where TTFT goes");
-    chart(ReportCharts.ttft(d), false);
+    if (d.breakdown().rowCount() > 0) { // an engine-only database has no TTFT to draw
+      chart(ReportCharts.ttft(d), false);
+    }
     table(ReportTables.breakdown(d));
     end();
   }
@@ -183,10 +185,7 @@ public final class HtmlReport {
 
   private void overTime() {
     section("time", "Over time");
-    Set<String> runs = new LinkedHashSet<>();
-    for (Row r : d.runs()) {
-      runs.add(r.getString("run"));
-    }
+    List<String> runs = d.overTimeRuns();
     List<String> without = new ArrayList<>();
     for (String run : runs) {
       List<ChartSpec> cs = new ArrayList<>(ReportCharts.timelines(d, run));

@@ -63,7 +63,9 @@ public final class MarkdownReport {
     table(ReportTables.latency(d));
     table(ReportTables.levels(d));
     sb.append("## Where TTFT goes\n\n");
-    chart(ReportCharts.ttft(d));
+    if (d.breakdown().rowCount() > 0) { // an engine-only database has no TTFT to draw
+      chart(ReportCharts.ttft(d));
+    }
     table(ReportTables.breakdown(d));
     sb.append("## Inter-token latency and stalls\n\n");
     if (d.histogram().rowCount() > 0) {
@@ -79,10 +81,7 @@ public final class MarkdownReport {
     }
     if (chartsDir != null) {
       sb.append("## Over time\n\n");
-      Set<String> runs = new LinkedHashSet<>();
-      for (Row r : d.runs()) {
-        runs.add(r.getString("run"));
-      }
+      List<String> runs = d.overTimeRuns();
       for (String run : runs) {
         ReportCharts.timelines(d, run).forEach(this::chart);
         ReportCharts.engine(d, run).forEach(this::chart);

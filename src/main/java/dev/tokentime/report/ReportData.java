@@ -44,6 +44,20 @@ public record ReportData(String title, List<String> context, Summary summary, Sl
     Table clocks, Table timeline, Table engine, Table definitions, List<String> findings,
     CompareReport compare) {
 
+  /**
+   * The runs drawn over time: the runs of requests, then those with engine data alone (a server
+   * log of batch lines without request lines), in their order.
+   */
+  public List<String> overTimeRuns() {
+    java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+    for (Table t : List.of(runs, timeline, engine)) {
+      if (t != null && t.columnNames().contains("run")) {
+        out.addAll(t.stringColumn("run").asList());
+      }
+    }
+    return List.copyOf(out);
+  }
+
   /** A builder with nothing set: title "tokentime report", no context, no findings. */
   public static Builder builder() {
     return new Builder();

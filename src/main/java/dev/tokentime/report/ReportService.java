@@ -81,7 +81,8 @@ public final class ReportService {
 
   private ReportData gatherOnce(Database db, Request req) throws SQLException {
     Summary summary = new SummaryService().summarize(db, req.runs(), req.slo());
-    if (summary.runs().isEmpty()) {
+    // a server log without request lines (SGLang's batch lines alone) still has an engine to draw
+    if (summary.runs().isEmpty() && summary.engines().isEmpty()) {
       throw new BadInputException("no run to report" + (req.runs().isEmpty() ? " (nothing ingested?)"
           : " named " + String.join(", ", req.runs()) + " (tokentime query runs lists them)"));
     }
@@ -90,7 +91,10 @@ public final class ReportService {
     Table clocks = q.clocks();
     List<String> context = new ArrayList<>();
     context.add("database: " + req.source());
-    context.add(summary.runs().size() + " run" + (summary.runs().size() == 1 ? "" : "s") + " from "
+    long engineOnly = summary.engines().stream().map(e -> String.valueOf(e.get("run"))).distinct()
+        .filter(run -> summary.runs().stream().noneMatch(r -> r.run().equals(run))).count();
+    context.add(summary.runs().size() + " run" + (summary.runs().size() == 1 ? "" : "s")
+        + (engineOnly == 0 ? "" : " of requests and " + engineOnly + " of engine data only") + " from "
         + summary.sources() + " source file" + (summary.sources() == 1 ? "" : "s") + "; "
         + summary.rejectedLines() + " input line" + (summary.rejectedLines() == 1 ? "" : "s") + " rejected");
     if (req.window() != null && !req.window().isEmpty()) {
