@@ -260,7 +260,11 @@ public final class SummaryRenderer {
       if (m.count() == 0 || e.getKey().equals("queue_prefill_ms") && !notSplit) {
         continue;
       }
-      rows.add(new Object[] {e.getKey(), m.count(), m.mean(), m.p50(), m.p90(), m.p95(), m.p99()});
+      // text shows each duration in a unit that reads (35.7 s, not 35718.330); CSV and JSON keep ms
+      boolean ms = "ms".equals(m.unit());
+      rows.add(new Object[] {e.getKey(), m.count(), ms ? Values.duration(m.mean()) : m.mean(),
+          ms ? Values.duration(m.p50()) : m.p50(), ms ? Values.duration(m.p90()) : m.p90(),
+          ms ? Values.duration(m.p95()) : m.p95(), ms ? Values.duration(m.p99()) : m.p99()});
     }
     return new TableData(List.of("metric", "count", "mean", "p50", "p90", "p95", "p99"),
         List.of(false, true, true, true, true, true, true), rows, false);

@@ -71,4 +71,15 @@ class LevelTextTest {
     assertTrue(narrow.lines().findFirst().orElseThrow().contains("e2e p99"), narrow);
     assertEquals(3 + 2 + 2, narrow.lines().count(), narrow);
   }
+
+  @Test
+  void aRunsMetricTableShowsDurationsInTheirUnit() {
+    Map<String, Summary.Stats> metrics = new LinkedHashMap<>();
+    metrics.put("e2e_ms", new Summary.Stats("ms", 3, 35718.330, null, null, null, null, null, null, null,
+        0.4321, null, 1250.0, 41.7, 700_000.0));
+    Summary.RunSummary r = new Summary.RunSummary("c64", null, null, null, null, null, null, null, null, metrics);
+    var t = SummaryRenderer.metricTable(r);
+    assertEquals(List.of("e2e_ms", 3L, "35.7 s", "432 µs", "1.25 s", "41.7 ms", "11.7 min"),
+        java.util.Arrays.asList(t.rows().get(0)));
+  }
 }
