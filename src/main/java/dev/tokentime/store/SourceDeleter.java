@@ -26,7 +26,10 @@ final class SourceDeleter {
     Set<String> runs = new LinkedHashSet<>();
     try (Statement st = conn.createStatement()) {
       try (ResultSet rs = st.executeQuery("SELECT DISTINCT run FROM requests WHERE source_id IN " + in
-          + " UNION SELECT run FROM sources WHERE source_id IN " + in)) {
+          // a source's own run (its folder or file name) is a run only where it was registered
+          // as one (engine data, records without a run); else --replace made a run of every
+          // folder name ("gen" beside the records' c16)
+          + " UNION SELECT run FROM sources WHERE source_id IN " + in + " AND run IN (SELECT run FROM runs)")) {
         while (rs.next()) {
           if (rs.getString(1) != null) {
             runs.add(rs.getString(1));

@@ -115,6 +115,21 @@ class IngestServiceTest {
   }
 
   @Test
+  void replaceKeepsTheRunsTheRecordsName() throws Exception {
+    // records naming their run (c7) in a folder of another name (gen): --replace made a run of
+    // the folder's name beside it
+    try (TestDb t = new TestDb(tmp)) {
+      String named = R1.replace("{", "{\"run\":\"c7\",") + "\n" + R2.replace("{", "{\"run\":\"c7\",") + "\n";
+      Path f = t.write("gen/run.jsonl", named);
+      t.ingest(f);
+      assertEquals(List.of(List.of("c7")), t.rows("SELECT run FROM runs"));
+      t.ingest(new IngestOptions(List.of(f.toString()), null, null, true, false, false, null, null));
+      assertEquals(List.of(List.of("c7")), t.rows("SELECT run FROM runs"));
+      assertEquals(2, t.count("SELECT count(*) FROM requests WHERE run = 'c7'"));
+    }
+  }
+
+  @Test
   void tokensFileFirstThenRequestsFileMeetInOneRequest() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
       Path tokens = t.write("c2/tokens.jsonl", "{\"request_id\":\"r1\",\"seq\":0,\"ts_ns\":2000}\n"
