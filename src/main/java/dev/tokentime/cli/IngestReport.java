@@ -124,7 +124,7 @@ final class IngestReport implements IngestService.Listener {
     }
     if (!result.runs().isEmpty()) {
       out.println("derived " + result.runs().size() + " run" + (result.runs().size() == 1 ? "" : "s")
-          + ": " + String.join(", ", result.runs()));
+          + ": " + String.join(", ", result.runs().stream().sorted(dev.tokentime.output.Values.NATURAL).toList()));
     }
     out.flush();
   }

@@ -89,6 +89,15 @@ public final class Values {
     return String.format(Locale.ROOT, "%.1f %%", p);
   }
 
+  /**
+   * Names in natural order (c1, c4, c16, c64): the views' natural_sort_key rule (each run of
+   * digits padded with zeros to 30 characters), then the name itself.
+   */
+  public static final java.util.Comparator<String> NATURAL = java.util.Comparator
+      .comparing((String s) -> java.util.regex.Pattern.compile("[0-9]+").matcher(s)
+          .replaceAll(m -> m.group().length() < 30 ? "0".repeat(30 - m.group().length()) + m.group() : m.group()))
+      .thenComparing(java.util.Comparator.naturalOrder());
+
   /** For machines: full precision, NULL as empty. */
   public static String exact(Object v) {
     if (v == null) {
