@@ -1,6 +1,7 @@
 package dev.tokentime.export;
 
 import dev.tokentime.BadInputException;
+import dev.tokentime.output.Values;
 import dev.tokentime.store.Database;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -94,7 +95,7 @@ public final class ExportService {
 
   /**
    * The query with each text column's cells that a spreadsheet would take for a formula (first
-   * character =, +, -, @, tab or carriage return) prefixed with an apostrophe, as
+   * character =, +, -, @, tab or carriage return; not a whole number) prefixed with an apostrophe, as
    * {@link dev.tokentime.output.Values#csvCell} does for {@code query --format csv}; other
    * columns, numbers included, are untouched.
    */
@@ -106,7 +107,8 @@ public final class ExportService {
       for (int i = 1; i <= md.getColumnCount(); i++) {
         if (md.getColumnTypeName(i).equals("VARCHAR")) {
           String q = "\"" + md.getColumnLabel(i).replace("\"", "\"\"") + "\"";
-          replaced.add("CASE WHEN left(" + q + ", 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || " + q
+          replaced.add("CASE WHEN left(" + q + ", 1) IN ('=', '+', '-', '@', chr(9), chr(13)) AND NOT "
+              + "regexp_full_match(" + q + ", '" + Values.PLAIN_NUMBER_REGEX + "') THEN '''' || " + q
               + " ELSE " + q + " END AS " + q);
         }
       }

@@ -141,9 +141,16 @@ public final class Values {
     return raw || !(v instanceof CharSequence) || !formulaLike(s) ? s : "'" + s;
   }
 
-  /** Whether a spreadsheet would read this text as a formula (OWASP's list of first characters). */
+  /** A whole cell that a spreadsheet reads as a number, or a lone sign: no formula runs. */
+  public static final String PLAIN_NUMBER_REGEX = "[+-]?(?:(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?%?)?";
+  private static final java.util.regex.Pattern PLAIN_NUMBER = java.util.regex.Pattern.compile(PLAIN_NUMBER_REGEX);
+
+  /**
+   * Whether a spreadsheet would read this text as a formula (OWASP's list of first characters),
+   * unless the whole text is a plain number or a lone sign ("+0.6" in a comparison, "-" for stdin).
+   */
   public static boolean formulaLike(String s) {
-    if (s == null || s.isEmpty()) {
+    if (s == null || s.isEmpty() || PLAIN_NUMBER.matcher(s).matches()) {
       return false;
     }
     char c = s.charAt(0);

@@ -19,24 +19,27 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * CSV that a spreadsheet opens runs no formula from the logs: `export --format csv` and
  * `query --format csv` give a text cell starting with =, +, -, @, a tab or a CR a leading
- * apostrophe, leave numbers (-1.5) and other text as they are, and --csv-raw keeps every cell.
+ * apostrophe, leave numbers (-1.5), text that is a whole number ("-3", "+0.6", a lone "-") and
+ * other text as they are, and --csv-raw keeps every cell.
  */
 class CsvFormulaTest {
   @TempDir
   Path tmp;
 
   static final String SQL = "SELECT * FROM (VALUES ('=HYPERLINK(\"http://x\")', -1.5, '-3', '@SUM(A1)', 'plain', "
-      + "'+x', chr(9) || 'tab', chr(13) || 'cr', -7::BIGINT, 'a=b')) v(f, n, neg_text, at_sign, plain, plus, tab, cr, big, mid)";
+      + "'+x', chr(9) || 'tab', chr(13) || 'cr', -7::BIGINT, 'a=b', '+0.6', '-', '-2+3+cmd|'' /C calc''!A0')) "
+      + "v(f, n, neg_text, at_sign, plain, plus, tab, cr, big, mid, plus_num, stdin, dde)";
 
-  static final List<String> NEUTRALISED = List.of("'=HYPERLINK(\"http://x\")", "-1.5", "'-3", "'@SUM(A1)", "plain",
-      "'+x", "'\ttab", "'\rcr", "-7", "a=b");
+  static final List<String> NEUTRALISED = List.of("'=HYPERLINK(\"http://x\")", "-1.5", "-3", "'@SUM(A1)", "plain",
+      "'+x", "'\ttab", "'\rcr", "-7", "a=b", "+0.6", "-", "'-2+3+cmd|' /C calc'!A0");
   static final List<String> RAW = List.of("=HYPERLINK(\"http://x\")", "-1.5", "-3", "@SUM(A1)", "plain",
-      "+x", "\ttab", "\rcr", "-7", "a=b");
+      "+x", "\ttab", "\rcr", "-7", "a=b", "+0.6", "-", "-2+3+cmd|' /C calc'!A0");
 
   private static List<String> secondRecord(String csv) throws Exception {
     List<CSVRecord> records = CSVFormat.DEFAULT.parse(new StringReader(csv)).getRecords();
     assertEquals(2, records.size(), csv);
-    assertEquals(List.of("f", "n", "neg_text", "at_sign", "plain", "plus", "tab", "cr", "big", "mid"), records.get(0).toList());
+    assertEquals(List.of("f", "n", "neg_text", "at_sign", "plain", "plus", "tab", "cr", "big", "mid", "plus_num",
+        "stdin", "dde"), records.get(0).toList());
     return records.get(1).toList();
   }
 
