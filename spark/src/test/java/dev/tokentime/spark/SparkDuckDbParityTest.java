@@ -69,7 +69,9 @@ class SparkDuckDbParityTest {
         "SELECT lines, records, other_lines, rejected FROM sources").collectAsList());
     assertSame("sources", duck, lakeSources);
     assertEquals(1L, ((Number) duck.get(0).get(3)).longValue(), "one reject: " + duck);
-    List<List<Object>> reasons = rows(spark.sql("SELECT reason FROM rejects").collectAsList());
+    // the lake's rejects folder (the views register the tables they read)
+    List<List<Object>> reasons = rows(SparkViews.read(spark, lake.toUri().toString(),
+        dev.tokentime.schema.CanonicalSchema.REJECTS).select("reason").collectAsList());
     assertEquals(1, reasons.size(), reasons.toString());
     assertTrue(String.valueOf(reasons.get(0).get(0)).contains("token ts_ns out of range"), reasons.toString());
   }
