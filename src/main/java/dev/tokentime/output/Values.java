@@ -142,12 +142,12 @@ public final class Values {
   }
 
   /** A whole cell that a spreadsheet reads as a number, or a lone sign: no formula runs. */
-  public static final String PLAIN_NUMBER_REGEX = "[+-]?(?:(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?%?)?";
+  public static final String PLAIN_NUMBER_REGEX = "[+-]?(?:(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?: ?%)?)?";
   private static final java.util.regex.Pattern PLAIN_NUMBER = java.util.regex.Pattern.compile(PLAIN_NUMBER_REGEX);
 
   /**
    * Whether a spreadsheet would read this text as a formula (OWASP's list of first characters),
-   * unless the whole text is a plain number or a lone sign ("+0.6" in a comparison, "-" for stdin).
+   * unless the whole text is a plain number, a percentage or a lone sign ("+0.6 %" in a comparison, "-" for stdin).
    */
   public static boolean formulaLike(String s) {
     if (s == null || s.isEmpty() || PLAIN_NUMBER.matcher(s).matches()) {

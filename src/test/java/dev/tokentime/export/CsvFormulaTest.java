@@ -27,13 +27,13 @@ class CsvFormulaTest {
   Path tmp;
 
   static final String SQL = "SELECT * FROM (VALUES ('=HYPERLINK(\"http://x\")', -1.5, '-3', '@SUM(A1)', 'plain', "
-      + "'+x', chr(9) || 'tab', chr(13) || 'cr', -7::BIGINT, 'a=b', '+0.6', '-', '-2+3+cmd|'' /C calc''!A0')) "
+      + "'+x', chr(9) || 'tab', chr(13) || 'cr', -7::BIGINT, 'a=b', '+0.6 %', '-', '-2+3+cmd|'' /C calc''!A0')) "
       + "v(f, n, neg_text, at_sign, plain, plus, tab, cr, big, mid, plus_num, stdin, dde)";
 
   static final List<String> NEUTRALISED = List.of("'=HYPERLINK(\"http://x\")", "-1.5", "-3", "'@SUM(A1)", "plain",
-      "'+x", "'\ttab", "'\rcr", "-7", "a=b", "+0.6", "-", "'-2+3+cmd|' /C calc'!A0");
+      "'+x", "'\ttab", "'\rcr", "-7", "a=b", "+0.6 %", "-", "'-2+3+cmd|' /C calc'!A0");
   static final List<String> RAW = List.of("=HYPERLINK(\"http://x\")", "-1.5", "-3", "@SUM(A1)", "plain",
-      "+x", "\ttab", "\rcr", "-7", "a=b", "+0.6", "-", "-2+3+cmd|' /C calc'!A0");
+      "+x", "\ttab", "\rcr", "-7", "a=b", "+0.6 %", "-", "-2+3+cmd|' /C calc'!A0");
 
   private static List<String> secondRecord(String csv) throws Exception {
     List<CSVRecord> records = CSVFormat.DEFAULT.parse(new StringReader(csv)).getRecords();
