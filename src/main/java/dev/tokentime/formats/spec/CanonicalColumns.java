@@ -68,6 +68,25 @@ final class CanonicalColumns {
     return true;
   }
 
+  /** The value of a numeric column of a step, or null when it is empty or not numeric. */
+  static Double get(StepRecord r, String column) {
+    Number n = switch (column) {
+      case "rank" -> r.rank;
+      case "iter" -> r.iter;
+      case "duration_ms" -> r.durationMs;
+      case "running" -> r.running;
+      case "waiting" -> r.waiting;
+      case "ctx_requests" -> r.ctxRequests;
+      case "ctx_tokens" -> r.ctxTokens;
+      case "gen_requests" -> r.genRequests;
+      case "gen_tokens" -> r.genTokens;
+      case "paused" -> r.paused;
+      case "kv_usage" -> r.kvUsage;
+      default -> null;
+    };
+    return n == null ? null : n.doubleValue();
+  }
+
   private static int toInt(double v) {
     if (v != Math.rint(v) || Math.abs(v) > Integer.MAX_VALUE) {
       throw new NumberFormatException("expected a whole number, got " + v);

@@ -10,7 +10,21 @@ import java.util.regex.Pattern;
  * how named groups and {@code key: value} lists map to canonical columns.
  */
 public record LineSpec(String format, String description, String fills, List<Sniff> sniffs,
-    List<Pattern> strips, List<Prefix> prefixes, List<Envelope> envelopes, List<Kind> kinds) {
+    List<Pattern> strips, List<Prefix> prefixes, List<Envelope> envelopes, List<Kind> kinds,
+    String scope) {
+
+  /**
+   * The scope of the clocks of a file's times: the {@code scope} line with {@code {format}},
+   * {@code {run}} and {@code {file}} filled in, else the format and the file (each file its own
+   * clock).
+   */
+  public String clockScope(String run, String file) {
+    if (scope == null) {
+      return format + " " + file;
+    }
+    return scope.replace("{format}", format).replace("{run}", run == null ? "" : run)
+        .replace("{file}", file == null ? "" : file);
+  }
 
   /**
    * A wrapper that holds the line inside a JSON object (docker's json-file driver,
@@ -58,11 +72,33 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * @param listExtrasPrefix prefix of the extras names of the list's unknown keys
    * @param fields list keys → columns
    * @param groupRules group names → columns (groups not listed map to the column of the same
-   *     name in snake_case when the table has one)
+   *     name in snake_case when the table has one); a group of a prefix fills its column only
+   *     when the message gives none
+   * @param items the group holding {@code key = value} / {@code key: value} items, or null
+   * @param keep which items no field names land in extras (matched against the whole key), or
+   *     null: all of them
+   * @param nullText an item value that stands for no value ({@code N/A}), or null
+   * @param computes columns computed from two others of the row
+   * @param time the kind's own time (a group or item holding a local date-time), or null
+   * @param restarts an iteration counter going back in a lane (instance and rank) is recorded as
+   *     an engine restart
    */
   public record Kind(String name, String table, String event, Pattern pattern, List<String> groups,
       Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
-      Map<String, Column> groupRules, EventClock clock) {}
+      Map<String, Column> groupRules, EventClock clock, String items, Pattern keep,
+      String nullText, List<Compute> computes, OwnTime time, boolean restarts) {}
+
+  /** {@code compute COLUMN = A - B}: the column from two others of the row, where both are known. */
+  public record Compute(String column, String left, char op, String right) {}
+
+  /**
+   * A time the message itself carries (print_iter_log's {@code timestamp = 2025-04-28 09:56:44}):
+   * where the line has it, it is the line's time and its prefixes' times are not used.
+   *
+   * @param kind {@code local}: a local date-time with a year
+   * @param name the group or item holding it
+   */
+  public record OwnTime(String kind, String name) {}
 
   /**
    * A time a line carries in a group on a clock of its own (TensorRT-LLM's {@code at 32142.77}:

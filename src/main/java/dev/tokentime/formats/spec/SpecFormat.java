@@ -110,9 +110,9 @@ public class SpecFormat implements InputFormat {
     return new SpecRequests(ctx, sink, id(), clockScope(ctx));
   }
 
-  /** Scope of the clocks of this file's times. */
+  /** Scope of the clocks of this file's times (the spec's {@code scope}, else format and file). */
   protected String clockScope(ParseContext ctx) {
-    return id() + " " + ctx.sourceName();
+    return spec.clockScope(ctx.defaultRun(), ctx.sourceName());
   }
 
   @Override
@@ -124,6 +124,22 @@ public class SpecFormat implements InputFormat {
   public ExplainStats explain(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     ExplainStats stats = new ExplainStats(spec);
     run(in, ctx, sink, stats);
+    return stats;
+  }
+
+  /** An input the format's Java reads without the spec (a JSON file of a format that also has lines). */
+  protected interface OwnReader {
+    /** Reads everything into the sink; returns the lines (or records) read. */
+    long read(RecordSink sink) throws IOException;
+  }
+
+  /**
+   * {@link #explain} of an input the format's Java reads itself: records, other lines and rejects
+   * counted as the sink receives them, as for the spec's lines.
+   */
+  protected final ExplainStats explainOwn(RecordSink sink, OwnReader reader) throws IOException {
+    ExplainStats stats = new ExplainStats(spec);
+    stats.lines = reader.read(new CountingSink(sink, stats));
     return stats;
   }
 
@@ -162,6 +178,11 @@ public class SpecFormat implements InputFormat {
     @Override
     public void end() {
       delegate.end();
+    }
+
+    @Override
+    public boolean continuation(MatchedLine m, byte[] raw, int off, int len) {
+      return delegate.continuation(m, raw, off, len);
     }
   }
 }

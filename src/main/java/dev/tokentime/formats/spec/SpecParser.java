@@ -15,7 +15,6 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,6 +47,15 @@ public final class SpecParser {
 
     /** The input ended: write what is held. */
     default void end() {}
+
+    /**
+     * Offered every decoded, non-blank line before it is stored: a format that joins a record
+     * wrapped over several lines takes the lines that continue it (returns true and accounts for
+     * them itself: record, other line or reject).
+     */
+    default boolean continuation(MatchedLine m, byte[] raw, int off, int len) {
+      return false;
+    }
   }
 
   /** A line that cannot be used; the message is the reject reason. */
@@ -67,7 +75,11 @@ public final class SpecParser {
   private MatchedLine m = new MatchedLine();
   private final EngineStatsRecord stats = new EngineStatsRecord();
   private final StepRecord step = new StepRecord();
-  private final Map<String, long[]> lastIter = new HashMap<>(); // instance → {iter, epoch}
+  private final IterationLanes lanes = new IterationLanes();
+  /** The items of the line being stored, for a kind with {@code items}. */
+  private Map<String, String> items = Map.of();
+  /** Columns the line being stored has filled so far (a prefix group fills only what is left). */
+  private final java.util.Set<String> filled = new java.util.HashSet<>();
   private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
       .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
   private LineReader reader;
@@ -204,7 +216,13 @@ public final class SpecParser {
       return;
     }
     this.m = matched;
+    if (handler.continuation(m, buf, off, len)) {
+      return;
+    }
     try {
+      if (m.kind != null) {
+        ownTime();
+      }
       long ts = RequestRecord.NONE;
       int clock = 0;
       if (m.kind != null || !m.times.isEmpty()) {
@@ -259,6 +277,40 @@ public final class SpecParser {
     }
   }
 
+  /** Reads the kind's items, and puts the kind's own time, where the line has it, before its prefixes'. */
+  private void ownTime() throws BadLine {
+    LineSpec.Kind k = m.kind;
+    items = Map.of();
+    if (k.items() != null && m.group(k.items()) != null) {
+      try {
+        items = ItemList.parse(m.group(k.items()));
+      } catch (ItemList.BadDict e) {
+        throw new BadLine(e.getMessage());
+      }
+    }
+    if (k.time() == null) {
+      return;
+    }
+    String v = k.items() != null ? items.get(k.time().name()) : m.group(k.time().name());
+    if (v == null || isNull(k, v)) {
+      return;
+    }
+    String[] parts = LocalDateTimes.parts(v);
+    if (parts == null) {
+      throw new BadLine(k.time().name() + ": not a time of a known shape: " + quote(v));
+    }
+    m.times.clear();
+    m.times.add(new MatchedLine.TimeReading(LocalDateTimes.RULE, parts));
+  }
+
+  private static boolean isNull(LineSpec.Kind k, String v) {
+    return k.nullText() != null && v.equalsIgnoreCase(k.nullText());
+  }
+
+  private static String quote(String s) {
+    return "\"" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "\"";
+  }
+
   private void unmatched(long lineNo, byte[] buf, int off, int len, boolean unterminated) {
     LineSpec.Kind near = matcher.nearMiss(m);
     if (near != null && unterminated) {
@@ -287,7 +339,7 @@ public final class SpecParser {
 
   // ---- generic tables ----
 
-  private void storeStats(long ts, int clock) {
+  private void storeStats(long ts, int clock) throws BadLine {
     stats.reset();
     stats.lineNo = m.lineNo;
     stats.tsNs = ts;
@@ -297,23 +349,44 @@ public final class SpecParser {
     sink.engineStats(stats);
   }
 
-  private void storeStep(long ts, int clock) {
+  private void storeStep(long ts, int clock) throws BadLine {
     step.reset();
     step.lineNo = m.lineNo;
     step.tsNs = ts;
     step.clockId = clock;
     step.instance = instance(m);
     fill((col, v) -> CanonicalColumns.set(step, col, v), step.extras);
-    if (step.iter != null) {
-      String inst = step.instance == null ? "" : step.instance;
-      long[] last = lastIter.computeIfAbsent(inst, x -> new long[] {Long.MIN_VALUE, 0});
-      if (step.iter < last[0]) {
-        last[1]++; // the counter went back: a restart
+    for (LineSpec.Compute c : m.kind.computes()) {
+      Double a = operand(c.left());
+      Double b = operand(c.right());
+      boolean empty = c.column().startsWith("extras.") ? !step.extras.containsKey(c.column().substring(7))
+          : !filled.contains(c.column());
+      if (a != null && b != null && empty) {
+        double v = switch (c.op()) {
+          case '+' -> a + b;
+          case '-' -> a - b;
+          case '*' -> a * b;
+          default -> a / b;
+        };
+        put(new LineSpec.Column(c.column(), ""), v, (col, x) -> CanonicalColumns.set(step, col, x), step.extras);
       }
-      last[0] = step.iter;
-      step.epoch = (int) last[1];
     }
-    sink.step(step);
+    step(step, m.kind.restarts());
+  }
+
+  private Double operand(String column) {
+    return column.startsWith("extras.") ? step.extras.get(column.substring(7)) : CanonicalColumns.get(step, column);
+  }
+
+  /**
+   * Stores a step, its epoch set from its lane (instance and rank): for the steps the format's
+   * Java fills, so they share the lanes of the spec's own.
+   *
+   * @param recordRestart whether a counter going back is recorded as an engine event (restart)
+   */
+  public void step(StepRecord s, boolean recordRestart) {
+    lanes.assign(s, sink, recordRestart);
+    sink.step(s);
   }
 
   /**
@@ -335,16 +408,36 @@ public final class SpecParser {
     void set(String column, double value);
   }
 
-  /** The kind's groups, then its key: value list, into columns or extras. */
-  private void fill(ColumnSetter columns, Map<String, Double> extras) {
+  /**
+   * The kind's groups, then its key: value list or its items, into columns or extras; then the
+   * groups of prefixes it names, into the columns still empty.
+   */
+  private void fill(ColumnSetter set, Map<String, Double> extras) throws BadLine {
     LineSpec.Kind k = m.kind;
+    filled.clear();
+    ColumnSetter columns = (col, v) -> {
+      set.set(col, v);
+      filled.add(col);
+    };
     for (var g : m.groups.entrySet()) {
-      if (g.getKey().equals(k.list()) || g.getKey().equals("instance")) {
+      if (g.getKey().equals(k.list()) || g.getKey().equals(k.items()) || g.getKey().equals("instance")) {
         continue;
       }
       LineSpec.Column c = columnOf(k, g.getKey());
       if (c != null) {
         put(c, value(c, g.getValue()), columns, extras);
+      }
+    }
+    if (k.items() != null) {
+      items(k, columns, extras);
+    }
+    for (var r : k.groupRules().entrySet()) {
+      String v;
+      if (!k.groups().contains(r.getKey()) && (v = m.prefixValue(r.getKey())) != null) {
+        LineSpec.Column c = r.getValue();
+        if (c.isExtra() ? !extras.containsKey(c.extraName()) : !filled.contains(c.column())) {
+          put(c, value(c, v), columns, extras);
+        }
       }
     }
     if (k.list() != null && m.group(k.list()) != null) {
@@ -356,6 +449,66 @@ public final class SpecParser {
           put(c, field(c, e), columns, extras);
         }
       }
+    }
+  }
+
+  /**
+   * The kind's items: each field in the spec's order (of several naming one column, the first the
+   * line has wins), then the items no field names that {@code keep} matches, when their value is a
+   * plain number, into extras under the key's last part.
+   */
+  private void items(LineSpec.Kind k, ColumnSetter columns, Map<String, Double> extras) throws BadLine {
+    java.util.Set<String> named = new java.util.HashSet<>();
+    java.util.Set<String> taken = new java.util.HashSet<>();
+    for (var f : k.fields().entrySet()) {
+      String key = f.getKey();
+      int part = 0;
+      int bracket = key.indexOf('[');
+      if (bracket > 0) {
+        part = Integer.parseInt(key.substring(bracket + 1, key.length() - 1));
+        key = key.substring(0, bracket);
+      }
+      named.add(key);
+      String v = items.get(key);
+      LineSpec.Column c = f.getValue();
+      if (v == null || isNull(k, v) || taken.contains(c.column())) {
+        continue;
+      }
+      if (part > 0) {
+        String[] parts = v.split("/");
+        if (part > parts.length) {
+          continue;
+        }
+        v = parts[part - 1];
+      }
+      put(c, item(key, c, v), columns, extras);
+      taken.add(c.column());
+    }
+    for (var e : items.entrySet()) {
+      String key = e.getKey();
+      if (!named.contains(key) && (k.keep() == null || k.keep().matcher(key).matches())
+          && ItemList.isNumber(e.getValue())) {
+        double d = Double.parseDouble(e.getValue());
+        if (Double.isFinite(d)) {
+          extras.put(ItemList.leaf(key), d);
+        }
+      }
+    }
+  }
+
+  /** An item's value in its column's unit; {@code int} asks for an integer as written. */
+  private static double item(String key, LineSpec.Column c, String v) throws BadLine {
+    if (c.unit().equals("int")) {
+      try {
+        return Long.parseLong(v.strip());
+      } catch (NumberFormatException e) {
+        throw new BadLine(key + ": expected an integer, got " + quote(v));
+      }
+    }
+    try {
+      return value(c, v);
+    } catch (NumberFormatException e) {
+      throw new BadLine(key + ": expected a number, got " + quote(v));
     }
   }
 

@@ -25,6 +25,8 @@ public final class SpecReader {
   static final Set<String> TIME_KINDS = Set.of("rfc3339", "date", "date-mdy", "month-day");
   /** The spec of the wrapper layer a line spec takes in with {@code wrappers}. */
   public static final String WRAPPERS = "wrappers.spec";
+  private static final Pattern COMPUTE = Pattern.compile("(\\S+)\\s*=\\s*(\\S+)\\s*([-+*/])\\s*(\\S+)");
+  private static final Pattern FIELD_KEY = Pattern.compile("[^\\[\\]]+(?:\\[[1-9]\\d*\\])?");
   private static final Pattern GROUP_NAME = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>");
 
   /** A spec shipped with tokentime, from the classpath ({@code parsers/<name>}). */
@@ -52,6 +54,7 @@ public final class SpecReader {
     EnvelopeBuilder envelope = null;
     String description = "";
     String fills = "";
+    String scope = null;
     List<LineSpec.Sniff> sniffs = new ArrayList<>();
     List<Pattern> strips = new ArrayList<>();
     List<LineSpec.Prefix> prefixes = new ArrayList<>();
@@ -97,6 +100,7 @@ public final class SpecReader {
           }
           case "description" -> description = rest;
           case "fills" -> fills = rest;
+          case "scope" -> scope = rest;
           case "sniff" -> {
             String score = firstWord(rest);
             sniffs.add(new LineSpec.Sniff(Integer.parseInt(score), regex(rest.substring(score.length()).strip())));
@@ -111,6 +115,14 @@ public final class SpecReader {
             prefix = new PrefixBuilder(n, regex(rest.substring(n.length()).strip()));
           }
           case "time" -> {
+            if (kind != null) {
+              String[] parts = rest.split("\\s+");
+              if (parts.length != 2 || !parts[0].equals("local")) {
+                throw new IllegalArgumentException("a kind's time is local NAME (a group or item)");
+              }
+              kind.time = new LineSpec.OwnTime(parts[0], parts[1]);
+              continue;
+            }
             if (envelope != null && prefix == null && kind == null) {
               String[] parts = rest.split("\\s+");
               if (parts.length != 2 || !(parts[0].equals("rfc3339") || parts[0].equals("epoch-us"))) {
@@ -159,8 +171,26 @@ public final class SpecReader {
             requireKind(kind).list = parts[0];
             kind.listExtrasPrefix = parts.length > 1 ? parts[1] : "";
           }
+          case "items" -> requireKind(kind).items = rest;
+          case "keep" -> requireKind(kind).keep = regex(rest);
+          case "null" -> requireKind(kind).nullText = rest;
+          case "restarts" -> requireSteps(kind).restarts = true;
+          case "compute" -> {
+            Matcher c = COMPUTE.matcher(rest);
+            if (!c.matches()) {
+              throw new IllegalArgumentException("compute COLUMN = A - B (operators + - * /)");
+            }
+            requireSteps(kind);
+            for (int g : new int[] {1, 2, 4}) {
+              column(c.group(g), kind.table);
+            }
+            kind.computes.add(new LineSpec.Compute(c.group(1), c.group(2), c.group(3).charAt(0), c.group(4)));
+          }
           case "field" -> {
             String[] mapping = arrow(rest);
+            if (!FIELD_KEY.matcher(mapping[0]).matches()) {
+              throw new IllegalArgumentException("a field's key is KEY or KEY[N]");
+            }
             requireKind(kind).fields.put(mapping[0], column(mapping[1], kind.table));
           }
           case "group" -> {
@@ -189,8 +219,19 @@ public final class SpecReader {
       prefixes.addAll(wrappers.prefixes());
       envelopes.addAll(wrappers.envelopes());
     }
+    // a group rule names a group of the kind's pattern or of a prefix (its fallback value)
+    java.util.Set<String> prefixGroups = new java.util.HashSet<>();
+    prefixes.forEach(p -> prefixGroups.addAll(p.groups()));
+    for (LineSpec.Kind k : kinds) {
+      for (String g : k.groupRules().keySet()) {
+        if (!k.groups().contains(g) && !prefixGroups.contains(g)) {
+          throw new IllegalArgumentException(name + ": kind " + k.name() + ": group " + g
+              + " is neither in its pattern nor in a prefix's");
+        }
+      }
+    }
     return new LineSpec(format != null ? format : layer, description, fills, List.copyOf(sniffs),
-        List.copyOf(strips), List.copyOf(prefixes), List.copyOf(envelopes), List.copyOf(kinds));
+        List.copyOf(strips), List.copyOf(prefixes), List.copyOf(envelopes), List.copyOf(kinds), scope);
   }
 
   /** Whether a spec is a layer (wrappers) rather than a format. */
@@ -229,16 +270,23 @@ public final class SpecReader {
       if (k.list != null && !groups.contains(k.list)) {
         throw new IllegalArgumentException("kind " + k.name + ": list group " + k.list + " is not in its pattern");
       }
-      for (String g : k.groupRules.keySet()) {
-        if (!groups.contains(g)) {
-          throw new IllegalArgumentException("kind " + k.name + ": group " + g + " is not in its pattern");
-        }
+      if (k.items != null && !groups.contains(k.items)) {
+        throw new IllegalArgumentException("kind " + k.name + ": items group " + k.items + " is not in its pattern");
+      }
+      if (k.items != null && k.list != null) {
+        throw new IllegalArgumentException("kind " + k.name + ": list and items exclude each other");
+      }
+      if (k.time != null && k.items == null && !groups.contains(k.time.name())) {
+        throw new IllegalArgumentException("kind " + k.name + ": time group " + k.time.name() + " is not in its pattern");
       }
       if (k.clock != null && !groups.contains(k.clock.group())) {
         throw new IllegalArgumentException("kind " + k.name + ": clock group " + k.clock.group() + " is not in its pattern");
       }
+      // fields keep their order: where several name one column, the first the line has wins
       kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
-          k.list, k.listExtrasPrefix, Map.copyOf(k.fields), Map.copyOf(k.groupRules), k.clock));
+          k.list, k.listExtrasPrefix, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.fields)),
+          java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.groupRules)), k.clock, k.items, k.keep,
+          k.nullText, List.copyOf(k.computes), k.time, k.restarts));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
@@ -265,6 +313,13 @@ public final class SpecReader {
   private static KindBuilder requireKind(KindBuilder k) {
     if (k == null) {
       throw new IllegalArgumentException("this directive belongs to a kind");
+    }
+    return k;
+  }
+
+  private static KindBuilder requireSteps(KindBuilder k) {
+    if (!requireKind(k).table.equals("steps")) {
+      throw new IllegalArgumentException("this directive belongs to a kind of steps");
     }
     return k;
   }
@@ -318,6 +373,12 @@ public final class SpecReader {
     String list;
     String listExtrasPrefix = "";
     LineSpec.EventClock clock;
+    String items;
+    Pattern keep;
+    String nullText;
+    boolean restarts;
+    LineSpec.OwnTime time;
+    final List<LineSpec.Compute> computes = new ArrayList<>();
     final Map<String, LineSpec.Column> fields = new LinkedHashMap<>();
     final Map<String, LineSpec.Column> groupRules = new LinkedHashMap<>();
 

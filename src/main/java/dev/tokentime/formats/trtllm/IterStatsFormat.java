@@ -2,19 +2,23 @@ package dev.tokentime.formats.trtllm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
-import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.LineReader;
+import dev.tokentime.formats.spec.ExplainStats;
+import dev.tokentime.formats.spec.IterationLanes;
+import dev.tokentime.formats.spec.LineMatcher;
+import dev.tokentime.formats.spec.MatchedLine;
+import dev.tokentime.formats.spec.SpecFormat;
+import dev.tokentime.formats.spec.SpecParser;
+import dev.tokentime.formats.spec.SpecReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
+import dev.tokentime.ingest.StepRecord;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * TensorRT-LLM's per-iteration statistics as steps: the executor's {@code IterationStats} JSON
@@ -23,33 +27,28 @@ import java.util.List;
  * Python dict per line), the legacy key set of Triton verbose logs (plain, glog-prefixed, or as a
  * quoted and escaped string), and the PyTorch executor's {@code print_iter_log} lines.
  *
- * <p>A JSON file (its first character is a bracket or brace and a double quote follows) counts
- * records (objects); a log counts lines, where lines of other kinds are other lines and a stats
- * object wrapped over several lines counts once, its continuation lines being other lines.
+ * <p>A log is read by {@code parsers/trtllm-iter-stats.spec}: its prefixes, and print_iter_log
+ * lines as items (no Java). This class reads what is JSON: a JSON file (its first character is a
+ * bracket or brace and a double quote follows) counts records (objects); a stats object on a log
+ * line, the spec's {@code stats_object} kind, is handed here, and one wrapped over several lines
+ * counts once, its continuation lines being other lines. It also sniffs: stats lines follow a
+ * long start-up log, so it looks further than a spec's sniff rules do.
  */
-public final class IterStatsFormat implements InputFormat {
+public final class IterStatsFormat extends SpecFormat {
 
-  @Override
-  public String id() {
-    return "trtllm-iter-stats";
-  }
-
-  @Override
-  public String description() {
-    return "TensorRT-LLM iteration stats: /metrics IterationStats, legacy batch-manager lines, trtllm-bench iteration log, print_iter_log";
-  }
-
-  @Override
-  public String fills() {
-    return "steps, engine_events";
+  public IterStatsFormat() {
+    super(SpecReader.load("trtllm-iter-stats.spec"));
   }
 
   @Override
   public int sniff(Sample sample) {
     List<String> lines = sample.firstLines(10_000); // the whole 64 KiB: stats lines follow the start-up log
+    LineMatcher matcher = new LineMatcher(spec());
+    MatchedLine m = new MatchedLine();
     int hits = 0;
     for (String l : lines) {
-      String p = LogPrefix.strip(l).payload();
+      matcher.match(0, l, m);
+      String p = m.message.stripLeading();
       if (p.startsWith("{") || p.startsWith("[{") || p.startsWith("\"{")) {
         boolean executor = p.contains("\"iterLatencyMS\"") || p.contains("'iterLatencyMS'")
             || (p.contains("\"iter\"") || p.contains("'iter'")) && (p.contains("inflightBatchingStats")
@@ -58,8 +57,9 @@ public final class IterStatsFormat implements InputFormat {
         if (executor || legacy) {
           return 95;
         }
-      } else if (PyExecutorIterLine.is(p) && (p.contains("states =") || p.contains("global_rank"))) {
-        hits++;
+      } else if (m.kind != null && m.kind.table().equals("steps")
+          && (p.contains("states =") || p.contains("global_rank"))) {
+        hits++; // print_iter_log
       }
     }
     if (hits > 0) {
@@ -75,17 +75,35 @@ public final class IterStatsFormat implements InputFormat {
   @Override
   public long parse(InputStream raw, ParseContext ctx, RecordSink sink) throws IOException {
     BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
-    Steps steps = new Steps(ctx, sink);
-    if (startsWithJson(in)) {
-      return new JsonRecordReader("expected an iteration-stats object").read(in, sink,
-          (node, lineNo, buf, off, len) -> steps.json(node, lineNo, null, buf, off, len));
-    }
-    return new LogLines(steps, sink).read(in);
+    return startsWithJson(in) ? jsonFile(in, ctx, sink) : super.parse(in, ctx, sink);
+  }
+
+  @Override
+  public ExplainStats explain(InputStream raw, ParseContext ctx, RecordSink sink) throws IOException {
+    BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+    return startsWithJson(in) ? explainOwn(sink, s -> jsonFile(in, ctx, s)) : super.explain(in, ctx, sink);
+  }
+
+  /** A JSON file: its objects, each a record, on lanes of their own. */
+  private long jsonFile(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    IterationLanes lanes = new IterationLanes();
+    Steps steps = new Steps(ctx, sink, clockScope(ctx), s -> {
+      lanes.assign(s, sink, true);
+      sink.step(s);
+    });
+    return new JsonRecordReader("expected an iteration-stats object").read(in, sink,
+        (node, lineNo, buf, off, len) -> steps.json(node, lineNo, buf, off, len));
+  }
+
+  /** A log's stats objects, stored on the lanes of the spec's own steps (print_iter_log). */
+  @Override
+  protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink) {
+    return new LoggedObjects(new Steps(ctx, sink, clockScope(ctx), s -> parser.step(s, true)), sink);
   }
 
   /**
    * Whether the file starts as JSON does: {@code [} followed by a value (not a log prefix such as
-   * {@code [TensorRT-LLM]} or {@code [04/28/2025-...]}), or {@code {"} (not a Python dict).
+   * {@code [TensorRT-LLM]} or {@code [04/28/2025-...]}), or <code>{"</code> (not a Python dict).
    */
   private static boolean startsWithJson(BufferedInputStream in) throws IOException {
     in.mark(4096);
@@ -112,85 +130,95 @@ public final class IterStatsFormat implements InputFormat {
     return c;
   }
 
-  /** A log, line by line: each line's prefixes removed, its payload read by its shape. */
-  private static final class LogLines implements LineReader.Handler {
+  /**
+   * The spec's {@code stats_object} lines: a stats object on one line, or opening one wrapped over
+   * several (a terminal's wrap), joined here up to its close.
+   */
+  private static final class LoggedObjects implements SpecParser.Handler {
     static final int MAX_JOINED_LINES = 64;
     final Steps steps;
     final RecordSink sink;
-    final java.nio.charset.CharsetDecoder decoder =
-        StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
     /** A stats object wrapped over several lines, being joined. */
     StringBuilder joined;
     final JsonDepth depth = new JsonDepth();
     long joinStart;
     int joinedLines;
-    LogPrefix.Stripped joinPrefix;
+    long joinTs;
+    int joinClock;
+    Integer joinRank;
     byte[] joinHead;
 
-    LogLines(Steps steps, RecordSink sink) {
+    LoggedObjects(Steps steps, RecordSink sink) {
       this.steps = steps;
       this.sink = sink;
     }
 
-    long read(InputStream in) throws IOException {
-      long lines = new LineReader(in).forEach(this);
-      if (joined != null) {
-        abandonJoin("the file ends inside it");
-      }
-      return lines;
-    }
-
     @Override
-    public void line(long lineNo, byte[] buf, int off, int len) {
-      String line;
-      try {
-        line = decoder.decode(ByteBuffer.wrap(buf, off, len)).toString();
-      } catch (CharacterCodingException e) {
-        if (joined != null) {
-          abandonJoin("a line inside it is not valid UTF-8");
-        }
-        sink.reject(lineNo, "invalid UTF-8", buf, off, len);
-        return;
-      }
-      if (joined != null) {
-        LogPrefix.Stripped s = LogPrefix.strip(line);
-        String p = s.payload();
-        if (!p.equals(line.stripLeading()) || p.startsWith("{\"") || p.startsWith("[{")
-            || p.startsWith("{'") || p.startsWith("\"{") || joinedLines >= MAX_JOINED_LINES) {
-          // a new log line or record: the object was cut off
-          abandonJoin(joinedLines >= MAX_JOINED_LINES ? "it is not closed within "
-              + MAX_JOINED_LINES + " lines" : "a new log line starts before it closes");
-        } else {
-          joined.append(line);
-          depth.feed(buf, off, len);
-          joinedLines++;
-          if (!depth.open()) {
-            String text = joined.toString();
-            joined = null;
-            steps.payload(text, joinPrefix, joinStart, joinHead, 0, joinHead.length);
-            for (int i = 1; i < joinedLines; i++) {
-              sink.otherLine(); // the continuation lines, counted with the object's own
-            }
-          }
-          return;
-        }
-      }
-      LogPrefix.Stripped s = LogPrefix.strip(line);
-      String p = s.payload();
+    public SpecParser.Outcome line(MatchedLine m, long tsNs, int clockId, byte[] raw, int off, int len)
+        throws SpecParser.BadLine {
+      String p = m.message.stripLeading(); // trailing blanks may be inside a wrapped key
+      Integer rank = rank(m);
       if (p.startsWith("{") && steps.looksLikeStats(p)) {
         depth.reset();
         byte[] bytes = p.getBytes(StandardCharsets.UTF_8);
         depth.feed(bytes, 0, bytes.length);
         if (depth.open()) {
           joined = new StringBuilder(p);
-          joinStart = lineNo;
+          joinStart = m.lineNo;
           joinedLines = 1;
-          joinPrefix = s;
-          joinHead = java.util.Arrays.copyOfRange(buf, off, off + Math.min(len, 256));
-          return;
+          joinTs = tsNs;
+          joinClock = clockId;
+          joinRank = rank;
+          joinHead = java.util.Arrays.copyOfRange(raw, off, off + Math.min(len, 256));
+          return SpecParser.Outcome.DEFERRED;
         }
       }
-      steps.payload(p.strip(), s, lineNo, buf, off, len);
+      String reason = steps.payload(p.strip(), m.lineNo, tsNs, clockId, rank);
+      if (reason != null) {
+        throw new SpecParser.BadLine(reason);
+      }
+      return steps.kept ? SpecParser.Outcome.RECORD : SpecParser.Outcome.OTHER;
+    }
+
+    @Override
+    public boolean continuation(MatchedLine m, byte[] raw, int off, int len) {
+      if (joined == null) {
+        return false;
+      }
+      String p = m.message.stripLeading();
+      if (!m.prefixes.isEmpty() || p.startsWith("{\"") || p.startsWith("[{") || p.startsWith("{'")
+          || p.startsWith("\"{") || joinedLines >= MAX_JOINED_LINES) {
+        // a new log line or record: the object was cut off
+        abandonJoin(joinedLines >= MAX_JOINED_LINES ? "it is not closed within "
+            + MAX_JOINED_LINES + " lines" : "a new log line starts before it closes");
+        return false;
+      }
+      joined.append(m.text);
+      depth.feed(raw, off, len);
+      joinedLines++;
+      if (!depth.open()) {
+        String text = joined.toString();
+        joined = null;
+        String reason = steps.payload(text, joinStart, joinTs, joinClock, joinRank);
+        if (reason != null) {
+          sink.reject(joinStart, reason, joinHead, 0, joinHead.length);
+        } else if (steps.kept) {
+          sink.record();
+        } else {
+          sink.otherLine();
+        }
+        for (int i = 1; i < joinedLines; i++) {
+          sink.otherLine(); // the continuation lines, counted with the object's own
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public void end() {
+      if (joined != null) {
+        abandonJoin("the file ends inside it");
+      }
     }
 
     /** The joined object never closed: its first line is rejected, the others were fragments. */
@@ -202,28 +230,26 @@ public final class IterStatsFormat implements InputFormat {
       joined = null;
     }
 
-    @Override
-    public void tooLong(long lineNo, long length, byte[] head, int headLen) {
-      if (joined != null) {
-        abandonJoin("a line inside it is too long");
-      }
-      sink.reject(lineNo, "line of " + length + " bytes is longer than the limit of "
-          + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
+    /** The 2026 PyTorch backend's {@code [_torch][RANK r]} prefix: the rank of a record without its own. */
+    private static Integer rank(MatchedLine m) {
+      String r = m.prefixValue("torchRank");
+      return r == null ? null : Integer.valueOf(r);
     }
   }
 
-  /** Turns payloads into steps; the parse-wide state: clocks and iteration lanes. */
+  /** Turns stats objects into steps; the parse-wide state: clocks, and where steps go (their lanes). */
   static final class Steps {
-    final ParseContext ctx;
     final RecordSink sink;
     final LocalTimes times;
-    final IterLanes lanes = new IterLanes();
-    final dev.tokentime.ingest.StepRecord step = new dev.tokentime.ingest.StepRecord();
+    final Consumer<StepRecord> store;
+    final StepRecord step = new StepRecord();
+    /** Whether the last payload was a stats object (else an other line). */
+    boolean kept;
 
-    Steps(ParseContext ctx, RecordSink sink) {
-      this.ctx = ctx;
+    Steps(ParseContext ctx, RecordSink sink, String clockScope, Consumer<StepRecord> store) {
       this.sink = sink;
-      this.times = new LocalTimes(ctx, sink);
+      this.times = new LocalTimes(ctx, sink, clockScope);
+      this.store = store;
     }
 
     boolean looksLikeStats(String p) {
@@ -232,48 +258,48 @@ public final class IterStatsFormat implements InputFormat {
           || p.contains("inflightBatchingStats");
     }
 
-    /** One log payload: a stats object (JSON, Python dict, quoted), a print_iter_log line, or other. */
-    void payload(String p, LogPrefix.Stripped prefix, long lineNo, byte[] buf, int off, int len) {
+    /**
+     * One log payload: a stats object (JSON, Python dict, quoted) or an other line ({@link #kept}
+     * says which); returns the reject reason of a payload that cannot be used, else null.
+     *
+     * @param tsNs the log prefix's time, for an object without its own (RequestRecord.NONE: none)
+     * @param rank the log prefix's rank, for an object without its own, or null
+     */
+    String payload(String p, long lineNo, long tsNs, int clockId, Integer rank) {
+      kept = false;
       try {
         if (p.startsWith("{'") || p.startsWith("[{'")) {
-          jsonText(PythonLiteral.toJson(p), prefix, lineNo, buf, off, len);
+          jsonText(PythonLiteral.toJson(p), lineNo, tsNs, clockId, rank);
         } else if (p.startsWith("\"{")) {
           JsonNode s = PeerJson.TREE.readTree(p); // Triton 24.07+: the message as a JSON string
           if (s == null || !s.isTextual()) {
             throw new PeerJson.Bad("a quoted stats object that is not a JSON string");
           }
-          jsonText(s.asText(), prefix, lineNo, buf, off, len);
+          jsonText(s.asText(), lineNo, tsNs, clockId, rank);
         } else if ((p.startsWith("{") || p.startsWith("[{")) && looksLikeStats(p)) {
-          jsonText(p, prefix, lineNo, buf, off, len);
-        } else if (PyExecutorIterLine.is(p)) {
-          step.reset();
-          step.lineNo = lineNo;
-          emit(PyExecutorIterLine.fill(p, step), prefix);
-          sink.record();
-        } else {
-          sink.otherLine();
+          jsonText(p, lineNo, tsNs, clockId, rank);
         }
+        return null;
       } catch (PeerJson.Bad e) {
-        sink.reject(lineNo, e.getMessage(), buf, off, len);
+        return e.getMessage();
       } catch (IOException e) {
-        sink.reject(lineNo, PeerJson.reason(e), buf, off, len);
+        return PeerJson.reason(e);
       } catch (ArithmeticException e) {
-        sink.reject(lineNo, "a count out of range", buf, off, len);
+        return "a count out of range";
       } catch (NumberFormatException e) {
-        sink.reject(lineNo, e.getMessage(), buf, off, len); // ingest.Checked: names the field
+        return e.getMessage(); // ingest.Checked: names the field
       }
     }
 
     /**
      * A line's JSON: one object, or an array of them (a /metrics poll logged on one line), all
-     * checked before any is kept, since the line is one unit.
+     * checked before any is kept, since the line is one unit. An empty array is an other line.
      */
-    private void jsonText(String text, LogPrefix.Stripped prefix, long lineNo, byte[] buf, int off,
-        int len) throws IOException, PeerJson.Bad {
+    private void jsonText(String text, long lineNo, long tsNs, int clockId, Integer rank)
+        throws IOException, PeerJson.Bad {
       JsonNode n = PeerJson.TREE.readTree(text);
       if (n != null && n.isArray()) {
         if (n.isEmpty()) {
-          sink.otherLine();
           return;
         }
         java.util.List<String> stamps = new java.util.ArrayList<>();
@@ -293,19 +319,19 @@ public final class IterStatsFormat implements InputFormat {
         i = 0;
         for (JsonNode e : n) {
           fill(e, lineNo);
-          emit(stamps.get(i++), prefix);
+          emit(stamps.get(i++), tsNs, clockId, rank);
         }
-        sink.record();
+        kept = true;
         return;
       }
-      emit(fill(n, lineNo), prefix);
-      sink.record();
+      emit(fill(n, lineNo), tsNs, clockId, rank);
+      kept = true;
     }
 
     /** One object of a JSON file. */
-    void json(JsonNode n, long lineNo, LogPrefix.Stripped prefix, byte[] buf, int off, int len) {
+    void json(JsonNode n, long lineNo, byte[] buf, int off, int len) {
       try {
-        emit(fill(n, lineNo), prefix);
+        emit(fill(n, lineNo), dev.tokentime.ingest.RequestRecord.NONE, 0, null);
         sink.record();
       } catch (PeerJson.Bad e) {
         sink.reject(lineNo, e.getMessage(), buf, off, len);
@@ -345,22 +371,23 @@ public final class IterStatsFormat implements InputFormat {
       return v.asText();
     }
 
-    /** Stamps the filled step with its time (its own, else the log prefix's), lane and epoch. */
-    private void emit(String own, LogPrefix.Stripped prefix) throws PeerJson.Bad {
-      String ts = own != null ? own : prefix == null ? null : prefix.loggerTime();
-      if (ts != null) {
-        LocalTimes.Reading r = times.parse(ts);
+    /** Stamps the filled step with its time (its own, else the log prefix's) and rank, and stores it. */
+    private void emit(String own, long tsNs, int clockId, Integer rank) throws PeerJson.Bad {
+      if (own != null) {
+        LocalTimes.Reading r = times.parse(own);
         if (r == null) {
-          throw new PeerJson.Bad("timestamp: not a time of a known shape: " + PeerJson.quote(ts));
+          throw new PeerJson.Bad("timestamp: not a time of a known shape: " + PeerJson.quote(own));
         }
         step.tsNs = r.ns();
         step.clockId = r.clockId();
+      } else if (tsNs != dev.tokentime.ingest.RequestRecord.NONE) {
+        step.tsNs = tsNs;
+        step.clockId = clockId;
       }
-      if (step.rank == null && prefix != null) {
-        step.rank = prefix.rank();
+      if (step.rank == null) {
+        step.rank = rank;
       }
-      lanes.assign(step, sink);
-      sink.step(step);
+      store.accept(step);
     }
   }
 }

@@ -10,11 +10,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * TensorRT-LLM's wall-clock readings: host-local time without a zone, in the shapes its writers
- * use — {@code MM-DD-YYYY HH:MM:SS[.ffffff]} (IterationStats {@code timestamp}, the legacy
- * {@code Timestamp}), {@code YYYY-MM-DD HH:MM:SS} ({@code print_iter_log}) and
- * {@code MM/DD/YYYY-HH:MM:SS} (the Python logger's prefix). The zone is {@code --tz} when given,
- * else UTC, marked as assumed on the clock. One parse holds one instance (no shared state).
+ * The wall-clock readings of TensorRT-LLM's stats objects: host-local time without a zone,
+ * {@code MM-DD-YYYY HH:MM:SS[.ffffff]} (IterationStats {@code timestamp}, the legacy
+ * {@code Timestamp}; {@code YYYY-MM-DD HH:MM:SS} is read too). The zone is {@code --tz} when
+ * given, else UTC, marked as assumed on the clock; the clocks are those of the format's spec
+ * (its {@code scope}: one per run), so objects and the spec's lines share them. One parse holds
+ * one instance (no shared state).
  */
 final class LocalTimes {
   private static final Pattern MDY = Pattern.compile(
@@ -25,12 +26,14 @@ final class LocalTimes {
   private final ParseContext ctx;
   private final RecordSink sink;
   private final ZoneId zone;
+  private final String scope;
   private int secondsClock;
   private int microsClock;
 
-  LocalTimes(ParseContext ctx, RecordSink sink) {
+  LocalTimes(ParseContext ctx, RecordSink sink, String scope) {
     this.ctx = ctx;
     this.sink = sink;
+    this.scope = scope;
     this.zone = ctx.zone() != null ? ctx.zone() : ZoneId.of("UTC");
   }
 
@@ -91,9 +94,7 @@ final class LocalTimes {
     return microsClock;
   }
 
-  /** Wall clocks are shared by the files of a run, so their steps line up on one timeline. */
   private ClockSpec spec(long resolutionNs) {
-    return new ClockSpec("wall", "TensorRT-LLM host local time, run " + ctx.defaultRun(),
-        resolutionNs, zone.getId(), ctx.zone() == null);
+    return new ClockSpec("wall", scope, resolutionNs, zone.getId(), ctx.zone() == null);
   }
 }
