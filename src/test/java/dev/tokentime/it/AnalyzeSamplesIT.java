@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentime.output.Values;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
@@ -29,9 +30,12 @@ class AnalyzeSamplesIT {
       JsonNode m = run.get("metrics");
       for (String metric : new String[] {"ttft_ms", "queue_ms", "prefill_ms", "itl_ms", "tpot_ms", "e2e_ms"}) {
         JsonNode s = m.get(metric);
-        String row = String.format(Locale.ROOT, "%s %d %.3f %.3f %.3f %.3f %.3f", metric,
-            s.get("count").asLong(), s.get("mean").asDouble(), s.get("p50").asDouble(),
-            s.get("p90").asDouble(), s.get("p95").asDouble(), s.get("p99").asDouble());
+        // text shows three significant digits in a unit that reads (29.9 ms, 300 µs); the JSON
+        // test below holds the exact figures
+        String row = String.format(Locale.ROOT, "%s %d %s %s %s %s %s", metric, s.get("count").asLong(),
+            Values.duration(s.get("mean").asDouble()), Values.duration(s.get("p50").asDouble()),
+            Values.duration(s.get("p90").asDouble()), Values.duration(s.get("p95").asDouble()),
+            Values.duration(s.get("p99").asDouble()));
         assertTrue(squash(block).contains(row), "expected row <" + row + "> in:\n" + block);
       }
       String tput = String.format(Locale.ROOT, "%.1f output tokens/s, %.3f requests/s",
