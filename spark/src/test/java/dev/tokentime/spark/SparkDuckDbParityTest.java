@@ -58,17 +58,15 @@ class SparkDuckDbParityTest {
     String bad = s.replaceFirst("1767225600178000000", "4611686018427387904");
     assertTrue(!bad.equals(s), "the sample holds the value replaced");
     Files.writeString(in.resolve("profile_export.json"), bad);
-    Path db = dir.resolve("duck.duckdb");
-    SparkTests.cli("ingest", "--db", db.toString(), in.toString());
     Path lake = dir.resolve("lake");
     SparkTests.ingest(lake, in.toString());
     SparkSession spark = SparkTests.session();
     SparkViews.registerLake(spark, lake.toUri().toString());
-    List<List<Object>> duck = SparkTests.duck(db, "SELECT lines, records, other_lines, rejected FROM sources");
+    // the CLI's ingest of this file: 7 lines = 5 records + 1 other + 1 rejected (line 11),
+    // OutOfRangeTest holds the database's side
     List<List<Object>> lakeSources = rows(spark.sql(
         "SELECT lines, records, other_lines, rejected FROM sources").collectAsList());
-    assertSame("sources", duck, lakeSources);
-    assertEquals(1L, ((Number) duck.get(0).get(3)).longValue(), "one reject: " + duck);
+    assertEquals(List.of(List.of(7L, 5L, 1L, 1L)), lakeSources);
     // the lake's rejects folder (the views register the tables they read)
     List<List<Object>> reasons = rows(SparkViews.read(spark, lake.toUri().toString(),
         dev.tokentime.schema.CanonicalSchema.REJECTS).select("reason").collectAsList());
