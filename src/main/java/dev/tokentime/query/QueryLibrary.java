@@ -8,8 +8,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -191,9 +189,8 @@ public final class QueryLibrary {
     try {
       URI uri = url.toURI();
       if ("jar".equals(uri.getScheme())) {
-        try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {
-          return readTree(fs.getPath("/queries"));
-        }
+        // shared and left open: the parsers' specs are read from the same jar
+        return readTree(dev.tokentime.JarFileSystems.of(uri).getPath("/queries"));
       }
       return readTree(Path.of(uri));
     } catch (IOException e) {

@@ -8,14 +8,10 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystemAlreadyExistsException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -62,13 +58,7 @@ public final class SpecFormats implements FormatFamily {
     try {
       URI uri = anchor.toURI();
       if (uri.getScheme().equals("jar")) {
-        FileSystem fs;
-        try {
-          fs = FileSystems.newFileSystem(uri, Map.of());
-        } catch (FileSystemAlreadyExistsException e) {
-          fs = FileSystems.getFileSystem(uri);
-        }
-        return list(fs.getPath("/parsers"));
+        return list(dev.tokentime.JarFileSystems.of(uri).getPath("/parsers"));
       }
       return list(Path.of(uri).getParent());
     } catch (URISyntaxException e) {
