@@ -89,12 +89,14 @@ public final class Values {
     return String.format(Locale.ROOT, "%.1f %%", p);
   }
 
+  private static final java.util.regex.Pattern DIGITS = java.util.regex.Pattern.compile("[0-9]+");
+
   /**
    * Names in natural order (c1, c4, c16, c64): the views' natural_sort_key rule (each run of
    * digits padded with zeros to 30 characters), then the name itself.
    */
   public static final java.util.Comparator<String> NATURAL = java.util.Comparator
-      .comparing((String s) -> java.util.regex.Pattern.compile("[0-9]+").matcher(s)
+      .comparing((String s) -> DIGITS.matcher(s)
           .replaceAll(m -> m.group().length() < 30 ? "0".repeat(30 - m.group().length()) + m.group() : m.group()))
       .thenComparing(java.util.Comparator.naturalOrder());
 
