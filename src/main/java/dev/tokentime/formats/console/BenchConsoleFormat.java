@@ -1,5 +1,6 @@
 package dev.tokentime.formats.console;
 
+import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
@@ -57,7 +58,9 @@ public final class BenchConsoleFormat implements InputFormat {
       "^(Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?)\\s+(.+?)\\s*\\((ms|s)\\)$");
   private static final Pattern NUMBER = Pattern.compile("^-?[0-9][0-9,]*(\\.[0-9]+)?([eE][-+]?[0-9]+)?$");
   private static final Pattern LLMPERF_KEY = Pattern.compile("^[a-z][a-z0-9_]*$");
-  private static final Pattern LLMPERF_STAT = Pattern.compile("^\\s+(p\\d+|mean|min|max|stddev)\\s*=\\s*(.*)$");
+  // "    p25 = 0.18": indented as printed, but a wrapper's "\s+" (kubectl --timestamps, CI) may
+  // have taken the indent; "name = value" alone tells a statistic from a metric's name
+  private static final Pattern LLMPERF_STAT = Pattern.compile("^\\s*(p\\d+|mean|min|max|stddev)\\s*=\\s*(.*)$");
 
   /** vLLM's and SGLang's console labels → their result JSON's names (metric, unit). */
   private static final Map<String, String[]> SERVING = Map.ofEntries(
@@ -118,7 +121,7 @@ public final class BenchConsoleFormat implements InputFormat {
 
   @Override
   public int sniff(Sample sample) {
-    String text = sample.text();
+    String text = WrapperLayer.peelLines(sample.text());
     switch (tool) {
       case VLLM, SGLANG -> {
         if (!text.contains("=" + " " + SERVING_HEADER + " =") && !text.contains(" " + SERVING_HEADER + " ")) {
@@ -155,6 +158,7 @@ public final class BenchConsoleFormat implements InputFormat {
       case GENAI_PERF, AIPERF -> new TableReader(ctx, sink);
       case LLMPERF -> new LlmperfReader(ctx, sink);
     };
+    WrapperLayer wrappers = new WrapperLayer();
     long n = new LineReader(in).forEach(new LineReader.Handler() {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) {
@@ -165,8 +169,9 @@ public final class BenchConsoleFormat implements InputFormat {
           sink.reject(lineNo, "invalid UTF-8", buf, off, len);
           return;
         }
-        // console captures carry colour codes and carriage returns (progress bars)
-        line = line.replaceAll("\u001B\\[[0-9;]*[A-Za-z]", "");
+        // a summary kept in a CI, container or journald log: its collector's wrappers (and colour
+        // codes) come off first; console captures also carry carriage returns (progress bars)
+        line = wrappers.peel(line);
         int cr = line.lastIndexOf('\r', line.length() - 2);
         if (cr >= 0) {
           line = line.substring(cr + 1);

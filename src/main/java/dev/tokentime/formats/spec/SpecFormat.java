@@ -21,7 +21,12 @@ public class SpecFormat implements InputFormat {
   /** How many of a file's first lines the sniff rules look at. */
   static final int SNIFF_LINES = 40;
   private static final Pattern ANSI = Pattern.compile("\\x1b\\[[0-9;]*[A-Za-z]");
-  private static final Pattern BRACKETED = Pattern.compile("\\[[^\\]\\s\"{\\[,]+\\]\\s");
+  /**
+   * How JSON starts: an object, or an array of objects, arrays, strings or numbers. A bracketed
+   * log header is not JSON: "[2025-07-29T16:48:56Z] ", "[vllm-rbln] ", SGLang's
+   * "[2026-04-08 14:05:21 TP0] ", TensorRT-LLM's "[10/02/2025-11:00:00] ".
+   */
+  private static final Pattern JSON_START = Pattern.compile("\\{|\\[\\s*(?:[\\[{\"\\]]|-?\\d[\\d.eE+-]*\\s*[,\\]])");
 
   private final LineSpec spec;
 
@@ -67,8 +72,7 @@ public class SpecFormat implements InputFormat {
       return 0;
     }
     String first = lines.get(0);
-    // "[2025-07-29T16:48:56Z] " and "[vllm-rbln] " open log lines, "[{" and "[1," JSON
-    boolean json = first.startsWith("{") || first.startsWith("[") && !BRACKETED.matcher(first).lookingAt();
+    boolean json = JSON_START.matcher(first).lookingAt();
     LineMatcher unwrap = json && !spec.envelopes().isEmpty() ? new LineMatcher(spec) : null;
     if (json && unwrap == null) {
       return 0; // JSON is a text log only inside an envelope (docker json-file, journalctl -o json)

@@ -75,13 +75,13 @@ public final class IterStatsFormat extends SpecFormat {
   @Override
   public long parse(InputStream raw, ParseContext ctx, RecordSink sink) throws IOException {
     BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
-    return startsWithJson(in) ? jsonFile(in, ctx, sink) : super.parse(in, ctx, sink);
+    return isJsonFile(in) ? jsonFile(in, ctx, sink) : super.parse(in, ctx, sink);
   }
 
   @Override
   public ExplainStats explain(InputStream raw, ParseContext ctx, RecordSink sink) throws IOException {
     BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
-    return startsWithJson(in) ? explainOwn(sink, s -> jsonFile(in, ctx, s)) : super.explain(in, ctx, sink);
+    return isJsonFile(in) ? explainOwn(sink, s -> jsonFile(in, ctx, s)) : super.explain(in, ctx, sink);
   }
 
   /** A JSON file: its objects, each a record, on lanes of their own. */
@@ -99,6 +99,34 @@ public final class IterStatsFormat extends SpecFormat {
   @Override
   protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink) {
     return new LoggedObjects(new Steps(ctx, sink, clockScope(ctx), s -> parser.step(s, true)), sink);
+  }
+
+  /** The longest first line looked at to tell a wrapped log from a JSON file. */
+  private static final int FIRST_LINE_LIMIT = 1 << 20;
+
+  /**
+   * Whether the file is JSON (objects or an array of them) rather than a log: it starts as JSON
+   * does, and its first line is not a collector's envelope around a log line (docker json-file's
+   * {@code {"log": …}}, journalctl's {@code {"MESSAGE": …}}: parsers/wrappers.spec), which the
+   * spec reads as the log it holds.
+   */
+  private boolean isJsonFile(BufferedInputStream in) throws IOException {
+    if (!startsWithJson(in)) {
+      return false;
+    }
+    in.mark(FIRST_LINE_LIMIT + 1);
+    try {
+      byte[] head = in.readNBytes(FIRST_LINE_LIMIT);
+      int end = 0;
+      while (end < head.length && head[end] != '\n') {
+        end++;
+      }
+      MatchedLine m = new MatchedLine();
+      new LineMatcher(spec()).match(1, new String(head, 0, end, java.nio.charset.StandardCharsets.UTF_8), m);
+      return spec().envelopes().stream().noneMatch(e -> m.prefixes.contains(e.name()));
+    } finally {
+      in.reset();
+    }
   }
 
   /**

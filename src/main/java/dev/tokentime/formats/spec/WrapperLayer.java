@@ -1,0 +1,34 @@
+package dev.tokentime.formats.spec;
+
+/**
+ * The wrapper layer ({@code parsers/wrappers.spec}) for a format that is not a line spec: what a
+ * log collector put around a line (a container or CI runner's timestamp, docker's JSON envelope,
+ * a compose service, journald's header, Ray's process tag, colour codes) is peeled off, and the
+ * format reads the line as it was printed. A console summary kept in a CI log or a pod's log is
+ * then read like the summary alone. Not thread-safe: one per parse.
+ */
+public final class WrapperLayer {
+  private static final LineSpec LAYER = SpecReader.load(SpecReader.WRAPPERS);
+
+  private final LineMatcher matcher = new LineMatcher(LAYER);
+  private final MatchedLine matched = new MatchedLine();
+
+  /** The line without its wrappers (the line itself when it has none). */
+  public String peel(String line) {
+    matcher.match(0, line, matched);
+    return matched.message;
+  }
+
+  /** One layer per thread for sniffing: building the matcher costs more than peeling a sample. */
+  private static final ThreadLocal<WrapperLayer> FOR_SNIFFING = ThreadLocal.withInitial(WrapperLayer::new);
+
+  /** Each line of {@code text} without its wrappers, for sniffing. */
+  public static String peelLines(String text) {
+    WrapperLayer layer = FOR_SNIFFING.get();
+    StringBuilder sb = new StringBuilder(text.length());
+    for (String line : text.split("\n", -1)) {
+      sb.append(layer.peel(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line)).append('\n');
+    }
+    return sb.toString();
+  }
+}
