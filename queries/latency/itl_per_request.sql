@@ -1,10 +1,11 @@
 -- How even each request's stream is: the spread of its own chunk gaps (the default ITL), so a
 -- request that stalled stands out from one that was uniformly slow. Linear percentiles,
 -- population std; cv is std / mean.
--- The percentiles come from a window partitioned by request, which DuckDB sorts and works through
--- one request at a time, in memory it manages (it spills); quantile_cont as an aggregate kept
--- every gap of every request in memory at once, outside the memory limit, over the memory target
--- from 50 M tokens; the window takes about twice the time and stays under it.
+-- The percentiles are quantile_cont's, figure for figure (the same interpolation between the
+-- sorted gaps at (n - 1) * q, in the same floating-point steps), taken from each request's gaps
+-- ranked by a window sort, which spills. quantile_cont as an aggregate, or as a window function,
+-- keeps every gap of a request in memory structures of its own: out of memory at 50 M tokens
+-- under the default limit.
 -- @grain one row per request with at least two content chunks
 -- @column run [id] Run.
 -- @column request_key [id] The request.
@@ -19,26 +20,40 @@
 -- @column itl_max_ms [ms] Largest gap.
 -- @column itl_cv [ratio] itl_std_ms / itl_mean_ms.
 CREATE OR REPLACE VIEW itl_per_request AS
-WITH gaps AS (
+WITH ranked AS (
     SELECT request_key, gap_ns,
-        quantile_cont(gap_ns, 0.5) OVER w AS p50_ns,
-        quantile_cont(gap_ns, 0.99) OVER w AS p99_ns
+        row_number() OVER (PARTITION BY request_key ORDER BY gap_ns) - 1 AS i,
+        count(*) OVER (PARTITION BY request_key) AS n
     FROM tokens
     WHERE gap_ns IS NOT NULL
-    WINDOW w AS (PARTITION BY request_key)
 ),
--- gap_ns / 1e6 is token_gaps.gap_ms
 per_request AS (
     SELECT
         request_key,
         count(*) AS gaps,
         avg(gap_ns / 1e6) AS itl_mean_ms,
         stddev_pop(gap_ns / 1e6) AS itl_std_ms,
-        any_value(p50_ns) / 1e6 AS itl_p50_ms,
-        any_value(p99_ns) / 1e6 AS itl_p99_ms,
-        max(gap_ns / 1e6) AS itl_max_ms
-    FROM gaps
+        max(gap_ns / 1e6) AS itl_max_ms,
+        -- quantile_cont's neighbours: the gaps at floor and ceil of (n - 1) * q (0-based)
+        max(gap_ns) FILTER (WHERE i = floor((n - 1)::DOUBLE * 0.5)) AS p50_lo,
+        max(gap_ns) FILTER (WHERE i = ceil((n - 1)::DOUBLE * 0.5)) AS p50_hi,
+        max(gap_ns) FILTER (WHERE i = floor((n - 1)::DOUBLE * 0.99)) AS p99_lo,
+        max(gap_ns) FILTER (WHERE i = ceil((n - 1)::DOUBLE * 0.99)) AS p99_hi
+    FROM ranked
     GROUP BY request_key
+),
+-- quantile_cont's interpolation in doubles: lo * (1 - d) + hi * d, d the fraction of (n - 1) * q
+fractions AS (
+    SELECT *,
+        (gaps - 1)::DOUBLE * 0.5 - floor((gaps - 1)::DOUBLE * 0.5) AS d50,
+        (gaps - 1)::DOUBLE * 0.99 - floor((gaps - 1)::DOUBLE * 0.99) AS d99
+    FROM per_request
+),
+interpolated AS (
+    SELECT *,
+        p50_lo::DOUBLE * (1::DOUBLE - d50) + p50_hi::DOUBLE * d50 AS p50_ns,
+        p99_lo::DOUBLE * (1::DOUBLE - d99) + p99_hi::DOUBLE * d99 AS p99_ns
+    FROM fractions
 )
 SELECT
     r.run,
@@ -49,11 +64,11 @@ SELECT
     p.gaps,
     p.itl_mean_ms,
     p.itl_std_ms,
-    p.itl_p50_ms,
-    p.itl_p99_ms,
+    p.p50_ns / 1e6 AS itl_p50_ms,
+    p.p99_ns / 1e6 AS itl_p99_ms,
     p.itl_max_ms,
     p.itl_std_ms / nullif(p.itl_mean_ms, 0) AS itl_cv
-FROM per_request AS p
+FROM interpolated AS p
 JOIN requests AS r USING (request_key)
 JOIN _request_scope AS sc USING (request_key)
 ORDER BY r.run, p.request_key

@@ -31,7 +31,11 @@ WITH measured AS (
         count(*) AS requests,
         count(*) FILTER (WHERE ok) AS ok_requests,
         count(*) FILTER (WHERE NOT ok) AS failed_requests,
-        count(DISTINCT clock_id) AS clocks,
+        -- one clock: min = max (NULL when none). Not count(DISTINCT clock_id) = 1: DuckDB 2.0
+        -- rewrites a distinct aggregate beside others into a join whose row estimate is the
+        -- product of both sides, and views joining this one to tokens then built their hash
+        -- table from the tokens (a 1 GiB allocation at 50 M tokens: out of memory).
+        min(clock_id) = max(clock_id) AS one_clock,
         min(arrival_ns) AS window_start_ns,
         max(coalesce(finished_ns, last_token_ns)) AS window_end_ns,
         sum(prompt_tokens) FILTER (WHERE ok) AS input_tokens,
@@ -52,7 +56,7 @@ windowed AS (
     SELECT
         m.*,
         CASE
-            WHEN m.clocks = 1 AND m.window_end_ns > m.window_start_ns
+            WHEN m.one_clock AND m.window_end_ns > m.window_start_ns
                 THEN (m.window_end_ns - m.window_start_ns) / 1e9
         END AS duration_s
     FROM measured AS m

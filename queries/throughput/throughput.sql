@@ -35,11 +35,14 @@ per_second AS (
     SELECT
         c.run,
         (t.ts_ns - c.window_start_ns) // 1000000000 AS second,
-        sum(coalesce(t.n_tokens, 1)) AS tokens
+        sum(coalesce(t.n_tokens, 1)) FILTER (WHERE t.ts_ns >= c.window_start_ns) AS tokens
     FROM tokens AS t
     JOIN counted AS c USING (request_key)
+    -- the window's start filters inside the sum, not beside the join: as a join condition DuckDB
+    -- 2.0 joined the tokens to run_summary first (a nested loop over every token) or built its
+    -- hash table from the tokens (out of memory at 50 M tokens); seconds before the start sum to
+    -- NULL, which max() below leaves out
     WHERE t.chunk_kind IN ('content', 'reasoning')
-        AND t.ts_ns >= c.window_start_ns
     GROUP BY ALL
 ),
 peak AS (

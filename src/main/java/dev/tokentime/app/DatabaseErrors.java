@@ -41,6 +41,12 @@ public final class DatabaseErrors {
       // commit - no transaction is active") do not say why; the write's own error does
       return oneSpace(first + " (after an earlier failure: " + cause + ")");
     }
+    if (first.contains("Invalid result set")) {
+      // DuckDB JDBC's words when a streamed query fails inside DuckDB, out of memory included;
+      // the same query unstreamed says "Out of Memory Error: failed to allocate …"
+      return oneSpace(first + " (DuckDB could not produce the result, most often for lack of memory under its"
+          + " limit: TOKENTIME_MEMORY_LIMIT=2GB raises it)");
+    }
     List<String> lines = new ArrayList<>();
     lines.add(Database.firstLine(s));
     String m = s.getMessage() == null ? "" : s.getMessage();
