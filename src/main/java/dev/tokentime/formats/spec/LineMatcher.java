@@ -352,7 +352,9 @@ public final class LineMatcher {
       }
       if (e.time() != null) {
         com.fasterxml.jackson.databind.JsonNode t = node.get(e.timeKey());
-        if (t != null && t.isValueNode()) {
+        // an RFC 3339 time is a string; a shipper that writes epoch numbers under the same key
+        // (CloudWatch's "timestamp") gives the line no wrapper time rather than a bad one
+        if (t != null && t.isValueNode() && (t.isTextual() || !e.time().kind().equals("rfc3339"))) {
           m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
         }
       }

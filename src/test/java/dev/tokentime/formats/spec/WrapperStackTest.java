@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The wrapper layer's property, over every stack: any outer wrapper (or none) × any middle one ×
  * any inner one around any known vLLM line gives the kind and groups of the bare line, and the
- * wrapper's time where it has one. The space is small enough to walk whole (11 × 4 × 4 × 9
+ * wrapper's time where it has one. The space is small enough to walk whole (15 × 4 × 4 × 9
  * stacks and lines), so every case is checked, not a random draw of them.
  */
 class WrapperStackTest {
@@ -40,7 +40,7 @@ class WrapperStackTest {
       "INFO 08-12 10:00:03 [metrics.py:502] Prefix cache hit rate: GPU: 12.55%, CPU: 0.00%",
       "(APIServer pid=1) INFO:     172.17.0.1:47466 - \"POST /v1/chat/completions HTTP/1.1\" 500 Internal Server Error");
 
-  static String json(Map<String, String> m) {
+  static String json(Map<String, ?> m) {
     try {
       return JSON.writeValueAsString(m);
     } catch (Exception e) {
@@ -61,7 +61,15 @@ class WrapperStackTest {
       new Wrapper("docker-json", s -> json(Map.of("log", s + "\n", "stream", "stdout",
           "time", "2025-08-12T10:00:03.123456789Z")), true),
       new Wrapper("journald-json", s -> json(Map.of("MESSAGE", s, "__REALTIME_TIMESTAMP", "1754992803123456",
-          "_HOSTNAME", "gpu-1")), true));
+          "_HOSTNAME", "gpu-1")), true),
+      new Wrapper("vector-json", s -> json(Map.of("message", s, "timestamp", "2025-08-12T10:00:03.123456Z",
+          "host", "gpu-1", "source_type", "kubernetes_logs")), true),
+      // CloudWatch's export: the time an epoch number in ms, which is no RFC 3339 time
+      new Wrapper("cloudwatch-json", s -> json(Map.of("timestamp", 1754992803123L, "message", s,
+          "logStreamName", "vllm")), false),
+      new Wrapper("gcp-json", s -> json(Map.of("textPayload", s, "timestamp", "2025-08-12T10:00:03.123456789Z",
+          "severity", "INFO")), true),
+      new Wrapper("loki-jsonl", s -> json(Map.of("line", s, "timestamp", "2025-08-12T10:00:03.123456789Z")), true));
 
   static final List<Wrapper> MIDDLE = List.of(
       new Wrapper("none", s -> s, false),
@@ -106,7 +114,7 @@ class WrapperStackTest {
       }
     }
     assertEquals(List.of(), failures);
-    assertEquals(9 * 4 * 4 * 11, cases);
+    assertEquals(9 * 4 * 4 * OUTER.size(), cases);
   }
 
   @Test
