@@ -73,6 +73,21 @@ public final class TestDb implements AutoCloseable {
     return new IngestService(FormatRegistry.standard()).ingest(db, o, new IngestService.Listener() {});
   }
 
+  /**
+   * Ingests a sample of one file and checks what every sample test checks first: its format,
+   * its line accounting (lines = records + other + rejected, as given) and no failed invariant.
+   */
+  public IngestResult.FileResult ingestSample(IngestOptions o, String format, long lines, long records,
+      long other, long rejected) throws SQLException {
+    IngestResult r = ingest(o);
+    IngestResult.FileResult f = r.files().get(0);
+    org.junit.jupiter.api.Assertions.assertEquals(format, f.format());
+    org.junit.jupiter.api.Assertions.assertEquals(List.of(lines, records, other, rejected),
+        List.of(f.lines(), f.records(), f.otherLines(), f.rejected()));
+    org.junit.jupiter.api.Assertions.assertEquals(List.of(), r.failedChecks());
+    return f;
+  }
+
   public IngestResult ingest(Path... files) throws SQLException {
     List<String> in = new ArrayList<>();
     for (Path f : files) {

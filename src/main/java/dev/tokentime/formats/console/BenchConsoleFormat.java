@@ -121,7 +121,7 @@ public final class BenchConsoleFormat implements InputFormat {
 
   @Override
   public int sniff(Sample sample) {
-    String text = WrapperLayer.peelLines(sample.text());
+    String text = WrapperLayer.peelLines(sample);
     switch (tool) {
       case VLLM, SGLANG -> {
         if (!text.contains("=" + " " + SERVING_HEADER + " =") && !text.contains(" " + SERVING_HEADER + " ")) {

@@ -1,5 +1,7 @@
 package dev.tokentime.formats.spec;
 
+import dev.tokentime.ingest.Sample;
+
 /**
  * The wrapper layer ({@code parsers/wrappers.spec}) for a format that is not a line spec: what a
  * log collector put around a line (a container or CI runner's timestamp, docker's JSON envelope,
@@ -21,9 +23,22 @@ public final class WrapperLayer {
 
   /** One layer per thread for sniffing: building the matcher costs more than peeling a sample. */
   private static final ThreadLocal<WrapperLayer> FOR_SNIFFING = ThreadLocal.withInitial(WrapperLayer::new);
+  /** The last sample peeled and its text: every console tool sniffs the same sample in turn. */
+  private static final ThreadLocal<Object[]> LAST = new ThreadLocal<>();
 
-  /** Each line of {@code text} without its wrappers, for sniffing. */
-  public static String peelLines(String text) {
+  /** Each line of {@code sample} without its wrappers, for sniffing (peeled once per sample). */
+  public static String peelLines(Sample sample) {
+    Object[] last = LAST.get();
+    if (last != null && last[0] == sample) {
+      return (String) last[1];
+    }
+    String text = peelLines(sample.text());
+    LAST.set(new Object[] {sample, text});
+    return text;
+  }
+
+  /** Each line of {@code text} without its wrappers. */
+  static String peelLines(String text) {
     WrapperLayer layer = FOR_SNIFFING.get();
     StringBuilder sb = new StringBuilder(text.length());
     for (String line : text.split("\n", -1)) {

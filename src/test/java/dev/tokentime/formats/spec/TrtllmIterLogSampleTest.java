@@ -3,7 +3,6 @@ package dev.tokentime.formats.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tokentime.app.IngestOptions;
-import dev.tokentime.app.IngestResult;
 import dev.tokentime.testing.TestDb;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,11 +23,7 @@ class TrtllmIterLogSampleTest {
   @Test
   void printIterLogLinesAreStepsWithTheirOwnTimeAndRealGenerationRequests() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
-      IngestResult r = t.ingest(IngestOptions.of(List.of("sample-logs/trtllm/pytorch-iter-log")));
-      IngestResult.FileResult f = r.files().get(0);
-      assertEquals("trtllm-iter-stats", f.format());
-      assertEquals(List.of(16L, 7L, 9L, 0L), List.of(f.lines(), f.records(), f.otherLines(), f.rejected()));
-      assertEquals(List.of(), r.failedChecks());
+      t.ingestSample(IngestOptions.of(List.of("sample-logs/trtllm/pytorch-iter-log")), "trtllm-iter-stats", 16, 7, 9, 0);
       assertEquals(List.of(
           List.of(0L, 1759402870_000_000_000L, 41.8, 2, 1024, 0, 0),
           List.of(1L, 1759402870_000_000_000L, 9.2, 0, 0, 2, 2),

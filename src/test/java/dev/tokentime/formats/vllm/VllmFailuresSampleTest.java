@@ -3,7 +3,6 @@ package dev.tokentime.formats.vllm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tokentime.app.IngestOptions;
-import dev.tokentime.app.IngestResult;
 import dev.tokentime.testing.TestDb;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,11 +22,8 @@ class VllmFailuresSampleTest {
   @Test
   void accessLineErrorsAreFailedRequestsAndNeverAnotherRequests() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
-      IngestResult r = t.ingest(new IngestOptions(List.of("sample-logs/vllm-failures"), null, null, false, false,
-          false, null, 2025));
-      IngestResult.FileResult f = r.files().get(0);
-      assertEquals(List.of(16L, 16L, 0L, 0L), List.of(f.lines(), f.records(), f.otherLines(), f.rejected()));
-      assertEquals(List.of(), r.failedChecks());
+      t.ingestSample(new IngestOptions(List.of("sample-logs/vllm-failures"), null, null, false, false,
+          false, null, 2025), "vllm-log", 16, 16, 0, 0);
       long t6 = java.time.Instant.parse("2025-06-03T10:00:06Z").toEpochMilli() * 1_000_000L;
       assertEquals(List.of(
           List.of("chatcmpl-bad3", "error", 400),
