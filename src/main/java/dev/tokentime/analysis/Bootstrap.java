@@ -33,6 +33,12 @@ public final class Bootstrap {
     default boolean smoothed() {
       return false;
     }
+
+    /** The statistic of values in any order, which it may reorder; as {@link #of} of them sorted. */
+    default double ofUnordered(double[] values) {
+      Arrays.sort(values);
+      return of(values);
+    }
   }
 
   public static Stat mean() {
@@ -57,6 +63,27 @@ public final class Bootstrap {
       public boolean smoothed() {
         return true;
       }
+
+      /** The same order statistics, found by selection: a resample needs three, not a sort. */
+      @Override
+      public double ofUnordered(double[] v) {
+        if (v.length == 0) {
+          return Double.NaN;
+        }
+        double pos = (v.length - 1) * p / 100.0;
+        int lo = (int) Math.floor(pos);
+        int hi = (int) Math.ceil(pos);
+        double vlo = select(v, lo);
+        double vhi = vlo;
+        if (hi > lo) {
+          // after select, everything from lo on is at least v[lo]: the next order statistic is its least
+          vhi = v[hi];
+          for (int i = hi + 1; i < v.length; i++) {
+            vhi = Math.min(vhi, v[i]);
+          }
+        }
+        return vlo + (vhi - vlo) * (pos - lo);
+      }
     };
   }
 
@@ -79,32 +106,35 @@ public final class Bootstrap {
     double hb = bandwidth(b);
     boolean anySmoothed = stats.stream().anyMatch(Stat::smoothed);
     double[][] diffs = new double[stats.size()][resamples];
+    int[] ia = new int[a.length];
+    int[] ib = new int[b.length];
     double[] ra = new double[a.length];
     double[] rb = new double[b.length];
     double[] sa = new double[a.length];
     double[] sb = new double[b.length];
+    int[] countA = new int[a.length];
+    int[] countB = new int[b.length];
     for (int i = 0; i < resamples; i++) {
-      for (int k = 0; k < ra.length; k++) {
-        ra[k] = a[rnd.nextInt(a.length)];
+      for (int k = 0; k < ia.length; k++) {
+        ia[k] = rnd.nextInt(a.length);
       }
-      for (int k = 0; k < rb.length; k++) {
-        rb[k] = b[rnd.nextInt(b.length)];
+      for (int k = 0; k < ib.length; k++) {
+        ib[k] = rnd.nextInt(b.length);
       }
       if (anySmoothed) {
-        for (int k = 0; k < ra.length; k++) {
-          sa[k] = ra[k] + ha * rnd.nextGaussian();
+        for (int k = 0; k < ia.length; k++) {
+          sa[k] = a[ia[k]] + ha * rnd.nextGaussian();
         }
-        for (int k = 0; k < rb.length; k++) {
-          sb[k] = rb[k] + hb * rnd.nextGaussian();
+        for (int k = 0; k < ib.length; k++) {
+          sb[k] = b[ib[k]] + hb * rnd.nextGaussian();
         }
-        Arrays.sort(sa);
-        Arrays.sort(sb);
       }
-      Arrays.sort(ra);
-      Arrays.sort(rb);
+      // the plain resample, sorted: a and b are, so counting the draws of each index orders it
+      sortedResample(a, ia, countA, ra);
+      sortedResample(b, ib, countB, rb);
       for (int s = 0; s < stats.size(); s++) {
         Stat st = stats.get(s);
-        diffs[s][i] = st.smoothed() ? st.of(sb) - st.of(sa) : st.of(rb) - st.of(ra);
+        diffs[s][i] = st.smoothed() ? st.ofUnordered(sb) - st.ofUnordered(sa) : st.of(rb) - st.of(ra);
       }
     }
     double[][] out = new double[stats.size()][];
@@ -117,6 +147,58 @@ public final class Bootstrap {
           estimate + (percentile(97.5).of(diffs[s]) - middle)};
     }
     return out;
+  }
+
+  /** Fills {@code out} with {@code sorted[drawn[k]]} for every k, in ascending order. */
+  private static void sortedResample(double[] sorted, int[] drawn, int[] count, double[] out) {
+    Arrays.fill(count, 0);
+    for (int d : drawn) {
+      count[d]++;
+    }
+    int k = 0;
+    for (int j = 0; j < sorted.length; j++) {
+      for (int c = count[j]; c > 0; c--) {
+        out[k++] = sorted[j];
+      }
+    }
+  }
+
+  /**
+   * The k-th smallest of {@code v} (0-based), moving it to v[k] with nothing greater before it and
+   * nothing smaller after it (Hoare's selection with a middle pivot; three-way, so ties end it).
+   */
+  static double select(double[] v, int k) {
+    int lo = 0;
+    int hi = v.length - 1;
+    while (lo < hi) {
+      double pivot = v[(lo + hi) >>> 1];
+      int lt = lo;
+      int gt = hi;
+      int i = lo;
+      while (i <= gt) {
+        if (v[i] < pivot) {
+          swap(v, lt++, i++);
+        } else if (v[i] > pivot) {
+          swap(v, i, gt--);
+        } else {
+          i++;
+        }
+      }
+      if (k < lt) {
+        hi = lt - 1;
+      } else if (k > gt) {
+        lo = gt + 1;
+      } else {
+        break;
+      }
+    }
+    return v[k];
+  }
+
+  private static void swap(double[] v, int i, int j) {
+    double t = v[i];
+    v[i] = v[j];
+    v[j] = t;
   }
 
   private static double[] sortedCopy(double[] v) {

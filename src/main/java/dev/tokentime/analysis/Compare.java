@@ -6,7 +6,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Compares two runs or two levels ({@code tokentime compare A B}). A side is a run name, or
@@ -20,11 +22,15 @@ public final class Compare {
   static final long SEED = 20261202L;
 
   private static final List<String> REQUEST_METRICS = List.of("ttft_ms", "queue_ms", "prefill_ms", "tpot_ms", "e2e_ms");
+  private static final List<String> RUN_METRICS = List.of("output_tokens_per_s", "requests_per_s", "mean_input_tokens",
+      "mean_output_tokens");
+  private static final List<String> LATENCY_METRICS = List.of("ttft_ms", "queue_ms", "prefill_ms", "tpot_ms", "e2e_ms",
+      "itl_ms");
 
   /** A statistic compare reports: the mean (percent NaN) or a percentile; resampled by {@code onSample}. */
   private record Stat(String name, double percent, Bootstrap.Stat onSample) {
-    double valueOf(SortedValues v) {
-      return Double.isNaN(percent) ? v.mean() : v.percentile(percent);
+    double valueOf(SideValues v) {
+      return v.valueOf(percent);
     }
   }
 
@@ -33,7 +39,6 @@ public final class Compare {
       new Stat("p50", 50, Bootstrap.percentile(50)),
       new Stat("p95", 95, Bootstrap.percentile(95)),
       new Stat("p99", 99, Bootstrap.percentile(99)));
-  private static final double[] PERCENTS = {50, 95, 99};
 
   public CompareReport compare(Database db, String a, String b) throws SQLException {
     return compare(db, a, db, b, a, b);
@@ -48,54 +53,71 @@ public final class Compare {
       throws SQLException {
     List<String> runsA = runs(dbA, a);
     List<String> runsB = runs(dbB, b);
+    Map<String, SideValues> valuesA = latencies(dbA, runsA);
+    // a side compared with itself (a run, or a level, against its own figures) is read once
+    Map<String, SideValues> valuesB = dbA == dbB && runsA.equals(runsB) ? valuesA : latencies(dbB, runsB);
+    // each metric's bootstrap has a seed of its own, so they run on all cores and give the same rows
     List<CompareReport.Row> rows = new ArrayList<>();
-    for (String metric : REQUEST_METRICS) {
-      String sql = "SELECT " + metric + " FROM request_latency WHERE measured AND ok AND " + metric
-          + " IS NOT NULL AND run IN {runs}";
-      latencyRows(rows, metric, sorted(dbA, sql, runsA), sorted(dbB, sql, runsB));
-    }
-    String itl = "SELECT gap_ms FROM token_gaps WHERE measured AND ok AND run IN {runs}";
-    latencyRows(rows, "itl_ms", sorted(dbA, itl, runsA), sorted(dbB, itl, runsB));
-    for (String metric : List.of("output_tokens_per_s", "requests_per_s", "mean_input_tokens", "mean_output_tokens")) {
-      double[] va = values(dbA, "SELECT " + metric + " FROM run_summary WHERE " + metric
-          + " IS NOT NULL AND run IN {runs}", runsA);
-      double[] vb = values(dbB, "SELECT " + metric + " FROM run_summary WHERE " + metric
-          + " IS NOT NULL AND run IN {runs}", runsB);
-      rows.add(runLevelRow(metric, va, vb));
+    LATENCY_METRICS.parallelStream()
+        .map(metric -> latencyRows(metric, valuesA.getOrDefault(metric, SideValues.NONE),
+            valuesB.getOrDefault(metric, SideValues.NONE)))
+        .toList()
+        .forEach(rows::addAll);
+    Map<String, double[]> figuresA = runFigures(dbA, runsA);
+    Map<String, double[]> figuresB = dbA == dbB && runsA.equals(runsB) ? figuresA : runFigures(dbB, runsB);
+    for (String metric : RUN_METRICS) {
+      rows.add(runLevelRow(metric, figuresA.get(metric), figuresB.get(metric)));
     }
     return new CompareReport(nameA, nameB, runsA, runsB, rows, RESAMPLES);
   }
 
   /**
-   * A side's values of a metric, sorted: DuckDB returns rows in no fixed order (parallel scans),
-   * and the bootstrap's fixed seed only makes the interval reproducible when its input order is
-   * fixed too. At most MAX_VALUES of them are resampled: beyond that a sample of ranks, drawn with
-   * the same seed on both sides, so that two sides with the same values (a run compared with
-   * itself) resample the same values and are within noise (with a seed per side, a run of 50 M
-   * tokens was "worse" than itself at its ITL p95).
+   * A side's latency figures per metric: per request from request_latency, chunk gaps (itl_ms)
+   * from token_gaps, so they follow the analysis window. Each value's key (its request, and its
+   * chunk) picks the bootstrap's sample: the same rows on both sides when both are the same runs,
+   * so that a run compared with itself is within noise (with a sample drawn apart per side, a run
+   * of 50 M tokens was "worse" than itself at its ITL p95). A single run's chunk-gap figures are
+   * _gap_quantiles', which summary shows (kept by the derive step in the default scope); a level's
+   * pooled gaps are counted anew.
    */
-  private static SortedValues sorted(Database db, String sql, List<String> runs) throws SQLException {
-    String in = String.join(", ", java.util.Collections.nCopies(runs.size(), "?"));
-    return SortedValues.read(db, sql.replace("{runs}", "(" + in + ")"), runs, MAX_VALUES, SEED, PERCENTS);
+  private static Map<String, SideValues> latencies(Database db, List<String> runs) throws SQLException {
+    String in = "(" + String.join(", ", java.util.Collections.nCopies(runs.size(), "?")) + ")";
+    Map<String, SideValues> out = new HashMap<>(SideValues.read(db,
+        "SELECT 'side' AS run, metric, v, request_key AS k FROM ("
+            + "SELECT request_key, " + String.join(", ", REQUEST_METRICS) + " FROM request_latency"
+            + " WHERE measured AND ok AND run IN " + in
+            + ") UNPIVOT (v FOR metric IN (" + String.join(", ", REQUEST_METRICS) + "))",
+        runs, MAX_VALUES, SEED));
+    String gaps = "SELECT 'side' AS run, 'itl_ms' AS metric, gap_ms AS v, hash(request_key, seq) AS k"
+        + " FROM token_gaps WHERE measured AND ok AND run IN " + in;
+    if (runs.size() == 1) {
+      out.put("itl_ms", SideValues.read(db, gaps, runs,
+          "SELECT n, mean_ms AS mean, q FROM _gap_quantiles('chunk_gap') WHERE run = ?", runs, MAX_VALUES, SEED));
+    } else {
+      out.putAll(SideValues.read(db, gaps, runs, MAX_VALUES, SEED));
+    }
+    return out;
   }
 
-  private static void latencyRows(List<CompareReport.Row> rows, String metric, SortedValues a, SortedValues b) {
-    boolean enough = a.n >= 2 && b.n >= 2;
+  private static List<CompareReport.Row> latencyRows(String metric, SideValues a, SideValues b) {
+    List<CompareReport.Row> rows = new ArrayList<>();
+    boolean enough = a.n() >= 2 && b.n() >= 2;
     double[] estimates = enough ? STATS.stream().mapToDouble(s -> s.valueOf(b) - s.valueOf(a)).toArray() : null;
     double[][] ci = enough
-        ? Bootstrap.differenceIntervals(a.sample, b.sample, STATS.stream().map(Stat::onSample).toList(), estimates,
+        ? Bootstrap.differenceIntervals(a.sample(), b.sample(), STATS.stream().map(Stat::onSample).toList(), estimates,
             RESAMPLES, SEED + metric.hashCode())
         : null;
     int i = 0;
     for (Stat stat : STATS) {
-      Double va = a.n == 0 ? null : stat.valueOf(a);
-      Double vb = b.n == 0 ? null : stat.valueOf(b);
+      Double va = a.n() == 0 ? null : stat.valueOf(a);
+      Double vb = b.n() == 0 ? null : stat.valueOf(b);
       Double lo = enough ? ci[i][0] : null;
       Double hi = enough ? ci[i][1] : null;
       String verdict = !enough ? "unknown" : lo > 0 ? "worse" : hi < 0 ? "better" : "within noise";
       rows.add(row(metric, stat.name(), "ms", va, vb, lo, hi, "lower", verdict));
       i++;
     }
+    return rows;
   }
 
   /** Throughputs and lengths: one figure per run; noise only from repeats. */
@@ -176,19 +198,29 @@ public final class Compare {
     return out;
   }
 
-  private static double[] values(Database db, String sql, List<String> runs) throws SQLException {
-    List<Double> v = new ArrayList<>();
+  /** Each run figure of a side's runs (run_summary, read once: each read sums the run's tokens), NULLs left out. */
+  private static Map<String, double[]> runFigures(Database db, List<String> runs) throws SQLException {
     String in = String.join(", ", java.util.Collections.nCopies(runs.size(), "?"));
-    try (PreparedStatement ps = db.connection().prepareStatement(sql.replace("{runs}", "(" + in + ")"))) {
+    Map<String, List<Double>> v = new HashMap<>();
+    RUN_METRICS.forEach(m -> v.put(m, new ArrayList<>()));
+    try (PreparedStatement ps = db.connection().prepareStatement(
+        "SELECT " + String.join(", ", RUN_METRICS) + " FROM run_summary WHERE run IN (" + in + ")")) {
       for (int i = 0; i < runs.size(); i++) {
         ps.setString(i + 1, runs.get(i));
       }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          v.add(rs.getDouble(1));
+          for (int c = 0; c < RUN_METRICS.size(); c++) {
+            double x = rs.getDouble(c + 1);
+            if (!rs.wasNull()) {
+              v.get(RUN_METRICS.get(c)).add(x);
+            }
+          }
         }
       }
     }
-    return v.stream().mapToDouble(Double::doubleValue).toArray();
+    Map<String, double[]> out = new HashMap<>();
+    v.forEach((m, list) -> out.put(m, list.stream().mapToDouble(Double::doubleValue).toArray()));
+    return out;
   }
 }

@@ -51,13 +51,21 @@ class BootstrapTest {
     return v;
   }
 
-  /** What compare resamples of more than its maximum: the values at a seeded sample of ranks. */
-  private static double[] ranksOf(double[] sorted, int max, long seed) {
-    long[] ranks = SortedValues.sampleRanks(sorted.length, max, seed);
-    double[] out = new double[ranks.length];
-    for (int i = 0; i < ranks.length; i++) {
-      out[i] = sorted[(int) ranks[i]];
+  /**
+   * What compare resamples of more than its maximum: a uniform sample without replacement
+   * (_value_sample draws it by hash; a seeded partial shuffle here), ascending.
+   */
+  private static double[] sampleOf(double[] sorted, int max, long seed) {
+    double[] v = sorted.clone();
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int i = 0; i < max; i++) {
+      int j = i + r.nextInt(v.length - i);
+      double x = v[i];
+      v[i] = v[j];
+      v[j] = x;
     }
+    double[] out = java.util.Arrays.copyOf(v, max);
+    java.util.Arrays.sort(out);
     return out;
   }
 
@@ -77,8 +85,8 @@ class BootstrapTest {
       SplittableRandom r = new SplittableRandom(seed);
       double[] a = clustered(r, 3000, 13.5);
       double[] b = clustered(r, 3000, 13.5 + 6.0 + 0.1 * r.nextInt(3));
-      double[] sa = ranksOf(a, 600, seed);
-      double[] sb = ranksOf(b, 600, seed);
+      double[] sa = sampleOf(a, 600, seed);
+      double[] sb = sampleOf(b, 600, seed);
       for (double p : new double[] {50, 95, 99}) {
         double estimate = Bootstrap.percentile(p).of(b) - Bootstrap.percentile(p).of(a);
         double[] ci = Bootstrap.differenceIntervals(sa, sb, java.util.List.of(Bootstrap.percentile(p)),
@@ -104,5 +112,29 @@ class BootstrapTest {
         new double[] {sampleDiff + 0.05}, 300, 9)[0];
     assertEquals(own[0] + 0.05, moved[0], 1e-9);
     assertEquals(own[1] + 0.05, moved[1], 1e-9);
+  }
+
+  @Test
+  void aPercentileBySelectionIsThePercentileOfTheSortedValues() {
+    for (long seed = 0; seed < 200; seed++) {
+      SplittableRandom r = new SplittableRandom(seed);
+      int n = 1 + r.nextInt(60);
+      double[] v = new double[n];
+      for (int i = 0; i < n; i++) {
+        v[i] = r.nextInt(8) + (r.nextBoolean() ? 0.25 : 0); // many ties
+      }
+      double[] s = sorted(v);
+      for (double p : new double[] {0, 1, 2.5, 25, 50, 95, 97.5, 99, 100}) {
+        double[] shuffled = v.clone();
+        assertEquals(Bootstrap.percentile(p).of(s), Bootstrap.percentile(p).ofUnordered(shuffled), 0.0,
+            "p" + p + " of " + java.util.Arrays.toString(v));
+      }
+      int k = r.nextInt(n);
+      double[] w = v.clone();
+      assertEquals(s[k], Bootstrap.select(w, k), 0.0);
+      for (int i = 0; i < n; i++) {
+        assertTrue(i < k ? w[i] <= w[k] : w[i] >= w[k], "ordered around k");
+      }
+    }
   }
 }

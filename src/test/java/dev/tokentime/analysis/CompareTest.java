@@ -54,4 +54,35 @@ class CompareTest {
       }
     }
   }
+
+  @Test
+  void aLevelPoolsTheValuesOfItsRunsExactly() throws Exception {
+    Generated.into(tmp.resolve("a"), "--levels", "4", "--requests", "60", "--mean-output", "80", "--seed", "7");
+    Generated.into(tmp.resolve("b"), "--levels", "4", "--requests", "60", "--mean-output", "80", "--seed", "8");
+    // the second run of the level: another name for the same shape
+    Path second = tmp.resolve("b/c4.jsonl");
+    java.nio.file.Files.writeString(second, java.nio.file.Files.readString(second)
+        .replace("\"run\":\"c4\"", "\"run\":\"c4b\"").replace("\"request_id\":\"c4-", "\"request_id\":\"c4b-"));
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      t.ingest(tmp.resolve("a"));
+      t.ingest(tmp.resolve("b"));
+      CompareReport r = new Compare().compare(t.db, "concurrency=4", "c4");
+      assertEquals(List.of("c4", "c4b"), r.runsA());
+      List<Object> itl = t.rows("SELECT avg(gap_ms), quantile_cont(gap_ms, 0.5), quantile_cont(gap_ms, 0.95),"
+          + " quantile_cont(gap_ms, 0.99) FROM token_gaps WHERE measured AND ok").get(0);
+      List<Object> ttft = t.rows("SELECT avg(ttft_ms), quantile_cont(ttft_ms, 0.5), quantile_cont(ttft_ms, 0.95),"
+          + " quantile_cont(ttft_ms, 0.99) FROM request_latency WHERE measured AND ok").get(0);
+      List<String> stats = List.of("mean", "p50", "p95", "p99");
+      int checked = 0;
+      for (CompareReport.Row row : r.rows()) {
+        List<Object> want = row.metric().equals("itl_ms") ? itl : row.metric().equals("ttft_ms") ? ttft : null;
+        if (want != null) {
+          double w = ((Number) want.get(stats.indexOf(row.stat()))).doubleValue();
+          assertEquals(w, row.a(), 1e-9 * Math.max(1, Math.abs(w)), row.metric() + " " + row.stat() + " of the level");
+          checked++;
+        }
+      }
+      assertEquals(8, checked);
+    }
+  }
 }
