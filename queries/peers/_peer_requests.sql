@@ -37,22 +37,6 @@
 -- @column reported_icl_mean_ms [ms] The per-request mean inter-chunk latency AIPerf's export of September 2025 wrote in place of the list, else NULL.
 -- @column reported_output_tokens_per_s [tokens/s] The per-request output throughput a tool wrote itself (LLMPerf), else NULL.
 CREATE OR REPLACE VIEW _peer_requests AS
-WITH kinds AS (
-    SELECT
-        request_key,
-        min(ts_ns) FILTER (WHERE seq = 1) AS second_chunk_ns,
-        arg_min(ts_ns, seq) FILTER (WHERE chunk_kind IN ('content', 'reasoning', 'role', 'empty')) AS first_choice_ns,
-        arg_max(ts_ns, seq) FILTER (WHERE chunk_kind IN ('content', 'reasoning', 'role', 'empty')) AS last_choice_ns
-    FROM tokens
-    GROUP BY request_key
-),
-second AS (
-    -- the first content chunk with a gap is the second content chunk of the stream
-    SELECT request_key, arg_min(ts_ns, seq) AS second_content_ns
-    FROM tokens
-    WHERE gap_ns IS NOT NULL
-    GROUP BY request_key
-)
 SELECT
     l.run,
     l.request_key,
@@ -64,12 +48,12 @@ SELECT
     coalesce(r.extras['output_kind'] = 'none', false) AS non_generative,
     l.arrival_ns,
     l.first_token_ns AS first_content_ns,
-    s.second_content_ns,
+    t.second_content_ns,
     l.last_token_ns AS last_content_ns,
-    k.first_choice_ns,
-    k.last_choice_ns,
+    t.first_choice_ns,
+    t.last_choice_ns,
     t.first_chunk_ns,
-    k.second_chunk_ns,
+    t.second_chunk_ns,
     t.last_chunk_ns,
     l.finished_ns,
     t.chunks,
@@ -87,6 +71,6 @@ SELECT
     TRY_CAST(r.extras['request_output_throughput_token_per_s'] AS DOUBLE) AS reported_output_tokens_per_s
 FROM request_latency AS l
 JOIN requests AS r USING (request_key)
+-- the stream's instants come from the derive step's per-request row, not from the tokens: this
+-- view is read by every peer view, several times each
 LEFT JOIN _request_tokens AS t USING (request_key)
-LEFT JOIN kinds AS k USING (request_key)
-LEFT JOIN second AS s USING (request_key)

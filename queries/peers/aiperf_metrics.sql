@@ -35,15 +35,26 @@ WITH valid AS (
     WHERE measured AND ok
 ),
 -- AIPerf's inter-chunk latency samples: the chunk gaps of the counted requests, except requests
--- with a gap that is not positive (AIPerf refuses them); scanned where read (NOT MATERIALIZED),
--- three times, rather than held (_pooled_quantiles reads it by name)
-refused AS (
-    SELECT DISTINCT request_key FROM tokens WHERE gap_ns <= 0
+-- with a gap that is not positive (AIPerf refuses them; the derive step keeps each request's
+-- smallest gap). Where they are the gaps token_gaps counts (_stored_gap_runs: the common case),
+-- the figures are _gap_quantiles'; else the gaps are scanned where read (NOT MATERIALIZED), three
+-- times, rather than held (_pooled_quantiles reads them by name)
+kept_keys AS (
+    SELECT v.run, v.request_key
+    FROM valid AS v
+    LEFT JOIN _request_tokens AS t USING (request_key)
+    WHERE coalesce(t.min_gap_ns > 0, true)
+),
+stored_runs AS (
+    SELECT run FROM _stored_gap_runs('kept_keys')
+    -- a run with September-2025 per-record means has samples no token row holds
+    EXCEPT
+    SELECT run FROM valid WHERE reported_icl_mean_ms IS NOT NULL
 ),
 chunk_gaps AS NOT MATERIALIZED (
     SELECT k.run, 'inter_chunk_latency' AS metric, t.gap_ns / 1e6 AS v
     FROM tokens AS t
-    JOIN (SELECT run, request_key FROM valid ANTI JOIN refused USING (request_key)) AS k USING (request_key)
+    JOIN (SELECT * FROM kept_keys WHERE run NOT IN (SELECT run FROM stored_runs)) AS k USING (request_key)
     WHERE t.gap_ns IS NOT NULL
     UNION ALL
     -- the September-2025 schema: one per-record mean (such a record has no gap list, so no
@@ -95,6 +106,10 @@ stats AS (
         GROUP BY run, metric
     ) AS a
     LEFT JOIN _pooled_quantiles('chunk_gaps') AS pq USING (run, metric)
+    UNION ALL
+    SELECT g.run, 'inter_chunk_latency', 'ms', g.n::DOUBLE, g.mean_ms, g.min_ms, g.max_ms, g.std_ms, g.q
+    FROM _gap_quantiles('chunk_gap') AS g
+    SEMI JOIN stored_runs USING (run)
 ),
 per_run AS (
     SELECT

@@ -17,14 +17,11 @@
 -- @column output_tokens [tokens] Output length (request_latency.output_tokens).
 -- @column tokens_per_chunk [tokens] output_tokens / chunks, when chunks >= 2 and output_tokens >= 1.
 CREATE OR REPLACE VIEW request_output_timing AS
+-- the stream's counts and first answer come from the derive step's per-request row, not from
+-- the tokens (AIPerf's view reads this one)
 WITH c AS (
-    SELECT
-        request_key,
-        min(ts_ns) FILTER (WHERE chunk_kind = 'content') AS first_output_ns,
-        count(*) FILTER (WHERE chunk_kind = 'reasoning') AS reasoning_chunks,
-        count(*) FILTER (WHERE chunk_kind IN ('content', 'reasoning')) AS chunks
-    FROM tokens
-    GROUP BY request_key
+    SELECT request_key, first_answer_ns AS first_output_ns, reasoning_chunks, content_chunks AS chunks
+    FROM _request_tokens
 )
 SELECT
     l.run, l.request_key, l.request_id, l.ttft_ms,

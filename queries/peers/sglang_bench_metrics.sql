@@ -25,12 +25,20 @@ WITH valid AS (
     FROM _peer_requests
     WHERE measured AND ok
 ),
--- SGLang's ITL samples: the chunk gaps of the counted requests; scanned where read (NOT
--- MATERIALIZED), three times, rather than held (_pooled_quantiles reads it by name)
+-- SGLang's ITL samples: the chunk gaps of the counted requests. Where they are the gaps
+-- token_gaps counts (_stored_gap_runs: the common case), the figures are _gap_quantiles'; else
+-- the gaps are scanned where read (NOT MATERIALIZED), three times, rather than held
+-- (_pooled_quantiles reads them by name)
+valid_keys AS (
+    SELECT run, request_key FROM valid
+),
+stored_runs AS (
+    SELECT run FROM _stored_gap_runs('valid_keys')
+),
 chunk_gaps AS NOT MATERIALIZED (
     SELECT v.run, 'itl' AS metric, t.gap_ns / 1e6 AS v
     FROM tokens AS t
-    JOIN valid AS v USING (request_key)
+    JOIN (SELECT * FROM valid WHERE run NOT IN (SELECT run FROM stored_runs)) AS v USING (request_key)
     WHERE t.gap_ns IS NOT NULL
 ),
 samples AS (
@@ -62,6 +70,10 @@ stats AS (
         GROUP BY run, metric
     ) AS a
     LEFT JOIN _pooled_quantiles('chunk_gaps') AS pq USING (run, metric)
+    UNION ALL
+    SELECT g.run, 'itl', g.mean_ms, g.q[5], g.std_ms, g.max_ms, g.q
+    FROM _gap_quantiles('chunk_gap') AS g
+    SEMI JOIN stored_runs USING (run)
 ),
 reported_duration AS (
     SELECT run, duration_s AS duration FROM _reported_duration WHERE format = 'sglang-bench-jsonl'

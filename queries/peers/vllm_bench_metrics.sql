@@ -39,17 +39,25 @@ valid_clocked AS (
 -- role-only and empty deltas). A request without role or empty chunks and with every position
 -- once has its content chunks for choice-bearing chunks, so its gaps are the stored chunk gaps
 -- (tokens.gap_ns); only the others are put in seq order here (a window over every chunk was most
--- of the view's time). Scanned where read (NOT MATERIALIZED), three times, rather than held
--- (_pooled_quantiles reads it by name).
+-- of the view's time). A run with none of the others, whose counted requests are the ones
+-- token_gaps counts (_stored_gap_runs: the common case), takes _gap_quantiles' figures and reads
+-- no gap; the other runs' gaps are scanned where read (NOT MATERIALIZED), three times, rather
+-- than held (_pooled_quantiles reads them by name).
 unordered AS (
-    SELECT DISTINCT request_key FROM tokens WHERE chunk_kind IN ('role', 'empty')
-    UNION
-    SELECT request_key FROM _request_tokens WHERE seq_repeats > 0
+    SELECT request_key FROM _request_tokens WHERE choice_chunks > content_chunks OR seq_repeats > 0
+),
+ordered_keys AS (
+    SELECT run, request_key FROM valid ANTI JOIN unordered USING (request_key)
+),
+stored_runs AS (
+    SELECT run FROM _stored_gap_runs('ordered_keys')
+    EXCEPT
+    SELECT run FROM valid SEMI JOIN unordered USING (request_key)
 ),
 choice_gaps AS NOT MATERIALIZED (
     SELECT s.run, 'itl' AS metric, t.gap_ns / 1e6 AS v
     FROM tokens AS t
-    JOIN (SELECT run, request_key FROM valid ANTI JOIN unordered USING (request_key)) AS s USING (request_key)
+    JOIN (SELECT * FROM ordered_keys WHERE run NOT IN (SELECT run FROM stored_runs)) AS s USING (request_key)
     WHERE t.gap_ns IS NOT NULL
     UNION ALL
     SELECT run, 'itl' AS metric, v
@@ -89,6 +97,10 @@ stats AS (
         GROUP BY run, metric
     ) AS a
     LEFT JOIN _pooled_quantiles('choice_gaps') AS pq USING (run, metric)
+    UNION ALL
+    SELECT g.run, 'itl', g.mean_ms, g.q[5], g.std_ms, g.q
+    FROM _gap_quantiles('chunk_gap') AS g
+    SEMI JOIN stored_runs USING (run)
 ),
 events AS (
     SELECT run, clock_id, arrival_ns AS t, 1 AS d FROM valid_clocked

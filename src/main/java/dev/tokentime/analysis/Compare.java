@@ -77,7 +77,7 @@ public final class Compare {
    * chunk) picks the bootstrap's sample: the same rows on both sides when both are the same runs,
    * so that a run compared with itself is within noise (with a sample drawn apart per side, a run
    * of 50 M tokens was "worse" than itself at its ITL p95). A single run's chunk-gap figures are
-   * _gap_quantiles', which summary shows (kept by the derive step in the default scope); a level's
+   * metric_stats', which summary shows (kept by the derive step in the default scope); a level's
    * pooled gaps are counted anew.
    */
   private static Map<String, SideValues> latencies(Database db, List<String> runs) throws SQLException {
@@ -92,7 +92,8 @@ public final class Compare {
         + " FROM token_gaps WHERE measured AND ok AND run IN " + in;
     if (runs.size() == 1) {
       out.put("itl_ms", SideValues.read(db, gaps, runs,
-          "SELECT n, mean_ms AS mean, q FROM _gap_quantiles('chunk_gap') WHERE run = ?", runs, MAX_VALUES, SEED));
+          "SELECT count AS n, mean, p50, p95, p99 FROM metric_stats WHERE run = ? AND metric = 'itl_ms'", runs,
+          MAX_VALUES, SEED));
     } else {
       out.putAll(SideValues.read(db, gaps, runs, MAX_VALUES, SEED));
     }

@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * What {@code compare} needs of one side's values of a metric, computed where the values are:
  * their count, mean and p50/p95/p99 over every value, and at most {@code max} of them for the
- * bootstrap (the macro {@code _value_sample}: the rows with the smallest hash of their key, the
- * same rows whenever the keys are the same). No value crosses JDBC but the sample: streaming a
+ * bootstrap (the macros {@code compare_values} and {@code value_sample}: the rows with the
+ * smallest hash of their key, the same rows whenever the keys are the same). No value crosses JDBC but the sample: streaming a
  * day's pooled chunk gaps to Java, sorted, was most of compare's time.
  */
 record SideValues(long n, double mean, double p50, double p95, double p99, double[] sample) {
@@ -38,43 +38,42 @@ record SideValues(long n, double mean, double p50, double p95, double p99, doubl
 
   /**
    * Reads each metric of {@code valuesSql} (columns run, metric, v and k: a key unique per row),
-   * with {@code params} bound in order: count, mean and sample from {@code _value_sample},
-   * percentiles over every value from {@code _pooled_quantiles} (exact, in bounded memory).
+   * with {@code params} bound in order, through {@code compare_values}: count, mean, percentiles
+   * and sample.
    */
   static Map<String, SideValues> read(Database db, String valuesSql, List<String> params, int max, long seed)
       throws SQLException {
     String sql = "WITH compare_side AS (" + valuesSql + ") "
-        + "SELECT s.metric, s.n, s.mean, q.q, s.sample "
-        + "FROM _value_sample('compare_side', " + max + ", " + seed + ") AS s "
-        + "LEFT JOIN _pooled_quantiles('compare_side') AS q USING (metric)";
+        + "SELECT metric, n, mean, p50, p95, p99, sample FROM compare_values('compare_side', " + max + ", " + seed + ")";
     Map<String, SideValues> out = new HashMap<>();
     try (PreparedStatement ps = prepare(db, sql, params); ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
-        double[] q = doubles(rs.getArray(4));
-        out.put(rs.getString(1), new SideValues(rs.getLong(2), rs.getDouble(3), q[4], q[7], q[8], doubles(rs.getArray(5))));
+        out.put(rs.getString(1), new SideValues(rs.getLong(2), rs.getDouble(3), rs.getDouble(4), rs.getDouble(5),
+            rs.getDouble(6), doubles(rs.getArray(7))));
       }
     }
     return out;
   }
 
   /**
-   * Reads the sample of {@code valuesSql} (one metric, as in {@link #read}; its parameters first) and takes count, mean
-   * and percentiles from {@code figuresSql}: one row of n, mean and the nine percentiles p1..p99
-   * (as {@code _gap_quantiles} gives them, which the derive step keeps for each run's chunk gaps).
+   * Reads the sample of {@code valuesSql} (one metric, as in {@link #read}; its parameters first)
+   * through {@code value_sample}, and count, mean and percentiles from {@code figuresSql}: one row
+   * of n, mean, p50, p95 and p99 (as metric_stats gives a run's chunk gaps, kept by the derive
+   * step: no second pass over them).
    */
   static SideValues read(Database db, String valuesSql, List<String> params, String figuresSql,
       List<String> figuresParams, int max, long seed) throws SQLException {
     String sql = "WITH compare_side AS (" + valuesSql + ") "
-        + "SELECT f.n, f.mean, f.q, s.sample "
-        + "FROM (" + figuresSql + ") AS f, _value_sample('compare_side', " + max + ", " + seed + ") AS s";
+        + "SELECT f.n, f.mean, f.p50, f.p95, f.p99, s.sample "
+        + "FROM (" + figuresSql + ") AS f, value_sample('compare_side', " + max + ", " + seed + ") AS s";
     List<String> both = new java.util.ArrayList<>(params);
     both.addAll(figuresParams);
     try (PreparedStatement ps = prepare(db, sql, both); ResultSet rs = ps.executeQuery()) {
       if (!rs.next()) {
         return NONE;
       }
-      double[] q = doubles(rs.getArray(3));
-      return new SideValues(rs.getLong(1), rs.getDouble(2), q[4], q[7], q[8], doubles(rs.getArray(4)));
+      return new SideValues(rs.getLong(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4), rs.getDouble(5),
+          doubles(rs.getArray(6)));
     }
   }
 

@@ -15,7 +15,7 @@ public final class CanonicalSchema {
   private CanonicalSchema() {}
 
   /** Bumped when a table changes shape; a database with another version is refused. */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   /** Kinds of streamed chunk, in the order of the {@code chunk_kind} ENUM (codes are indexes). */
   public static final List<String> CHUNK_KINDS =
@@ -224,7 +224,15 @@ public final class CanonicalSchema {
           of("last_chunk_ns", "BIGINT", "ns", "Last chunk of any kind."),
           of("max_gap_ns", "BIGINT", "ns", "Largest gap between consecutive content chunks."),
           of("ts_decreases", "BOOLEAN", "bool", "True when a chunk is earlier than the chunk before it in seq order."),
-          of("seq_repeats", "INTEGER", "count", "Token rows beyond one per seq (0 when every position is unique).")));
+          of("seq_repeats", "INTEGER", "count", "Token rows beyond one per seq (0 when every position is unique)."),
+          of("choice_chunks", "INTEGER", "count", "Chunks that carry choices: content, reasoning, role and empty."),
+          of("first_choice_ns", "BIGINT", "ns", "First chunk that carries choices (vLLM's TTFT ends there)."),
+          of("last_choice_ns", "BIGINT", "ns", "Last chunk that carries choices."),
+          of("second_chunk_ns", "BIGINT", "ns", "The chunk at seq 1 (the second of the stream)."),
+          of("second_content_ns", "BIGINT", "ns", "Second content chunk: the first with a gap."),
+          of("min_gap_ns", "BIGINT", "ns", "Smallest gap between consecutive content chunks."),
+          of("reasoning_chunks", "INTEGER", "count", "Reasoning chunks."),
+          of("first_answer_ns", "BIGINT", "ns", "Earliest content chunk that is not reasoning (AIPerf's first output token).")));
 
   public static final TableDef DERIVED_DIRTY_REQUESTS = new TableDef("_dirty_requests",
       "One row per request whose derived data is out of date",

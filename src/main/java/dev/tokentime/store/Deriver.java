@@ -19,6 +19,9 @@ public final class Deriver {
   /** Chunks that carry output tokens: the ones ITL and TTFT are measured on. */
   static final String CONTENT = "chunk_kind IN ('content', 'reasoning')";
 
+  /** Chunks that carry choices (vLLM's TTFT and ITL count a role-only or empty delta). */
+  static final String CHOICE = "chunk_kind IN ('content', 'reasoning', 'role', 'empty')";
+
   private static final String DIRTY = "(SELECT DISTINCT request_key FROM _dirty_requests)";
 
   private static final String[] STEPS = {
@@ -43,7 +46,15 @@ public final class Deriver {
         + "  arg_max(ts_ns, seq) FILTER (WHERE " + CONTENT + "), "
         + "  arg_min(ts_ns, seq), arg_max(ts_ns, seq), "
         + "  max(gap_ns), coalesce(bool_or(decreases), false), "
-        + "  (count(*) - count(DISTINCT seq))::INTEGER "
+        + "  (count(*) - count(DISTINCT seq))::INTEGER, "
+        + "  (count(*) FILTER (WHERE " + CHOICE + "))::INTEGER, "
+        + "  arg_min(ts_ns, seq) FILTER (WHERE " + CHOICE + "), "
+        + "  arg_max(ts_ns, seq) FILTER (WHERE " + CHOICE + "), "
+        + "  min(ts_ns) FILTER (WHERE seq = 1), "
+        + "  arg_min(ts_ns, seq) FILTER (WHERE gap_ns IS NOT NULL), "
+        + "  min(gap_ns), "
+        + "  (count(*) FILTER (WHERE chunk_kind = 'reasoning'))::INTEGER, "
+        + "  min(ts_ns) FILTER (WHERE chunk_kind = 'content') "
         + "FROM (SELECT *, ts_ns < lag(ts_ns) OVER (PARTITION BY request_key ORDER BY seq, ts_ns DESC) AS decreases "
         + "      FROM tokens WHERE request_key IN " + DIRTY + ") t "
         + "GROUP BY t.request_key",

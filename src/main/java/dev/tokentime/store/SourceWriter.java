@@ -229,6 +229,14 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     setNs(b, RT.col("max_gap_ns"), s.maxGapNs);
     b.setBool(RT.col("ts_decreases"), s.decreases);
     b.setInt(RT.col("seq_repeats"), 0);
+    b.setInt(RT.col("choice_chunks"), s.choiceChunks);
+    setNs(b, RT.col("first_choice_ns"), s.firstChoiceNs);
+    setNs(b, RT.col("last_choice_ns"), s.lastChoiceNs);
+    setNs(b, RT.col("second_chunk_ns"), s.secondChunkNs);
+    setNs(b, RT.col("second_content_ns"), s.secondContentNs);
+    setNs(b, RT.col("min_gap_ns"), s.minGapNs);
+    b.setInt(RT.col("reasoning_chunks"), s.reasoningChunks);
+    setNs(b, RT.col("first_answer_ns"), s.firstAnswerNs);
     rows.endRow(T_REQUEST_TOKENS);
   }
 

@@ -36,7 +36,15 @@ final class TokenStreams {
     long firstChunkNs = NONE;
     long lastChunkNs = NONE;
     long maxGapNs = NONE;
+    long minGapNs = NONE;
     boolean decreases;
+    int choiceChunks;
+    long firstChoiceNs = NONE;
+    long lastChoiceNs = NONE;
+    long secondChunkNs = NONE;
+    long secondContentNs = NONE;
+    int reasoningChunks;
+    long firstAnswerNs = NONE;
 
     Stream(long key) {
       this.key = key;
@@ -82,8 +90,24 @@ final class TokenStreams {
       s.firstChunkNs = tsNs;
     }
     s.lastChunkNs = tsNs;
-    if (kind != ChunkKind.CONTENT && kind != ChunkKind.REASONING) {
+    if (seq == 1) {
+      s.secondChunkNs = tsNs;
+    }
+    boolean content = kind == ChunkKind.CONTENT || kind == ChunkKind.REASONING;
+    if (content || kind == ChunkKind.ROLE || kind == ChunkKind.EMPTY) {
+      s.choiceChunks++;
+      if (s.firstChoiceNs == NONE) {
+        s.firstChoiceNs = tsNs;
+      }
+      s.lastChoiceNs = tsNs;
+    }
+    if (!content) {
       return NONE;
+    }
+    if (kind == ChunkKind.REASONING) {
+      s.reasoningChunks++;
+    } else if (s.firstAnswerNs == NONE || tsNs < s.firstAnswerNs) {
+      s.firstAnswerNs = tsNs;
     }
     s.contentChunks++;
     if (nTokens < 0) {
@@ -100,6 +124,12 @@ final class TokenStreams {
       gap = tsNs - s.lastContentTs;
       if (s.maxGapNs == NONE || gap > s.maxGapNs) {
         s.maxGapNs = gap;
+      }
+      if (s.minGapNs == NONE || gap < s.minGapNs) {
+        s.minGapNs = gap;
+      }
+      if (s.secondContentNs == NONE) {
+        s.secondContentNs = tsNs;
       }
     }
     s.lastContentTs = tsNs;

@@ -53,7 +53,7 @@ class BootstrapTest {
 
   /**
    * What compare resamples of more than its maximum: a uniform sample without replacement
-   * (_value_sample draws it by hash; a seeded partial shuffle here), ascending.
+   * (value_sample draws it by hash; a seeded partial shuffle here), ascending.
    */
   private static double[] sampleOf(double[] sorted, int max, long seed) {
     double[] v = sorted.clone();

@@ -17,6 +17,8 @@ final class Derive {
   private Derive() {}
 
   static final String CONTENT = "chunk_kind IN ('content', 'reasoning')";
+  /** Chunks that carry choices (vLLM counts a role-only or empty delta), as the DuckDB derive step. */
+  static final String CHOICE = "chunk_kind IN ('content', 'reasoning', 'role', 'empty')";
 
   /**
    * tokens with gap_ns set, from a view {@code tt_tokens_in} (the canonical columns plus
@@ -71,11 +73,19 @@ final class Derive {
             max(gap_ns) AS max_gap_ns,
             coalesce(bool_or(decreases), false) AS ts_decreases,
             CAST(count(*) - count(DISTINCT seq) AS INT) AS seq_repeats,
+            CAST(count(*) FILTER (WHERE %2$s) AS INT) AS choice_chunks,
+            min_by(ts_ns, seq) FILTER (WHERE %2$s) AS first_choice_ns,
+            max_by(ts_ns, seq) FILTER (WHERE %2$s) AS last_choice_ns,
+            min(ts_ns) FILTER (WHERE seq = 1) AS second_chunk_ns,
+            min_by(ts_ns, seq) FILTER (WHERE gap_ns IS NOT NULL) AS second_content_ns,
+            min(gap_ns) AS min_gap_ns,
+            CAST(count(*) FILTER (WHERE chunk_kind = 'reasoning') AS INT) AS reasoning_chunks,
+            min(ts_ns) FILTER (WHERE chunk_kind = 'content') AS first_answer_ns,
             first(part_run) AS part_run
         FROM (SELECT *,
                 ts_ns < lag(ts_ns) OVER (PARTITION BY request_key ORDER BY seq, ts_ns DESC) AS decreases
               FROM tt_tokens) t
         GROUP BY t.request_key
-        """.formatted(CONTENT));
+        """.formatted(CONTENT, CHOICE));
   }
 }
