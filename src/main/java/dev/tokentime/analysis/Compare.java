@@ -24,8 +24,8 @@ public final class Compare {
   private static final List<String> REQUEST_METRICS = List.of("ttft_ms", "queue_ms", "prefill_ms", "tpot_ms", "e2e_ms");
   private static final List<String> RUN_METRICS = List.of("output_tokens_per_s", "requests_per_s", "mean_input_tokens",
       "mean_output_tokens");
-  private static final List<String> LATENCY_METRICS = List.of("ttft_ms", "queue_ms", "prefill_ms", "tpot_ms", "e2e_ms",
-      "itl_ms");
+  private static final List<String> LATENCY_METRICS =
+      java.util.stream.Stream.concat(REQUEST_METRICS.stream(), java.util.stream.Stream.of("itl_ms")).toList();
 
   /** A statistic compare reports: the mean (percent NaN) or a percentile; resampled by {@code onSample}. */
   private record Stat(String name, double percent, Bootstrap.Stat onSample) {

@@ -56,6 +56,16 @@ public final class ViewSnapshot implements AutoCloseable {
   }
 
   /**
+   * The per-request rows each peer tool's view reads several times (the query library's
+   * {@code _peer_requests}), computed once, for a task that computes several of those views
+   * ({@code conventions}): named here, where the store's helpers are known, so that callers name
+   * public views only.
+   */
+  public static ViewSnapshot ofPeerRequests(Database db) throws SQLException {
+    return of(db, "_peer_requests");
+  }
+
+  /**
    * As {@link #of}, for rows too many for DuckDB's memory: they go into a table of a scratch
    * database file in the system's temporary directory (written compressed, read back through the
    * buffer pool like any stored table, so DuckDB can evict them), and a temporary view of the same
