@@ -48,11 +48,24 @@ public final class ReportService {
     // per-cell aggregate under memory pressure, slower and over the memory target at a day's scale.
     // The cells are dropped once the steps are taken from them.
     // (metric_stats's chunk-gap buckets first, when a window or warm-up is set: ScopedGapBuckets)
-    try (ViewSnapshot buckets = ScopedGapBuckets.open(db); ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats");
-        ViewSnapshot steps = TokenSteps.snapshot(db);
+    try (ViewSnapshot buckets = timed("report snapshot: gap buckets", () -> ScopedGapBuckets.open(db));
+        ViewSnapshot ms = timed("report snapshot: metric_stats", () -> ViewSnapshot.of(db, "metric_stats"));
+        ViewSnapshot steps = timed("report snapshot: token steps", () -> TokenSteps.snapshot(db));
         StallFloor floor = StallFloor.set(db)) {
       return gatherOnce(db, req);
     }
+  }
+
+  private interface SqlStep<T> {
+    T get() throws SQLException;
+  }
+
+  /** One step of the report's preparation, its time on stderr under TOKENTIME_TIMING. */
+  private static <T> T timed(String what, SqlStep<T> step) throws SQLException {
+    long t = System.nanoTime();
+    T out = step.get();
+    dev.tokentime.Timing.since(what, t);
+    return out;
   }
 
   /**
@@ -80,7 +93,7 @@ public final class ReportService {
   }
 
   private ReportData gatherOnce(Database db, Request req) throws SQLException {
-    Summary summary = new SummaryService().summarize(db, req.runs(), req.slo());
+    Summary summary = timed("report: summary", () -> new SummaryService().summarize(db, req.runs(), req.slo()));
     // a server log without request lines (SGLang's batch lines alone) still has an engine to draw
     if (summary.runs().isEmpty() && summary.engines().isEmpty()) {
       throw new BadInputException("no run to report" + (req.runs().isEmpty() ? " (nothing ingested?)"
