@@ -72,11 +72,13 @@ public final class LakeDatabase {
         if (!hasParquet(files)) {
           continue; // the table stays, empty
         }
+        String parquet = "read_parquet(" + quote(files + "/**/*.parquet")
+            + ", hive_partitioning = true, hive_types_autocast = false, union_by_name = true)";
+        requireColumns(st, lake, folder, t, parquet);
         st.execute("DROP TABLE " + t.name());
         st.execute("CREATE VIEW " + t.name() + " AS SELECT "
             + t.columns().stream().map(LakeDatabase::select).collect(Collectors.joining(", "))
-            + " FROM read_parquet(" + quote(files + "/**/*.parquet")
-            + ", hive_partitioning = true, hive_types_autocast = false, union_by_name = true)");
+            + " FROM " + parquet);
         for (String c : t.commentSql()) {
           st.execute(c.replaceFirst("^COMMENT ON TABLE", "COMMENT ON VIEW"));
         }
@@ -85,6 +87,27 @@ public final class LakeDatabase {
     RequestLinker.link(db);
     GapStats.refreshEveryRun(db);
     db.setMeta("lake", lake.toString());
+  }
+
+  /**
+   * Every column of the canonical table is in the lake's files: a lake written by an older Spark
+   * job lacks the columns added since (the schema's version is kept in databases, not in lakes),
+   * and the user is told which and what to do rather than given a binder error.
+   */
+  private static void requireColumns(Statement st, Path lake, String folder, TableDef t, String parquet)
+      throws SQLException {
+    java.util.Set<String> present = new java.util.HashSet<>();
+    try (java.sql.ResultSet rs = st.executeQuery("SELECT column_name FROM (DESCRIBE SELECT * FROM " + parquet + ")")) {
+      while (rs.next()) {
+        present.add(rs.getString(1));
+      }
+    }
+    List<String> missing = t.columns().stream().map(Column::name).filter(c -> !present.contains(c)).toList();
+    if (!missing.isEmpty()) {
+      throw new BadInputException("the lake " + lake + " has no " + String.join(", ", missing) + " in " + folder
+          + "/: it was written by an older tokentime (this one reads schema version " + CanonicalSchema.VERSION
+          + "); run the Spark ingest job (dev.tokentime.spark.IngestJob) of this version again to rewrite it");
+    }
   }
 
   /** A column as the canonical table types it (Parquet has no ENUM; run is a folder name). */

@@ -36,10 +36,8 @@ class LakeDatabaseTest {
     return out.toString();
   }
 
-  @Test
-  void aLakeOfTheSamplesGivesTheDatabasesSummary(@TempDir Path tmp) throws Exception {
-    Path db = tmp.resolve("samples.duckdb");
-    cli("ingest", "--db", db.toString(), "sample-logs");
+  /** The lake of the database at {@code db}, as the Spark job lays it out; {@code tokensSelect} writes request_tokens/. */
+  static Path writeLake(Path tmp, Path db, String tokensSelect) throws Exception {
     Path lake = java.nio.file.Files.createDirectories(tmp.resolve("lake"));
     List<TableDef> tables = new ArrayList<>(CanonicalSchema.TABLES);
     tables.add(CanonicalSchema.DERIVED_REQUEST_TOKENS);
@@ -54,12 +52,22 @@ class LakeDatabaseTest {
                 ? "SELECT x.*, s.run FROM " + t.name() + " x JOIN sources s USING (source_id)"
                 : "SELECT x.*, 'all' AS run FROM " + t.name() + " x";
         if (t == CanonicalSchema.DERIVED_REQUEST_TOKENS) {
-          select = "SELECT x.*, r.run FROM _request_tokens x JOIN requests r USING (request_key)";
+          select = tokensSelect;
         }
         st.execute("COPY (" + select + ") TO '" + folder
             + "' (FORMAT parquet, PARTITION_BY (run), OVERWRITE_OR_IGNORE)");
       }
     }
+    return lake;
+  }
+
+  private static final String REQUEST_TOKENS = "SELECT x.*, r.run FROM _request_tokens x JOIN requests r USING (request_key)";
+
+  @Test
+  void aLakeOfTheSamplesGivesTheDatabasesSummary(@TempDir Path tmp) throws Exception {
+    Path db = tmp.resolve("samples.duckdb");
+    cli("ingest", "--db", db.toString(), "sample-logs");
+    Path lake = writeLake(tmp, db, REQUEST_TOKENS);
     String fromDb = cli("summary", "--db", db.toString(), "--format", "json");
     String fromLake = cli("summary", "--lake", lake.toString(), "--format", "json");
     assertTrue(fromDb.contains("\"c1\""), fromDb);
@@ -79,5 +87,18 @@ class LakeDatabaseTest {
         .execute("summary", "--lake", tmp.toString());
     assertEquals(2, code, err.toString());
     assertTrue(err.toString().contains("not a tokentime lake"), err.toString());
+  }
+
+  @Test
+  void aLakeWrittenBeforeAColumnWasAddedNamesItAndTheRemedy(@TempDir Path tmp) throws Exception {
+    Path db = tmp.resolve("samples.duckdb");
+    cli("ingest", "--db", db.toString(), "sample-logs/canonical");
+    Path lake = writeLake(tmp, db, REQUEST_TOKENS.replace("x.*", "x.* EXCLUDE (first_answer_ns, min_gap_ns)"));
+    StringWriter err = new StringWriter();
+    int code = Main.commandLine(new PrintWriter(new StringWriter(), true), new PrintWriter(err, true))
+        .execute("summary", "--lake", lake.toString());
+    assertEquals(2, code, err.toString());
+    assertTrue(err.toString().contains("has no min_gap_ns, first_answer_ns in request_tokens/"), err.toString());
+    assertTrue(err.toString().contains("run the Spark ingest job"), err.toString());
   }
 }
