@@ -53,9 +53,10 @@ public final class Compare {
       throws SQLException {
     List<String> runsA = runs(dbA, a);
     List<String> runsB = runs(dbB, b);
-    Map<String, SideValues> valuesA = latencies(dbA, runsA);
     // a side compared with itself (a run, or a level, against its own figures) is read once
-    Map<String, SideValues> valuesB = dbA == dbB && runsA.equals(runsB) ? valuesA : latencies(dbB, runsB);
+    boolean sameSide = dbA == dbB && runsA.equals(runsB);
+    Map<String, SideValues> valuesA = latencies(dbA, runsA);
+    Map<String, SideValues> valuesB = sameSide ? valuesA : latencies(dbB, runsB);
     // each metric's bootstrap has a seed of its own, so they run on all cores and give the same rows
     List<CompareReport.Row> rows = new ArrayList<>();
     LATENCY_METRICS.parallelStream()
@@ -64,7 +65,7 @@ public final class Compare {
         .toList()
         .forEach(rows::addAll);
     Map<String, double[]> figuresA = runFigures(dbA, runsA);
-    Map<String, double[]> figuresB = dbA == dbB && runsA.equals(runsB) ? figuresA : runFigures(dbB, runsB);
+    Map<String, double[]> figuresB = sameSide ? figuresA : runFigures(dbB, runsB);
     for (String metric : RUN_METRICS) {
       rows.add(runLevelRow(metric, figuresA.get(metric), figuresB.get(metric)));
     }
