@@ -10,7 +10,7 @@ import dev.tokentime.analysis.SloSpec;
 import dev.tokentime.store.ScopedGapBuckets;
 import dev.tokentime.store.ViewSnapshot;
 import dev.tokentime.store.Database;
-import dev.tokentime.store.TokenSteps;
+import dev.tokentime.store.TimelineSnapshot;
 import dev.tokentime.summary.Summary;
 import dev.tokentime.summary.SummaryService;
 import java.sql.SQLException;
@@ -42,15 +42,13 @@ public final class ReportService {
   public ReportData gather(Database db, Request req) throws SQLException {
     // the summary, the latency and level tables and the findings all read metric_stats. (Not
     // itl_stalls: a copy of its 2 M rows at 200 M tokens did not fit in the memory limit, while
-    // the stall summary and the top stalls, each computed from the view, do.) The engine steps
-    // found from token timestamps are read by the batch timeline and the levels table; computed
-    // on their own, in two statements, where inside the timeline's query DuckDB ran their
-    // per-cell aggregate under memory pressure, slower and over the memory target at a day's scale.
-    // The cells are dropped once the steps are taken from them.
+    // the stall summary and the top stalls, each computed from the view, do.) The levels the three
+    // timelines and the stall attributions read, and the token cells the batch timeline finds
+    // engine steps in, are taken once (TimelineSnapshot says which and why).
     // (metric_stats's chunk-gap buckets first, when a window or warm-up is set: ScopedGapBuckets)
     try (ViewSnapshot buckets = timed("report snapshot: gap buckets", () -> ScopedGapBuckets.open(db));
         ViewSnapshot ms = timed("report snapshot: metric_stats", () -> ViewSnapshot.of(db, "metric_stats"));
-        ViewSnapshot steps = timed("report snapshot: token steps", () -> TokenSteps.snapshot(db));
+        TimelineSnapshot timelines = timed("report snapshot: token cells and levels", () -> TimelineSnapshot.snapshot(db));
         StallFloor floor = StallFloor.set(db)) {
       return gatherOnce(db, req);
     }

@@ -74,6 +74,19 @@ public final class ViewSnapshot implements AutoCloseable {
    * the report ran out of memory. The file is deleted on close.
    */
   public static ViewSnapshot onDisk(Database db, String view) throws SQLException {
+    return onDisk(db, view, null);
+  }
+
+  /**
+   * As {@link #ofRows}, with the selected rows in a scratch database file as {@link #onDisk} keeps
+   * them: for a selection too big to hold in memory beside the task's other work.
+   */
+  public static ViewSnapshot onDiskRows(Database db, String view, String where) throws SQLException {
+    return onDisk(db, view, java.util.Objects.requireNonNull(where, "where"));
+  }
+
+  /** An on-disk snapshot of the view's rows, or of those that {@code where} selects (null: all). */
+  private static ViewSnapshot onDisk(Database db, String view, String where) throws SQLException {
     checkName(view);
     if (exists(db, view)) {
       return new ViewSnapshot(db, view, false);
@@ -91,8 +104,10 @@ public final class ViewSnapshot implements AutoCloseable {
     db.execute("ATTACH '" + file.toString().replace("'", "''") + "' AS " + alias + " (READ_WRITE)");
     ViewSnapshot s = new ViewSnapshot(db, view, true, file, null);
     try {
-      db.execute("CREATE TABLE " + alias + ".rows AS SELECT * FROM " + rows);
-      db.execute("CREATE TEMP VIEW " + view + " AS SELECT * FROM " + alias + ".rows");
+      db.execute("CREATE TABLE " + alias + ".rows AS SELECT * FROM " + rows
+          + (where == null ? "" : " WHERE " + where));
+      db.execute("CREATE TEMP VIEW " + view + " AS SELECT * FROM " + alias + ".rows"
+          + (where == null ? "" : " UNION ALL SELECT * FROM " + rows + " WHERE NOT (" + where + ")"));
     } catch (SQLException e) {
       s.close();
       throw e;

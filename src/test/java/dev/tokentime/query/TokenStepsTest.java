@@ -34,18 +34,22 @@ class TokenStepsTest {
     //   step at 0.9 ms: a 0.9, b 1.2, a 1.5 (a again 0.6 ms after its last chunk: counted once) -> 2
     //   step at 5.0 ms: a 5.0, b 5.9, c 6.8 (a chain over cells 5 and 6)                       -> 3
     //   step at 10 ms:  a 10.0                                                                -> 1
-    // segments: [0.9, 5.0) ms batch 3, [5.0, 10.0) ms batch 1; run r2 has its own steps.
+    // segments: [0.9, 5.0) ms batch 3, [5.0, 10.0) ms batch 1; run r2 has its own steps, its
+    // last (d 4.0, e 4.5, f 5.2) a chain over cells 4 and 5: the last step of all ends in a cell
+    // that starts no step, so its batch counts up to the last cell of all -> 3
+    // (the steps are found in one ordered pass over every run, not per run)
     String jsonl = req("a", "r1", 900_000, 1_500_000, 5_000_000, 10_000_000)
         + req("b", "r1", 1_200_000, 5_900_000)
         + req("c", "r1", 6_800_000)
         + req("d", "r2", 2_000_000, 4_000_000)
-        + req("e", "r2", 4_500_000);
+        + req("e", "r2", 4_500_000)
+        + req("f", "r2", 5_200_000);
     try (TestDb t = new TestDb(tmp)) {
       t.ingest(t.write("steps.jsonl", jsonl));
       assertEquals(List.of(
               List.of("r1", 900_000L, 5_000_000L, 3.0),
               List.of("r1", 5_000_000L, 10_000_000L, 1.0),
-              List.of("r2", 2_000_000L, 4_000_000L, 2.0)),
+              List.of("r2", 2_000_000L, 4_000_000L, 3.0)),
           segments(t));
       // a batch is a count of requests: an INTEGER, not the HUGEINT of a difference of running
       // sums (the report keeps every step in memory: 12.5 M at 200 M tokens)

@@ -118,7 +118,7 @@ class ViewSnapshotTest {
     }
   }
 
-  private static List<List<Object>> rows(dev.tokentime.store.Database db, String sql) throws java.sql.SQLException {
+  static List<List<Object>> rows(dev.tokentime.store.Database db, String sql) throws java.sql.SQLException {
     List<List<Object>> out = new java.util.ArrayList<>();
     try (var st = db.connection().createStatement(); var rs = st.executeQuery(sql)) {
       int n = rs.getMetaData().getColumnCount();
