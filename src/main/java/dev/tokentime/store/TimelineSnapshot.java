@@ -4,10 +4,10 @@ import java.sql.SQLException;
 
 /**
  * The levels the timelines are drawn from, prepared once for a task that draws several (the
- * report): the batch, concurrency and queue-depth timelines, the levels table and the stall
- * attributions each read the query library's _level_segments, which computes its request, step and
- * stats segments anew on every read (its span and its buckets read it twice per timeline). Two
- * on-disk snapshots:
+ * report): the batch, concurrency and queue-depth timelines, the run list's levels (run_levels)
+ * and the stall attributions each read the query library's _level_segments, which computes its
+ * request, step and stats segments anew on every read (its span and its buckets read it twice per
+ * timeline). Two on-disk snapshots:
  *
  * <ul>
  *   <li>the token cells (_token_cells), from which _token_steps_live finds the engine steps of
