@@ -35,7 +35,7 @@ public final class TimelineSnapshot implements AutoCloseable {
     t = dev.tokentime.Timing.since("snapshot: token cells", t);
     try {
       ViewSnapshot segments = ViewSnapshot.onDiskRows(db, "_level_segments", "basis <> 'tokens'");
-      dev.tokentime.Timing.since("snapshot: level segments but the token steps'", t);
+      dev.tokentime.Timing.since("snapshot: level segments of every basis but token steps", t);
       return new TimelineSnapshot(cells, segments);
     } catch (SQLException | RuntimeException e) {
       cells.close();
