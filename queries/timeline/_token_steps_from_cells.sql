@@ -35,12 +35,13 @@ WITH pass AS (
 ),
 -- the steps' first cells, and the last cell of all; mark: the count the step before ends at
 edges AS (
-    SELECT run, clock_id, t_min, requests, counted_before,
-        prev_max IS NULL OR t_min - prev_max > _step_tolerance_ns() AS starts,
-        CASE WHEN prev_max IS NULL OR t_min - prev_max > _step_tolerance_ns() THEN counted_before
-            ELSE counted_before + requests END AS mark
-    FROM pass
-    WHERE prev_max IS NULL OR t_min - prev_max > _step_tolerance_ns() OR last_cell
+    SELECT run, clock_id, t_min, requests, counted_before, starts,
+        CASE WHEN starts THEN counted_before ELSE counted_before + requests END AS mark
+    FROM (
+        SELECT *, prev_max IS NULL OR t_min - prev_max > _step_tolerance_ns() AS starts
+        FROM pass
+    )
+    WHERE starts OR last_cell
 )
 SELECT run, clock_id, t0_ns, t1_ns, level
 FROM (
