@@ -2,6 +2,7 @@ package dev.tokentime.cli;
 
 import dev.tokentime.Version;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,28 +11,58 @@ import picocli.CommandLine.Command;
     versionProvider = Main.VersionProvider.class,
     description = {"LLM serving timing logs into one DuckDB database, answered with documented SQL.",
         "TTFT split into queueing and prefill, ITL distributions, throughput, per-level tables."},
-    subcommands = {AnalyzeCommand.class, IngestCommand.class, SummaryCommand.class,
-        QueryCommand.class, ReportCommand.class, CheckCommand.class, CompareCommand.class, ConventionsCommand.class,
-        FormatsCommand.class, GenerateCommand.class, ShellCommand.class, ExportCommand.class,
-        CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 ok, 1 SLO not met or check failed, 2 bad input or usage, 3 internal error.",
         "", "Start with: tokentime analyze sample-logs/"})
 public final class Main {
+  /** The commands, in the order the help lists them. */
+  static final List<Class<?>> COMMANDS = List.of(AnalyzeCommand.class, IngestCommand.class, SummaryCommand.class,
+      QueryCommand.class, ReportCommand.class, CheckCommand.class, CompareCommand.class, ConventionsCommand.class,
+      FormatsCommand.class, GenerateCommand.class, ShellCommand.class, ExportCommand.class,
+      CommandLine.HelpCommand.class);
 
   public static void main(String[] args) {
     // Arrow checks every buffer access against its bounds unless told otherwise; the batches
     // (store.ArrowBatch) never write past the capacity they allocated, and the checks cost a
     // tenth of the ingest. Must be set before the first Arrow class loads. Tests keep the checks.
     System.setProperty("arrow.enable_unsafe_memory_access", "true");
+    Class<?> named = named(args.length > 0 ? args[0] : null);
+    Thread duckdb = named != null && named != GenerateCommand.class && named != FormatsCommand.class
+        ? loadDuckDbMeanwhile() : null;
     int code = commandLine(new PrintWriter(System.out, true),
         // stderr carries messages only: log text quoted in them is shown, never obeyed
-        dev.tokentime.output.Terminal.printable(new java.io.OutputStreamWriter(System.err))).execute(args);
+        dev.tokentime.output.Terminal.printable(new java.io.OutputStreamWriter(System.err)),
+        args.length > 0 ? args[0] : null).execute(args);
+    if (duckdb != null) {
+      // a command that ended early (a usage error) must not exit while the library is being
+      // unpacked: the half-written temporary file would stay behind
+      try {
+        duckdb.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     System.exit(code);
   }
 
   /** The wiring shared by main and the tests: writers, exit codes for usage errors. */
   public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+    return commandLine(out, err, null);
+  }
+
+  /**
+   * As {@link #commandLine(PrintWriter, PrintWriter)}, with only the command {@code first} names
+   * when it names one: picocli builds a command's model from its annotations when it is added,
+   * and a run uses one command. Anything else ({@code --help}, {@code help}, a mistyped command
+   * that the suggestions compare with every name) gets them all.
+   */
+  static CommandLine commandLine(PrintWriter out, PrintWriter err, String first) {
     CommandLine cl = new CommandLine(new Main());
+    Class<?> named = named(first);
+    for (Class<?> c : COMMANDS) {
+      if (named == null || c == named) {
+        cl.addSubcommand(c);
+      }
+    }
     cl.setOut(out);
     cl.setErr(err);
     cl.setUsageHelpAutoWidth(true);
@@ -54,6 +85,40 @@ public final class Main {
     });
     escapePercents(cl);
     return cl;
+  }
+
+  /**
+   * Starts loading DuckDB's native library on a thread of its own. Its JDBC driver unpacks the
+   * library from its jar into a temporary file and loads it at every start, which costs more
+   * than building the command line and reading the query library: done meanwhile, the command
+   * finds it loaded when it opens its database. Should it fail, the command's own open fails
+   * and says so.
+   */
+  private static Thread loadDuckDbMeanwhile() {
+    Thread t = new Thread(() -> {
+      try {
+        Class.forName("org.duckdb.DuckDBNative", true, Main.class.getClassLoader());
+      } catch (ClassNotFoundException | LinkageError e) {
+        // reported by the command when it opens the database
+      }
+    }, "tokentime-duckdb-load");
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  /** The command class whose name or alias is {@code arg}, or null. */
+  static Class<?> named(String arg) {
+    if (arg == null || arg.equals("help")) {
+      return null; // help lists, or describes another command
+    }
+    for (Class<?> c : COMMANDS) {
+      Command command = c.getAnnotation(Command.class);
+      if (command.name().equals(arg) || List.of(command.aliases()).contains(arg)) {
+        return c;
+      }
+    }
+    return null;
   }
 
   /**

@@ -34,12 +34,28 @@ import java.util.stream.Stream;
 public final class QueryLibrary {
   private static volatile QueryLibrary instance;
 
-  private final Map<String, QueryFile> byName;
+  /** The library's files (relative path → text), in path order. */
+  private final Map<String, String> files;
   private final String hash;
+  /**
+   * The parsed objects in dependency order, made on first use: every command checks the hash
+   * against its database's, and only installing or listing the library needs them parsed.
+   */
+  private volatile Map<String, QueryFile> byName;
 
-  private QueryLibrary(Map<String, QueryFile> byName, String hash) {
-    this.byName = byName;
-    this.hash = hash;
+  private QueryLibrary(Map<String, String> files) {
+    this.files = new TreeMap<>(files);
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    for (var e : this.files.entrySet()) {
+      sha.update(e.getKey().getBytes(StandardCharsets.UTF_8));
+      sha.update(e.getValue().getBytes(StandardCharsets.UTF_8));
+    }
+    this.hash = HexFormat.of().formatHex(sha.digest()).substring(0, 16);
   }
 
   /** The library shipped with tokentime (the queries/ directory, inside the jar). */
@@ -48,7 +64,7 @@ public final class QueryLibrary {
     if (lib == null) {
       synchronized (QueryLibrary.class) {
         if (instance == null) {
-          instance = load(readResources());
+          instance = new QueryLibrary(readResources());
         }
         lib = instance;
       }
@@ -56,34 +72,48 @@ public final class QueryLibrary {
     return lib;
   }
 
-  /** Builds a library from (relative path → text); files are ordered by their dependencies. */
+  /**
+   * Builds a library from (relative path → text), parsed and checked now (a file that cannot be
+   * parsed, two files creating one object, a cycle); files are ordered by their dependencies.
+   */
   static QueryLibrary load(Map<String, String> files) {
-    Map<String, QueryFile> parsed = new TreeMap<>();
-    MessageDigest sha;
-    try {
-      sha = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+    QueryLibrary lib = new QueryLibrary(files);
+    lib.objects();
+    return lib;
+  }
+
+  private Map<String, QueryFile> objects() {
+    Map<String, QueryFile> parsed = byName;
+    if (parsed == null) {
+      synchronized (this) {
+        if (byName == null) {
+          byName = parse(files);
+        }
+        parsed = byName;
+      }
     }
-    for (var e : new TreeMap<>(files).entrySet()) {
+    return parsed;
+  }
+
+  private static Map<String, QueryFile> parse(Map<String, String> files) {
+    Map<String, QueryFile> parsed = new TreeMap<>();
+    for (var e : files.entrySet()) {
       QueryFile q = QueryFile.parse(e.getKey(), e.getValue());
       QueryFile clash = parsed.put(q.name(), q);
       if (clash != null) {
         throw new IllegalArgumentException(q.path() + " and " + clash.path() + " both create " + q.name());
       }
-      sha.update(e.getKey().getBytes(StandardCharsets.UTF_8));
-      sha.update(e.getValue().getBytes(StandardCharsets.UTF_8));
     }
-    return new QueryLibrary(ordered(parsed), HexFormat.of().formatHex(sha.digest()).substring(0, 16));
+    return ordered(parsed);
   }
 
   /** All objects, each after the objects it mentions. */
   public List<QueryFile> all() {
-    return List.copyOf(byName.values());
+    return List.copyOf(objects().values());
   }
 
   public QueryFile get(String name) {
-    return byName.get(name);
+    return objects().get(name);
   }
 
   /** A short fingerprint of the library's text; stored in the database to know when to reinstall. */
@@ -104,7 +134,7 @@ public final class QueryLibrary {
     boolean auto = conn.getAutoCommit();
     conn.setAutoCommit(false);
     try {
-      for (QueryFile q : byName.values()) {
+      for (QueryFile q : objects().values()) {
         exec(db, q.path(), q.sql());
         String comment = q.description() + (q.grain() == null ? "" : " Grain: " + q.grain() + ".");
         String what = q.isView() ? "VIEW " : q.isTableMacro() ? "MACRO TABLE " : "MACRO ";

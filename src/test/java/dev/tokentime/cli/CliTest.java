@@ -20,11 +20,33 @@ class CliTest {
 
   record Run(int code, String out, String err) {}
 
+  /** As main() runs them: with only the command the first argument names, when it names one. */
   static Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = Main.commandLine(new PrintWriter(out), new PrintWriter(err)).execute(args);
+    int code = Main.commandLine(new PrintWriter(out), new PrintWriter(err), args.length > 0 ? args[0] : null)
+        .execute(args);
     return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void aRunBuildsOnlyTheCommandItNames() {
+    PrintWriter w = new PrintWriter(new StringWriter());
+    assertEquals(java.util.Set.of("ingest"), Main.commandLine(w, w, "ingest").getSubcommands().keySet());
+    assertEquals(java.util.Set.of("summary"), Main.commandLine(w, w, "summary").getSubcommands().keySet());
+    // help, options before a command and a mistyped command see every command
+    int all = Main.COMMANDS.size();
+    for (String first : new String[] {"help", "--help", "-V", "summery"}) {
+      assertEquals(all, Main.commandLine(w, w, first).getSubcommands().size(), first);
+    }
+    assertEquals(all, Main.commandLine(w, w, null).getSubcommands().size());
+    // every command is reachable by its own name
+    for (Class<?> c : Main.COMMANDS) {
+      String name = c.getAnnotation(picocli.CommandLine.Command.class).name();
+      if (!name.equals("help")) {
+        assertEquals(c, Main.named(name), name);
+      }
+    }
   }
 
   @Test

@@ -25,17 +25,18 @@ public final class LineMatcher {
   /** The literal text each kind's pattern starts with ("" when none): a cheap first test. */
   private final List<String> literalStarts = new ArrayList<>();
   /**
-   * Per prefix, the ASCII characters a match of it can start with. Most lines fail most prefixes;
-   * this skips the regex for a prefix that cannot match at the next character.
+   * Per prefix, the characters a match of it can start with (null without shortcuts). Most lines
+   * fail most prefixes; this skips the regex for a prefix that cannot match at the next character.
    */
-  private final boolean[][] prefixCanStart;
+  private final MatchStarts[] prefixStarts;
+  private final List<Pattern> prefixPatterns;
   /**
    * Literal starts of kinds that no prefix can match at: peeling stops at a message that begins
    * with one, without trying every prefix on it first (the commonest lines are of these kinds).
    */
   private final String[] peelStops;
-  /** Per kind, the ASCII characters a match of it can start with (as prefixCanStart). */
-  private final boolean[][] kindCanStart;
+  /** Per kind, the characters a match of it can start with (as prefixStarts). */
+  private final MatchStarts[] kindStarts;
   /**
    * Hand-compiled equivalents ({@link FastPatterns}) of prefixes and kinds, or null; with each,
    * where its groups go in the spec's group order. Used on printable-ASCII lines only.
@@ -71,18 +72,16 @@ public final class LineMatcher {
       kinds.add(k.pattern().matcher(""));
       hints.add(k.hint() == null ? null : k.hint().matcher(""));
     }
-    List<Pattern> prefixPatterns = spec.prefixes().stream().map(LineSpec.Prefix::pattern).toList();
-    prefixCanStart = new boolean[prefixPatterns.size()][128];
-    for (int i = 0; i < prefixPatterns.size(); i++) {
-      for (char c = 0; c < 128; c++) {
-        prefixCanStart[i][c] = !shortcuts || canMatchText(prefixPatterns.get(i), String.valueOf(c));
-      }
+    prefixPatterns = spec.prefixes().stream().map(LineSpec.Prefix::pattern).toList();
+    prefixStarts = new MatchStarts[prefixPatterns.size()];
+    for (int i = 0; i < prefixStarts.length; i++) {
+      prefixStarts[i] = shortcuts ? MatchStarts.of(prefixPatterns.get(i)) : null;
     }
     List<String> stops = new ArrayList<>();
     if (shortcuts) {
       for (String lit : literalStarts) {
         if (!lit.isEmpty() && !stops.contains(lit)
-            && prefixPatterns.stream().noneMatch(p -> canMatchText(p, lit))) {
+            && prefixPatterns.stream().noneMatch(p -> MatchStarts.of(p).canStart(p, lit))) {
           stops.add(lit);
         }
       }
@@ -108,11 +107,9 @@ public final class LineMatcher {
     for (int i = 0; i < kindSkeletons.length; i++) {
       kindSkeletons[i] = shortcuts ? LeadingSkeleton.of(spec.kinds().get(i).pattern().pattern()) : null;
     }
-    kindCanStart = new boolean[spec.kinds().size()][128];
-    for (int i = 0; i < spec.kinds().size(); i++) {
-      for (char c = 0; c < 128; c++) {
-        kindCanStart[i][c] = !shortcuts || canMatchText(spec.kinds().get(i).pattern(), String.valueOf(c));
-      }
+    kindStarts = new MatchStarts[spec.kinds().size()];
+    for (int i = 0; i < kindStarts.length; i++) {
+      kindStarts[i] = shortcuts ? MatchStarts.of(spec.kinds().get(i).pattern()) : null;
     }
     fastPrefixes = new FastPatterns.Fast[spec.prefixes().size()];
     fastPrefixGroups = new int[fastPrefixes.length][];
@@ -214,7 +211,8 @@ public final class LineMatcher {
       boolean found = false;
       char next = at < text.length() ? text.charAt(at) : 0;
       for (int i = 0; i < prefixes.size(); i++) {
-        if (next < 128 && at < text.length() && !prefixCanStart[i][next]) {
+        if (next < 128 && at < text.length() && prefixStarts[i] != null
+            && !prefixStarts[i].canStart(prefixPatterns.get(i), next)) {
           continue;
         }
         if (prefixSkeletons[i] != null && !prefixSkeletons[i].mayMatch(text, at)
@@ -263,7 +261,8 @@ public final class LineMatcher {
     char first = m.message.isEmpty() ? 0 : m.message.charAt(0);
     for (int i = 0; i < kinds.size(); i++) {
       if (!m.message.startsWith(literalStarts.get(i))
-          || first != 0 && first < 128 && !kindCanStart[i][first]
+          || first != 0 && first < 128 && kindStarts[i] != null
+              && !kindStarts[i].canStart(spec.kinds().get(i).pattern(), first)
           || kindSkeletons[i] != null && !kindSkeletons[i].mayMatch(m.message, 0)) {
         continue;
       }
