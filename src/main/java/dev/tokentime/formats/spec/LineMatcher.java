@@ -29,7 +29,10 @@ public final class LineMatcher {
    * fail most prefixes; this skips the regex for a prefix that cannot match at the next character.
    */
   private final MatchStarts[] prefixStarts;
+  /** Each prefix's {@link MatchStarts#ascii}, read without a call; null without shortcuts. */
+  private final byte[][] prefixAscii;
   private final List<Pattern> prefixPatterns;
+  private final List<Pattern> kindPatterns;
   /**
    * Literal starts of kinds that no prefix can match at: peeling stops at a message that begins
    * with one, without trying every prefix on it first (the commonest lines are of these kinds).
@@ -37,6 +40,7 @@ public final class LineMatcher {
   private final String[] peelStops;
   /** Per kind, the characters a match of it can start with (as prefixStarts). */
   private final MatchStarts[] kindStarts;
+  private final byte[][] kindAscii;
   /**
    * Hand-compiled equivalents ({@link FastPatterns}) of prefixes and kinds, or null; with each,
    * where its groups go in the spec's group order. Used on printable-ASCII lines only.
@@ -73,9 +77,12 @@ public final class LineMatcher {
       hints.add(k.hint() == null ? null : k.hint().matcher(""));
     }
     prefixPatterns = spec.prefixes().stream().map(LineSpec.Prefix::pattern).toList();
+    kindPatterns = spec.kinds().stream().map(LineSpec.Kind::pattern).toList();
     prefixStarts = new MatchStarts[prefixPatterns.size()];
+    prefixAscii = new byte[prefixPatterns.size()][];
     for (int i = 0; i < prefixStarts.length; i++) {
       prefixStarts[i] = shortcuts ? MatchStarts.of(prefixPatterns.get(i)) : null;
+      prefixAscii[i] = shortcuts ? prefixStarts[i].ascii : null;
     }
     List<String> stops = new ArrayList<>();
     if (shortcuts) {
@@ -108,8 +115,10 @@ public final class LineMatcher {
       kindSkeletons[i] = shortcuts ? LeadingSkeleton.of(spec.kinds().get(i).pattern().pattern()) : null;
     }
     kindStarts = new MatchStarts[spec.kinds().size()];
+    kindAscii = new byte[spec.kinds().size()][];
     for (int i = 0; i < kindStarts.length; i++) {
       kindStarts[i] = shortcuts ? MatchStarts.of(spec.kinds().get(i).pattern()) : null;
+      kindAscii[i] = shortcuts ? kindStarts[i].ascii : null;
     }
     fastPrefixes = new FastPatterns.Fast[spec.prefixes().size()];
     fastPrefixGroups = new int[fastPrefixes.length][];
@@ -153,6 +162,12 @@ public final class LineMatcher {
   static boolean canMatchText(Pattern p, String start) {
     Matcher m = p.matcher(start);
     return m.lookingAt() || m.hitEnd();
+  }
+
+  /** Whether pattern i can start with ASCII c: its table, asked of the shared one where not known yet. */
+  private static boolean canStart(byte[] ascii, MatchStarts starts, List<Pattern> patterns, int i, char c) {
+    byte a = ascii[c];
+    return a == MatchStarts.CAN || a == 0 && starts.canStart(patterns.get(i), c);
   }
 
   private boolean peelStop(String text, int at) {
@@ -211,8 +226,8 @@ public final class LineMatcher {
       boolean found = false;
       char next = at < text.length() ? text.charAt(at) : 0;
       for (int i = 0; i < prefixes.size(); i++) {
-        if (next < 128 && at < text.length() && prefixStarts[i] != null
-            && !prefixStarts[i].canStart(prefixPatterns.get(i), next)) {
+        if (next < 128 && at < text.length() && prefixAscii[i] != null && !canStart(prefixAscii[i],
+            prefixStarts[i], prefixPatterns, i, next)) {
           continue;
         }
         if (prefixSkeletons[i] != null && !prefixSkeletons[i].mayMatch(text, at)
@@ -261,8 +276,8 @@ public final class LineMatcher {
     char first = m.message.isEmpty() ? 0 : m.message.charAt(0);
     for (int i = 0; i < kinds.size(); i++) {
       if (!m.message.startsWith(literalStarts.get(i))
-          || first != 0 && first < 128 && kindStarts[i] != null
-              && !kindStarts[i].canStart(spec.kinds().get(i).pattern(), first)
+          || first != 0 && first < 128 && kindAscii[i] != null
+              && !canStart(kindAscii[i], kindStarts[i], kindPatterns, i, first)
           || kindSkeletons[i] != null && !kindSkeletons[i].mayMatch(m.message, 0)) {
         continue;
       }

@@ -18,8 +18,13 @@ final class MatchStarts {
   /** Weak keys: a spec's patterns leave with it (the answers hold no reference to them). */
   private static final Map<Pattern, MatchStarts> SHARED = Collections.synchronizedMap(new WeakHashMap<>());
 
-  /** Per ASCII character: 0 not asked yet, 1 a match can start with it, 2 none can. */
-  private final byte[] ascii = new byte[128];
+  /**
+   * Per ASCII character: 0 not asked yet, {@link #CAN} a match can start with it, {@link #CANNOT}
+   * none can. Matchers read it directly (their innermost loop) and ask {@link #canStart} on a 0.
+   */
+  final byte[] ascii = new byte[128];
+  static final byte CAN = 1;
+  static final byte CANNOT = 2;
   private final Map<String, Boolean> texts = new ConcurrentHashMap<>();
 
   private MatchStarts() {}
@@ -36,10 +41,10 @@ final class MatchStarts {
   boolean canStart(Pattern p, char c) {
     byte a = ascii[c];
     if (a == 0) {
-      a = LineMatcher.canMatchText(p, String.valueOf(c)) ? (byte) 1 : (byte) 2;
+      a = LineMatcher.canMatchText(p, String.valueOf(c)) ? CAN : CANNOT;
       ascii[c] = a;
     }
-    return a == 1;
+    return a == CAN;
   }
 
   /** As {@link #canStart} for a start of any length. */
