@@ -25,22 +25,10 @@ public final class Main {
     // (store.ArrowBatch) never write past the capacity they allocated, and the checks cost a
     // tenth of the ingest. Must be set before the first Arrow class loads. Tests keep the checks.
     System.setProperty("arrow.enable_unsafe_memory_access", "true");
-    Class<?> named = named(args.length > 0 ? args[0] : null);
-    Thread duckdb = named != null && named != GenerateCommand.class && named != FormatsCommand.class
-        ? loadDuckDbMeanwhile() : null;
     int code = commandLine(new PrintWriter(System.out, true),
         // stderr carries messages only: log text quoted in them is shown, never obeyed
         dev.tokentime.output.Terminal.printable(new java.io.OutputStreamWriter(System.err)),
         args.length > 0 ? args[0] : null).execute(args);
-    if (duckdb != null) {
-      // a command that ended early (a usage error) must not exit while the library is being
-      // unpacked: the half-written temporary file would stay behind
-      try {
-        duckdb.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
     System.exit(code);
   }
 
@@ -85,26 +73,6 @@ public final class Main {
     });
     escapePercents(cl);
     return cl;
-  }
-
-  /**
-   * Starts loading DuckDB's native library on a thread of its own. Its JDBC driver unpacks the
-   * library from its jar into a temporary file and loads it at every start, which costs more
-   * than building the command line and reading the query library: done meanwhile, the command
-   * finds it loaded when it opens its database. Should it fail, the command's own open fails
-   * and says so.
-   */
-  private static Thread loadDuckDbMeanwhile() {
-    Thread t = new Thread(() -> {
-      try {
-        Class.forName("org.duckdb.DuckDBNative", true, Main.class.getClassLoader());
-      } catch (ClassNotFoundException | LinkageError e) {
-        // reported by the command when it opens the database
-      }
-    }, "tokentime-duckdb-load");
-    t.setDaemon(true);
-    t.start();
-    return t;
   }
 
   /** The command class whose name or alias is {@code arg}, or null. */
