@@ -81,7 +81,9 @@ final class FastPatterns {
       return true;
     }
     int i = from;
-    while (i < s.length() && s.charAt(i) != ' ') {
+    // no need to scan past a 13th character: a word that long is no date
+    int end = Math.min(s.length(), from + 13);
+    while (i < end && s.charAt(i) != ' ') {
       i++;
     }
     int word = i - from;

@@ -16,14 +16,17 @@ public final class LineMatcher {
   private final LineSpec spec;
   private final List<Matcher> strips = new ArrayList<>();
   /** A character each strip pattern's match starts with (-1 when unknown): lines without it are skipped. */
-  private final List<Integer> stripFirstChars = new ArrayList<>();
+  private final int[] stripFirstChars;
   /** Text every match of each strip pattern contains ("" when unknown): lines without it are skipped. */
-  private final List<String> stripLiterals = new ArrayList<>();
+  private final String[] stripLiterals;
   private final List<Matcher> prefixes = new ArrayList<>();
   private final List<Matcher> kinds = new ArrayList<>();
   private final List<Matcher> hints = new ArrayList<>();
   /** The literal text each kind's pattern starts with ("" when none): a cheap first test. */
   private final List<String> literalStarts = new ArrayList<>();
+  private final String[] kindLiterals;
+  /** Per kind, its group names as an array. */
+  private final String[][] kindGroupNames;
   /**
    * Per prefix, the characters a match of it can start with (null without shortcuts). Most lines
    * fail most prefixes; this skips the regex for a prefix that cannot match at the next character.
@@ -47,6 +50,9 @@ public final class LineMatcher {
    */
   private final FastPatterns.Fast[] fastPrefixes;
   private final int[][] fastPrefixGroups;
+  /** Per prefix, its group names as an array, and where its time's groups sit in fastOut (null without a time). */
+  private final String[][] prefixGroupNames;
+  private final int[][] fastPrefixTimeSlots;
   private final FastPatterns.Fast[] fastKinds;
   private final int[][] fastKindGroups;
   private final String[] fastOut = new String[8];
@@ -65,10 +71,12 @@ public final class LineMatcher {
   /** {@code shortcuts = false} runs every regex on every line: the reference the tests compare with. */
   LineMatcher(LineSpec spec, boolean shortcuts) {
     this.spec = spec;
+    stripFirstChars = new int[spec.strips().size()];
+    stripLiterals = new String[spec.strips().size()];
     for (var p : spec.strips()) {
+      stripFirstChars[strips.size()] = firstChar(p.pattern());
+      stripLiterals[strips.size()] = shortcuts ? requiredLiteral(p.pattern()) : "";
       strips.add(p.matcher(""));
-      stripFirstChars.add(firstChar(p.pattern()));
-      stripLiterals.add(shortcuts ? requiredLiteral(p.pattern()) : "");
     }
     spec.prefixes().forEach(p -> prefixes.add(p.pattern().matcher("")));
     for (LineSpec.Kind k : spec.kinds()) {
@@ -76,6 +84,8 @@ public final class LineMatcher {
       kinds.add(k.pattern().matcher(""));
       hints.add(k.hint() == null ? null : k.hint().matcher(""));
     }
+    kindLiterals = literalStarts.toArray(new String[0]);
+    kindGroupNames = spec.kinds().stream().map(k -> k.groups().toArray(new String[0])).toArray(String[][]::new);
     prefixPatterns = spec.prefixes().stream().map(LineSpec.Prefix::pattern).toList();
     kindPatterns = spec.kinds().stream().map(LineSpec.Kind::pattern).toList();
     prefixStarts = new MatchStarts[prefixPatterns.size()];
@@ -122,10 +132,20 @@ public final class LineMatcher {
     }
     fastPrefixes = new FastPatterns.Fast[spec.prefixes().size()];
     fastPrefixGroups = new int[fastPrefixes.length][];
+    prefixGroupNames = new String[fastPrefixes.length][];
+    fastPrefixTimeSlots = new int[fastPrefixes.length][];
     for (int i = 0; i < fastPrefixes.length; i++) {
       LineSpec.Prefix p = spec.prefixes().get(i);
       fastPrefixGroups[i] = shortcuts ? groupOrder(p.pattern(), p.groups()) : null;
       fastPrefixes[i] = fastPrefixGroups[i] == null ? null : FastPatterns.of(p.pattern().pattern());
+      prefixGroupNames[i] = p.groups().toArray(new String[0]);
+      if (fastPrefixGroups[i] != null && p.time() != null) {
+        int[] slots = new int[p.time().groups().size()];
+        for (int j = 0; j < slots.length; j++) {
+          slots[j] = fastPrefixGroups[i][p.groups().indexOf(p.time().groups().get(j))];
+        }
+        fastPrefixTimeSlots[i] = slots;
+      }
     }
     fastKinds = new FastPatterns.Fast[spec.kinds().size()];
     fastKindGroups = new int[fastKinds.length][];
@@ -202,11 +222,11 @@ public final class LineMatcher {
       text = unwrap(line, m);
     }
     for (int i = 0; i < strips.size(); i++) {
-      int first = stripFirstChars.get(i);
+      int first = stripFirstChars[i];
       if (first >= 0 && text.indexOf(first) < 0) {
         continue;
       }
-      String lit = stripLiterals.get(i);
+      String lit = stripLiterals[i];
       if (!lit.isEmpty() && !text.contains(lit)) {
         continue; // a plain search instead of a regex scan of every line
       }
@@ -237,7 +257,7 @@ public final class LineMatcher {
         if (fast && fastPrefixes[i] != null) {
           int end = fastPrefixes[i].match(text, at, fastOut);
           if (end > at) {
-            peeled(spec.prefixes().get(i), fastPrefixGroups[i], m);
+            peeled(i, m);
             at = end;
             found = true;
             break;
@@ -275,7 +295,7 @@ public final class LineMatcher {
     m.message = text.substring(at);
     char first = m.message.isEmpty() ? 0 : m.message.charAt(0);
     for (int i = 0; i < kinds.size(); i++) {
-      if (!m.message.startsWith(literalStarts.get(i))
+      if (!m.message.startsWith(kindLiterals[i])
           || first != 0 && first < 128 && kindAscii[i] != null
               && !canStart(kindAscii[i], kindStarts[i], kindPatterns, i, first)
           || kindSkeletons[i] != null && !kindSkeletons[i].mayMatch(m.message, 0)) {
@@ -289,7 +309,7 @@ public final class LineMatcher {
           for (int j = 0; j < order.length; j++) {
             String v = fastOut[order[j]];
             if (v != null) {
-              m.groups.put(k.groups().get(j), v);
+              m.groups.put(kindGroupNames[i][j], v);
             }
           }
           return;
@@ -312,19 +332,23 @@ public final class LineMatcher {
     }
   }
 
-  /** Records a prefix an equivalent matched (its groups in fastOut), as the regex path does below. */
-  private void peeled(LineSpec.Prefix p, int[] order, MatchedLine m) {
+  /** Records prefix i, which its equivalent matched (its groups in fastOut), as the regex path does below. */
+  private void peeled(int i, MatchedLine m) {
+    LineSpec.Prefix p = spec.prefixes().get(i);
+    int[] order = fastPrefixGroups[i];
+    String[] names = prefixGroupNames[i];
     m.prefixes.add(p.name());
     for (int j = 0; j < order.length; j++) {
       String v = fastOut[order[j]];
       if (v != null) {
-        m.prefixValues.merge(p.groups().get(j), v, (a, b) -> a + " / " + b);
+        m.prefixValues.merge(names[j], v, (a, b) -> a + " / " + b);
       }
     }
-    if (p.time() != null) {
-      String[] parts = new String[p.time().groups().size()];
+    int[] slots = fastPrefixTimeSlots[i];
+    if (slots != null) {
+      String[] parts = new String[slots.length];
       for (int j = 0; j < parts.length; j++) {
-        parts[j] = fastOut[order[p.groups().indexOf(p.time().groups().get(j))]];
+        parts[j] = fastOut[slots[j]];
       }
       m.times.add(new MatchedLine.TimeReading(p.time(), parts));
     }

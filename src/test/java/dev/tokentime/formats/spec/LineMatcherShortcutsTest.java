@@ -50,6 +50,11 @@ class LineMatcherShortcutsTest {
       "DEBUG 01-01 00:00:00 [v1/metrics/loggers.py:271] Generated response r: output: '', "
           + "output_token_ids: None",
       "Traceback (most recent call last):",
+      // journald's first field is 3 to 12 characters: its precheck stops reading at the 13th
+      "Decembre2026 12 10:00:00 gpu01 vllm[7]: INFO 01-01 00:00:00 [core.py:1] Added request r12.",
+      "Decembre2026x 12 10:00:00 gpu01 vllm[7]: INFO 01-01 00:00:00 [core.py:1] Added request r13.",
+      "Dec 12 10:00:00 gpu01 vllm[7]: INFO 01-01 00:00:00 [core.py:1] Added request r3.",
+      "Decembre2026",
       "é INFO 01-01 00:00:00 [x.py:1] Added request r.");
 
   @Test
