@@ -343,7 +343,7 @@ final class SglangRequests implements SpecParser.Handler {
   @Override
   public void event(MatchedLine m, String kind, long tsNs, int clockId) {
     if (m.kind.name().equals("server_args")) {
-      Matcher d = DECODE_LOG_INTERVAL.matcher(m.message);
+      Matcher d = DECODE_LOG_INTERVAL.matcher(m.message());
       if (d.find()) {
         steps.decodeLogInterval = Integer.valueOf(d.group(1));
       }

@@ -292,17 +292,18 @@ public final class LineMatcher {
         break;
       }
     }
-    m.message = text.substring(at);
-    char first = m.message.isEmpty() ? 0 : m.message.charAt(0);
+    // the kinds are matched on the text from the end of the prefixes: no copy of the message
+    m.messageFrom(at);
+    char first = at < text.length() ? text.charAt(at) : 0;
     for (int i = 0; i < kinds.size(); i++) {
-      if (!m.message.startsWith(kindLiterals[i])
+      if (!text.startsWith(kindLiterals[i], at)
           || first != 0 && first < 128 && kindAscii[i] != null
               && !canStart(kindAscii[i], kindStarts[i], kindPatterns, i, first)
-          || kindSkeletons[i] != null && !kindSkeletons[i].mayMatch(m.message, 0)) {
+          || kindSkeletons[i] != null && !kindSkeletons[i].mayMatch(text, at)) {
         continue;
       }
       if (fast && fastKinds[i] != null) {
-        if (fastKinds[i].match(m.message, 0, fastOut) >= 0) {
+        if (fastKinds[i].match(text, at, fastOut) >= 0) {
           LineSpec.Kind k = spec.kinds().get(i);
           m.kind = k;
           int[] order = fastKindGroups[i];
@@ -317,7 +318,8 @@ public final class LineMatcher {
         continue;
       }
       Matcher km = kinds.get(i);
-      km.reset(m.message);
+      km.reset(text);
+      km.region(at, text.length()); // anchoring bounds: ^ is the message's start
       if (km.lookingAt()) {
         LineSpec.Kind k = spec.kinds().get(i);
         m.kind = k;
@@ -519,7 +521,7 @@ public final class LineMatcher {
     for (int i = 0; i < hints.size(); i++) {
       Matcher h = hints.get(i);
       if (h != null) {
-        h.reset(m.message);
+        h.reset(m.message());
         if (h.find()) {
           return spec.kinds().get(i);
         }

@@ -13,8 +13,10 @@ public final class MatchedLine {
   public long lineNo;
   /** The line after strip patterns (ANSI colour codes) were removed. */
   public String text;
-  /** The line after its prefixes: what kinds are matched against. */
-  public String message;
+  /** The line after its prefixes (what kinds are matched against), made when first asked for. */
+  private String message;
+  /** Where the message starts in {@link #text}. */
+  private int messageStart;
   /** Values of the prefixes' groups; a prefix met twice (nested processes) joins with " / ". */
   public final Map<String, String> prefixValues = new LinkedHashMap<>();
   /** Names of the prefixes that matched, in order. */
@@ -51,12 +53,27 @@ public final class MatchedLine {
   MatchedLine reset(long lineNo) {
     this.lineNo = lineNo;
     text = message = null;
+    messageStart = 0;
     prefixValues.clear();
     prefixes.clear();
     times.clear();
     kind = null;
     groups.clear();
     return this;
+  }
+
+  /** The line after its prefixes: what kinds are matched against. */
+  public String message() {
+    if (message == null && text != null) {
+      message = text.substring(messageStart);
+    }
+    return message;
+  }
+
+  /** The message is {@link #text} from {@code start} on (a copy is made only if it is asked for). */
+  void messageFrom(int start) {
+    messageStart = start;
+    message = start == 0 ? text : null;
   }
 
   public String group(String name) {

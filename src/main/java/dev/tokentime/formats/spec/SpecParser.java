@@ -233,7 +233,7 @@ public final class SpecParser {
         unmatched(lineNo, buf, off, len, unterminated);
         return;
       }
-      if (m.kind.end() != null && !m.kind.end().matcher(m.message).find()) {
+      if (m.kind.end() != null && !m.kind.end().matcher(m.message()).find()) {
         // cut mid-record ("… Running: 1 reqs, Wa"), whether or not a newline follows: a row of
         // the fields before the cut would pass for a whole one
         reject(lineNo, "truncated" + (unterminated ? " last line" : "") + ": a " + m.kind.name()
@@ -253,7 +253,7 @@ public final class SpecParser {
           sink.record();
         }
         case "engine_events" -> {
-          String detail = m.group("detail") != null ? m.group("detail") : m.message;
+          String detail = m.group("detail") != null ? m.group("detail") : m.message();
           sink.engineEvent(lineNo, m.origin(), ts, clock, m.kind.event(),
               detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
           sink.record();

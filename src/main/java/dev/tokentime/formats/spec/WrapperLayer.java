@@ -18,7 +18,7 @@ public final class WrapperLayer {
   /** The line without its wrappers (the line itself when it has none). */
   public String peel(String line) {
     matcher.match(0, line, matched);
-    return matched.message;
+    return matched.message();
   }
 
   /** One layer per thread for sniffing: building the matcher costs more than peeling a sample. */

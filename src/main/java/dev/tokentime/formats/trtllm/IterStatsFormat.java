@@ -48,7 +48,7 @@ public final class IterStatsFormat extends SpecFormat {
     int hits = 0;
     for (String l : lines) {
       matcher.match(0, l, m);
-      String p = m.message.stripLeading();
+      String p = m.message().stripLeading();
       if (p.startsWith("{") || p.startsWith("[{") || p.startsWith("\"{")) {
         boolean executor = p.contains("\"iterLatencyMS\"") || p.contains("'iterLatencyMS'")
             || (p.contains("\"iter\"") || p.contains("'iter'")) && (p.contains("inflightBatchingStats")
@@ -184,7 +184,7 @@ public final class IterStatsFormat extends SpecFormat {
     @Override
     public SpecParser.Outcome line(MatchedLine m, long tsNs, int clockId, byte[] raw, int off, int len)
         throws SpecParser.BadLine {
-      String p = m.message.stripLeading(); // trailing blanks may be inside a wrapped key
+      String p = m.message().stripLeading(); // trailing blanks may be inside a wrapped key
       Integer rank = rank(m);
       if (p.startsWith("{") && steps.looksLikeStats(p)) {
         depth.reset();
@@ -213,7 +213,7 @@ public final class IterStatsFormat extends SpecFormat {
       if (joined == null) {
         return false;
       }
-      String p = m.message.stripLeading();
+      String p = m.message().stripLeading();
       if (!m.prefixes.isEmpty() || p.startsWith("{\"") || p.startsWith("[{") || p.startsWith("{'")
           || p.startsWith("\"{") || joinedLines >= MAX_JOINED_LINES) {
         // a new log line or record: the object was cut off

@@ -244,7 +244,7 @@ class LineMatcherShortcutsTest {
     sb.append("kind=").append(m.kind == null ? null : m.kind.name())
         .append(" prefixes=").append(m.prefixes)
         .append(" values=").append(m.prefixValues)
-        .append(" message=").append(m.message)
+        .append(" message=").append(m.message())
         .append(" groups=").append(m.groups)
         .append(" times=");
     for (MatchedLine.TimeReading t : m.times) {
