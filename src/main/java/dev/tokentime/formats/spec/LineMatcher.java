@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * Applies a spec to one decoded line: removes strip patterns, peels prefixes off the start (in
@@ -32,8 +33,9 @@ public final class LineMatcher {
    * fail most prefixes; this skips the regex for a prefix that cannot match at the next character.
    */
   private final MatchStarts[] prefixStarts;
-  /** Each prefix's {@link MatchStarts#ascii}, read without a call; null without shortcuts. */
-  private final byte[][] prefixAscii;
+  /** Per ASCII character, the prefixes that can start with it ({@link #prefixCandidates}); this matcher's own. */
+  private final int[][] prefixCandidates = new int[128][];
+  private final int[] allPrefixes;
   private final List<Pattern> prefixPatterns;
   private final List<Pattern> kindPatterns;
   /**
@@ -43,7 +45,8 @@ public final class LineMatcher {
   private final String[] peelStops;
   /** Per kind, the characters a match of it can start with (as prefixStarts). */
   private final MatchStarts[] kindStarts;
-  private final byte[][] kindAscii;
+  private final int[][] kindCandidates = new int[128][];
+  private final int[] allKinds;
   /**
    * Hand-compiled equivalents ({@link FastPatterns}) of prefixes and kinds, or null; with each,
    * where its groups go in the spec's group order. Used on printable-ASCII lines only.
@@ -89,11 +92,11 @@ public final class LineMatcher {
     prefixPatterns = spec.prefixes().stream().map(LineSpec.Prefix::pattern).toList();
     kindPatterns = spec.kinds().stream().map(LineSpec.Kind::pattern).toList();
     prefixStarts = new MatchStarts[prefixPatterns.size()];
-    prefixAscii = new byte[prefixPatterns.size()][];
     for (int i = 0; i < prefixStarts.length; i++) {
       prefixStarts[i] = shortcuts ? MatchStarts.of(prefixPatterns.get(i)) : null;
-      prefixAscii[i] = shortcuts ? prefixStarts[i].ascii : null;
     }
+    allPrefixes = IntStream.range(0, prefixPatterns.size()).toArray();
+    allKinds = IntStream.range(0, kindPatterns.size()).toArray();
     List<String> stops = new ArrayList<>();
     if (shortcuts) {
       for (String lit : literalStarts) {
@@ -125,10 +128,8 @@ public final class LineMatcher {
       kindSkeletons[i] = shortcuts ? LeadingSkeleton.of(spec.kinds().get(i).pattern().pattern()) : null;
     }
     kindStarts = new MatchStarts[spec.kinds().size()];
-    kindAscii = new byte[spec.kinds().size()][];
     for (int i = 0; i < kindStarts.length; i++) {
       kindStarts[i] = shortcuts ? MatchStarts.of(spec.kinds().get(i).pattern()) : null;
-      kindAscii[i] = shortcuts ? kindStarts[i].ascii : null;
     }
     fastPrefixes = new FastPatterns.Fast[spec.prefixes().size()];
     fastPrefixGroups = new int[fastPrefixes.length][];
@@ -184,10 +185,35 @@ public final class LineMatcher {
     return m.lookingAt() || m.hitEnd();
   }
 
-  /** Whether pattern i can start with ASCII c: its table, asked of the shared one where not known yet. */
-  private static boolean canStart(byte[] ascii, MatchStarts starts, List<Pattern> patterns, int i, char c) {
-    byte a = ascii[c];
-    return a == MatchStarts.CAN || a == 0 && starts.canStart(patterns.get(i), c);
+  /** Whether pattern i can start with ASCII c (always, without shortcuts). */
+  private static boolean canStart(MatchStarts[] starts, List<Pattern> patterns, int i, char c) {
+    return starts[i] == null || starts[i].canStart(patterns.get(i), c);
+  }
+
+  /**
+   * The prefixes, in the spec's order, that can start with ASCII c: made the first time a line
+   * puts c where a prefix could start. Trying only these is the same as trying every prefix and
+   * skipping those that cannot start with c, without asking each one on every line.
+   */
+  private int[] prefixCandidates(char c) {
+    int[] list = prefixCandidates[c];
+    if (list == null) {
+      list = IntStream.range(0, prefixPatterns.size())
+          .filter(i -> canStart(prefixStarts, prefixPatterns, i, c)).toArray();
+      prefixCandidates[c] = list;
+    }
+    return list;
+  }
+
+  /** The kinds, in the spec's order, that can start with ASCII c (as {@link #prefixCandidates}). */
+  private int[] kindCandidates(char c) {
+    int[] list = kindCandidates[c];
+    if (list == null) {
+      list = IntStream.range(0, kindPatterns.size())
+          .filter(i -> canStart(kindStarts, kindPatterns, i, c)).toArray();
+      kindCandidates[c] = list;
+    }
+    return list;
   }
 
   private boolean peelStop(String text, int at) {
@@ -245,11 +271,9 @@ public final class LineMatcher {
       }
       boolean found = false;
       char next = at < text.length() ? text.charAt(at) : 0;
-      for (int i = 0; i < prefixes.size(); i++) {
-        if (next < 128 && at < text.length() && prefixAscii[i] != null && !canStart(prefixAscii[i],
-            prefixStarts[i], prefixPatterns, i, next)) {
-          continue;
-        }
+      // only the prefixes that can start with the next character, in the spec's order
+      int[] candidates = next < 128 && at < text.length() ? prefixCandidates(next) : allPrefixes;
+      for (int i : candidates) {
         if (prefixSkeletons[i] != null && !prefixSkeletons[i].mayMatch(text, at)
             || fast && prefixPrechecks[i] != null && !prefixPrechecks[i].mayMatch(text, at)) {
           continue;
@@ -295,10 +319,8 @@ public final class LineMatcher {
     // the kinds are matched on the text from the end of the prefixes: no copy of the message
     m.messageFrom(at);
     char first = at < text.length() ? text.charAt(at) : 0;
-    for (int i = 0; i < kinds.size(); i++) {
+    for (int i : first != 0 && first < 128 ? kindCandidates(first) : allKinds) {
       if (!text.startsWith(kindLiterals[i], at)
-          || first != 0 && first < 128 && kindAscii[i] != null
-              && !canStart(kindAscii[i], kindStarts[i], kindPatterns, i, first)
           || kindSkeletons[i] != null && !kindSkeletons[i].mayMatch(text, at)) {
         continue;
       }

@@ -18,13 +18,10 @@ final class MatchStarts {
   /** Weak keys: a spec's patterns leave with it (the answers hold no reference to them). */
   private static final Map<Pattern, MatchStarts> SHARED = Collections.synchronizedMap(new WeakHashMap<>());
 
-  /**
-   * Per ASCII character: 0 not asked yet, {@link #CAN} a match can start with it, {@link #CANNOT}
-   * none can. Matchers read it directly (their innermost loop) and ask {@link #canStart} on a 0.
-   */
-  final byte[] ascii = new byte[128];
-  static final byte CAN = 1;
-  static final byte CANNOT = 2;
+  /** Per ASCII character: 0 not asked yet, {@link #CAN} a match can start with it, {@link #CANNOT} none can. */
+  private final byte[] ascii = new byte[128];
+  private static final byte CAN = 1;
+  private static final byte CANNOT = 2;
   private final Map<String, Boolean> texts = new ConcurrentHashMap<>();
 
   private MatchStarts() {}
