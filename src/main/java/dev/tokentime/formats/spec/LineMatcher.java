@@ -196,22 +196,19 @@ public final class LineMatcher {
    * skipping those that cannot start with c, without asking each one on every line.
    */
   private int[] prefixCandidates(char c) {
-    int[] list = prefixCandidates[c];
-    if (list == null) {
-      list = IntStream.range(0, prefixPatterns.size())
-          .filter(i -> canStart(prefixStarts, prefixPatterns, i, c)).toArray();
-      prefixCandidates[c] = list;
-    }
-    return list;
+    return candidates(prefixCandidates, prefixStarts, prefixPatterns, c);
   }
 
   /** The kinds, in the spec's order, that can start with ASCII c (as {@link #prefixCandidates}). */
   private int[] kindCandidates(char c) {
-    int[] list = kindCandidates[c];
+    return candidates(kindCandidates, kindStarts, kindPatterns, c);
+  }
+
+  private static int[] candidates(int[][] known, MatchStarts[] starts, List<Pattern> patterns, char c) {
+    int[] list = known[c];
     if (list == null) {
-      list = IntStream.range(0, kindPatterns.size())
-          .filter(i -> canStart(kindStarts, kindPatterns, i, c)).toArray();
-      kindCandidates[c] = list;
+      list = IntStream.range(0, patterns.size()).filter(i -> canStart(starts, patterns, i, c)).toArray();
+      known[c] = list;
     }
     return list;
   }
