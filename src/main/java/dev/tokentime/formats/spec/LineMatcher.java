@@ -24,7 +24,6 @@ public final class LineMatcher {
   private final List<Matcher> kinds = new ArrayList<>();
   private final List<Matcher> hints = new ArrayList<>();
   /** The literal text each kind's pattern starts with ("" when none): a cheap first test. */
-  private final List<String> literalStarts = new ArrayList<>();
   private final String[] kindLiterals;
   /** Per kind, its group names as an array. */
   private final String[][] kindGroupNames;
@@ -82,6 +81,7 @@ public final class LineMatcher {
       strips.add(p.matcher(""));
     }
     spec.prefixes().forEach(p -> prefixes.add(p.pattern().matcher("")));
+    List<String> literalStarts = new ArrayList<>();
     for (LineSpec.Kind k : spec.kinds()) {
       literalStarts.add(literalStart(k.pattern().pattern()));
       kinds.add(k.pattern().matcher(""));
