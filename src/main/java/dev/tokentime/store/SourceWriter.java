@@ -58,6 +58,11 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private final List<Reject> firstRejects = new ArrayList<>();
   /** The registry entry of the last key handed out, to know whether it had chunks before. */
   private KeyRegistry.Entry lastEntry;
+  /**
+   * Asked only when this file starts a request's stream. An unknown history (a key other than the
+   * one just handed out) counts as having chunks: the SQL derive step recomputes that request.
+   */
+  private final TokenStreams.History tokenHistory = this::hadTokensBefore;
   /** The last answer of requestKeyFor, and the run and id it was for. */
   private KeyRegistry.Entry lastTokensEntry;
   private String lastTokensRun;
@@ -183,13 +188,14 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     }
   }
 
+  private boolean hadTokensBefore(long requestKey) {
+    KeyRegistry.Entry e = lastEntry;
+    return e == null || e.key != requestKey || store.keys().claimTokens(e);
+  }
+
   @Override
   public void token(long requestKey, int seq, long tsNs, int nTokens, ChunkKind kind) {
-    KeyRegistry.Entry entry = lastEntry != null && lastEntry.key == requestKey ? lastEntry : null;
-    // asked only when this file starts the request's stream; an unknown history (a key not
-    // just handed out) is left to the SQL derive step
-    long gap = streams.token(requestKey, seq, tsNs, nTokens, kind,
-        () -> entry == null || store.keys().claimTokens(entry));
+    long gap = streams.token(requestKey, seq, tsNs, nTokens, kind, tokenHistory);
     ArrowBatch b = rows.batch(T_TOKENS);
     b.setLong(K_KEY, requestKey);
     b.setInt(K_SEQ, seq);

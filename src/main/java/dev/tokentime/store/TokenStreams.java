@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import java.util.function.BooleanSupplier;
 
 /**
  * The derive step done while reading, for streams that arrive in order: as a file hands over a
@@ -51,6 +50,15 @@ final class TokenStreams {
     }
   }
 
+  /**
+   * Whether a request already has chunks from another file or an earlier stretch of this one.
+   * The writer passes one instance for every chunk: a lambda capturing the chunk's values was an
+   * allocation per token on the parse thread's hottest path.
+   */
+  interface History {
+    boolean hadTokensBefore(long key);
+  }
+
   private final Map<Long, Stream> open = new HashMap<>();
   /** The stream of the previous chunk: consecutive chunks usually belong to one request. */
   private Stream last;
@@ -63,12 +71,12 @@ final class TokenStreams {
    * @param hadTokensBefore asked when this file starts the request's stream: whether the request
    *     already has chunks from another file or an earlier stretch of this one
    */
-  long token(long key, int seq, long tsNs, int nTokens, ChunkKind kind, BooleanSupplier hadTokensBefore) {
+  long token(long key, int seq, long tsNs, int nTokens, ChunkKind kind, History hadTokensBefore) {
     Stream s = last != null && last.key == key ? last : open.get(key);
     if (s == null) {
       s = new Stream(key);
       // chunks stored before (by another file, or an earlier stretch of this one): recompute
-      s.dirty = hadTokensBefore.getAsBoolean();
+      s.dirty = hadTokensBefore.hadTokensBefore(key);
       open.put(key, s);
     }
     last = s;

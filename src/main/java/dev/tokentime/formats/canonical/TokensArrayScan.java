@@ -1,5 +1,8 @@
 package dev.tokentime.formats.canonical;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -28,6 +31,8 @@ final class TokensArrayScan {
   private static final byte[] KEY = "\"tokens_ns\"".getBytes(StandardCharsets.US_ASCII);
   /** Digits of Long.MAX_VALUE; a 19-digit value is checked against it. */
   private static final long MAX_DIV_10 = Long.MAX_VALUE / 10;
+  private static final VarHandle LE_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private long[] values = new long[1024];
   private int count;
@@ -70,6 +75,16 @@ final class TokensArrayScan {
       }
       long v = c;
       int start = i++;
+      // a nanosecond timestamp has 19 digits: eight at a time while eight more are digits
+      // (at most two such reads before v could overflow; the loop below checks the rest)
+      for (int r = 0; r < 2 && i + 8 <= end; r++) {
+        long eight = (long) LE_LONG.get(b, i);
+        if (!eightDigits(eight)) {
+          break;
+        }
+        v = v * 100_000_000L + eightDigitsValue(eight);
+        i += 8;
+      }
       while (i < end && (c = b[i] - '0') >= 0 && c <= 9) {
         if (v > MAX_DIV_10 || (v == MAX_DIV_10 && c > 7)) {
           return false; // beyond a long: Jackson says "out of range"
@@ -99,6 +114,21 @@ final class TokensArrayScan {
       }
       i = skipSpace(b, i + 1, end);
     }
+  }
+
+  /** Whether all eight bytes (read little-endian) are ASCII digits. */
+  static boolean eightDigits(long eight) {
+    // each byte 0x30..0x39: its high nibble is 3, and adding 6 does not carry out of its low nibble
+    return (eight & 0xF0F0F0F0F0F0F0F0L) == 0x3030303030303030L
+        && ((eight + 0x0606060606060606L) & 0xF0F0F0F0F0F0F0F0L) == 0x3030303030303030L;
+  }
+
+  /** The value of eight ASCII digits read little-endian (the first digit in the lowest byte). */
+  static long eightDigitsValue(long eight) {
+    long d = eight - 0x3030303030303030L;
+    d = (d * 10 + (d >>> 8)) & 0x00FF00FF00FF00FFL; // pairs of digits
+    d = (d * 100 + (d >>> 16)) & 0x0000FFFF0000FFFFL; // fours
+    return (d * 10000 + (d >>> 32)) & 0xFFFFFFFFL; // eight
   }
 
   /** The line without the array's contents: up to and with '[', then from ']' on. */

@@ -61,6 +61,72 @@ class TokensArrayScanTest {
     assertEquals(1767225600000004999L, s.values()[4999]);
   }
 
+  /**
+   * Eight digits are read at a time (a word of the line's bytes): every length from 1 to 19
+   * digits, at every alignment, with values next to Long.MAX_VALUE and with a non-digit at each
+   * place of the word, read as Long.parseLong reads them (or left to Jackson where it fails).
+   */
+  @Test
+  void readsDigitsEightAtATimeAsParseLongDoes() {
+    Random rnd = new Random(11);
+    List<String> numbers = new java.util.ArrayList<>(List.of("0", "7", "12345678", "123456789",
+        "1234567890123456", "12345678901234567", "9223372036854775807", "9223372036854775808",
+        "9999999999999999999", "1000000000000000000", "99999999", "100000000"));
+    for (int digits = 1; digits <= 19; digits++) {
+      for (int k = 0; k < 40; k++) {
+        StringBuilder d = new StringBuilder().append((char) ('1' + rnd.nextInt(9)));
+        while (d.length() < digits) {
+          d.append((char) ('0' + rnd.nextInt(10)));
+        }
+        numbers.add(d.toString());
+      }
+    }
+    for (String n : numbers) {
+      long expected;
+      try {
+        expected = Long.parseLong(n);
+      } catch (NumberFormatException e) {
+        expected = -1;
+      }
+      for (String pad : List.of("", " ", "  ", "   ", "    ", "     ", "      ", "       ")) {
+        TokensArrayScan s = scanned("{\"tokens_ns\":[" + pad + n + "," + n + "]}");
+        if (expected < 0) {
+          assertEquals(null, s, n);
+        } else {
+          assertArrayEquals(new long[] {expected, expected}, Arrays.copyOf(s.values(), s.count()), n);
+        }
+      }
+    }
+    // a byte that is not a digit, at each place of an eight-byte word, ends the number there
+    for (int at = 1; at < 17; at++) {
+      String digits = "1234567890123456789".substring(0, 17);
+      for (char c : new char[] {'/', ':', '.', ',', ']', ' ', 'a', (char) 0x7f}) {
+        String line = "{\"tokens_ns\":[" + digits.substring(0, at) + c + digits.substring(at) + "]}";
+        TokensArrayScan s = scanned(line);
+        if (c == ',' && digits.charAt(at) == '0') {
+          assertEquals(null, s, line); // the second number's leading zero: not JSON
+        } else if (c == ',') {
+          assertArrayEquals(new long[] {Long.parseLong(digits.substring(0, at)), Long.parseLong(digits.substring(at))},
+              Arrays.copyOf(s.values(), s.count()), line);
+        } else if (c == ']') {
+          // the array ends there; what follows it is Jackson's to judge (the emptied line)
+          assertArrayEquals(new long[] {Long.parseLong(digits.substring(0, at))},
+              Arrays.copyOf(s.values(), s.count()), line);
+        } else {
+          assertEquals(null, s, line);
+        }
+      }
+    }
+    for (long word : new long[] {0x3939393939393939L, 0x3030303030303030L}) {
+      assertTrue(TokensArrayScan.eightDigits(word));
+    }
+    assertEquals(99999999L, TokensArrayScan.eightDigitsValue(0x3939393939393939L));
+    assertEquals(12345678L, TokensArrayScan.eightDigitsValue(0x3837363534333231L));
+    for (long word : new long[] {0x3A30303030303030L, 0x302F303030303030L, 0x3030303030303040L, 0xB030303030303030L}) {
+      assertFalse(TokensArrayScan.eightDigits(word), Long.toHexString(word));
+    }
+  }
+
   @Test
   void leavesEverythingElseToJackson() {
     for (String line : List.of(
