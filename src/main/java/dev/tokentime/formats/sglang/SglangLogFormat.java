@@ -24,7 +24,7 @@ public final class SglangLogFormat extends SpecFormat {
   @Override
   protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink) {
     SglangSteps steps = sink instanceof SglangSteps s ? s : new SglangSteps(sink);
-    return new SglangRequests(ctx, steps, steps);
+    return new SglangRequests(ctx, steps, steps, parser.times());
   }
 
   @Override

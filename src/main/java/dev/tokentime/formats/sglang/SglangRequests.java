@@ -2,6 +2,8 @@ package dev.tokentime.formats.sglang;
 
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
+import dev.tokentime.formats.spec.ErrorAccessLines;
+import dev.tokentime.formats.spec.LogTimes;
 import dev.tokentime.formats.spec.MatchedLine;
 import dev.tokentime.formats.spec.SpecParser;
 import dev.tokentime.ingest.ClockSpec;
@@ -25,7 +27,8 @@ import java.util.regex.Pattern;
  *
  * <p>uvicorn access lines carry no id; one is tied to a request only when it comes right after
  * that request's Finish line (a non-streaming response is logged before it is sent), or, with a
- * status of 400 or more, right after its Receive line (refused: it ends there as an error).
+ * status of 400 or more, right after its Receive line (refused: it ends there as an error). An
+ * error access line tied to no request is a failed request of its own (as in vllm-log).
  */
 final class SglangRequests implements SpecParser.Handler {
   static final int MAX_IN_FLIGHT = 65_536;
@@ -45,6 +48,8 @@ final class SglangRequests implements SpecParser.Handler {
 
   private final ParseContext ctx;
   private final RecordSink sink;
+  /** The parse's times: the last line with a time dates an access line that has none. */
+  private final LogTimes times;
   private final SglangSteps steps;
   private final RequestRecord rec = new RequestRecord();
   /** Receive lines waiting for their Finish line: id → {line, ts, clock}. */
@@ -59,9 +64,10 @@ final class SglangRequests implements SpecParser.Handler {
 
   private record Opened(String id, long line, long ts, int clock, String instance) {}
 
-  SglangRequests(ParseContext ctx, RecordSink sink, SglangSteps steps) {
+  SglangRequests(ParseContext ctx, RecordSink sink, SglangSteps steps, LogTimes times) {
     this.ctx = ctx;
     this.sink = sink;
+    this.times = times;
     this.steps = steps;
   }
 
@@ -70,7 +76,7 @@ final class SglangRequests implements SpecParser.Handler {
       throws SpecParser.BadLine {
     String event = m.kind.event();
     if (event.equals("access")) {
-      return access(m);
+      return access(m, ts, clock, raw, off, len);
     }
     flushFinished();
     lastReceived = null;
@@ -287,7 +293,8 @@ final class SglangRequests implements SpecParser.Handler {
 
   // ---- access lines ----
 
-  private SpecParser.Outcome access(MatchedLine m) {
+  private SpecParser.Outcome access(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
     int status = Integer.parseInt(m.group("status"));
     if (!INFERENCE_PATH.matcher(m.group("path")).find()) {
       return SpecParser.Outcome.OTHER; // /metrics, /health, /get_model_info: no request
@@ -310,7 +317,24 @@ final class SglangRequests implements SpecParser.Handler {
       return SpecParser.Outcome.RECORD;
     }
     flushFinished();
+    if (status >= 400) {
+      // an error no request line is next to (also any error of a server started without
+      // --log-requests): a failed request of its own
+      lastReceived = null;
+      failedAccess(m, status, ts, clock, raw, off, len);
+      return SpecParser.Outcome.RECORD;
+    }
     return SpecParser.Outcome.OTHER;
+  }
+
+  /** A failed request known from its access line alone (ErrorAccessLines). */
+  private void failedAccess(MatchedLine m, int status, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
+    RequestRecord r = new RequestRecord();
+    ErrorAccessLines.fill(r, m, status, ts, clock, times, ctx.defaultRun(), "sglang",
+        SglangSteps.splitRanks(m.origin())[0]);
+    written.add(hash(r.requestId));
+    sink.request(r, raw, off, len);
   }
 
   private RequestRecord opened(Opened o, String status) {

@@ -35,7 +35,7 @@ final class FastPatterns {
   static final String CONTAINER = "^(?<ts>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?"
       + "(?:Z|[+-]\\d\\d:?\\d\\d))\\s+(?:(?<stream>stdout|stderr) [PF] )?";
   /** vLLM 0.10+ and Ray's process tag (parsers/wrappers.spec, {@code prefix process}). */
-  static final String PROCESS = "^\\((?<process>[A-Za-z_][\\w:.-]*(?: rank=\\d+)?) pid=(?<pid>\\d+)"
+  static final String PROCESS = "^\\((?<process>[A-Za-z_][\\w:.-]*(?:\\([\\w=:.,-]*\\))?(?: rank=\\d+)?) pid=(?<pid>\\d+)"
       + "(?:, ip=(?<host>[\\d.a-f:]+))?\\)\\s*";
   /** vLLM's own header (parsers/vllm-log.spec, {@code prefix vllm}). */
   static final String VLLM_HEADER = "^(?<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\\s+(?<md>\\d\\d-\\d\\d)"
@@ -263,6 +263,22 @@ final class FastPatterns {
         } else {
           break;
         }
+      }
+      if (at(s, i, '(')) {
+        // an actor name's own parenthesised id: "(Llumlet(iid=f3664) pid=26863)"
+        int e = i + 1;
+        while (e < s.length()) {
+          char c = s.charAt(e);
+          if (word(c) || c == '=' || c == ':' || c == '.' || c == ',' || c == '-') {
+            e++;
+          } else {
+            break;
+          }
+        }
+        if (!at(s, e, ')')) {
+          return NO_MATCH;
+        }
+        i = e + 1;
       }
       if (s.startsWith(" rank=", i) && digit(s, i + 6)) {
         int e = digitRun(s, i + 6);

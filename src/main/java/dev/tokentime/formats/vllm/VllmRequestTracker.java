@@ -2,6 +2,7 @@ package dev.tokentime.formats.vllm;
 
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
+import dev.tokentime.formats.spec.ErrorAccessLines;
 import dev.tokentime.formats.spec.LogTimes;
 import dev.tokentime.formats.spec.MatchedLine;
 import dev.tokentime.formats.spec.SpecParser;
@@ -313,36 +314,11 @@ final class VllmRequestTracker implements SpecParser.Handler {
     return SpecParser.Outcome.DEFERRED;
   }
 
-  /**
-   * A failed request known from its access line alone: status error, its HTTP status, and the
-   * line's time (a wrapper's) or else the time of the last line before it that had one, which
-   * uvicorn's own lines lack; without any, the line is rejected (a request needs a time).
-   */
+  /** A failed request known from its access line alone (ErrorAccessLines). */
   private void failedAccess(MatchedLine m, int status, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
-    String from = "its own line";
-    if (ts == NONE) {
-      ts = times.lastNs();
-      clock = times.lastNsClock();
-      from = "the last timed line before it";
-    }
-    if (ts == NONE) {
-      throw new SpecParser.BadLine("no timestamp: an HTTP " + status + " access line before any line with a time");
-    }
     rec.reset();
-    rec.lineNo = m.lineNo;
-    rec.run = ctx.defaultRun();
-    rec.requestId = "http-" + status + "-line-" + m.lineNo;
-    rec.engine = "vllm";
-    rec.instance = m.origin();
-    rec.clockId = clock;
-    rec.arrivalNs = ts;
-    rec.finishedNs = ts;
-    rec.status = "error";
-    rec.httpStatus = status;
-    rec.error = "HTTP " + status + " " + m.group("method") + " " + m.group("path")
-        + " (access line only: no request line names it)";
-    rec.extras.put("time_from", from);
+    ErrorAccessLines.fill(rec, m, status, ts, clock, times, ctx.defaultRun(), "vllm", m.origin());
     sink.request(rec, raw, off, len);
   }
 

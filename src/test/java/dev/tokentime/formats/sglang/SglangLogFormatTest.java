@@ -181,6 +181,91 @@ class SglangLogFormatTest {
     assertEquals(0, s.requests.size());
   }
 
+  /**
+   * Excerpts whose last line (or lines) the publication or a terminal cut, in real-logs/sglang/cut:
+   * every cut line is rejected as truncated, at the line the cut is on, and the whole lines before
+   * it read as in the other excerpts.
+   */
+  @Test
+  void cutExcerptsRejectTheirCutLinesOnly() throws IOException {
+    Path cut = REAL.resolve("cut");
+    java.util.Map<String, List<Long>> cutLines = new java.util.TreeMap<>(java.util.Map.of(
+        "v02-gpu0-prefill-i1102.log", List.of(10L),
+        "v043-receive-list-pr3699.log", List.of(6L),
+        "v05-finish-cut-pr15759.log", List.of(1L),
+        "v05-metrics-health-i18989.log", List.of(16L),
+        "v05-npu-mangled-pr25960.log", List.of(1L, 2L, 3L, 4L, 9L, 10L),
+        "v05-prefill-cudagraph-access-pr22166.log", List.of(11L)));
+    try (Stream<Path> files = Files.list(cut)) {
+      assertEquals(cutLines.keySet(), new java.util.TreeSet<>(files.map(f -> f.getFileName().toString()).toList()));
+    }
+    for (var e : cutLines.entrySet()) {
+      RecordingSink s = parse(Files.newInputStream(cut.resolve(e.getKey())));
+      assertEquals(e.getValue(), s.c.rejects.stream().map(r -> r.lineNo()).toList(), e.getKey());
+      s.c.rejects.forEach(r -> assertTrue(r.reason().startsWith("truncated"), e.getKey() + ": " + r.reason()));
+    }
+
+    // 0.2's "[gpu=0] " header: the GPU is the rank; 0.2 lines have no time
+    RecordingSink v02 = parse(Files.newInputStream(cut.resolve("v02-gpu0-prefill-i1102.log")));
+    assertEquals(9, v02.steps.size());
+    StepRecord first = v02.steps.get(0);
+    assertEquals(0, first.rank);
+    assertEquals(2, first.ctxRequests);
+    assertEquals(1074, first.ctxTokens);
+    assertEquals(389, first.running);
+    assertEquals(40, first.waiting);
+    assertEquals(RequestRecord.NONE, first.tsNs);
+
+    // "#running-req: 1," ends the excerpt: cut before "#queue-req", no row of NULLs
+    RecordingSink v043 = parse(Files.newInputStream(cut.resolve("v043-receive-list-pr3699.log")));
+    assertEquals(1, v043.steps.size(), "the prefill line only");
+  }
+
+  /**
+   * An HTTP error on an access line that no request line is next to (SGLang started without
+   * --log-requests) is a failed request of its own, at the line's time, or the last timed line's.
+   */
+  @Test
+  void errorAccessLinesAreFailedRequestsOfTheirOwn() throws IOException {
+    RecordingSink s = real("v046-http500-i7083.log");
+    assertEquals(1, s.requests.size());
+    RequestRecord r = s.requests.get(0);
+    assertEquals("http-500-line-1", r.requestId);
+    assertEquals("error", r.status);
+    assertEquals(500, r.httpStatus);
+    assertEquals("HTTP 500 POST /v1/chat/completions (access line only: no request line names it)", r.error);
+    long at = Instant.parse("2025-06-11T06:19:30Z").getEpochSecond() * 1_000_000_000L;
+    assertEquals(at, r.arrivalNs);
+    assertEquals(at, r.finishedNs);
+    assertEquals("its own line", r.extras.get("time_from"));
+
+    RecordingSink bare = parse("""
+        INFO:     10.0.0.7:5100 - "POST /v1/completions HTTP/1.1" 503 Service Unavailable
+        [2026-04-08 14:05:21 TP0] Decode batch, #running-req: 5, #token: 20800, token usage: 0.29, cuda graph: True, gen throughput (token/s): 144.95, #queue-req: 0
+        INFO:     10.0.0.7:5102 - "POST /v1/completions HTTP/1.1" 404 Not Found
+        INFO:     10.0.0.7:5104 - "POST /v1/completions HTTP/1.1" 200 OK
+        INFO:     10.0.0.7:5106 - "GET /health HTTP/1.1" 500 Internal Server Error
+        """);
+    assertEquals(List.of("1: no timestamp: an HTTP 503 access line before any line with a time"),
+        bare.c.rejects.stream().map(x -> x.lineNo() + ": " + x.reason()).toList());
+    assertEquals(List.of("http-404-line-3"), bare.requests.stream().map(x -> x.requestId).toList());
+    assertEquals(Instant.parse("2026-04-08T14:05:21Z").getEpochSecond() * 1_000_000_000L, bare.requests.get(0).arrivalNs);
+    assertEquals("the last timed line before it", bare.requests.get(0).extras.get("time_from"));
+    assertEquals(2, bare.c.records, "the decode line and the 404");
+    assertEquals(2, bare.c.other, "a success tied to nothing and /health");
+  }
+
+  /** HiSparse (2026): the GPU pool's usage is the KV usage; the CPU pool's stays in extras. */
+  @Test
+  void hiSparseGpuPoolIsTheKvUsage() throws IOException {
+    StepRecord d = real("v05-hisparse-gpu-cpu-token-pr22331.log").steps.get(0);
+    assertEquals(0.29, d.kvUsage, 1e-12);
+    assertEquals(20800.0, d.extras.get("kv_tokens"));
+    assertEquals(41422.0, d.extras.get("cpu_token"));
+    assertEquals(0.29, d.extras.get("cpu_token_usage"), 1e-12);
+    assertEquals(5, d.genRequests);
+  }
+
   @Test
   void sampleLogGivesTheNumbersMakeSampleWrote() throws Exception {
     JsonNode want = new ObjectMapper().readTree(SAMPLE.resolve("expected/expected.json").toFile());

@@ -55,7 +55,14 @@ class LineMatcherShortcutsTest {
       "Decembre2026x 12 10:00:00 gpu01 vllm[7]: INFO 01-01 00:00:00 [core.py:1] Added request r13.",
       "Dec 12 10:00:00 gpu01 vllm[7]: INFO 01-01 00:00:00 [core.py:1] Added request r3.",
       "Decembre2026",
-      "é INFO 01-01 00:00:00 [x.py:1] Added request r.");
+      "é INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      // an actor name's own parenthesised id, whole, empty, unclosed, with a space, with a rank
+      "(Llumlet(iid=f3664) pid=26863) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(Llumlet() pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(Llumlet(iid=f3664 pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(Llumlet(iid f3664) pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(Llumlet(a=1,b:2.c-d) rank=3 pid=1, ip=10.0.0.1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "[1;36m(APIServer pid=1)[0;0m INFO 01-01 00:00:00 [x.py:1] Added request r.");
 
   @Test
   void shortcutsNeverChangeWhatALineMatches() throws IOException {
@@ -66,6 +73,9 @@ class LineMatcherShortcutsTest {
     }
     files.add(Path.of("sample-logs/vllm/server.log"));
     files.add(Path.of("src/test/resources/real-logs/wrapped/excerpts.log"));
+    try (Stream<Path> s = Files.list(Path.of("src/test/resources/real-logs/field"))) {
+      s.filter(p -> p.getFileName().toString().matches("\\d\\d-.*\\.log")).sorted().forEach(files::add); // vLLM's
+    }
     try (Stream<Path> s = Files.list(Path.of("sample-logs/wrapped"))) {
       s.filter(p -> p.toString().endsWith(".log")).sorted().forEach(files::add); // every wrapper
     }

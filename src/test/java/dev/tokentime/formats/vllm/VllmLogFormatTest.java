@@ -171,7 +171,7 @@ class VllmLogFormatTest {
         + new String(bad, StandardCharsets.ISO_8859_1) + "\n"
         + "INFO 05-21 00:19:00 [loggers.py:1] bin\u0000ary\n"
         + "INFO 02-30 00:19:00 [loggers.py:1] " + STATS + "\n"
-        + "INFO 05-21 00:19:10 [loggers.py:1] Avg prompt throughput: 1.0 tokens/s, Running: many reqs, Waiting: 0 reqs\n"
+        + "INFO 05-21 00:19:10 [loggers.py:1] Avg prompt throughput: 1.0 tokens/s, Running: many reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%\n"
         + "garbage that is no log line at all\n"
         + "INFO 05-21 00:19:20 [loggers.py:1] Engine 000: Avg prompt throughput: 10.0 tokens/s, Avg gen";
     byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);

@@ -1,0 +1,169 @@
+package dev.tokentime.formats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.ingest.EngineStatsRecord;
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RequestRecord;
+import dev.tokentime.ingest.Sample;
+import dev.tokentime.testing.RecordingSink;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real excerpts of vLLM, SGLang and TensorRT-LLM logs as users published them, wrapped by what
+ * ran the server (docker, compose, journald, Ray, CI, kserve, a terminal), in
+ * src/test/resources/real-logs/field (PROVENANCE.md there). Each file is sniffed and read as
+ * `ingest` reads it; its account (format, lines = records + other + rejected) is pinned, so a
+ * change in how any of its lines is read shows here, and the lines each fix was made for are
+ * checked by value.
+ */
+class FieldExcerptsTest {
+  static final Path FIELD = Path.of("src/test/resources/real-logs/field");
+  static final FormatRegistry FORMATS = FormatRegistry.standard();
+
+  /** format, lines, records, other, rejected; "unrecognised" where no format is sure enough. */
+  static final Map<String, String> ACCOUNTS = new TreeMap<>(Map.ofEntries(
+      Map.entry("01-docker-timestamps-apiserver-tt3359.log", "vllm-log 5 4 1 0"),
+      Map.entry("02-ray-llumlet-actor-llumnix118.log", "vllm-log 10 1 9 0"),
+      Map.entry("03-buildkite-iso-pytest-apiserver-pr21747.log", "vllm-log 3 1 2 0"),
+      Map.entry("04-apiserver-400-only-gaudi1098.log", "vllm-log 1 0 0 1"),
+      Map.entry("05-bare-v1-404-vllm15018.log", "vllm-log 12 4 8 0"),
+      Map.entry("06-apiserver-v1-received-added-suffix-vllm34503.log", "vllm-log 6 5 1 0"),
+      Map.entry("07-apiserver-specdecode-club3090-93.log", "vllm-log 6 4 2 0"),
+      Map.entry("08-kserve-formatter-v0-kserve4470.log", "vllm-log 4 4 0 0"),
+      Map.entry("09-ansi-esc-lost-apiserver-ascend3024.log", "vllm-log 10 1 9 0"),
+      // tracebacks only: nothing a format is sure of
+      Map.entry("10-compose-enginecore-dp0-traceback-ascend4256.log", "unrecognised"),
+      Map.entry("11-journald-apiserver-restart-dfch-llmops.log", "vllm-log 21 3 18 0"),
+      Map.entry("12-compose-apiserver-stats-specdecode-strixhalo73.log", "vllm-log 5 4 1 0"),
+      Map.entry("13-ray-servereplica-llmdeployment-ray54732.log", "vllm-log 4 0 4 0"),
+      Map.entry("14-apiserver-500-burst-ascend2630.log", "vllm-log 12 0 0 12"),
+      Map.entry("15-journald-bash-unit-v0190-vllm39037.log", "vllm-log 1 1 0 0"),
+      Map.entry("16-apiserver-startup-stats-access-sparkdocker217.log", "vllm-log 12 4 8 0"),
+      Map.entry("17-docker-rfc3339-offset-v052-vllm7019.log", "vllm-log 13 1 12 0"),
+      Map.entry("18-terminal-hardwrapped-stats-v0-tt246.log", "vllm-log 11 0 6 5"),
+      Map.entry("19-compose-single1-request-finished-syvai147.log", "vllm-log 7 3 4 0"),
+      Map.entry("20-nested-ray-proc-repeated-stats-pr38476.log", "vllm-log 6 5 1 0"),
+      Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
+      Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
+      // 404s of a scanner on non-inference paths, nothing else
+      Map.entry("sgl-v046-kubectl-404-i6069.log", "unrecognised"),
+      // a fork's own log format: its batch lines are no SGLang header's (other, listed by --explain)
+      Map.entry("sgl-v05-customfmt-dp-ep-antgroup-pr4.log", "sglang-log 5 0 5 0"),
+      Map.entry("trt-adp-iterstats-json-pr13649.log", "trtllm-iter-stats 2 0 0 2"),
+      // a WARNING alone; Triton's start-up without a line the formats claim
+      Map.entry("trt-compose-warning-120rc0-i8550.log", "unrecognised"),
+      Map.entry("trt-cpp-startup-110rc3-i8155.log", "trtllm-log 14 13 1 0"),
+      Map.entry("trt-pyexec-elapsed-sched-pr6683.log", "trtllm-iter-stats 5 4 0 1"),
+      Map.entry("trt-request-logging-pr5891.log", "trtllm-log 7 6 1 0"),
+      Map.entry("trt-triton-backend-tutorials-pr150.log", "unrecognised"),
+      Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0")));
+
+  static ParseContext ctx(String file) {
+    return new ParseContext(file, "field", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
+  }
+
+  record Read(String account, RecordingSink sink) {}
+
+  static Read read(String file) throws IOException {
+    byte[] b = Files.readAllBytes(FIELD.resolve(file));
+    InputFormat f = FORMATS.sniff(new Sample(file, b, b.length));
+    if (f == null) {
+      return new Read("unrecognised", null);
+    }
+    RecordingSink s = new RecordingSink();
+    long lines = f.parse(new ByteArrayInputStream(b), ctx(file), s);
+    return new Read(f.id() + " " + lines + " " + s.c.records + " " + s.c.other + " " + s.c.rejects.size(), s);
+  }
+
+  @Test
+  void everyExcerptIsAccountedAsPinned() throws IOException {
+    try (Stream<Path> files = Files.list(FIELD)) {
+      assertEquals(ACCOUNTS.keySet(), new TreeSet<>(files.map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".log")).toList()), "every excerpt has its account here");
+    }
+    for (var e : ACCOUNTS.entrySet()) {
+      assertEquals(e.getValue(), read(e.getKey()).account(), e.getKey());
+    }
+  }
+
+  /** uvicorn's own start-up lines (no vLLM header) start the server: requests in flight are lost. */
+  @Test
+  void uvicornStartLinesAreEngineEvents() throws IOException {
+    RecordingSink s = read("16-apiserver-startup-stats-access-sparkdocker217.log").sink();
+    // each event: line, kind, detail, instance
+    assertEquals(List.of("start 57 APIServer pid=57", "ready Application startup complete APIServer pid=57"),
+        s.events.stream().map(e -> e[1] + " " + e[2] + " " + e[3]).toList());
+    RecordingSink restart = read("11-journald-apiserver-restart-dfch-llmops.log").sink();
+    assertTrue(restart.events.stream().anyMatch(e -> e[1].equals("version") && e[2].equals("0.26.0")),
+        "0.26's banner line gives the version");
+  }
+
+  /** A Ray actor whose name holds its own parenthesised id is peeled like any other. */
+  @Test
+  void rayActorWithParenthesesIsPeeled() throws IOException {
+    EngineStatsRecord r = read("02-ray-llumlet-actor-llumnix118.log").sink().stats.get(0);
+    assertEquals("Llumlet(iid=f3664) pid=26863", r.instance);
+    assertEquals(0, r.running);
+    assertEquals(0.0, r.kvUsage);
+  }
+
+  /** Stats lines a terminal wrapped at 130 columns are cut records: rejected, never rows of NULLs. */
+  @Test
+  void hardWrappedStatsLinesAreRejectedAsTruncated() throws IOException {
+    RecordingSink s = read("18-terminal-hardwrapped-stats-v0-tt246.log").sink();
+    assertEquals(List.of(), s.stats);
+    assertEquals(List.of(1L, 4L, 6L, 8L, 10L), s.c.rejects.stream().map(r -> r.lineNo()).toList());
+    s.c.rejects.forEach(r -> assertTrue(r.reason().startsWith("truncated"), r.reason()));
+  }
+
+  /** Colour codes whose ESC byte a copy lost: the file is still vLLM's, its lines still read. */
+  @Test
+  void colourCodesWithoutTheirEscapeArePeeled() throws IOException {
+    RecordingSink s = read("09-ansi-esc-lost-apiserver-ascend3024.log").sink();
+    assertEquals(1, s.events.size(), "the engine's fatal error");
+    assertEquals("crash", s.events.get(0)[1]);
+  }
+
+  /** print_iter_log cut mid-line: a reject, not a step with only its iteration number. */
+  @Test
+  void cutIterationLineIsRejected() throws IOException {
+    RecordingSink s = read("trt-pyexec-elapsed-sched-pr6683.log").sink();
+    assertEquals(4, s.steps.size());
+    assertEquals(5L, s.c.rejects.get(0).lineNo());
+    assertTrue(s.c.rejects.get(0).reason().startsWith("truncated"), s.c.rejects.get(0).reason());
+    assertTrue(read("trt-cpp-startup-110rc3-i8155.log").sink().events.stream()
+        .anyMatch(e -> e[2].startsWith("MPI size: 1, MPI local size: 1, rank: 0")));
+  }
+
+  /** Access-only logs of vLLM 0.10+ ("(APIServer pid=1) INFO:     …") are vLLM's. */
+  @Test
+  void accessOnlyLogsBehindTheApiServerTagAreSniffed() throws IOException {
+    RecordingSink s = read("14-apiserver-500-burst-ascend2630.log").sink();
+    // no line of the excerpt has a time: a failed request needs one, so each is rejected, named
+    s.c.rejects.forEach(r -> assertEquals("no timestamp: an HTTP 500 access line before any line with a time", r.reason()));
+    assertNull(read("10-compose-enginecore-dp0-traceback-ascend4256.log").sink());
+  }
+
+  /** The access line's 404s after their ERROR lines: failed requests of their own (vLLM 0.8). */
+  @Test
+  void errorAccessLinesAreFailedRequests() throws IOException {
+    List<RequestRecord> r = read("05-bare-v1-404-vllm15018.log").sink().requests;
+    assertEquals(List.of("http-404-line-9 error 404", "http-404-line-11 error 404"),
+        r.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus).toList());
+  }
+}
