@@ -159,6 +159,25 @@ class FieldExcerptsTest {
     assertNull(read("10-compose-enginecore-dp0-traceback-ascend4256.log").sink());
   }
 
+  /**
+   * --explain lists lines that hold a kind's words under a header no prefix knows (a fork's own
+   * logging format), so a user sees why they were not read; lines about nothing stay unlisted.
+   */
+  @Test
+  void explainListsKindLinesUnderAnUnknownHeader() throws IOException {
+    String file = "sgl-v05-customfmt-dp-ep-antgroup-pr4.log";
+    byte[] b = Files.readAllBytes(FIELD.resolve(file));
+    var f = (dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("sglang-log");
+    var stats = f.explain(new ByteArrayInputStream(b), ctx(file), new RecordingSink());
+    assertEquals(5, stats.unmatchedLogLines);
+    assertTrue(stats.unmatchedExamples.get(0).startsWith("1: 2025-10-29 02:27:35 INFO 8900 [ DP15 TP15 EP15"),
+        stats.unmatchedExamples.get(0));
+    String plain = "Loading safetensors checkpoint shards: 100% Completed\nsome text about nothing\n";
+    var none = f.explain(new ByteArrayInputStream(plain.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        ctx("plain.log"), new RecordingSink());
+    assertEquals(0, none.unmatchedLogLines);
+  }
+
   /** The access line's 404s after their ERROR lines: failed requests of their own (vLLM 0.8). */
   @Test
   void errorAccessLinesAreFailedRequests() throws IOException {

@@ -33,7 +33,10 @@ public final class ExplainStats {
   public long records;
   public long other;
   public long rejected;
-  /** Other lines that carried a recognised prefix or header (a log line no kind claims). */
+  /**
+   * Other lines that carried a recognised prefix or header, or a kind's words under a header no
+   * prefix knows (a log line no kind claims).
+   */
   public long unmatchedLogLines;
   public final List<String> unmatchedExamples = new ArrayList<>();
   public final List<String> rejectExamples = new ArrayList<>();

@@ -535,6 +535,32 @@ public final class LineMatcher {
     return -1;
   }
 
+  /** The kinds' hints without their anchor, made when --explain first asks. */
+  private List<Matcher> looseHints;
+
+  /**
+   * Whether a line no prefix peeled holds a kind's hint anywhere (--explain only): a header no
+   * prefix knows ("2025-10-29 02:27:35 INFO 8900 [ DP15 TP15 EP15 …] Decode batch. …", a fork's
+   * logging format), whose lines would otherwise pass for text no kind is about.
+   */
+  boolean mentionsAKind(String text) {
+    if (looseHints == null) {
+      looseHints = new ArrayList<>();
+      for (LineSpec.Kind k : spec.kinds()) {
+        if (k.hint() != null) {
+          String h = k.hint().pattern();
+          looseHints.add(java.util.regex.Pattern.compile(h.startsWith("^") ? h.substring(1) : h).matcher(""));
+        }
+      }
+    }
+    for (Matcher h : looseHints) {
+      if (h.reset(text).find()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The kinds whose hint the message matches (after {@link #match} found no kind). */
   public LineSpec.Kind nearMiss(MatchedLine m) {
     for (int i = 0; i < hints.size(); i++) {

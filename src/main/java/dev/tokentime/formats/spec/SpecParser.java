@@ -321,7 +321,7 @@ public final class SpecParser {
     if (explain != null) {
       if (near != null) {
         explain.nearMiss(near, lineNo, m.text);
-      } else if (!m.prefixes.isEmpty()) {
+      } else if (!m.prefixes.isEmpty() || matcher.mentionsAKind(m.text)) {
         explain.unmatched(lineNo, m.text);
       }
     }
