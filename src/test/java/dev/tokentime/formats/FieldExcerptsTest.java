@@ -178,6 +178,17 @@ class FieldExcerptsTest {
     assertEquals(0, none.unmatchedLogLines);
   }
 
+  /** V1's SpecDecoding line names no engine: it is the engine's whose stats line came just before. */
+  @Test
+  void specDecodingRowsShareTheirEnginesInstance() throws IOException {
+    for (String file : List.of("07-apiserver-specdecode-club3090-93.log",
+        "12-compose-apiserver-stats-specdecode-strixhalo73.log", "19-compose-single1-request-finished-syvai147.log")) {
+      List<EngineStatsRecord> s = read(file).sink().stats;
+      assertEquals(1, s.stream().map(r -> r.instance).distinct().count(), file + ": " + s.stream().map(r -> r.instance).toList());
+      assertTrue(s.get(0).instance.endsWith("Engine 000"), s.get(0).instance);
+    }
+  }
+
   /** The access line's 404s after their ERROR lines: failed requests of their own (vLLM 0.8). */
   @Test
   void errorAccessLinesAreFailedRequests() throws IOException {

@@ -16,6 +16,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -74,6 +75,8 @@ public final class SpecParser {
   /** The line being stored (the sequential path's own, or a worker's). */
   private MatchedLine m = new MatchedLine();
   private final EngineStatsRecord stats = new EngineStatsRecord();
+  /** Per origin, the engine its last stats line named ("Engine 000"): statsInstance. */
+  private final Map<String, String> lastEngine = new HashMap<>();
   private final StepRecord step = new StepRecord();
   private final IterationLanes lanes = new IterationLanes();
   /** The items of the line being stored, for a kind with {@code items}. */
@@ -344,7 +347,7 @@ public final class SpecParser {
     stats.lineNo = m.lineNo;
     stats.tsNs = ts;
     stats.clockId = clock;
-    stats.instance = instance(m);
+    stats.instance = statsInstance(m);
     fill((col, v) -> CanonicalColumns.set(stats, col, v), stats.extras);
     sink.engineStats(stats);
   }
@@ -401,6 +404,27 @@ public final class SpecParser {
     }
     String ident = m.identity();
     return ident == null ? own : ident + " / " + own;
+  }
+
+  /**
+   * A stats row's instance ({@link #instance}). A line that names no engine takes the engine the
+   * last stats line from its origin named: vLLM V1 logs an engine's "SpecDecoding metrics:" right
+   * after its "Engine 000: Avg prompt throughput: …", without the tag, and the two rows are one
+   * engine's.
+   */
+  private String statsInstance(MatchedLine m) {
+    String own = m.group("instance");
+    String origin = String.valueOf(m.origin());
+    if (own != null) {
+      lastEngine.put(origin, own);
+      return instance(m);
+    }
+    String engine = lastEngine.get(origin);
+    if (engine == null) {
+      return instance(m);
+    }
+    String ident = m.identity();
+    return ident == null ? engine : ident + " / " + engine;
   }
 
   /** Puts a number into a named column of the record being filled. */
