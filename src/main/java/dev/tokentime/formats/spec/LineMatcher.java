@@ -549,7 +549,7 @@ public final class LineMatcher {
       for (LineSpec.Kind k : spec.kinds()) {
         if (k.hint() != null) {
           String h = k.hint().pattern();
-          looseHints.add(java.util.regex.Pattern.compile(h.startsWith("^") ? h.substring(1) : h).matcher(""));
+          looseHints.add(Pattern.compile(h.startsWith("^") ? h.substring(1) : h).matcher(""));
         }
       }
     }
