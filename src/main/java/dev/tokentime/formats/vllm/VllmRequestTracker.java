@@ -37,7 +37,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       "prompt: (.*?), (?:params|sampling_params|prefix_pos|prompt_token_ids):");
   private static final Pattern RANDOM_SUFFIX = Pattern.compile(".-[0-9a-f]{8}$");
   private static final Pattern INFERENCE_PATH =
-      Pattern.compile("/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|generate|score|rerank|pooling|classify)\\b");
+      Pattern.compile("/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|messages|generate|score|rerank|pooling|classify)\\b");
 
   private final ParseContext ctx;
   private final RecordSink sink;
@@ -98,7 +98,10 @@ final class VllmRequestTracker implements SpecParser.Handler {
       inFlight.put(id, r);
       evictIfFull();
     }
-    resolvePendingAccess(starts ? r : null);
+    // a success logged right before a request's line is its response starting (streaming): the
+    // engine's Added line follows it; a Received line never does (the handler logs it before
+    // the response can start), so a success right before one is an earlier request's
+    resolvePendingAccess(event.equals("added") ? r : null);
     lastStarted = starts ? r : null;
     boolean sameClock = clock == r.clockId;
     switch (event) {
@@ -346,6 +349,25 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (status >= 400) {
       r.status = "error";
     }
+  }
+
+  /**
+   * Every line passes here first. One that is no request line (a stats line, an error, a
+   * traceback frame, any other) stands between an access line and the request lines around it:
+   * they are no longer adjacent, so what waited for adjacency is settled and nothing is tied across
+   * it (a 200 logged seconds later, after stats lines, is another client's).
+   */
+  @Override
+  public boolean continuation(MatchedLine m, byte[] raw, int off, int len) {
+    if (m.kind == null || !m.kind.table().equals("requests")) {
+      resolvePendingAccess(null);
+      lastStarted = null;
+      if (lastEnded != null) {
+        write(lastEnded);
+        lastEnded = null;
+      }
+    }
+    return false;
   }
 
   // ---- endings ----

@@ -1,0 +1,121 @@
+package dev.tokentime.formats.vllm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RequestRecord;
+import dev.tokentime.ingest.Sample;
+import dev.tokentime.testing.RecordingSink;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real vLLM excerpts with request lifecycle lines (src/test/resources/real-logs/lifecycle,
+ * PROVENANCE.md there): engine deaths in each generation's words, aborts, access lines among
+ * stats lines, production wrappers. Each file's account is pinned; the lines each fix was made
+ * for are checked by value.
+ */
+class LifecycleExcerptsTest {
+  static final Path DIR = Path.of("src/test/resources/real-logs/lifecycle");
+
+  static final Map<String, String> ACCOUNTS = new TreeMap<>(Map.ofEntries(
+      Map.entry("01-v0-073-abort-burst-ascend457.log", "vllm-log 70 22 48 0"),
+      Map.entry("02-kubectl-ts-v0fork-abort-proxytimeout-gonka817.log", "vllm-log 5 3 2 0"),
+      Map.entry("03-journald-v04-received-finished-easyllm.log", "vllm-log 5 5 0 0"),
+      Map.entry("04-apiserver-v0202-enginedead-500-messages-vllm42362.log", "vllm-log 10 2 8 0"),
+      Map.entry("05-compose-apiserver-enginedead-500s-sparkmxfp4-3.log", "vllm-log 8 3 5 0"),
+      Map.entry("10-v06-added-engine-loop-died-mqllm-dead-vllm10024.log", "vllm-log 12 6 6 0"),
+      // a sidecar's own prefix ("[VllmSidecar id]: RFC 3339 1 stdout: ") no wrapper knows
+      Map.entry("11-sidecar-wrapper-mqllm-dead-500s-pr9818.log", "unrecognised"),
+      Map.entry("12-v06-habana-added-200-received-habana841.log", "vllm-log 4 3 1 0"),
+      Map.entry("14-v03-received-prefixpos-empty-token-ids-vllm2731.log", "vllm-log 2 2 0 0"),
+      Map.entry("15-apiserver-v0101-received-unprefixed-added-vllm24578.log", "vllm-log 2 2 0 0"),
+      Map.entry("17-v07-received-500-aborted-vllm13655.log", "vllm-log 3 2 1 0"),
+      Map.entry("18-v064-added-mqllm-dead-500-vllm10627.log", "vllm-log 8 4 4 0"),
+      Map.entry("19-v1-080-startup-duplicate-id-enginecore-exception-vllm15041.log", "vllm-log 44 7 35 2"),
+      Map.entry("20-v1-083-ray-enginecore-dead-health-annotated-abort-vllm16259.log", "vllm-log 131 14 117 0"),
+      Map.entry("21-v050-embeddings-404-400-finished-500-vllm5906.log", "vllm-log 8 7 0 1"),
+      Map.entry("22-v06-warmup-id-reuse-background-task-failed-vllm8158.log", "vllm-log 14 4 9 1"),
+      // "[[36m(VLLMActor pid=50643) [[0m": a paste that doubled the bracket of a lost ESC
+      Map.entry("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "unrecognised"),
+      Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 3 18 0"),
+      Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 3 5 0"),
+      Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0")));
+
+  record Read(String account, RecordingSink sink) {}
+
+  static Read read(String file) throws IOException {
+    byte[] b = Files.readAllBytes(DIR.resolve(file));
+    InputFormat f = FormatRegistry.standard().sniff(new Sample(file, b, b.length));
+    if (f == null) {
+      return new Read("unrecognised", null);
+    }
+    RecordingSink s = new RecordingSink();
+    ParseContext ctx = new ParseContext(file, "lifecycle", false, null, null, Instant.parse("2025-06-30T00:00:00Z"), null);
+    long lines = f.parse(new ByteArrayInputStream(b), ctx, s);
+    return new Read(f.id() + " " + lines + " " + s.c.records + " " + s.c.other + " " + s.c.rejects.size(), s);
+  }
+
+  static RequestRecord request(String file, String idStart) throws IOException {
+    for (RequestRecord r : read(file).sink().requests) {
+      if (r.requestId.startsWith(idStart)) {
+        return r;
+      }
+    }
+    throw new AssertionError("no request " + idStart + "… in " + file);
+  }
+
+  @Test
+  void everyExcerptIsAccountedAsPinned() throws IOException {
+    try (Stream<Path> files = Files.list(DIR)) {
+      assertEquals(ACCOUNTS.keySet(), new TreeSet<>(files.map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".log")).toList()), "every excerpt has its account here");
+    }
+    for (var e : ACCOUNTS.entrySet()) {
+      assertEquals(e.getValue(), read(e.getKey()).account(), e.getKey());
+    }
+  }
+
+  /** V0's MQLLMEngine and engine loop, V0.9's engine process, V1's EngineCore: each death loses what was in flight. */
+  @Test
+  void everyGenerationsEngineDeathLosesTheRequestsInFlight() throws IOException {
+    assertEquals("lost", request("10-v06-added-engine-loop-died-mqllm-dead-vllm10024.log", "chat-58cc").status);
+    assertEquals("lost", request("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "chatcmpl-0ff807c9").status);
+    RequestRecord v1 = request("20-v1-083-ray-enginecore-dead-health-annotated-abort-vllm16259.log", "cmpl-17baf80e");
+    assertEquals("lost", v1.status);
+    assertEquals("cmpl-17baf80e349d4adfb4e385cf652e427a-0", v1.requestId, "the aborted id ends at its first space");
+  }
+
+  /** Access lines are tied only to request lines right next to them, never across stats lines. */
+  @Test
+  void accessLinesAreTiedOnlyWhenAdjacent() throws IOException {
+    // 40 s of stats lines and 47 access lines between its Added and its Aborted line
+    RequestRecord r = request("01-v0-073-abort-burst-ascend457.log", "chatcmpl-4dbcb2f7");
+    assertEquals("cancelled", r.status);
+    assertNull(r.httpStatus);
+    // a 200 right before a Received line is an earlier request's (the handler logs Received
+    // before a response can start)
+    assertNull(request("12-v06-habana-added-200-received-habana841.log", "chatcmpl-c7fabc22").httpStatus);
+  }
+
+  /** An error on vLLM's Anthropic-style endpoint is a failed request like any other. */
+  @Test
+  void messagesEndpointErrorsAreFailedRequests() throws IOException {
+    RequestRecord r = request("04-apiserver-v0202-enginedead-500-messages-vllm42362.log", "http-500-line-");
+    assertEquals("error", r.status);
+    assertEquals(500, r.httpStatus);
+    assertTrue(r.error.contains("POST /v1/messages"), r.error);
+  }
+}
