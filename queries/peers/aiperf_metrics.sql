@@ -136,14 +136,16 @@ UNION ALL
 SELECT run, metric, 'avg' AS stat, value, unit
 FROM (
     SELECT
-        p.run,
+        e.run,
         p.benchmark_duration,
         CASE WHEN p.benchmark_duration > 0 THEN p.request_count / p.benchmark_duration END AS request_throughput,
         CASE WHEN p.benchmark_duration > 0 THEN p.total_osl / p.benchmark_duration END AS output_token_throughput,
         p.request_count::DOUBLE AS request_count,
         e.error_request_count::DOUBLE AS error_request_count
-    FROM per_run AS p
-    LEFT JOIN errors AS e USING (run)
+    -- from every measured run: a run whose every request failed still has its error count
+    -- (AIPerf reports it), its other figures none
+    FROM errors AS e
+    LEFT JOIN per_run AS p USING (run)
 ) UNPIVOT (value FOR metric IN (benchmark_duration, request_throughput, output_token_throughput,
     request_count, error_request_count))
 JOIN (VALUES ('benchmark_duration', 'sec'), ('request_throughput', 'requests/sec'),

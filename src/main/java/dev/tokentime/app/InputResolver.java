@@ -88,7 +88,9 @@ public final class InputResolver {
       }
     }
     String name = rel.getFileName().toString();
-    return name.endsWith(".duckdb") || name.endsWith(".duckdb.wal") || name.endsWith(".db.wal");
+    // a database in the folder it reads, with its write-ahead log and tokentime's writer lock
+    return name.endsWith(".duckdb") || name.endsWith(".duckdb.wal") || name.endsWith(".db.wal")
+        || name.endsWith(".duckdb.lock") || name.endsWith(".db.lock");
   }
 
   private static List<Path> glob(String pattern) {

@@ -159,8 +159,9 @@ final class BenchResult {
     if (key.equals("duration")) {
       return "s";
     }
+    // SGLang's total_throughput is input plus output tokens per second (vLLM's is total_token_throughput)
     if (key.endsWith("_tokens_per_s") || key.endsWith("token_throughput") || key.equals("output_throughput")
-        || key.equals("input_throughput")) {
+        || key.equals("input_throughput") || key.equals("total_throughput")) {
       return "tokens/s";
     }
     if (key.endsWith("_throughput") || key.endsWith("goodput")) {

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.Map;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
@@ -31,17 +32,18 @@ import org.apache.commons.csv.CSVRecord;
 public final class ToolSummaryFormat implements InputFormat {
   /** Which tool's summary, with what tells its files apart. */
   public enum Tool {
-    GENAI_PERF("genai-perf-summary", "genai_perf", "p99"),
-    AIPERF("aiperf-summary", "aiperf", "p1");
+    GENAI_PERF("genai-perf-summary", "genai_perf", Set.of("p99")),
+    // AIPerf 0.8 adds a sum column before p1
+    AIPERF("aiperf-summary", "aiperf", Set.of("p1", "sum"));
 
     final String id;
     final String fileTag;
-    final String csvFourthColumn; // genai-perf orders avg,min,max,p99,...; AIPerf avg,min,max,p1,...
+    final Set<String> csvFourthColumns; // genai-perf orders avg,min,max,p99,...; AIPerf avg,min,max,p1,...
 
-    Tool(String id, String fileTag, String csvFourthColumn) {
+    Tool(String id, String fileTag, Set<String> csvFourthColumns) {
       this.id = id;
       this.fileTag = fileTag;
-      this.csvFourthColumn = csvFourthColumn;
+      this.csvFourthColumns = csvFourthColumns;
     }
   }
 
@@ -90,7 +92,7 @@ public final class ToolSummaryFormat implements InputFormat {
     }
     if (text.startsWith("Metric,avg,min,max,")) {
       String fourth = text.substring("Metric,avg,min,max,".length()).split("[,\r\n]", 2)[0];
-      return fourth.equals(tool.csvFourthColumn) ? (named ? 92 : 75) : 0;
+      return tool.csvFourthColumns.contains(fourth) ? (named ? 92 : 75) : 0;
     }
     return 0;
   }

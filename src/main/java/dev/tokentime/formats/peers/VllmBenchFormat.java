@@ -41,8 +41,12 @@ public final class VllmBenchFormat implements InputFormat {
       return 0;
     }
     // vLLM names its end-to-end figures e2el; SGLang's bench_serving e2e_latency
+    // a 2024 result's figures come after megabytes of per-request lists (beyond the sample): its
+    // head's tokenizer_id / best_of are benchmark_serving.py's (SGLang's lines have neither)
+    boolean sglang = text.contains("_e2e_latency_ms\"") || text.contains("_retokenized\"");
     boolean vllm = text.contains("_e2el_ms\"") || text.contains("\"request_goodput:\"")
-        || text.contains("\"mean_ttft_ms\"") && !text.contains("_e2e_latency_ms\"");
+        || (text.contains("\"mean_ttft_ms\"") || text.contains("\"tokenizer_id\"") || text.contains("\"best_of\""))
+        && !sglang;
     return vllm ? 90 : 0;
   }
 

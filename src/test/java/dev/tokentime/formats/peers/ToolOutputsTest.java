@@ -1,0 +1,113 @@
+package dev.tokentime.formats.peers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.Sample;
+import dev.tokentime.testing.RecordingSink;
+import dev.tokentime.testing.TestDb;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Load-test tools' result files as published (src/test/resources/real-logs/tools, PROVENANCE.md
+ * there): each is recognised as its tool's and read without a reject; the figures each fix was
+ * made for are checked by value.
+ */
+class ToolOutputsTest {
+  static final Path DIR = Path.of("src/test/resources/real-logs/tools");
+
+  /** file → format, records, rejects. */
+  static final Map<String, String> READS = new TreeMap<>(Map.of(
+      "vllm-dstack-pd-1p3d-c128/1p3d_conc128_in128_out2048_20250914_020816.json", "vllm-bench-json 1 0",
+      // late 2024: no request_throughput in the lines
+      "sglang-dc-online/llama_3_3_70b_online_output.jsonl", "sglang-bench-jsonl 7 0",
+      "sglang-tonyli-pd-local/pd_local.jsonl", "sglang-bench-jsonl 1 0",
+      "aiperf-databloom-llama32/profile_export.jsonl", "aiperf-jsonl 20 0",
+      // AIPerf 0.8: a sum column before p1
+      "aiperf-databloom-llama32/profile_export_aiperf.csv", "aiperf-summary 37 0",
+      "aiperf-databloom-timeouts/profile_export.jsonl", "aiperf-jsonl 20 0",
+      "aiperf-databloom-timeouts/profile_export_aiperf.csv", "aiperf-summary 3 0",
+      "aiperf-databloom-timeouts/profile_export_aiperf.json", "aiperf-summary 1 0"));
+
+  static ParseContext ctx(String file) {
+    return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
+  }
+
+  static RecordingSink read(String file, byte[] b, String[] format) throws IOException {
+    InputFormat f = FormatRegistry.standard().sniff(new Sample(Path.of(file).getFileName().toString(), b, b.length));
+    assertNotNull(f, file + " is recognised");
+    format[0] = f.id();
+    RecordingSink s = new RecordingSink();
+    f.parse(new ByteArrayInputStream(b), ctx(file), s);
+    return s;
+  }
+
+  @Test
+  void everyFileIsRecognisedAndRead() throws IOException {
+    for (var e : READS.entrySet()) {
+      String[] format = new String[1];
+      RecordingSink s = read(e.getKey(), Files.readAllBytes(DIR.resolve(e.getKey())), format);
+      assertEquals(e.getValue(), format[0] + " " + s.c.records + " " + s.c.rejects.size(), e.getKey());
+    }
+  }
+
+  @TempDir
+  Path tmp;
+
+  /** A run whose every request timed out still has AIPerf's error count in aiperf_metrics. */
+  @Test
+  void anAllErrorRunKeepsItsErrorCount() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of(DIR.resolve("aiperf-databloom-timeouts").toString())));
+      assertEquals(List.of(List.of("aiperf-databloom-timeouts", "error_request_count", 20.0)),
+          t.rows("SELECT run, metric, value FROM aiperf_metrics"));
+      t.ingest(IngestOptions.of(List.of(DIR.resolve("aiperf-databloom-llama32").toString())));
+      assertEquals(List.of(List.of(10.0, 10.0)), t.rows("SELECT max(value) FILTER (metric = 'error_request_count'),"
+          + " max(value) FILTER (metric = 'request_count') FROM aiperf_metrics WHERE run = 'aiperf-databloom-llama32'"));
+    }
+  }
+
+  /** SGLang's total_throughput is input plus output tokens per second, not requests. */
+  @Test
+  void sglangTotalThroughputIsTokensPerSecond() throws IOException {
+    String file = "sglang-tonyli-pd-local/pd_local.jsonl";
+    RecordingSink s = read(file, Files.readAllBytes(DIR.resolve(file)), new String[1]);
+    String total = s.c.reported.stream().filter(r -> r.contains(" total_throughput ")).findFirst().orElseThrow();
+    assertTrue(total.endsWith(" tokens/s"), total);
+    assertTrue(total.contains(" 12052.70"), total);
+  }
+
+  /**
+   * A result of vLLM's benchmark_serving.py from 2024 names its figures after megabytes of
+   * per-request lists, past what a sniff reads: its head (tokenizer_id, best_of) tells it.
+   */
+  @Test
+  void a2024VllmResultIsRecognisedByItsHead() throws IOException {
+    StringBuilder b = new StringBuilder("{\"date\": \"20241109-150547\", \"backend\": \"vllm\", \"model_id\": \"m\","
+        + " \"tokenizer_id\": \"m\", \"best_of\": 1, \"num_prompts\": 2, \"request_rate\": 16.0, \"duration\": 1.5,"
+        + " \"completed\": 2, \"total_input_tokens\": 20, \"total_output_tokens\": 4, \"request_throughput\": 1.3,"
+        + " \"output_throughput\": 2.6, \"total_token_throughput\": 16.0, \"input_lens\": [10, 10],"
+        + " \"output_lens\": [2, 2], \"ttfts\": [0.1, 0.2], \"itls\": [[0.05], [0.06]], \"generated_texts\": [\"");
+    b.append("x".repeat(200_000)).append("\", \"y\"], \"errors\": [\"\", \"\"], \"mean_ttft_ms\": 150.0}");
+    String[] format = new String[1];
+    RecordingSink s = read("nvidia-vllm-16.0qps-20241109-150547.json", b.toString().getBytes(StandardCharsets.UTF_8), format);
+    assertEquals("vllm-bench-json", format[0]);
+    assertEquals(2, s.requests.size());
+    assertEquals(0, s.c.rejects.size());
+  }
+}
