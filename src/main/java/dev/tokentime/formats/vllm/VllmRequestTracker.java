@@ -242,7 +242,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
       return;
     }
     Matcher ids = PROMPT_IDS.matcher(rest);
-    if (ids.find() && !ids.group(1).contains("...") && !ids.group(1).contains("…")) {
+    // "[]" is what --max-log-len 0 leaves (a prompt has at least one token): no count
+    if (ids.find() && !ids.group(1).isBlank() && !ids.group(1).contains("...") && !ids.group(1).contains("…")) {
       r.promptTokens = tokenCount("[" + ids.group(1) + "]");
     }
     Matcher max = MAX_TOKENS.matcher(rest);
@@ -295,8 +296,12 @@ final class VllmRequestTracker implements SpecParser.Handler {
       lastStarted = null;
       tie(r, status);
       if (status >= 400) {
-        // refused before the engine took it (vllm.md §5, #19739): it ends here
+        // refused before the engine took it (vllm.md §5, #19739): it ends here, at the last
+        // time the log gave (the access line has none of its own)
         inFlight.remove(r.id);
+        if (r.finishedNs == NONE && times.lastNs() != NONE && times.lastNsClock() == r.clockId) {
+          r.finishedNs = Math.max(times.lastNs(), r.arrivalNs);
+        }
         write(r);
       }
       return SpecParser.Outcome.RECORD;
@@ -385,12 +390,19 @@ final class VllmRequestTracker implements SpecParser.Handler {
       write(lastEnded);
       lastEnded = null;
     }
+    // the one request an engine's death ended: an error access line right after the death line is
+    // its response (as right after any line that ended a request); with more, it could be any's
+    boolean one = died && inFlight.size() == 1;
     for (Iterator<LoggedRequest> it = inFlight.values().iterator(); it.hasNext(); ) {
       LoggedRequest r = it.next();
       it.remove();
       r.status = "lost";
       r.extras.put("lost_at_line", Long.toString(m.lineNo));
-      write(r);
+      if (one) {
+        lastEnded = r;
+      } else {
+        write(r);
+      }
     }
   }
 

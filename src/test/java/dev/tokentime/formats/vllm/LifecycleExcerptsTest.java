@@ -110,6 +110,26 @@ class LifecycleExcerptsTest {
     assertNull(request("12-v06-habana-added-200-received-habana841.log", "chatcmpl-c7fabc22").httpStatus);
   }
 
+  /**
+   * A 500 right after the death that ended the one request in flight is that request's response;
+   * a 500 that refuses a request ends it at the last time the log gave; an empty prompt id list
+   * (what --max-log-len 0 leaves) is no count.
+   */
+  @Test
+  void errorsEndTheirRequestsAndEmptyIdListsCountNothing() throws IOException {
+    RequestRecord died = request("18-v064-added-mqllm-dead-500-vllm10627.log", "chatcmpl-247fa5bb");
+    assertEquals("error", died.status);
+    assertEquals(500, died.httpStatus);
+    assertEquals("5", died.extras.get("lost_at_line"));
+    assertEquals(1, read("18-v064-added-mqllm-dead-500-vllm10627.log").sink().requests.size(), "no failed request of its own");
+    RequestRecord refused = request("17-v07-received-500-aborted-vllm13655.log", "chatcmpl-c10b409a");
+    assertEquals(500, refused.httpStatus);
+    assertEquals(refused.arrivalNs, refused.finishedNs);
+    for (RequestRecord r : read("14-v03-received-prefixpos-empty-token-ids-vllm2731.log").sink().requests) {
+      assertNull(r.promptTokens, r.requestId);
+    }
+  }
+
   /** An error on vLLM's Anthropic-style endpoint is a failed request like any other. */
   @Test
   void messagesEndpointErrorsAreFailedRequests() throws IOException {
