@@ -52,7 +52,8 @@ public final class SpecParser {
     /**
      * Offered every decoded, non-blank line before it is stored: a format that joins a record
      * wrapped over several lines takes the lines that continue it (returns true and accounts for
-     * them itself: record, other line or reject).
+     * them itself: record, other line or reject); one that only watches the lines go by (which
+     * stand between two others) returns false.
      */
     default boolean continuation(MatchedLine m, byte[] raw, int off, int len) {
       return false;
