@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tokentime.ingest.EngineStatsRecord;
 import dev.tokentime.ingest.FormatRegistry;
-import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RequestRecord;
-import dev.tokentime.ingest.Sample;
+import dev.tokentime.testing.PinnedExcerpts;
 import dev.tokentime.testing.RecordingSink;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -19,8 +17,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,32 +69,15 @@ class FieldExcerptsTest {
       Map.entry("trt-triton-backend-tutorials-pr150.log", "unrecognised"),
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0")));
 
-  static ParseContext ctx(String file) {
-    return new ParseContext(file, "field", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
-  }
+  static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
-  record Read(String account, RecordingSink sink) {}
-
-  static Read read(String file) throws IOException {
-    byte[] b = Files.readAllBytes(FIELD.resolve(file));
-    InputFormat f = FORMATS.sniff(new Sample(file, b, b.length));
-    if (f == null) {
-      return new Read("unrecognised", null);
-    }
-    RecordingSink s = new RecordingSink();
-    long lines = f.parse(new ByteArrayInputStream(b), ctx(file), s);
-    return new Read(f.id() + " " + lines + " " + s.c.records + " " + s.c.other + " " + s.c.rejects.size(), s);
+  static PinnedExcerpts.Read read(String file) throws IOException {
+    return EXCERPTS.read(file);
   }
 
   @Test
   void everyExcerptIsAccountedAsPinned() throws IOException {
-    try (Stream<Path> files = Files.list(FIELD)) {
-      assertEquals(ACCOUNTS.keySet(), new TreeSet<>(files.map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(".log")).toList()), "every excerpt has its account here");
-    }
-    for (var e : ACCOUNTS.entrySet()) {
-      assertEquals(e.getValue(), read(e.getKey()).account(), e.getKey());
-    }
+    EXCERPTS.assertAccounts(ACCOUNTS);
   }
 
   /** uvicorn's own start-up lines (no vLLM header) start the server: requests in flight are lost. */
@@ -168,13 +147,13 @@ class FieldExcerptsTest {
     String file = "sgl-v05-customfmt-dp-ep-antgroup-pr4.log";
     byte[] b = Files.readAllBytes(FIELD.resolve(file));
     var f = (dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("sglang-log");
-    var stats = f.explain(new ByteArrayInputStream(b), ctx(file), new RecordingSink());
+    var stats = f.explain(new ByteArrayInputStream(b), EXCERPTS.context(file), new RecordingSink());
     assertEquals(5, stats.unmatchedLogLines);
     assertTrue(stats.unmatchedExamples.get(0).startsWith("1: 2025-10-29 02:27:35 INFO 8900 [ DP15 TP15 EP15"),
         stats.unmatchedExamples.get(0));
     String plain = "Loading safetensors checkpoint shards: 100% Completed\nsome text about nothing\n";
     var none = f.explain(new ByteArrayInputStream(plain.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-        ctx("plain.log"), new RecordingSink());
+        EXCERPTS.context("plain.log"), new RecordingSink());
     assertEquals(0, none.unmatchedLogLines);
   }
 

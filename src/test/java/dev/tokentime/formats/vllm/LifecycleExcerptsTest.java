@@ -4,21 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tokentime.ingest.FormatRegistry;
-import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RequestRecord;
-import dev.tokentime.ingest.Sample;
-import dev.tokentime.testing.RecordingSink;
-import java.io.ByteArrayInputStream;
+import dev.tokentime.testing.PinnedExcerpts;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,18 +46,10 @@ class LifecycleExcerptsTest {
       Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 3 5 0"),
       Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0")));
 
-  record Read(String account, RecordingSink sink) {}
+  static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "lifecycle", Instant.parse("2025-06-30T00:00:00Z"));
 
-  static Read read(String file) throws IOException {
-    byte[] b = Files.readAllBytes(DIR.resolve(file));
-    InputFormat f = FormatRegistry.standard().sniff(new Sample(file, b, b.length));
-    if (f == null) {
-      return new Read("unrecognised", null);
-    }
-    RecordingSink s = new RecordingSink();
-    ParseContext ctx = new ParseContext(file, "lifecycle", false, null, null, Instant.parse("2025-06-30T00:00:00Z"), null);
-    long lines = f.parse(new ByteArrayInputStream(b), ctx, s);
-    return new Read(f.id() + " " + lines + " " + s.c.records + " " + s.c.other + " " + s.c.rejects.size(), s);
+  static PinnedExcerpts.Read read(String file) throws IOException {
+    return EXCERPTS.read(file);
   }
 
   static RequestRecord request(String file, String idStart) throws IOException {
@@ -79,13 +63,7 @@ class LifecycleExcerptsTest {
 
   @Test
   void everyExcerptIsAccountedAsPinned() throws IOException {
-    try (Stream<Path> files = Files.list(DIR)) {
-      assertEquals(ACCOUNTS.keySet(), new TreeSet<>(files.map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(".log")).toList()), "every excerpt has its account here");
-    }
-    for (var e : ACCOUNTS.entrySet()) {
-      assertEquals(e.getValue(), read(e.getKey()).account(), e.getKey());
-    }
+    EXCERPTS.assertAccounts(ACCOUNTS);
   }
 
   /** V0's MQLLMEngine and engine loop, V0.9's engine process, V1's EngineCore: each death loses what was in flight. */
