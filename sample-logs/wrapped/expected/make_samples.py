@@ -198,6 +198,20 @@ expected.append(build("nested", 15, lambda t, x: [f"{rfc(t, 9)} stderr F (pid=41
 e = expected[-1]
 e["request"]["instance"] = "10.0.0.5 / pid=4153 / EngineCore pid=925"
 
+# a collector no prefix knows (a custom sidecar, vllm-project/vllm#9818): its own tag, an RFC 3339
+# instant with ms and a stream before vLLM's line; vLLM's own header in the host's zone (-08:00).
+# The text before the line's first known start is peeled (the spec's resync); its instant is the
+# line's time.
+PST = timezone(timedelta(hours=-8))
+expected.append(build("unknown-collector", 16,
+                      lambda t, x: [f"[VllmSidecar kooEr8Ccal1cqylW5f5cz]: {rfc(t, 3)} 1 stdout: {x}"],
+                      inner_tz=PST, extra={"inner_tz": "-08:00"}))
+e = expected[-1]
+for k in ("arrival_ns", "queued_ns", "first_token_ns", "last_token_ns", "finished_ns"):
+    e["request"][k] = e["request"][k] // 1_000_000 * 1_000_000
+e["stats"]["ts_ns"] = e["stats"]["ts_ns"] // 1_000_000 * 1_000_000
+e["version_ts_ns"] = e["version_ts_ns"] // 1_000_000 * 1_000_000
+
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)
     f.write("\n")

@@ -35,7 +35,7 @@ class FieldExcerptsTest {
   static final Map<String, String> ACCOUNTS = new TreeMap<>(Map.ofEntries(
       Map.entry("01-docker-timestamps-apiserver-tt3359.log", "vllm-log 5 4 1 0"),
       Map.entry("02-ray-llumlet-actor-llumnix118.log", "vllm-log 10 1 9 0"),
-      Map.entry("03-buildkite-iso-pytest-apiserver-pr21747.log", "vllm-log 3 1 2 0"),
+      Map.entry("03-buildkite-iso-pytest-apiserver-pr21747.log", "vllm-log 3 2 1 0"),
       Map.entry("04-apiserver-400-only-gaudi1098.log", "vllm-log 1 0 0 1"),
       Map.entry("05-bare-v1-404-vllm15018.log", "vllm-log 12 4 8 0"),
       Map.entry("06-apiserver-v1-received-added-suffix-vllm34503.log", "vllm-log 6 5 1 0"),
@@ -108,6 +108,22 @@ class FieldExcerptsTest {
     assertEquals(List.of(), s.stats);
     assertEquals(List.of(1L, 4L, 6L, 8L, 10L), s.c.rejects.stream().map(r -> r.lineNo()).toList());
     s.c.rejects.forEach(r -> assertTrue(r.reason().startsWith("truncated"), r.reason()));
+  }
+
+  /**
+   * Free text a CI runner printed between its own prefix and vLLM's (a pytest id, then the
+   * "(APIServer pid=N)" tag) is an unknown wrapper, peeled up to the tag: the Received line reads
+   * as the bare line does and ties to its Added line.
+   */
+  @Test
+  void textBetweenTheRunnersPrefixAndVllmsIsPeeled() throws IOException {
+    RecordingSink s = read("03-buildkite-iso-pytest-apiserver-pr21747.log").sink();
+    assertEquals(1, s.requests.size());
+    var r = s.requests.get(0);
+    assertEquals("cmpl-8b7164b9fc23428786198dcc3fe516ab-0", r.requestId);
+    assertEquals("APIServer pid=6095", r.instance);
+    assertEquals(java.time.Instant.parse("2025-07-29T16:48:56Z").getEpochSecond() * 1_000_000_000L, r.arrivalNs);
+    assertEquals(r.arrivalNs, r.queuedNs, "its Added line, tied");
   }
 
   /** Colour codes whose ESC byte a copy lost: the file is still vLLM's, its lines still read. */

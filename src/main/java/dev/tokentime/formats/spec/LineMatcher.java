@@ -262,6 +262,7 @@ public final class LineMatcher {
     m.text = text;
     boolean fast = (printable && text == line) || FastPatterns.printableAscii(text);
     int at = 0;
+    boolean header = false;
     for (int n = 0; n < MAX_PREFIXES; n++) {
       if (peelStop(text, at)) {
         break;
@@ -281,6 +282,7 @@ public final class LineMatcher {
             peeled(i, m);
             at = end;
             found = true;
+            header |= i < spec.headers();
             break;
           }
           continue;
@@ -306,11 +308,16 @@ public final class LineMatcher {
           }
           at = pm.end();
           found = true;
+          header |= i < spec.headers();
           break;
         }
       }
       if (!found) {
-        break;
+        int resumed = header ? -1 : resync(text, at, m);
+        if (resumed < 0) {
+          break;
+        }
+        at = resumed;
       }
     }
     // the kinds are matched on the text from the end of the prefixes: no copy of the message
@@ -533,6 +540,43 @@ public final class LineMatcher {
       return regex.charAt(0);
     }
     return -1;
+  }
+
+  /** Name of the prefix a resync peels: a wrapper no prefix knows. */
+  public static final String UNKNOWN_WRAPPER = "unknown";
+  /** A full instant (a year, sub-second digits, a zone) in an unknown wrapper's text. */
+  private static final Pattern INSTANT = Pattern.compile(
+      "(?<!\\d)\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[.,]\\d{1,9}(?:Z|[+-]\\d\\d:?\\d\\d)(?![\\d:])");
+  private static final LineSpec.TimeRule INSTANT_TIME = new LineSpec.TimeRule("rfc3339", List.of("ts"));
+  private Matcher resyncMatcher;
+  private Matcher instantMatcher;
+
+  /**
+   * Where the line's own part starts behind a wrapper no prefix knows: the first match of the
+   * spec's {@code resync} after {@code at}, or -1. Tried only where no prefix matched and no header
+   * of the format was peeled (after a header comes the message, whose words are not a wrapper).
+   * The text skipped is peeled as {@link #UNKNOWN_WRAPPER}; an instant in it (a collector's
+   * RFC 3339 time with a year and sub-second digits) is a wrapper time, as a known prefix's is.
+   */
+  private int resync(String text, int at, MatchedLine m) {
+    if (spec.resync() == null || at + 1 >= text.length()) {
+      return -1;
+    }
+    if (resyncMatcher == null) {
+      resyncMatcher = spec.resync().matcher("").useTransparentBounds(true);
+      instantMatcher = INSTANT.matcher("").useTransparentBounds(true);
+    }
+    Matcher r = resyncMatcher.reset(text).region(at + 1, text.length());
+    if (!r.find()) {
+      return -1;
+    }
+    int start = r.start();
+    m.prefixes.add(UNKNOWN_WRAPPER);
+    Matcher t = instantMatcher.reset(text).region(at, start);
+    if (t.find()) {
+      m.times.add(new MatchedLine.TimeReading(INSTANT_TIME, new String[] {t.group()}));
+    }
+    return start;
   }
 
   /** The kinds' hints without their anchor, made when --explain first asks. */

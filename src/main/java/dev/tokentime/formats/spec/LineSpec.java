@@ -8,10 +8,15 @@ import java.util.regex.Pattern;
  * A declarative spec of a line-oriented log format, as read from {@code parsers/<id>.spec}
  * (syntax: parsers/README.md): outer prefixes to strip, the line kinds with their patterns, and
  * how named groups and {@code key: value} lists map to canonical columns.
+ *
+ * @param headers how many of {@code prefixes} are the format's own headers (they come first; the
+ *     wrappers a log may come in follow)
+ * @param resync where a line's own part may start behind a wrapper no prefix knows ({@code resync}),
+ *     or null
  */
 public record LineSpec(String format, String description, String fills, List<Sniff> sniffs,
     List<Pattern> strips, List<Prefix> prefixes, List<Envelope> envelopes, List<Kind> kinds,
-    String scope) {
+    String scope, int headers, Pattern resync) {
 
   /**
    * The scope of the clocks of a file's times: the {@code scope} line with {@code {format}},

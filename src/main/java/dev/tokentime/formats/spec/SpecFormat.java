@@ -24,9 +24,14 @@ public class SpecFormat implements InputFormat {
   /**
    * How JSON starts: an object, or an array of objects, arrays, strings or numbers. A bracketed
    * log header is not JSON: "[2025-07-29T16:48:56Z] ", "[vllm-rbln] ", SGLang's
-   * "[2026-04-08 14:05:21 TP0] ", TensorRT-LLM's "[10/02/2025-11:00:00] ".
+   * "[2026-04-08 14:05:21 TP0] ", TensorRT-LLM's "[10/02/2025-11:00:00] ", nor colour codes whose
+   * ESC a paste turned into "[" ("[[36m(VLLMActor pid=50643) "): an array in an array starts
+   * with a value too.
    */
-  private static final Pattern JSON_START = Pattern.compile("\\{|\\[\\s*(?:[\\[{\"\\]]|-?\\d[\\d.eE+-]*\\s*[,\\]])");
+  private static final Pattern JSON_START = Pattern.compile(
+      "\\{|\\[\\s*(?:[{\"\\]]|-?\\d[\\d.eE+-]*\\s*[,\\]]|\\[\\s*(?:[\\[{\"\\]]|-?\\d[\\d.eE+-]*\\s*[,\\]]))");
+  /** This format's matcher for sniffing, one per thread: building one costs more than a sample's lines. */
+  private final ThreadLocal<LineMatcher> sniffMatcher = ThreadLocal.withInitial(() -> new LineMatcher(spec()));
 
   private final LineSpec spec;
 
@@ -94,10 +99,21 @@ public class SpecFormat implements InputFormat {
       } else {
         line = ANSI.matcher(raw).replaceAll("");
       }
+      // the rules are searched in the line and in what is left of it after the wrappers (known
+      // or not, resync): a rule anchored at a message's start holds behind any wrapper
+      String peeled = null;
       for (LineSpec.Sniff s : spec.sniffs()) {
         if (s.score() > best) {
-          Matcher m = s.pattern().matcher(line);
-          if (m.find()) {
+          if (s.pattern().matcher(line).find()) {
+            best = s.score();
+            continue;
+          }
+          if (peeled == null) {
+            LineMatcher lm = sniffMatcher.get();
+            lm.match(0, raw, matched);
+            peeled = matched.message();
+          }
+          if (peeled != line && !peeled.equals(line) && s.pattern().matcher(peeled).find()) {
             best = s.score();
           }
         }

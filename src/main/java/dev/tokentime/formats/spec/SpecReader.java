@@ -56,6 +56,7 @@ public final class SpecReader {
     String fills = "";
     String scope = null;
     List<LineSpec.Sniff> sniffs = new ArrayList<>();
+    Pattern resync = null;
     List<Pattern> strips = new ArrayList<>();
     List<LineSpec.Prefix> prefixes = new ArrayList<>();
     List<LineSpec.Kind> kinds = new ArrayList<>();
@@ -106,6 +107,12 @@ public final class SpecReader {
             sniffs.add(new LineSpec.Sniff(Integer.parseInt(score), regex(rest.substring(score.length()).strip())));
           }
           case "strip" -> strips.add(regex(rest));
+          case "resync" -> {
+            if (resync != null) {
+              throw new IllegalArgumentException("one resync line (alternatives go in its regex)");
+            }
+            resync = regex(rest);
+          }
           case "prefix" -> {
             finish(kind, kinds, prefix, prefixes);
             finishEnvelope(envelope, envelopes);
@@ -213,6 +220,10 @@ public final class SpecReader {
     if (layer != null && !kinds.isEmpty()) {
       throw new IllegalArgumentException(name + ": a layer holds prefixes, strips and envelopes, no kinds");
     }
+    if (layer != null && resync != null) {
+      throw new IllegalArgumentException(name + ": resync names where a format's own lines start; a layer has none");
+    }
+    int headers = layer != null ? 0 : prefixes.size();
     if (wrappers != null) {
       // the format's own headers are tried first, then the wrappers a log may come in
       strips.addAll(wrappers.strips());
@@ -231,7 +242,8 @@ public final class SpecReader {
       }
     }
     return new LineSpec(format != null ? format : layer, description, fills, List.copyOf(sniffs),
-        List.copyOf(strips), List.copyOf(prefixes), List.copyOf(envelopes), List.copyOf(kinds), scope);
+        List.copyOf(strips), List.copyOf(prefixes), List.copyOf(envelopes), List.copyOf(kinds), scope,
+        headers, resync);
   }
 
   /** Whether a spec is a layer (wrappers) rather than a format. */

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The wrapper layer's property, over every stack: any outer wrapper (or none) × any middle one ×
  * any inner one around any known vLLM line gives the kind and groups of the bare line, and the
- * wrapper's time where it has one. The space is small enough to walk whole (15 × 4 × 4 × 9
- * stacks and lines), so every case is checked, not a random draw of them.
+ * wrapper's time where it has one. The space is small enough to walk whole (15 × 6 × 4 × 9
+ * stacks and lines), so every case is checked, not a random draw of them. Two middle wrappers are
+ * none a prefix knows: they are peeled up to where a vLLM line can start (the spec's resync).
  */
 class WrapperStackTest {
   static final LineSpec SPEC = SpecReader.load("vllm-log.spec");
@@ -75,7 +76,10 @@ class WrapperStackTest {
       new Wrapper("none", s -> s, false),
       new Wrapper("compose", s -> "vllm-1  | " + s, false),
       new Wrapper("stern", s -> "vllm-0 vllm " + s, false),
-      new Wrapper("kubectl-prefix", s -> "[pod/vllm-0/vllm] " + s, false));
+      new Wrapper("kubectl-prefix", s -> "[pod/vllm-0/vllm] " + s, false),
+      // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
+      new Wrapper("sidecar", s -> "[VllmSidecar kooEr8Ccal1cqylW5f5cz]: 2025-08-12T10:00:03.123Z 1 stdout: " + s, true),
+      new Wrapper("unknown-text", s -> "tests/test_x.py::test_y[tp-2] " + s, false));
 
   static final List<Wrapper> INNER_WRAPPERS = List.of(
       new Wrapper("none", s -> s, false),
@@ -106,7 +110,7 @@ class WrapperStackTest {
               continue;
             }
             boolean exact = m.times.stream().anyMatch(t -> !t.rule().kind().equals("month-day"));
-            if (out.timed() != exact) {
+            if ((out.timed() || mid.timed()) != exact) {
               failures.add(stack + ": wrapper time " + (exact ? "found" : "missing") + " in " + line);
             }
           }
@@ -114,7 +118,26 @@ class WrapperStackTest {
       }
     }
     assertEquals(List.of(), failures);
-    assertEquals(9 * 4 * 4 * OUTER.size(), cases);
+    assertEquals(9 * MIDDLE.size() * 4 * OUTER.size(), cases);
+  }
+
+  /**
+   * Resync peels only what comes before a line's header: a message that quotes a tag or a header
+   * stays the message, and a line with no start a vLLM line can have stays as it is.
+   */
+  @Test
+  void anUnknownWrapperIsNeverLookedForInsideAMessage() {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, "INFO 08-12 10:00:03 [logger.py:43] retrying (RayWorker pid=5) Added request chatcmpl-a1.", m);
+    assertEquals(null, m.kind);
+    assertEquals(List.of("vllm"), m.prefixes);
+    assertEquals("retrying (RayWorker pid=5) Added request chatcmpl-a1.", m.message());
+    matcher.match(2, "  File \"/usr/lib/python3/site-packages/vllm/engine.py\", line 12, in step", m);
+    assertEquals(List.of(), m.prefixes);
+    matcher.match(3, "my-collector>> (APIServer pid=1) INFO 08-12 10:00:03 [async_llm.py:346] Added request chatcmpl-a1.", m);
+    assertEquals(List.of(LineMatcher.UNKNOWN_WRAPPER, "process", "vllm"), m.prefixes);
+    assertEquals("added", m.kind.name());
   }
 
   @Test

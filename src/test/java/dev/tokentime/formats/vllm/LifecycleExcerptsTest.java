@@ -9,6 +9,7 @@ import dev.tokentime.testing.PinnedExcerpts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class LifecycleExcerptsTest {
       Map.entry("05-compose-apiserver-enginedead-500s-sparkmxfp4-3.log", "vllm-log 8 3 5 0"),
       Map.entry("10-v06-added-engine-loop-died-mqllm-dead-vllm10024.log", "vllm-log 12 6 6 0"),
       // a sidecar's own prefix ("[VllmSidecar id]: RFC 3339 1 stdout: ") no wrapper knows
-      Map.entry("11-sidecar-wrapper-mqllm-dead-500s-pr9818.log", "unrecognised"),
+      Map.entry("11-sidecar-wrapper-mqllm-dead-500s-pr9818.log", "vllm-log 8 8 0 0"),
       Map.entry("12-v06-habana-added-200-received-habana841.log", "vllm-log 4 3 1 0"),
       Map.entry("14-v03-received-prefixpos-empty-token-ids-vllm2731.log", "vllm-log 2 2 0 0"),
       Map.entry("15-apiserver-v0101-received-unprefixed-added-vllm24578.log", "vllm-log 2 2 0 0"),
@@ -41,7 +42,7 @@ class LifecycleExcerptsTest {
       Map.entry("21-v050-embeddings-404-400-finished-500-vllm5906.log", "vllm-log 8 7 0 1"),
       Map.entry("22-v06-warmup-id-reuse-background-task-failed-vllm8158.log", "vllm-log 14 4 9 1"),
       // "[[36m(VLLMActor pid=50643) [[0m": a paste that doubled the bracket of a lost ESC
-      Map.entry("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "unrecognised"),
+      Map.entry("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "vllm-log 3 1 2 0"),
       Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 3 18 0"),
       Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 3 5 0"),
       Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0")));
@@ -106,6 +107,25 @@ class LifecycleExcerptsTest {
     for (RequestRecord r : read("14-v03-received-prefixpos-empty-token-ids-vllm2731.log").sink().requests) {
       assertNull(r.promptTokens, r.requestId);
     }
+  }
+
+  /**
+   * A wrapper no prefix knows is peeled up to where a vLLM line can start (resync): a custom
+   * collector's "[VllmSidecar id]: 2024-…Z 1 stdout: " gives its 500s, with the collector's
+   * millisecond instant as their time; "[[36m" (a paste's ESC) before a Ray actor's tag no longer
+   * passes for JSON.
+   */
+  @Test
+  void linesBehindAnUnknownWrapperAreRead() throws IOException {
+    List<RequestRecord> failed = read("11-sidecar-wrapper-mqllm-dead-500s-pr9818.log").sink().requests;
+    assertEquals(4, failed.size());
+    RequestRecord first = failed.get(0);
+    assertEquals("error", first.status);
+    assertEquals(500, first.httpStatus);
+    assertEquals(Instant.parse("2024-11-13T03:15:08.672Z").toEpochMilli() * 1_000_000L, first.arrivalNs);
+    assertEquals(Instant.parse("2024-11-13T03:15:08.675Z").toEpochMilli() * 1_000_000L, failed.get(3).arrivalNs);
+    RequestRecord finished = request("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "ed5d5c0f");
+    assertEquals("VLLMActor pid=50643", finished.instance);
   }
 
   /** An error on vLLM's Anthropic-style endpoint is a failed request like any other. */
