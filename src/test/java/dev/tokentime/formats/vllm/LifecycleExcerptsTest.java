@@ -43,7 +43,7 @@ class LifecycleExcerptsTest {
       Map.entry("22-v06-warmup-id-reuse-background-task-failed-vllm8158.log", "vllm-log 14 4 9 1"),
       // "[[36m(VLLMActor pid=50643) [[0m": a paste that doubled the bracket of a lost ESC
       Map.entry("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "vllm-log 3 1 2 0"),
-      Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 3 18 0"),
+      Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 4 17 0"),
       Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 3 5 0"),
       Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0")));
 
@@ -126,6 +126,17 @@ class LifecycleExcerptsTest {
     assertEquals(Instant.parse("2024-11-13T03:15:08.675Z").toEpochMilli() * 1_000_000L, failed.get(3).arrivalNs);
     RequestRecord finished = request("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "ed5d5c0f");
     assertEquals("VLLMActor pid=50643", finished.instance);
+  }
+
+  /** Colour codes as rsyslog escapes them ("#033[1;36m") are colour codes: the worker's traceback is read. */
+  @Test
+  void rsyslogEscapedColourCodesAreStripped() throws IOException {
+    List<String[]> events = read("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log").sink().events;
+    assertEquals(1, events.size());
+    assertEquals("crash", events.get(0)[1]);
+    assertTrue(events.get(0)[2].startsWith("Traceback"), events.get(0)[2]);
+    assertEquals("14", events.get(0)[0]);
+    assertTrue(events.get(0)[3].endsWith("VllmWorker rank=3 pid=140343"), events.get(0)[3]);
   }
 
   /** An error on vLLM's Anthropic-style endpoint is a failed request like any other. */
