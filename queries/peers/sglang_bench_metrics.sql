@@ -20,7 +20,9 @@ WITH valid AS (
         request_key,
         output_tokens,
         prompt_tokens,
-        ttft_ms AS ttft,
+        -- a request SGLang counted as successful without receiving a chunk (its file: output 0,
+        -- no ITLs, TTFT 0.0) counts at SGLang's default TTFT, 0
+        coalesce(ttft_ms, CASE WHEN engine = 'sglang-bench' AND output_tokens = 0 THEN 0 END) AS ttft,
         coalesce((coalesce(last_chunk_ns, finished_ns) - arrival_ns) / 1e6, e2e_ms) AS e2e_latency
     FROM _peer_requests
     WHERE measured AND ok

@@ -22,7 +22,10 @@ WITH valid AS (
         output_tokens,
         prompt_tokens,
         arrival_ns,
-        coalesce((first_choice_ns - arrival_ns) / 1e6, ttft_ms) AS ttft,
+        -- a request vLLM counted as successful without receiving a chunk (its file: output 0, no
+        -- ITLs, TTFT 0.0) counts at vLLM's default TTFT, 0; its latency the file does not give
+        coalesce((first_choice_ns - arrival_ns) / 1e6, ttft_ms,
+            CASE WHEN engine = 'vllm-bench' AND output_tokens = 0 THEN 0 END) AS ttft,
         -- a vLLM file's own per-request latency is its E2EL; elsewhere the last choice-bearing chunk
         coalesce(CASE WHEN engine = 'vllm-bench' THEN reported_e2e_ms END,
             (last_choice_ns - arrival_ns) / 1e6, e2e_ms) AS e2el

@@ -288,7 +288,12 @@ final class BenchResult {
         throw new PeerJson.Bad("timestamps decrease: itls[" + i + "][" + (k - from) + "] is " + itlFlat[k]);
       }
     }
-    if (ok) {
+    // both clients start a request's TTFT at 0.0 and set it at its first chunk: a request they
+    // counted as successful that received none (2024's benchmark_serving.py: output 0, no itls,
+    // TTFT 0.0) has no first token, only that default; the tools' own figures count it at 0
+    // (vllm_bench_metrics, sglang_bench_metrics), tokentime's do not
+    boolean noChunk = ok && ttft == 0 && to == from && outputLens != null && outputLens[i] == 0;
+    if (ok && !noChunk) {
       req.ttftMs = ttft * 1e3;
     }
     double e2e = ttft;
@@ -297,7 +302,7 @@ final class BenchResult {
     }
     if (latencies != null && latencies[i] >= 0) {
       req.e2eMs = latencies[i] * 1e3;
-    } else if (ok) {
+    } else if (ok && !noChunk) {
       req.e2eMs = e2e * 1e3;
     }
     // without start times, each request keeps its own clock: its times are offsets from its start
@@ -320,7 +325,7 @@ final class BenchResult {
     if (key < 0) {
       return;
     }
-    if (ok) {
+    if (ok && !noChunk) {
       int chunks = 1 + (to - from);
       boolean oneEach = req.outputTokens != null && req.outputTokens == chunks;
       double at = start + ttft;

@@ -1,0 +1,69 @@
+package dev.tokentime.formats.peers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.testing.TestDb;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A results file of 2024's benchmark_serving.py, in the shape of dstackai/benchmarks'
+ * {@code nvidia-vllm-16.0qps-…-20241109-150547.json} (tokenizer_id and best_of, ttfts and itls,
+ * no start_times and no latencies; 379 of its 1000 "completed" requests have output 0, no ITLs and
+ * TTFT 0.0). Three requests, small enough to check by hand:
+ *
+ * <pre>
+ *   request  ttft   itls          output   vLLM's TTFT  tokentime's TTFT  TPOT (rebuilt)
+ *   0        0.1 s  0.02, 0.04    3        100 ms       100 ms            (160 - 100) / 2 = 30 ms
+ *   1        0.0    —             0        0 (default)  none: no chunk    —
+ *   2        0.3 s  0.05          2        300 ms       300 ms            (350 - 300) / 1 = 50 ms
+ * </pre>
+ *
+ * vLLM's mean TTFT is (100 + 0 + 300) / 3 = 133.33 ms, as the file reports; tokentime's is 200 ms.
+ * The file reports a mean TPOT of 45 ms where the rebuild gives 40: that version ended a
+ * request's latency at the stream's end, which the file does not carry.
+ */
+class VllmBench2024Test {
+  static final String FILE = "{\"date\":\"20241109-150547\",\"backend\":\"vllm\",\"model_id\":\"m\",\"tokenizer_id\":\"m\","
+      + "\"best_of\":1,\"num_prompts\":3,\"request_rate\":16.0,\"duration\":2.0,\"completed\":3,"
+      + "\"total_input_tokens\":30,\"total_output_tokens\":5,\"request_throughput\":1.5,\"output_throughput\":2.5,"
+      + "\"input_lens\":[10,10,10],\"output_lens\":[3,0,2],\"ttfts\":[0.1,0.0,0.3],\"itls\":[[0.02,0.04],[],[0.05]],"
+      + "\"generated_texts\":[\"a b c\",\"\",\"d e\"],\"errors\":[\"\",\"\",\"\"],"
+      + "\"mean_ttft_ms\":133.33333333333334,\"mean_tpot_ms\":45.0}";
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void aRequestWithoutAChunkHasNoFirstTokenButCountsInVllmsFigureAtItsDefault() throws Exception {
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      t.ingest(t.write("bench/vllm-2024.json", FILE));
+      assertEquals(List.of(List.of("0", 3L), List.of("1", 0L), List.of("2", 2L)),
+          t.rows("SELECT r.request_id, count(k.seq) FROM requests r LEFT JOIN tokens k USING (request_key)"
+              + " GROUP BY ALL ORDER BY 1"), "no phantom chunk for request 1");
+      assertNull(t.value("SELECT ttft_ms FROM request_latency WHERE request_id = '1'"));
+      assertEquals(200.0, ((Number) t.value("SELECT mean FROM metric_stats WHERE metric = 'ttft_ms'")).doubleValue(), 1e-6);
+      assertEquals(133.333333, ((Number) t.value("SELECT value FROM vllm_bench_metrics WHERE metric = 'ttft'"
+          + " AND stat = 'mean'")).doubleValue(), 1e-5);
+      assertEquals(40.0, ((Number) t.value("SELECT value FROM vllm_bench_metrics WHERE metric = 'tpot'"
+          + " AND stat = 'mean'")).doubleValue(), 1e-6);
+      // TTFT reproduces the tool (its difference from tokentime's is the definition, in why);
+      // TPOT cannot, and the row says why
+      List<List<Object>> rows = t.rows("SELECT metric, reported_value - convention_value, not_reproducible, why"
+          + " FROM peer_comparison WHERE convention = 'vllm' AND stat = 'mean' AND metric IN ('ttft_ms', 'tpot_ms')"
+          + " ORDER BY metric DESC");
+      assertEquals("ttft_ms", rows.get(0).get(0));
+      assertEquals(0.0, ((Number) rows.get(0).get(1)).doubleValue(), 1e-6);
+      assertNull(rows.get(0).get(2));
+      assertTrue(rows.get(0).get(3).toString().contains("without any chunk adds its default TTFT, 0"), rows.get(0).toString());
+      assertEquals("tpot_ms", rows.get(1).get(0));
+      assertEquals(5.0, ((Number) rows.get(1).get(1)).doubleValue(), 1e-6);
+      assertTrue(rows.get(1).get(2).toString().startsWith("the results file has no per-request latencies"),
+          rows.get(1).toString());
+    }
+  }
+}
