@@ -315,6 +315,23 @@ public final class ToolSummaryFormat implements InputFormat {
       name = name.substring(0, open).strip();
     }
     String key = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
-    return new String[] {key, unit};
+    return new String[] {jsonTag(key), unit};
+  }
+
+  /**
+   * The JSON's tag for a name made from AIPerf's display name where the two differ ("Total Input
+   * Sequence Length" is total_isl in profile_export_aiperf.json), so the CSV and the JSON of one
+   * run store their figures under one name.
+   */
+  static String jsonTag(String fromDisplay) {
+    return switch (fromDisplay) {
+      case "total_input_sequence_length" -> "total_isl";
+      case "total_output_sequence_length" -> "total_osl";
+      case "error_input_sequence_length" -> "error_isl";
+      case "total_error_input_sequence_length" -> "total_error_isl";
+      case "minimum_request_timestamp" -> "min_request_timestamp";
+      case "maximum_response_timestamp" -> "max_response_timestamp";
+      default -> fromDisplay;
+    };
   }
 }

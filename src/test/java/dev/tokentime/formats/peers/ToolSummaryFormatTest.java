@@ -27,6 +27,25 @@ class ToolSummaryFormatTest {
     assertTrue(s.reported.contains("run1 null error_request_count avg 11.0 "), s.reported.toString());
   }
 
+  /** One run's CSV and JSON store each figure under one name: the JSON's tag, not the CSV's display name. */
+  @Test
+  void aiperfsCsvAndJsonNameEachFigureAlike() throws IOException {
+    java.util.function.Function<CollectingSink, java.util.Set<String>> names = s -> s.reported.stream()
+        .map(r -> r.split(" ")[2]).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    // AIPerf 0.8.0, every request timed out: the error figures (run1's JSON here is an excerpt)
+    Path dir = Path.of("src/test/resources/real-logs/tools/aiperf-databloom-timeouts");
+    var csv = names.apply(Parsing.parse(aiperf, Files.readAllBytes(dir.resolve("profile_export_aiperf.csv")), "r"));
+    var json = names.apply(Parsing.parse(aiperf, Files.readAllBytes(dir.resolve("profile_export_aiperf.json")), "r"));
+    assertTrue(json.containsAll(csv), "only in the CSV: " + csv.stream().filter(n -> !json.contains(n)).toList());
+    assertTrue(csv.contains("total_error_isl"), csv.toString());
+    // an early-October-2025 full run's CSV: the four figures whose display names differ from their tags
+    var run1 = names.apply(Parsing.parse(aiperf, Files.readAllBytes(RUN1.resolve("profile_export_aiperf.csv")), "r"));
+    assertTrue(run1.containsAll(java.util.List.of("total_isl", "total_osl", "min_request_timestamp",
+        "max_response_timestamp")), run1.toString());
+    assertEquals("total_isl", ToolSummaryFormat.metricName("Total Input Sequence Length (tokens)")[0]);
+    assertEquals("max_response_timestamp", ToolSummaryFormat.metricName("Maximum Response Timestamp (ns)")[0]);
+  }
+
   @Test
   void aiperfsEarlyJsonLayoutWithRecordsAndTags() throws IOException {
     CollectingSink s = Parsing.parse(aiperf, Files.readAllBytes(RUN1.resolve("profile_export_aiperf.json")), "run1");
