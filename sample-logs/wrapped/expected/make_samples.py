@@ -212,6 +212,21 @@ for k in ("arrival_ns", "queued_ns", "first_token_ns", "last_token_ns", "finishe
 e["stats"]["ts_ns"] = e["stats"]["ts_ns"] // 1_000_000 * 1_000_000
 e["version_ts_ns"] = e["version_ts_ns"] // 1_000_000 * 1_000_000
 
+# launchers. SkyPilot's job output (no time): "(head, rank=0, pid=18260) " names the node and rank
+expected.append(build("skypilot", 18, lambda t, x: [f"(head, rank=0, pid=18260) {x}"], proc=None,
+                      wrapper_exact=False))
+e = expected[-1]
+e["request"]["instance"] = "head, rank=0 pid=18260"
+e["stats"]["instance"] = "Engine 000"
+
+# mpirun --tag-output --timestamp-output: a ctime (whole seconds: vLLM's own time is as fine), no
+# space before the line; "[job,rank]" is the tag
+expected.append(build("mpirun", 19, lambda t, x: [f"{t:%a %b %d %H:%M:%S %Y}[1,0]<stdout>:{x}"],
+                      wrapper_exact=False, ident="[1,0]"))
+
+# Slurm srun --label: the task number before the line
+expected.append(build("srun", 20, lambda t, x: [f"0: {x}"], wrapper_exact=False, ident="task 0"))
+
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)
     f.write("\n")

@@ -85,11 +85,11 @@ public final class MatchedLine {
   }
 
   /** Prefix groups that name where a line came from, outermost first (docs/formats.md, "Wrappers"). */
-  static final String[] IDENTITY = {"host", "pod", "container", "service", "tag", "unit"};
+  static final String[] IDENTITY = {"host", "pod", "container", "service", "tag", "unit", "task"};
 
   /**
    * Where the line came from, from its prefixes: the wrapper's identity (host, pod, container,
-   * compose service, tag, syslog/journald unit with its pid) and the process chain ({@code
+   * compose service, tag, syslog/journald unit with its pid, a launcher's task) and the process chain ({@code
    * APIServer pid=1}, nested ones joined), or null when the line names none.
    */
   public String origin() {
@@ -114,6 +114,9 @@ public final class MatchedLine {
       }
       if (g.equals("unit") && prefixValues.get("upid") != null) {
         v = v + "[" + prefixValues.get("upid") + "]";
+      }
+      if (g.equals("task")) {
+        v = "task " + v; // a launcher's task number (srun --label) alone says nothing
       }
       if (sb == null) {
         sb = new StringBuilder(v);

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The wrapper layer's property, over every stack: any outer wrapper (or none) × any middle one ×
  * any inner one around any known vLLM line gives the kind and groups of the bare line, and the
- * wrapper's time where it has one. The space is small enough to walk whole (15 × 6 × 4 × 9
+ * wrapper's time where it has one. The space is small enough to walk whole (15 × 10 × 4 × 9
  * stacks and lines), so every case is checked, not a random draw of them. Two middle wrappers are
  * none a prefix knows: they are peeled up to where a vLLM line can start (the spec's resync).
  */
@@ -77,6 +77,11 @@ class WrapperStackTest {
       new Wrapper("compose", s -> "vllm-1  | " + s, false),
       new Wrapper("stern", s -> "vllm-0 vllm " + s, false),
       new Wrapper("kubectl-prefix", s -> "[pod/vllm-0/vllm] " + s, false),
+      // launchers: SkyPilot, mpirun --tag-output --timestamp-output (a ctime: no time used), srun --label
+      new Wrapper("skypilot", s -> "(head, rank=0, pid=18260) " + s, false),
+      new Wrapper("mpi", s -> "Thu Jan 23 11:55:50 2025[1,1]<stdout>:" + s, false),
+      new Wrapper("srun", s -> "0: " + s, false),
+      new Wrapper("torch-rank", s -> "[rank0]: " + s, false),
       // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
       new Wrapper("sidecar", s -> "[VllmSidecar kooEr8Ccal1cqylW5f5cz]: 2025-08-12T10:00:03.123Z 1 stdout: " + s, true),
       new Wrapper("unknown-text", s -> "tests/test_x.py::test_y[tp-2] " + s, false));
