@@ -58,6 +58,19 @@ class LauncherExcerptsTest {
     assertEquals("task pid=33413", sink("07-skypilot-task-pid-vllm05-neuron-stats-access-vllm5738.log").stats.get(0).instance);
   }
 
+  /**
+   * KServe's dated header on the request lines and vLLM's own (no year) on the stats line of one
+   * file: the stats line takes the year the dated lines gave, not the file's date (a copy written
+   * a year later dated it 2026).
+   */
+  @Test
+  void aLineWithoutAYearTakesItFromTheDatedLinesBeforeIt() throws IOException {
+    PinnedExcerpts copiedLater = new PinnedExcerpts(EXCERPTS.dir(), "launchers", Instant.parse("2026-07-01T00:00:00Z"));
+    RecordingSink s = copiedLater.read("08-kserve-formatter-vllm08-v0-received-access-added-kserve4470.log").sink();
+    assertEquals(Instant.parse("2025-05-14T17:45:10.901Z"), Instant.ofEpochSecond(0, s.requests.get(0).arrivalNs));
+    assertEquals(Instant.parse("2025-05-14T17:45:10Z"), Instant.ofEpochSecond(0, s.stats.get(0).tsNs));
+  }
+
   /** torch.distributed's "[rankN]: " before a traceback: the engine's failure is an event of that rank. */
   @Test
   void aRanksTracebackIsAnEngineEvent() throws IOException {

@@ -36,6 +36,11 @@ public final class PinnedExcerpts {
   }
 
   /** The context a file of the folder is read in. */
+  /** The folder the excerpts are in. */
+  public Path dir() {
+    return dir;
+  }
+
   public ParseContext context(String file) {
     return new ParseContext(file, run, false, null, null, modified, null);
   }

@@ -37,6 +37,8 @@ public final class LogTimes {
   private final Map<ClockSpec, Integer> clockIds = new HashMap<>();
   private ZoneId inferredZone;
   private Integer year;
+  /** The year came from the file's date, a guess: a line with a year of its own replaces it. */
+  private boolean yearGuessed;
   private int lastMonth;
   private int clockId;
   private long resolutionNs;
@@ -119,12 +121,19 @@ public final class LogTimes {
             yearFor(monthDay(monthDay.parts()[0])[0]); // keep the year rolling with the lines
           }
         }
+        if (monthDay == null) {
+          var utc = Instant.ofEpochSecond(sn[0]).atOffset(ZoneOffset.UTC);
+          yearSeen(utc.getYear(), utc.getMonthValue());
+        }
         return use(sn[0], sn[1], sn[2], null, false);
       }
       if (dated != null) {
         String frac = dated.parts().length > 2 ? dated.parts()[2] : null;
         LocalDateTime ldt = dateTime(dated.parts()[0], dated.parts()[1]);
         long res = frac == null ? 1_000_000_000L : pow10(9 - frac.length());
+        if (monthDay == null) {
+          yearSeen(ldt.getYear(), ldt.getMonthValue());
+        }
         if (monthDay != null) {
           int month = monthDay(monthDay.parts()[0])[0];
           if (wrapperOffset == null) {
@@ -304,6 +313,20 @@ public final class LogTimes {
     return num(s, 0) * 100 + num(s, 2);
   }
 
+  /**
+   * A line's own time with a year (a wrapper's, a formatter's date) where no month-day time stands
+   * beside it: the year of the month-day lines after it, unless --year gave one or a line with both
+   * taught it. A file whose lines mix kserve's dated header with vLLM's own (no year) then dates
+   * both alike, not the latter by the file's date.
+   */
+  private void yearSeen(int y, int month) {
+    if (ctx.year() == null && (year == null || yearGuessed)) {
+      year = y;
+      lastMonth = month;
+      yearGuessed = false;
+    }
+  }
+
   /** The year of a month-day reading: given, learned, or from the file's date; rolls over Dec→Jan. */
   private int yearFor(int month) {
     if (year == null) {
@@ -314,6 +337,7 @@ public final class LogTimes {
         var refDate = ref.atZone(zone());
         // the file was last written after its first line: a later month means last year
         year = month > refDate.getMonthValue() ? refDate.getYear() - 1 : refDate.getYear();
+        yearGuessed = true;
       }
     } else if (lastMonth == 12 && month == 1) {
       year++;
@@ -369,8 +393,9 @@ public final class LogTimes {
     if (best == null || bestDiff > 26 * 3600) {
       return false; // the two readings do not describe the same moment
     }
-    if (year == null && ctx.year() == null) {
+    if ((year == null || yearGuessed) && ctx.year() == null) {
       year = best.getYear();
+      yearGuessed = false;
     }
     lastMonth = md[0];
     if (ctx.zone() == null && inferredZone == null) {
