@@ -27,6 +27,11 @@ final class ExplainReport {
       out.printf(Locale.ROOT, "  %,d log lines no kind claims (counted as other); the first:%n", s.unmatchedLogLines);
       s.unmatchedExamples.forEach(e -> out.println("    " + e));
     }
+    if (s.unknownWrapperLines > 0) {
+      out.printf(Locale.ROOT, "  %,d lines read behind a wrapper no prefix knows (the text before the line's"
+          + " own start was peeled); the first:%n", s.unknownWrapperLines);
+      s.unknownWrapperExamples.forEach(e -> out.println("    " + e));
+    }
     if (!s.rejectExamples.isEmpty()) {
       out.println("  rejected:");
       s.rejectExamples.forEach(e -> out.println("    " + e));

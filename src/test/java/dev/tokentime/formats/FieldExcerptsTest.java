@@ -124,6 +124,14 @@ class FieldExcerptsTest {
     assertEquals("APIServer pid=6095", r.instance);
     assertEquals(java.time.Instant.parse("2025-07-29T16:48:56Z").getEpochSecond() * 1_000_000_000L, r.arrivalNs);
     assertEquals(r.arrivalNs, r.queuedNs, "its Added line, tied");
+    // --explain says which lines were read behind a wrapper no prefix knows, and what it peeled
+    String file = "03-buildkite-iso-pytest-apiserver-pr21747.log";
+    var f = (dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log");
+    var stats = f.explain(new ByteArrayInputStream(Files.readAllBytes(FIELD.resolve(file))), EXCERPTS.context(file),
+        new RecordingSink());
+    assertEquals(1, stats.unknownWrapperLines);
+    assertTrue(stats.unknownWrapperExamples.get(0).startsWith("1: \"entrypoints/openai/test_completion_with_prompt_embeds.py::"),
+        stats.unknownWrapperExamples.get(0));
   }
 
   /** Colour codes whose ESC byte a copy lost: the file is still vLLM's, its lines still read. */

@@ -39,6 +39,9 @@ public final class ExplainStats {
    */
   public long unmatchedLogLines;
   public final List<String> unmatchedExamples = new ArrayList<>();
+  /** Lines read behind a wrapper no prefix knows (the spec's resync), and the first wrappers' text. */
+  public long unknownWrapperLines;
+  public final List<String> unknownWrapperExamples = new ArrayList<>();
   public final List<String> rejectExamples = new ArrayList<>();
 
   public ExplainStats(LineSpec spec) {
@@ -67,6 +70,13 @@ public final class ExplainStats {
     unmatchedLogLines++;
     if (unmatchedExamples.size() < EXAMPLES + 2) {
       unmatchedExamples.add(lineNo + ": " + cut(text));
+    }
+  }
+
+  void unknownWrapper(long lineNo, String wrapper) {
+    unknownWrapperLines++;
+    if (unknownWrapperExamples.size() < EXAMPLES && wrapper != null) {
+      unknownWrapperExamples.add(lineNo + ": \"" + cut(wrapper) + "\"");
     }
   }
 

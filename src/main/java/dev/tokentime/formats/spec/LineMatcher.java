@@ -572,6 +572,8 @@ public final class LineMatcher {
     }
     int start = r.start();
     m.prefixes.add(UNKNOWN_WRAPPER);
+    // kept for --explain (no identity: such text may differ line to line, as a test's id does)
+    m.prefixValues.merge(UNKNOWN_WRAPPER, text.substring(at, start), (a, b) -> a + b);
     Matcher t = instantMatcher.reset(text).region(at, start);
     if (t.find()) {
       m.times.add(new MatchedLine.TimeReading(INSTANT_TIME, new String[] {t.group()}));

@@ -223,6 +223,9 @@ public final class SpecParser {
     if (handler.continuation(m, buf, off, len)) {
       return;
     }
+    if (explain != null && m.prefixes.contains(LineMatcher.UNKNOWN_WRAPPER)) {
+      explain.unknownWrapper(lineNo, m.prefixValue(LineMatcher.UNKNOWN_WRAPPER));
+    }
     try {
       if (m.kind != null) {
         ownTime();
