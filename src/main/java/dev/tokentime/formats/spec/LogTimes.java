@@ -121,7 +121,7 @@ public final class LogTimes {
             yearFor(monthDay(monthDay.parts()[0])[0]); // keep the year rolling with the lines
           }
         }
-        if (monthDay == null) {
+        if (monthDay == null && yearOpen()) {
           var utc = Instant.ofEpochSecond(sn[0]).atOffset(ZoneOffset.UTC);
           yearSeen(utc.getYear(), utc.getMonthValue());
         }
@@ -131,7 +131,7 @@ public final class LogTimes {
         String frac = dated.parts().length > 2 ? dated.parts()[2] : null;
         LocalDateTime ldt = dateTime(dated.parts()[0], dated.parts()[1]);
         long res = frac == null ? 1_000_000_000L : pow10(9 - frac.length());
-        if (monthDay == null) {
+        if (monthDay == null && yearOpen()) {
           yearSeen(ldt.getYear(), ldt.getMonthValue());
         }
         if (monthDay != null) {
@@ -320,11 +320,14 @@ public final class LogTimes {
    * both alike, not the latter by the file's date.
    */
   private void yearSeen(int y, int month) {
-    if (ctx.year() == null && (year == null || yearGuessed)) {
-      year = y;
-      lastMonth = month;
-      yearGuessed = false;
-    }
+    year = y;
+    lastMonth = month;
+    yearGuessed = false;
+  }
+
+  /** Whether a line's own year may still set the year: not given, and not learned. */
+  private boolean yearOpen() {
+    return ctx.year() == null && (year == null || yearGuessed);
   }
 
   /** The year of a month-day reading: given, learned, or from the file's date; rolls over Dec→Jan. */
