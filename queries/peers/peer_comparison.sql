@@ -28,7 +28,8 @@
 -- counted their content chunks (request_latency.output_tokens_basis = 'chunks'); or a vLLM results
 -- file without per-request latencies (benchmark_serving.py of 2024), whose E2EL tokentime rebuilds
 -- from ttfts + itls, ending at the last chunk, where that tool ended it at the stream's end
--- ([DONE]): its TPOT and E2EL lie above the rebuild.
+-- ([DONE]): its TPOT and E2EL lie above the rebuild; or a reported throughput of a run whose
+-- requests carry no start time (LLMPerf's files of 2023), which tokentime cannot compute.
 CREATE OR REPLACE VIEW peer_comparison AS
 WITH names (convention, tool_metric, metric, factor, why) AS (
     VALUES
@@ -132,6 +133,11 @@ rebuilt_e2el AS (
     GROUP BY run
     HAVING count(finished_ns) = 0 AND count(e2e_ms) > 0
 ),
+-- runs whose requests carry no start time (LLMPerf's individual_responses of 2023): no wall
+-- time to divide a throughput by
+untimed AS (
+    SELECT run FROM requests GROUP BY run HAVING count(arrival_ns) = 0
+),
 -- the figures that divide by or sum output lengths, per convention
 length_based (convention, metric, counter) AS (
     VALUES
@@ -177,7 +183,11 @@ SELECT
         CASE WHEN re.run IS NOT NULL AND f.convention = 'vllm' AND f.metric IN ('e2e_ms', 'tpot_ms')
             THEN 'the results file has no per-request latencies: E2EL is rebuilt from ttfts + itls and ends at the'
                 || ' last chunk, where benchmark_serving.py of 2024 ended it at the stream''s end ([DONE]), so the'
-                || ' tool''s ' || f.tool_metric || ' lies above this figure' END), '')
+                || ' tool''s ' || f.tool_metric || ' lies above this figure' END,
+        CASE WHEN ut.run IS NOT NULL AND c.value IS NULL AND r.value IS NOT NULL
+            AND f.metric IN ('output_tokens_per_s', 'requests_per_s')
+            THEN 'not computed: the run''s requests carry no start times, so the wall time ' || f.convention
+                || ' divides by cannot be rebuilt; the reported figure is the tool''s own' END), '')
         AS not_reproducible
 FROM runs AS u
 CROSS JOIN tool_figures AS f
@@ -187,6 +197,7 @@ LEFT JOIN reported AS r ON r.run = u.run AND r.convention = f.convention AND r.t
 LEFT JOIN chunk_counted AS cc ON cc.run = u.run
 LEFT JOIN length_based AS lb ON cc.run IS NOT NULL AND lb.convention = f.convention AND lb.metric = f.metric
 LEFT JOIN rebuilt_e2el AS re ON re.run = u.run
+LEFT JOIN untimed AS ut ON ut.run = u.run
 WHERE t.value IS NOT NULL OR c.value IS NOT NULL OR r.value IS NOT NULL
 ORDER BY u.run,
     list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', 'output_tokens_per_s', 'requests_per_s'], f.metric),

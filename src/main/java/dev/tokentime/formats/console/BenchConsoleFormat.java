@@ -84,7 +84,9 @@ public final class BenchConsoleFormat implements InputFormat {
       Map.entry("max request concurrency", new String[] {"max_concurrency", "count"}),
       Map.entry("max reqeuest concurrency", new String[] {"max_concurrency", "count"}), // SGLang's old typo
       Map.entry("maximum request concurrency", new String[] {"max_concurrency", "count"}),
-      Map.entry("traffic request rate", new String[] {"request_rate", "requests/s"}));
+      Map.entry("traffic request rate", new String[] {"request_rate", "requests/s"}),
+      // vllm bench serve of 2026 prints the configured rate inside the block, as its JSON's request_rate
+      Map.entry("request rate configured (rps)", new String[] {"request_rate", "requests/s"}));
 
   /** Latency names in the stat lines (Mean TTFT (ms)) → the JSON's metric names. */
   private static final Map<String, String> SERVING_LATENCY = Map.of(
@@ -222,7 +224,8 @@ public final class BenchConsoleFormat implements InputFormat {
       return null;
     }
     double d = Double.parseDouble(t.replace(",", ""));
-    return Double.isFinite(d) ? d : null;
+    // "-0.00" (a rounded tiny negative, as SGLang prints a TPOT) is zero, not a negative figure
+    return Double.isFinite(d) ? (d == 0 ? 0.0 : d) : null;
   }
 
   // ---------------------------------------------------------------- vLLM, SGLang
@@ -232,6 +235,12 @@ public final class BenchConsoleFormat implements InputFormat {
     boolean inBlock;
     Double concurrency;
     Double rate;
+    /**
+     * The run's settings printed before its block ("Traffic request rate: 8.0", "Maximum request
+     * concurrency: 16": vllm bench serve prints them when the run starts, not in its result).
+     */
+    Double announcedConcurrency;
+    Double announcedRate;
 
     ServingReader(ParseContext ctx, RecordSink sink) {
       super(ctx, sink);
@@ -243,9 +252,13 @@ public final class BenchConsoleFormat implements InputFormat {
       if (!inBlock) {
         if (line.contains(SERVING_HEADER) && line.startsWith("=")) {
           inBlock = true;
-          concurrency = null;
-          rate = null;
+          concurrency = announcedConcurrency;
+          rate = announcedRate;
+          announcedConcurrency = null;
+          announcedRate = null;
           nextRun();
+        } else {
+          announced(line);
         }
         sink.otherLine();
         return null;
@@ -310,19 +323,51 @@ public final class BenchConsoleFormat implements InputFormat {
           unit = mu[1];
         }
       }
-      sink.reportedMetric(run, null, metric, stat, v, unit);
+      // kept until the block ends, when the run's level is known (a rate or cap may come late)
+      figures.add(new Figure(metric, stat, v, unit));
       sink.record();
       return null;
+    }
+
+    private record Figure(String metric, String stat, double value, String unit) {}
+
+    private final List<Figure> figures = new ArrayList<>();
+
+    /** A run's setting printed before its block: kept for the level of the block that follows. */
+    private void announced(String line) {
+      Matcher kv = KEY_VALUE.matcher(line);
+      if (!kv.matches()) {
+        return;
+      }
+      String key = kv.group(1).strip().toLowerCase(Locale.ROOT);
+      if (key.equals("traffic request rate") || key.equals("maximum request concurrency")
+          || key.equals("max request concurrency")) {
+        Double v = number(kv.group(2).strip());
+        if (v != null && v > 0) {
+          if (key.equals("traffic request rate")) {
+            announcedRate = v;
+          } else {
+            announcedConcurrency = v;
+          }
+        }
+      }
     }
 
     private void endBlock() {
       inBlock = false;
       // the level of the run: its concurrency cap, else its request rate
+      Double level = null;
       if (concurrency != null && concurrency > 0) {
+        level = concurrency;
         sink.runLevel(run, "concurrency", concurrency, null, "console summary (max request concurrency)");
       } else if (rate != null && rate > 0) {
+        level = rate;
         sink.runLevel(run, "request_rate", rate, null, "console summary (traffic request rate)");
       }
+      for (Figure f : figures) {
+        sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
+      }
+      figures.clear();
     }
 
     @Override

@@ -33,7 +33,9 @@ class BenchConsoleFormatTest {
     CollectingSink sink = new CollectingSink();
     long lines = f.parse(new ByteArrayInputStream(bytes), new ParseContext("test-input", "r", false, null, null), sink);
     assertEquals(lines, sink.records + sink.other + sink.rejects.size(), "lines = records + other + rejected");
-    assertEquals(new String(bytes, StandardCharsets.UTF_8).lines().count(), lines, "every line read");
+    // lines end at '\n' only: a progress bar's '\r' redraws within one line
+    long newlines = new String(bytes, StandardCharsets.UTF_8).chars().filter(c -> c == '\n').count();
+    assertEquals(newlines + (bytes.length > 0 && bytes[bytes.length - 1] != '\n' ? 1 : 0), lines, "every line read");
     sink.reported.add("format " + f.id());
     return sink;
   }
@@ -70,14 +72,38 @@ class BenchConsoleFormatTest {
     assertEquals(18, s.rejects.get(0).lineNo(), "the cut 'P90 TPO' line");
   }
 
+  /**
+   * vllm bench serve of 2026 prints the run's rate before its block ("Traffic request rate: 8.0")
+   * and "Request rate configured (RPS)" inside: the run's level, on every figure of the block, as
+   * its result JSON gives it.
+   */
+  @Test
+  void vllm2026RateAnnouncedBeforeTheBlock() throws IOException {
+    CollectingSink s = parse("vllm-bench-serve-2026-rate8.log");
+    assertEquals("request_rate", s.levels.get("r")[0]);
+    assertEquals(8.0, s.levels.get("r")[1]);
+    assertTrue(s.reported.contains("r 8.0 request_rate value 8.0 requests/s"), s.reported.toString());
+    assertTrue(s.reported.contains("r 8.0 max_concurrent_requests value 1000.0 count"), s.reported.toString());
+    assertTrue(s.reported.stream().filter(r -> !r.startsWith("format ")).allMatch(r -> r.startsWith("r 8.0 ")),
+        s.reported.toString());
+    assertEquals(0, s.rejects.size(), s.rejects.toString());
+  }
+
+  /** "Median TPOT (ms): -0.00" (a rounded tiny negative in a real SGLang-derived block) is zero. */
+  @Test
+  void aPrintedNegativeZeroIsZero() {
+    assertEquals("0.0", String.valueOf(BenchConsoleFormat.number("-0.00")));
+    assertEquals("-1.5", String.valueOf(BenchConsoleFormat.number("-1.50")));
+  }
+
   @Test
   void sglangBlockWithLevelAndLittlesLawConcurrency() throws IOException {
     CollectingSink s = parse("sglang-issue8285.txt");
     List<String> r = s.reported;
-    assertTrue(r.contains("r null e2e_latency mean 26530.12 ms"), r.toString());
-    assertTrue(r.contains("r null concurrency value 315.98 count"), r.toString());
-    assertTrue(r.contains("r null total_output_tokens_retokenized value 675679.0 tokens"), r.toString());
-    assertTrue(r.contains("r null itl median 22.82 ms"), r.toString());
+    assertTrue(r.contains("r 330.0 e2e_latency mean 26530.12 ms"), r.toString());
+    assertTrue(r.contains("r 330.0 concurrency value 315.98 count"), r.toString());
+    assertTrue(r.contains("r 330.0 total_output_tokens_retokenized value 675679.0 tokens"), r.toString());
+    assertTrue(r.contains("r 330.0 itl median 22.82 ms"), r.toString());
     assertEquals(330.0, s.levels.get("r")[1], "Max request concurrency 330 is the run's level");
     assertTrue(s.rejects.get(0).reason().contains("P95 ITL (ms): no value"), s.rejects.toString());
   }

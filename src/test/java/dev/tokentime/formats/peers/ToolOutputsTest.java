@@ -32,17 +32,20 @@ class ToolOutputsTest {
   static final Path DIR = Path.of("src/test/resources/real-logs/tools");
 
   /** file → format, records, rejects. */
-  static final Map<String, String> READS = new TreeMap<>(Map.of(
-      "vllm-dstack-pd-1p3d-c128/1p3d_conc128_in128_out2048_20250914_020816.json", "vllm-bench-json 1 0",
+  static final Map<String, String> READS = new TreeMap<>(Map.ofEntries(
+      Map.entry("vllm-dstack-pd-1p3d-c128/1p3d_conc128_in128_out2048_20250914_020816.json", "vllm-bench-json 1 0"),
       // late 2024: no request_throughput in the lines
-      "sglang-dc-online/llama_3_3_70b_online_output.jsonl", "sglang-bench-jsonl 7 0",
-      "sglang-tonyli-pd-local/pd_local.jsonl", "sglang-bench-jsonl 1 0",
-      "aiperf-databloom-llama32/profile_export.jsonl", "aiperf-jsonl 20 0",
+      Map.entry("sglang-dc-online/llama_3_3_70b_online_output.jsonl", "sglang-bench-jsonl 7 0"),
+      Map.entry("sglang-tonyli-pd-local/pd_local.jsonl", "sglang-bench-jsonl 1 0"),
+      Map.entry("aiperf-databloom-llama32/profile_export.jsonl", "aiperf-jsonl 20 0"),
       // AIPerf 0.8: a sum column before p1
-      "aiperf-databloom-llama32/profile_export_aiperf.csv", "aiperf-summary 37 0",
-      "aiperf-databloom-timeouts/profile_export.jsonl", "aiperf-jsonl 20 0",
-      "aiperf-databloom-timeouts/profile_export_aiperf.csv", "aiperf-summary 3 0",
-      "aiperf-databloom-timeouts/profile_export_aiperf.json", "aiperf-summary 1 0"));
+      Map.entry("aiperf-databloom-llama32/profile_export_aiperf.csv", "aiperf-summary 37 0"),
+      Map.entry("aiperf-databloom-timeouts/profile_export.jsonl", "aiperf-jsonl 20 0"),
+      Map.entry("aiperf-databloom-timeouts/profile_export_aiperf.csv", "aiperf-summary 3 0"),
+      Map.entry("aiperf-databloom-timeouts/profile_export_aiperf.json", "aiperf-summary 1 0"),
+      Map.entry("llmperf-2023-triton-llm-2req/meta-llama-Llama-2-7b-chat-hf_550_150_individual_responses.json", "llmperf-json 2 0"),
+      Map.entry("llmperf-2023-triton-llm-2req/meta-llama-Llama-2-7b-chat-hf_550_150_summary.json", "llmperf-json 1 0"),
+      Map.entry("vllm-2026-gemma4-rate8/result-long-rate8.json", "vllm-bench-json 1 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
@@ -79,6 +82,34 @@ class ToolOutputsTest {
       t.ingest(IngestOptions.of(List.of(DIR.resolve("aiperf-databloom-llama32").toString())));
       assertEquals(List.of(List.of(10.0, 10.0)), t.rows("SELECT max(value) FILTER (metric = 'error_request_count'),"
           + " max(value) FILTER (metric = 'request_count') FROM aiperf_metrics WHERE run = 'aiperf-databloom-llama32'"));
+    }
+  }
+
+  /**
+   * LLMPerf's per-request records of 2023 carry no start times: its throughputs cannot be rebuilt,
+   * and peer_comparison says so on those rows instead of leaving them blank. A 2026 vllm bench
+   * serve result and its console log are one run at one level (the log announces its rate before
+   * its block).
+   */
+  @Test
+  void reportedFiguresTokentimeCannotComputeSayWhy() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of(DIR.resolve("llmperf-2023-triton-llm-2req").toString())));
+      List<List<Object>> rows = t.rows("SELECT metric, convention_value, reported_value IS NOT NULL, not_reproducible"
+          + " FROM peer_comparison WHERE convention = 'llmperf' AND metric IN ('output_tokens_per_s', 'requests_per_s')"
+          + " ORDER BY metric");
+      assertEquals(2, rows.size(), rows.toString());
+      for (List<Object> r : rows) {
+        assertEquals(null, r.get(1));
+        assertEquals(true, r.get(2));
+        assertTrue(String.valueOf(r.get(3)).startsWith("not computed: the run's requests carry no start times"), r.toString());
+      }
+      t.write("vllm-2026/result-long-rate8.json", Files.readString(DIR.resolve("vllm-2026-gemma4-rate8/result-long-rate8.json")));
+      t.write("vllm-2026/bench-long-rate8.log", Files.readString(Path.of("src/test/resources/real-logs/console/vllm-bench-serve-2026-rate8.log")));
+      t.ingest(IngestOptions.of(List.of(tmp.resolve("vllm-2026").toString())));
+      assertEquals(List.of(List.of("request_rate", 8.0)), t.rows("SELECT level_kind, level FROM runs WHERE run = 'vllm-2026'"));
+      assertEquals(List.of(List.of(8.0)), t.rows("SELECT DISTINCT level FROM reported_metrics"
+          + " WHERE run = 'vllm-2026'"));
     }
   }
 
