@@ -83,6 +83,31 @@ class SpecEngineTest {
     var g = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec",
         "format x\nprefix p ^(?<a>\\d+) \n  time rfc3339 b\n"));
     assertEquals("bad.spec:3: group b is not in the prefix's pattern", g.getMessage());
+    var twice = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec",
+        "format x\nresync \\[x\\]\nresync \\[y\\]\n"));
+    assertEquals("bad.spec:3: one resync line (alternatives go in its regex)", twice.getMessage());
+    var layer = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec",
+        "layer w\nresync \\[x\\]\n"));
+    assertTrue(layer.getMessage().contains("a layer has none"), layer.getMessage());
+  }
+
+  /**
+   * A spec's resync, without Java: a line behind a wrapper no prefix knows is read from the first
+   * start the spec names; a header ends the search (a message quoting a start stays a message).
+   */
+  @Test
+  void aSpecsResyncReadsLinesBehindUnknownWrappers() {
+    LineSpec spec = SpecReader.read("toy.spec", "format toy\nresync \\[toy\\]\n"
+        + "prefix toy ^\\[toy\\]\\s\nkind ev engine_events start\n  match ^started (?<detail>\\S+)$\n");
+    assertEquals(1, spec.headers());
+    LineMatcher m = new LineMatcher(spec);
+    MatchedLine line = new MatchedLine();
+    m.match(1, "node-7 >>> [toy] started now", line);
+    assertEquals("ev", line.kind.name());
+    assertEquals(List.of(LineMatcher.UNKNOWN_WRAPPER, "toy"), line.prefixes);
+    assertEquals("node-7 >>> ", line.prefixValue(LineMatcher.UNKNOWN_WRAPPER));
+    m.match(2, "[toy] said: [toy] started now", line);
+    assertEquals(null, line.kind, "after the header, a quoted start is the message's");
   }
 
   @Test
