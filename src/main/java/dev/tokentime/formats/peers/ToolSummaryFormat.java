@@ -125,6 +125,10 @@ public final class ToolSummaryFormat implements InputFormat {
       sink.reject(1, "expected a JSON object of metrics", null, 0, 0);
       return 1;
     }
+    JsonNode combinations = doc.get("per_combination_metrics");
+    if (tool == Tool.AIPERF && combinations != null && combinations.isArray()) {
+      return sweep(combinations, ctx, sink);
+    }
     String run = ctx.defaultRun();
     Double level = level(doc.get("input_config"), run, sink);
     int n = metrics(doc, run, level, sink);
@@ -132,7 +136,7 @@ public final class ToolSummaryFormat implements InputFormat {
     if (records != null && records.isArray()) {
       for (JsonNode r : records) {
         if (r.isObject() && r.hasNonNull("tag")) {
-          n += metric(r.get("tag").asText(), r, run, level, sink);
+          n += metric(r.get("tag").asText(), r, run, level, sink, true);
         }
       }
     } else if (records != null && records.isObject()) {
@@ -146,19 +150,65 @@ public final class ToolSummaryFormat implements InputFormat {
     return 1;
   }
 
+  /**
+   * AIPerf's sweep aggregate ({@code profile_export_aiperf_sweep.json}: {@code aggregation_type}
+   * sweep, one {@code per_combination_metrics} entry per swept value): each combination is a run
+   * of its own (the file's run, then {@code #2}, {@code #3} …) at the level its {@code parameters}
+   * name. Its {@code std}, {@code cv} and confidence bounds are across the trials of a value, not
+   * across requests as a run's export has them: they are not kept under a run's statistics.
+   */
+  private long sweep(JsonNode combinations, ParseContext ctx, RecordSink sink) {
+    int i = 0;
+    int n = 0;
+    for (JsonNode c : combinations) {
+      i++;
+      String run = i == 1 ? ctx.defaultRun() : ctx.defaultRun() + "#" + i;
+      Double level = sweepLevel(c.path("parameters"), run, sink);
+      JsonNode m = c.get("metrics");
+      if (m != null && m.isObject()) {
+        Iterator<Map.Entry<String, JsonNode>> it = m.fields();
+        while (it.hasNext()) {
+          var e = it.next();
+          if (e.getValue().isObject() && e.getValue().has("unit")) {
+            n += metric(e.getKey(), e.getValue(), run, level, sink, false);
+          }
+        }
+      }
+    }
+    if (n == 0) {
+      sink.reject(1, "a sweep aggregate without a metric of the form {\"unit\": ..., \"avg\": ...}", null, 0, 0);
+    } else {
+      sink.record();
+    }
+    return 1;
+  }
+
+  /** A combination's level: its concurrency, else its request rate. */
+  private static Double sweepLevel(JsonNode parameters, String run, RecordSink sink) {
+    for (String kind : new String[] {"concurrency", "request_rate"}) {
+      JsonNode v = parameters.get(kind);
+      if (v != null && v.isNumber() && v.asDouble() > 0
+          && sink.runLevel(run, kind, v.asDouble(), null, "AIPerf sweep aggregate parameters") == null) {
+        return v.asDouble();
+      }
+    }
+    return null;
+  }
+
   private static int metrics(JsonNode obj, String run, Double level, RecordSink sink) {
     int n = 0;
     Iterator<Map.Entry<String, JsonNode>> it = obj.fields();
     while (it.hasNext()) {
       var e = it.next();
       if (e.getValue().isObject() && e.getValue().has("unit")) {
-        n += metric(e.getKey(), e.getValue(), run, level, sink);
+        n += metric(e.getKey(), e.getValue(), run, level, sink, true);
       }
     }
     return n;
   }
 
-  private static int metric(String tag, JsonNode m, String run, Double level, RecordSink sink) {
+  /** {@code withStd}: the object's std is across requests (a run's export), not across trials. */
+  private static int metric(String tag, JsonNode m, String run, Double level, RecordSink sink, boolean withStd) {
     String name = canonicalTag(tag);
     String unit = m.path("unit").asText("");
     int n = 0;
@@ -166,7 +216,7 @@ public final class ToolSummaryFormat implements InputFormat {
     while (it.hasNext()) {
       var s = it.next();
       String stat = s.getKey();
-      if (isStat(stat) && s.getValue().isNumber()) {
+      if (isStat(stat) && (withStd || !stat.equals("std")) && s.getValue().isNumber()) {
         sink.reportedMetric(run, level, name, stat, s.getValue().asDouble(), unit);
         n++;
       }
@@ -193,14 +243,35 @@ public final class ToolSummaryFormat implements InputFormat {
     if (config == null) {
       return null;
     }
-    Double conc = find(config, "concurrency");
-    Double rate = conc == null ? find(config, "request_rate") : null;
+    Double conc = null;
+    Double rate = null;
+    // AIPerf 0.11: the load is set per phase; the phase whose results count (not a warm-up) is the run's
+    JsonNode phases = config.get("phases");
+    if (phases != null && phases.isArray()) {
+      for (JsonNode ph : phases) {
+        if (ph.isObject() && !ph.path("exclude_from_results").asBoolean(false)) {
+          conc = positive(ph.get("concurrency"));
+          rate = conc == null ? positive(ph.get("request_rate")) : null;
+          if (conc != null || rate != null) {
+            break;
+          }
+        }
+      }
+    }
+    if (conc == null && rate == null) {
+      conc = find(config, "concurrency");
+      rate = conc == null ? find(config, "request_rate") : null;
+    }
     String kind = conc != null ? "concurrency" : rate != null ? "request_rate" : null;
     Double level = conc != null ? conc : rate;
     if (kind != null && sink.runLevel(run, kind, level, null, "tool summary input_config") == null) {
       return level;
     }
     return null;
+  }
+
+  private static Double positive(JsonNode v) {
+    return v != null && v.isNumber() && v.asDouble() > 0 ? v.asDouble() : null;
   }
 
   private static Double find(JsonNode n, String key) {

@@ -45,7 +45,9 @@ class ToolOutputsTest {
       Map.entry("aiperf-databloom-timeouts/profile_export_aiperf.json", "aiperf-summary 1 0"),
       Map.entry("llmperf-2023-triton-llm-2req/meta-llama-Llama-2-7b-chat-hf_550_150_individual_responses.json", "llmperf-json 2 0"),
       Map.entry("llmperf-2023-triton-llm-2req/meta-llama-Llama-2-7b-chat-hf_550_150_summary.json", "llmperf-json 1 0"),
-      Map.entry("vllm-2026-gemma4-rate8/result-long-rate8.json", "vllm-bench-json 1 0")));
+      Map.entry("vllm-2026-gemma4-rate8/result-long-rate8.json", "vllm-bench-json 1 0"),
+      Map.entry("aiperf-sweep-akamas/profile_export_aiperf_sweep.json", "aiperf-summary 1 0"),
+      Map.entry("aiperf-sweep-akamas/concurrency_16/profile_export_aiperf.json", "aiperf-summary 1 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
@@ -111,6 +113,29 @@ class ToolOutputsTest {
       assertEquals(List.of(List.of(8.0)), t.rows("SELECT DISTINCT level FROM reported_metrics"
           + " WHERE run = 'vllm-2026'"));
     }
+  }
+
+  /**
+   * AIPerf's sweep aggregate: one run per swept concurrency, its per-request figures as a run's
+   * export gives them (the first equals the concurrency-16 run's own file), and no std (across
+   * trials there, 0 with one trial). AIPerf 0.11's run file sets its load per phase.
+   */
+  @Test
+  void anAiperfSweepAggregateIsOneRunPerValue() throws IOException {
+    String sweep = "aiperf-sweep-akamas/profile_export_aiperf_sweep.json";
+    RecordingSink s = read(sweep, Files.readAllBytes(DIR.resolve(sweep)), new String[1]);
+    assertEquals(List.of(16.0, 32.0, 64.0, 96.0, 128.0, 192.0, 256.0, 320.0, 384.0, 512.0, 640.0, 768.0),
+        s.c.levels.values().stream().map(l -> (Double) l[1]).sorted().toList());
+    assertEquals("concurrency", s.c.levels.get("tools")[0]);
+    assertEquals(16.0, s.c.levels.get("tools")[1]);
+    assertEquals(768.0, s.c.levels.get("tools#12")[1]);
+    assertTrue(s.c.reported.contains("tools 16.0 time_to_first_token avg 28.736161119863013 ms"), s.c.reported.toString());
+    assertTrue(s.c.reported.contains("tools 16.0 time_to_first_token p99 66.76023583999999 ms"), s.c.reported.toString());
+    assertTrue(s.c.reported.stream().noneMatch(r -> r.contains(" std ")), "a sweep's std is across trials");
+    String run = "aiperf-sweep-akamas/concurrency_16/profile_export_aiperf.json";
+    RecordingSink one = read(run, Files.readAllBytes(DIR.resolve(run)), new String[1]);
+    assertEquals(16.0, one.c.levels.get("tools")[1], "input_config.phases[0].concurrency");
+    assertTrue(one.c.reported.contains("tools 16.0 time_to_first_token avg 28.736161119863013 ms"), one.c.reported.toString());
   }
 
   /** SGLang's total_throughput is input plus output tokens per second, not requests. */
