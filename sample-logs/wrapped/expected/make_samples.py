@@ -79,6 +79,14 @@ def build(name, hour, wrap, proc="(APIServer pid=1)", inner_tz=UTC, wrapper_exac
     return exp
 
 
+def to_ms(e):
+    """A wrapper that keeps milliseconds: the expected times rounded down to them."""
+    for k in ("arrival_ns", "queued_ns", "first_token_ns", "last_token_ns", "finished_ns"):
+        e["request"][k] = e["request"][k] // 1_000_000 * 1_000_000
+    e["stats"]["ts_ns"] = e["stats"]["ts_ns"] // 1_000_000 * 1_000_000
+    e["version_ts_ns"] = e["version_ts_ns"] // 1_000_000 * 1_000_000
+
+
 def rfc(t, digits):
     frac = f"{t.microsecond:06d}" + "000"
     return t.strftime("%Y-%m-%dT%H:%M:%S") + ("." + frac[:digits] if digits else "") + "Z"
@@ -133,11 +141,7 @@ def desk(t, x):
     return [f"{lt:%Y-%m-%d %H:%M:%S}.{lt.microsecond // 1000:03d} | {x}"]
 expected.append(build("docker-desktop", 4, desk, proc=None, extra={"wrapper_tz": "+02:00"}))
 # docker desktop keeps ms: round the expected times to ms
-e = expected[-1]
-for k in ("arrival_ns", "queued_ns", "first_token_ns", "last_token_ns", "finished_ns"):
-    e["request"][k] = e["request"][k] // 1_000_000 * 1_000_000
-e["stats"]["ts_ns"] = e["stats"]["ts_ns"] // 1_000_000 * 1_000_000
-e["version_ts_ns"] = e["version_ts_ns"] // 1_000_000 * 1_000_000
+to_ms(expected[-1])
 
 # stern: "pod container " (no time)
 expected.append(build("stern", 5, lambda t, x: [f"vllm-test-fix-39064 vllm {x}"], wrapper_exact=False,
@@ -206,11 +210,7 @@ PST = timezone(timedelta(hours=-8))
 expected.append(build("unknown-collector", 16,
                       lambda t, x: [f"[VllmSidecar kooEr8Ccal1cqylW5f5cz]: {rfc(t, 3)} 1 stdout: {x}"],
                       inner_tz=PST, extra={"inner_tz": "-08:00"}))
-e = expected[-1]
-for k in ("arrival_ns", "queued_ns", "first_token_ns", "last_token_ns", "finished_ns"):
-    e["request"][k] = e["request"][k] // 1_000_000 * 1_000_000
-e["stats"]["ts_ns"] = e["stats"]["ts_ns"] // 1_000_000 * 1_000_000
-e["version_ts_ns"] = e["version_ts_ns"] // 1_000_000 * 1_000_000
+to_ms(expected[-1])
 
 # launchers. SkyPilot's job output (no time): "(head, rank=0, pid=18260) " names the node and rank
 expected.append(build("skypilot", 18, lambda t, x: [f"(head, rank=0, pid=18260) {x}"], proc=None,
