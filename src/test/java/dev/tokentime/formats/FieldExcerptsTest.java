@@ -11,7 +11,6 @@ import dev.tokentime.testing.PinnedExcerpts;
 import dev.tokentime.testing.RecordingSink;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -127,8 +126,7 @@ class FieldExcerptsTest {
     // --explain says which lines were read behind a wrapper no prefix knows, and what it peeled
     String file = "03-buildkite-iso-pytest-apiserver-pr21747.log";
     var f = (dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log");
-    var stats = f.explain(new ByteArrayInputStream(Files.readAllBytes(FIELD.resolve(file))), EXCERPTS.context(file),
-        new RecordingSink());
+    var stats = EXCERPTS.explain(f, file);
     assertEquals(1, stats.unknownWrapperLines);
     assertTrue(stats.unknownWrapperExamples.get(0).startsWith("1: \"entrypoints/openai/test_completion_with_prompt_embeds.py::"),
         stats.unknownWrapperExamples.get(0));
@@ -169,9 +167,8 @@ class FieldExcerptsTest {
   @Test
   void explainListsKindLinesUnderAnUnknownHeader() throws IOException {
     String file = "sgl-v05-customfmt-dp-ep-antgroup-pr4.log";
-    byte[] b = Files.readAllBytes(FIELD.resolve(file));
     var f = (dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("sglang-log");
-    var stats = f.explain(new ByteArrayInputStream(b), EXCERPTS.context(file), new RecordingSink());
+    var stats = EXCERPTS.explain(f, file);
     assertEquals(5, stats.unmatchedLogLines);
     assertTrue(stats.unmatchedExamples.get(0).startsWith("1: 2025-10-29 02:27:35 INFO 8900 [ DP15 TP15 EP15"),
         stats.unmatchedExamples.get(0));

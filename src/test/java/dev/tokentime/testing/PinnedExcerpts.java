@@ -56,6 +56,13 @@ public final class PinnedExcerpts {
     return new Read(f.id() + " " + lines + " " + s.c.records + " " + s.c.other + " " + s.c.rejects.size(), s);
   }
 
+  /** What {@code ingest --explain} says of one excerpt read as {@code format}. */
+  public dev.tokentime.formats.spec.ExplainStats explain(dev.tokentime.formats.spec.SpecFormat format, String file)
+      throws IOException {
+    return format.explain(new ByteArrayInputStream(Files.readAllBytes(dir.resolve(file))), context(file),
+        new RecordingSink());
+  }
+
   /** Every .log file of the folder has its account in {@code accounts}, and is read as it says. */
   public void assertAccounts(Map<String, String> accounts) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {

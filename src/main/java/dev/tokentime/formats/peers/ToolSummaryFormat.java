@@ -131,7 +131,7 @@ public final class ToolSummaryFormat implements InputFormat {
     }
     String run = ctx.defaultRun();
     Double level = level(doc.get("input_config"), run, sink);
-    int n = metrics(doc, run, level, sink);
+    int n = metrics(doc, run, level, sink, true);
     JsonNode records = doc.get("records"); // AIPerf's early-October-2025 layout
     if (records != null && records.isArray()) {
       for (JsonNode r : records) {
@@ -140,7 +140,7 @@ public final class ToolSummaryFormat implements InputFormat {
         }
       }
     } else if (records != null && records.isObject()) {
-      n += metrics(records, run, level, sink);
+      n += metrics(records, run, level, sink, true);
     }
     if (n == 0) {
       sink.reject(1, "no metric of the form {\"unit\": ..., \"avg\": ...} found", null, 0, 0);
@@ -166,13 +166,7 @@ public final class ToolSummaryFormat implements InputFormat {
       Double level = sweepLevel(c.path("parameters"), run, sink);
       JsonNode m = c.get("metrics");
       if (m != null && m.isObject()) {
-        Iterator<Map.Entry<String, JsonNode>> it = m.fields();
-        while (it.hasNext()) {
-          var e = it.next();
-          if (e.getValue().isObject() && e.getValue().has("unit")) {
-            n += metric(e.getKey(), e.getValue(), run, level, sink, false);
-          }
-        }
+        n += metrics(m, run, level, sink, false);
       }
     }
     if (n == 0) {
@@ -195,13 +189,14 @@ public final class ToolSummaryFormat implements InputFormat {
     return null;
   }
 
-  private static int metrics(JsonNode obj, String run, Double level, RecordSink sink) {
+  /** Every {@code {"unit": …, stat: …}} member of {@code obj}; {@code withStd} as {@link #metric}. */
+  private static int metrics(JsonNode obj, String run, Double level, RecordSink sink, boolean withStd) {
     int n = 0;
     Iterator<Map.Entry<String, JsonNode>> it = obj.fields();
     while (it.hasNext()) {
       var e = it.next();
       if (e.getValue().isObject() && e.getValue().has("unit")) {
-        n += metric(e.getKey(), e.getValue(), run, level, sink, true);
+        n += metric(e.getKey(), e.getValue(), run, level, sink, withStd);
       }
     }
     return n;
