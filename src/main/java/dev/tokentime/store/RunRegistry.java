@@ -255,12 +255,22 @@ final class RunRegistry {
   private static final Pattern RATE = Pattern.compile(
       "(?:^|[-_./ ,])(?:rate|qps|rps|request_rate|request-rate)[-_=]?(\\d+(?:\\.\\d+)?)(?=$|[-_./ ,])",
       Pattern.CASE_INSENSITIVE);
+  // a repeat is "rep2", "repeat-2" or "trial_2" anywhere, a bare "r2" only as the whole name, right
+  // after the level ("c16-r2") or first before it ("r2_rate8"): a bare one elsewhere is as often a
+  // LoRA rank ("lora-r16", "lora-r16-c16") or a revision as a repeat
   private static final Pattern REPEAT =
-      Pattern.compile("(?:^|[-_./ ,])(?:r|rep|repeat)[-_=]?(\\d+)(?=$|[-_./ ,])", Pattern.CASE_INSENSITIVE);
+      Pattern.compile("(?:^|[-_./ ,])(?:rep|repeat|trial)[-_=]?(\\d+)(?=$|[-_./ ,])", Pattern.CASE_INSENSITIVE);
+  private static final String LEVEL_TOKEN =
+      "(?:c|conc|concurrency|rate|qps|rps|request_rate|request-rate)[-_=]?\\d+(?:\\.\\d+)?";
+  private static final Pattern BARE_REPEAT = Pattern.compile(
+      "^r(\\d+)(?:\\.\\w+)*$"
+          + "|(?:^|[-_./ ,])" + LEVEL_TOKEN + "[-_./ ,]r(\\d+)(?=$|[-_./ ,])"
+          + "|^r(\\d+)[-_./ ,]" + LEVEL_TOKEN + "(?=$|[-_./ ,])",
+      Pattern.CASE_INSENSITIVE);
 
   /**
    * Level and repeat from names like c16, conc16, concurrency=16, concurrency_16, rate-8, qps8,
-   * rps-2.5, c16-r2.
+   * rps-2.5, c16-r2, rate8_rep3, r2.
    */
   static void inferFromName(Run r) {
     Matcher c = CONCURRENCY.matcher(r.name);
@@ -273,8 +283,12 @@ final class RunRegistry {
       r.level = Double.parseDouble(q.group(1));
     }
     Matcher p = REPEAT.matcher(r.name);
+    Matcher b = BARE_REPEAT.matcher(r.name);
     if (p.find()) {
       r.repeat = Integer.parseInt(p.group(1));
+    } else if (b.find()) {
+      String n = b.group(1) != null ? b.group(1) : b.group(2) != null ? b.group(2) : b.group(3);
+      r.repeat = Integer.parseInt(n);
     }
     if (r.levelKind != null || r.repeat != null) {
       r.notes = FROM_RUN_NAME;

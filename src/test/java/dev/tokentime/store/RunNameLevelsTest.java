@@ -59,4 +59,41 @@ class RunNameLevelsTest {
     }
     assertEquals(List.of(), wrong);
   }
+
+  static String repeat(String name) {
+    RunRegistry.Run r = new RunRegistry.Run(name);
+    RunRegistry.inferFromName(r);
+    return r.repeat == null ? "-" : r.repeat.toString();
+  }
+
+  @Test
+  void repeatsFromNamesAndBareRsOnlyBesideALevel() {
+    String[][] cases = {
+        {"c16-r2", "2"},
+        {"sweep-c64-r2", "2"},
+        {"r3_rate8", "3"},
+        {"rate-2.5_r4", "4"},
+        {"r2", "2"},
+        {"r2.jsonl", "2"},
+        {"c16-rep3", "3"},
+        {"repeat_5", "5"},
+        {"trial-1", "1"},
+        {"llama-lora-rep2", "2"},
+        // a bare r elsewhere is a LoRA rank, a revision, a region
+        {"lora-r16", "-"},
+        {"lora-r16-c16", "-"},
+        {"llama-8b-r64", "-"},
+        {"c16", "-"},
+        {"rr2", "-"},
+        {"r2d2", "-"},
+        {"results-2025", "-"},
+    };
+    List<String> wrong = new ArrayList<>();
+    for (String[] c : cases) {
+      if (!repeat(c[0]).equals(c[1])) {
+        wrong.add(c[0] + " -> " + repeat(c[0]) + " (want " + c[1] + ")");
+      }
+    }
+    assertEquals(List.of(), wrong);
+  }
 }
