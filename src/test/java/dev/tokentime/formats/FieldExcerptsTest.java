@@ -1,7 +1,6 @@
 package dev.tokentime.formats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tokentime.ingest.EngineStatsRecord;
@@ -41,8 +40,8 @@ class FieldExcerptsTest {
       Map.entry("07-apiserver-specdecode-club3090-93.log", "vllm-log 6 4 2 0"),
       Map.entry("08-kserve-formatter-v0-kserve4470.log", "vllm-log 4 4 0 0"),
       Map.entry("09-ansi-esc-lost-apiserver-ascend3024.log", "vllm-log 10 1 9 0"),
-      // tracebacks only: nothing a format is sure of
-      Map.entry("10-compose-enginecore-dp0-traceback-ascend4256.log", "unrecognised"),
+      // tracebacks only: the engine core's words and vLLM's frames say vLLM; each traceback a crash
+      Map.entry("10-compose-enginecore-dp0-traceback-ascend4256.log", "vllm-log 12 2 10 0"),
       Map.entry("11-journald-apiserver-restart-dfch-llmops.log", "vllm-log 21 3 18 0"),
       Map.entry("12-compose-apiserver-stats-specdecode-strixhalo73.log", "vllm-log 5 4 1 0"),
       Map.entry("13-ray-servereplica-llmdeployment-ray54732.log", "vllm-log 4 0 4 0"),
@@ -60,12 +59,17 @@ class FieldExcerptsTest {
       // a fork's own log format: its batch lines are no SGLang header's (other, listed by --explain)
       Map.entry("sgl-v05-customfmt-dp-ep-antgroup-pr4.log", "sglang-log 5 0 5 0"),
       Map.entry("trt-adp-iterstats-json-pr13649.log", "trtllm-iter-stats 2 0 0 2"),
-      // a WARNING alone; Triton's start-up without a line the formats claim
-      Map.entry("trt-compose-warning-120rc0-i8550.log", "unrecognised"),
+      // a runtime WARNING alone: TensorRT-LLM's, with nothing to keep
+      Map.entry("trt-compose-warning-120rc0-i8550.log", "trtllm-log 1 0 1 0"),
       Map.entry("trt-cpp-startup-110rc3-i8155.log", "trtllm-log 14 13 1 0"),
       Map.entry("trt-pyexec-elapsed-sched-pr6683.log", "trtllm-iter-stats 5 4 0 1"),
       Map.entry("trt-request-logging-pr5891.log", "trtllm-log 7 6 1 0"),
-      Map.entry("trt-triton-backend-tutorials-pr150.log", "unrecognised"),
+      // Triton's start with the backend's KV-cache lines: glog times, no event of a kind kept
+      Map.entry("trt-triton-backend-tutorials-pr150.log", "trtllm-log 17 0 17 0"),
+      // a model that failed to load: one crash (the E line with its reason, not the I line after)
+      Map.entry("trt-triton-glog-load-failed-backend118.log", "trtllm-log 10 1 9 0"),
+      // quoted glog messages (24.07+) and the server giving up: a crash without a time
+      Map.entry("trt-triton-glog-quoted-shutdown-trtllm10450.log", "trtllm-log 5 1 4 0"),
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
@@ -157,7 +161,28 @@ class FieldExcerptsTest {
     RecordingSink s = read("14-apiserver-500-burst-ascend2630.log").sink();
     // no line of the excerpt has a time: a failed request needs one, so each is rejected, named
     s.c.rejects.forEach(r -> assertEquals("no timestamp: an HTTP 500 access line before any line with a time", r.reason()));
-    assertNull(read("10-compose-enginecore-dp0-traceback-ascend4256.log").sink());
+  }
+
+  /**
+   * Crash logs with nothing else (a traceback, Triton failing to load a model) are recognised and
+   * their crashes kept: a post-mortem's first file is often one of these.
+   */
+  @Test
+  void crashOnlyLogsKeepTheirCrashes() throws IOException {
+    RecordingSink v = read("10-compose-enginecore-dp0-traceback-ascend4256.log").sink();
+    assertEquals(List.of("crash Traceback (most recent call last):", "crash Traceback (most recent call last):"),
+        v.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    RecordingSink t = read("trt-triton-glog-load-failed-backend118.log").sink();
+    assertEquals(1, t.events.size());
+    assertEquals("crash", t.events.get(0)[1]);
+    assertTrue(t.events.get(0)[2].startsWith("failed to load 'tensorrt_llm' version 1: Internal: unexpected error"),
+        t.events.get(0)[2]);
+    // glog's "E1114 17:20:34.602463": month and day without a year (the file's date, 2026-06-30, is
+    // earlier in the year: the November before), local time to the microsecond
+    assertEquals(Instant.parse("2025-11-14T17:20:34.602463Z"), Instant.EPOCH.plusNanos(Long.parseLong(t.events.get(0)[4])));
+    RecordingSink q = read("trt-triton-glog-quoted-shutdown-trtllm10450.log").sink();
+    assertEquals("crash error: creating server: Internal - failed to load all models",
+        q.events.get(0)[1] + " " + q.events.get(0)[2]);
   }
 
   /**

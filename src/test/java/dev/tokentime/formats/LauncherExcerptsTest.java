@@ -26,17 +26,17 @@ class LauncherExcerptsTest {
   static final Map<String, String> ACCOUNTS = new TreeMap<>(Map.ofEntries(
       Map.entry("01-slurm-srun-label-vllm044-stats-awsome.log", "vllm-log 11 6 5 0"),
       Map.entry("02-skypilot-head-rank-sglang-dp2tp2-decode-r1.log", "sglang-log 3 3 0 0"),
-      // a scheduler's traceback alone (no SGLang header): nothing in it says SGLang, even bare
-      Map.entry("03-mpirun-timestamp-tag-output-sglang0417-crash-sgl3065.log", "unrecognised"),
+      // a scheduler's traceback alone, cut above its first line: SGLang's by its frames, no event
+      Map.entry("03-mpirun-timestamp-tag-output-sglang0417-crash-sgl3065.log", "sglang-log 32 0 32 0"),
       Map.entry("04-torch-rank0-traceback-vllm064-oom-startup-vllm11560.log", "vllm-log 55 2 53 0"),
-      // TensorRT-LLM / Triton start-up lines of no kind tokentime reads (bare too)
-      Map.entry("05-compose-triton-trtllm-backend-startup-trtllm2813.log", "unrecognised"),
+      // TensorRT-LLM / Triton start-up lines: recognised, none of a kind tokentime keeps
+      Map.entry("05-compose-triton-trtllm-backend-startup-trtllm2813.log", "trtllm-log 15 0 15 0"),
       Map.entry("06-sagemaker-djl-pyprocess-cloudwatch-vllm03-stats-vllm2912.log", "vllm-log 7 1 6 0"),
       Map.entry("07-skypilot-task-pid-vllm05-neuron-stats-access-vllm5738.log", "vllm-log 2 1 1 0"),
       Map.entry("08-kserve-formatter-vllm08-v0-received-access-added-kserve4470.log", "vllm-log 4 4 0 0"),
       Map.entry("09-compose-fastchat-vllm03-received-stats-vllm2947.log", "vllm-log 2 2 0 0"),
       Map.entry("10-stern-pod-container-vllm-pd-decode-startup-llmd.log", "vllm-log 8 2 6 0"),
-      Map.entry("11-rayserve-replica-trtllm-triton-pyapi-startup-tutorials.log", "unrecognised"),
+      Map.entry("11-rayserve-replica-trtllm-triton-pyapi-startup-tutorials.log", "trtllm-log 10 0 10 0"),
       Map.entry("12-mpirun-torchrun-pod-rank3-traceback-vllm08-external-launcher-vllm18998.log", "vllm-log 9 1 8 0")));
 
   static RecordingSink sink(String file) throws IOException {

@@ -130,7 +130,7 @@ public final class RecordingSink implements RecordSink {
   @Override
   public void engineEvent(long lineNo, String instance, long tsNs, int clockId, String kind, String detail) {
     c.engineEvent(lineNo, instance, tsNs, clockId, kind, detail);
-    events.add(new String[] {Long.toString(lineNo), kind, detail, instance});
+    events.add(new String[] {Long.toString(lineNo), kind, detail, instance, Long.toString(tsNs)});
   }
 
   @Override

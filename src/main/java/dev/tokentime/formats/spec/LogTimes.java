@@ -459,6 +459,9 @@ public final class LogTimes {
         return new int[] {mo, d};
       }
     }
+    if (md.length() == 4 && two(md, 0) >= 0 && two(md, 2) >= 0) { // glog's "0223"
+      return new int[] {two(md, 0), two(md, 2)};
+    }
     int dash = md.indexOf('-');
     if (dash < 0) {
       throw new BadTime("not a month-day: " + md);
