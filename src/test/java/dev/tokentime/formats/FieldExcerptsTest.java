@@ -52,12 +52,26 @@ class FieldExcerptsTest {
       Map.entry("18-terminal-hardwrapped-stats-v0-tt246.log", "vllm-log 11 0 6 5"),
       Map.entry("19-compose-single1-request-finished-syvai147.log", "vllm-log 7 3 4 0"),
       Map.entry("20-nested-ray-proc-repeated-stats-pr38476.log", "vllm-log 6 5 1 0"),
+      // "[Worker_TP3 pid=540] " in brackets: 4 stats, the worker's crash and its traceback
+      Map.entry("21-bracket-proc-tags-v0111-workerproc-oom-vllm29070.log", "vllm-log 14 6 8 0"),
+      // "(EngineCore) " without a pid (2026): start-up lines only
+      Map.entry("22-proc-tag-without-pid-startup-vllm43009.log", "vllm-log 10 0 10 0"),
+      // a time of day alone before each stats line: no date, no time; the stats are read
+      Map.entry("23-hhmmss-only-stats-dev15830-vllm41081.log", "vllm-log 3 3 0 0"),
+      // a router's request error with its traceback (uvicorn's "Exception in ASGI application"):
+      // no crash; its 500 on /v1/models is no inference request
+      Map.entry("24-router-asgi-traceback-models-500-ps490.log", "vllm-log 13 0 13 0"),
+      Map.entry("25-disagg-proxy-asgi-traceback-post-500-aibrix1357.log", "vllm-log 18 0 17 1"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
       Map.entry("sgl-v046-kubectl-404-i6069.log", "unrecognised"),
       // a fork's own log format: its batch lines are no SGLang header's (other, listed by --explain)
       Map.entry("sgl-v05-customfmt-dp-ep-antgroup-pr4.log", "sglang-log 5 0 5 0"),
+      // SGLANG_LOG_FORWARD_ITERS=1: "Prefill batch [10], …", the forward count the step's iter
+      Map.entry("sgl-forward-iters-bracket-npu-doc.log", "sglang-log 13 13 0 0"),
+      // a scheduler at TP7 crashed: the event keeps its rank
+      Map.entry("sgl-v054-prefill-tp7-crash-i12567.log", "sglang-log 11 2 9 0"),
       Map.entry("trt-adp-iterstats-json-pr13649.log", "trtllm-iter-stats 2 0 0 2"),
       // a runtime WARNING alone: TensorRT-LLM's, with nothing to keep
       Map.entry("trt-compose-warning-120rc0-i8550.log", "trtllm-log 1 0 1 0"),
@@ -161,6 +175,57 @@ class FieldExcerptsTest {
     RecordingSink s = read("14-apiserver-500-burst-ascend2630.log").sink();
     // no line of the excerpt has a time: a failed request needs one, so each is rejected, named
     s.c.rejects.forEach(r -> assertEquals("no timestamp: an HTTP 500 access line before any line with a time", r.reason()));
+  }
+
+  /**
+   * vLLM's process tags in the shapes of other builds: in brackets ("[Worker_TP3 pid=540] ", a
+   * 0.11.1 build) and without a pid ("(EngineCore) ", 2026) name the line's process as the usual
+   * "(EngineCore_DP0 pid=404) " does; a worker's exception is the engine's death.
+   */
+  @Test
+  void processTagsOfOtherBuildsNameTheProcess() throws IOException {
+    RecordingSink s = read("21-bracket-proc-tags-v0111-workerproc-oom-vllm29070.log").sink();
+    assertEquals(4, s.stats.size());
+    assertEquals(List.of("8 crash WorkerProc hit an exception. Worker_TP3 pid=540",
+            "9 crash Traceback (most recent call last): Worker_TP3 pid=540"),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[3]).toList());
+    var matcher = new dev.tokentime.formats.spec.LineMatcher(
+        ((dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log")).spec());
+    var m = new dev.tokentime.formats.spec.MatchedLine();
+    matcher.match(1, "(EngineCore) INFO 05-18 17:27:37 [core.py:299] init engine (profile, create kv cache, warmup model)"
+        + " took 127.39 s (compilation: 62.45 s)", m);
+    assertEquals("EngineCore", m.origin());
+    assertEquals(List.of("nopid", "vllm"), m.prefixes);
+    var stats = EXCERPTS.explain((dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log"),
+        "22-proc-tag-without-pid-startup-vllm43009.log");
+    assertEquals(0, stats.unknownWrapperLines);
+  }
+
+  /**
+   * A traceback right after uvicorn's "Exception in ASGI application" is a request's error, not
+   * the engine's crash; a time of day alone before a stats line is peeled (no date: no time).
+   */
+  @Test
+  void requestTracebacksAreNoCrashAndTimeOfDayStatsAreRead() throws IOException {
+    assertEquals(List.of(), read("24-router-asgi-traceback-models-500-ps490.log").sink().events);
+    assertEquals(List.of(), read("25-disagg-proxy-asgi-traceback-post-500-aibrix1357.log").sink().events);
+    RecordingSink s = read("23-hhmmss-only-stats-dev15830-vllm41081.log").sink();
+    assertEquals(List.of(2, 11, 11), s.stats.stream().map(x -> x.running).toList());
+    assertEquals(2598.6, s.stats.get(0).promptTokensPerS);
+    assertEquals(0.969, s.stats.get(0).prefixHitRate, 1e-9);
+  }
+
+  /** SGLang's forward count ("Decode batch [42], …") is the step's iter; a crash keeps its TP rank. */
+  @Test
+  void sglangForwardItersAndTheCrashedRank() throws IOException {
+    RecordingSink s = read("sgl-forward-iters-bracket-npu-doc.log").sink();
+    assertEquals(List.of(10L, 42L, 82L), s.steps.subList(0, 3).stream().map(x -> x.iter).toList());
+    assertEquals(1, s.steps.get(0).ctxRequests);
+    assertEquals(128, s.steps.get(0).ctxTokens);
+    assertEquals(1, s.steps.get(1).genRequests);
+    RecordingSink c = read("sgl-v054-prefill-tp7-crash-i12567.log").sink();
+    assertEquals("TP7", c.events.get(0)[3]);
+    assertEquals("crash", c.events.get(0)[1]);
   }
 
   /**

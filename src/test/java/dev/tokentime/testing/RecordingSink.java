@@ -20,7 +20,7 @@ public final class RecordingSink implements RecordSink {
   public final List<RequestRecord> requests = new ArrayList<>();
   public final List<StepRecord> steps = new ArrayList<>();
   public final List<EngineStatsRecord> stats = new ArrayList<>();
-  /** {lineNo, kind, detail, instance} per engine event. */
+  /** {lineNo, kind, detail, instance, tsNs} per engine event. */
   public final List<String[]> events = new ArrayList<>();
   /** {requestKey, seq, tsNs, nTokens} per token row. */
   public final List<long[]> tokens = new ArrayList<>();

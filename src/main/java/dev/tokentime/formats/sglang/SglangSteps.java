@@ -185,7 +185,11 @@ final class SglangSteps implements RecordSink {
 
   @Override
   public void engineEvent(long lineNo, String instance, long tsNs, int clockId, String kind, String detail) {
-    sink.engineEvent(lineNo, splitRanks(instance)[0], tsNs, clockId, kind, detail);
+    // engine_events has no rank column: the scheduler that crashed keeps its TP rank in instance
+    String[] split = splitRanks(instance);
+    String tp = split[1] == null ? null : "TP" + split[1];
+    String who = split[0] == null ? tp : tp == null ? split[0] : split[0] + " " + tp;
+    sink.engineEvent(lineNo, who, tsNs, clockId, kind, detail);
   }
 
   @Override

@@ -91,7 +91,7 @@ public record LineSpec(String format, String description, String fills, List<Sni
   public record Kind(String name, String table, String event, Pattern pattern, List<String> groups,
       Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
       Map<String, Column> groupRules, EventClock clock, String items, Pattern keep,
-      String nullText, List<Compute> computes, OwnTime time, boolean restarts) {}
+      String nullText, List<Compute> computes, OwnTime time, boolean restarts, Pattern notAfter) {}
 
   /** {@code compute COLUMN = A - B}: the column from two others of the row, where both are known. */
   public record Compute(String column, String left, char op, String right) {}

@@ -70,6 +70,11 @@ public final class MatchedLine {
     return message;
   }
 
+  /** Where the message starts in {@link #text}. */
+  int messageStart() {
+    return messageStart;
+  }
+
   /** The message is {@link #text} from {@code start} on (a copy is made only if it is asked for). */
   void messageFrom(int start) {
     messageStart = start;

@@ -75,6 +75,9 @@ public final class SpecParser {
   private final LogTimes times;
   /** The line being stored (the sequential path's own, or a worker's). */
   private MatchedLine m = new MatchedLine();
+  /** The line stored before this one (its text and where its message starts): a kind's not-after. */
+  private String prevText;
+  private int prevStart;
   private final EngineStatsRecord stats = new EngineStatsRecord();
   /** Per origin, the engine its last stats line named ("Engine 000"): statsInstance. */
   private final Map<String, String> lastEngine = new HashMap<>();
@@ -220,6 +223,10 @@ public final class SpecParser {
       return;
     }
     this.m = matched;
+    String before = prevText;
+    int beforeStart = prevStart;
+    prevText = m.text;
+    prevStart = m.messageStart();
     if (handler.continuation(m, buf, off, len)) {
       return;
     }
@@ -238,6 +245,11 @@ public final class SpecParser {
       }
       if (m.kind == null) {
         unmatched(lineNo, buf, off, len, unterminated);
+        return;
+      }
+      if (m.kind.notAfter() != null && before != null
+          && m.kind.notAfter().matcher(before).region(beforeStart, before.length()).find()) {
+        other(); // its kind does not apply after that line (a request's traceback, not the engine's)
         return;
       }
       if (m.kind.end() != null && !m.kind.end().matcher(m.message()).find()) {

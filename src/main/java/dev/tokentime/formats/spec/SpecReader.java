@@ -173,6 +173,7 @@ public final class SpecReader {
           }
           case "hint" -> requireKind(kind).hint = regex(rest);
           case "end" -> requireKind(kind).end = regex(rest);
+          case "not-after" -> requireKind(kind).notAfter = regex(rest);
           case "list" -> {
             String[] parts = rest.split("\\s+");
             requireKind(kind).list = parts[0];
@@ -298,7 +299,7 @@ public final class SpecReader {
       kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
           k.list, k.listExtrasPrefix, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.fields)),
           java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.groupRules)), k.clock, k.items, k.keep,
-          k.nullText, List.copyOf(k.computes), k.time, k.restarts));
+          k.nullText, List.copyOf(k.computes), k.time, k.restarts, k.notAfter));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
@@ -389,6 +390,7 @@ public final class SpecReader {
     Pattern keep;
     String nullText;
     boolean restarts;
+    Pattern notAfter;
     LineSpec.OwnTime time;
     final List<LineSpec.Compute> computes = new ArrayList<>();
     final Map<String, LineSpec.Column> fields = new LinkedHashMap<>();

@@ -43,8 +43,9 @@ class LifecycleExcerptsTest {
       Map.entry("22-v06-warmup-id-reuse-background-task-failed-vllm8158.log", "vllm-log 14 4 9 1"),
       // "[[36m(VLLMActor pid=50643) [[0m": a paste that doubled the bracket of a lost ESC
       Map.entry("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "vllm-log 3 1 2 0"),
-      Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 4 17 0"),
-      Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 3 5 0"),
+      Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 5 16 0"),
+      // the traceback after "Error in chat completion stream generator." is that request's, no crash
+      Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 2 6 0"),
       Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "lifecycle", Instant.parse("2025-06-30T00:00:00Z"));
@@ -132,11 +133,14 @@ class LifecycleExcerptsTest {
   @Test
   void rsyslogEscapedColourCodesAreStripped() throws IOException {
     List<String[]> events = read("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log").sink().events;
-    assertEquals(1, events.size());
-    assertEquals("crash", events.get(0)[1]);
-    assertTrue(events.get(0)[2].startsWith("Traceback"), events.get(0)[2]);
-    assertEquals("14", events.get(0)[0]);
-    assertTrue(events.get(0)[3].endsWith("VllmWorker rank=3 pid=140343"), events.get(0)[3]);
+    // the worker's "WorkerProc hit an exception:" (the engine's death), then its traceback
+    assertEquals(2, events.size());
+    assertEquals("13 crash", events.get(0)[0] + " " + events.get(0)[1]);
+    assertTrue(events.get(0)[2].startsWith("WorkerProc hit an exception"), events.get(0)[2]);
+    assertEquals("crash", events.get(1)[1]);
+    assertTrue(events.get(1)[2].startsWith("Traceback"), events.get(1)[2]);
+    assertEquals("14", events.get(1)[0]);
+    assertTrue(events.get(1)[3].endsWith("VllmWorker rank=3 pid=140343"), events.get(1)[3]);
   }
 
   /** An error on vLLM's Anthropic-style endpoint is a failed request like any other. */
