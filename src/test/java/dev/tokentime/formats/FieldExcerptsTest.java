@@ -70,6 +70,8 @@ class FieldExcerptsTest {
       Map.entry("sgl-v05-customfmt-dp-ep-antgroup-pr4.log", "sglang-log 5 0 5 0"),
       // SGLANG_LOG_FORWARD_ITERS=1: "Prefill batch [10], …", the forward count the step's iter
       Map.entry("sgl-forward-iters-bracket-npu-doc.log", "sglang-log 13 13 0 0"),
+      // --log-requests-format json (a diffusion model's request): one request, its e2e latency
+      Map.entry("sgl-log-requests-json-diffusion-pr23049.log", "sglang-log 3 2 1 0"),
       // a scheduler at TP7 crashed: the event keeps its rank
       Map.entry("sgl-v054-prefill-tp7-crash-i12567.log", "sglang-log 11 2 9 0"),
       Map.entry("trt-adp-iterstats-json-pr13649.log", "trtllm-iter-stats 2 0 0 2"),
@@ -215,7 +217,10 @@ class FieldExcerptsTest {
     assertEquals(0.969, s.stats.get(0).prefixHitRate, 1e-9);
   }
 
-  /** SGLang's forward count ("Decode batch [42], …") is the step's iter; a crash keeps its TP rank. */
+  /**
+   * SGLang's forward count ("Decode batch [42], …") is the step's iter; --log-requests-format
+   * json's events are requests; a crash keeps its TP rank.
+   */
   @Test
   void sglangForwardItersAndTheCrashedRank() throws IOException {
     RecordingSink s = read("sgl-forward-iters-bracket-npu-doc.log").sink();
@@ -223,6 +228,12 @@ class FieldExcerptsTest {
     assertEquals(1, s.steps.get(0).ctxRequests);
     assertEquals(128, s.steps.get(0).ctxTokens);
     assertEquals(1, s.steps.get(1).genRequests);
+    RecordingSink j = read("sgl-log-requests-json-diffusion-pr23049.log").sink();
+    RequestRecord r = j.request("ff61568f-f577-468f-afde-ea1aab475acc");
+    assertEquals(2876.824, r.e2eMs, 0.001);
+    // the events' own timestamps (1 µs), not the header's second
+    assertEquals(Instant.parse("2026-06-30T09:15:47.282730Z"), Instant.EPOCH.plusNanos(r.arrivalNs));
+    assertEquals(Instant.parse("2026-06-30T09:15:50.214678Z"), Instant.EPOCH.plusNanos(r.finishedNs));
     RecordingSink c = read("sgl-v054-prefill-tp7-crash-i12567.log").sink();
     assertEquals("TP7", c.events.get(0)[3]);
     assertEquals("crash", c.events.get(0)[1]);

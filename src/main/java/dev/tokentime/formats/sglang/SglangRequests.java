@@ -2,6 +2,8 @@ package dev.tokentime.formats.sglang;
 
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.spec.ErrorAccessLines;
 import dev.tokentime.formats.spec.LogTimes;
 import dev.tokentime.formats.spec.MatchedLine;
@@ -10,6 +12,7 @@ import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
+import java.io.IOException;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -80,25 +83,98 @@ final class SglangRequests implements SpecParser.Handler {
     }
     flushFinished();
     lastReceived = null;
+    if (m.group("json") != null) {
+      return jsonLine(m, event, ts, clock);
+    }
     String rest = m.group("rest");
     if (event.equals("receive")) {
       Matcher id = RID.matcher(rest);
       if (!id.find()) {
         return SpecParser.Outcome.OTHER; // an input without rid (embedding batches of old versions)
       }
-      String rid = id.group(1);
-      if (inFlight.containsKey(rid) || written.contains(hash(rid))) {
-        throw new SpecParser.BadLine("request id " + rid + " repeats a request already read from this file;"
-            + " the first is kept");
-      }
-      Opened o = new Opened(rid, m.lineNo, ts, clock, SglangSteps.splitRanks(m.origin())[0]);
-      inFlight.put(rid, o);
-      lastReceived = o;
-      evictIfFull();
-      return SpecParser.Outcome.RECORD;
+      return receive(m, id.group(1), ts, clock);
     }
     finish(m, rest, ts, clock);
     return SpecParser.Outcome.RECORD;
+  }
+
+  /** A request opened by its Receive line (either format). */
+  private SpecParser.Outcome receive(MatchedLine m, String rid, long ts, int clock) throws SpecParser.BadLine {
+    if (inFlight.containsKey(rid) || written.contains(hash(rid))) {
+      throw new SpecParser.BadLine("request id " + rid + " repeats a request already read from this file;"
+          + " the first is kept");
+    }
+    Opened o = new Opened(rid, m.lineNo, ts, clock, SglangSteps.splitRanks(m.origin())[0]);
+    inFlight.put(rid, o);
+    lastReceived = o;
+    evictIfFull();
+    return SpecParser.Outcome.RECORD;
+  }
+
+  /**
+   * A --log-requests-format json line: {"timestamp", "event", "rid", "obj"[, "out"]}. Its
+   * meta_info is read as the text format's is (its values as text: null is None, an object or a
+   * list its JSON), so both formats give the same request.
+   */
+  private SpecParser.Outcome jsonLine(MatchedLine m, String event, long ts, int clock) throws SpecParser.BadLine {
+    JsonNode node;
+    try {
+      node = PeerJson.TREE.readTree(m.group("json"));
+    } catch (IOException e) {
+      throw new SpecParser.BadLine("request event: " + PeerJson.reason(e));
+    }
+    if (node == null || !node.isObject()) {
+      throw new SpecParser.BadLine("request event: not a JSON object");
+    }
+    String rid = text(node.get("rid"));
+    if (rid == null) {
+      rid = text(node.path("obj").get("rid"));
+    }
+    if (rid == null) {
+      rid = text(node.path("obj").get("request_id"));
+    }
+    if (event.equals("receive")) {
+      if (rid == null || rid.isEmpty()) {
+        return SpecParser.Outcome.OTHER; // as a text Receive line without rid
+      }
+      return receive(m, rid, ts, clock);
+    }
+    JsonNode out = node.get("out");
+    if (out == null || !out.isObject()) {
+      throw new SpecParser.BadLine("request.finished event without out (--log-requests-level prints no output)");
+    }
+    JsonNode metaNode = out.get("meta_info");
+    if (metaNode == null || !metaNode.isObject()) {
+      throw new SpecParser.BadLine("request.finished event's out has no meta_info object");
+    }
+    Map<String, String> meta = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = metaNode.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode v = e.getValue();
+      meta.put(e.getKey(), v.isNull() ? "None" : v.isBoolean() ? (v.asBoolean() ? "True" : "False")
+          : v.isValueNode() ? v.asText() : v.toString());
+    }
+    String id = meta.get("id");
+    if (id == null || id.isEmpty() || id.equals("None") || id.startsWith("[")) {
+      id = rid;
+    }
+    if (id == null || id.isEmpty()) {
+      throw new SpecParser.BadLine("request.finished event without a request id (meta_info id or rid)");
+    }
+    JsonNode fr = metaNode.get("finish_reason");
+    FinishReason reason = fr == null || fr.isNull() ? FinishReason.NONE
+        : fr.isObject() ? new FinishReason(text(fr.get("type")), statusCode(fr.get("status_code")), text(fr.get("message")))
+        : new FinishReason(fr.asText(), null, null);
+    finishRecord(m, id, meta, text(out.get("text")), reason, ts, clock);
+    return SpecParser.Outcome.RECORD;
+  }
+
+  private static String text(JsonNode n) {
+    return n == null || n.isNull() || n.isContainerNode() ? null : n.asText();
+  }
+
+  private static Integer statusCode(JsonNode n) {
+    return n != null && n.canConvertToInt() && n.isIntegralNumber() ? n.asInt() : null;
   }
 
   private void finish(MatchedLine m, String rest, long ts, int clock) throws SpecParser.BadLine {
@@ -127,6 +203,12 @@ final class SglangRequests implements SpecParser.Handler {
       }
       id = r.group(1);
     }
+    finishRecord(m, id, meta, text, FinishReason.of(meta.get("finish_reason")), ts, clock);
+  }
+
+  /** A request's end as both formats give it: its id, meta_info (values as text), output and finish reason. */
+  private void finishRecord(MatchedLine m, String id, Map<String, String> meta, String text, FinishReason reason,
+      long ts, int clock) throws SpecParser.BadLine {
     Opened opened = inFlight.remove(id);
     if (opened == null && written.contains(hash(id))) {
       throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this file;"
@@ -163,7 +245,7 @@ final class SglangRequests implements SpecParser.Handler {
         r.arrivalNs = opened.ts;
       }
     }
-    readFinishReason(meta.get("finish_reason"), r);
+    reason.apply(r);
     for (Map.Entry<String, String> e : meta.entrySet()) {
       String v = e.getValue();
       if (!KNOWN.contains(e.getKey()) && v != null && !v.equals("None") && !v.startsWith("{")
@@ -203,37 +285,44 @@ final class SglangRequests implements SpecParser.Handler {
     return out < 0 ? -1 : out + ", out=".length();
   }
 
-  private static void readFinishReason(String fr, RequestRecord r) throws SpecParser.BadLine {
-    if (fr == null || fr.equals("None")) {
-      r.status = "ok";
-      return;
-    }
-    String type = fr;
-    Integer statusCode = null;
-    String message = null;
-    if (fr.startsWith("{")) {
+  /** A finish_reason: its type (stop, length, abort…), and an abort's HTTP status and message. */
+  private record FinishReason(String type, Integer statusCode, String message) {
+    static final FinishReason NONE = new FinishReason(null, null, null);
+
+    /** The text format's: None, 'stop', or a dict {'type': 'abort', 'status_code': 400, 'message': …}. */
+    static FinishReason of(String fr) throws SpecParser.BadLine {
+      if (fr == null || fr.equals("None")) {
+        return NONE;
+      }
+      if (!fr.startsWith("{")) {
+        return new FinishReason(fr, null, null);
+      }
       try {
         Map<String, String> d = PyRepr.dict(fr, 0);
-        type = d.get("type");
-        message = d.get("message");
         String sc = d.get("status_code");
-        if (sc != null && sc.matches("\\d{3}")) {
-          statusCode = Integer.valueOf(sc);
-        }
+        return new FinishReason(d.get("type"), sc != null && sc.matches("\\d{3}") ? Integer.valueOf(sc) : null,
+            d.get("message"));
       } catch (PyRepr.BadRepr e) {
         throw new SpecParser.BadLine("finish_reason: " + e.getMessage());
       }
     }
-    r.finishReason = type;
-    if ("abort".equals(type)) {
-      boolean failed = statusCode != null && statusCode >= 400 && statusCode != 499;
-      r.status = failed ? "error" : "cancelled";
-      r.httpStatus = statusCode;
-      if (message != null && !message.equals("None")) {
-        r.error = message.length() > 200 ? message.substring(0, 200) + "…" : message;
+
+    void apply(RequestRecord r) {
+      if (this == NONE) {
+        r.status = "ok";
+        return;
       }
-    } else {
-      r.status = "ok";
+      r.finishReason = type;
+      if ("abort".equals(type)) {
+        boolean failed = statusCode != null && statusCode >= 400 && statusCode != 499;
+        r.status = failed ? "error" : "cancelled";
+        r.httpStatus = statusCode;
+        if (message != null && !message.equals("None")) {
+          r.error = message.length() > 200 ? message.substring(0, 200) + "…" : message;
+        }
+      } else {
+        r.status = "ok";
+      }
     }
   }
 
@@ -373,7 +462,8 @@ final class SglangRequests implements SpecParser.Handler {
       }
     }
     boolean restart = kind.equals("start") || m.kind.name().equals("server_args");
-    if (!restart && !kind.equals("crash")) {
+    // the scheduler's own words of its death, not any traceback (a request's error has one too)
+    if (!restart && !m.kind.name().equals("crash")) {
       return;
     }
     flushFinished();

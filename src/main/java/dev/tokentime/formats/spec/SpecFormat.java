@@ -93,7 +93,19 @@ public class SpecFormat implements InputFormat {
           if (raw == lines.get(lines.size() - 1)) {
             continue; // the sample may end inside a line
           }
-          return 0; // a JSON line no envelope holds: JSON data, not a log
+          // a JSON line no envelope holds is JSON data, not a log, unless a rule of this format
+          // matches it from its first character (SGLang's --log-requests-format json events)
+          boolean own = false;
+          for (LineSpec.Sniff s : spec.sniffs()) {
+            if (s.score() > best && s.pattern().matcher(raw).lookingAt()) {
+              best = s.score();
+              own = true;
+            }
+          }
+          if (!own && best == 0) {
+            return 0;
+          }
+          continue;
         }
         line = matched.text;
       } else {

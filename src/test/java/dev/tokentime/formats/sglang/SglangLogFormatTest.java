@@ -346,4 +346,52 @@ class SglangLogFormatTest {
       assertEquals(List.of(), r.failedChecks());
     }
   }
+
+  /**
+   * --log-requests-format json: the same request as the text format's Receive and Finish lines,
+   * field for field; without the header (--log-requests-target stdout) the object's own timestamp
+   * dates the line; an abort's status and message come from its finish_reason object.
+   */
+  @Test
+  void jsonRequestEventsReadAsTheTextFormat() throws IOException {
+    String meta = "'id': 'a1', 'finish_reason': {'type': 'length', 'length': 8}, 'prompt_tokens': 12,"
+        + " 'completion_tokens': 8, 'cached_tokens': 4, 'e2e_latency': 0.8125, 'queue_time': 0.0012,"
+        + " 'request_received_ts': 1775656810.25, 'request_finished_ts': 1775656811.0625";
+    RecordingSink text = parse("[2026-04-08 14:00:10] Receive: obj=GenerateReqInput(rid='a1', text='Hi')\n"
+        + "[2026-04-08 14:00:11] Finish: obj=GenerateReqInput(rid='a1', text='Hi'), out={'text': 'x', 'meta_info': {"
+        + meta + "}}\n");
+    String jsonMeta = "\"id\": \"a1\", \"finish_reason\": {\"type\": \"length\", \"length\": 8}, \"prompt_tokens\": 12,"
+        + " \"completion_tokens\": 8, \"cached_tokens\": 4, \"e2e_latency\": 0.8125, \"queue_time\": 0.0012,"
+        + " \"request_received_ts\": 1775656810.25, \"request_finished_ts\": 1775656811.0625";
+    RecordingSink json = parse("{\"timestamp\": \"2026-04-08T14:00:10.250100\", \"event\": \"request.received\","
+        + " \"rid\": \"a1\", \"obj\": {\"rid\": \"a1\", \"text\": \"Hi\"}}\n"
+        + "{\"timestamp\": \"2026-04-08T14:00:11.062600\", \"event\": \"request.finished\", \"rid\": \"a1\","
+        + " \"obj\": {\"rid\": \"a1\"}, \"out\": {\"text\": \"x\", \"meta_info\": {" + jsonMeta + "}}}\n"
+        + "{\"timestamp\": \"2026-04-08T14:00:12.000000\", \"event\": \"request.received\", \"rid\": \"b1\", \"obj\": {}}\n"
+        + "{\"timestamp\": \"2026-04-08T14:00:12.500000\", \"event\": \"request.finished\", \"rid\": \"b1\", \"obj\": {},"
+        + " \"out\": {\"meta_info\": {\"id\": \"b1\", \"finish_reason\": {\"type\": \"abort\", \"status_code\": 400,"
+        + " \"message\": \"The input is too long\"}, \"prompt_tokens\": 9000, \"completion_tokens\": 0, \"e2e_latency\": null}}}\n");
+    assertEquals(1, text.requests.size());
+    assertEquals(2, json.requests.size());
+    RequestRecord t = text.request("a1");
+    RequestRecord j = json.request("a1");
+    for (RequestRecord r : List.of(t, j)) {
+      assertEquals("ok", r.status);
+      assertEquals("length", r.finishReason);
+      assertEquals(12, r.promptTokens);
+      assertEquals(8, r.outputTokens);
+      assertEquals(4, r.cachedTokens);
+      assertEquals(812.5, r.e2eMs, 1e-9);
+      assertEquals(1.2, r.queueMs, 1e-9);
+      assertEquals(Instant.parse("2026-04-08T14:00:10.250Z"), Instant.EPOCH.plusNanos(r.arrivalNs));
+      assertEquals(Instant.parse("2026-04-08T14:00:11.0625Z"), Instant.EPOCH.plusNanos(r.finishedNs));
+    }
+    RequestRecord b = json.request("b1");
+    assertEquals("error", b.status);
+    assertEquals(400, b.httpStatus);
+    assertEquals("The input is too long", b.error);
+    assertNull(b.e2eMs);
+    // no meta_info times: the objects' own timestamps (local, 1 µs), not a header's second
+    assertEquals(500_000_000L, b.finishedNs - b.arrivalNs);
+  }
 }
