@@ -29,7 +29,8 @@
 -- file without per-request latencies (benchmark_serving.py of 2024), whose E2EL tokentime rebuilds
 -- from ttfts + itls, ending at the last chunk, where that tool ended it at the stream's end
 -- ([DONE]): its TPOT and E2EL lie above the rebuild; or a reported throughput of a run whose
--- requests carry no start time (LLMPerf's files of 2023), which tokentime cannot compute.
+-- requests carry no start time (LLMPerf's files of 2023), which tokentime cannot compute; or a run
+-- whose tool counted more requests than the run holds (its per-request file is a part of the run).
 CREATE OR REPLACE VIEW peer_comparison AS
 WITH names (convention, tool_metric, metric, factor, why) AS (
     VALUES
@@ -99,7 +100,10 @@ reported AS (
         m.run,
         m.metric AS tool_metric,
         m.stat AS tool_stat,
-        any_value(m.value) AS value
+        -- a run's figure in several of the tool's files (AIPerf writes JSON, CSV and a console
+        -- table): the JSON's, written to full precision, before the CSV's and the console's
+        arg_max(m.value, CASE WHEN s.format LIKE '%-console' THEN 0
+            WHEN lower(s.path) LIKE '%.csv' THEN 1 ELSE 2 END) AS value
     FROM reported_metrics AS m
     JOIN sources AS s USING (source_id)
     GROUP BY ALL
@@ -137,6 +141,18 @@ rebuilt_e2el AS (
 -- time to divide a throughput by
 untimed AS (
     SELECT run FROM requests GROUP BY run HAVING count(arrival_ns) = 0
+),
+-- runs whose tool counted more requests than the run holds (a per-request file of part of the
+-- run, or one cut short): the tool's figures are of requests tokentime does not have
+partial AS (
+    SELECT r.run, r.convention, max(r.value) AS tool_count, any_value(h.n) AS held
+    FROM reported AS r
+    JOIN (SELECT run, count(*) FILTER (WHERE measured) AS n FROM request_latency GROUP BY run) AS h USING (run)
+    WHERE (r.convention IN ('aiperf', 'genai-perf') AND r.tool_metric = 'request_count' AND r.tool_stat = 'avg')
+        OR (r.convention IN ('vllm', 'sglang') AND r.tool_metric = 'completed')
+        OR (r.convention = 'llmperf' AND r.tool_metric = 'num_completed_requests')
+    GROUP BY r.run, r.convention
+    HAVING max(r.value) > any_value(h.n)
 ),
 -- the figures that divide by or sum output lengths, per convention
 length_based (convention, metric, counter) AS (
@@ -187,7 +203,10 @@ SELECT
         CASE WHEN ut.run IS NOT NULL AND c.value IS NULL AND r.value IS NOT NULL
             AND f.metric IN ('output_tokens_per_s', 'requests_per_s')
             THEN 'not computed: the run''s requests carry no start times, so the wall time ' || f.convention
-                || ' divides by cannot be rebuilt; the reported figure is the tool''s own' END), '')
+                || ' divides by cannot be rebuilt; the reported figure is the tool''s own' END,
+        CASE WHEN pa.run IS NOT NULL AND r.value IS NOT NULL
+            THEN 'the tool counted ' || CAST(pa.tool_count AS BIGINT) || ' requests, the run holds ' || pa.held
+                || ': its figures are of requests tokentime does not have' END), '')
         AS not_reproducible
 FROM runs AS u
 CROSS JOIN tool_figures AS f
@@ -198,6 +217,7 @@ LEFT JOIN chunk_counted AS cc ON cc.run = u.run
 LEFT JOIN length_based AS lb ON cc.run IS NOT NULL AND lb.convention = f.convention AND lb.metric = f.metric
 LEFT JOIN rebuilt_e2el AS re ON re.run = u.run
 LEFT JOIN untimed AS ut ON ut.run = u.run
+LEFT JOIN partial AS pa ON pa.run = u.run AND pa.convention = f.convention
 WHERE t.value IS NOT NULL OR c.value IS NOT NULL OR r.value IS NOT NULL
 ORDER BY u.run,
     list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', 'output_tokens_per_s', 'requests_per_s'], f.metric),

@@ -407,6 +407,12 @@ public final class BenchConsoleFormat implements InputFormat {
     String pendingName;
     List<String> pendingCells;
     long pendingLine;
+    /** The title line before the next table ("NVIDIA AIPerf | LLM Metrics: Effective"). */
+    String title = "";
+    /** The titles of the current run's tables: a title seen again starts the next run. */
+    final java.util.Set<String> runTitles = new java.util.HashSet<>();
+    /** Inside a rich panel (╭ … ╰: AIPerf's "GPU Telemetry Platform" note), whose │ lines are text. */
+    boolean inPanel;
 
     TableReader(ParseContext ctx, RecordSink sink) {
       super(ctx, sink);
@@ -415,13 +421,26 @@ public final class BenchConsoleFormat implements InputFormat {
     @Override
     String line(long lineNo, String raw) {
       String line = raw.strip();
+      if (line.startsWith("╭") || inPanel) {
+        flush();
+        inPanel = !line.startsWith("╰");
+        sink.otherLine();
+        return null;
+      }
       if (line.startsWith("┃")) {
         flush();
         header = cells(line, '┃');
         if (header == null || header.size() < 2) {
           return "table header without columns";
         }
-        nextRun();
+        // AIPerf 0.12 prints one run as several tables ("LLM Metrics: Effective", "…: Active",
+        // "LLM Metrics"): a run ends where a table's title repeats (genai-perf's experiments)
+        if (run == null || !runTitles.add(title)) {
+          nextRun();
+          runTitles.clear();
+          runTitles.add(title);
+        }
+        title = "";
         sink.otherLine();
         return null;
       }
@@ -469,6 +488,9 @@ public final class BenchConsoleFormat implements InputFormat {
           sink.record();
           return null;
         }
+      }
+      if (line.startsWith("NVIDIA ")) {
+        title = line;
       }
       sink.otherLine(); // title, blank lines, the command, export paths
       return null;

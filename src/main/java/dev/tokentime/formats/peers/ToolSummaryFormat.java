@@ -17,8 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 
@@ -212,24 +212,30 @@ public final class ToolSummaryFormat implements InputFormat {
       var s = it.next();
       String stat = s.getKey();
       if (isStat(stat) && (withStd || !stat.equals("std")) && s.getValue().isNumber()) {
-        sink.reportedMetric(run, level, name, stat, s.getValue().asDouble(), unit);
+        // count is how many values the statistics are of, not a figure in the metric's unit
+        sink.reportedMetric(run, level, name, stat, s.getValue().asDouble(), stat.equals("count") ? "count" : unit);
         n++;
       }
     }
     return n;
   }
 
-  /** AIPerf's early-October-2025 tags, under the names every later version (and the CSV) uses. */
+  /**
+   * AIPerf's early-October-2025 tags, under the names every later version (and the CSV) uses; a
+   * 2025 pre-release keyed its records by display name ("Time to First Token"): its tag.
+   */
   static String canonicalTag(String tag) {
     return switch (tag) {
       case "ttft" -> "time_to_first_token";
       case "ttst" -> "time_to_second_token";
-      default -> tag;
+      default -> tag.chars().anyMatch(c -> c == ' ' || Character.isUpperCase(c))
+          ? jsonTag(tag.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", ""))
+          : tag;
     };
   }
 
   private static boolean isStat(String s) {
-    return s.equals("avg") || s.equals("min") || s.equals("max") || s.equals("std")
+    return s.equals("avg") || s.equals("min") || s.equals("max") || s.equals("std") || s.equals("sum")
         || s.equals("count") || s.matches("p\\d+(\\.\\d+)?");
   }
 
@@ -345,7 +351,7 @@ public final class ToolSummaryFormat implements InputFormat {
             return;
           }
           String stat = header[0][i].equalsIgnoreCase("Value") ? "avg" : header[0][i];
-          sink.reportedMetric(run, null, name[0], stat, d, name[1]);
+          sink.reportedMetric(run, null, name[0], stat, d, stat.equalsIgnoreCase("count") ? "count" : name[1]);
           n++;
         }
         if (n == 0) {
@@ -397,6 +403,15 @@ public final class ToolSummaryFormat implements InputFormat {
       case "total_error_input_sequence_length" -> "total_error_isl";
       case "minimum_request_timestamp" -> "min_request_timestamp";
       case "maximum_response_timestamp" -> "max_response_timestamp";
+      // AIPerf 0.12's HTTP trace metrics and two more whose display names differ from their tags
+      case "http_blocked", "http_chunks_received", "http_chunks_sent", "http_connecting",
+          "http_connection_overhead", "http_connection_reused", "http_data_received", "http_data_sent",
+          "http_dns_lookup", "http_receiving", "http_sending" -> "http_req_" + fromDisplay.substring("http_".length());
+      case "http_duration_excl_conn" -> "http_req_duration";
+      case "http_total_time" -> "http_req_total";
+      case "http_waiting_ttfb" -> "http_req_waiting";
+      case "effective_latency_co_aware" -> "effective_latency";
+      case "osl_mismatch_diff" -> "osl_mismatch_diff_pct";
       default -> fromDisplay;
     };
   }

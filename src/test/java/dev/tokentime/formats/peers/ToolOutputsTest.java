@@ -47,7 +47,15 @@ class ToolOutputsTest {
       Map.entry("llmperf-2023-triton-llm-2req/meta-llama-Llama-2-7b-chat-hf_550_150_summary.json", "llmperf-json 1 0"),
       Map.entry("vllm-2026-gemma4-rate8/result-long-rate8.json", "vllm-bench-json 1 0"),
       Map.entry("aiperf-sweep-akamas/profile_export_aiperf_sweep.json", "aiperf-summary 1 0"),
-      Map.entry("aiperf-sweep-akamas/concurrency_16/profile_export_aiperf.json", "aiperf-summary 1 0")));
+      Map.entry("aiperf-sweep-akamas/concurrency_16/profile_export_aiperf.json", "aiperf-summary 1 0"),
+      // a pre-release keyed by display names
+      Map.entry("aiperf-prerelease-2025-06/profile_export_aiperf.json", "aiperf-summary 1 0"),
+      Map.entry("aiperf-0.3-plotfixture-c1/profile_export.jsonl", "aiperf-jsonl 10 0"),
+      Map.entry("aiperf-0.3-plotfixture-c1/profile_export_aiperf.json", "aiperf-summary 1 0"),
+      Map.entry("aiperf-0.12-mlx-probe-c1/profile_export.jsonl", "aiperf-jsonl 5 0"),
+      Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_aiperf.json", "aiperf-summary 1 0"),
+      // the console's three tables and its panel: one run, no reject
+      Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_console.txt", "aiperf-console 29 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
@@ -112,6 +120,41 @@ class ToolOutputsTest {
       assertEquals(List.of(List.of("request_rate", 8.0)), t.rows("SELECT level_kind, level FROM runs WHERE run = 'vllm-2026'"));
       assertEquals(List.of(List.of(8.0)), t.rows("SELECT DISTINCT level FROM reported_metrics"
           + " WHERE run = 'vllm-2026'"));
+    }
+  }
+
+  /**
+   * AIPerf of other versions: a pre-release's display names are the tags the later files use; a
+   * statistic's count is a count, not a figure in the metric's unit; 0.12's console is one run
+   * whatever its tables; a run's figure in JSON, CSV and console is compared at the JSON's
+   * precision; a per-request file of part of the run says so where the tool's figures are shown.
+   */
+  @Test
+  void aiperfOfOtherVersions() throws Exception {
+    RecordingSink pre = read("aiperf-prerelease-2025-06/profile_export_aiperf.json", Files.readAllBytes(DIR.resolve("aiperf-prerelease-2025-06/profile_export_aiperf.json")),
+        new String[1]);
+    // "run level metric stat value unit"
+    assertTrue(pre.c.reported.contains("tools null time_to_first_token avg 30.4630958 ms"), pre.c.reported.toString());
+    assertTrue(pre.c.reported.contains("tools null time_to_first_token count 10.0 count"), pre.c.reported.toString());
+    assertTrue(pre.c.reported.stream().noneMatch(m -> m.contains("Time to")), pre.c.reported.toString());
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of(DIR.resolve("aiperf-0.12-mlx-probe-c1").toString())));
+      assertEquals(List.of(List.of("aiperf-0.12-mlx-probe-c1", "concurrency", 1.0)), t.rows("SELECT run, level_kind, level FROM runs"));
+      assertEquals(List.of(List.of(635.0, "count"), List.of(15177.251624999999, "ms")), t.rows("SELECT value, unit FROM reported_metrics"
+          + " WHERE metric = 'inter_chunk_latency' AND stat IN ('count', 'sum') AND source_id = (SELECT source_id FROM sources"
+          + " WHERE path LIKE '%.json') ORDER BY stat"));
+      // the CSV's HTTP Blocked and the JSON's http_req_blocked are one metric
+      assertEquals(List.of(), t.rows("SELECT DISTINCT metric FROM reported_metrics WHERE metric LIKE 'http\\_%' ESCAPE '\\'"
+          + " AND metric NOT LIKE 'http\\_req\\_%' ESCAPE '\\'"));
+      assertEquals(List.of(List.of(621.582, 0.0)), t.rows("SELECT round(reported_value, 3), abs(round(reported_minus_convention, 3))"
+          + " FROM peer_comparison WHERE convention = 'aiperf' AND metric = 'ttft_ms' AND stat = 'mean'"));
+    }
+    try (TestDb t = new TestDb(tmp.resolve("b"))) {
+      t.ingest(IngestOptions.of(List.of(DIR.resolve("aiperf-0.3-plotfixture-c1").toString())));
+      List<List<Object>> notes = t.rows("SELECT DISTINCT not_reproducible FROM peer_comparison"
+          + " WHERE convention = 'aiperf' AND reported_value IS NOT NULL");
+      assertEquals(List.of(List.of("the tool counted 64 requests, the run holds 10: its figures are of requests tokentime does not have")),
+          notes);
     }
   }
 
