@@ -62,6 +62,8 @@ class FieldExcerptsTest {
       // no crash; its 500 on /v1/models is no inference request
       Map.entry("24-router-asgi-traceback-models-500-ps490.log", "vllm-log 13 0 13 0"),
       Map.entry("25-disagg-proxy-asgi-traceback-post-500-aibrix1357.log", "vllm-log 18 0 17 1"),
+      // vLLM's header cut to its source ("[loggers.py:248] "): the stats are read, without a time
+      Map.entry("26-src-only-header-stats-mmcache-hekmon.log", "vllm-log 4 4 0 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -211,6 +213,9 @@ class FieldExcerptsTest {
   void requestTracebacksAreNoCrashAndTimeOfDayStatsAreRead() throws IOException {
     assertEquals(List.of(), read("24-router-asgi-traceback-models-500-ps490.log").sink().events);
     assertEquals(List.of(), read("25-disagg-proxy-asgi-traceback-post-500-aibrix1357.log").sink().events);
+    RecordingSink src = read("26-src-only-header-stats-mmcache-hekmon.log").sink();
+    assertEquals(List.of(52, 61, 35, 59), src.stats.stream().map(x -> x.running).toList());
+    assertEquals(0.09, src.stats.get(0).extras.get("mm_cache_hit_rate"), 1e-9);
     RecordingSink s = read("23-hhmmss-only-stats-dev15830-vllm41081.log").sink();
     assertEquals(List.of(2, 11, 11), s.stats.stream().map(x -> x.running).toList());
     assertEquals(2598.6, s.stats.get(0).promptTokensPerS);

@@ -10,6 +10,7 @@ import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -42,6 +43,19 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private final ParseContext ctx;
   private final RecordSink sink;
   private final Map<String, LoggedRequest> inFlight = new LinkedHashMap<>();
+  /** Requests in flight known by an engine id with its random suffix, by the id without it. */
+  private final Map<String, LoggedRequest> bySuffixBase = new HashMap<>();
+  /**
+   * The caller's ids of the last requests written that were known by their engine id: a late
+   * line naming one ("Request test-001 aborted." after its "Aborted request(s) test-001-8181cd7c.")
+   * is that request's, not a new one. A few thousand: such a line follows within seconds.
+   */
+  private final Map<String, Boolean> writtenBases = new LinkedHashMap<>(256, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > 4096;
+    }
+  };
   private final IdHashes written = new IdHashes();
   private final RequestRecord rec = new RequestRecord();
   /** The request ended by the last lifecycle line, held for an access line that may follow. */
@@ -81,7 +95,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       write(lastEnded);
       lastEnded = null;
     }
-    if (r == null && written.contains(id)) {
+    if (r == null && (written.contains(id) || !starts && writtenBases.containsKey(id))) {
       if (starts) {
         throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this"
             + " file (ids repeat across restarts); the first is kept");
@@ -96,6 +110,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (r == null) {
       r = new LoggedRequest(id, m.lineNo, m.origin(), clock);
       inFlight.put(id, r);
+      if (randomSuffix(id)) {
+        bySuffixBase.put(id.substring(0, id.length() - 9), r);
+      }
       evictIfFull();
     }
     // a success logged right before a request's line is its response starting (streaming): the
@@ -144,6 +161,15 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (r == null && randomSuffix(id)) {
       // since #27987 the engine's lines name the id with a random 8-hex suffix appended
       r = findExact(id.substring(0, id.length() - 9));
+    }
+    if (r == null) {
+      // and the other way: a request known by its engine id (an offline engine logs no Received
+      // line) aborted by its caller's ("Aborted request(s) test-001." after "Added request
+      // test-001-8181cd7c.")
+      LoggedRequest s = bySuffixBase.get(id);
+      if (s != null && (s == lastEnded || inFlight.get(s.id) == s)) {
+        r = s;
+      }
     }
     return r;
   }
@@ -204,7 +230,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
       }
     }
     if (finished) {
-      if (reason != null && !reason.equals("None")) {
+      // "streaming_complete" is the logger's word for the stream's end (0.22), not the engine's
+      // finish reason (stop, length, abort…): it says nothing of why
+      if (reason != null && !reason.equals("None") && !reason.equals("streaming_complete")) {
         r.finishReason = reason;
       }
       r.status = statusOf(r.finishReason, r.status);
@@ -433,6 +461,11 @@ final class VllmRequestTracker implements SpecParser.Handler {
 
   private void write(LoggedRequest r) {
     written.add(r.id);
+    if (randomSuffix(r.id)) {
+      String base = r.id.substring(0, r.id.length() - 9);
+      bySuffixBase.remove(base, r);
+      writtenBases.put(base, Boolean.TRUE);
+    }
     rec.reset();
     rec.lineNo = r.firstLine;
     rec.run = ctx.defaultRun();

@@ -46,7 +46,11 @@ class LifecycleExcerptsTest {
       Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 5 16 0"),
       // the traceback after "Error in chat completion stream generator." is that request's, no crash
       Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 2 6 0"),
-      Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0")));
+      Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0"),
+      Map.entry("27-v0220-streaming-complete-iteration-aggregated-lanzhiwang.log", "vllm-log 30 11 19 0"),
+      // the engine's late cleanup line of a request already ended is other
+      Map.entry("28-v0220-offline-added-suffix-aborted-by-caller-id-lanzhiwang.log", "vllm-log 24 2 22 0"),
+      Map.entry("29-v0220-aborted-engine-id-then-caller-id-lanzhiwang.log", "vllm-log 4 4 0 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "lifecycle", Instant.parse("2025-06-30T00:00:00Z"));
 
@@ -66,6 +70,28 @@ class LifecycleExcerptsTest {
   @Test
   void everyExcerptIsAccountedAsPinned() throws IOException {
     EXCERPTS.assertAccounts(ACCOUNTS);
+  }
+
+  /**
+   * V1 (since vllm#27987) names a request by the caller's id and by the engine's (the caller's with
+   * a random 8-hex suffix): an abort by either ends the one request, at the first abort line; a
+   * late engine line of a request already written is other. "streaming_complete" is the logger's
+   * end of the stream, no finish reason.
+   */
+  @Test
+  void callerAndEngineIdsAreOneRequest() throws IOException {
+    List<RequestRecord> offline = read("28-v0220-offline-added-suffix-aborted-by-caller-id-lanzhiwang.log").sink().requests;
+    assertEquals(1, offline.size());
+    RequestRecord r = offline.get(0);
+    assertEquals("test-direct-abort-001-8181cd7c", r.requestId);
+    assertEquals("cancelled", r.status);
+    assertEquals(1.0e9, (double) (r.finishedNs - r.arrivalNs), 0.0, "03:39:33 to the first abort at 03:39:34");
+    List<RequestRecord> both = read("29-v0220-aborted-engine-id-then-caller-id-lanzhiwang.log").sink().requests;
+    assertEquals(List.of("chatcmpl-req-a1f76d7a-124a-4c27-a79d-2610a261-a44df1a4", "chatcmpl-a0779fe804f9454f-a6787051"),
+        both.stream().map(x -> x.requestId).toList());
+    RequestRecord done = request("27-v0220-streaming-complete-iteration-aggregated-lanzhiwang.log", "chatcmpl-8cf1353bd72254e3");
+    assertEquals("ok", done.status);
+    assertEquals(null, done.finishReason);
   }
 
   /** V0's MQLLMEngine and engine loop, V0.9's engine process, V1's EngineCore: each death loses what was in flight. */
