@@ -64,6 +64,8 @@ class FieldExcerptsTest {
       Map.entry("25-disagg-proxy-asgi-traceback-post-500-aibrix1357.log", "vllm-log 18 0 17 1"),
       // vLLM's header cut to its source ("[loggers.py:248] "): the stats are read, without a time
       Map.entry("26-src-only-header-stats-mmcache-hekmon.log", "vllm-log 4 4 0 0"),
+      // a KV connector's transfer figures: engine_stats rows of extras kv_*
+      Map.entry("27-kv-transfer-metrics-nixl-3sources.log", "vllm-log 4 3 1 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -213,6 +215,11 @@ class FieldExcerptsTest {
   void requestTracebacksAreNoCrashAndTimeOfDayStatsAreRead() throws IOException {
     assertEquals(List.of(), read("24-router-asgi-traceback-models-500-ps490.log").sink().events);
     assertEquals(List.of(), read("25-disagg-proxy-asgi-traceback-post-500-aibrix1357.log").sink().events);
+    EngineStatsRecord kv = read("27-kv-transfer-metrics-nixl-3sources.log").sink().stats.get(1);
+    assertEquals(Map.of("kv_num_successful_transfers", 2.0, "kv_avg_xfer_time_ms", 63.33, "kv_p90_xfer_time_ms", 66.245,
+        "kv_avg_post_time_ms", 9.647, "kv_p90_post_time_ms", 11.595, "kv_avg_mb_per_transfer", 15.75,
+        "kv_throughput_mb_s", 248.699, "kv_avg_number_of_descriptors", 56.0), Map.copyOf(kv.extras));
+    assertEquals("APIServer pid=388692", kv.instance);
     RecordingSink src = read("26-src-only-header-stats-mmcache-hekmon.log").sink();
     assertEquals(List.of(52, 61, 35, 59), src.stats.stream().map(x -> x.running).toList());
     assertEquals(0.09, src.stats.get(0).extras.get("mm_cache_hit_rate"), 1e-9);

@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@code key: value, key: value} list as log lines print them (vLLM's stats line). Items are
- * split on {@code ", "}; an item without {@code ": "} continues the previous value (a list of
- * numbers such as {@code Per-position acceptance rate: 0.615, 0.415}).
+ * A {@code key: value, key: value} list as log lines print them (vLLM's stats line), or
+ * {@code key=value, …} (its KV Transfer metrics). Items are split on {@code ", "}; an item with
+ * neither continues the previous value (a list of numbers such as {@code Per-position acceptance
+ * rate: 0.615, 0.415}).
  */
 public final class KeyValueList {
   private KeyValueList() {}
@@ -22,13 +23,22 @@ public final class KeyValueList {
       int comma = s.indexOf(", ", from);
       String item = comma < 0 ? s.substring(from) : s.substring(from, comma);
       int colon = item.indexOf(": ");
+      int sep = 2;
+      if (colon < 0) {
+        // "key=value" (vLLM's KV Transfer metrics: "Avg xfer time (ms)=63.33"), a key of words
+        colon = item.indexOf('=');
+        sep = 1;
+        if (colon > 0 && !Character.isLetter(item.strip().charAt(0))) {
+          colon = -1;
+        }
+      }
       if (colon > 0) {
         if (key != null) {
           out.add(new Entry(key, value.toString().strip()));
         }
         key = item.substring(0, colon).strip();
         value.setLength(0);
-        value.append(item.substring(colon + 2));
+        value.append(item.substring(colon + sep));
       } else if (key != null) {
         value.append(", ").append(item);
       } else if (!item.isBlank()) {
