@@ -66,6 +66,10 @@ class FieldExcerptsTest {
       Map.entry("26-src-only-header-stats-mmcache-hekmon.log", "vllm-log 4 4 0 0"),
       // a KV connector's transfer figures: engine_stats rows of extras kv_*
       Map.entry("27-kv-transfer-metrics-nixl-3sources.log", "vllm-log 4 3 1 0"),
+      // NVIDIA Dynamo's Rust tracing header in place of vLLM's ("…Z  INFO engine._handle_process_request: ")
+      Map.entry("28-dynamo-srun-ansi-lost-tracing-vllm084-added-stats-dyn1074.log", "vllm-log 7 4 3 0"),
+      Map.entry("29-dynamo-tracing-vllm084-added-dyn1089.log", "vllm-log 11 1 10 0"),
+      Map.entry("30-dynamo-tracing-vllm090-enginecore-failed-dyn1408.log", "vllm-log 21 3 18 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -76,6 +80,7 @@ class FieldExcerptsTest {
       Map.entry("sgl-forward-iters-bracket-npu-doc.log", "sglang-log 13 13 0 0"),
       // --log-requests-format json (a diffusion model's request): one request, its e2e latency
       Map.entry("sgl-log-requests-json-diffusion-pr23049.log", "sglang-log 3 2 1 0"),
+      Map.entry("sgl-dynamo-tracing-prefill-batch-2026.log", "sglang-log 8 1 7 0"),
       // a scheduler at TP7 crashed: the event keeps its rank
       Map.entry("sgl-v054-prefill-tp7-crash-i12567.log", "sglang-log 11 2 9 0"),
       Map.entry("trt-adp-iterstats-json-pr13649.log", "trtllm-iter-stats 2 0 0 2"),
@@ -205,6 +210,27 @@ class FieldExcerptsTest {
     var stats = EXCERPTS.explain((dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log"),
         "22-proc-tag-without-pid-startup-vllm43009.log");
     assertEquals(0, stats.unknownWrapperLines);
+  }
+
+  /**
+   * NVIDIA Dynamo re-emits the engine's lines under its Rust tracing header (time, level, target),
+   * the engine's own header gone: read as the bare lines, at Dynamo's millisecond time, also with
+   * srun's label and colour codes whose ESC a copy lost; V1's "EngineCore failed to start." is a death.
+   */
+  @Test
+  void dynamoTracingHeadersAreWrappers() throws IOException {
+    RecordingSink s = read("28-dynamo-srun-ansi-lost-tracing-vllm084-added-stats-dyn1074.log").sink();
+    assertEquals(List.of("1dc13645-4559-4377-b72d-1f3d783f6cbe", "41ddebe3-b589-4697-877c-df70c8c787d4",
+        "5c23ec31-1832-47a3-8042-7d41fe043c21"), s.requests.stream().map(r -> r.requestId).toList());
+    assertEquals(Instant.parse("2025-05-13T13:47:38.880Z"), Instant.EPOCH.plusNanos(s.requests.get(0).arrivalNs));
+    assertEquals(1, s.stats.size());
+    assertEquals(8, s.stats.get(0).running);
+    RecordingSink p = read("29-dynamo-tracing-vllm084-added-dyn1089.log").sink();
+    assertEquals(Instant.parse("2025-05-15T08:05:10.736Z"), Instant.EPOCH.plusNanos(p.requests.get(0).arrivalNs));
+    RecordingSink c = read("30-dynamo-tracing-vllm090-enginecore-failed-dyn1408.log").sink();
+    assertEquals("crash EngineCore failed to start.", c.events.get(0)[1] + " " + c.events.get(0)[2]);
+    assertEquals(Instant.parse("2025-06-06T09:52:01.833Z"), Instant.EPOCH.plusNanos(Long.parseLong(c.events.get(0)[4])));
+    assertEquals(1, read("sgl-dynamo-tracing-prefill-batch-2026.log").sink().steps.size());
   }
 
   /**
