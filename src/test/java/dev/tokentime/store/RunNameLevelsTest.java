@@ -38,13 +38,7 @@ class RunNameLevelsTest {
         {"rps-2.5.log", "request_rate 2.5"},
         {"request_rate_4", "request_rate 4"},
     };
-    List<String> wrong = new ArrayList<>();
-    for (String[] c : cases) {
-      if (!level(c[0]).equals(c[1])) {
-        wrong.add(c[0] + " -> " + level(c[0]) + " (want " + c[1] + ")");
-      }
-    }
-    assertEquals(List.of(), wrong);
+    assertEquals(List.of(), mismatches(cases, RunNameLevelsTest::level));
   }
 
   @Test
@@ -88,12 +82,17 @@ class RunNameLevelsTest {
         {"r2d2", "-"},
         {"results-2025", "-"},
     };
+    assertEquals(List.of(), mismatches(cases, RunNameLevelsTest::repeat));
+  }
+
+  /** The cases {name, wanted} whose name reads otherwise, as "name -> got (want wanted)". */
+  static List<String> mismatches(String[][] cases, java.util.function.Function<String, String> read) {
     List<String> wrong = new ArrayList<>();
     for (String[] c : cases) {
-      if (!repeat(c[0]).equals(c[1])) {
-        wrong.add(c[0] + " -> " + repeat(c[0]) + " (want " + c[1] + ")");
+      if (!read.apply(c[0]).equals(c[1])) {
+        wrong.add(c[0] + " -> " + read.apply(c[0]) + " (want " + c[1] + ")");
       }
     }
-    assertEquals(List.of(), wrong);
+    return wrong;
   }
 }

@@ -228,9 +228,7 @@ public final class ToolSummaryFormat implements InputFormat {
     return switch (tag) {
       case "ttft" -> "time_to_first_token";
       case "ttst" -> "time_to_second_token";
-      default -> tag.chars().anyMatch(c -> c == ' ' || Character.isUpperCase(c))
-          ? jsonTag(tag.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", ""))
-          : tag;
+      default -> tag.chars().anyMatch(c -> c == ' ' || Character.isUpperCase(c)) ? metricName(tag)[0] : tag;
     };
   }
 
