@@ -53,6 +53,20 @@ class IngestServiceTest {
   }
 
   @Test
+  void theIngestCheckpointsItselfSoClosingHasNothingLeftToWrite() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(t.write("c8/run.jsonl", String.join("\n", R1, R2, R3) + "\n"));
+      // the checkpoint ran inside the ingest, under the lean memory limit, with the connection
+      // still open: the write-ahead log holds nothing, and the limit is the general one again
+      Path wal = tmp.resolve("test.duckdb.wal");
+      assertTrue(!java.nio.file.Files.exists(wal) || java.nio.file.Files.size(wal) == 0,
+          "the WAL still holds " + (java.nio.file.Files.exists(wal) ? java.nio.file.Files.size(wal) : 0) + " bytes");
+      assertEquals("476.8 MiB", t.value("SELECT current_setting('memory_limit')"));
+      assertEquals(3, t.count("SELECT count(*) FROM requests"));
+    }
+  }
+
+  @Test
   void filesLoadUnderTheLoadMemoryLimitAndTheGeneralOneComesBack() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
       String general = (String) t.value("SELECT current_setting('memory_limit')");
