@@ -501,7 +501,8 @@ public final class BenchConsoleFormat implements InputFormat {
       if (pendingName == null) {
         return;
       }
-      String[] mu = splitUnit(pendingName);
+      // named as the tool's JSON and CSV name it, so the three files of one run agree
+      String[] mu = dev.tokentime.formats.peers.ToolSummaryFormat.metricName(pendingName);
       String metric = mu[0];
       String unit = mu[1];
       if (unit.equals("per sec")) {

@@ -375,8 +375,11 @@ public final class ToolSummaryFormat implements InputFormat {
     }
   }
 
-  /** "Time To First Token (ms)" is time_to_first_token in ms, as the JSON names it. */
-  static String[] metricName(String display) {
+  /**
+   * "Time To First Token (ms)" is time_to_first_token in ms, as the JSON names it: the name of a
+   * genai-perf or AIPerf figure shown by display name (the CSV export, the console table).
+   */
+  public static String[] metricName(String display) {
     String unit = "";
     String name = display.strip();
     int open = name.lastIndexOf('(');

@@ -143,7 +143,12 @@ class ToolOutputsTest {
       assertEquals(List.of(List.of(635.0, "count"), List.of(15177.251624999999, "ms")), t.rows("SELECT value, unit FROM reported_metrics"
           + " WHERE metric = 'inter_chunk_latency' AND stat IN ('count', 'sum') AND source_id = (SELECT source_id FROM sources"
           + " WHERE path LIKE '%.json') ORDER BY stat"));
-      // the CSV's HTTP Blocked and the JSON's http_req_blocked are one metric
+      // the CSV's HTTP Blocked and the JSON's http_req_blocked are one metric; the console's and
+      // the CSV's Effective Latency (CO-aware) and the JSON's effective_latency too
+      assertEquals(List.of(List.of("aiperf-console", 3657.54), List.of("aiperf-summary", 3657.54), List.of("aiperf-summary", 3657.54)),
+          t.rows("SELECT s.format, round(m.value, 2) FROM reported_metrics m JOIN sources s USING (source_id)"
+              + " WHERE m.metric = 'effective_latency' AND m.stat = 'avg' ORDER BY s.format, s.path"));
+      assertEquals(List.of(), t.rows("SELECT DISTINCT metric FROM reported_metrics WHERE metric LIKE '%co\\_aware%' ESCAPE '\\'"));
       assertEquals(List.of(), t.rows("SELECT DISTINCT metric FROM reported_metrics WHERE metric LIKE 'http\\_%' ESCAPE '\\'"
           + " AND metric NOT LIKE 'http\\_req\\_%' ESCAPE '\\'"));
       assertEquals(List.of(List.of(621.582, 0.0)), t.rows("SELECT round(reported_value, 3), abs(round(reported_minus_convention, 3))"
