@@ -70,6 +70,8 @@ class FieldExcerptsTest {
       Map.entry("28-dynamo-srun-ansi-lost-tracing-vllm084-added-stats-dyn1074.log", "vllm-log 7 4 3 0"),
       Map.entry("29-dynamo-tracing-vllm084-added-dyn1089.log", "vllm-log 11 1 10 0"),
       Map.entry("30-dynamo-tracing-vllm090-enginecore-failed-dyn1408.log", "vllm-log 21 3 18 0"),
+      // a --log-config formatter: "2025-11-17 14:50:30,270 INFO vllm.v1.metrics.loggers - Engine 000: …"
+      Map.entry("31-logconfig-level-name-formatter-v0110-bettervllmlog.log", "vllm-log 14 13 1 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -118,6 +120,24 @@ class FieldExcerptsTest {
     RecordingSink restart = read("11-journald-apiserver-restart-dfch-llmops.log").sink();
     assertTrue(restart.events.stream().anyMatch(e -> e[1].equals("version") && e[2].equals("0.26.0")),
         "0.26's banner line gives the version");
+  }
+
+  /**
+   * A --log-config formatter's header ("%(asctime)s %(levelname)s %(name)s - %(message)s") in place
+   * of vLLM's: its lines are read as vLLM's, timed to its milliseconds with its year.
+   */
+  @Test
+  void aLogConfigFormattersHeaderIsPeeled() throws IOException {
+    RecordingSink s = read("31-logconfig-level-name-formatter-v0110-bettervllmlog.log").sink();
+    assertEquals(7, s.stats.size());
+    assertEquals(Instant.parse("2025-11-17T14:50:30.270Z").toEpochMilli() * 1_000_000L, s.stats.get(0).tsNs);
+    assertEquals(1, s.stats.get(0).running);
+    assertEquals(2, s.requests.size());
+    RequestRecord first = s.requests.get(0);
+    assertEquals("chatcmpl-d74b68c03b92436198481964c169c4c9", first.requestId);
+    assertEquals(Instant.parse("2025-11-17T14:50:29.291Z").toEpochMilli() * 1_000_000L, first.arrivalNs);
+    assertEquals(Instant.parse("2025-11-17T14:50:31.662Z").toEpochMilli() * 1_000_000L, first.finishedNs);
+    assertEquals("stop", first.finishReason);
   }
 
   /** A Ray actor whose name holds its own parenthesised id is peeled like any other. */

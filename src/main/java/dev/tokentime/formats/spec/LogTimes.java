@@ -118,7 +118,8 @@ public final class LogTimes {
               return t;
             }
           } else {
-            yearFor(monthDay(monthDay.parts()[0])[0]); // keep the year rolling with the lines
+            int[] md = monthDay(monthDay.parts()[0]);
+            yearFor(md[0], md[1]); // keep the year rolling with the lines
           }
         }
         if (monthDay == null && yearOpen()) {
@@ -135,11 +136,11 @@ public final class LogTimes {
           yearSeen(ldt.getYear(), ldt.getMonthValue());
         }
         if (monthDay != null) {
-          int month = monthDay(monthDay.parts()[0])[0];
+          int[] md = monthDay(monthDay.parts()[0]);
           if (wrapperOffset == null) {
             wrapperOffset = wrapperOffset(ldt, monthDay);
           }
-          yearFor(month);
+          yearFor(md[0], md[1]);
           if (wrapperOffset != null) {
             // a local wrapper time (docker desktop) beside the engine's own: the wrapper's zone is
             // the engine's (--tz, else UTC) shifted by the quarter-hours between the two
@@ -152,7 +153,7 @@ public final class LogTimes {
         return local(ldt, fractionNanos(frac), res);
       }
       int[] md = monthDay(monthDay.parts()[0]);
-      int y = yearFor(md[0]);
+      int y = yearFor(md[0], md[1]);
       String frac = monthDay.parts().length > 2 ? monthDay.parts()[2] : null;
       LocalDateTime ldt = LocalDateTime.of(y, md[0], md[1], num(monthDay.parts()[1], 0), num(monthDay.parts()[1], 3),
           num(monthDay.parts()[1], 6));
@@ -331,15 +332,18 @@ public final class LogTimes {
   }
 
   /** The year of a month-day reading: given, learned, or from the file's date; rolls over Dec→Jan. */
-  private int yearFor(int month) {
+  private int yearFor(int month, int day) {
     if (year == null) {
       if (ctx.year() != null) {
         year = ctx.year();
       } else {
         Instant ref = ctx.fileModified() != null ? ctx.fileModified() : Instant.now();
         var refDate = ref.atZone(zone());
-        // the file was last written after its first line: a later month means last year
-        year = month > refDate.getMonthValue() ? refDate.getYear() - 1 : refDate.getYear();
+        // the file was last written after its first line: a later day of the year means last
+        // year (a day's slack for a line's clock in another zone than the one assumed here)
+        boolean later = month > refDate.getMonthValue()
+            || month == refDate.getMonthValue() && day > refDate.getDayOfMonth() + 1;
+        year = later ? refDate.getYear() - 1 : refDate.getYear();
         yearGuessed = true;
       }
     } else if (lastMonth == 12 && month == 1) {

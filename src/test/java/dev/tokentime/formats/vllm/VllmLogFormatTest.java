@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.RequestRecord;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,19 @@ class VllmLogFormatTest {
     // the file was last written on 2025-12-31: a line of March is of 2025
     Parse p = Parse.text(LOG, "INFO 03-01 00:00:00 [loggers.py:1] " + STATS + "\n", Parse.ctx(null, null, false, null));
     assertEquals(Parse.ns("2025-03-01T00:00:00Z"), p.full.stats.get(0).tsNs);
+  }
+
+  @Test
+  void aDayAfterTheFilesDateIsOfTheYearBefore() throws Exception {
+    // the file was last written on 2026-12-05: its lines are no later, so 12-22 is of 2025; a
+    // day's slack is left for a line's clock in another zone than the one assumed
+    var written = new dev.tokentime.ingest.ParseContext("w.log", "r1", false, null, null,
+        Instant.parse("2026-12-05T10:00:00Z"), null);
+    for (String[] c : new String[][] {{"12-22", "2025"}, {"12-07", "2025"}, {"12-06", "2026"}, {"12-05", "2026"},
+        {"11-30", "2026"}}) {
+      Parse p = Parse.text(LOG, "INFO " + c[0] + " 21:44:40 [loggers.py:1] " + STATS + "\n", written);
+      assertEquals(Parse.ns(c[1] + "-" + c[0] + "T21:44:40Z"), p.full.stats.get(0).tsNs, c[0]);
+    }
   }
 
   @Test
