@@ -14,12 +14,15 @@ import java.util.Map;
  *     timeline from periodic stats, condensed
  * @param basis the rows of the figure_basis view: per run and figure, the sources and clock
  *     resolution it rests on
+ * @param toolRequestCounts the rows of the tool_request_counts view: the requests a load-test
+ *     tool counted for a run, in its own words
  */
 @JsonPropertyOrder({"format", "version", "definitions", "sources", "rejected_lines", "slo", "runs", "levels",
-    "engines", "basis"})
+    "engines", "basis", "tool_request_counts"})
 public record Summary(String format, int version, String definitions, long sources,
     long rejectedLines, SloFigures slo, List<RunSummary> runs, List<Map<String, Object>> levels,
-    List<Map<String, Object>> engines, List<Map<String, Object>> basis) {
+    List<Map<String, Object>> engines, List<Map<String, Object>> basis,
+    List<Map<String, Object>> toolRequestCounts) {
 
   /**
    * With summary --slo: the objectives, and per sweep DistServe's goodput (the highest level at

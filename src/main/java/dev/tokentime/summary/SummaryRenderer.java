@@ -87,11 +87,18 @@ public final class SummaryRenderer {
       }
       sb.append('\n');
       Summary.Requests q = r.requests();
-      sb.append("  requests    ").append(q.ok()).append(" ok, ").append(q.failed()).append(" failed");
-      if (q.excluded() > 0) {
-        sb.append(", ").append(q.excluded()).append(" excluded (warm-up or outside the window)");
+      String told = q.measured() + q.excluded() == 0 ? toolCounts(s, r.run()) : null;
+      if (told != null) {
+        // a result file alone: no request rows to count, and "0 ok, 0 failed" would hide its failures
+        sb.append("  requests    none as rows (the files hold the tool's figures only); the tool counted ")
+            .append(told).append('\n');
+      } else {
+        sb.append("  requests    ").append(q.ok()).append(" ok, ").append(q.failed()).append(" failed");
+        if (q.excluded() > 0) {
+          sb.append(", ").append(q.excluded()).append(" excluded (warm-up or outside the window)");
+        }
+        sb.append("; window ").append(fixed(r.window().durationS(), 3)).append(" s\n");
       }
-      sb.append("; window ").append(fixed(r.window().durationS(), 3)).append(" s\n");
       sb.append("  throughput  ").append(fixed(r.throughput().outputTokensPerS(), 1))
           .append(" output tokens/s, ").append(fixed(r.throughput().requestsPerS(), 3))
           .append(" requests/s\n");
@@ -128,6 +135,27 @@ public final class SummaryRenderer {
       sb.append(levelText(s, width));
     }
     return sb.toString();
+  }
+
+  /**
+   * The run's requests as the tool counted them ("completed 0, failed 100 (vllm-bench-json,
+   * vllm-bench-console)": files of several formats that agree share one list), or null.
+   */
+  static String toolCounts(Summary s, String run) {
+    Map<String, List<String>> formatsByCounts = new java.util.LinkedHashMap<>();
+    Map<String, List<String>> countsByFormat = new java.util.LinkedHashMap<>();
+    for (Map<String, Object> c : s.toolRequestCounts()) {
+      if (run.equals(String.valueOf(c.get("run")))) {
+        countsByFormat.computeIfAbsent(String.valueOf(c.get("format")), k -> new ArrayList<>())
+            .add(c.get("metric") + " " + num(((Number) c.get("requests")).doubleValue()));
+      }
+    }
+    for (var e : countsByFormat.entrySet()) {
+      formatsByCounts.computeIfAbsent(String.join(", ", e.getValue()), k -> new ArrayList<>()).add(e.getKey());
+    }
+    List<String> parts = new ArrayList<>();
+    formatsByCounts.forEach((counts, formats) -> parts.add(counts + " (" + String.join(", ", formats) + ")"));
+    return parts.isEmpty() ? null : String.join("; ", parts);
   }
 
   /**

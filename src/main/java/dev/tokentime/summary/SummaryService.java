@@ -82,10 +82,12 @@ public final class SummaryService {
     List<Map<String, Object>> engines = forRuns(rows(db, "SELECT * FROM engine_summary"), onlyRuns);
     List<Map<String, Object>> basis = forRuns(rows(db,
         "SELECT run, figure, \"values\", coarsest_resolution_ns, basis FROM figure_basis"), onlyRuns);
+    List<Map<String, Object>> toolCounts = forRuns(rows(db,
+        "SELECT run, format, metric, requests FROM tool_request_counts ORDER BY run, format, metric"), onlyRuns);
     long sources = db.queryLong("SELECT sources FROM report_inputs");
     long rejected = db.queryLong("SELECT rejected_lines FROM report_inputs");
     return new Summary("tokentime-summary", 1, "docs/metrics.md", sources, rejected, sloFigures, runs,
-        levels, engines, basis);
+        levels, engines, basis, toolCounts);
   }
 
   private static Map<String, Summary.Goodput> goodput(Database db) throws SQLException {

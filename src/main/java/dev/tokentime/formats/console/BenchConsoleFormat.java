@@ -1,5 +1,6 @@
 package dev.tokentime.formats.console;
 
+import dev.tokentime.formats.json.ToolMetricNames;
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.LineReader;
@@ -318,16 +319,27 @@ public final class BenchConsoleFormat implements InputFormat {
             unit = "ms";
           }
         } else {
-          String[] mu = splitUnit(label);
+          String[] mu = ToolMetricNames.split(label);
           metric = mu[0];
           unit = mu[1];
         }
+      }
+      if (metric.equals("completed")) {
+        noneCompleted = v == 0;
+      } else if (noneCompleted && !stat.equals("value") && unit.equals("ms")) {
+        // with no successful request the tool prints 0.00 for each latency statistic (numpy's
+        // mean of an empty list, `or 0`): a placeholder, not a figure
+        sink.otherLine();
+        return null;
       }
       // kept until the block ends, when the run's level is known (a rate or cap may come late)
       figures.add(new Figure(metric, stat, v, unit));
       sink.record();
       return null;
     }
+
+    /** The block's "Successful requests:" was 0. */
+    private boolean noneCompleted;
 
     private record Figure(String metric, String stat, double value, String unit) {}
 
@@ -355,6 +367,7 @@ public final class BenchConsoleFormat implements InputFormat {
 
     private void endBlock() {
       inBlock = false;
+      noneCompleted = false;
       // the level of the run: its concurrency cap, else its request rate
       Double level = null;
       if (concurrency != null && concurrency > 0) {
@@ -376,19 +389,6 @@ public final class BenchConsoleFormat implements InputFormat {
         endBlock(); // a block cut before its closing rule keeps what was read
       }
     }
-  }
-
-  /** "Request throughput (req/s)" → request_throughput, req/s. */
-  static String[] splitUnit(String display) {
-    String unit = "";
-    String name = display.strip();
-    int open = name.lastIndexOf('(');
-    if (open > 0 && name.endsWith(")")) {
-      unit = name.substring(open + 1, name.length() - 1).strip();
-      name = name.substring(0, open).strip();
-    }
-    String key = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
-    return new String[] {key, unit};
   }
 
   private static String quote(String s) {
@@ -502,7 +502,7 @@ public final class BenchConsoleFormat implements InputFormat {
         return;
       }
       // named as the tool's JSON and CSV name it, so the three files of one run agree
-      String[] mu = dev.tokentime.formats.peers.ToolSummaryFormat.metricName(pendingName);
+      String[] mu = ToolMetricNames.tagged(pendingName);
       String metric = mu[0];
       String unit = mu[1];
       if (unit.equals("per sec")) {

@@ -173,6 +173,16 @@ final class BenchResult {
     return "count";
   }
 
+  /** The result says that no request succeeded ("completed": 0). */
+  private boolean noneCompleted() {
+    for (int i = 0; i < figures.size(); i++) {
+      if (figures.get(i)[0].equals("completed") && figures.get(i)[1].equals("value")) {
+        return values.get(i) == 0;
+      }
+    }
+    return false;
+  }
+
   private void figure(String metric, String stat, String unit, Double value) {
     if (value == null) {
       return;
@@ -191,10 +201,13 @@ final class BenchResult {
       sink.reject(line, conflict, null, 0, 0);
       return units;
     }
+    boolean noneCompleted = noneCompleted();
     for (int i = 0; i < figures.size(); i++) {
       double v = values.get(i);
-      if (Double.isFinite(v)) {
-        String[] f = figures.get(i);
+      String[] f = figures.get(i);
+      // with no successful request vLLM and SGLang write 0.0 for every latency statistic (numpy's
+      // mean of an empty list, `or 0`): placeholders, not figures
+      if (Double.isFinite(v) && !(noneCompleted && !f[1].equals("value") && f[2].equals("ms"))) {
         sink.reportedMetric(run, level, f[0], f[1], v, f[2]);
       }
     }

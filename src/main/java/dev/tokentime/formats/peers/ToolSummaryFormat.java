@@ -2,6 +2,7 @@ package dev.tokentime.formats.peers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
+import dev.tokentime.formats.json.ToolMetricNames;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
@@ -228,7 +229,7 @@ public final class ToolSummaryFormat implements InputFormat {
     return switch (tag) {
       case "ttft" -> "time_to_first_token";
       case "ttst" -> "time_to_second_token";
-      default -> tag.chars().anyMatch(c -> c == ' ' || Character.isUpperCase(c)) ? metricName(tag)[0] : tag;
+      default -> tag.chars().anyMatch(c -> c == ' ' || Character.isUpperCase(c)) ? ToolMetricNames.tagged(tag)[0] : tag;
     };
   }
 
@@ -333,7 +334,7 @@ public final class ToolSummaryFormat implements InputFormat {
               + header[0].length, buf, off, len);
           return;
         }
-        String[] name = metricName(cells.get(0));
+        String[] name = ToolMetricNames.tagged(cells.get(0));
         int n = 0;
         for (int i = 1; i < cells.size(); i++) {
           String v = cells.get(i).strip().replace(",", "");
@@ -373,47 +374,5 @@ public final class ToolSummaryFormat implements InputFormat {
     } catch (IOException | RuntimeException e) {
       return null;
     }
-  }
-
-  /**
-   * "Time To First Token (ms)" is time_to_first_token in ms, as the JSON names it: the name of a
-   * genai-perf or AIPerf figure shown by display name (the CSV export, the console table).
-   */
-  public static String[] metricName(String display) {
-    String unit = "";
-    String name = display.strip();
-    int open = name.lastIndexOf('(');
-    if (open > 0 && name.endsWith(")")) {
-      unit = name.substring(open + 1, name.length() - 1).strip();
-      name = name.substring(0, open).strip();
-    }
-    String key = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
-    return new String[] {jsonTag(key), unit};
-  }
-
-  /**
-   * The JSON's tag for a name made from AIPerf's display name where the two differ ("Total Input
-   * Sequence Length" is total_isl in profile_export_aiperf.json), so the CSV and the JSON of one
-   * run store their figures under one name.
-   */
-  static String jsonTag(String fromDisplay) {
-    return switch (fromDisplay) {
-      case "total_input_sequence_length" -> "total_isl";
-      case "total_output_sequence_length" -> "total_osl";
-      case "error_input_sequence_length" -> "error_isl";
-      case "total_error_input_sequence_length" -> "total_error_isl";
-      case "minimum_request_timestamp" -> "min_request_timestamp";
-      case "maximum_response_timestamp" -> "max_response_timestamp";
-      // AIPerf 0.12's HTTP trace metrics and two more whose display names differ from their tags
-      case "http_blocked", "http_chunks_received", "http_chunks_sent", "http_connecting",
-          "http_connection_overhead", "http_connection_reused", "http_data_received", "http_data_sent",
-          "http_dns_lookup", "http_receiving", "http_sending" -> "http_req_" + fromDisplay.substring("http_".length());
-      case "http_duration_excl_conn" -> "http_req_duration";
-      case "http_total_time" -> "http_req_total";
-      case "http_waiting_ttfb" -> "http_req_waiting";
-      case "effective_latency_co_aware" -> "effective_latency";
-      case "osl_mismatch_diff" -> "osl_mismatch_diff_pct";
-      default -> fromDisplay;
-    };
   }
 }

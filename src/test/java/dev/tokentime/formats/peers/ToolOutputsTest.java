@@ -186,6 +186,27 @@ class ToolOutputsTest {
     assertTrue(one.c.reported.contains("tools 16.0 time_to_first_token avg 28.736161119863013 ms"), one.c.reported.toString());
   }
 
+  /**
+   * A run in which every request failed: vLLM writes 0.0 for each latency statistic (its mean of
+   * an empty list), in the JSON and on the console. Those are no figures and are not kept; the
+   * counts are, and the summary shows them for a run with no request rows of its own.
+   */
+  @Test
+  void aRunWithoutSuccessKeepsItsCountsNotItsPlaceholderLatencies() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of(DIR.resolve("vllm-bench-allfailed-2026-benchmaxxing").toString())));
+      assertEquals(List.of(List.of("vllm-bench-console", 11L, 405L), List.of("vllm-bench-json", 1L, 0L)),
+          t.rows("SELECT format, records, other_lines FROM sources ORDER BY format"));
+      assertEquals(List.of(), t.rows("SELECT metric, stat, value FROM reported_metrics WHERE unit = 'ms'"));
+      assertEquals(List.of(List.of("vllm-bench-console", 0.0, 100.0), List.of("vllm-bench-json", 0.0, 100.0)),
+          t.rows("SELECT format, max(requests) FILTER (WHERE metric = 'completed'), max(requests) FILTER (WHERE metric = 'failed')"
+              + " FROM tool_request_counts GROUP BY format ORDER BY format"));
+      String text = dev.tokentime.summary.SummaryRenderer.text(new dev.tokentime.summary.SummaryService().summarize(t.db, java.util.Set.of()), 120);
+      assertTrue(text.contains("the tool counted completed 0, failed 100 (vllm-bench-console, vllm-bench-json)"), text);
+      assertTrue(!text.contains("0 ok, 0 failed"), text);
+    }
+  }
+
   /** SGLang's total_throughput is input plus output tokens per second, not requests. */
   @Test
   void sglangTotalThroughputIsTokensPerSecond() throws IOException {

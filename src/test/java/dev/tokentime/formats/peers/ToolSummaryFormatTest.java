@@ -42,8 +42,8 @@ class ToolSummaryFormatTest {
     var run1 = names.apply(Parsing.parse(aiperf, Files.readAllBytes(RUN1.resolve("profile_export_aiperf.csv")), "r"));
     assertTrue(run1.containsAll(java.util.List.of("total_isl", "total_osl", "min_request_timestamp",
         "max_response_timestamp")), run1.toString());
-    assertEquals("total_isl", ToolSummaryFormat.metricName("Total Input Sequence Length (tokens)")[0]);
-    assertEquals("max_response_timestamp", ToolSummaryFormat.metricName("Maximum Response Timestamp (ns)")[0]);
+    assertEquals("total_isl", dev.tokentime.formats.json.ToolMetricNames.tagged("Total Input Sequence Length (tokens)")[0]);
+    assertEquals("max_response_timestamp", dev.tokentime.formats.json.ToolMetricNames.tagged("Maximum Response Timestamp (ns)")[0]);
   }
 
   @Test

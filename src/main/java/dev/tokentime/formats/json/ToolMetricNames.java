@@ -1,0 +1,57 @@
+package dev.tokentime.formats.json;
+
+import java.util.Locale;
+
+/**
+ * The names a load-test tool's figures are stored under when a file shows them by display name
+ * ("Time To First Token (ms)"): snake case without the unit, and where AIPerf's display name and
+ * its JSON's tag differ, the tag. The CSV exports and the console tables of genai-perf and AIPerf
+ * (two format families) use it, so one run's JSON, CSV and console store a figure under one name.
+ */
+public final class ToolMetricNames {
+  private ToolMetricNames() {}
+
+  /** "Request throughput (req/s)" → {request_throughput, req/s}: the name in snake case, the unit. */
+  public static String[] split(String display) {
+    String unit = "";
+    String name = display.strip();
+    int open = name.lastIndexOf('(');
+    if (open > 0 && name.endsWith(")")) {
+      unit = name.substring(open + 1, name.length() - 1).strip();
+      name = name.substring(0, open).strip();
+    }
+    String key = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
+    return new String[] {key, unit};
+  }
+
+  /** "Total Input Sequence Length (tokens)" → {total_isl, tokens}: {@link #split}, then the JSON's tag. */
+  public static String[] tagged(String display) {
+    String[] s = split(display);
+    return new String[] {jsonTag(s[0]), s[1]};
+  }
+
+  /**
+   * The JSON's tag for a name made from AIPerf's display name where the two differ ("Total Input
+   * Sequence Length" is total_isl in profile_export_aiperf.json).
+   */
+  static String jsonTag(String fromDisplay) {
+    return switch (fromDisplay) {
+      case "total_input_sequence_length" -> "total_isl";
+      case "total_output_sequence_length" -> "total_osl";
+      case "error_input_sequence_length" -> "error_isl";
+      case "total_error_input_sequence_length" -> "total_error_isl";
+      case "minimum_request_timestamp" -> "min_request_timestamp";
+      case "maximum_response_timestamp" -> "max_response_timestamp";
+      // AIPerf 0.12's HTTP trace metrics and two more whose display names differ from their tags
+      case "http_blocked", "http_chunks_received", "http_chunks_sent", "http_connecting",
+          "http_connection_overhead", "http_connection_reused", "http_data_received", "http_data_sent",
+          "http_dns_lookup", "http_receiving", "http_sending" -> "http_req_" + fromDisplay.substring("http_".length());
+      case "http_duration_excl_conn" -> "http_req_duration";
+      case "http_total_time" -> "http_req_total";
+      case "http_waiting_ttfb" -> "http_req_waiting";
+      case "effective_latency_co_aware" -> "effective_latency";
+      case "osl_mismatch_diff" -> "osl_mismatch_diff_pct";
+      default -> fromDisplay;
+    };
+  }
+}
