@@ -29,7 +29,12 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
   }
 
   /** A file taken from a directory or glob whose format is not known. */
-  public record Skipped(String path, String reason) {}
+  /** A file left out: {@link #UNRECOGNISED}, {@link #EMPTY}, or {@link #SAME_AS} the file it copies. */
+  public record Skipped(String path, String reason) {
+    public static final String UNRECOGNISED = "format not recognised";
+    public static final String EMPTY = "empty";
+    public static final String SAME_AS = "same content as ";
+  }
 
   public long rejected() {
     return files.stream().mapToLong(FileResult::rejected).sum();

@@ -105,7 +105,7 @@ public final class IngestService {
       listener.note("finished deriving files an earlier ingest committed but did not derive");
     }
     try {
-      List<Planned> plan = plan(inputs, forced, skipped, spooled);
+      List<Planned> plan = plan(inputs, forced, o.strict(), skipped, spooled);
       t = Timing.since("plan (sniff, duplicate check)", t);
       // files load under DuckDB's load limit (Database.loadMemoryLimit); the derive step and the
       // checks after them under the lean one (Database.underLeanLimit)
@@ -170,11 +170,11 @@ public final class IngestService {
   }
 
   /**
-   * Picks each file's format (an explicitly named file that no format claims is an error, a file
-   * found in a directory is skipped and listed) and hashes files whose size another file shares,
-   * so that two copies of one file in one call are ingested once.
+   * Picks each file's format (an explicitly named file that no format claims is an error, and
+   * under --strict any file; a file found in a directory is skipped and listed) and hashes files
+   * whose size another file shares, so that two copies of one file in one call are ingested once.
    */
-  private List<Planned> plan(List<InputResolver.Input> inputs, InputFormat forced,
+  private List<Planned> plan(List<InputResolver.Input> inputs, InputFormat forced, boolean strict,
       List<IngestResult.Skipped> skipped, List<Path> spooled) {
     List<Planned> plan = new ArrayList<>();
     Map<Long, Integer> sizes = new HashMap<>();
@@ -192,11 +192,15 @@ public final class IngestService {
           format = forced != null ? forced : formats.sniff(probe.sample());
         }
         if (format == null) {
-          if (in.explicit()) {
-            throw new BadInputException("cannot tell the format of " + in.display()
-                + "; name it with --from (tokentime formats lists them)");
+          boolean empty = !in.stdin() && Files.size(path) == 0;
+          if (in.explicit() || strict && !empty) {
+            // under --strict nothing is stored when a file found in a folder cannot be read
+            throw new BadInputException(empty ? in.display() + " is empty: nothing to ingest"
+                : "cannot tell the format of " + in.display() + "; name it with --from (tokentime formats lists them)"
+                + (in.explicit() ? "" : ", or leave it out (--strict reads every file it finds, or stops)"));
           }
-          skipped.add(new IngestResult.Skipped(in.display(), "format not recognised"));
+          skipped.add(new IngestResult.Skipped(in.display(), empty ? IngestResult.Skipped.EMPTY
+              : IngestResult.Skipped.UNRECOGNISED));
           continue;
         }
         long size = Files.size(path);
@@ -217,7 +221,7 @@ public final class IngestService {
         String sha = OpenedInput.sha256Of(p.path());
         String first = seen.putIfAbsent(sha, p.input().display());
         if (first != null) {
-          skipped.add(new IngestResult.Skipped(p.input().display(), "same content as " + first));
+          skipped.add(new IngestResult.Skipped(p.input().display(), IngestResult.Skipped.SAME_AS + first));
           continue;
         }
         out.add(new Planned(p.input(), p.path(), p.format(), p.compression(), p.size(), sha));

@@ -42,7 +42,8 @@ public final class InputResolver {
     for (String a : args) {
       if (a.equals("-")) {
         out.add(new Input(null, true));
-      } else if (isGlob(a)) {
+      } else if (isGlob(a) && !Files.exists(Path.of(a))) {
+        // a path that exists is itself even with glob characters in it ("run [a]/c1.jsonl")
         List<Path> matches = glob(a);
         if (matches.isEmpty()) {
           throw new BadInputException("no file matches " + a);
@@ -111,7 +112,13 @@ public final class InputResolver {
       return List.of();
     }
     String rest = String.join("/", java.util.Arrays.copyOfRange(parts, cut, parts.length));
-    PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + rest);
+    PathMatcher m;
+    try {
+      m = FileSystems.getDefault().getPathMatcher("glob:" + rest);
+    } catch (java.util.regex.PatternSyntaxException e) {
+      throw new BadInputException("no file named " + pattern + ", and it is no valid pattern either ("
+          + e.getDescription() + " at character " + (e.getIndex() + 1) + " of " + rest + ")");
+    }
     try (Stream<Path> s = Files.walk(root)) {
       return s.filter(Files::isRegularFile)
           .filter(p -> m.matches(root.relativize(p)))

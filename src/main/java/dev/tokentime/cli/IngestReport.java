@@ -7,6 +7,7 @@ import dev.tokentime.app.IngestService;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.output.Terminal;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -113,11 +114,9 @@ final class IngestReport implements IngestService.Listener {
   }
 
   void finish(IngestResult result) {
-    if (!result.skipped().isEmpty()) {
-      out.println("skipped " + result.skipped().size() + " file" + (result.skipped().size() == 1 ? "" : "s")
-          + " (format not recognised; name one with --from): "
-          + result.skipped().stream().map(IngestResult.Skipped::path).collect(Collectors.joining(", ")));
-    }
+    skipped(result, IngestResult.Skipped.UNRECOGNISED, "format not recognised; name one with --from", false);
+    skipped(result, IngestResult.Skipped.EMPTY, "empty", false);
+    skipped(result, IngestResult.Skipped.SAME_AS, "the same content as a file before it, read once", true);
     for (IngestResult.FailedCheck c : result.failedChecks()) {
       out.println("warning: " + c.violations() + " violation" + (c.violations() == 1 ? "" : "s")
           + " of \"" + c.invariant() + "\" (SELECT * FROM " + c.view() + ")");
@@ -127,6 +126,16 @@ final class IngestReport implements IngestService.Listener {
           + ": " + String.join(", ", result.runs().stream().sorted(dev.tokentime.output.Values.NATURAL).toList()));
     }
     out.flush();
+  }
+
+  /** One line for the files skipped for one reason (those whose reason starts with {@code reason}). */
+  private void skipped(IngestResult result, String reason, String why, boolean withReason) {
+    List<IngestResult.Skipped> these = result.skipped().stream().filter(s -> s.reason().startsWith(reason)).toList();
+    if (!these.isEmpty()) {
+      out.println("skipped " + these.size() + " file" + (these.size() == 1 ? "" : "s") + " (" + why + "): "
+          + these.stream().map(s -> withReason ? s.path() + " (" + s.reason() + ")" : s.path())
+              .collect(Collectors.joining(", ")));
+    }
   }
 
   /** The --strict failure: what was wrong, in a few lines. */

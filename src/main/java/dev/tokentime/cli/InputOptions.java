@@ -30,7 +30,8 @@ final class InputOptions {
   boolean replace;
 
   @Option(names = "--strict",
-      description = "Fail (exit 2) on the first file with a rejected line, printing the first reasons; that file is rolled back.")
+      description = "Fail (exit 2) on the first file with a rejected line, printing the first reasons; that file is rolled back. "
+          + "A file found in a folder whose format is not recognised fails too, before anything is stored.")
   boolean strict;
 
   @Option(names = "--keep-text",

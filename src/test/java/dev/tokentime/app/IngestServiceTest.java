@@ -264,10 +264,21 @@ class IngestServiceTest {
       t.write("logs/c1/notes.txt", "hello\n");
       t.write("logs/c1/expected/summary.json", "{\"request_id\":\"x\",\"tokens_ns\":[1]}\n");
       t.write("logs/.hidden.jsonl", R2 + "\n");
+      t.write("logs/c1/copy.jsonl", R1 + "\n");
+      t.write("logs/c1/empty.jsonl", "");
+      // --strict stores nothing where a file it finds cannot be read
+      var strict = new IngestOptions(List.of(tmp.resolve("logs").toString()), null, null, false, true, false, null, null);
+      var e = assertThrows(BadInputException.class, () -> t.ingest(strict));
+      assertTrue(e.getMessage().startsWith("cannot tell the format of " + tmp.resolve("logs/c1/notes.txt")), e.getMessage());
+      assertEquals(0, t.count("SELECT count(*) FROM sources"));
       var r = t.ingest(IngestOptions.of(List.of(tmp.resolve("logs").toString())));
       assertEquals(1, r.ingestedFiles());
-      assertEquals(List.of("notes.txt"),
-          r.skipped().stream().map(s -> Path.of(s.path()).getFileName().toString()).toList());
+      // each with its reason: a copy is no unknown format
+      assertEquals(List.of("empty.jsonl empty", "notes.txt format not recognised",
+              "run.jsonl same content as " + tmp.resolve("logs/c1/copy.jsonl")),
+          r.skipped().stream().map(s -> Path.of(s.path()).getFileName() + " " + s.reason()).sorted().toList());
+      var empty = assertThrows(BadInputException.class, () -> t.ingest(tmp.resolve("logs/c1/empty.jsonl")));
+      assertTrue(empty.getMessage().endsWith("empty.jsonl is empty: nothing to ingest"), empty.getMessage());
     }
   }
 

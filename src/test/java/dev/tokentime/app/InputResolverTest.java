@@ -1,13 +1,22 @@
 package dev.tokentime.app;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tokentime.BadInputException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** What a folder holds that is no input: a database kept beside the logs it was made from. */
+/** What the user names becomes files: folders, globs, and names that only look like globs. */
 class InputResolverTest {
+  @TempDir
+  Path tmp;
+
   @Test
   void databasesTheirLogsAndLocksAreNoInputs() {
     for (String n : new String[] {"run.duckdb", "run.duckdb.wal", "run.duckdb.lock", "run.db.wal", "run.db.lock",
@@ -17,5 +26,23 @@ class InputResolverTest {
     for (String n : new String[] {"server.log", "run.db", "c16.jsonl", "locks.log", "expected"}) {
       assertFalse(InputResolver.excluded(Path.of(n)), n);
     }
+  }
+
+  /** "x[1/c1.jsonl" made the glob parser fail (an internal error); "r [a]/c1.jsonl" matched nothing. */
+  @Test
+  void anExistingNameWithGlobCharactersIsItself() throws Exception {
+    for (String dir : new String[] {"x[1", "r [a]", "b{c"}) {
+      Path f = Files.createDirectories(tmp.resolve(dir)).resolve("c1.jsonl");
+      Files.writeString(f, "{}\n");
+      assertEquals(List.of(new InputResolver.Input(f, true)), InputResolver.resolve(List.of(f.toString())), dir);
+      assertEquals(List.of(new InputResolver.Input(f, false)), InputResolver.resolve(List.of(f.getParent().toString())), dir);
+    }
+    // a pattern that is no valid glob and names nothing is the user's mistake, said as such
+    BadInputException e = assertThrows(BadInputException.class,
+        () -> InputResolver.resolve(List.of(tmp.resolve("x[1").toString() + "/nope[2/*.jsonl")));
+    assertTrue(e.getMessage().startsWith("no file named "), e.getMessage());
+    // and a glob still globs, over names with such characters too
+    assertEquals(List.of(new InputResolver.Input(tmp.resolve("x[1/c1.jsonl"), false)),
+        InputResolver.resolve(List.of(tmp + "/x*/c1.jsonl")));
   }
 }
