@@ -161,6 +161,15 @@ public final class Checked {
         : field + " out of range: " + v + " (not negative)";
   }
 
+  /**
+   * Null when {@code v} is absent or a share (0 to 1: a KV cache usage, a hit rate), else why not
+   * (naming {@code field}): "GPU KV cache usage: 250.0%" is no usage an engine can have.
+   */
+  public static String shareProblem(String field, Double v) {
+    String p = nonNegativeProblem(field, v);
+    return p != null || v == null || v <= 1 ? p : field + " out of range: " + v + " (a share, 0 to 1)";
+  }
+
   /** Null when {@code v} is absent or finite, else why not (naming {@code field}). */
   public static String finiteProblem(String field, Double v) {
     return v == null || Double.isFinite(v) ? null : field + " is not a finite number: " + v;
@@ -196,7 +205,7 @@ public final class Checked {
         countProblem("step waiting", s.waiting), countProblem("step ctx_requests", s.ctxRequests),
         countProblem("step ctx_tokens", s.ctxTokens), countProblem("step gen_requests", s.genRequests),
         countProblem("step gen_tokens", s.genTokens), countProblem("step paused", s.paused),
-        nonNegativeProblem("step kv_usage", s.kvUsage), extrasProblem("step", s.extras));
+        shareProblem("step kv_usage", s.kvUsage), extrasProblem("step", s.extras));
   }
 
   /** Why a stats snapshot (an engine_stats row) cannot be stored, or null. */
@@ -207,8 +216,8 @@ public final class Checked {
         nonNegativeProblem("engine_stats gen_tokens_per_s", s.genTokensPerS),
         countProblem("engine_stats running", s.running), countProblem("engine_stats waiting", s.waiting),
         countProblem("engine_stats swapped", s.swapped), countProblem("engine_stats preemptions", s.preemptions),
-        nonNegativeProblem("engine_stats kv_usage", s.kvUsage),
-        nonNegativeProblem("engine_stats prefix_hit_rate", s.prefixHitRate), extrasProblem("engine_stats", s.extras));
+        shareProblem("engine_stats kv_usage", s.kvUsage),
+        shareProblem("engine_stats prefix_hit_rate", s.prefixHitRate), extrasProblem("engine_stats", s.extras));
   }
 
   /** Why a token chunk cannot be stored, or null ({@code nTokens} -1 is "unknown"). */

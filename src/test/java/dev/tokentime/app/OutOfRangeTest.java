@@ -120,7 +120,12 @@ class OutOfRangeTest {
     check(
         new Case("sample-logs/vllm/server.log", "Running: 3 reqs", "Running: -1 reqs", "engine_stats running out of range: -1"),
         new Case("sample-logs/vllm/server.log", "Avg generation throughput: 6.9", "Avg generation throughput: NaN",
-            "not a number")
+            "not a number"),
+        // a usage over 100 %: a share is 0 to 1
+        new Case("sample-logs/vllm/server.log", "GPU KV cache usage: 7.5%", "GPU KV cache usage: 250.0%",
+            "engine_stats kv_usage out of range: 2.5 (a share, 0 to 1)"),
+        new Case("sample-logs/vllm/metrics.prom", "(vllm:kv_cache_usage_perc\\{[^}]*\\}) 0.07500000000000001", "$1 7.5",
+            "vllm:kv_cache_usage_perc out of range: 7.5 (a share, 0 to 1)")
     );
   }
 

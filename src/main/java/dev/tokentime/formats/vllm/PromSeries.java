@@ -75,6 +75,7 @@ final class PromSeries {
             ? (value >= 0 && value <= Integer.MAX_VALUE ? null : name + " out of range: " + value + " (a count of requests)")
         : col.equals("preemptions")
             ? (value >= 0 && value < 9.2e18 ? null : name + " out of range: " + value + " (a count)")
+        : col.equals("kv_usage") || col.equals("prefix_hit_rate") ? Checked.shareProblem(name, value)
         : Checked.nonNegativeProblem(name, value);
     if (problem != null) {
       throw new Checked.OutOfRange(problem);
