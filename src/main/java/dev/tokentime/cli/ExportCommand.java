@@ -47,6 +47,10 @@ final class ExportCommand extends BaseCommand {
 
   @Override
   protected int run() throws Exception {
+    if (output.toString().equals("-")) {
+      throw new dev.tokentime.BadInputException("export writes files; for standard output use tokentime query"
+          + " --format csv, json or arrow (e.g. tokentime query --db run.duckdb --format arrow request_latency | python read.py)");
+    }
     ExportFormat f = format != null ? ExportFormat.parse(format) : fromExtension(output);
     String sql = QueryService.toSql(query);
     List<String> by = partitionBy == null ? List.of() : partitionBy;

@@ -15,6 +15,8 @@ import java.util.stream.Collectors;
 final class IngestReport implements IngestService.Listener {
   private final PrintWriter out;
   private final PrintWriter progress;
+  /** The database as the hint after rejects names it ("--db x.duckdb "), or "" when unknown. */
+  private String dbOption = "";
   private int progressWidth;
   private final java.util.Map<String, Eta> etas = new java.util.HashMap<>();
 
@@ -35,6 +37,7 @@ final class IngestReport implements IngestService.Listener {
     return d -> {
       // the per-file lines quote paths, ids and reasons from the input: escaped (Terminal.printable)
       IngestReport report = new IngestReport(Terminal.printable(out), progressTarget(err));
+      report.dbOption = d.path() == null ? "" : "--db " + shellWord(d.path().toString()) + " ";
       IngestResult r = new IngestService(FormatRegistry.standard()).ingest(d, o, report);
       report.finish(r);
       return r;
@@ -106,7 +109,7 @@ final class IngestReport implements IngestService.Listener {
         out.println("  rejected line " + j.lineNo() + ": " + j.reason());
       }
       if (r.sourceId() != null) {
-        out.println("  (all of them: tokentime query \"SELECT * FROM rejects WHERE source_id = "
+        out.println("  (all of them: tokentime query " + dbOption + "\"SELECT * FROM rejects WHERE source_id = "
             + r.sourceId() + "\")");
       }
     }
@@ -126,6 +129,11 @@ final class IngestReport implements IngestService.Listener {
           + ": " + String.join(", ", result.runs().stream().sorted(dev.tokentime.output.Values.NATURAL).toList()));
     }
     out.flush();
+  }
+
+  /** A path as one shell word: as it is when it needs no quoting, else in single quotes. */
+  static String shellWord(String s) {
+    return s.matches("[\\w./:@%+=,-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
   }
 
   /** One line for the files skipped for one reason (those whose reason starts with {@code reason}). */

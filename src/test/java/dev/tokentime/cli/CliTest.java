@@ -94,6 +94,16 @@ class CliTest {
     Run without = run("ingest", "--db", tmp.resolve("y.duckdb").toString(), f.toString());
     assertEquals(0, without.code(), without.err());
     assertTrue(without.out().contains("3 lines = 1 records + 0 other + 2 rejected"), without.out());
+    // the hint to see every reject names the database it is in, as one shell word
+    Path spaced = tmp.resolve("my runs.duckdb");
+    Run hinted = run("ingest", "--db", spaced.toString(), f.toString());
+    assertTrue(hinted.out().contains("(all of them: tokentime query --db '" + spaced
+        + "' \"SELECT * FROM rejects WHERE source_id = 1\")"), hinted.out());
+    // export writes files: "-" is no standard output there (query is), said so
+    Run dash = run("export", "--db", spaced.toString(), "rejects", "-o", "-");
+    assertEquals(2, dash.code());
+    assertTrue(dash.err().startsWith("tokentime: export writes files; for standard output use tokentime query"), dash.err());
+    assertFalse(Files.exists(Path.of("-")));
   }
 
   @Test
