@@ -8,13 +8,18 @@ import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PushbackInputStream;
 import java.io.SequenceInputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.apache.commons.io.input.ReaderInputStream;
 
 /**
  * A file opened for parsing: compression recognised by its magic bytes (gzip, zstd), the first
@@ -39,6 +44,10 @@ public final class OpenedInput implements AutoCloseable {
   private GzipMembers gzip;
   private String rawHex;
   private final String compression;
+  /** Compressed or UTF-16: the content is not the file's bytes, and is hashed on its own. */
+  private final boolean transcoded;
+  /** What was undone to read the file: "none", "gzip", "zstd", "utf-16le", "gzip, utf-16le", … */
+  private final String label;
   private final Sample sample;
   private final InputStream content;
   private String damage;
@@ -68,8 +77,25 @@ public final class OpenedInput implements AutoCloseable {
       compression = "none";
       decoded = buffered;
     }
-    InputStream guarded = new TruncationGuard(decoded);
-    if (!compression.equals("none")) {
+    // UTF-16 (a byte order mark first: PowerShell's '>' and Out-File write UTF-16LE) is read as
+    // the UTF-8 every parser expects; its content hash is of that UTF-8, as a compressed file's is
+    // of its decompressed bytes
+    PushbackInputStream bomCheck = new PushbackInputStream(new TruncationGuard(decoded), 2);
+    byte[] bom2 = bomCheck.readNBytes(2);
+    Charset utf16 = bom2.length < 2 ? null
+        : (bom2[0] & 0xff) == 0xff && (bom2[1] & 0xff) == 0xfe ? StandardCharsets.UTF_16LE
+        : (bom2[0] & 0xff) == 0xfe && (bom2[1] & 0xff) == 0xff ? StandardCharsets.UTF_16BE : null;
+    InputStream guarded = bomCheck;
+    if (utf16 == null) {
+      bomCheck.unread(bom2);
+    } else {
+      guarded = ReaderInputStream.builder().setReader(new InputStreamReader(bomCheck, utf16))
+          .setCharset(StandardCharsets.UTF_8).get();
+    }
+    this.transcoded = !compression.equals("none") || utf16 != null;
+    this.label = utf16 == null ? compression
+        : (compression.equals("none") ? "" : compression + ", ") + utf16.name().toLowerCase(java.util.Locale.ROOT);
+    if (transcoded) {
       guarded = new DigestInputStream(guarded, contentSha);
     }
     this.hashed = guarded;
@@ -101,8 +127,9 @@ public final class OpenedInput implements AutoCloseable {
     return content;
   }
 
+  /** What was undone to read the file ("none", "gzip", "zstd", "utf-16le", "gzip, utf-16le", …). */
   public String compression() {
-    return compression;
+    return label;
   }
 
   public Path path() {
@@ -132,7 +159,7 @@ public final class OpenedInput implements AutoCloseable {
       // drain
     }
     rawHex = HexFormat.of().formatHex(sha.digest());
-    return compression.equals("none") ? rawHex : HexFormat.of().formatHex(contentSha.digest());
+    return transcoded ? HexFormat.of().formatHex(contentSha.digest()) : rawHex;
   }
 
   /** SHA-256 of the file's bytes as they are; after {@link #sha256}. */

@@ -334,6 +334,47 @@ class IngestServiceTest {
     }
   }
 
+  /**
+   * UTF-16 with its byte order mark (PowerShell's '>'), plain or compressed, reads as the UTF-8
+   * it holds: the same records, and the same content, so a UTF-16 copy of a stored UTF-8 file is
+   * that source. A vLLM log too (its sniff sees the decoded text).
+   */
+  @Test
+  void utf16FilesReadAsTheTextTheyHold() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      String text = R1 + "\r\n" + R2 + "\r\n" + R3 + "\r\n";
+      byte[] bom16le = {(byte) 0xff, (byte) 0xfe};
+      byte[] le = concat(bom16le, text.getBytes(StandardCharsets.UTF_16LE));
+      // (another text: the same one would be the same source, read once)
+      byte[] be = concat(new byte[] {(byte) 0xfe, (byte) 0xff}, (R1 + "\n" + R2 + "\n").getBytes(StandardCharsets.UTF_16BE));
+      Path a = t.writeBytes("le/run.jsonl", le);
+      Path b = t.writeBytes("be/run.jsonl", be);
+      Path c = t.writeBytes("gz/run.jsonl.gz", gzip(concat(bom16le, (R2 + "\n" + R3 + "\n").getBytes(StandardCharsets.UTF_16LE))));
+      String log = java.nio.file.Files.readString(Path.of("sample-logs/vllm/server.log"));
+      Path v = t.writeBytes("v/server.log", concat(bom16le, log.getBytes(StandardCharsets.UTF_16LE)));
+      var r = t.ingest(a, b, c, v);
+      assertEquals(List.of("utf-16le", "utf-16be", "gzip, utf-16le", "utf-16le"),
+          r.files().stream().map(IngestResult.FileResult::compression).toList());
+      assertEquals(List.of("tokentime-jsonl", "tokentime-jsonl", "tokentime-jsonl", "vllm-log"),
+          r.files().stream().map(IngestResult.FileResult::format).toList());
+      assertEquals(List.of(List.of("be", 2L, 4L), List.of("gz", 2L, 3L), List.of("le", 3L, 5L)),
+          t.rows("SELECT run, count(*), CAST(sum(output_tokens) AS BIGINT) FROM requests WHERE run IN ('le', 'be', 'gz')"
+              + " GROUP BY run ORDER BY run"));
+      assertEquals(0, t.count("SELECT count(*) FROM rejects"));
+      assertEquals(6, t.count("SELECT count(*) FROM requests WHERE run = 'v'"));
+      // the UTF-8 file itself: the content of le/run.jsonl, already stored
+      Path utf8 = t.write("u8/run.jsonl", text);
+      var again = t.ingest(utf8);
+      assertTrue(again.files().get(0).outcome().startsWith("already ingested as source"), again.files().toString());
+    }
+  }
+
+  static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
   static byte[] gzip(byte[] b) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (OutputStream z = new GZIPOutputStream(out)) {

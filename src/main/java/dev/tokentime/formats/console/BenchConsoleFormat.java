@@ -448,8 +448,12 @@ public final class BenchConsoleFormat implements InputFormat {
         if (header == null) {
           return "table row before the table's header";
         }
-        List<String> c = cells(line, '│');
+        // text after the row's last border is a note beside the table ("│ … │  ⭐" in a write-up),
+        // not a cell; a row cut short still has too few cells
+        int last = line.lastIndexOf('│');
+        List<String> c = cells(last > 0 ? line.substring(0, last + 1) : line, '│');
         if (c == null || c.size() != header.size()) {
+          flush(); // a name continued on the next rows is this row's, not the one before it
           return "table row has " + (c == null ? 0 : c.size()) + " cells but the header has " + header.size()
               + " (a cut line?)";
         }

@@ -49,6 +49,7 @@ class BenchConsoleFormatTest {
       "genai-perf-goodput-llm.txt, genai-perf-console, 8, 5, 0",
       "genai-perf-goodput-embeddings.txt, genai-perf-console, 3, 5, 0",
       "aiperf-custom-dataset-single-turn.txt, aiperf-console, 12, 28, 0",
+      "aiperf-0.5-goodput-star-note-piotrm.txt, aiperf-console, 5, 10, 0",
       "llmperf-groq-70b-printed.txt, llmperf-console, 64, 8, 0"})
   void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
     CollectingSink s = parse(file);
@@ -126,6 +127,16 @@ class BenchConsoleFormatTest {
     assertTrue(r.contains("r null output_sequence_length max 2106.0 tokens"), r.toString());
     assertTrue(r.contains("r null request_count avg 10.0 requests"), r.toString());
     assertTrue(r.contains("r null benchmark_duration avg 15.81 sec"), r.toString());
+  }
+
+  /** A note after a row's border ("│ … │  ⭐") is no cell: the row and the names after it stay whole. */
+  @Test
+  void aNoteBesideATableRowIsNoCell() throws IOException {
+    List<String> r = parse("aiperf-0.5-goodput-star-note-piotrm.txt").reported;
+    assertTrue(r.contains("r null goodput avg 7.43 requests/sec"), r.toString());
+    assertTrue(r.contains("r null request_throughput avg 26.67 requests/sec"), r.toString());
+    assertTrue(r.contains("r null time_to_first_token p99 1109.7 ms"), r.toString());
+    assertTrue(r.stream().noneMatch(x -> x.contains("requests_sec")), r.toString());
   }
 
   @Test

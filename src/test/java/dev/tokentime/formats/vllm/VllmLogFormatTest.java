@@ -53,6 +53,26 @@ class VllmLogFormatTest {
   }
 
   @Test
+  void logConfigFormattersOfEveryLayoutArePeeled() throws Exception {
+    // "%(asctime)s %(levelname)s %(name)s - ", "[%(asctime)s] [%(levelname)s] %(name)s: " and
+    // "%(asctime)s - %(levelname)s - ": the line's local time to the ms, with its year
+    Parse p = Parse.text(LOG, ""
+        + "2025-11-17 14:50:30,270 INFO vllm.v1.metrics.loggers - " + STATS + "\n"
+        + "[2025-11-17 14:50:31,271] [INFO] vllm.v1.metrics.loggers: " + STATS + "\n"
+        + "2025-11-17 14:50:32.272 - INFO - " + STATS + "\n"
+        // a container's RFC 3339 time is no formatter's (a T, not a space)
+        + "2025-11-17T14:50:33.273Z 2025-11-17 14:50:33,273 INFO vllm.v1.metrics.loggers - " + STATS + "\n",
+        Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(4, p.full.stats.size());
+    assertEquals(Parse.ns("2025-11-17T14:50:30.270Z"), p.full.stats.get(0).tsNs);
+    assertEquals("Engine 000", p.full.stats.get(0).instance);
+    assertEquals(Parse.ns("2025-11-17T14:50:31.271Z"), p.full.stats.get(1).tsNs);
+    assertEquals(Parse.ns("2025-11-17T14:50:32.272Z"), p.full.stats.get(2).tsNs);
+    assertEquals(Parse.ns("2025-11-17T14:50:33.273Z"), p.full.stats.get(3).tsNs);
+  }
+
+  @Test
   void aDayAfterTheFilesDateIsOfTheYearBefore() throws Exception {
     // the file was last written on 2026-12-05: its lines are no later, so 12-22 is of 2025; a
     // day's slack is left for a line's clock in another zone than the one assumed
