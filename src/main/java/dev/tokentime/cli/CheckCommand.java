@@ -4,6 +4,7 @@ import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloReport;
 import dev.tokentime.analysis.SloSpec;
 import dev.tokentime.output.OutputFormat;
+import dev.tokentime.output.Terminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -46,7 +47,7 @@ final class CheckCommand extends BaseCommand {
     if (f == OutputFormat.JSON) {
       out().println(JsonOutput.MAPPER.writeValueAsString(report));
     } else {
-      out().print(SloReportText.render(report, f));
+      out().print(Terminal.printable(SloReportText.render(report, f)));
     }
     return report.allMet() ? ExitCode.OK : ExitCode.CHECK_FAILED;
   }

@@ -4,6 +4,7 @@ import dev.tokentime.analysis.AnalysisWindow;
 import dev.tokentime.analysis.CompareReport;
 import dev.tokentime.app.CompareService;
 import dev.tokentime.output.OutputFormat;
+import dev.tokentime.output.Terminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -44,7 +45,7 @@ final class CompareCommand extends BaseCommand {
     if (f == OutputFormat.JSON) {
       out().println(JsonOutput.MAPPER.writeValueAsString(r));
     } else {
-      out().print(CompareReportText.render(r, f, window.describe()));
+      out().print(Terminal.printable(CompareReportText.render(r, f, window.describe())));
     }
     return ExitCode.OK;
   }

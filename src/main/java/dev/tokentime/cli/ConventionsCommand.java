@@ -5,6 +5,7 @@ import dev.tokentime.analysis.Conventions;
 import dev.tokentime.app.DatabaseAccess;
 import dev.tokentime.app.ScratchDatabase;
 import dev.tokentime.output.OutputFormat;
+import dev.tokentime.output.Terminal;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -56,7 +57,7 @@ final class ConventionsCommand extends BaseCommand {
       }
       OutputFormat f = format.get();
       out().print(f == OutputFormat.JSON ? JsonOutput.MAPPER.writeValueAsString(sides) + "\n"
-          : ConventionReport.sideBySide(sides, f));
+          : Terminal.printable(ConventionReport.sideBySide(sides, f)));
       return ExitCode.OK;
     }
   }

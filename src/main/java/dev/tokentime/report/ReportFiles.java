@@ -24,7 +24,8 @@ public final class ReportFiles {
   public record Written(List<Path> files, String stdout) {
     public void print(PrintWriter out, PrintWriter err) {
       if (stdout != null) {
-        out.print(stdout);
+        // run names and labels come from the input: no raw control characters onto a terminal
+        out.print(dev.tokentime.output.Terminal.printable(stdout));
         return;
       }
       err.println("wrote " + files.get(0) + (files.size() > 1 ? " and " + (files.size() - 1) + " chart files" : ""));

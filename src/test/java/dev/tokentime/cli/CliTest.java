@@ -106,6 +106,28 @@ class CliTest {
     assertFalse(Files.exists(Path.of("-")));
   }
 
+  /** A run named with terminal escapes (input text) is shown escaped by every text output. */
+  @Test
+  void controlCharactersFromTheInputNeverReachTheTerminalRaw() throws Exception {
+    String esc = "\u001b[31mred\u001b[0m";
+    Files.createDirectories(tmp.resolve("c1"));
+    Path f = Files.writeString(tmp.resolve("c1/run.jsonl"),
+        "{\"run\":\"\\u001b[31mred\\u001b[0m\",\"request_id\":\"a\",\"arrival_ns\":1000,\"tokens_ns\":[2000,3000,4500]}\n"
+        + "{\"run\":\"\\u001b[31mred\\u001b[0m\",\"request_id\":\"b\",\"arrival_ns\":1500,\"tokens_ns\":[2500,3500,4000]}\n");
+    Path db = tmp.resolve("esc.duckdb");
+    assertEquals(0, run("ingest", "--db", db.toString(), f.toString()).code());
+    for (String[] args : new String[][] {{"summary"}, {"summary", "--format", "markdown"},
+        {"compare", esc, esc}, {"report", "--format", "markdown", "-o", "-"}}) {
+      List<String> a = new java.util.ArrayList<>(List.of(args));
+      a.addAll(1, List.of("--db", db.toString()));
+      Run r = run(a.toArray(String[]::new));
+      assertEquals(0, r.code(), a + ": " + r.err());
+      assertFalse(r.out().contains("\u001b"), a + " printed a raw ESC");
+      // shown escaped (Markdown escapes the bracket after it)
+      assertTrue(r.out().contains("\\x1b[31mred") || r.out().contains("\\x1b\\[31mred"), a + ": " + r.out());
+    }
+  }
+
   @Test
   void ingestWarnsAboutBrokenInvariantsItCouldNotSeeLineByLine() throws Exception {
     Files.createDirectories(tmp.resolve("k"));
