@@ -462,8 +462,11 @@ final class CanonicalRecord {
   }
 
   private static int nonNegativeInt(String field, long v) throws BadRecord {
-    if (v < 0 || v > Integer.MAX_VALUE) {
+    if (v < 0) {
       throw new BadRecord(field + ": expected a non-negative integer, got " + v);
+    }
+    if (v > Integer.MAX_VALUE) {
+      throw new BadRecord(field + " out of range: " + v + " (at most " + Integer.MAX_VALUE + ")");
     }
     return (int) v;
   }

@@ -108,7 +108,7 @@ public final class TokentimeJsonlFormat implements InputFormat {
         } catch (JsonEOFException e) {
           sink.reject(lineNo, "truncated JSON: the line ends inside the record", buf, off, len);
         } catch (InputCoercionException e) {
-          sink.reject(lineNo, "number out of range: " + e.getOriginalMessage(), buf, off, len);
+          sink.reject(lineNo, JsonText.outOfRange(e), buf, off, len);
         } catch (JsonParseException e) {
           sink.reject(lineNo, jsonReason(e), buf, off, len);
         } catch (StreamReadException e) {

@@ -1,7 +1,12 @@
 package dev.tokentime.formats.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What every JSON format reads with: the two Jackson factories and the small text helpers the
@@ -40,5 +45,33 @@ public final class JsonText {
     int nl = m.indexOf('\n');
     String s = nl < 0 ? m : m.substring(0, nl);
     return s.length() > 160 ? s.substring(0, 160) : s;
+  }
+
+  /** Jackson quotes the number in its message: "Numeric value (99999999999999999999) out of range of long (…)". */
+  private static final Pattern QUOTED_NUMBER = Pattern.compile("^Numeric value \\(([^)]{1,60})\\)");
+
+  /**
+   * The reject reason for a number too large for its type, naming the field it was in ("arrival_ns
+   * out of range: 99999999999999999999999 (more than a 64-bit integer holds)"); Jackson's own
+   * message names only the type.
+   */
+  public static String outOfRange(InputCoercionException e) {
+    String field = null;
+    String text = null;
+    JsonParser p = e.getProcessor();
+    if (p != null) {
+      JsonStreamContext c = p.getParsingContext();
+      field = c == null ? null : c.getCurrentName();
+      if (field == null && c != null && c.inArray() && c.getParent() != null) {
+        field = c.getParent().getCurrentName() + "[" + c.getCurrentIndex() + "]";
+      }
+    }
+    Matcher m = QUOTED_NUMBER.matcher(String.valueOf(e.getOriginalMessage()));
+    if (m.find()) {
+      text = m.group(1);
+    }
+    String what = e.getTargetType() == Integer.TYPE ? "a 32-bit integer" : "a 64-bit integer";
+    return (field == null ? "a number" : field) + " out of range: "
+        + (text == null ? firstLine(e.getOriginalMessage()) : text + " (more than " + what + " holds)");
   }
 }

@@ -33,7 +33,7 @@ public final class PeerJson {
       return "truncated JSON: the input ends inside a value";
     }
     if (e instanceof InputCoercionException ice) {
-      return "number out of range: " + JsonText.firstLine(ice.getOriginalMessage());
+      return JsonText.outOfRange(ice);
     }
     if (e instanceof JsonParseException jpe) {
       String m = jpe.getOriginalMessage();

@@ -85,6 +85,8 @@ class TokentimeJsonlFormatTest {
         + "{\"request_id\":\"i\",\"arrival_ns\":-3}\n"
         + "{\"request_id\":\"j\",\"arrival_ns\":1.5}\n"
         + "{\"request_id\":\"k\",\"arrival_ns\":99999999999999999999999}\n"
+        + "{\"request_id\":\"m\",\"tokens_ns\":[1,99999999999999999999]}\n"
+        + "{\"request_id\":\"n\",\"seq\":1000000000000,\"ts_ns\":1}\n"
         + "{\"request_id\":\"l\",\"arrival_ns\":1");
     List<String> reasons = s.rejects.stream().map(r -> r.lineNo() + " " + r.reason()).toList();
     assertEquals(List.of(
@@ -100,8 +102,10 @@ class TokentimeJsonlFormatTest {
         "11 a token line (ts_ns, seq) cannot carry the request field arrival_ns",
         "12 arrival_ns: negative timestamp -3",
         "13 arrival_ns: expected an integer (ns), got 1.5",
-        "14 number out of range: Numeric value (99999999999999999999999) out of range of long (-9223372036854775808 - 9223372036854775807)",
-        "15 truncated JSON: the line ends inside the record"), reasons);
+        "14 arrival_ns out of range: 99999999999999999999999 (more than a 64-bit integer holds)",
+        "15 tokens_ns[1] out of range: 99999999999999999999 (more than a 64-bit integer holds)",
+        "16 seq out of range: 1000000000000 (at most 2147483647)",
+        "17 truncated JSON: the line ends inside the record"), reasons);
     assertEquals(1, s.requests.size());
   }
 
