@@ -19,6 +19,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 import org.apache.commons.io.input.ReaderInputStream;
 
 /**
@@ -94,7 +95,7 @@ public final class OpenedInput implements AutoCloseable {
     }
     this.transcoded = !compression.equals("none") || utf16 != null;
     this.label = utf16 == null ? compression
-        : (compression.equals("none") ? "" : compression + ", ") + utf16.name().toLowerCase(java.util.Locale.ROOT);
+        : (compression.equals("none") ? "" : compression + ", ") + utf16.name().toLowerCase(Locale.ROOT);
     if (transcoded) {
       guarded = new DigestInputStream(guarded, contentSha);
     }

@@ -62,7 +62,7 @@ public final class JsonText {
     if (p != null) {
       JsonStreamContext c = p.getParsingContext();
       field = c == null ? null : c.getCurrentName();
-      if (field == null && c != null && c.inArray() && c.getParent() != null) {
+      if (field == null && c != null && c.inArray() && c.getParent() != null && c.getParent().getCurrentName() != null) {
         field = c.getParent().getCurrentName() + "[" + c.getCurrentIndex() + "]";
       }
     }
