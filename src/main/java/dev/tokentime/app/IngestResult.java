@@ -16,7 +16,7 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
   /** A file that was read (or found already ingested). */
   public record FileResult(String path, String format, String compression, Integer sourceId,
       String outcome, long lines, long records, long otherLines, long rejected, long requests,
-      long tokens, List<SourceWriter.Reject> firstRejects, String damage) {
+      long tokens, List<SourceWriter.Reject> firstRejects, String damage, SourceWriter.NearMisses nearMisses) {
 
     public boolean ingested() {
       return outcome.equals("ingested");

@@ -290,7 +290,7 @@ public final class IngestService {
 
   static IngestResult.FileResult refused(Planned p, Exception e) {
     return new IngestResult.FileResult(p.input().display(), p.format().id(), p.compression(), null,
-        IngestResult.REFUSED + reason(e), 0, 0, 0, 0, 0, 0, List.of(), null);
+        IngestResult.REFUSED + reason(e), 0, 0, 0, 0, 0, 0, List.of(), null, null);
   }
 
   /** What went wrong, in one line, for the file's report. */
@@ -338,7 +338,7 @@ public final class IngestService {
       } else if (existing != null) {
         return new IngestResult.FileResult(display, format.id(), p.compression(), existing,
             "already ingested as source " + existing + " (same sha256); --replace ingests it again",
-            0, 0, 0, 0, 0, 0, List.of(), null);
+            0, 0, 0, 0, 0, 0, List.of(), null, null);
       }
     }
     String defaultRun = o.run() != null ? o.run() : defaultRun(in, p.path());
@@ -391,7 +391,7 @@ public final class IngestService {
       Integer sourceId, String outcome, long lines, SourceWriter w, String damage) {
     return new IngestResult.FileResult(display, f.id(), compression, sourceId, outcome, lines,
         w.records(), w.otherLines(), w.rejected(), w.requestRows(), w.tokenRows(),
-        List.copyOf(w.firstRejects()), damage);
+        List.copyOf(w.firstRejects()), damage, w.nearMisses());
   }
 
   /**

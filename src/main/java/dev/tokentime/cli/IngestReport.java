@@ -104,6 +104,18 @@ final class IngestReport implements IngestService.Listener {
     if (r.damage() != null) {
       out.println("  warning: " + r.damage() + "; the lines before it were read");
     }
+    if (r.nearMisses() != null) {
+      // other lines, yet not to be passed over: a line cut in the middle of a file (a paste, a
+      // terminal's hard wrap) or a shape of a newer version looks like this
+      var n = r.nearMisses();
+      String explain = "tokentime ingest --explain " + shellWord(r.path());
+      out.println(n.lines() == 1
+          ? "  note: line " + n.firstLine() + " looks like a " + n.firstKind() + " line but does not match its pattern"
+              + " (cut short, or a shape this version does not read); counted as other: " + explain + " shows it"
+          : String.format(Locale.ROOT, "  note: %,d other lines look like known kinds of line but do not match their"
+              + " patterns (the first, line %d, a %s line): cut short, or shapes this version does not read; %s shows them",
+              n.lines(), n.firstLine(), n.firstKind(), explain));
+    }
     if (r.rejected() > 0) {
       for (var j : r.firstRejects().subList(0, Math.min(3, r.firstRejects().size()))) {
         out.println("  rejected line " + j.lineNo() + ": " + j.reason());

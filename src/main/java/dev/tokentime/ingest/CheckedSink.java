@@ -113,6 +113,11 @@ public final class CheckedSink implements RecordSink {
   }
 
   @Override
+  public void nearMiss(long lineNo, String kind) {
+    out.nearMiss(lineNo, kind);
+  }
+
+  @Override
   public void reject(long lineNo, String reason, byte[] line, int off, int len) {
     out.reject(lineNo, reason, line, off, len);
   }

@@ -71,6 +71,13 @@ public interface RecordSink {
   /** The line carries nothing to keep (blank line, header, a log line of another kind). */
   void otherLine();
 
+  /**
+   * The other line just counted looks like a line of {@code kind} (its hint matches) but does not
+   * match its pattern: cut short, or a shape this version does not read. Counted so that the
+   * ingest can say so; the line stays an other line.
+   */
+  default void nearMiss(long lineNo, String kind) {}
+
   /** The line could not be used; {@code line[off, off+len)} is the raw line for the excerpt. */
   void reject(long lineNo, String reason, byte[] line, int off, int len);
 }

@@ -39,6 +39,9 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   static final int MAX_PENDING_BATCHES = 6;
 
   /** A reject as reported to the user (--strict prints the first ones). */
+  /** How many other lines were near misses of a line kind; the first one's line and kind. */
+  public record NearMisses(long lines, long firstLine, String firstKind) {}
+
   public record Reject(long lineNo, String reason) {}
 
   private final IngestStore store;
@@ -69,6 +72,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   private String lastTokensId;
   private long records;
   private long otherLines;
+  private NearMisses nearMisses;
   private long rejected;
   private long tokenRows;
   private long requestRows;
@@ -337,6 +341,17 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   @Override
   public void otherLine() {
     otherLines++;
+  }
+
+  @Override
+  public void nearMiss(long lineNo, String kind) {
+    nearMisses = nearMisses == null ? new NearMisses(1, lineNo, kind)
+        : new NearMisses(nearMisses.lines() + 1, nearMisses.firstLine(), nearMisses.firstKind());
+  }
+
+  /** The other lines that looked like a known kind of line but did not match it, or null for none. */
+  public NearMisses nearMisses() {
+    return nearMisses;
   }
 
   @Override

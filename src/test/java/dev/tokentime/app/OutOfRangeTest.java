@@ -139,7 +139,14 @@ class OutOfRangeTest {
         new Case("sample-logs/sglang-server/metrics.prom", "(sglang:num_running_reqs\\{[^}]*\\}) 3.0", "$1 -1",
             "num_running_reqs out of range: -1"),
         new Case("sample-logs/prometheus/triton.prom",
-            "(nv_trt_llm_kv_cache_block_metrics\\{kv_cache_block_type=\"used\"[^}]*\\}) 310", "$1 -1e19", "out of range")
+            "(nv_trt_llm_kv_cache_block_metrics\\{kv_cache_block_type=\"used\"[^}]*\\}) 310", "$1 -1e19", "out of range"),
+        // a histogram bucket's count: negative, NaN, or fewer than a smaller bound's at the same time
+        new Case("sample-logs/vllm/metrics.prom", "(time_to_first_token_seconds_bucket\\{[^}]*le=\"0.25\"\\}) 2.0", "$1 -2.0",
+            "vllm:time_to_first_token_seconds_bucket{le=\"0.25\"} out of range: -2.0 (a count of observations)"),
+        new Case("sample-logs/vllm/metrics.prom", "(time_to_first_token_seconds_bucket\\{[^}]*le=\"0.25\"\\}) 2.0", "$1 NaN",
+            "out of range: NaN (a count of observations)"),
+        new Case("sample-logs/vllm/metrics.prom", "(time_to_first_token_seconds_bucket\\{[^}]*le=\"0.5\"\\}) 3.0", "$1 1.0",
+            "vllm:time_to_first_token_seconds_bucket{le=\"0.5\"} 1.0 is not cumulative: le=\"0.25\" at the same time counts 2.0")
     );
   }
 

@@ -34,4 +34,35 @@ class IngestReportTest {
     assertEquals(-1, new IngestService.Progress("x", 0, 10, 0, 0.5).etaSeconds());
     assertEquals(1.0, new IngestService.Progress("x", 5, 10, 0, 1.0).etaSeconds());
   }
+
+  /** An other line that looks like a known kind (a line cut mid-file) is said, not passed over. */
+  @Test
+  void nearMissesAreNamedWithTheirFirstLineAndTheWayToSeeThem() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("nearmiss");
+    String head = "INFO 01-01 00:00:00 [logger.py:43] Received request cmpl-1: params: SamplingParams(n=1), lora_request: None.\n"
+        + "INFO 01-01 00:00:00 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'a', output_token_ids: [1], finish_reason: None\n";
+    java.nio.file.Path one = java.nio.file.Files.writeString(dir.resolve("one.log"), head
+        + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'b', output_tok\n"
+        + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'c', output_token_ids: [3], finish_reason: stop\n");
+    java.nio.file.Path two = java.nio.file.Files.writeString(dir.resolve("two.log"), head
+        + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'b', output_tok\n"
+        + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming del\n"
+        + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'c', output_token_ids: [3], finish_reason: stop\n");
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(dir.resolve("db"))) {
+      var r1 = t.ingest(one).files().get(0);
+      assertEquals(new dev.tokentime.store.SourceWriter.NearMisses(1, 3, "generated"), r1.nearMisses());
+      assertEquals(1, r1.otherLines(), "still an other line: no row, no reject");
+      var r2 = t.ingest(two).files().get(0);
+      assertEquals(new dev.tokentime.store.SourceWriter.NearMisses(2, 3, "generated"), r2.nearMisses());
+      StringWriter out = new StringWriter();
+      IngestReport report = new IngestReport(new PrintWriter(out), null);
+      report.fileDone(r1);
+      report.fileDone(r2);
+      String text = out.toString();
+      assertTrue(text.contains("  note: line 3 looks like a generated line but does not match its pattern (cut short,"
+          + " or a shape this version does not read); counted as other: tokentime ingest --explain " + one + " shows it"), text);
+      assertTrue(text.contains("  note: 2 other lines look like known kinds of line but do not match their patterns"
+          + " (the first, line 3, a generated line)"), text);
+    }
+  }
 }

@@ -62,6 +62,18 @@ final class CanonicalRecord {
     this.sink = sink;
   }
 
+  /** The field names of the line being read, for finding a repeated one (the JSON reader fills it). */
+  private String[] seenFields = new String[32];
+
+  String[] seenFields() {
+    return seenFields;
+  }
+
+  String[] growSeenFields() {
+    seenFields = Arrays.copyOf(seenFields, seenFields.length * 2);
+    return seenFields;
+  }
+
   void reset(long lineNo) {
     req.reset();
     req.lineNo = lineNo;

@@ -94,6 +94,8 @@ public final class TokentimeCsvFormat implements InputFormat {
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
     private List<String> header;
+    /** Why no row of the file can be read (a header that names a column twice), or null. */
+    private String badHeader;
     private final StringBuilder pending = new StringBuilder();
     private long pendingStart;
     private int pendingLines;
@@ -149,9 +151,20 @@ public final class TokentimeCsvFormat implements InputFormat {
         sink.reject(lineNo, "not valid CSV: " + rootMessage(e), buf, off, len);
         return;
       }
+      if (badHeader != null) {
+        sink.reject(lineNo, badHeader, buf, off, len);
+        return;
+      }
       if (header == null) {
         if (!fields.contains("request_id")) {
           sink.reject(lineNo, "the header row must name a request_id column", buf, off, len);
+          return;
+        }
+        String twice = repeated(fields);
+        if (twice != null) {
+          // which of the two columns a row's value is meant for cannot be known: no row is read
+          sink.reject(lineNo, "the header names column " + twice + " twice", buf, off, len);
+          badHeader = "not read: the header (line " + lineNo + ") names column " + twice + " twice";
           return;
         }
         header = fields;
@@ -181,6 +194,16 @@ public final class TokentimeCsvFormat implements InputFormat {
       } catch (CanonicalRecord.BadRecord e) {
         sink.reject(lineNo, e.getMessage(), buf, off, len);
       }
+    }
+
+    private static String repeated(List<String> names) {
+      var seen = new java.util.HashSet<String>();
+      for (String n : names) {
+        if (!n.isEmpty() && !seen.add(n)) {
+          return n;
+        }
+      }
+      return null;
     }
 
     private void list(String name, String v) throws CanonicalRecord.BadRecord {

@@ -158,8 +158,19 @@ public final class TokentimeJsonlFormat implements InputFormat {
         throw new CanonicalRecord.BadRecord("not a JSON object");
       }
       JsonToken t;
+      String[] seen = rec.seenFields();
+      int nSeen = 0;
       while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
         String field = p.currentName();
+        if (nSeen == seen.length) {
+          seen = rec.growSeenFields();
+        }
+        if (repeated(seen, nSeen, field)) {
+          // a JSON reader keeps one of the two values, and which differs between readers
+          // (Python's json and Jackson the last, others the first): neither is the record's
+          throw new CanonicalRecord.BadRecord("field " + field + " appears twice");
+        }
+        seen[nSeen++] = field;
         JsonToken v = p.nextToken();
         switch (v) {
           case VALUE_NUMBER_INT -> rec.integer(field, p.getLongValue());
@@ -196,6 +207,21 @@ public final class TokentimeJsonlFormat implements InputFormat {
       }
     }
     return scanned == null || used;
+  }
+
+  /**
+   * Whether the line's object already had this field. Jackson interns field names, so the same
+   * name is almost always the same String; equals covers the rest. A handful of fields per line:
+   * a scan is cheaper than a set.
+   */
+  private static boolean repeated(String[] seen, int n, String field) {
+    for (int i = 0; i < n; i++) {
+      String s = seen[i];
+      if (s == field || (s.hashCode() == field.hashCode() && s.equals(field))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void readLongs(JsonParser p, CanonicalRecord rec, boolean timestamps)

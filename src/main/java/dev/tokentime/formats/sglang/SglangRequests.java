@@ -63,6 +63,8 @@ final class SglangRequests implements SpecParser.Handler {
   private int anchors;
   /** The request written by the last request line, held for an access line right after it. */
   private RequestRecord lastFinished;
+  /** The bootstrap rooms (or rids) of PD failures recorded, oldest first. */
+  private final Set<String> pdFailures = new java.util.LinkedHashSet<>();
   private Opened lastReceived;
 
   private record Opened(String id, long line, long ts, int clock, String instance) {}
@@ -80,6 +82,9 @@ final class SglangRequests implements SpecParser.Handler {
     String event = m.kind.event();
     if (event.equals("access")) {
       return access(m, ts, clock, raw, off, len);
+    }
+    if (event.equals("pd_failed")) {
+      return pdFailed(m, ts, clock);
     }
     flushFinished();
     lastReceived = null;
@@ -378,6 +383,63 @@ final class SglangRequests implements SpecParser.Handler {
 
   private static String shorten(String s) {
     return s.length() > 40 ? s.substring(0, 40) + "…" : s;
+  }
+
+  // ---- PD disaggregation failures ----
+
+  /**
+   * A request aborted by a failed KV transfer, bootstrap or handshake between the prefill and
+   * decode servers. Every TP rank logs it, and a transcript may hold both servers' lines (each
+   * names its own rid, both the same bootstrap room): one failed request per room (per rid where
+   * the line has none). The request stays held for the 500 access line that follows it.
+   */
+  private SpecParser.Outcome pdFailed(MatchedLine m, long ts, int clock) throws SpecParser.BadLine {
+    String id = m.group("id");
+    String room = m.group("room");
+    String key = room != null ? "room " + room : "rid " + id;
+    if (pdFailures.contains(key) || (!inFlight.containsKey(id) && written.contains(hash(id)))) {
+      return SpecParser.Outcome.RECORD; // another rank's line of a failure already recorded
+    }
+    flushFinished();
+    lastReceived = null;
+    Opened o = inFlight.remove(id);
+    String error = m.group("error");
+    boolean aborted = error != null && error.contains("Aborted by AbortReq"); // the client went away
+    RequestRecord r;
+    if (o != null) {
+      r = opened(o, aborted ? "cancelled" : "error");
+    } else {
+      ErrorAccessLines.Dated at = ErrorAccessLines.dated(ts, clock, times, "a failed PD transfer line");
+      ts = at.ns();
+      clock = at.clock();
+      written.add(hash(id));
+      r = new RequestRecord();
+      r.lineNo = m.lineNo;
+      r.run = ctx.defaultRun();
+      r.requestId = id;
+      r.engine = "sglang";
+      r.instance = SglangSteps.splitRanks(m.origin())[0];
+      r.clockId = clock;
+      r.arrivalNs = ts; // the failure's line is all the log says of it
+      r.status = aborted ? "cancelled" : "error";
+      r.extras.put("time_from", at.from());
+    }
+    if (ts != RequestRecord.NONE && (o == null || o.clock() == clock)) {
+      r.finishedNs = Math.max(ts, r.arrivalNs);
+    }
+    String what = m.group("stage") + " " + m.group("step") + " failed"
+        + (error == null || error.isEmpty() ? "" : ": " + error);
+    r.error = what.length() > 200 ? what.substring(0, 200) + "…" : what;
+    if (room != null) {
+      r.extras.put("bootstrap_room", room);
+    }
+    r.extras.put("pd_stage", m.group("stage").toLowerCase(java.util.Locale.ROOT));
+    if (pdFailures.size() >= MAX_IN_FLIGHT) {
+      pdFailures.remove(pdFailures.iterator().next());
+    }
+    pdFailures.add(key);
+    lastFinished = r;
+    return SpecParser.Outcome.RECORD;
   }
 
   // ---- access lines ----

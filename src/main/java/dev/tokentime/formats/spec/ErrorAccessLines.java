@@ -22,15 +22,9 @@ public final class ErrorAccessLines {
    */
   public static void fill(RequestRecord into, MatchedLine m, int status, long ts, int clock, LogTimes times,
       String run, String engine, String instance) throws SpecParser.BadLine {
-    String from = "its own line";
-    if (ts == RequestRecord.NONE) {
-      ts = times.lastNs();
-      clock = times.lastNsClock();
-      from = "the last timed line before it";
-    }
-    if (ts == RequestRecord.NONE) {
-      throw new SpecParser.BadLine("no timestamp: an HTTP " + status + " access line before any line with a time");
-    }
+    Dated at = dated(ts, clock, times, "an HTTP " + status + " access line");
+    ts = at.ns();
+    clock = at.clock();
     into.lineNo = m.lineNo;
     into.run = run;
     into.requestId = "http-" + status + "-line-" + m.lineNo;
@@ -43,6 +37,25 @@ public final class ErrorAccessLines {
     into.httpStatus = status;
     into.error = "HTTP " + status + " " + m.group("method") + " " + m.group("path")
         + " (access line only: no request line names it)";
-    into.extras.put("time_from", from);
+    into.extras.put("time_from", at.from());
+  }
+
+  /** When a failed request known from one line happened, and where that time came from. */
+  public record Dated(long ns, int clock, String from) {}
+
+  /**
+   * The line's own time ({@code ts}), or else the time of the last line before it that had one,
+   * which uvicorn's and some engine lines lack; {@code from} says which.
+   *
+   * @throws SpecParser.BadLine when no line up to this one had a time: a request needs one
+   */
+  public static Dated dated(long ts, int clock, LogTimes times, String what) throws SpecParser.BadLine {
+    if (ts != RequestRecord.NONE) {
+      return new Dated(ts, clock, "its own line");
+    }
+    if (times.lastNs() == RequestRecord.NONE) {
+      throw new SpecParser.BadLine("no timestamp: " + what + " before any line with a time");
+    }
+    return new Dated(times.lastNs(), times.lastNsClock(), "the last timed line before it");
   }
 }

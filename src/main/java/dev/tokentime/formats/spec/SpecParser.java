@@ -337,6 +337,9 @@ public final class SpecParser {
           + " line but ends before its pattern does", buf, off, len);
       return;
     }
+    if (near != null) {
+      sink.nearMiss(lineNo, near.name());
+    }
     if (explain != null) {
       if (near != null) {
         explain.nearMiss(near, lineNo, m.text);

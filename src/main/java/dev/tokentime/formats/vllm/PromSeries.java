@@ -30,6 +30,8 @@ final class PromSeries {
   private final TreeMap<String, EngineStatsRecord> rows = new TreeMap<>();
   /** Last (time, value) of each bucket series. */
   private final Map<String, double[]> last = new HashMap<>();
+  /** Last (time, bound, bound as written, value) of each histogram, any bucket. */
+  private final Map<String, Object[]> lastBucket = new HashMap<>();
 
   private final PromFamily family;
 
@@ -111,13 +113,21 @@ final class PromSeries {
     } catch (NumberFormatException e) {
       throw new NumberFormatException("le=\"" + leText + "\" is not a number");
     }
+    // a bucket holds a count of observations: a negative, NaN or infinite one is no count, and
+    // stored it would turn every delta after it into nonsense
+    if (!(value >= 0) || Double.isInfinite(value)) {
+      throw new Checked.OutOfRange(base + "_bucket{le=\"" + leText + "\"} out of range: " + value
+          + " (a count of observations)");
+    }
     Map<String, String> rest = new TreeMap<>(labels);
     rest.remove("le");
     rest.remove("__name__");
     if (!metric.equals(base)) {
       rest.put("exposed_as", base);
     }
-    String key = base + rest + "|" + leText;
+    String series = base + rest;
+    cumulative(series, base, tsNs, le, leText, value);
+    String key = series + "|" + leText;
     double[] prev = last.put(key, new double[] {tsNs, value});
     if (prev == null || (long) prev[0] >= tsNs) {
       return prev == null; // the first sample of a series starts its first interval
@@ -125,6 +135,25 @@ final class PromSeries {
     double delta = value >= prev[1] ? value - prev[1] : value; // a decrease is a restart
     sink.histogramBucket(metric, rest, (long) prev[0], tsNs, clockId, le, delta);
     return true;
+  }
+
+  /**
+   * Buckets are cumulative: at one time, a bucket never counts fewer observations than a bucket
+   * with a smaller bound. Checked against the series' previous bucket at the same time (scrapes
+   * list a histogram's buckets together, in either order), so a corrupt bucket is a reject
+   * instead of a negative count in every delta.
+   */
+  private void cumulative(String series, String base, long tsNs, double le, String leText, double value) {
+    Object[] prev = lastBucket.put(series, new Object[] {tsNs, le, leText, value});
+    if (prev == null || (long) prev[0] != tsNs) {
+      return;
+    }
+    double prevLe = (double) prev[1];
+    double prevValue = (double) prev[3];
+    if ((le > prevLe && value < prevValue) || (le < prevLe && value > prevValue)) {
+      throw new Checked.OutOfRange(base + "_bucket{le=\"" + leText + "\"} " + value + " is not cumulative: le=\""
+          + prev[2] + "\" at the same time counts " + prevValue);
+    }
   }
 
   private EngineStatsRecord row(Map<String, String> labels, long tsNs, long line) {

@@ -75,6 +75,16 @@ class TokentimeCsvFormatTest {
   }
 
   @Test
+  void aHeaderThatNamesAColumnTwiceRejectsEveryRowSayingWhy() throws IOException {
+    CollectingSink s = parse("request_id,arrival_ns,arrival_ns\na,100,90\nb,200,190\n");
+    assertEquals(List.of("the header names column arrival_ns twice",
+        "not read: the header (line 1) names column arrival_ns twice",
+        "not read: the header (line 1) names column arrival_ns twice"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertEquals(0, s.requests.size());
+  }
+
+  @Test
   void sniffsByHeader() {
     assertEquals(90, format.sniff(TokentimeJsonlFormatTest.sample("request_id,seq,ts_ns\nr,0,1\n")));
     assertEquals(90, format.sniff(TokentimeJsonlFormatTest.sample("\"request_id\",\"arrival_ns\"\n")));

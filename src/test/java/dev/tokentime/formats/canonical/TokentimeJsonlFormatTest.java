@@ -69,6 +69,25 @@ class TokentimeJsonlFormatTest {
   }
 
   @Test
+  void aFieldGivenTwiceIsRejectedNotResolvedByPickingOne() throws IOException {
+    // Jackson and Python's json keep the last value, other readers the first: the line has no one meaning
+    long scanned = 1_000_000_000L;
+    StringBuilder longTokens = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      longTokens.append(i == 0 ? "" : ",").append(scanned + 1_000_000L * i);
+    }
+    CollectingSink s = parse("{\"request_id\":\"a\",\"arrival_ns\":1000,\"arrival_ns\":900}\n"
+        + "{\"request_id\":\"b\",\"seq\":0,\"ts_ns\":5,\"seq\":1}\n"
+        + "{\"request_id\":\"c\",\"arrival_ns\":900,\"tokens_ns\":[" + longTokens + "],\"tokens_ns\":[" + longTokens + "]}\n"
+        + "{\"request_id\":\"d\",\"arrival_ns\":900,\"meta\":{\"k\":1},\"extra\":{\"k\":2}}\n");
+    assertEquals(List.of("field arrival_ns appears twice", "field seq appears twice", "field tokens_ns appears twice"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertEquals(List.of(1L, 2L, 3L), s.rejects.stream().map(r -> r.lineNo()).toList());
+    assertEquals(List.of("d"), s.requests.stream().map(CollectingSink.Req::id).toList(),
+        "the same key inside two nested objects is no repeat");
+  }
+
+  @Test
   void rejectsBadLinesWithTheirLineNumberAndReason() throws IOException {
     String good = "{\"request_id\":\"ok\",\"arrival_ns\":1}\n";
     CollectingSink s = parse(good

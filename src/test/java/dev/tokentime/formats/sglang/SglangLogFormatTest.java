@@ -256,6 +256,45 @@ class SglangLogFormatTest {
     assertEquals(2, bare.c.other, "a success tied to nothing and /health");
   }
 
+  /**
+   * PD disaggregation: a failed KV transfer aborts the request with a 500; every TP rank logs it,
+   * and the prefill server's lines (own rids, the same bootstrap rooms) were pasted after.
+   */
+  @Test
+  void pdTransferFailuresAreFailedRequestsOncePerRoomWithTheirAccessLine() throws IOException {
+    RecordingSink s = real("v058-pd-transfer-failed-slurmv4.log");
+    assertEquals(List.of("978c4d7b91514b25bcf5bf3547f06b2c", "b998c3a9b2ea4978beedde8b0c9b7241",
+        "21ae8734d8cd4af6a257ee108ec8a900", "9d2d54f7d76d47258e8947065cba7bbe", "81eb96a3d6bc482f95cf2dc167e25387"),
+        s.requests.stream().map(x -> x.requestId).toList(), "the decode side's rids; the prefill lines add none");
+    RequestRecord r = s.requests.get(0);
+    assertEquals("error", r.status);
+    assertEquals(500, r.httpStatus, "the access line after the ranks' lines is this request's");
+    assertEquals("Decode transfer failed: KVTransferError(bootstrap_room=7451786167023312285): Failed to get kvcache"
+        + " from prefill instance, it might be dead", r.error);
+    assertEquals("7451786167023312285", r.extras.get("bootstrap_room"));
+    assertEquals("decode", r.extras.get("pd_stage"));
+    long at = Instant.parse("2026-02-19T18:39:48Z").getEpochSecond() * 1_000_000_000L;
+    assertEquals(at, r.arrivalNs);
+    assertEquals(at, r.finishedNs);
+    assertTrue(s.requests.stream().allMatch(x -> x.httpStatus == 500));
+    assertEquals(3, s.c.other, "the markers 1 and 2 and the blank last line");
+    assertEquals(List.of(), s.c.rejects);
+
+    RecordingSink lifecycle = parse("""
+        [2026-04-08 14:05:20] Receive: obj=GenerateReqInput(text='hi', rid='r1', bootstrap_room=77)
+        [2026-04-08 14:05:21 TP0] Decode transfer failed for request rank=0 decode_req.req.rid='r1' decode_req.req.bootstrap_room=77 with exception KVTransferError(bootstrap_room=77): Aborted by AbortReq.
+        [2026-04-08 14:05:21 TP1] Decode transfer failed for request rank=1 decode_req.req.rid='r1' decode_req.req.bootstrap_room=77 with exception KVTransferError(bootstrap_room=77): Aborted by AbortReq.
+        [2026-04-08 14:05:22 TP0] Prefill bootstrap failed for request rank=0 req.rid='p9' req.bootstrap_room=78
+        """);
+    assertEquals(List.of("r1 cancelled 2026-04-08T14:05:20Z 2026-04-08T14:05:21Z",
+        "p9 error 2026-04-08T14:05:22Z 2026-04-08T14:05:22Z"),
+        lifecycle.requests.stream().map(x -> x.requestId + " " + x.status + " " + Instant.ofEpochSecond(0, x.arrivalNs)
+            + " " + Instant.ofEpochSecond(0, x.finishedNs)).toList(),
+        "a received request ends at its failure; the client's abort is a cancel");
+    assertEquals("Prefill bootstrap failed", lifecycle.requests.get(1).error);
+    assertEquals(4, lifecycle.c.records);
+  }
+
   /** HiSparse (2026): the GPU pool's usage is the KV usage; the CPU pool's stays in extras. */
   @Test
   void hiSparseGpuPoolIsTheKvUsage() throws IOException {
