@@ -110,11 +110,11 @@ final class IngestReport implements IngestService.Listener {
       var n = r.nearMisses();
       String explain = "tokentime ingest --explain " + shellWord(r.path());
       out.println(n.lines() == 1
-          ? "  note: line " + n.firstLine() + " looks like a " + n.firstKind() + " line but does not match its pattern"
+          ? "  note: line " + n.firstLine() + " looks like " + dev.tokentime.formats.spec.LineSpec.aKind(n.firstKind()) + " line but does not match its pattern"
               + " (cut short, or a shape this version does not read); counted as other: " + explain + " shows it"
           : String.format(Locale.ROOT, "  note: %,d other lines look like known kinds of line but do not match their"
-              + " patterns (the first, line %d, a %s line): cut short, or shapes this version does not read; %s shows them",
-              n.lines(), n.firstLine(), n.firstKind(), explain));
+              + " patterns (the first, line %d, %s line): cut short, or shapes this version does not read; %s shows them",
+              n.lines(), n.firstLine(), dev.tokentime.formats.spec.LineSpec.aKind(n.firstKind()), explain));
     }
     if (r.rejected() > 0) {
       for (var j : r.firstRejects().subList(0, Math.min(3, r.firstRejects().size()))) {

@@ -35,18 +35,24 @@ class IngestReportTest {
     assertEquals(1.0, new IngestService.Progress("x", 5, 10, 0, 1.0).etaSeconds());
   }
 
-  /** An other line that looks like a known kind (a line cut mid-file) is said, not passed over. */
+  /**
+   * An other line that looks like a known kind but is of another shape (a field more, as a newer
+   * version may print) is said, not passed over; one cut short inside the file is a reject.
+   */
   @Test
   void nearMissesAreNamedWithTheirFirstLineAndTheWayToSeeThem() throws Exception {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("nearmiss");
     String head = "INFO 01-01 00:00:00 [logger.py:43] Received request cmpl-1: params: SamplingParams(n=1), lora_request: None.\n"
         + "INFO 01-01 00:00:00 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'a', output_token_ids: [1], finish_reason: None\n";
+    String newer = "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'b',"
+        + " output_token_ids: [2], finish_reason: None, stop_reason: None\n";
     java.nio.file.Path one = java.nio.file.Files.writeString(dir.resolve("one.log"), head
-        + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'b', output_tok\n"
+        + newer
         + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'c', output_token_ids: [3], finish_reason: stop\n");
     java.nio.file.Path two = java.nio.file.Files.writeString(dir.resolve("two.log"), head
+        + newer
         + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'b', output_tok\n"
-        + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming del\n"
+        + newer
         + "INFO 01-01 00:00:01 [logger.py:71] Generated response cmpl-1 (streaming delta): output: 'c', output_token_ids: [3], finish_reason: stop\n");
     try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(dir.resolve("db"))) {
       var r1 = t.ingest(one).files().get(0);
@@ -54,6 +60,9 @@ class IngestReportTest {
       assertEquals(1, r1.otherLines(), "still an other line: no row, no reject");
       var r2 = t.ingest(two).files().get(0);
       assertEquals(new dev.tokentime.store.SourceWriter.NearMisses(2, 3, "generated"), r2.nearMisses());
+      assertEquals(1, r2.rejected());
+      assertEquals("truncated: a generated line cut short (it ends before its pattern does)",
+          r2.firstRejects().get(0).reason(), "line 4, cut inside the file");
       StringWriter out = new StringWriter();
       IngestReport report = new IngestReport(new PrintWriter(out), null);
       report.fileDone(r1);

@@ -88,6 +88,11 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * @param restarts an iteration counter going back in a lane (instance and rank) is recorded as
    *     an engine restart
    */
+  /** "a stats line", "an access line": the kind's name with its article, for messages. */
+  public static String aKind(String name) {
+    return (!name.isEmpty() && "aeiou".indexOf(Character.toLowerCase(name.charAt(0))) >= 0 ? "an " : "a ") + name;
+  }
+
   public record Kind(String name, String table, String event, Pattern pattern, List<String> groups,
       Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
       Map<String, Column> groupRules, EventClock clock, String items, Pattern keep,

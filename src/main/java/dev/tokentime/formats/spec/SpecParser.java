@@ -252,10 +252,10 @@ public final class SpecParser {
         other(); // its kind does not apply after that line (a request's traceback, not the engine's)
         return;
       }
-      if (m.kind.end() != null && !m.kind.end().matcher(m.message()).find()) {
+      if (m.kind.end() != null && !endMatcher(m.kind).reset(m.message()).find()) {
         // cut mid-record ("… Running: 1 reqs, Wa"), whether or not a newline follows: a row of
         // the fields before the cut would pass for a whole one
-        reject(lineNo, "truncated" + (unterminated ? " last line" : "") + ": a " + m.kind.name()
+        reject(lineNo, "truncated" + (unterminated ? " last line" : "") + ": " + LineSpec.aKind(m.kind.name())
             + " line that ends before its last field", buf, off, len);
         return;
       }
@@ -333,8 +333,13 @@ public final class SpecParser {
   private void unmatched(long lineNo, byte[] buf, int off, int len, boolean unterminated) {
     LineSpec.Kind near = matcher.nearMiss(m);
     if (near != null && unterminated) {
-      reject(lineNo, "truncated last line: it looks like a " + near.name()
+      reject(lineNo, "truncated last line: it looks like " + LineSpec.aKind(near.name())
           + " line but ends before its pattern does", buf, off, len);
+      return;
+    }
+    if (near != null && cutShort(near, m.message())) {
+      reject(lineNo, "truncated: " + LineSpec.aKind(near.name()) + " line cut short (it ends before its pattern does)",
+          buf, off, len);
       return;
     }
     if (near != null) {
@@ -349,6 +354,29 @@ public final class SpecParser {
     }
     other();
   }
+
+  /**
+   * A near miss inside the file is cut short (a paste, a terminal's hard wrap) when both hold:
+   * the kind's pattern ran out of text while it could still match (a line of another shape fails
+   * on a character it has, as sgl-jax's "Prefill batch. #bid: 1" does), and the line does not end
+   * as a whole line of the kind ends (its {@code end}; a line of a newer version with a field more
+   * still ends so). Either alone is no proof: a pattern's ".*?" runs to the end of a changed line
+   * too. Kinds without an {@code end} keep their near misses as other lines.
+   */
+  private static boolean cutShort(LineSpec.Kind near, String message) {
+    if (near.end() == null || near.end().matcher(message).find()) {
+      return false;
+    }
+    java.util.regex.Matcher pm = near.pattern().matcher(message);
+    return !pm.lookingAt() && pm.hitEnd();
+  }
+
+  /** A matcher of the kind's {@code end}, kept per kind: most lines of a log are of a few kinds. */
+  private java.util.regex.Matcher endMatcher(LineSpec.Kind k) {
+    return endMatchers.computeIfAbsent(k, x -> x.end().matcher(""));
+  }
+
+  private final java.util.Map<LineSpec.Kind, java.util.regex.Matcher> endMatchers = new java.util.IdentityHashMap<>();
 
   private void other() {
     sink.otherLine();

@@ -70,7 +70,7 @@ final class SpecRequests implements SpecParser.Handler {
       }
     }
     if (at == NONE) {
-      throw new SpecParser.BadLine("no timestamp: a " + k.name() + " line without a time of its own");
+      throw new SpecParser.BadLine("no timestamp: " + LineSpec.aKind(k.name()) + " line without a time of its own");
     }
     // checked on its own line: the request is stored lines later, when its lines are counted
     String range = dev.tokentime.ingest.Checked.timestampProblem(k.name() + " line " + k.event() + " time", at);
@@ -89,7 +89,7 @@ final class SpecRequests implements SpecParser.Handler {
       inFlight.put(id, r);
       evictIfFull();
     } else if (r.clockId != atClock) {
-      throw new SpecParser.BadLine("request " + id + ": a " + k.name() + " time on another clock than its first line's");
+      throw new SpecParser.BadLine("request " + id + ": " + LineSpec.aKind(k.name()) + " time on another clock than its first line's");
     }
     switch (k.event()) {
       case "arrival" -> r.arrivalNs = first(r.arrivalNs, at);

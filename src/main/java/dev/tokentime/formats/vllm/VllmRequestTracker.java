@@ -84,7 +84,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (ts == NONE) {
       // a request row needs a time: a lifecycle line without one (its header cut off or missing)
       // would make a request of NULL times counted as ok
-      throw new SpecParser.BadLine("no timestamp: a " + m.kind.name() + " line without a time of its own"
+      throw new SpecParser.BadLine("no timestamp: " + dev.tokentime.formats.spec.LineSpec.aKind(m.kind.name()) + " line without a time of its own"
           + " (no vLLM header or wrapper time)");
     }
     String id = m.group("id");

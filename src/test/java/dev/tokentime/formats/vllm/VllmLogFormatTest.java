@@ -234,13 +234,36 @@ class VllmLogFormatTest {
     assertEquals(1, p.full.stats.size(), "no row of NULL waiting and KV usage");
   }
 
+  /**
+   * A response line cut inside the file (a paste, a terminal's wrap) is rejected as truncated; a
+   * line of another shape that still ends as a whole one does (a field more) stays an other line,
+   * a near miss the ingest names.
+   */
+  @Test
+  void aResponseLineCutInsideTheFileIsRejectedOneOfAnotherShapeIsANearMiss() throws Exception {
+    String h = "(APIServer pid=1) INFO 05-21 00:19:00 [logger.py:71] Generated response cmpl-1 (streaming delta): output: ";
+    Parse p = Parse.text(LOG, ""
+        + "(APIServer pid=1) INFO 05-21 00:19:00 [logger.py:43] Received request cmpl-1: params: SamplingParams(n=1), lora_request: None.\n"
+        + h + "'a', output_token_ids: [1], finish_reason: None\n"
+        + h + "'b', output_tok\n"
+        + h + "'c', output_token_ids: [3, 4\n"
+        + h + "'d', output_token_ids: [5], finish_reason: None, stop_reason: None\n"
+        + h + "'e', output_token_ids: [6], finish_reason: stop\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of("3 truncated: a generated line cut short (it ends before its pattern does)",
+        "4 truncated: a generated line cut short (it ends before its pattern does)"),
+        p.sink.rejects.stream().map(r -> r.lineNo() + " " + r.reason()).toList());
+    assertEquals(1, p.sink.other, "line 5: a field more, still a whole line");
+    assertEquals(3, p.sink.records);
+  }
+
   @Test
   void aRequestLineWithoutATimeIsRejectedNeverOk() throws Exception {
     Parse p = Parse.text(LOG, ""
         + "Added request chatcmpl-x.\n"
         + "Finished request chatcmpl-x.\n", Parse.ctx(2025, null, false, null));
     assertEquals(2, p.sink.rejects.size());
-    assertTrue(p.sink.rejects.get(0).reason().startsWith("no timestamp: a added line"), p.sink.rejects.toString());
+    assertTrue(p.sink.rejects.get(0).reason().startsWith("no timestamp: an added line"), p.sink.rejects.toString());
     assertTrue(p.full.requests.isEmpty());
   }
 
