@@ -50,14 +50,39 @@ public final class LlmperfFormat implements InputFormat {
     }
     if (text.startsWith("{")) {
       return text.contains("\"results_ttft_s_") || text.contains("\"results_end_to_end_latency_s_")
-          ? 90 : 0;
+          || responseObjects(text) ? 90 : 0;
     }
     return 0;
   }
 
+  /**
+   * Whether the text starts with a per-request response object, not a summary: the array's
+   * elements pasted without their brackets ("{…},\n{…}") or one a line. Its first object holds
+   * ttft_s or end_to_end_latency_s as its own key (objects of the file are flat).
+   */
+  static boolean responseObjects(String text) {
+    int close = text.indexOf('}');
+    String first = close < 0 ? text : text.substring(0, close);
+    return first.contains("\"ttft_s\"") || first.contains("\"end_to_end_latency_s\"");
+  }
+
+  private static final Pattern OBJECTS_WITH_COMMAS = Pattern.compile("\\}\\s*,\\s*\\{");
+
   @Override
-  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
-    try (JsonParser p = PeerJson.JSON.createParser(in)) {
+  public long parse(InputStream raw, ParseContext ctx, RecordSink sink) throws IOException {
+    // the head tells a summary object from response objects without their array's brackets
+    java.io.BufferedInputStream in = new java.io.BufferedInputStream(raw, 1 << 16);
+    in.mark(1 << 16);
+    String head = new String(in.readNBytes(1 << 16), java.nio.charset.StandardCharsets.UTF_8).stripLeading();
+    in.reset();
+    boolean objects = head.startsWith("{") && responseObjects(head);
+    InputStream source = in;
+    if (objects && OBJECTS_WITH_COMMAS.matcher(head).find()) {
+      // "{…},\n{…}": an array's elements whose brackets a paste left out; read as the array
+      source = new java.io.SequenceInputStream(java.util.Collections.enumeration(java.util.List.of(
+          new java.io.ByteArrayInputStream(new byte[] {'['}), in, new java.io.ByteArrayInputStream(new byte[] {']'}))));
+    }
+    try (JsonParser p = PeerJson.JSON.createParser(source)) {
       JsonToken t;
       try {
         t = p.nextToken();
@@ -66,25 +91,61 @@ public final class LlmperfFormat implements InputFormat {
         return 1;
       }
       if (t == JsonToken.START_ARRAY) {
-        return individual(p, ctx, sink);
+        long n = individual(p, ctx, sink, false);
+        // after a break inside the array, its reject already says nothing after it was read
+        return n + (p.currentToken() == JsonToken.END_ARRAY ? trailing(p, sink, "array") : 0);
+      }
+      if (t == JsonToken.START_OBJECT && objects) {
+        return individual(p, ctx, sink, true); // one response object after another, no commas
       }
       if (t == JsonToken.START_OBJECT) {
-        return summary(p, ctx, sink);
+        JsonNode s;
+        try {
+          s = PeerJson.TREE.readTree(p);
+        } catch (IOException e) {
+          sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
+          return 1;
+        }
+        return summary(s, ctx, sink) + trailing(p, sink, "summary object");
       }
       sink.reject(1, "not an LLMPerf result: expected a JSON array or object", null, 0, 0);
       return 1;
     }
   }
 
-  private static long individual(JsonParser p, ParseContext ctx, RecordSink sink) throws IOException {
+  /**
+   * Anything after the file's one JSON value (a second array, a summary pasted after the
+   * responses) is a reject, never passed over: 1 when there was some, else 0.
+   */
+  private static long trailing(JsonParser p, RecordSink sink, String what) {
+    long line = PeerJson.line(p);
+    try {
+      if (p.nextToken() == null) {
+        return 0;
+      }
+      line = PeerJson.line(p);
+      sink.reject(line, "more JSON after the " + what + " (an LLMPerf file holds one); not read", null, 0, 0);
+    } catch (IOException e) {
+      sink.reject(Math.max(line, PeerJson.line(p)), PeerJson.reason(e) + " after the " + what + "; not read",
+          null, 0, 0);
+    }
+    return 1;
+  }
+
+  /**
+   * The responses: the elements of the array the parser is in, or with {@code rootObjects} the
+   * objects at the top level, the parser on the first one's start.
+   */
+  private static long individual(JsonParser p, ParseContext ctx, RecordSink sink, boolean rootObjects)
+      throws IOException {
     RequestRecord req = new RequestRecord();
     long units = 0;
     int index = 0;
     long line = 1;
     boolean pending = false; // an element counted whose outcome is not yet given
     try {
-      JsonToken t;
-      while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      JsonToken t = rootObjects ? p.currentToken() : p.nextToken();
+      for (; rootObjects ? t != null : t != JsonToken.END_ARRAY; t = p.nextToken()) {
         if (t == null) {
           throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "end of input in the array");
         }
@@ -189,14 +250,7 @@ public final class LlmperfFormat implements InputFormat {
     }
   }
 
-  private static long summary(JsonParser p, ParseContext ctx, RecordSink sink) throws IOException {
-    JsonNode s;
-    try {
-      s = PeerJson.TREE.readTree(p);
-    } catch (IOException e) {
-      sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
-      return 1;
-    }
+  private static long summary(JsonNode s, ParseContext ctx, RecordSink sink) {
     String run = ctx.defaultRun();
     JsonNode conc = s.get("num_concurrent_requests");
     Double level = conc != null && conc.isNumber() && conc.asDouble() > 0 ? conc.asDouble() : null;

@@ -64,4 +64,37 @@ class LlmperfFormatTest {
     CollectingSink u = Parsing.parse(format, Parsing.withInvalidUtf8("[" + OK.replace("\"\"", "\"@@\"") + "]"), "dir");
     assertTrue(u.rejects.get(0).reason().startsWith("invalid UTF-8"), u.rejects.toString());
   }
+
+  /**
+   * Response objects without their array's brackets, as a post pastes them ("{…},\n{…}", real) or
+   * one a line: each is a request. Before, the first object was taken for a summary with no
+   * figures and the rest was never read, with nothing rejected.
+   */
+  @Test
+  void responseObjectsWithoutTheirArrayAreEachARequest() throws IOException {
+    byte[] pasted = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(
+        "src/test/resources/real-logs/tools/llmperf-2026-pasted-elements/individual_responses_pasted.json"));
+    CollectingSink s = Parsing.parse(format, new String(pasted, java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(2, s.requests.size(), s.rejects.toString());
+    assertEquals(java.util.List.of("10.06342902851646", "11.119221556918532"),
+        s.requests.stream().map(r -> r.extras().get("inter_token_latency_ms")).toList());
+    assertEquals(java.util.List.of(105, 97), s.requests.stream().map(CollectingSink.Req::outputTokens).toList());
+    assertEquals(java.util.List.of(1L, 12L), s.requests.stream().map(CollectingSink.Req::lineNo).toList());
+    assertEquals(90, format.sniff(new dev.tokentime.ingest.Sample("x.json", pasted, pasted.length)));
+
+    CollectingSink lines = Parsing.parse(format, OK + "\n" + OK + "\n");
+    assertEquals(2, lines.requests.size(), "one object a line");
+    assertEquals(0, lines.rejects.size());
+  }
+
+  @Test
+  void moreJsonAfterTheFilesValueIsRejectedNotPassedOver() throws IOException {
+    CollectingSink s = Parsing.parse(format, "{\"results_ttft_s_mean\": 0.1}\n{\"x\": 1}\n");
+    assertEquals(1, s.rejects.size());
+    assertEquals("more JSON after the summary object (an LLMPerf file holds one); not read", s.rejects.get(0).reason());
+    assertEquals(2, s.rejects.get(0).lineNo());
+    CollectingSink a = Parsing.parse(format, "[" + OK + "]\n[" + OK + "]\n");
+    assertEquals(1, a.requests.size());
+    assertEquals(1, a.rejects.size(), "the second array");
+  }
 }
