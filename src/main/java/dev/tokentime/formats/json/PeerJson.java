@@ -14,6 +14,25 @@ import java.io.IOException;
  * JSON factory, typed values with reasons a user can read.
  */
 public final class PeerJson {
+  /**
+   * Anything after a file's one JSON document (a second copy appended, a summary pasted after the
+   * figures) is a reject, never passed over: 1 when there was some, else 0. The parser stands just
+   * after the document; {@code why} says why one is all the file holds.
+   */
+  public static long trailing(JsonParser p, dev.tokentime.ingest.RecordSink sink, String what, String why) {
+    long line = line(p);
+    try {
+      if (p.nextToken() == null) {
+        return 0;
+      }
+      line = line(p);
+      sink.reject(line, "more JSON after the " + what + " (" + why + "); not read", null, 0, 0);
+    } catch (IOException e) {
+      sink.reject(Math.max(line, line(p)), reason(e) + " after the " + what + "; not read", null, 0, 0);
+    }
+    return 1;
+  }
+
   private PeerJson() {}
 
   /** Python's json module writes Infinity and NaN (SGLang's request_rate): accepted. */

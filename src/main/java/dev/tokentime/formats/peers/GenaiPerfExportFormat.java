@@ -110,6 +110,7 @@ public final class GenaiPerfExportFormat implements InputFormat {
             throw new PeerJson.Bad("not a JSON object");
           }
           sink.otherLine();
+          units += PeerJson.trailing(p, sink, "export object", "a profile export holds one");
         } catch (PeerJson.Bad e) {
           sink.reject(docLine, e.getMessage(), null, 0, 0);
         } catch (IOException e) {

@@ -93,7 +93,7 @@ public final class LlmperfFormat implements InputFormat {
       if (t == JsonToken.START_ARRAY) {
         long n = individual(p, ctx, sink, false);
         // after a break inside the array, its reject already says nothing after it was read
-        return n + (p.currentToken() == JsonToken.END_ARRAY ? trailing(p, sink, "array") : 0);
+        return n + (p.currentToken() == JsonToken.END_ARRAY ? PeerJson.trailing(p, sink, "array", "an LLMPerf file holds one") : 0);
       }
       if (t == JsonToken.START_OBJECT && objects) {
         return individual(p, ctx, sink, true); // one response object after another, no commas
@@ -106,30 +106,11 @@ public final class LlmperfFormat implements InputFormat {
           sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
           return 1;
         }
-        return summary(s, ctx, sink) + trailing(p, sink, "summary object");
+        return summary(s, ctx, sink) + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
       }
       sink.reject(1, "not an LLMPerf result: expected a JSON array or object", null, 0, 0);
       return 1;
     }
-  }
-
-  /**
-   * Anything after the file's one JSON value (a second array, a summary pasted after the
-   * responses) is a reject, never passed over: 1 when there was some, else 0.
-   */
-  private static long trailing(JsonParser p, RecordSink sink, String what) {
-    long line = PeerJson.line(p);
-    try {
-      if (p.nextToken() == null) {
-        return 0;
-      }
-      line = PeerJson.line(p);
-      sink.reject(line, "more JSON after the " + what + " (an LLMPerf file holds one); not read", null, 0, 0);
-    } catch (IOException e) {
-      sink.reject(Math.max(line, PeerJson.line(p)), PeerJson.reason(e) + " after the " + what + "; not read",
-          null, 0, 0);
-    }
-    return 1;
   }
 
   /**

@@ -114,6 +114,7 @@ public final class ToolSummaryFormat implements InputFormat {
 
   private long json(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     JsonNode doc;
+    long extra;
     try (var p = PeerJson.JSON.createParser(in)) {
       try {
         doc = PeerJson.TREE.readTree(p);
@@ -121,7 +122,12 @@ public final class ToolSummaryFormat implements InputFormat {
         sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
         return 1;
       }
+      extra = PeerJson.trailing(p, sink, "metrics object", "a summary file holds one");
     }
+    return extra + document(doc, ctx, sink);
+  }
+
+  private long document(JsonNode doc, ParseContext ctx, RecordSink sink) {
     if (doc == null || !doc.isObject()) {
       sink.reject(1, "expected a JSON object of metrics", null, 0, 0);
       return 1;

@@ -94,6 +94,7 @@ public final class BenchReportFormat implements InputFormat {
 
   private static long json(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     JsonNode doc;
+    long extra;
     try (var p = PeerJson.JSON.createParser(in)) {
       try {
         doc = PeerJson.TREE.readTree(p);
@@ -101,7 +102,12 @@ public final class BenchReportFormat implements InputFormat {
         sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
         return 1;
       }
+      extra = PeerJson.trailing(p, sink, "report object", "a report file holds one");
     }
+    return extra + document(doc, ctx, sink);
+  }
+
+  private static long document(JsonNode doc, ParseContext ctx, RecordSink sink) {
     if (doc == null || !doc.isObject()) {
       sink.reject(1, "expected a trtllm-bench report object", null, 0, 0);
       return 1;
