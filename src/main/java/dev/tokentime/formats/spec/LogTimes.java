@@ -331,11 +331,57 @@ public final class LogTimes {
     return ctx.year() == null && (year == null || yearGuessed);
   }
 
+  /** The date of the first line of the file's head that starts with one, or null. */
+  private java.time.LocalDate headDate;
+
+  void headDate(java.time.LocalDate d) {
+    headDate = d;
+  }
+
+  private static final java.util.regex.Pattern LINE_DATE = java.util.regex.Pattern.compile(
+      "(?m)^\\[?((?:19|20)\\d\\d)-(\\d\\d)-(\\d\\d)[ T]\\d\\d:\\d\\d");
+
+  /**
+   * The date of the first line in {@code head} that starts with a date and a time (a wrapper's
+   * or a formatter's: "2025-07-08 17:36:59,526 …", "[2025-07-08T…", "2025-07-08T17:36:59Z stdout F
+   * …"), or null: it dates the month-day lines above it better than the file's modification time,
+   * which a copy of the file renews.
+   */
+  static java.time.LocalDate firstLineDate(byte[] head) {
+    java.util.regex.Matcher m = LINE_DATE.matcher(new String(head, java.nio.charset.StandardCharsets.ISO_8859_1));
+    while (m.find()) {
+      try {
+        return java.time.LocalDate.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+            Integer.parseInt(m.group(3)));
+      } catch (DateTimeException e) {
+        // not a date (13-45): the next one may be
+      }
+    }
+    return null;
+  }
+
   /** The year of a month-day reading: given, learned, or from the file's date; rolls over Dec→Jan. */
   private int yearFor(int month, int day) {
     if (year == null) {
       if (ctx.year() != null) {
         year = ctx.year();
+      } else if (headDate != null) {
+        // the year that puts the month-day nearest the dated line (12-31 before 2026-01-01: 2025)
+        int best = headDate.getYear();
+        long bestDays = Long.MAX_VALUE;
+        for (int y = headDate.getYear() - 1; y <= headDate.getYear() + 1; y++) {
+          try {
+            long d = Math.abs(java.time.temporal.ChronoUnit.DAYS.between(headDate, java.time.LocalDate.of(y, month, day)));
+            if (d < bestDays) {
+              bestDays = d;
+              best = y;
+            }
+          } catch (DateTimeException e) {
+            // 02-29 in a year without it
+          }
+        }
+        year = best;
+        yearGuessed = true;
       } else {
         Instant ref = ctx.fileModified() != null ? ctx.fileModified() : Instant.now();
         var refDate = ref.atZone(zone());

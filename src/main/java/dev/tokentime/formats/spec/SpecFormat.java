@@ -189,8 +189,18 @@ public class SpecFormat implements InputFormat {
     SpecParser p = new SpecParser(spec, ctx, counted, h, stats, clockScope(ctx));
     h.delegate = handler(p, ctx, counted);
     adjust.accept(p);
-    return p.parse(in);
+    // a dated line near the top dates the month-day lines before it (a file's copy has a new
+    // modification date; the lines keep theirs)
+    java.io.BufferedInputStream b = new java.io.BufferedInputStream(in, HEAD);
+    b.mark(HEAD);
+    byte[] head = b.readNBytes(HEAD);
+    b.reset();
+    p.headDate(LogTimes.firstLineDate(head));
+    return p.parse(b);
   }
+
+  /** How much of a file's start is searched for a dated line. */
+  private static final int HEAD = 1 << 16;
 
   /** Lets the subclass's handler be built with the parser it belongs to. */
   private static final class Handler implements SpecParser.Handler {

@@ -382,6 +382,11 @@ public final class SpecParser {
     sink.otherLine();
   }
 
+  /** The date of the first dated line of the file's head, or null (LogTimes.firstLineDate). */
+  void headDate(java.time.LocalDate d) {
+    times.headDate(d);
+  }
+
   /** Rejects a line (--explain counts it where the sink receives it). */
   public void reject(long lineNo, String reason, byte[] buf, int off, int len) {
     sink.reject(lineNo, reason, buf, off, len);

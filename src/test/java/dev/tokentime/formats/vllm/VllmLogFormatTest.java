@@ -85,6 +85,31 @@ class VllmLogFormatTest {
     }
   }
 
+  /**
+   * A dated line near the top (a formatter's, a wrapper's) dates the month-day lines before it,
+   * where the file's modification date is that of a copy (xinference#3787's paste, real lines).
+   */
+  @Test
+  void aDatedLineInTheHeadDatesTheMonthDayLinesBeforeIt() throws Exception {
+    var copied = new dev.tokentime.ingest.ParseContext("w.log", "r1", false, null, null,
+        Instant.parse("2026-12-05T10:00:00Z"), null);
+    Parse p = Parse.text(LOG, ""
+        + "INFO 07-08 17:36:58 [async_llm.py:271] Added request 17e83250-5bdf-11f0-be71-0242a0580c28.\n"
+        + "2025-07-08 17:36:59,526 xinference.model.llm.vllm.core 458 INFO     Generate finished, request_id: 17e83250\n"
+        + "2025-07-08 17:24:00 - vllm.engine.metrics - INFO - " + STATS + "\n", copied);
+    assertEquals(Parse.ns("2025-07-08T17:36:58Z"), p.full.requests.get(0).arrivalNs, "2025, not the copy's 2026");
+    // across a new year: 12-31 before a line of 2026-01-01 is of 2025
+    Parse q = Parse.text(LOG, ""
+        + "INFO 12-31 23:59:58 [loggers.py:1] " + STATS + "\n"
+        + "2026-01-01 00:00:08 - vllm.engine.metrics - INFO - " + STATS + "\n", copied);
+    assertEquals(Parse.ns("2025-12-31T23:59:58Z"), q.full.stats.get(0).tsNs);
+    // --year still decides
+    Parse r = Parse.text(LOG, ""
+        + "INFO 07-08 17:36:58 [loggers.py:1] " + STATS + "\n"
+        + "2025-07-08 17:24:00 - vllm.engine.metrics - INFO - " + STATS + "\n", Parse.ctx(2024, null, false, null));
+    assertEquals(Parse.ns("2024-07-08T17:36:58Z"), r.full.stats.get(0).tsNs);
+  }
+
   @Test
   void outerPrefixesOfEveryKindArePeeledOff() throws Exception {
     String esc = "\u001b[0;36m";
