@@ -54,6 +54,8 @@ public final class BenchConsoleFormat implements InputFormat {
   static final String SERVING_HEADER = "Serving Benchmark Result";
   private static final Pattern RULE = Pattern.compile("^=+$");
   private static final Pattern SECTION = Pattern.compile("^-{3,}.*-{3,}$");
+  /** "Position 3:" under vllm bench serve's "Per-position acceptance (%):" heading. */
+  private static final Pattern POSITION = Pattern.compile("^position (\\d+)$");
   private static final Pattern KEY_VALUE = Pattern.compile("^([^:]+?):\\s*(.*)$");
   private static final Pattern STAT_LABEL = Pattern.compile(
       "^(Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?)\\s+(.+?)\\s*\\((ms|s)\\)$");
@@ -82,6 +84,12 @@ public final class BenchConsoleFormat implements InputFormat {
       Map.entry("peak concurrent requests", new String[] {"max_concurrent_requests", "count"}),
       Map.entry("concurrency", new String[] {"concurrency", "count"}),
       Map.entry("accept length", new String[] {"accept_length", "tokens"}),
+      // vllm bench serve's "Speculative Decoding" section (its JSON's spec_decode_* names)
+      Map.entry("acceptance rate (%)", new String[] {"spec_decode_acceptance_rate", "%"}),
+      Map.entry("acceptance length", new String[] {"spec_decode_acceptance_length", "tokens"}),
+      Map.entry("drafts", new String[] {"spec_decode_num_drafts", "count"}),
+      Map.entry("draft tokens", new String[] {"spec_decode_draft_tokens", "tokens"}),
+      Map.entry("accepted tokens", new String[] {"spec_decode_accepted_tokens", "tokens"}),
       Map.entry("max request concurrency", new String[] {"max_concurrency", "count"}),
       Map.entry("max reqeuest concurrency", new String[] {"max_concurrency", "count"}), // SGLang's old typo
       Map.entry("maximum request concurrency", new String[] {"max_concurrency", "count"}),
@@ -279,6 +287,10 @@ public final class BenchConsoleFormat implements InputFormat {
       }
       String label = kv.group(1).strip();
       String value = kv.group(2).strip();
+      if (value.isEmpty() && label.equalsIgnoreCase("per-position acceptance (%)")) {
+        sink.otherLine(); // the heading of the "Position N:" lines that follow
+        return null;
+      }
       if (value.isEmpty()) {
         return label + ": no value (a cut line?)";
       }
@@ -299,6 +311,11 @@ public final class BenchConsoleFormat implements InputFormat {
       String metric;
       String stat = "value";
       String unit;
+      Matcher position = POSITION.matcher(key);
+      if (position.matches()) {
+        named = new String[] {"spec_decode_per_position_acceptance_rates", "%"};
+        stat = "position_" + position.group(1);
+      }
       if (named != null) {
         metric = named[0];
         unit = named[1];

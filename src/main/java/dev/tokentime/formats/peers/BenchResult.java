@@ -131,6 +131,18 @@ final class BenchResult {
       case "output_lens" -> outputLens = longs(p, key);
       case "errors" -> errors = strings(p, key);
       case "itls" -> itls(p);
+      case "spec_decode_per_position_acceptance_rates" -> {
+        // vllm bench serve with a speculative model: the share of drafts accepted at each
+        // position of the draft, in %, one figure per position
+        if (v == JsonToken.START_ARRAY) {
+          double[] rates = doubles(p, key);
+          for (int i = 0; i < rates.length; i++) {
+            figure(key, "position_" + i, "%", rates[i]);
+          }
+        } else {
+          p.skipChildren();
+        }
+      }
       case "max_concurrency" -> maxConcurrency = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
       case "request_rate" -> {
         requestRate = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
@@ -158,6 +170,12 @@ final class BenchResult {
   private static String unitOf(String key) {
     if (key.equals("duration")) {
       return "s";
+    }
+    if (key.equals("spec_decode_acceptance_rate")) {
+      return "%"; // accepted of drafted tokens, as vllm bench serve prints it
+    }
+    if (key.equals("spec_decode_acceptance_length")) {
+      return "tokens"; // per draft step, the bonus token included
     }
     // SGLang's total_throughput is input plus output tokens per second (vLLM's is total_token_throughput)
     if (key.endsWith("_tokens_per_s") || key.endsWith("token_throughput") || key.equals("output_throughput")

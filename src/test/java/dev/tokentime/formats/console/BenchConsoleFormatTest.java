@@ -91,6 +91,24 @@ class BenchConsoleFormatTest {
   }
 
   /** "Median TPOT (ms): -0.00" (a rounded tiny negative in a real SGLang-derived block) is zero. */
+  /**
+   * vllm bench serve with a speculator (0.22.1, real): the Speculative Decoding section under its
+   * result JSON's names, the per-position heading an other line, each position a figure.
+   */
+  @Test
+  void vllmSpeculativeDecodingSectionUnderItsJsonNames() throws IOException {
+    CollectingSink s = parse("vllm-bench-0221-spec-decoding-speculators613.txt");
+    assertEquals(List.of(), s.rejects, "the heading 'Per-position acceptance (%):' is no cut line");
+    List<String> r = s.reported;
+    for (String f : List.of("spec_decode_acceptance_rate value 47.16 %", "spec_decode_acceptance_length value 4.77 tokens",
+        "spec_decode_num_drafts value 446819.0 count", "spec_decode_draft_tokens value 3574552.0 tokens",
+        "spec_decode_accepted_tokens value 1685779.0 tokens",
+        "spec_decode_per_position_acceptance_rates position_0 82.27 %",
+        "spec_decode_per_position_acceptance_rates position_7 26.34 %")) {
+      assertTrue(r.stream().anyMatch(x -> x.endsWith(" " + f)), f + " in " + r);
+    }
+  }
+
   @Test
   void aPrintedNegativeZeroIsZero() {
     assertEquals("0.0", String.valueOf(BenchConsoleFormat.number("-0.00")));
