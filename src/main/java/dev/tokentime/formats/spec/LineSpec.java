@@ -73,6 +73,8 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * @param end how a whole line of this kind ends (searched in the message), or null: a last
    *     line without a line terminator that matches the kind but not this was cut off, and is
    *     rejected
+   * @param cut as {@code end}, for the kind's near misses only (a kind whose pattern already
+   *     holds its ending need not test every matched line again), or null
    * @param list the group holding a {@code key: value, key: value} list, or null
    * @param listExtrasPrefix prefix of the extras names of the list's unknown keys
    * @param fields list keys → columns
@@ -96,7 +98,13 @@ public record LineSpec(String format, String description, String fills, List<Sni
   public record Kind(String name, String table, String event, Pattern pattern, List<String> groups,
       Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
       Map<String, Column> groupRules, EventClock clock, String items, Pattern keep,
-      String nullText, List<Compute> computes, OwnTime time, boolean restarts, Pattern notAfter) {}
+      String nullText, List<Compute> computes, OwnTime time, boolean restarts, Pattern notAfter, Pattern cut) {
+
+    /** How a whole line of the kind ends, for judging its near misses: {@code cut}, else {@code end}. */
+    public Pattern wholeEnd() {
+      return cut != null ? cut : end;
+    }
+  }
 
   /** {@code compute COLUMN = A - B}: the column from two others of the row, where both are known. */
   public record Compute(String column, String left, char op, String right) {}

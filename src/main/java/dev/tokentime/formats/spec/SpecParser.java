@@ -359,12 +359,13 @@ public final class SpecParser {
    * A near miss inside the file is cut short (a paste, a terminal's hard wrap) when both hold:
    * the kind's pattern ran out of text while it could still match (a line of another shape fails
    * on a character it has, as sgl-jax's "Prefill batch. #bid: 1" does), and the line does not end
-   * as a whole line of the kind ends (its {@code end}; a line of a newer version with a field more
-   * still ends so). Either alone is no proof: a pattern's ".*?" runs to the end of a changed line
-   * too. Kinds without an {@code end} keep their near misses as other lines.
+   * as a whole line of the kind ends (its {@code cut}, else its {@code end}; a line of a newer
+   * version with a field more still ends so). Either alone is no proof: a pattern's ".*?" runs to
+   * the end of a changed line too. Kinds with neither keep their near misses as other lines.
    */
   private static boolean cutShort(LineSpec.Kind near, String message) {
-    if (near.end() == null || near.end().matcher(message).find()) {
+    java.util.regex.Pattern whole = near.wholeEnd();
+    if (whole == null || whole.matcher(message).find()) {
       return false;
     }
     java.util.regex.Matcher pm = near.pattern().matcher(message);

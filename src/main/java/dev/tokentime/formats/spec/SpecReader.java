@@ -173,6 +173,7 @@ public final class SpecReader {
           }
           case "hint" -> requireKind(kind).hint = regex(rest);
           case "end" -> requireKind(kind).end = regex(rest);
+          case "cut" -> requireKind(kind).cut = regex(rest);
           case "not-after" -> requireKind(kind).notAfter = regex(rest);
           case "list" -> {
             String[] parts = rest.split("\\s+");
@@ -299,7 +300,7 @@ public final class SpecReader {
       kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
           k.list, k.listExtrasPrefix, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.fields)),
           java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.groupRules)), k.clock, k.items, k.keep,
-          k.nullText, List.copyOf(k.computes), k.time, k.restarts, k.notAfter));
+          k.nullText, List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
@@ -383,6 +384,7 @@ public final class SpecReader {
     Pattern pattern;
     Pattern hint;
     Pattern end;
+    Pattern cut;
     String list;
     String listExtrasPrefix = "";
     LineSpec.EventClock clock;
