@@ -49,7 +49,7 @@ class FieldExcerptsTest {
       Map.entry("15-journald-bash-unit-v0190-vllm39037.log", "vllm-log 1 1 0 0"),
       Map.entry("16-apiserver-startup-stats-access-sparkdocker217.log", "vllm-log 12 4 8 0"),
       Map.entry("17-docker-rfc3339-offset-v052-vllm7019.log", "vllm-log 13 2 11 0"),
-      Map.entry("18-terminal-hardwrapped-stats-v0-tt246.log", "vllm-log 11 0 6 5"),
+      Map.entry("18-terminal-hardwrapped-stats-v0-tt246.log", "vllm-log 11 5 6 0"),
       Map.entry("19-compose-single1-request-finished-syvai147.log", "vllm-log 7 3 4 0"),
       Map.entry("20-nested-ray-proc-repeated-stats-pr38476.log", "vllm-log 6 5 1 0"),
       // "[Worker_TP3 pid=540] " in brackets: 4 stats, the worker's crash and its traceback
@@ -72,6 +72,7 @@ class FieldExcerptsTest {
       Map.entry("30-dynamo-tracing-vllm090-enginecore-failed-dyn1408.log", "vllm-log 21 3 18 0"),
       // a --log-config formatter: "2025-11-17 14:50:30,270 INFO vllm.v1.metrics.loggers - Engine 000: …"
       Map.entry("31-logconfig-level-name-formatter-v0110-bettervllmlog.log", "vllm-log 14 13 1 0"),
+      Map.entry("32-terminal-hardwrapped-at-swapped-v0-vllm30589.log", "vllm-log 12 5 7 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -149,13 +150,21 @@ class FieldExcerptsTest {
     assertEquals(0.0, r.kvUsage);
   }
 
-  /** Stats lines a terminal wrapped at 130 columns are cut records: rejected, never rows of NULLs. */
+  /**
+   * Stats lines a terminal wrapped at 130 columns ("Running: 17 r" / "eqs, Swapped: …"): each
+   * wrapped line is read joined to its rest, at its first line, the rest an other line; never a row
+   * of NULLs.
+   */
   @Test
-  void hardWrappedStatsLinesAreRejectedAsTruncated() throws IOException {
+  void hardWrappedStatsLinesAreReadJoinedToTheirRest() throws IOException {
     RecordingSink s = read("18-terminal-hardwrapped-stats-v0-tt246.log").sink();
-    assertEquals(List.of(), s.stats);
-    assertEquals(List.of(1L, 4L, 6L, 8L, 10L), s.c.rejects.stream().map(r -> r.lineNo()).toList());
-    s.c.rejects.forEach(r -> assertTrue(r.reason().startsWith("truncated"), r.reason()));
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of(1L, 4L, 6L, 8L, 10L), s.stats.stream().map(r -> r.lineNo).toList());
+    assertEquals(List.of(17, 17, 17, 17, 17), s.stats.stream().map(r -> r.running).toList());
+    assertEquals(List.of(39.2, 40.3, 41.6, 42.7, 43.8),
+        s.stats.stream().map(r -> Math.round(r.kvUsage * 1000) / 10.0).toList(), "GPU KV cache usage, %");
+    assertEquals(306.5, s.stats.get(0).genTokensPerS);
+    assertEquals(0, s.stats.get(0).waiting, "Pending: 0 reqs, after the wrap");
   }
 
   /**

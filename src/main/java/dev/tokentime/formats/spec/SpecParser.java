@@ -124,6 +124,7 @@ public final class SpecParser {
 
   public long parse(InputStream in) throws IOException {
     long lines = batchLines > 0 ? parseParallel(in) : parseSequential(in);
+    flushHeld();
     handler.end();
     if (explain != null) {
       explain.lines = lines;
@@ -148,6 +149,7 @@ public final class SpecParser {
 
       @Override
       public void partial(long lineNo) {
+        flushHeld();
         other();
       }
     });
@@ -176,12 +178,14 @@ public final class SpecParser {
 
       @Override
       public void partial(long lineNo) {
+        flushHeld();
         other();
       }
     });
   }
 
   private void rejectTooLong(long lineNo, long length, byte[] head, int headLen) {
+    flushHeld();
     reject(lineNo, "line of " + length + " bytes is longer than the limit of "
         + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
   }
@@ -214,6 +218,9 @@ public final class SpecParser {
   /** Stores a prepared line: times, engine tables, the format's handler, rejects. This thread only. */
   private void process(long lineNo, byte[] buf, int off, int len, MatchedLine.Prepared p,
       boolean unterminated, MatchedLine matched) {
+    if (held != null && joined(p, matched)) {
+      return;
+    }
     if (p.rejectReason() != null) {
       reject(lineNo, p.rejectReason(), buf, off, len);
       return;
@@ -255,8 +262,14 @@ public final class SpecParser {
       if (m.kind.end() != null && !endMatcher(m.kind).reset(m.message()).find()) {
         // cut mid-record ("… Running: 1 reqs, Wa"), whether or not a newline follows: a row of
         // the fields before the cut would pass for a whole one
-        reject(lineNo, "truncated" + (unterminated ? " last line" : "") + ": " + LineSpec.aKind(m.kind.name())
-            + " line that ends before its last field", buf, off, len);
+        String reason = "truncated" + (unterminated ? " last line" : "") + ": " + LineSpec.aKind(m.kind.name())
+            + " line that ends before its last field";
+        if (!unterminated) {
+          // a terminal's hard wrap may have put the rest on the next line: held for it
+          held = new Held(lineNo, java.util.Arrays.copyOfRange(buf, off, off + len), m.text, m.kind, reason, 1);
+          return;
+        }
+        reject(lineNo, reason, buf, off, len);
         return;
       }
       if (explain != null) {
@@ -386,6 +399,54 @@ public final class SpecParser {
   /** The date of the first dated line of the file's head, or null (LogTimes.firstLineDate). */
   void headDate(java.time.LocalDate d) {
     times.headDate(d);
+  }
+
+  /** A line cut before its kind's end, waiting for the next line: the rest of a hard wrap? */
+  private record Held(long lineNo, byte[] bytes, String text, LineSpec.Kind kind, String reason, int pieces) {}
+
+  private Held held;
+
+  /** Lines a wrapped record may span, its first included. */
+  static final int MAX_PIECES = 4;
+
+  /**
+   * Whether the line just read is the rest of the held one: a terminal or a paste wrapped a long
+   * line at its width ("… Running: 1 reqs, Swapped" and ": 0 reqs, Pending: 0 reqs, GPU KV cache
+   * usage: 5.3%, …"), so the rest has no prefix and no kind of its own, and the two joined are a
+   * line of the held kind. A joined line that ends as a whole one is read as one line at the first
+   * line's number, each further piece an other line (as a quoted CSV field spanning lines); one
+   * that does not may take the next piece too. Otherwise the held line is rejected as truncated and
+   * this line is read on its own (false).
+   */
+  private boolean joined(MatchedLine.Prepared p, MatchedLine next) {
+    Held h = held;
+    held = null;
+    if (p == MatchedLine.Prepared.MATCHED && next.kind == null && next.prefixes.isEmpty()) {
+      MatchedLine j = new MatchedLine().reset(h.lineNo());
+      matcher.match(h.lineNo(), h.text() + next.text, j, false);
+      if (j.kind == h.kind()) {
+        other(); // the piece
+        if (h.kind().end().matcher(j.message()).find()) {
+          process(h.lineNo(), h.bytes(), 0, h.bytes().length, MatchedLine.Prepared.MATCHED, false, j);
+        } else if (h.pieces() + 1 < MAX_PIECES) {
+          held = new Held(h.lineNo(), h.bytes(), j.text, h.kind(), h.reason(), h.pieces() + 1);
+        } else {
+          reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);
+        }
+        return true;
+      }
+    }
+    reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);
+    return false;
+  }
+
+  /** A held line with nothing after it to join is what it looked like: truncated. */
+  private void flushHeld() {
+    if (held != null) {
+      Held h = held;
+      held = null;
+      reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);
+    }
   }
 
   /** Rejects a line (--explain counts it where the sink receives it). */

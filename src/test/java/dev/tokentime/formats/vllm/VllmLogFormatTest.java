@@ -282,6 +282,33 @@ class VllmLogFormatTest {
     assertEquals(3, p.sink.records);
   }
 
+  /**
+   * A stats line a terminal wrapped at its width: its rest, with no header of its own, is joined
+   * to it (at any piece count up to four); a cut line whose next line is no rest stays a reject.
+   */
+  @Test
+  void aHardWrappedLineIsReadJoinedToItsRest() throws Exception {
+    String h = "INFO 05-21 00:19:00 [loggers.py:1] ";
+    Parse p = Parse.text(LOG, ""
+        + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Runn\n"
+        + "ing: 3 reqs, Waiting: 2 reqs, GPU KV cache usage: 7.5%, CPU KV cache usage: 0.0%.\n"
+        + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 4 reqs, Wa\n"
+        + "iting: 1 reqs, GPU KV cache \n"
+        + "usage: 8.5%.\n"
+        + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 5 reqs, Wa\n"
+        + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 6 reqs, Wa\n"
+        + "not the rest of anything\n"
+        + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 7 reqs, Wa\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(1L, 3L), p.full.stats.stream().map(r -> r.lineNo).toList());
+    assertEquals(List.of(3, 4), p.full.stats.stream().map(r -> r.running).toList());
+    assertEquals(List.of(2, 1), p.full.stats.stream().map(r -> r.waiting).toList());
+    assertEquals(0.085, p.full.stats.get(1).kvUsage, 1e-12);
+    assertEquals(List.of(6L, 7L, 9L), p.sink.rejects.stream().map(r -> r.lineNo()).toList(),
+        "followed by a line of its own, by no rest, by the end of the file");
+    assertEquals(4, p.sink.other, "three pieces, and a line that is no rest");
+  }
+
   @Test
   void aRequestLineWithoutATimeIsRejectedNeverOk() throws Exception {
     Parse p = Parse.text(LOG, ""
