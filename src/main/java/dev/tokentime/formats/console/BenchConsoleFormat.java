@@ -54,6 +54,18 @@ public final class BenchConsoleFormat implements InputFormat {
   static final String SERVING_HEADER = "Serving Benchmark Result";
   private static final Pattern RULE = Pattern.compile("^=+$");
   private static final Pattern SECTION = Pattern.compile("^-{3,}.*-{3,}$");
+  /**
+   * The first line of a serving block pasted without its "Serving Benchmark Result" header: its
+   * first figure, or one of its sections' rules.
+   */
+  static final Pattern HEADERLESS_START = Pattern.compile("^(?:Successful requests:\\s+\\d+"
+      + "|-{3,}(?:Time to First Token|Speculative Decoding|Time per Output Token \\(excl\\. 1st token\\)"
+      + "|Inter-token Latency|End-to-end Latency|E2E Latency)-{3,})$");
+  private static final Pattern HEADERLESS_FIGURES = Pattern.compile(
+      "(?m)^\\s*Successful requests:\\s+\\d+\\s*$[\\s\\S]*^\\s*(?:Mean|Median|P\\d+) TTFT \\(ms\\):");
+  /** A markdown code fence (```, ```text). */
+  private static final Pattern FENCE = Pattern.compile("^```\\w*$");
+
   /** "Position 3:" under vllm bench serve's "Per-position acceptance (%):" heading. */
   private static final Pattern POSITION = Pattern.compile("^position (\\d+)$");
   private static final Pattern KEY_VALUE = Pattern.compile("^([^:]+?):\\s*(.*)$");
@@ -135,13 +147,17 @@ public final class BenchConsoleFormat implements InputFormat {
     String text = WrapperLayer.peelLines(sample);
     switch (tool) {
       case VLLM, SGLANG -> {
-        if (!text.contains("=" + " " + SERVING_HEADER + " =") && !text.contains(" " + SERVING_HEADER + " ")) {
+        boolean header = text.contains("=" + " " + SERVING_HEADER + " =") || text.contains(" " + SERVING_HEADER + " ");
+        // without the header: a block's first figure and a latency line, or its spec-decoding section
+        boolean headerless = !header && (HEADERLESS_FIGURES.matcher(text).find()
+            || text.contains("---Speculative Decoding---") && text.contains("Acceptance rate (%):"));
+        if (!header && !headerless) {
           return 0;
         }
         // SGLang's block names its backend and adds Little's-law concurrency and E2E latency
         boolean sglang = text.contains("Backend:") || text.contains("Mean E2E Latency (ms)")
             || text.contains("(retokenized)") || Pattern.compile("(?m)^\\s*Concurrency:").matcher(text).find();
-        return (tool == Tool.SGLANG) == sglang ? 85 : 0;
+        return (tool == Tool.SGLANG) == sglang ? (header ? 85 : 70) : 0;
       }
       case GENAI_PERF -> {
         return text.contains("NVIDIA GenAI-Perf |") || text.contains("┃") && text.contains(" Statistic ┃") ? 88 : 0;
@@ -259,7 +275,10 @@ public final class BenchConsoleFormat implements InputFormat {
     String line(long lineNo, String raw) {
       String line = raw.strip();
       if (!inBlock) {
-        if (line.contains(SERVING_HEADER) && line.startsWith("=")) {
+        boolean header = line.contains(SERVING_HEADER) && line.startsWith("=");
+        // a block pasted without its header (a post's excerpt) starts at its first line
+        boolean headerless = !header && HEADERLESS_START.matcher(line).matches();
+        if (header || headerless) {
           inBlock = true;
           concurrency = announcedConcurrency;
           rate = announcedRate;
@@ -269,6 +288,14 @@ public final class BenchConsoleFormat implements InputFormat {
         } else {
           announced(line);
         }
+        if (!headerless) {
+          sink.otherLine();
+          return null;
+        }
+      }
+      if (FENCE.matcher(line).matches()) {
+        // a markdown fence closing a pasted block before its rule: the paste ends here
+        endBlock();
         sink.otherLine();
         return null;
       }

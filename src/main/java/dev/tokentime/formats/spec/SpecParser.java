@@ -266,7 +266,8 @@ public final class SpecParser {
             + " line that ends before its last field";
         if (!unterminated) {
           // a terminal's hard wrap may have put the rest on the next line: held for it
-          held = new Held(lineNo, java.util.Arrays.copyOfRange(buf, off, off + len), m.text, m.kind, reason, 1);
+          held = new Held(lineNo, java.util.Arrays.copyOfRange(buf, off, off + len), m.text, m.kind, reason, 1,
+              m.text.length());
           return;
         }
         reject(lineNo, reason, buf, off, len);
@@ -402,7 +403,8 @@ public final class SpecParser {
   }
 
   /** A line cut before its kind's end, waiting for the next line: the rest of a hard wrap? */
-  private record Held(long lineNo, byte[] bytes, String text, LineSpec.Kind kind, String reason, int pieces) {}
+  private record Held(long lineNo, byte[] bytes, String text, LineSpec.Kind kind, String reason, int pieces,
+      int width) {}
 
   private Held held;
 
@@ -412,28 +414,31 @@ public final class SpecParser {
   /**
    * Whether the line just read is the rest of the held one: a terminal or a paste wrapped a long
    * line at its width ("… Running: 1 reqs, Swapped" and ": 0 reqs, Pending: 0 reqs, GPU KV cache
-   * usage: 5.3%, …"), so the rest has no prefix and no kind of its own, and the two joined are a
-   * line of the held kind. A joined line that ends as a whole one is read as one line at the first
-   * line's number, each further piece an other line (as a quoted CSV field spanning lines); one
-   * that does not may take the next piece too. Otherwise the held line is rejected as truncated and
-   * this line is read on its own (false).
+   * usage: 5.3%, …"), so the rest has no prefix and no kind of its own and is no wider than the
+   * first piece (the terminal's width; a paste may have dropped one trailing space), and the
+   * pieces joined are a line of the held kind. A joined line that ends as a whole one is read as
+   * one line at the first line's number, each further piece an other line (as a quoted CSV field
+   * spanning lines); one that does not takes the next piece too, when this one filled the width.
+   * Otherwise the held line is rejected as truncated and this line is read on its own (false).
    */
   private boolean joined(MatchedLine.Prepared p, MatchedLine next) {
     Held h = held;
     held = null;
-    if (p == MatchedLine.Prepared.MATCHED && next.kind == null && next.prefixes.isEmpty()) {
+    if (p == MatchedLine.Prepared.MATCHED && next.kind == null && next.prefixes.isEmpty()
+        && next.text.length() <= h.width() + 1) {
       MatchedLine j = new MatchedLine().reset(h.lineNo());
       matcher.match(h.lineNo(), h.text() + next.text, j, false);
       if (j.kind == h.kind()) {
-        other(); // the piece
         if (h.kind().end().matcher(j.message()).find()) {
+          other(); // the piece
           process(h.lineNo(), h.bytes(), 0, h.bytes().length, MatchedLine.Prepared.MATCHED, false, j);
-        } else if (h.pieces() + 1 < MAX_PIECES) {
-          held = new Held(h.lineNo(), h.bytes(), j.text, h.kind(), h.reason(), h.pieces() + 1);
-        } else {
-          reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);
+          return true;
         }
-        return true;
+        if (h.pieces() + 1 < MAX_PIECES && Math.abs(next.text.length() - h.width()) <= 1) {
+          other(); // a middle piece, as wide as the first
+          held = new Held(h.lineNo(), h.bytes(), j.text, h.kind(), h.reason(), h.pieces() + 1, h.width());
+          return true;
+        }
       }
     }
     reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);

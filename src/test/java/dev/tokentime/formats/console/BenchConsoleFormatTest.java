@@ -109,6 +109,30 @@ class BenchConsoleFormatTest {
     }
   }
 
+  /**
+   * Blocks pasted without their "Serving Benchmark Result" header (real): read from their first
+   * figure or section rule; a markdown fence ends a block its rule never closed.
+   */
+  @Test
+  void headerlessBlocksAreReadFromTheirFirstFigureOrSection() throws IOException {
+    CollectingSink s = parse("vllm-bench-headerless-block-uccl740.txt");
+    assertEquals(List.of(), s.rejects);
+    assertEquals("concurrency", s.levels.get("r")[0]);
+    assertEquals(256.0, s.levels.get("r")[1]);
+    for (String f : List.of("r 256.0 completed value 1000.0 count", "r 256.0 ttft p95 719.47 ms",
+        "r 256.0 tpot p99 115.22 ms", "r 256.0 request_rate value 10.0 requests/s")) {
+      assertTrue(s.reported.contains(f), f + " in " + s.reported);
+    }
+    CollectingSink spec = parse("vllm-bench-headerless-spec-decoding-pr48892.txt");
+    assertEquals(List.of(), spec.rejects);
+    assertTrue(spec.reported.contains("r null spec_decode_acceptance_rate value 83.39 %"), spec.reported.toString());
+    assertTrue(spec.reported.contains("r#2 null spec_decode_per_position_acceptance_rates position_7 23.65 %"),
+        spec.reported.toString());
+    byte[] b = Files.readAllBytes(DIR.resolve("vllm-bench-headerless-block-uccl740.txt"));
+    assertEquals(70, new BenchConsoleFormat(BenchConsoleFormat.Tool.VLLM).sniff(
+        new dev.tokentime.ingest.Sample("x.txt", b, b.length)), "recognised without the header");
+  }
+
   @Test
   void aPrintedNegativeZeroIsZero() {
     assertEquals("0.0", String.valueOf(BenchConsoleFormat.number("-0.00")));

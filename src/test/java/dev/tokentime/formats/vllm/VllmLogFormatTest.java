@@ -283,8 +283,9 @@ class VllmLogFormatTest {
   }
 
   /**
-   * A stats line a terminal wrapped at its width: its rest, with no header of its own, is joined
-   * to it (at any piece count up to four); a cut line whose next line is no rest stays a reject.
+   * A stats line a terminal wrapped at its width: its rest, with no header of its own and no wider
+   * than the first piece, is joined to it (up to four pieces, the middle ones as wide as the
+   * first); a cut line whose next line is no rest stays a reject.
    */
   @Test
   void aHardWrappedLineIsReadJoinedToItsRest() throws Exception {
@@ -292,12 +293,11 @@ class VllmLogFormatTest {
     Parse p = Parse.text(LOG, ""
         + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Runn\n"
         + "ing: 3 reqs, Waiting: 2 reqs, GPU KV cache usage: 7.5%, CPU KV cache usage: 0.0%.\n"
-        + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 4 reqs, Wa\n"
-        + "iting: 1 reqs, GPU KV cache \n"
-        + "usage: 8.5%.\n"
+        + wrapped(h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 4 reqs,"
+            + " Waiting: 1 reqs, Swapped: 0 reqs, Deferred: 0 reqs, GPU KV cache usage: 8.5%, CPU KV cache usage: 0.0%.", 100)
         + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 5 reqs, Wa\n"
         + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 6 reqs, Wa\n"
-        + "not the rest of anything\n"
+        + "not the rest of anything, KV cache usage: 1%, as short as a rest but no middle piece\n"
         + h + "Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 7 reqs, Wa\n",
         Parse.ctx(2025, null, false, null));
     assertEquals(List.of(1L, 3L), p.full.stats.stream().map(r -> r.lineNo).toList());
@@ -307,6 +307,15 @@ class VllmLogFormatTest {
     assertEquals(List.of(6L, 7L, 9L), p.sink.rejects.stream().map(r -> r.lineNo()).toList(),
         "followed by a line of its own, by no rest, by the end of the file");
     assertEquals(4, p.sink.other, "three pieces, and a line that is no rest");
+  }
+
+  /** The line as a terminal of this width shows it: pieces of the width, each on a line. */
+  static String wrapped(String line, int width) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < line.length(); i += width) {
+      b.append(line, i, Math.min(line.length(), i + width)).append('\n');
+    }
+    return b.toString();
   }
 
   @Test
