@@ -210,7 +210,8 @@ class OutOfRangeTest {
         new Case("sample-logs/canonical/c1.jsonl",
             "\"last_token_ns\":1767225600214514012,\"finished_ns\":1767225600214849864(.*?)1767225600214514012\\]",
             "\"last_token_ns\":4611686018427387904,\"finished_ns\":4611686018427387905$14611686018427387904]",
-            "token ts_ns out of range")
+            // the sample says clock wall: past 2100 is no wall-clock time (else the token's range says so)
+            "last_token_ns out of range: 4611686018427387904 ns is not a wall-clock time between 1990 and 2100")
     );
   }
 }

@@ -299,6 +299,7 @@ final class CanonicalRecord {
       throw new BadRecord("tokens_n has " + tokensNCount + " entries but tokens_ns has " + tokenCount);
     }
     checkOrder();
+    wallClock();
     applyLevel(r);
     req.clockId = clockId(r);
     if (req.status == null) {
@@ -333,6 +334,7 @@ final class CanonicalRecord {
     if (seq == null) {
       throw new BadRecord("token line without seq");
     }
+    wallClock("ts_ns", tsNs);
     applyLevel(r);
     int clockId = clockId(r);
     long key = sink.requestKeyFor(r, req.requestId, clockId, req.lineNo);
@@ -343,6 +345,31 @@ final class CanonicalRecord {
     sink.token(key, seq, tsNs, nTokens == null ? -1 : nTokens,
         chunkKind == null ? ChunkKind.CONTENT : chunkKind);
     sink.record();
+  }
+
+  /**
+   * A record that says its clock is the wall clock holds epoch times: one before 1990 is seconds
+   * or ms written as ns, or a placeholder, and would stretch its run's window over decades.
+   * (A clock left unsaid may be any clock: the general range applies.)
+   */
+  private void wallClock() throws BadRecord {
+    wallClock("arrival_ns", req.arrivalNs);
+    wallClock("queued_ns", req.queuedNs);
+    wallClock("scheduled_ns", req.scheduledNs);
+    wallClock("first_token_ns", req.firstTokenNs);
+    wallClock("last_token_ns", req.lastTokenNs);
+    wallClock("finished_ns", req.finishedNs);
+    for (int i = 0; i < tokenCount; i++) {
+      wallClock("tokens_ns[" + i + "]", tokensNs[i]);
+    }
+  }
+
+  private void wallClock(String field, long ns) throws BadRecord {
+    if ("wall".equals(clock) && ns != NONE && (ns < dev.tokentime.ingest.Checked.MIN_EPOCH_NS
+        || ns > dev.tokentime.ingest.Checked.MAX_EPOCH_NS)) {
+      throw new BadRecord(field + " out of range: " + ns + " ns is not a wall-clock time between 1990 and 2100"
+          + " (clock: wall; seconds or ms written as ns?)");
+    }
   }
 
   private void applyLevel(String r) throws BadRecord {

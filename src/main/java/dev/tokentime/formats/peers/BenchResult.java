@@ -308,6 +308,12 @@ final class BenchResult {
     if (startTimes != null && !Double.isFinite(startTimes[i])) {
       throw new PeerJson.Bad("start_times[" + i + "]: not a finite number");
     }
+    // a perf_counter reading: seconds since boot, never negative; checked before the request and
+    // its chunks are written, so that one bad start is one reject, not a file refused
+    if (startTimes != null && (startTimes[i] < 0
+        || startTimes[i] > dev.tokentime.ingest.Checked.MAX_EPOCH_NS / 1e9)) {
+      throw new PeerJson.Bad("start_times[" + i + "] out of range: " + startTimes[i] + " s");
+    }
     double ttft = ttfts[i];
     if (ttft < 0 || !Double.isFinite(ttft)) {
       throw new PeerJson.Bad("ttfts[" + i + "]: expected a duration >= 0 s, got " + ttft);

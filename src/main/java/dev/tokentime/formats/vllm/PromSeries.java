@@ -212,8 +212,10 @@ final class PromSeries {
     for (EngineStatsRecord r : rows.values()) {
       Double used = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=used}");
       Double max = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=max}");
-      if (r.kvUsage == null && used != null && max != null && max > 0) {
-        r.kvUsage = used / max; // Triton's TensorRT-LLM backend: KV blocks in use of the most it may use
+      if (r.kvUsage == null && used != null && max != null && max > 0 && used <= max) {
+        // Triton's TensorRT-LLM backend: KV blocks in use of the most it may use; more in use than
+        // the most (scrapes of two moments) is no share: the two counts stay in extras, as read
+        r.kvUsage = used / max;
       }
       sink.engineStats(r);
     }

@@ -87,6 +87,23 @@ class TokentimeJsonlFormatTest {
         "the same key inside two nested objects is no repeat");
   }
 
+  /** With clock wall, a time before 1990 is seconds or ms written as ns: a reject, not a window of decades. */
+  @Test
+  void aWallClockTimeBefore1990IsRejected() throws IOException {
+    CollectingSink s = parse("{\"request_id\":\"a\",\"clock\":\"wall\",\"arrival_ns\":1767225600000}\n"
+        + "{\"request_id\":\"b\",\"clock\":\"wall\",\"tokens_ns\":[1,2]}\n"
+        + "{\"request_id\":\"c\",\"clock\":\"wall\",\"seq\":0,\"ts_ns\":5}\n"
+        + "{\"request_id\":\"d\",\"arrival_ns\":1767225600000}\n"
+        + "{\"request_id\":\"e\",\"clock\":\"steady\",\"arrival_ns\":5}\n");
+    assertEquals(List.of("1 arrival_ns out of range: 1767225600000 ns is not a wall-clock time between 1990 and 2100"
+        + " (clock: wall; seconds or ms written as ns?)", "2 tokens_ns[0] out of range: 1 ns is not a wall-clock time"
+        + " between 1990 and 2100 (clock: wall; seconds or ms written as ns?)", "3 ts_ns out of range: 5 ns is not a"
+        + " wall-clock time between 1990 and 2100 (clock: wall; seconds or ms written as ns?)"),
+        s.rejects.stream().map(r -> r.lineNo() + " " + r.reason()).toList());
+    assertEquals(List.of("d", "e"), s.requests.stream().map(CollectingSink.Req::id).toList(),
+        "a clock left unsaid, or a steady one, may start at 0");
+  }
+
   @Test
   void rejectsBadLinesWithTheirLineNumberAndReason() throws IOException {
     String good = "{\"request_id\":\"ok\",\"arrival_ns\":1}\n";

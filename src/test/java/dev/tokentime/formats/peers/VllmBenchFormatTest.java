@@ -32,6 +32,15 @@ class VllmBenchFormatTest {
     }
   }
 
+  /** One start time out of range is that request's reject; the file's other requests are read. */
+  @Test
+  void aStartTimeOutOfRangeRejectsItsRequestOnly() throws IOException {
+    CollectingSink s = Parsing.parse(format, DETAILED.replace("\"start_times\":[5.0,5.5]", "\"start_times\":[5.0,-1e19]"));
+    assertEquals(1, s.requests.size());
+    assertEquals(List.of("request 1: start_times[1] out of range: -1.0E19 s"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+  }
+
   @Test
   void detailedArraysBecomeRequestsAndChunks() throws IOException {
     CollectingSink s = Parsing.parse(format, DETAILED);

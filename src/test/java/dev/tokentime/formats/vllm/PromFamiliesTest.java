@@ -157,6 +157,20 @@ class PromFamiliesTest {
     assertEquals(List.of(), tr.sink.rejects);
   }
 
+  /** KV blocks in use above the most (counts of two moments): no share is derived, nothing refused. */
+  @Test
+  void tritonBlocksUsedAboveTheMostGiveNoKvUsage() throws Exception {
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of("sample-logs/prometheus/triton.prom"))
+        .replace("kv_cache_block_type=\"used\",model=\"tensorrt_llm\",version=\"1\"} 310",
+            "kv_cache_block_type=\"used\",model=\"tensorrt_llm\",version=\"1\"} 1500");
+    Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), text, Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    EngineStatsRecord first = p.full.stats.stream().filter(e -> e.extras.containsKey(
+        "trt_llm_kv_cache_block_metrics{kv_cache_block_type=used}")).findFirst().orElseThrow();
+    assertEquals(1500.0, first.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=used}"));
+    assertEquals(null, first.kvUsage);
+  }
+
   @Test
   void badValuesAreRejected() throws Exception {
     Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRTLLM),
