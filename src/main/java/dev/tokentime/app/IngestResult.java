@@ -34,6 +34,8 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
     public static final String UNRECOGNISED = "format not recognised";
     public static final String EMPTY = "empty";
     public static final String SAME_AS = "same content as ";
+    /** Found in a directory and not readable at all (a damaged compressed header): followed by why. */
+    public static final String UNREADABLE = "cannot read: ";
   }
 
   public long rejected() {

@@ -207,7 +207,11 @@ public final class IngestService {
         sizes.merge(size, 1, Integer::sum);
         plan.add(new Planned(in, path, format, compression, size, null));
       } catch (IOException e) {
-        throw new BadInputException("cannot read " + in.display() + ": " + e.getMessage(), e);
+        if (in.explicit() || strict) {
+          throw new BadInputException("cannot read " + in.display() + ": " + e.getMessage(), e);
+        }
+        // one file of a folder that cannot be opened at all (a gzip header cut off) spoils no other
+        skipped.add(new IngestResult.Skipped(in.display(), IngestResult.Skipped.UNREADABLE + e.getMessage()));
       }
     }
     List<Planned> out = new ArrayList<>();

@@ -282,6 +282,22 @@ class IngestServiceTest {
     }
   }
 
+  /** A file of a folder that cannot be opened at all (a gzip header alone) is skipped with why; the rest is read. */
+  @Test
+  void anUnreadableFileInAFolderSpoilsNoOther() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.write("logs/c1/run.jsonl", R1 + "\n");
+      Path gz = tmp.resolve("logs/c1/cut.jsonl.gz");
+      java.nio.file.Files.write(gz, new byte[] {0x1f, (byte) 0x8b, 8}); // the header cut off
+      var r = t.ingest(IngestOptions.of(List.of(tmp.resolve("logs").toString())));
+      assertEquals(1, r.ingestedFiles());
+      assertEquals(List.of(gz + " cannot read: Unexpected end of gzip stream"),
+          r.skipped().stream().map(s -> s.path() + " " + s.reason()).toList());
+      var named = assertThrows(BadInputException.class, () -> t.ingest(gz));
+      assertTrue(named.getMessage().startsWith("cannot read " + gz), named.getMessage());
+    }
+  }
+
   @Test
   void anExplicitFileOfUnknownFormatOrAMissingFileIsBadInput() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
