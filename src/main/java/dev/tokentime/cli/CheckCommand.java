@@ -47,7 +47,7 @@ final class CheckCommand extends BaseCommand {
     if (f == OutputFormat.JSON) {
       out().println(JsonOutput.MAPPER.writeValueAsString(report));
     } else {
-      out().print(Terminal.printable(SloReportText.render(report, f)));
+      out().print(Terminal.printableLines(SloReportText.render(report, f)));
     }
     return report.allMet() ? ExitCode.OK : ExitCode.CHECK_FAILED;
   }

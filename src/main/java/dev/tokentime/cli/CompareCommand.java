@@ -45,7 +45,7 @@ final class CompareCommand extends BaseCommand {
     if (f == OutputFormat.JSON) {
       out().println(JsonOutput.MAPPER.writeValueAsString(r));
     } else {
-      out().print(Terminal.printable(CompareReportText.render(r, f, window.describe())));
+      out().print(Terminal.printableLines(CompareReportText.render(r, f, window.describe())));
     }
     return ExitCode.OK;
   }

@@ -57,7 +57,7 @@ final class ConventionsCommand extends BaseCommand {
       }
       OutputFormat f = format.get();
       out().print(f == OutputFormat.JSON ? JsonOutput.MAPPER.writeValueAsString(sides) + "\n"
-          : Terminal.printable(ConventionReport.sideBySide(sides, f)));
+          : Terminal.printableLines(ConventionReport.sideBySide(sides, f)));
       return ExitCode.OK;
     }
   }

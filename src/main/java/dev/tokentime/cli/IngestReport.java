@@ -35,8 +35,8 @@ final class IngestReport implements IngestService.Listener {
    */
   static DatabaseAccess.Work<IngestResult> ingest(IngestOptions o, PrintWriter out, PrintWriter err) {
     return d -> {
-      // the per-file lines quote paths, ids and reasons from the input: escaped (Terminal.printable)
-      IngestReport report = new IngestReport(Terminal.printable(out), progressTarget(err));
+      // the per-file lines quote paths, ids and reasons from the input: escaped, carriage returns too (Terminal.printableLines)
+      IngestReport report = new IngestReport(Terminal.printableLines(out), progressTarget(err));
       report.dbOption = d.path() == null ? "" : "--db " + shellWord(d.path().toString()) + " ";
       IngestResult r = new IngestService(FormatRegistry.standard()).ingest(d, o, report);
       report.finish(r);

@@ -46,13 +46,13 @@ final class SummaryCommand extends BaseCommand {
     if (!convention.equals("tokentime")) {
       Conventions.view(convention);
       var figures = access.read(d -> new Conventions().toolFigures(d, convention, runs.set()));
-      out().print(Terminal.printable(ConventionReport.render(convention, figures, format.get())));
+      out().print(Terminal.printableLines(ConventionReport.render(convention, figures, format.get())));
       return ExitCode.OK;
     }
     SloSpec spec = slo == null ? null : SloSpec.parse(slo);
     String window = access.window().describe();
     Summary s = access.read(d -> new SummaryService().summarize(d, runs.set(), spec));
-    out().print(Terminal.printable(SummaryRenderer.render(s, format.get(), Terminal.width(), window)));
+    out().print(Terminal.printableLines(SummaryRenderer.render(s, format.get(), Terminal.width(), window)));
     return ExitCode.OK;
   }
 }

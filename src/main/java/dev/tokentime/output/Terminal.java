@@ -43,8 +43,30 @@ public final class Terminal {
     return (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || (c >= 0x7f && c <= 0x9f);
   }
 
-  /** A writer that shows what passes through it {@link #printable}: for messages, never data. */
+  /**
+   * As {@link #printable(String)}, with carriage returns shown as {@code \r} too: for what a
+   * command renders on standard output, where no line is redrawn, and a run named
+   * "slow\rfast" would otherwise be shown as "fast".
+   */
+  public static String printableLines(String s) {
+    String p = printable(s);
+    return p == null || p.indexOf('\r') < 0 ? p : p.replace("\r", "\\r");
+  }
+
+  /** A writer that shows what passes through it {@link #printableLines}: standard output's messages. */
+  public static java.io.PrintWriter printableLines(java.io.Writer out) {
+    return filtered(out, Terminal::printableLines);
+  }
+
+  /**
+   * A writer that shows what passes through it {@link #printable}: for messages, never data;
+   * carriage returns pass (standard error's progress line redraws itself with them).
+   */
   public static java.io.PrintWriter printable(java.io.Writer out) {
+    return filtered(out, Terminal::printable);
+  }
+
+  private static java.io.PrintWriter filtered(java.io.Writer out, java.util.function.UnaryOperator<String> shown) {
     return new java.io.PrintWriter(new java.io.FilterWriter(out) {
       @Override
       public void write(int c) throws java.io.IOException {
@@ -58,7 +80,7 @@ public final class Terminal {
 
       @Override
       public void write(String str, int off, int len) throws java.io.IOException {
-        String safe = printable(str.substring(off, off + len));
+        String safe = shown.apply(str.substring(off, off + len));
         out.write(safe, 0, safe.length());
       }
     }, true);

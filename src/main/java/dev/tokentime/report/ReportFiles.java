@@ -25,7 +25,7 @@ public final class ReportFiles {
     public void print(PrintWriter out, PrintWriter err) {
       if (stdout != null) {
         // run names and labels come from the input: no raw control characters onto a terminal
-        out.print(dev.tokentime.output.Terminal.printable(stdout));
+        out.print(dev.tokentime.output.Terminal.printableLines(stdout));
         return;
       }
       err.println("wrote " + files.get(0) + (files.size() > 1 ? " and " + (files.size() - 1) + " chart files" : ""));

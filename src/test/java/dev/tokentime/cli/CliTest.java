@@ -126,6 +126,18 @@ class CliTest {
       // shown escaped (Markdown escapes the bracket after it)
       assertTrue(r.out().contains("\\x1b[31mred") || r.out().contains("\\x1b\\[31mred"), a + ": " + r.out());
     }
+    // a carriage return in a run's name would draw the rest of the line over its start
+    Path cr = Files.writeString(tmp.resolve("c1/cr.jsonl"),
+        "{\"run\":\"slow\\rfast\",\"request_id\":\"a\",\"arrival_ns\":1000,\"tokens_ns\":[2000,3000,4500]}\n");
+    Run in = run("ingest", "--db", db.toString(), cr.toString());
+    assertEquals(0, in.code(), in.err());
+    assertFalse(in.out().contains("\r"), "ingest's lines: " + in.out());
+    for (String cmd : List.of("summary", "check")) {
+      Run r = cmd.equals("check") ? run(cmd, "--db", db.toString(), "--slo", "ttft_p95<=1s")
+          : run(cmd, "--db", db.toString());
+      assertFalse(r.out().contains("\r"), cmd + " printed a raw carriage return");
+      assertTrue(r.out().contains("slow\\rfast"), cmd + ": " + r.out());
+    }
   }
 
   @Test
