@@ -30,8 +30,11 @@ final class PromSeries {
   private final TreeMap<String, EngineStatsRecord> rows = new TreeMap<>();
   /** Last (time, value) of each bucket series. */
   private final Map<String, double[]> last = new HashMap<>();
-  /** Last (time, bound, bound as written, value) of each histogram, any bucket. */
-  private final Map<String, Object[]> lastBucket = new HashMap<>();
+  /** A histogram's last bucket sample: its time, bound (and as written) and count. */
+  private record BucketSample(long tsNs, double le, String leText, double value) {}
+
+  /** The last bucket sample of each histogram, any bound. */
+  private final Map<String, BucketSample> lastBucket = new HashMap<>();
 
   private final PromFamily family;
 
@@ -144,15 +147,13 @@ final class PromSeries {
    * instead of a negative count in every delta.
    */
   private void cumulative(String series, String base, long tsNs, double le, String leText, double value) {
-    Object[] prev = lastBucket.put(series, new Object[] {tsNs, le, leText, value});
-    if (prev == null || (long) prev[0] != tsNs) {
+    BucketSample prev = lastBucket.put(series, new BucketSample(tsNs, le, leText, value));
+    if (prev == null || prev.tsNs() != tsNs) {
       return;
     }
-    double prevLe = (double) prev[1];
-    double prevValue = (double) prev[3];
-    if ((le > prevLe && value < prevValue) || (le < prevLe && value > prevValue)) {
+    if ((le > prev.le() && value < prev.value()) || (le < prev.le() && value > prev.value())) {
       throw new Checked.OutOfRange(base + "_bucket{le=\"" + leText + "\"} " + value + " is not cumulative: le=\""
-          + prev[2] + "\" at the same time counts " + prevValue);
+          + prev.leText() + "\" at the same time counts " + prev.value());
     }
   }
 
