@@ -13,10 +13,14 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
   /** An invariant check (queries/checks) that found violations after the ingest. */
   public record FailedCheck(String view, long violations, String invariant) {}
 
-  /** A file that was read (or found already ingested). */
+  /**
+   * A file that was read (or found already ingested). {@code grewFrom}: sources this file's
+   * reading replaced because they held its beginning (the same log read again after it grew).
+   */
   public record FileResult(String path, String format, String compression, Integer sourceId,
       String outcome, long lines, long records, long otherLines, long rejected, long requests,
-      long tokens, List<SourceWriter.Reject> firstRejects, String damage, SourceWriter.NearMisses nearMisses) {
+      long tokens, List<SourceWriter.Reject> firstRejects, String damage, SourceWriter.NearMisses nearMisses,
+      List<Integer> grewFrom) {
 
     public boolean ingested() {
       return outcome.equals("ingested");
@@ -28,7 +32,6 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
     }
   }
 
-  /** A file taken from a directory or glob whose format is not known. */
   /** A file left out: {@link #UNRECOGNISED}, {@link #EMPTY}, or {@link #SAME_AS} the file it copies. */
   public record Skipped(String path, String reason) {
     public static final String UNRECOGNISED = "format not recognised";

@@ -294,7 +294,7 @@ public final class IngestService {
 
   static IngestResult.FileResult refused(Planned p, Exception e) {
     return new IngestResult.FileResult(p.input().display(), p.format().id(), p.compression(), null,
-        IngestResult.REFUSED + reason(e), 0, 0, 0, 0, 0, 0, List.of(), null, null);
+        IngestResult.REFUSED + reason(e), 0, 0, 0, 0, 0, 0, List.of(), null, null, List.of());
   }
 
   /** What went wrong, in one line, for the file's report. */
@@ -342,8 +342,15 @@ public final class IngestService {
       } else if (existing != null) {
         return new IngestResult.FileResult(display, format.id(), p.compression(), existing,
             "already ingested as source " + existing + " (same sha256); --replace ingests it again",
-            0, 0, 0, 0, 0, 0, List.of(), null, null);
+            0, 0, 0, 0, 0, 0, List.of(), null, null, List.of());
       }
+    }
+    List<Integer> grewFrom = List.of();
+    if (replace.isEmpty() && !in.stdin() && p.compression().equals("none")) {
+      // the same log read again after it grew: its first reading is replaced, not counted twice
+      grewFrom = store.grownSources(storedPath, p.size(),
+          sizes -> OpenedInput.prefixSha256(p.path(), sizes));
+      replace = grewFrom;
     }
     String defaultRun = o.run() != null ? o.run() : defaultRun(in, p.path());
     if (o.levelKind() != null) {
@@ -386,8 +393,11 @@ public final class IngestService {
       writer.commit(sha, p.size(), lines);
       Timing.note("%s load %.2f s, commit %.2f s", display, (t1 - t0) / 1e9,
           (System.nanoTime() - t1) / 1e9);
-      return result(display, format, p.compression(), writer.sourceId(), "ingested", lines,
+      IngestResult.FileResult r = result(display, format, p.compression(), writer.sourceId(), "ingested", lines,
           writer, input.damage());
+      return grewFrom.isEmpty() ? r : new IngestResult.FileResult(r.path(), r.format(), r.compression(),
+          r.sourceId(), r.outcome(), r.lines(), r.records(), r.otherLines(), r.rejected(), r.requests(),
+          r.tokens(), r.firstRejects(), r.damage(), r.nearMisses(), grewFrom);
     }
   }
 
@@ -395,7 +405,7 @@ public final class IngestService {
       Integer sourceId, String outcome, long lines, SourceWriter w, String damage) {
     return new IngestResult.FileResult(display, f.id(), compression, sourceId, outcome, lines,
         w.records(), w.otherLines(), w.rejected(), w.requestRows(), w.tokenRows(),
-        List.copyOf(w.firstRejects()), damage, w.nearMisses());
+        List.copyOf(w.firstRejects()), damage, w.nearMisses(), List.of());
   }
 
   /**

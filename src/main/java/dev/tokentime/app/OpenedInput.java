@@ -179,6 +179,34 @@ public final class OpenedInput implements AutoCloseable {
     }
   }
 
+  /**
+   * SHA-256 of the file's first {@code lengths} bytes (ascending), in one read: the digest is
+   * copied at each length. A length beyond the file's end has no hash (null).
+   */
+  public static java.util.List<String> prefixSha256(Path path, java.util.List<Long> lengths)
+      throws IOException {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try (InputStream in = Files.newInputStream(path)) {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      byte[] buf = new byte[1 << 16];
+      long done = 0;
+      for (long want : lengths) {
+        while (done < want) {
+          int n = in.read(buf, 0, (int) Math.min(buf.length, want - done));
+          if (n < 0) {
+            break;
+          }
+          d.update(buf, 0, n);
+          done += n;
+        }
+        out.add(done == want ? HexFormat.of().formatHex(((MessageDigest) d.clone()).digest()) : null);
+      }
+    } catch (NoSuchAlgorithmException | CloneNotSupportedException e) {
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
   /** SHA-256 of a whole file's content, without parsing it. */
   public static String sha256Of(Path path) throws IOException {
     return hashesOf(path).content();

@@ -104,6 +104,11 @@ final class IngestReport implements IngestService.Listener {
     if (r.damage() != null) {
       out.println("  warning: " + r.damage() + "; the lines before it were read");
     }
+    if (!r.grewFrom().isEmpty()) {
+      out.println("  note: this file grew since it was read as source "
+          + r.grewFrom().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+          + ", whose content is its beginning: that reading is replaced by this one (nothing counted twice)");
+    }
     if (r.nearMisses() != null) {
       // other lines, yet not to be passed over: a line cut in the middle of a file (a paste, a
       // terminal's hard wrap) or a shape of a newer version looks like this

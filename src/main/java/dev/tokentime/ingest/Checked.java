@@ -222,6 +222,10 @@ public final class Checked {
 
   /** Why a token chunk cannot be stored, or null ({@code nTokens} -1 is "unknown"). */
   public static String tokenProblem(int seq, long tsNs, int nTokens) {
+    if (seq >= 0 && nTokens >= -1 && ((tsNs >= 0 && tsNs <= MAX_MONOTONIC_NS)
+        || (tsNs >= MIN_EPOCH_NS && tsNs <= MAX_EPOCH_NS))) {
+      return null; // every token of a file passes here: no boxing, no message built
+    }
     return first(timestampProblem("token ts_ns", tsNs), countProblem("token seq", seq),
         nTokens < -1 ? "token n_tokens out of range: " + nTokens + " (a count is not negative)" : null);
   }

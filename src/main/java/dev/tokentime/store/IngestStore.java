@@ -106,6 +106,58 @@ public final class IngestStore implements AutoCloseable {
     return ids;
   }
 
+  /** SHA-256 of a file's first bytes, for each of the given lengths (ascending). */
+  @FunctionalInterface
+  public interface PrefixHashes {
+    List<String> of(List<Long> lengths) throws java.io.IOException;
+  }
+
+  /**
+   * Sources whose content is this file's beginning: the same log read again after it grew (a
+   * live log), or after rotation renamed it ({@code server.log} read, then {@code server.log.1}).
+   * Looked for among uncompressed sources read from this path or from a file of the same
+   * directory whose name begins this one's (a compressed file does not grow in place); the
+   * content decides, by the SHA-256 of this file's first bytes against the source's.
+   */
+  public List<Integer> grownSources(String path, long size, PrefixHashes prefixes)
+      throws SQLException, java.io.IOException {
+    List<Integer> ids = new ArrayList<>();
+    List<Long> sizes = new ArrayList<>();
+    List<String> shas = new ArrayList<>();
+    int slash = path.lastIndexOf('/');
+    String dir = path.substring(0, slash + 1);
+    synchronized (lock) {
+      try (PreparedStatement ps = db.connection().prepareStatement(
+          "SELECT source_id, bytes, sha256, path FROM sources WHERE compression = 'none'"
+              + " AND bytes > 0 AND bytes < ? AND starts_with(?, path) ORDER BY bytes, source_id")) {
+        ps.setLong(1, size);
+        ps.setString(2, path);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            String stored = rs.getString(4);
+            if (!stored.startsWith(dir) || stored.indexOf('/', dir.length()) >= 0) {
+              continue; // a file of another directory whose path happens to begin this one's
+            }
+            ids.add(rs.getInt(1));
+            sizes.add(rs.getLong(2));
+            shas.add(rs.getString(3));
+          }
+        }
+      }
+    }
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    List<String> heads = prefixes.of(sizes);
+    List<Integer> grown = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      if (shas.get(i) != null && shas.get(i).equals(heads.get(i))) {
+        grown.add(ids.get(i));
+      }
+    }
+    return grown;
+  }
+
   /** The source with exactly this content, or null. */
   public Integer sourceWithSha(String sha256) throws SQLException {
     synchronized (lock) {
@@ -140,7 +192,6 @@ public final class IngestStore implements AutoCloseable {
     }
   }
 
-  /** Whether a stored source has this many bytes (only then is hashing before parsing worth it). */
   /**
    * Why --level cannot set this run's level (a file already stated another), or null. Nothing is
    * changed: the level is set when the file's first record of the run arrives.
@@ -149,6 +200,7 @@ public final class IngestStore implements AutoCloseable {
     return runs.levelConflict(run, kind, level);
   }
 
+  /** Whether a stored source has this many bytes (only then is hashing before parsing worth it). */
   public boolean anySourceOfSize(long bytes) throws SQLException {
     synchronized (lock) {
       return anySourceOfSizeLocked(bytes);

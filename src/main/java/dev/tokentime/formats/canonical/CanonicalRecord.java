@@ -359,8 +359,14 @@ final class CanonicalRecord {
     wallClock("first_token_ns", req.firstTokenNs);
     wallClock("last_token_ns", req.lastTokenNs);
     wallClock("finished_ns", req.finishedNs);
+    if (!"wall".equals(clock)) {
+      return; // the token loop below names each chunk: not paid by records of another clock
+    }
     for (int i = 0; i < tokenCount; i++) {
-      wallClock("tokens_ns[" + i + "]", tokensNs[i]);
+      if (tokensNs[i] < dev.tokentime.ingest.Checked.MIN_EPOCH_NS
+          || tokensNs[i] > dev.tokentime.ingest.Checked.MAX_EPOCH_NS) {
+        wallClock("tokens_ns[" + i + "]", tokensNs[i]);
+      }
     }
   }
 

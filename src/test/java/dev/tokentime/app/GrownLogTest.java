@@ -1,0 +1,121 @@
+package dev.tokentime.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.testing.TestDb;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A log read while the server still wrote it, then read again after it grew (or after rotation
+ * renamed it): before, the second reading was a new source and every request of the first part
+ * was counted twice (12 requests for 6). Now the source holding the file's beginning is replaced
+ * by the whole reading, in the same transaction, and the counts are those of one clean reading.
+ */
+class GrownLogTest {
+  @TempDir
+  Path tmp;
+
+  private byte[] whole;
+  private byte[] half;
+
+  @BeforeEach
+  void readSample() throws Exception {
+    whole = Files.readAllBytes(Path.of("sample-logs/vllm/server.log"));
+    int cut = whole.length / 2;
+    while (whole[cut - 1] != '\n') {
+      cut++;
+    }
+    half = Arrays.copyOf(whole, cut);
+  }
+
+  private static final String COUNTS = "SELECT (SELECT count(*) FROM sources), (SELECT count(*) FROM requests),"
+      + " (SELECT count(*) FROM tokens), (SELECT sum(lines) FROM sources)";
+
+  private List<List<Object>> cleanCounts() throws Exception {
+    Path f = Files.createDirectories(tmp.resolve("clean/run")).resolve("server.log");
+    Files.write(f, whole);
+    try (TestDb t = new TestDb(tmp.resolve("clean"))) {
+      t.ingest(f);
+      return t.rows(COUNTS);
+    }
+  }
+
+  @Test
+  void aLogReadAgainAfterItGrewReplacesItsFirstReading() throws Exception {
+    List<List<Object>> clean = cleanCounts();
+    assertEquals(6L, ((Number) clean.get(0).get(1)).longValue(), clean.toString());
+    Path f = Files.createDirectories(tmp.resolve("live/run")).resolve("server.log");
+    try (TestDb t = new TestDb(tmp.resolve("live"))) {
+      Files.write(f, half);
+      IngestResult first = t.ingest(f);
+      assertTrue(first.files().get(0).grewFrom().isEmpty());
+      long firstTokens = t.count("SELECT count(*) FROM tokens");
+      long cleanTokens = ((Number) clean.get(0).get(2)).longValue();
+      assertTrue(firstTokens > 0 && firstTokens < cleanTokens, "the first half holds part of the tokens: " + firstTokens);
+
+      Files.write(f, whole);
+      IngestResult second = t.ingest(f);
+      IngestResult.FileResult r = second.files().get(0);
+      assertTrue(r.ingested(), r.toString());
+      assertEquals(List.of(first.files().get(0).sourceId()), r.grewFrom());
+      assertEquals(clean, t.rows(COUNTS));
+
+      // the same file again, unchanged: already ingested, nothing replaced
+      IngestResult third = t.ingest(f);
+      assertTrue(third.files().get(0).outcome().startsWith("already"), third.files().toString());
+      assertEquals(clean, t.rows(COUNTS));
+    }
+  }
+
+  @Test
+  void aLogRenamedByRotationAfterItGrewReplacesItsFirstReading() throws Exception {
+    List<List<Object>> clean = cleanCounts();
+    Path dir = Files.createDirectories(tmp.resolve("rot/run"));
+    try (TestDb t = new TestDb(tmp.resolve("rot"))) {
+      Files.write(dir.resolve("server.log"), half);
+      t.ingest(dir.resolve("server.log"));
+      // the server wrote on, then logrotate renamed the file and a new, empty one began
+      Files.write(dir.resolve("server.log.1"), whole);
+      Files.write(dir.resolve("server.log"), new byte[0]);
+      IngestResult r = t.ingest(dir.resolve("server.log.1"));
+      assertEquals(1, r.files().get(0).grewFrom().size(), r.files().toString());
+      assertEquals(clean, t.rows(COUNTS));
+    }
+  }
+
+  @Test
+  void aDifferentLogOfTheSameNameElsewhereIsNotReplaced() throws Exception {
+    Path a = Files.createDirectories(tmp.resolve("two/a")).resolve("server.log");
+    Path b = Files.createDirectories(tmp.resolve("two/b")).resolve("server.log");
+    Files.write(a, half);
+    Files.write(b, whole); // begins with a's content, but is another directory's file
+    try (TestDb t = new TestDb(tmp.resolve("two"))) {
+      t.ingest(a);
+      IngestResult r = t.ingest(b);
+      assertTrue(r.files().get(0).grewFrom().isEmpty(), r.files().toString());
+      assertEquals(2, t.count("SELECT count(*) FROM sources"));
+    }
+  }
+
+  @Test
+  void aLogRewrittenWithOtherContentIsANewSource() throws Exception {
+    Path f = Files.createDirectories(tmp.resolve("rw/run")).resolve("server.log");
+    try (TestDb t = new TestDb(tmp.resolve("rw"))) {
+      Files.write(f, half);
+      t.ingest(f);
+      // longer, and the first reading's bytes are no longer its beginning
+      Files.write(f, ("(APIServer pid=1) INFO 03-17 15:37:29 [api_server.py:1790] starting\n"
+          + new String(whole, java.nio.charset.StandardCharsets.UTF_8)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      IngestResult r = t.ingest(f);
+      assertTrue(r.files().get(0).grewFrom().isEmpty(), r.files().toString());
+      assertEquals(2, t.count("SELECT count(*) FROM sources"));
+    }
+  }
+}
