@@ -29,6 +29,16 @@ abstract class BaseCommand implements Callable<Integer> {
       debug(e);
       return ExitCode.BAD_INPUT;
     } catch (Exception e) {
+      if (dev.tokentime.output.OutputClosed.isClosedPipe(e)) {
+        // the reader stopped (| head): what it read is what it asked for, as for grep or cat
+        if (!(e instanceof dev.tokentime.output.OutputClosed c) || c.readerGone()) {
+          debug(e);
+          return ExitCode.OK;
+        }
+        err().println("tokentime: could not write to standard output (" + e.getMessage()
+            + "): the device failed or is full; the output is incomplete");
+        return ExitCode.BAD_INPUT;
+      }
       if (DatabaseErrors.isDatabaseError(e)) {
         err().println("tokentime: database error: " + DatabaseErrors.describe(e));
         debug(e);

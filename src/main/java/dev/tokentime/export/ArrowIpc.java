@@ -31,15 +31,28 @@ public final class ArrowIpc {
 
   /** Writes the result as an Arrow IPC stream; returns the rows written. Does not close out. */
   public static long writeStream(ResultSet rs, OutputStream out) throws SQLException, IOException {
-    return write(rs, Channels.newChannel(out), false);
+    // the writer closes its channel, and a channel closes its stream: standard output stays open
+    java.io.OutputStream unclosed = new java.io.FilterOutputStream(out) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        flush();
+      }
+    };
+    return write(rs, Channels.newChannel(unclosed), false, out);
   }
 
   /** Writes the result as an Arrow IPC file (random access, with a footer); returns the rows. */
   public static long writeFile(ResultSet rs, WritableByteChannel out) throws SQLException, IOException {
-    return write(rs, out, true);
+    return write(rs, out, true, null);
   }
 
-  private static long write(ResultSet rs, WritableByteChannel channel, boolean file)
+  /** {@code stream}: what the channel writes to, asked after each batch whether it failed. */
+  private static long write(ResultSet rs, WritableByteChannel channel, boolean file, Object stream)
       throws SQLException, IOException {
     long rows = 0;
     try (BufferAllocator allocator = new RootAllocator(ARROW_LIMIT_BYTES);
@@ -54,6 +67,7 @@ public final class ArrowIpc {
         while (more) {
           w.writeBatch();
           rows += root.getRowCount();
+          dev.tokentime.output.OutputClosed.checkStream(stream);
           more = reader.loadNextBatch();
         }
         w.end();

@@ -45,6 +45,7 @@ public final class ResultStreamer {
       }
       p.printRecord(vals);
       rows++;
+      OutputClosed.check(out, rows);
     }
     p.flush();
     return rows;
@@ -71,6 +72,10 @@ public final class ResultStreamer {
         }
         g.writeEndObject();
         rows++;
+        if (rows % OutputClosed.EVERY == 0) {
+          g.flush(); // the generator buffers: what it holds reaches the writer before the check
+          OutputClosed.check(out, rows);
+        }
       }
       g.writeEndArray();
     }

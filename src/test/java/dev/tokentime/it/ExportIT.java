@@ -90,4 +90,31 @@ class ExportIT {
     assertEquals(2, noFormat.code());
     assertTrue(noFormat.err().contains("say --format parquet, arrow or csv"), noFormat.err());
   }
+
+  /**
+   * A reader that stops after its first bytes (`| head`) ends the command quietly, exit 0, as it
+   * would end cat or grep: no "internal error", no trace (before, Arrow to -o /dev/stdout was exit 3).
+   */
+  @Test
+  void aReaderThatStopsEndsTheCommandQuietly() throws Exception {
+    String big = "SELECT a.range AS a, b.range AS b FROM range(3000) a, range(3000) b";
+    List<List<String>> commands = List.of(
+        List.of("query", "--db", db.toString(), big, "--format", "csv"),
+        List.of("query", "--db", db.toString(), big, "--format", "json"),
+        List.of("query", "--db", db.toString(), big, "--format", "arrow"),
+        List.of("export", "--db", db.toString(), big, "--format", "arrow", "-o", "/dev/stdout"));
+    for (List<String> args : commands) {
+      List<String> cmd = new ArrayList<>(List.of(Cli.javaBin(), "-Xmx512m", "-jar", Cli.jar().toString()));
+      cmd.addAll(args);
+      Path err = Files.createTempFile(tmp, "err", ".txt");
+      Process p = new ProcessBuilder(cmd).redirectError(err.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+      try (InputStream in = p.getInputStream()) {
+        assertEquals(100, in.readNBytes(100).length, args.toString());
+      } // closed: the command's next writes fail with EPIPE
+      assertTrue(p.waitFor(5, TimeUnit.MINUTES), args.toString());
+      assertEquals(0, p.exitValue(), args + ": " + Files.readString(err));
+      assertEquals("", Files.readString(err), args.toString());
+    }
+  }
 }
