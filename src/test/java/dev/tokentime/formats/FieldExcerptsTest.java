@@ -73,6 +73,10 @@ class FieldExcerptsTest {
       // a --log-config formatter: "2025-11-17 14:50:30,270 INFO vllm.v1.metrics.loggers - Engine 000: …"
       Map.entry("31-logconfig-level-name-formatter-v0110-bettervllmlog.log", "vllm-log 14 13 1 0"),
       Map.entry("32-terminal-hardwrapped-at-swapped-v0-vllm30589.log", "vllm-log 12 5 7 0"),
+      // vLLM 0.5's doubled word ("draft tokens tokens"): the usual spec_* names
+      Map.entry("33-v05-medusa-spec-metrics-tokens-tokens-ipv6-access-vllm6768.log", "vllm-log 10 4 6 0"),
+      // "Initializing a V0 LLM engine (v0.8.3)": an engine config event, as V1's line is
+      Map.entry("34-compose-midline-padding-v0-083-engine-init-opea2068.log", "vllm-log 9 1 8 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -109,6 +113,24 @@ class FieldExcerptsTest {
   @Test
   void everyExcerptIsAccountedAsPinned() throws IOException {
     EXCERPTS.assertAccounts(ACCOUNTS);
+  }
+
+  /** Names of the same figure agree across versions, whatever their words (0.5.x doubled one). */
+  @Test
+  void aDoubledWordInAStatsNameIsReadOnce() throws IOException {
+    RecordingSink s = read("33-v05-medusa-spec-metrics-tokens-tokens-ipv6-access-vllm6768.log").sink();
+    var spec = s.stats.stream().filter(r -> r.extras.containsKey("spec_number_of_draft_tokens")).toList();
+    assertEquals(List.of(42272.0, 51056.0), spec.stream().map(r -> r.extras.get("spec_number_of_draft_tokens")).toList());
+    assertEquals(List.of(2642.0, 3191.0), spec.stream().map(r -> r.extras.get("spec_number_of_emitted_tokens")).toList());
+    assertTrue(spec.stream().noneMatch(r -> r.extras.keySet().stream().anyMatch(k -> k.endsWith("tokens_tokens"))));
+  }
+
+  @Test
+  void aV0EngineInitLineIsAConfigEvent() throws IOException {
+    RecordingSink s = read("34-compose-midline-padding-v0-083-engine-init-opea2068.log").sink();
+    assertEquals(1, s.events.size());
+    assertEquals("config", s.events.get(0)[1]);
+    assertTrue(s.events.get(0)[2].startsWith("(v0.8.3) with config:"), s.events.get(0)[2]);
   }
 
   /** uvicorn's own start-up lines (no vLLM header) start the server: requests in flight are lost. */

@@ -55,21 +55,33 @@ public final class KeyValueList {
     return out;
   }
 
-  /** A key as an extras name: lower case, words joined by underscores. */
+  /**
+   * A key as an extras name: lower case, words joined by underscores, a word written twice in a
+   * row once (vLLM 0.5's "Number of draft tokens tokens: 42272" is {@code number_of_draft_tokens},
+   * as every other version names it).
+   */
   public static String extraName(String key) {
     StringBuilder sb = new StringBuilder();
+    int wordStart = 0;
+    int prevStart = -1;
     boolean sep = false;
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
+    for (int i = 0; i <= key.length(); i++) {
+      char c = i < key.length() ? key.charAt(i) : ' ';
       if (Character.isLetterOrDigit(c)) {
         if (sep && sb.length() > 0) {
           sb.append('_');
+          prevStart = wordStart;
+          wordStart = sb.length();
         }
         sb.append(Character.toLowerCase(c));
         sep = false;
-      } else if (c == '%') {
-        sep = true;
       } else {
+        if (!sep && prevStart >= 0 && sb.length() - wordStart == wordStart - 1 - prevStart
+            && sb.substring(wordStart).equals(sb.substring(prevStart, wordStart - 1))) {
+          sb.setLength(wordStart - 1); // the word again: dropped with its underscore
+          wordStart = prevStart;
+          prevStart = -1;
+        }
         sep = true;
       }
     }

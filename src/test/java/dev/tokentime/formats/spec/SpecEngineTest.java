@@ -71,6 +71,9 @@ class SpecEngineTest {
         KeyValueList.parse("Accepted: 78 tokens, Per-position acceptance rate: 0.615, 0.415, 0.169, Avg Draft acceptance rate: 40.0%"));
     assertEquals("avg_draft_acceptance_rate", KeyValueList.extraName("Avg Draft acceptance rate"));
     assertEquals("mfu", KeyValueList.extraName("MFU"));
+    assertEquals("number_of_draft_tokens", KeyValueList.extraName("Number of draft tokens tokens"));
+    assertEquals("tokens_per_s", KeyValueList.extraName("tokens tokens per s"));
+    assertEquals("a_b_a_b", KeyValueList.extraName("a b a b"));
   }
 
   @Test
