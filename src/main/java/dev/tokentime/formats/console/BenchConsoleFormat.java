@@ -59,10 +59,28 @@ public final class BenchConsoleFormat implements InputFormat {
    * first figure, or one of its sections' rules.
    */
   static final Pattern HEADERLESS_START = Pattern.compile("^(?:Successful requests:\\s+\\d+"
+      // a paste that begins further down the block: a figure only the block prints (never the
+      // settings a run announces before it: those are kept as its level, see announced())
+      + "|(?:Benchmark duration \\(s\\)|Total input tokens|Total generated tokens|Request throughput \\(req/s\\)"
+      + "|Output token throughput \\(tok/s\\)|Total token throughput \\(tok/s\\)):\\s+[\\d.]+"
       + "|-{3,}(?:Time to First Token|Speculative Decoding|Time per Output Token \\(excl\\. 1st token\\)"
       + "|Inter-token Latency|End-to-end Latency|E2E Latency)-{3,})$");
+  /**
+   * A block without its header, for sniffing: a figure that starts one, then a TTFT statistic
+   * (with its unit in brackets, or after the number as benchmark_serving.py printed it in early
+   * 2024: "Mean TTFT: 114960.78 ms").
+   */
   private static final Pattern HEADERLESS_FIGURES = Pattern.compile(
-      "(?m)^\\s*Successful requests:\\s+\\d+\\s*$[\\s\\S]*^\\s*(?:Mean|Median|P\\d+) TTFT \\(ms\\):");
+      "(?m)^\\s*(?:Successful requests:\\s+\\d+|Benchmark duration \\(s\\):\\s+[\\d.]+|Request throughput \\(req/s\\):\\s+[\\d.]+)"
+      + "\\s*$[\\s\\S]*^\\s*(?:Mean|Median|P\\d+) TTFT(?: \\(ms\\):| ?:\\s+[\\d.]+ ms\\s*$)");
+  /**
+   * A figure as benchmark_serving.py printed it before its "Serving Benchmark Result" block (vLLM
+   * until March 2024, and forks such as JetStream's): the unit after the number ("Benchmark
+   * duration: 294.101467 s", "Request throughput: 6.05 requests/s", "Mean TTFT: 114960.78 ms").
+   */
+  private static final Pattern UNIT_AFTER = Pattern.compile("^(-?[0-9][0-9,]*(?:\\.[0-9]+)?)\\s+(s|ms|requests/s|tokens/s)$");
+  private static final Map<String, String> UNIT_LABEL = Map.of(
+      "s", "s", "ms", "ms", "requests/s", "req/s", "tokens/s", "tok/s");
   /** A markdown code fence (```, ```text). */
   private static final Pattern FENCE = Pattern.compile("^```\\w*$");
 
@@ -280,6 +298,7 @@ public final class BenchConsoleFormat implements InputFormat {
         boolean headerless = !header && HEADERLESS_START.matcher(line).matches();
         if (header || headerless) {
           inBlock = true;
+          this.headerless = headerless;
           concurrency = announcedConcurrency;
           rate = announcedRate;
           announcedConcurrency = null;
@@ -304,6 +323,13 @@ public final class BenchConsoleFormat implements InputFormat {
         sink.otherLine();
         return null;
       }
+      if (line.isEmpty() && headerless) {
+        // a block without its header has no closing rule: a blank line ends it ("LLAMA 3:" …
+        // blank, "LLAMA 2:" …: two runs)
+        endBlock();
+        sink.otherLine();
+        return null;
+      }
       if (line.isEmpty() || SECTION.matcher(line).matches()) {
         sink.otherLine();
         return null;
@@ -314,6 +340,18 @@ public final class BenchConsoleFormat implements InputFormat {
       }
       String label = kv.group(1).strip();
       String value = kv.group(2).strip();
+      if (label.equalsIgnoreCase("successful requests") && figures.stream().anyMatch(f -> f.metric().equals("completed"))) {
+        // the block's first figure again: the next run's block, pasted without a rule between
+        endBlock();
+        inBlock = true;
+        this.headerless = true;
+        nextRun();
+      }
+      Matcher unitAfter = UNIT_AFTER.matcher(value);
+      if (unitAfter.matches()) {
+        label = label + " (" + UNIT_LABEL.get(unitAfter.group(2)) + ")";
+        value = unitAfter.group(1);
+      }
       if (value.isEmpty() && label.equalsIgnoreCase("per-position acceptance (%)")) {
         sink.otherLine(); // the heading of the "Position N:" lines that follow
         return null;
@@ -384,6 +422,8 @@ public final class BenchConsoleFormat implements InputFormat {
 
     /** The block's "Successful requests:" was 0. */
     private boolean noneCompleted;
+    /** The block began without its header (a paste from its middle): a blank line ends it. */
+    private boolean headerless;
 
     private record Figure(String metric, String stat, double value, String unit) {}
 
@@ -397,10 +437,10 @@ public final class BenchConsoleFormat implements InputFormat {
       }
       String key = kv.group(1).strip().toLowerCase(Locale.ROOT);
       if (key.equals("traffic request rate") || key.equals("maximum request concurrency")
-          || key.equals("max request concurrency")) {
+          || key.equals("max request concurrency") || key.equals("request rate configured (rps)")) {
         Double v = number(kv.group(2).strip());
         if (v != null && v > 0) {
-          if (key.equals("traffic request rate")) {
+          if (key.equals("traffic request rate") || key.equals("request rate configured (rps)")) {
             announcedRate = v;
           } else {
             announcedConcurrency = v;

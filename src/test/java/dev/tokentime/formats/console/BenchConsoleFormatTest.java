@@ -50,7 +50,10 @@ class BenchConsoleFormatTest {
       "genai-perf-goodput-embeddings.txt, genai-perf-console, 3, 5, 0",
       "aiperf-custom-dataset-single-turn.txt, aiperf-console, 12, 28, 0",
       "aiperf-0.5-goodput-star-note-piotrm.txt, aiperf-console, 5, 10, 0",
-      "llmperf-groq-70b-printed.txt, llmperf-console, 64, 8, 0"})
+      "llmperf-groq-70b-printed.txt, llmperf-console, 64, 8, 0",
+      "genai-perf-markdown-blockquote-dynamo402.txt, genai-perf-console, 3, 15, 0",
+      "benchmark-serving-2024-unit-after-two-runs-jetstream83.txt, vllm-bench-console, 26, 4, 0",
+      "vllm-bench-pytest-log-prefix-midblock-ascend6235.txt, vllm-bench-console, 13, 4, 0"})
   void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
     CollectingSink s = parse(file);
     assertTrue(s.reported.contains("format " + format), s.reported.get(s.reported.size() - 1));
@@ -131,6 +134,43 @@ class BenchConsoleFormatTest {
     byte[] b = Files.readAllBytes(DIR.resolve("vllm-bench-headerless-block-uccl740.txt"));
     assertEquals(70, new BenchConsoleFormat(BenchConsoleFormat.Tool.VLLM).sniff(
         new dev.tokentime.ingest.Sample("x.txt", b, b.length)), "recognised without the header");
+  }
+
+  /**
+   * Summaries behind what carried them (real): a markdown blockquote's "> " and pytest's log
+   * capture prefix come off as wrappers do; before, neither file gave a figure, and no note.
+   */
+  @Test
+  void summariesQuotedOrReLoggedAreRead() throws IOException {
+    CollectingSink quoted = parse("genai-perf-markdown-blockquote-dynamo402.txt");
+    for (String f : List.of("r null time_to_first_token avg 1385.48 ms", "r null time_to_first_token p75 1134.94 ms",
+        "r null request_latency p75 4082.48 ms")) {
+      assertTrue(quoted.reported.contains(f), f + " in " + quoted.reported);
+    }
+    CollectingSink logged = parse("vllm-bench-pytest-log-prefix-midblock-ascend6235.txt");
+    assertEquals(40.0, logged.levels.get("r")[1], "Maximum request concurrency, before the first figure read");
+    for (String f : List.of("r 40.0 duration value 32.27 s", "r 40.0 ttft p99 182.7 ms",
+        "r 40.0 max_output_tokens_per_s value 1809.0 tokens/s")) {
+      assertTrue(logged.reported.contains(f), f + " in " + logged.reported);
+    }
+  }
+
+  /**
+   * benchmark_serving.py's output until March 2024 (real, JetStream's fork): no block, the unit
+   * after the number; two runs one after the other. Before: 21 of 27 figures rejected ("expected
+   * a number, got '294.101467 s'") and the other 6 put in one run.
+   */
+  @Test
+  void theEarlyUnitAfterFormIsReadRunByRun() throws IOException {
+    CollectingSink s = parse("benchmark-serving-2024-unit-after-two-runs-jetstream83.txt");
+    assertEquals(List.of(), s.rejects);
+    for (String f : List.of("r null completed value 1780.0 count", "r null duration value 294.101467 s",
+        "r null request_throughput value 6.05 requests/s", "r null output_throughput value 1412.49 tokens/s",
+        "r null ttft mean 114960.78 ms", "r null tpot p99 132710.43 ms",
+        "r#2 null completed value 100.0 count", "r#2 null ttft mean 1274.09 ms", "r#2 null tpot p99 358.49 ms")) {
+      assertTrue(s.reported.contains(f), f + " in " + s.reported);
+    }
+    assertEquals(26, s.reported.stream().filter(x -> !x.startsWith("format")).count());
   }
 
   @Test

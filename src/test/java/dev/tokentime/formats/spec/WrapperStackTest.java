@@ -82,6 +82,10 @@ class WrapperStackTest {
       new Wrapper("mpi", s -> "Thu Jan 23 11:55:50 2025[1,1]<stdout>:" + s, false),
       new Wrapper("srun", s -> "0: " + s, false),
       new Wrapper("torch-rank", s -> "[rank0]: " + s, false),
+      // a paste: a markdown blockquote (nested), Python's logging around a printed line
+      new Wrapper("quote", s -> "> > " + s, false),
+      new Wrapper("pytest-log", s -> "INFO     root:vllm_bench.py:126 " + s, false),
+      new Wrapper("basic-log", s -> "WARNING:vllm.bench:" + s, false),
       // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
       new Wrapper("sidecar", s -> "[VllmSidecar kooEr8Ccal1cqylW5f5cz]: 2025-08-12T10:00:03.123Z 1 stdout: " + s, true),
       new Wrapper("unknown-text", s -> "tests/test_x.py::test_y[tp-2] " + s, false));
