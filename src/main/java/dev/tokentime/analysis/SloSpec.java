@@ -80,6 +80,13 @@ public record SloSpec(List<Term> terms) {
         if (!METRICS.contains(m.group(1)) || !STATS.contains(m.group(2))) {
           throw bad(raw);
         }
+        if (m.group(3).startsWith(">")) {
+          // an objective is an upper bound on a latency; attainment (the share of requests within
+          // the bound) has no meaning for a lower one, and ">=" is most often a slip for "<="
+          throw new BadInputException("the SLO term \"" + raw.strip() + "\" puts a lower bound on a latency:"
+              + " a latency objective is an upper bound (" + m.group(1) + "_" + m.group(2) + "<="
+              + m.group(4) + m.group(5) + "); throughput terms take >=");
+        }
         double v = Double.parseDouble(m.group(4));
         double ms = switch (m.group(5)) {
           case "s" -> v * 1000;

@@ -78,6 +78,30 @@ public final class QueryService {
     }
   }
 
+  /**
+   * Refuses run names the database does not hold (a typo gave "0 runs", exit 0, where check,
+   * report and compare refuse it), naming the runs it holds.
+   */
+  public static void requireRuns(Database d, java.util.Set<String> names) throws SQLException {
+    if (names.isEmpty()) {
+      return;
+    }
+    java.util.List<String> known = new java.util.ArrayList<>();
+    try (Statement st = d.connection().createStatement();
+        ResultSet rs = st.executeQuery("SELECT run FROM runs ORDER BY run")) {
+      while (rs.next()) {
+        known.add(rs.getString(1));
+      }
+    }
+    java.util.List<String> missing = names.stream().filter(n -> !known.contains(n)).toList();
+    if (!missing.isEmpty()) {
+      throw new BadInputException("no run named " + String.join(", ", missing) + " (runs: "
+          + (known.isEmpty() ? "none: nothing ingested?" : known.size() <= 12 ? String.join(", ", known)
+              : String.join(", ", known.subList(0, 12)) + ", … " + known.size() + " in all: tokentime query runs")
+          + ")");
+    }
+  }
+
   /** Writes the rows of {@code sql} as an Arrow IPC stream, for pyarrow and polars. */
   public void arrow(Database d, String sql, OutputStream out) throws SQLException, IOException {
     refuseWrites(d, sql);

@@ -46,6 +46,7 @@ final class AnalyzeCommand extends BaseCommand {
 
   @Override
   protected int run() throws Exception {
+    ReportOptions.requireWritable(reportPath);
     try (ScratchDatabase scratch = ScratchDatabase.unless(db, "analyze.duckdb")) {
       var ingest = IngestReport.ingest(input.toOptions(inputs), err(), err());
       return DatabaseAccess.write(scratch.path(), d -> {

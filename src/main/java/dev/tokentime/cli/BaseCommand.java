@@ -39,6 +39,13 @@ abstract class BaseCommand implements Callable<Integer> {
             + "): the device failed or is full; the output is incomplete");
         return ExitCode.BAD_INPUT;
       }
+      if (e instanceof java.nio.file.FileSystemException f) {
+        // an output path that cannot be written (a file where a folder should be, no permission):
+        // the user's to fix, as export says it
+        err().println("tokentime: cannot write or read " + f.getFile() + ": " + fileProblem(f));
+        debug(e);
+        return ExitCode.BAD_INPUT;
+      }
       if (DatabaseErrors.isDatabaseError(e)) {
         err().println("tokentime: database error: " + DatabaseErrors.describe(e));
         debug(e);
@@ -52,6 +59,22 @@ abstract class BaseCommand implements Callable<Integer> {
       out().flush();
       err().flush();
     }
+  }
+
+  static String fileProblem(java.nio.file.FileSystemException f) {
+    if (f instanceof java.nio.file.NoSuchFileException) {
+      return "no such file or directory";
+    }
+    if (f instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (f instanceof java.nio.file.FileAlreadyExistsException) {
+      return "it exists, and is not a directory";
+    }
+    if (f instanceof java.nio.file.NotDirectoryException) {
+      return "not a directory";
+    }
+    return f.getReason() != null ? f.getReason() : f.getClass().getSimpleName();
   }
 
   private void debug(Exception e) {

@@ -47,7 +47,7 @@ final class CheckCommand extends BaseCommand {
     if (f == OutputFormat.JSON) {
       out().println(JsonOutput.MAPPER.writeValueAsString(report));
     } else {
-      out().print(Terminal.printableLines(SloReportText.render(report, f)));
+      SloReportText.print(report, f, out(), err());
     }
     return report.allMet() ? ExitCode.OK : ExitCode.CHECK_FAILED;
   }

@@ -45,7 +45,7 @@ final class CompareCommand extends BaseCommand {
     if (f == OutputFormat.JSON) {
       out().println(JsonOutput.MAPPER.writeValueAsString(r));
     } else {
-      out().print(Terminal.printableLines(CompareReportText.render(r, f, window.describe())));
+      CompareReportText.print(r, f, window.describe(), out(), err());
     }
     return ExitCode.OK;
   }

@@ -24,16 +24,37 @@ final class CompareReportText {
     }
     TableData t = new TableData(List.of("metric", "stat", "A", "B", "B - A", "change", "95 % interval of B - A", "verdict"),
         List.of(false, false, true, true, true, true, false, false), rows, false);
+    return before(r, window) + (f == OutputFormat.MARKDOWN ? TableRenderer.markdown(t) : f == OutputFormat.CSV
+        ? TableRenderer.render(t, OutputFormat.CSV, Integer.MAX_VALUE) : TableRenderer.text(t, Terminal.width()))
+        + after(r);
+  }
+
+  /** CSV is the table alone on standard output; what is said around it goes to standard error. */
+  static void print(CompareReport r, OutputFormat f, String window, java.io.PrintWriter out, java.io.PrintWriter err) {
+    String all = render(r, f, window);
+    if (f != OutputFormat.CSV) {
+      out.print(dev.tokentime.output.Terminal.printableLines(all));
+      return;
+    }
+    String before = before(r, window);
+    String after = after(r);
+    err.print(before);
+    out.print(dev.tokentime.output.Terminal.printableLines(all.substring(before.length(), all.length() - after.length())));
+    err.print(after);
+  }
+
+  private static String before(CompareReport r, String window) {
     StringBuilder sb = new StringBuilder();
     sb.append("A = ").append(r.a()).append(" (").append(String.join(", ", r.runsA())).append("), B = ")
         .append(r.b()).append(" (").append(String.join(", ", r.runsB())).append(")\n");
     if (!window.isEmpty()) {
       sb.append("analysis window: ").append(window).append('\n');
     }
-    sb.append(f == OutputFormat.MARKDOWN ? TableRenderer.markdown(t) : f == OutputFormat.CSV
-        ? TableRenderer.render(t, OutputFormat.CSV, Integer.MAX_VALUE) : TableRenderer.text(t, Terminal.width()));
-    sb.append("intervals: ").append(r.resamples()).append(" bootstrap resamples of the requests (chunk gaps for itl_ms), fixed seed;"
-        + " percentiles smoothed, each interval placed around its B - A (docs/metrics.md)\n");
     return sb.toString();
+  }
+
+  private static String after(CompareReport r) {
+    return "intervals: " + r.resamples() + " bootstrap resamples of the requests (chunk gaps for itl_ms), fixed seed;"
+        + " percentiles smoothed, each interval placed around its B - A (docs/metrics.md)\n";
   }
 }

@@ -50,7 +50,10 @@ final class ConventionsCommand extends BaseCommand {
         DatabaseAccess.write(scratch.path(), IngestReport.ingest(new InputOptions().toOptions(files), err(), err()));
       }
       List<Conventions.SideBySide> sides = DatabaseAccess.read(scratch.path(), analysis.window(),
-          d -> new Conventions().sideBySide(d, runs.set()));
+          d -> {
+            dev.tokentime.app.QueryService.requireRuns(d, runs.set());
+            return new Conventions().sideBySide(d, runs.set());
+          });
       if (sides.isEmpty()) {
         err().println("tokentime: no run with latency figures to compare");
         return ExitCode.BAD_INPUT;

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
             + "pyarrow.feather.read_table, polars.read_ipc. The analysis window options apply to the views."},
     footer = {"", "Examples:",
         "  tokentime export --db run.duckdb request_latency -o latency.parquet",
-        "  tokentime export --db run.duckdb tokens --format parquet --partition-by run -o tokens/",
+        "  tokentime export --db run.duckdb token_gaps --format parquet --partition-by run -o gaps/",
         "  tokentime export --db run.duckdb \"SELECT * FROM token_gaps WHERE measured\" -o gaps.arrow",
         "  tokentime export --db run.duckdb my_question.sql --format csv -o answer.csv",
         "", "Standard output instead of a file: tokentime query ... --format arrow | python read.py"})

@@ -42,6 +42,7 @@ final class ReportCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     SloSpec spec = slo == null ? null : SloSpec.parse(slo);
+    ReportOptions.requireWritable(report.output);
     String window = access.window().describe();
     Path db = access.path();
     ReportFiles.Written w = access.read(d -> compare == null

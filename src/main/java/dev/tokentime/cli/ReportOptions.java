@@ -21,6 +21,32 @@ final class ReportOptions {
           + "Markdown and links them; none (default) writes none.")
   String charts;
 
+  /**
+   * Refuses an output path that cannot be written before any work is done (analyze printed its
+   * whole summary and then failed as an internal error): the nearest existing folder on the way
+   * must be a folder, and writable.
+   */
+  static void requireWritable(Path output) {
+    if (output == null || output.toString().equals("-")) {
+      return;
+    }
+    Path p = output.toAbsolutePath();
+    if (java.nio.file.Files.isDirectory(p)) {
+      p = p.resolve("report.html"); // written inside it
+    }
+    for (Path a = p.getParent(); a != null; a = a.getParent()) {
+      if (java.nio.file.Files.exists(a)) {
+        if (!java.nio.file.Files.isDirectory(a)) {
+          throw new dev.tokentime.BadInputException("cannot write " + output + ": " + a + " is a file, not a directory");
+        }
+        if (!java.nio.file.Files.isWritable(a)) {
+          throw new dev.tokentime.BadInputException("cannot write " + output + ": " + a + " is not writable");
+        }
+        return;
+      }
+    }
+  }
+
   ReportFiles.Settings settings() {
     return new ReportFiles.Settings(output, ReportWriter.format(format), ReportFiles.charts(charts));
   }

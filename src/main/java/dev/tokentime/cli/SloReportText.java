@@ -14,8 +14,22 @@ final class SloReportText {
   private SloReportText() {}
 
   static String render(SloReport r, OutputFormat f) {
+    return "SLO: " + r.slo() + "\n" + table(r, f) + after(r);
+  }
+
+  /** CSV is the table alone on standard output; what is said around it goes to standard error. */
+  static void print(SloReport r, OutputFormat f, java.io.PrintWriter out, java.io.PrintWriter err) {
+    if (f != OutputFormat.CSV) {
+      out.print(dev.tokentime.output.Terminal.printableLines(render(r, f)));
+      return;
+    }
+    err.print("SLO: " + r.slo() + "\n");
+    out.print(dev.tokentime.output.Terminal.printableLines(table(r, f)));
+    err.print(after(r));
+  }
+
+  static String table(SloReport r, OutputFormat f) {
     StringBuilder sb = new StringBuilder();
-    sb.append("SLO: ").append(r.slo()).append('\n');
     List<String> cols = new ArrayList<>(List.of("level", "verdict"));
     SloReport.Level first = r.levels().get(0);
     first.terms().forEach(t -> cols.add(t.term()));
@@ -33,6 +47,11 @@ final class SloReportText {
     TableData t = new TableData(cols, numeric, rows, false);
     sb.append(f == OutputFormat.MARKDOWN ? TableRenderer.markdown(t) : f == OutputFormat.CSV
         ? TableRenderer.render(t, OutputFormat.CSV, Integer.MAX_VALUE) : TableRenderer.text(t, Terminal.width()));
+    return sb.toString();
+  }
+
+  static String after(SloReport r) {
+    StringBuilder sb = new StringBuilder();
     for (SloReport.Level l : r.levels()) {
       for (String d : l.diagnoses()) {
         sb.append("- ").append(d).append('\n');

@@ -45,13 +45,19 @@ final class SummaryCommand extends BaseCommand {
   protected int run() throws Exception {
     if (!convention.equals("tokentime")) {
       Conventions.view(convention);
-      var figures = access.read(d -> new Conventions().toolFigures(d, convention, runs.set()));
+      var figures = access.read(d -> {
+        dev.tokentime.app.QueryService.requireRuns(d, runs.set());
+        return new Conventions().toolFigures(d, convention, runs.set());
+      });
       out().print(Terminal.printableLines(ConventionReport.render(convention, figures, format.get())));
       return ExitCode.OK;
     }
     SloSpec spec = slo == null ? null : SloSpec.parse(slo);
     String window = access.window().describe();
-    Summary s = access.read(d -> new SummaryService().summarize(d, runs.set(), spec));
+    Summary s = access.read(d -> {
+      dev.tokentime.app.QueryService.requireRuns(d, runs.set());
+      return new SummaryService().summarize(d, runs.set(), spec);
+    });
     out().print(Terminal.printableLines(SummaryRenderer.render(s, format.get(), Terminal.width(), window)));
     return ExitCode.OK;
   }

@@ -104,6 +104,7 @@ public final class Database implements AutoCloseable {
     if (Files.isDirectory(abs)) {
       throw new BadInputException("database path is a directory: " + path);
     }
+    refuseOtherFiles(path, abs);
     if (mode == Mode.CREATE && abs.getParent() != null && !Files.isDirectory(abs.getParent())) {
       throw new BadInputException("cannot create database " + path + ": directory "
           + abs.getParent() + " does not exist");
@@ -276,6 +277,33 @@ public final class Database implements AutoCloseable {
           + (e instanceof SQLException sql ? firstLine(sql) : e.getMessage())
           + "); run tokentime shell --db " + path + " once (then .quit) to replay it", e);
     }
+  }
+
+  /**
+   * A file that is there and is no DuckDB database (its header has no "DUCK" at byte 8) is
+   * refused before anything touches it. DuckDB itself took a .jsonl, .csv or .parquet named as the
+   * database for a file to query and answered from memory: `ingest --db run1.jsonl run2.jsonl`
+   * said it stored everything, stored nothing, and left a lock file beside the log.
+   */
+  static void refuseOtherFiles(Path path, Path abs) {
+    if (!Files.isRegularFile(abs)) {
+      return;
+    }
+    byte[] head = new byte[12];
+    int n;
+    try (java.io.InputStream in = Files.newInputStream(abs)) {
+      n = in.readNBytes(head, 0, head.length);
+    } catch (java.io.IOException e) {
+      return; // DuckDB says why it cannot open it
+    }
+    if (n == 0 || (n == 12 && head[8] == 'D' && head[9] == 'U' && head[10] == 'C' && head[11] == 'K')) {
+      return; // a database, or an empty file DuckDB makes one of
+    }
+    String name = abs.getFileName().toString();
+    throw new BadInputException(path + " is not a DuckDB database (it holds something else: "
+        + (name.matches("(?i).*\\.(jsonl|json|csv|log|txt|parquet|gz|zst)$") ? "an input file?" : "not DuckDB's header")
+        + "); --db names the database, and the files to read come after the options:"
+        + " tokentime ingest --db run.duckdb " + path);
   }
 
   /** Says what DuckDB's failure to open means for the user. */

@@ -81,6 +81,7 @@ public final class TokentimeCsvFormat implements InputFormat {
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     Reading r = new Reading(ctx, sink);
     LineReader reader = new LineReader(in);
+    r.reader = reader;
     long lines = reader.forEach(r);
     r.finish();
     return lines;
@@ -97,6 +98,8 @@ public final class TokentimeCsvFormat implements InputFormat {
     /** Why no row of the file can be read (a header that names a column twice), or null. */
     private String badHeader;
     private final StringBuilder pending = new StringBuilder();
+    /** Asked whether the line at hand is the file's last and has no line end. */
+    private LineReader reader;
     private long pendingStart;
     private int pendingLines;
 
@@ -174,6 +177,13 @@ public final class TokentimeCsvFormat implements InputFormat {
       if (fields.size() != header.size()) {
         sink.reject(lineNo, "row has " + fields.size() + " fields, the header has " + header.size(),
             buf, off, len);
+        return;
+      }
+      if (reader != null && !reader.lastLineTerminated()) {
+        // every writer of CSV ends each row with a line end: a last row without one was cut while
+        // the file was written or copied, and a cut number ("128" as "1") still parses
+        sink.reject(lineNo, "truncated last line: the file ends without a line end after it (cut while it was"
+            + " written?); a whole row ends with one", buf, off, len);
         return;
       }
       rec.reset(lineNo);
