@@ -20,5 +20,8 @@ UNION ALL
 SELECT 'check_tokens_have_request', (SELECT count(*) FROM check_tokens_have_request),
     'every token row has a request row'
 UNION ALL
+SELECT 'check_stub_requests', (SELECT count(*) FROM check_stub_requests),
+    'a run with request rows has no request known from token lines alone'
+UNION ALL
 SELECT 'check_ttft_parts', (SELECT count(*) FROM check_ttft_parts),
     'TTFT = pre-queue + queue + prefill within the clock resolution'

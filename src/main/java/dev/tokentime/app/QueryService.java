@@ -86,13 +86,7 @@ public final class QueryService {
     if (names.isEmpty()) {
       return;
     }
-    java.util.List<String> known = new java.util.ArrayList<>();
-    try (Statement st = d.connection().createStatement();
-        ResultSet rs = st.executeQuery("SELECT run FROM runs ORDER BY run")) {
-      while (rs.next()) {
-        known.add(rs.getString(1));
-      }
-    }
+    java.util.List<String> known = d.runNames();
     java.util.List<String> missing = names.stream().filter(n -> !known.contains(n)).toList();
     if (!missing.isEmpty()) {
       throw new BadInputException("no run named " + String.join(", ", missing) + " (runs: "

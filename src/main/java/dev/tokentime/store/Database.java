@@ -300,10 +300,22 @@ public final class Database implements AutoCloseable {
       return; // a database, or an empty file DuckDB makes one of
     }
     String name = abs.getFileName().toString();
-    throw new BadInputException(path + " is not a DuckDB database (it holds something else: "
-        + (name.matches("(?i).*\\.(jsonl|json|csv|log|txt|parquet|gz|zst)$") ? "an input file?" : "not DuckDB's header")
-        + "); --db names the database, and the files to read come after the options:"
-        + " tokentime ingest --db run.duckdb " + path);
+    boolean input = name.matches("(?i).*\\.(jsonl|json|csv|log|txt|parquet|gz|zst)$");
+    throw new BadInputException("cannot open database " + path + ": it is not a DuckDB database"
+        + (input ? " (an input file?); --db names the database, and the files to read come after the options:"
+            + " tokentime ingest --db run.duckdb " + path : " (its header is not DuckDB's); nothing was written to it"));
+  }
+
+  /** The runs the database holds, by name. */
+  public java.util.List<String> runNames() throws SQLException {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    try (java.sql.Statement st = conn.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT run FROM runs ORDER BY run")) {
+      while (rs.next()) {
+        names.add(rs.getString(1));
+      }
+    }
+    return names;
   }
 
   /** Says what DuckDB's failure to open means for the user. */

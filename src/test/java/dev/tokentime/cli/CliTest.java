@@ -1,5 +1,6 @@
 package dev.tokentime.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,6 +68,57 @@ class CliTest {
     Run from = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), "--from", "nonsense", f.toString());
     assertEquals(2, from.code());
     assertTrue(from.err().contains("unknown format nonsense"), from.err());
+  }
+
+  /**
+   * An input named as the database (`ingest --db run1.jsonl run2.jsonl`): DuckDB took the .jsonl
+   * for a file to query, the ingest said it stored 12 requests (exit 0), stored them nowhere, and
+   * left a lock file beside the log. It is refused now, the file untouched.
+   */
+  @Test
+  void anInputNamedAsTheDatabaseIsRefusedAndLeftAlone() throws Exception {
+    Path log = Files.writeString(tmp.resolve("run1.jsonl"), "{\"request_id\":\"a\",\"arrival_ns\":1,\"finished_ns\":2}\n");
+    Path other = Files.writeString(tmp.resolve("run2.jsonl"), "{\"request_id\":\"b\",\"arrival_ns\":1,\"finished_ns\":2}\n");
+    byte[] before = Files.readAllBytes(log);
+    Run r = run("ingest", "--db", log.toString(), other.toString());
+    assertEquals(2, r.code(), r.out() + r.err());
+    assertTrue(r.err().contains("is not a DuckDB database (an input file?)"), r.err());
+    assertEquals("", r.out());
+    assertArrayEquals(before, Files.readAllBytes(log));
+    assertFalse(Files.exists(tmp.resolve("run1.jsonl.lock")), "no lock file beside the log");
+  }
+
+  /**
+   * What a first hour met (review of 2026-12-05): a mistyped run gave "0 runs" with exit 0 from
+   * summary; check and compare wrote prose around their CSV; a report under a file was an
+   * internal error; a latency SLO with >= was accepted and its attainment ignored the operator.
+   */
+  @Test
+  void mistakesOfAFirstHourAreExit2WithTheirReason() throws Exception {
+    Path db = tmp.resolve("s.duckdb");
+    assertEquals(0, run("ingest", "--db", db.toString(), "sample-logs/canonical").code());
+    Run typo = run("summary", "--db", db.toString(), "--run", "c99");
+    assertEquals(2, typo.code());
+    assertEquals("tokentime: no run named c99 (runs: c1, c2, c4)\n", typo.err());
+    assertEquals("", typo.out());
+    Run check = run("check", "--db", db.toString(), "--slo", "ttft_p95<=1s", "--format", "csv");
+    assertEquals(0, check.code(), check.err());
+    assertTrue(check.out().startsWith("level,verdict,"), check.out());
+    assertTrue(check.err().startsWith("SLO: "), check.err());
+    assertEquals(4, check.out().lines().count(), "the header and one row per level: " + check.out());
+    Run compare = run("compare", "--db", db.toString(), "c1", "c2", "--format", "csv");
+    assertEquals(0, compare.code(), compare.err());
+    assertTrue(compare.out().startsWith("metric,stat,A,B,"), compare.out());
+    assertTrue(compare.err().startsWith("A = c1"), compare.err());
+    assertTrue(compare.err().contains("intervals: "), compare.err());
+    Path file = Files.writeString(tmp.resolve("exist.csv"), "precious");
+    Run report = run("report", "--db", db.toString(), "-o", file.resolve("r.html").toString());
+    assertEquals(2, report.code(), report.err());
+    assertEquals("tokentime: cannot write " + file.resolve("r.html") + ": " + file + " is a file, not a directory\n",
+        report.err());
+    Run lower = run("check", "--db", db.toString(), "--slo", "ttft_p95>=1s");
+    assertEquals(2, lower.code());
+    assertTrue(lower.err().contains("puts a lower bound on a latency"), lower.err());
   }
 
   @Test

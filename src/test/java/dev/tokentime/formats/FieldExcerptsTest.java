@@ -77,6 +77,8 @@ class FieldExcerptsTest {
       Map.entry("33-v05-medusa-spec-metrics-tokens-tokens-ipv6-access-vllm6768.log", "vllm-log 10 4 6 0"),
       // "Initializing a V0 LLM engine (v0.8.3)": an engine config event, as V1's line is
       Map.entry("34-compose-midline-padding-v0-083-engine-init-opea2068.log", "vllm-log 9 1 8 0"),
+      // V0's preemption warning: the engine's cumulative count between two stats lines
+      Map.entry("35-v05-tqdm-glued-stats-preempt-warning-vllm5578.log", "vllm-log 3 3 0 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -123,6 +125,14 @@ class FieldExcerptsTest {
     assertEquals(List.of(42272.0, 51056.0), spec.stream().map(r -> r.extras.get("spec_number_of_draft_tokens")).toList());
     assertEquals(List.of(2642.0, 3191.0), spec.stream().map(r -> r.extras.get("spec_number_of_emitted_tokens")).toList());
     assertTrue(spec.stream().noneMatch(r -> r.extras.keySet().stream().anyMatch(k -> k.endsWith("tokens_tokens"))));
+  }
+
+  @Test
+  void aV0PreemptionWarningIsAPreemptionsReading() throws IOException {
+    RecordingSink s = read("35-v05-tqdm-glued-stats-preempt-warning-vllm5578.log").sink();
+    assertEquals(List.of(1L, 2L, 3L), s.stats.stream().map(r -> r.lineNo).toList());
+    assertEquals(151L, s.stats.get(1).preemptions);
+    assertEquals(List.of(100, 137), List.of(s.stats.get(0).swapped, s.stats.get(2).swapped));
   }
 
   @Test

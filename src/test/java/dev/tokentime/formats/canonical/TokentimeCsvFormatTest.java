@@ -46,6 +46,24 @@ class TokentimeCsvFormatTest {
         new CollectingSink.Tok(1, 1, 20, 3, ChunkKind.CONTENT)), t.tokens);
   }
 
+  /**
+   * A CSV copied while its writer was still writing: the last row, cut inside its last field,
+   * still parsed (output_tokens 128 stored as 1). A last row without its line end is rejected;
+   * the same row with one is read.
+   */
+  @Test
+  void aLastRowWithoutItsLineEndIsACutRow() throws IOException {
+    String head = "request_id,arrival_ns,finished_ns,output_tokens\nq1,100,300,128\nq2,400,500,1";
+    CollectingSink cut = parse(head);
+    assertEquals(1, cut.requests.size());
+    assertEquals(1, cut.rejects.size());
+    org.junit.jupiter.api.Assertions.assertTrue(cut.rejects.get(0).reason().startsWith("truncated last line"), cut.rejects.toString());
+    assertEquals(3, cut.rejects.get(0).lineNo());
+    CollectingSink whole = parse(head + "\n");
+    assertEquals(2, whole.requests.size());
+    assertEquals(List.of(), whole.rejects);
+  }
+
   @Test
   void rejectsBadRowsByLineAndKeepsTheRest() throws IOException {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
