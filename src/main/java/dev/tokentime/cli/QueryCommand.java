@@ -58,7 +58,12 @@ final class QueryCommand extends BaseCommand {
     } else if (format.equalsIgnoreCase("parquet")) {
       throw new BadInputException("Parquet is written to a file: tokentime export QUERY --format parquet -o FILE");
     }
-    OutputFormat f = OutputFormat.parse(format);
+    OutputFormat f;
+    try {
+      f = OutputFormat.parse(format);
+    } catch (BadInputException e) {
+      throw new BadInputException("unknown output format " + format + " (text, csv, json, markdown, arrow)");
+    }
     long rows = maxRows == null ? 100 : maxRows;
     return access.read(d -> {
       new QueryService().print(d, sql, f, rows, Terminal.width(), out(), csv.raw);

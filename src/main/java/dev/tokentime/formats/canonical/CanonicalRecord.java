@@ -137,6 +137,10 @@ final class CanonicalRecord {
           if (v != Math.rint(v)) {
             throw new BadRecord(field + ": expected an integer" + unitOf(field) + ", got " + v);
           }
+          if (Math.abs(v) >= 0x1p63) {
+            // (long) v would say 9223372036854775807: the reason names the value written
+            throw new BadRecord(field + " out of range: " + v + " is beyond a 64-bit integer");
+          }
           integer(field, (long) v);
           return;
         } else if (CanonicalFields.type(field) == Type.TEXT || isTextField(field)) {

@@ -266,7 +266,7 @@ public final class TokentimeJsonlFormat implements InputFormat {
     if (m.startsWith("Invalid UTF-8")) {
       return "invalid UTF-8: " + JsonText.firstLine(m);
     }
-    return "not valid JSON: " + JsonText.firstLine(m);
+    return "not valid JSON: " + JsonText.withoutParserAdvice(JsonText.firstLine(m));
   }
 
   private static final byte[] TABLE_FIELD = "\"table\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

@@ -38,6 +38,19 @@ public final class JsonText {
    * The first line of a parser's message, at most 160 characters (Jackson appends the source and
    * location on further lines), for a reject reason; empty for none.
    */
+  /**
+   * Jackson's message without its advice to a programmer ("Non-standard token 'NaN': enable
+   * `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow"): the user cannot enable anything.
+   */
+  public static String withoutParserAdvice(String m) {
+    int at = m.indexOf(": enable ");
+    if (at > 0 && m.indexOf("JsonReadFeature", at) > 0) {
+      String t = m.substring(0, at);
+      return t.contains("NaN") || t.contains("Infinity") ? t + " (JSON has no NaN or Infinity: write null, or leave the field out)" : t;
+    }
+    return m;
+  }
+
   public static String firstLine(String m) {
     if (m == null) {
       return "";

@@ -31,6 +31,15 @@ class TokentimeJsonlFormatTest {
     return parse(input.getBytes(StandardCharsets.UTF_8), false);
   }
 
+  /** Reasons name the value written and speak to the user, not to a programmer of Jackson. */
+  @Test
+  void rejectReasonsNameTheValueWrittenAndNoParserSettings() throws IOException {
+    CollectingSink s = parse("{\"request_id\":\"a\",\"prompt_tokens\":1e308}\n{\"request_id\":\"b\",\"ttft_ms\":NaN}\n");
+    assertEquals("prompt_tokens out of range: 1.0E308 is beyond a 64-bit integer", s.rejects.get(0).reason());
+    assertEquals("not valid JSON: Non-standard token 'NaN' (JSON has no NaN or Infinity: write null, or leave the"
+        + " field out)", s.rejects.get(1).reason());
+  }
+
   @Test
   void readsARequestWithItsTokens() throws IOException {
     CollectingSink s = parse("{\"request_id\":\"r-17\",\"run\":\"c16\",\"concurrency\":16,\"arrival_ns\":100,"
