@@ -103,19 +103,57 @@ public final class DatabaseAccess {
   }
 
   private static Database open(Path path, Database.Mode mode) {
-    try {
-      return Database.open(path, mode);
-    } catch (RuntimeException e) {
-      throw DatabaseErrors.lockConflict(e, path, mode != Database.Mode.READ_ONLY);
-    }
+    return waitingForOthers(path, mode != Database.Mode.READ_ONLY, () -> Database.open(path, mode));
   }
 
   /** Opens (creating when missing, from the cached empty database) a database for ingest. */
   public static Database forWriting(Path path) throws SQLException {
     try {
-      return EmptyDatabases.openForWriting(path);
-    } catch (RuntimeException e) {
-      throw DatabaseErrors.lockConflict(e, path, true);
+      return waitingForOthers(path, true, () -> {
+        try {
+          return EmptyDatabases.openForWriting(path);
+        } catch (SQLException e) {
+          throw new dev.tokentime.store.StoreException(e);
+        }
+      });
+    } catch (dev.tokentime.store.StoreException e) {
+      if (e.getCause() instanceof SQLException sql) {
+        throw sql;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Opens, waiting (up to TOKENTIME_LOCK_WAIT seconds, as a writer waits for another) while
+   * another process has the file in a way DuckDB lets no second process share: a reader waits
+   * for an ingest to finish, an ingest for a shell to close. Before, the one waited and the other
+   * failed at once with exit 2.
+   */
+  private static Database waitingForOthers(Path path, boolean writing, java.util.function.Supplier<Database> open) {
+    long deadline = System.nanoTime() + Database.lockWaitSeconds() * 1_000_000_000L;
+    boolean told = false;
+    while (true) {
+      try {
+        return open.get();
+      } catch (RuntimeException e) {
+        RuntimeException said = DatabaseErrors.lockConflict(e, path, writing);
+        if (said == e || System.nanoTime() >= deadline) {
+          throw said;
+        }
+        if (!told) {
+          System.err.println("tokentime: waiting for another process that has " + path + " open"
+              + (writing ? "" : " for writing") + " (up to " + Database.lockWaitSeconds()
+              + " s, TOKENTIME_LOCK_WAIT)");
+          told = true;
+        }
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw said;
+        }
+      }
     }
   }
 }

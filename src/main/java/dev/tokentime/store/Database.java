@@ -306,6 +306,11 @@ public final class Database implements AutoCloseable {
             + " tokentime ingest --db run.duckdb " + path : " (its header is not DuckDB's); nothing was written to it"));
   }
 
+  /** Seconds a command waits for another process holding the database: TOKENTIME_LOCK_WAIT, else 300. */
+  public static long lockWaitSeconds() {
+    return WriterLock.waitSeconds();
+  }
+
   /** The runs the database holds, by name. */
   public java.util.List<String> runNames() throws SQLException {
     java.util.List<String> names = new java.util.ArrayList<>();

@@ -41,7 +41,7 @@ final class WriterLock implements AutoCloseable {
     return Path.of(database.toAbsolutePath() + ".lock");
   }
 
-  /** Seconds a writer waits for another one: TOKENTIME_LOCK_WAIT, else 300. */
+  /** Seconds a writer waits for another one (and a command for a process holding the file): TOKENTIME_LOCK_WAIT, else 300. */
   static long waitSeconds() {
     String v = System.getenv("TOKENTIME_LOCK_WAIT");
     if (v != null && !v.isBlank()) {

@@ -33,8 +33,21 @@ final class Cli {
     return run(null, args);
   }
 
+  /** With the environment's TOKENTIME_LOCK_WAIT set to {@code seconds}. */
+  static Result runWaiting(long seconds, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-jar", jar().toString()));
+    cmd.addAll(List.of(args));
+    return exec(cmd, null, java.util.Map.of("TOKENTIME_LOCK_WAIT", Long.toString(seconds)));
+  }
+
   static Result exec(List<String> cmd, Path stdin) throws IOException, InterruptedException {
+    return exec(cmd, stdin, java.util.Map.of());
+  }
+
+  static Result exec(List<String> cmd, Path stdin, java.util.Map<String, String> env)
+      throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().putAll(env);
     Path out = Files.createTempFile("tt-out", ".txt");
     Path err = Files.createTempFile("tt-err", ".txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile());

@@ -27,7 +27,8 @@ class LockedDatabaseIT {
     Path db = ingested();
     Process holder = hold(db, "read-only");
     try {
-      Cli.Result ingest = Cli.run("ingest", "--db", db.toString(), "--replace", "sample-logs/canonical/c1.jsonl");
+      // no wait: the holder's reason at once
+      Cli.Result ingest = Cli.runWaiting(0, "ingest", "--db", db.toString(), "--replace", "sample-logs/canonical/c1.jsonl");
       assertEquals(2, ingest.code(), ingest.err());
       assertEquals("tokentime: " + db + " is open in process " + holder.pid() + " (", ingest.err().substring(0,
           Math.min(ingest.err().length(), ("tokentime: " + db + " is open in process " + holder.pid() + " (").length())),
@@ -46,13 +47,44 @@ class LockedDatabaseIT {
     Path db = ingested();
     Process holder = hold(db, "read-write");
     try {
-      Cli.Result summary = Cli.run("summary", "--db", db.toString());
+      Cli.Result summary = Cli.runWaiting(1, "summary", "--db", db.toString());
       assertEquals(2, summary.code(), summary.err());
-      assertTrue(summary.err().startsWith("tokentime: " + db + " is open for writing in process " + holder.pid()),
+      List<String> said = summary.err().lines().toList();
+      assertEquals("tokentime: waiting for another process that has " + db + " open for writing (up to 1 s,"
+          + " TOKENTIME_LOCK_WAIT)", said.get(0));
+      assertTrue(said.get(1).startsWith("tokentime: " + db + " is open for writing in process " + holder.pid()),
           summary.err());
       assertTrue(summary.err().contains("read_only=True"), summary.err());
     } finally {
       release(holder);
+    }
+  }
+
+  /**
+   * A reader waits for a writer elsewhere to close the file, as one writer waits for another
+   * (before, it failed at once with exit 2 while two ingests waited for each other).
+   */
+  @Test
+  void aReaderWaitsForAWriterElsewhereToClose() throws Exception {
+    Path db = ingested();
+    Process holder = hold(db, "read-write");
+    Thread closer = new Thread(() -> {
+      try {
+        Thread.sleep(3000);
+        release(holder);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    closer.start();
+    try {
+      Cli.Result summary = Cli.runWaiting(120, "summary", "--db", db.toString(), "--format", "csv");
+      assertEquals(0, summary.code(), summary.err());
+      assertTrue(summary.err().startsWith("tokentime: waiting for another process that has " + db + " open for writing"),
+          summary.err());
+      assertTrue(summary.out().startsWith("run,"), summary.out());
+    } finally {
+      closer.join();
     }
   }
 
