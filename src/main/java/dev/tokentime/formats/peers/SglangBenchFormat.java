@@ -37,11 +37,12 @@ public final class SglangBenchFormat implements InputFormat {
 
   @Override
   public int sniff(Sample sample) {
-    List<String> lines = sample.firstLines(1);
-    if (lines.isEmpty()) {
+    // the first record: a script that runs bench_serving may write its own text lines between
+    // the runs it appends (sgl-project/sglang#12389: "max_prefill:8192,max_running_requests:64")
+    String first = sample.firstLines(8).stream().filter(l -> l.startsWith("{")).findFirst().orElse(null);
+    if (first == null) {
       return 0;
     }
-    String first = lines.get(0);
     // (lines of late 2024 have no request_throughput: their e2e and retokenized keys are SGLang's)
     boolean sglang = first.startsWith("{") && first.contains("\"backend\"")
         && (first.contains("_e2e_latency_ms\"") || first.contains("\"total_output_tokens_retokenized\""));
@@ -61,7 +62,16 @@ public final class SglangBenchFormat implements InputFormat {
           sink.otherLine();
           return;
         }
-        String run = runs.next();
+        int first = off;
+        while (first < off + len && (buf[first] == ' ' || buf[first] == '\t')) {
+          first++;
+        }
+        if (buf[first] != '{' && buf[first] != '[' && buf[first] != '"') {
+          units[0]++;
+          sink.reject(lineNo, "not a JSON record: a line of text among the runs (written by the script"
+              + " that ran the benchmark?)", buf, off, len);
+          return;
+        }
         try (JsonParser p = PeerJson.JSON.createParser(buf, off, len)) {
           try {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -70,7 +80,8 @@ public final class SglangBenchFormat implements InputFormat {
               return;
             }
             validate(buf, off, len); // a broken line fails before any of it reaches the sink
-            units[0] += result.read(p, run, lineNo);
+            // named only once it is a run: a rejected line before it takes no number
+            units[0] += result.read(p, runs.next(), lineNo);
           } catch (IOException e) {
             units[0]++;
             String reason = PeerJson.reason(e);

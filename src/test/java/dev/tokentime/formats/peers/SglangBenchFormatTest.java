@@ -42,4 +42,22 @@ class SglangBenchFormatTest {
     assertTrue(reasons.get(2).startsWith("3: not a JSON object"), reasons.get(2));
     assertEquals(1, s.other);
   }
+
+  /**
+   * A script's own text lines between the runs it appended (sgl-project/sglang#12389:
+   * "max_prefill:8192,max_running_requests:64,…" before each run): each is a reject saying so, the
+   * file is still recognised, and its one run keeps the file's run name (it was "dir#2": the
+   * rejected line before it had taken the first).
+   */
+  @Test
+  void textLinesAmongTheRunsAreRejectsThatTakeNoRunName() throws IOException {
+    String text = "max_prefill:8192,max_running_requests:64,torch_compile:False,is_dp:False";
+    String file = text + "\n" + LINE + "\n\n" + text + "\n";
+    CollectingSink s = Parsing.parse(format, file);
+    assertEquals(List.of("dir", "dir"), s.requests.stream().map(CollectingSink.Req::run).toList());
+    assertEquals(List.of(1L, 4L), s.rejects.stream().map(CollectingSink.Rej::lineNo).toList());
+    assertTrue(s.rejects.get(0).reason().startsWith("not a JSON record: a line of text"), s.rejects.get(0).reason());
+    byte[] b = file.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(90, format.sniff(new dev.tokentime.ingest.Sample("bench.jsonl", b, b.length)));
+  }
 }
