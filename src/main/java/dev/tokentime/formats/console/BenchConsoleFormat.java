@@ -81,6 +81,11 @@ public final class BenchConsoleFormat implements InputFormat {
   private static final Pattern UNIT_AFTER = Pattern.compile("^(-?[0-9][0-9,]*(?:\\.[0-9]+)?)\\s+(s|ms|requests/s|tokens/s)$");
   private static final Map<String, String> UNIT_LABEL = Map.of(
       "s", "s", "ms", "ms", "requests/s", "req/s", "tokens/s", "tok/s");
+  /** The columns AIPerf's and genai-perf's tables print, in their order (for rows pasted without them). */
+  static final List<String> AIPERF_COLUMNS = List.of("Metric", "avg", "min", "max", "p99", "p90", "p50", "std");
+  static final List<String> GENAI_PERF_COLUMNS = List.of("Statistic", "avg", "min", "max", "p99", "p90", "p75");
+  private static final Pattern HEADERLESS_AIPERF_ROW = Pattern.compile(
+      "(?m)^\\s*│\\s*[A-Z][A-Za-z ]+\\([a-z/ ]+\\)\\s*│(?:\\s*(?:[\\d,.]+|N/A)\\s*│){7}\\s*$");
   /** A markdown code fence (```, ```text). */
   private static final Pattern FENCE = Pattern.compile("^```\\w*$");
 
@@ -181,7 +186,11 @@ public final class BenchConsoleFormat implements InputFormat {
         return text.contains("NVIDIA GenAI-Perf |") || text.contains("┃") && text.contains(" Statistic ┃") ? 88 : 0;
       }
       case AIPERF -> {
-        return text.contains("NVIDIA AIPerf |") || text.contains("┃") && text.contains(" Metric ┃") ? 88 : 0;
+        if (text.contains("NVIDIA AIPerf |") || text.contains("┃") && text.contains(" Metric ┃")) {
+          return 88;
+        }
+        // rows alone: AIPerf's eight cells, a metric name with its unit in brackets first
+        return HEADERLESS_AIPERF_ROW.matcher(text).find() ? 70 : 0;
       }
       case LLMPERF -> {
         boolean results = text.contains("Results for token benchmark for");
@@ -530,7 +539,18 @@ public final class BenchConsoleFormat implements InputFormat {
       }
       if (line.startsWith("│")) {
         if (header == null) {
-          return "table row before the table's header";
+          // rows pasted without their table's header: each tool prints its columns in one order
+          // (aiperf#535: four AIPerf rows alone), so a row with as many cells takes that header
+          List<String> c = cells(line, '│');
+          List<String> assumed = tool == Tool.AIPERF ? AIPERF_COLUMNS : GENAI_PERF_COLUMNS;
+          if (c == null || c.size() != assumed.size()) {
+            return "table row before the table's header";
+          }
+          header = assumed;
+          nextRun();
+          runTitles.clear();
+          runTitles.add(title);
+          title = "";
         }
         // text after the row's last border is a note beside the table ("│ … │  ⭐" in a write-up),
         // not a cell; a row cut short still has too few cells

@@ -53,7 +53,8 @@ class BenchConsoleFormatTest {
       "llmperf-groq-70b-printed.txt, llmperf-console, 64, 8, 0",
       "genai-perf-markdown-blockquote-dynamo402.txt, genai-perf-console, 3, 15, 0",
       "benchmark-serving-2024-unit-after-two-runs-jetstream83.txt, vllm-bench-console, 26, 4, 0",
-      "vllm-bench-pytest-log-prefix-midblock-ascend6235.txt, vllm-bench-console, 13, 4, 0"})
+      "vllm-bench-pytest-log-prefix-midblock-ascend6235.txt, vllm-bench-console, 13, 4, 0",
+      "aiperf-rows-without-header-aiperf535.txt, aiperf-console, 4, 5, 0"})
   void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
     CollectingSink s = parse(file);
     assertTrue(s.reported.contains("format " + format), s.reported.get(s.reported.size() - 1));
@@ -171,6 +172,16 @@ class BenchConsoleFormatTest {
       assertTrue(s.reported.contains(f), f + " in " + s.reported);
     }
     assertEquals(26, s.reported.stream().filter(x -> !x.startsWith("format")).count());
+  }
+
+  /** AIPerf rows pasted without their table's header (real) take AIPerf's columns; before, each was a reject. */
+  @Test
+  void tableRowsWithoutTheirHeaderTakeTheToolsColumns() throws IOException {
+    CollectingSink s = parse("aiperf-rows-without-header-aiperf535.txt");
+    for (String f : List.of("r null output_token_throughput avg 5388.43 tokens/sec", "r null input_sequence_length std 0.0 tokens",
+        "r null request_count avg 100.0 requests", "r null input_sequence_length p50 512.0 tokens")) {
+      assertTrue(s.reported.contains(f), f + " in " + s.reported);
+    }
   }
 
   @Test
