@@ -54,6 +54,11 @@ public final class Main {
     cl.setOut(out);
     cl.setErr(err);
     cl.setUsageHelpAutoWidth(true);
+    if (!dev.tokentime.output.Terminal.isTerminal(1)) {
+      // help sent to a pager or a file: picocli's 80 columns broke the longer examples in two
+      // (a jq expression split over two lines), and a copied command would not run
+      cl.setUsageHelpWidth(132);
+    }
     cl.setExitCodeExceptionMapper(e -> ExitCode.INTERNAL);
     cl.setParameterExceptionHandler((ex, a) -> {
       PrintWriter w = ex.getCommandLine().getErr();
