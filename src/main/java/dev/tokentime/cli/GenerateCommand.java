@@ -69,34 +69,17 @@ final class GenerateCommand extends BaseCommand {
 
   @Override
   protected int run() throws Exception {
-    java.util.Map<Path, java.nio.file.attribute.FileTime> before = filesIn(out);
     SweepWriter.Written w = SweepWriter.write(out, new SweepWriter.Spec(levels, requests, tokens, warmup,
         meanOutput, errorEvery, slots, seed, form, tokenTiming, gzip));
     out().println("wrote " + w.runs() + (w.runs() == 1 ? " run, " : " runs, ") + w.requests() + " requests, "
         + w.tokens() + " tokens to " + out);
     // files of an earlier sweep left beside this one: an ingest of the folder would mix the two
-    java.util.Map<Path, java.nio.file.attribute.FileTime> after = filesIn(out);
-    java.util.List<String> older = before.entrySet().stream()
-        .filter(e -> e.getValue().equals(after.get(e.getKey())))
-        .map(e -> out.relativize(e.getKey()).toString()).sorted().toList();
+    java.util.List<String> older = w.others();
     if (!older.isEmpty()) {
       err().println("note: " + out + " also holds " + older.size() + (older.size() == 1 ? " file" : " files")
           + " this run did not write (" + String.join(", ", older.subList(0, Math.min(5, older.size())))
           + (older.size() > 5 ? ", …" : "") + "): an ingest of " + out + (older.size() == 1 ? " reads it too" : " reads them too"));
     }
     return ExitCode.OK;
-  }
-
-  private static java.util.Map<Path, java.nio.file.attribute.FileTime> filesIn(Path dir) throws java.io.IOException {
-    java.util.Map<Path, java.nio.file.attribute.FileTime> m = new java.util.HashMap<>();
-    if (!java.nio.file.Files.isDirectory(dir)) {
-      return m;
-    }
-    try (var s = java.nio.file.Files.walk(dir)) {
-      for (Path p : s.filter(java.nio.file.Files::isRegularFile).toList()) {
-        m.put(p, java.nio.file.Files.getLastModifiedTime(p));
-      }
-    }
-    return m;
   }
 }

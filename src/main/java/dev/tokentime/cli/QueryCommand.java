@@ -45,7 +45,7 @@ final class QueryCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     if (query == null) {
-      OutputFormat f = OutputFormat.parse(format);
+      OutputFormat f = OutputFormat.parse(format, ", arrow");
       var objects = access.read(d -> new QueryService().publicObjects(d));
       TableRenderer.write(objects, f, Terminal.width(), out());
       err().println("(columns and units: tokentime query \"SELECT * FROM tt_docs WHERE object_name = 'NAME'\"; "
@@ -58,12 +58,7 @@ final class QueryCommand extends BaseCommand {
     } else if (format.equalsIgnoreCase("parquet")) {
       throw new BadInputException("Parquet is written to a file: tokentime export QUERY --format parquet -o FILE");
     }
-    OutputFormat f;
-    try {
-      f = OutputFormat.parse(format);
-    } catch (BadInputException e) {
-      throw new BadInputException("unknown output format " + format + " (text, csv, json, markdown, arrow)");
-    }
+    OutputFormat f = OutputFormat.parse(format, ", arrow");
     long rows = maxRows == null ? 100 : maxRows;
     return access.read(d -> {
       new QueryService().print(d, sql, f, rows, Terminal.width(), out(), csv.raw);

@@ -12,7 +12,8 @@ public final class SweepWriter {
   static final long START_NS = 1_767_225_600_000_000_000L;
 
   /** What was written. */
-  public record Written(int runs, long requests, long tokens) {}
+  /** {@code others}: files the folder held before that this sweep did not rewrite (an earlier sweep's). */
+  public record Written(int runs, long requests, long tokens, java.util.List<String> others) {}
 
   /** The sweep's shape; {@code tokens} (when not null) overrides {@code requests}. */
   public record Spec(List<Integer> levels, int requests, Long tokens, int warmup, int meanOutput,
@@ -21,6 +22,29 @@ public final class SweepWriter {
   private SweepWriter() {}
 
   public static Written write(Path out, Spec s) throws IOException {
+    java.util.Map<Path, java.nio.file.attribute.FileTime> before = filesIn(out);
+    Written w = writeSweep(out, s);
+    java.util.Map<Path, java.nio.file.attribute.FileTime> after = filesIn(out);
+    java.util.List<String> others = before.entrySet().stream()
+        .filter(e -> e.getValue().equals(after.get(e.getKey())))
+        .map(e -> out.relativize(e.getKey()).toString()).sorted().toList();
+    return new Written(w.runs(), w.requests(), w.tokens(), others);
+  }
+
+  private static java.util.Map<Path, java.nio.file.attribute.FileTime> filesIn(Path dir) throws IOException {
+    java.util.Map<Path, java.nio.file.attribute.FileTime> m = new java.util.HashMap<>();
+    if (!java.nio.file.Files.isDirectory(dir)) {
+      return m;
+    }
+    try (var files = java.nio.file.Files.walk(dir)) {
+      for (Path p : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+        m.put(p, java.nio.file.Files.getLastModifiedTime(p));
+      }
+    }
+    return m;
+  }
+
+  private static Written writeSweep(Path out, Spec s) throws IOException {
     boolean vllmLog = s.form().equals("vllm-log");
     CanonicalWriter.Form f = switch (s.form()) {
       case "requests", "vllm-log" -> CanonicalWriter.Form.REQUESTS;
@@ -74,6 +98,6 @@ public final class SweepWriter {
       }
       offset = last[0] - START_NS + 5_000_000_000L; // levels 5 s apart
     }
-    return new Written(s.levels().size(), (long) (perLevel + s.warmup()) * s.levels().size(), total);
+    return new Written(s.levels().size(), (long) (perLevel + s.warmup()) * s.levels().size(), total, java.util.List.of());
   }
 }

@@ -273,14 +273,14 @@ final class RunRegistry {
    * rps-2.5, c16-r2, rate8_rep3, r2.
    */
   static void inferFromName(Run r) {
-    Matcher c = CONCURRENCY.matcher(r.name);
-    Matcher q = RATE.matcher(r.name);
-    if (c.find()) {
+    Double c = onlyLevel(CONCURRENCY.matcher(r.name));
+    Double q = onlyLevel(RATE.matcher(r.name));
+    if (c != null) {
       r.levelKind = "concurrency";
-      r.level = Double.parseDouble(c.group(1));
-    } else if (q.find()) {
+      r.level = c;
+    } else if (q != null) {
       r.levelKind = "request_rate";
-      r.level = Double.parseDouble(q.group(1));
+      r.level = q;
     }
     Matcher p = REPEAT.matcher(r.name);
     Matcher b = BARE_REPEAT.matcher(r.name);
@@ -293,6 +293,22 @@ final class RunRegistry {
     if (r.levelKind != null || r.repeat != null) {
       r.notes = FROM_RUN_NAME;
     }
+  }
+
+  /**
+   * The one level the name states, or null: none, zero (as a record field's 0 is refused, no
+   * level), or two that differ ("c16-c32": which one is meant cannot be known).
+   */
+  private static Double onlyLevel(Matcher m) {
+    Double found = null;
+    while (m.find()) {
+      double v = Double.parseDouble(m.group(1));
+      if (found != null && found != v) {
+        return null;
+      }
+      found = v;
+    }
+    return found == null || found <= 0 ? null : found;
   }
 
   private static String describe(String kind, Double level) {

@@ -121,6 +121,18 @@ class CliTest {
     assertTrue(lower.err().contains("puts a lower bound on a latency"), lower.err());
   }
 
+  /** A second sweep into the folder of a first says which of the first's files it left (an ingest would mix them). */
+  @Test
+  void generateNamesTheFilesOfAnEarlierSweepItLeft() {
+    String dir = tmp.resolve("gen").toString();
+    assertEquals(0, run("generate", "--out", dir, "--levels", "4,8", "--requests", "3").code());
+    Run again = run("generate", "--out", dir, "--levels", "4", "--requests", "2");
+    assertEquals(0, again.code(), again.err());
+    assertTrue(again.out().startsWith("wrote 1 run, 2 requests, "), again.out());
+    assertEquals("note: " + dir + " also holds 1 file this run did not write (c8.jsonl): an ingest of " + dir
+        + " reads it too\n", again.err());
+  }
+
   @Test
   void unreadableDatabaseIsExit2WithoutStackTrace() throws Exception {
     Path notDb = Files.writeString(tmp.resolve("garbage.duckdb"), "this is not a database");

@@ -37,6 +37,7 @@ class RunNameLevelsTest {
         {"rps-2.5", "request_rate 2.5"},
         {"rps-2.5.log", "request_rate 2.5"},
         {"request_rate_4", "request_rate 4"},
+        {"c16-concurrency_16", "concurrency 16"},
     };
     assertEquals(List.of(), mismatches(cases, RunNameLevelsTest::level));
   }
@@ -46,7 +47,9 @@ class RunNameLevelsTest {
     List<String> wrong = new ArrayList<>();
     for (String name : List.of("cuda12", "v0.7", "h100", "a100-80gb", "llama-3.1-8b", "server.log", "cc16",
         "conc", "c", "rate", "qps", "cpu4x", "vllm-0.10.1", "gen", "concurrency", "accuracy=16", "c16x",
-        "ratelimit-8", "results-2025", "tp4", "dp2-pp4")) {
+        "ratelimit-8", "results-2025", "tp4", "dp2-pp4",
+        // zero is no level (a record's concurrency 0 is refused), and two levels leave it unknown
+        "c0", "rps-0", "rate_0.0", "c16-c32", "rate8-rate16")) {
       if (!level(name).equals("-")) {
         wrong.add(name + " -> " + level(name));
       }
