@@ -390,6 +390,10 @@ public final class IngestService {
         return result(display, format, p.compression(), null, "rolled back (--strict)", lines,
             writer, input.damage());
       }
+      String repeated = writer.repeatedChunks();
+      if (repeated != null) {
+        throw new BadInputException(repeated); // the file is refused, rolled back whole
+      }
       writer.commit(sha, p.size(), lines);
       Timing.note("%s load %.2f s, commit %.2f s", display, (t1 - t0) / 1e9,
           (System.nanoTime() - t1) / 1e9);

@@ -511,6 +511,45 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     store.sourceCommitted(this);
   }
 
+  /**
+   * Why this file cannot be kept because its chunks repeat positions (request, seq) already
+   * stored, or null. Looked for only among the requests whose streams this file did not start
+   * (TokenStreams' dirty ones): a request whose chunks another file, or an earlier record of
+   * this one, already gave. The same tokens twice (a requests file with tokens_ns and a tokens
+   * file of the same requests, a log read again under another name) doubled every ITL count and
+   * moved its percentiles, with one warning to say so.
+   */
+  public String repeatedChunks() throws SQLException {
+    if (streams.dirty().isEmpty()) {
+      return null;
+    }
+    String sql = "WITH rep AS ("
+        + " SELECT request_key, seq, min(source_id) FILTER (WHERE source_id <> ?) AS other, count(*) AS n"
+        + " FROM tokens WHERE request_key IN (SELECT request_key FROM _dirty_requests)"
+        + " GROUP BY request_key, seq HAVING count(*) > 1 AND bool_or(source_id = ?))"
+        + " SELECT (SELECT count(*) FROM rep), r.run, r.request_id, rep.seq, rep.other"
+        + " FROM (SELECT * FROM rep ORDER BY request_key, seq LIMIT 1) rep"
+        + " JOIN (SELECT request_key, arg_min(run, source_id) AS run, arg_min(request_id, source_id) AS request_id"
+        + "   FROM requests GROUP BY request_key) r USING (request_key)";
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      ps.setInt(1, sourceId);
+      ps.setInt(2, sourceId);
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        long n = rs.getLong(1);
+        int other = rs.getInt(5);
+        String where = rs.wasNull() ? "earlier in this file" : "from " + store.describeLine(other, null, sourceId)
+            .replaceFirst(":\\?$", "");
+        return String.format(java.util.Locale.ROOT, "%,d token %s already stored (the first: request %s of run %s,"
+            + " seq %d, %s): the same tokens read twice (a requests file with tokens_ns and a tokens file of the same"
+            + " requests, or one log under two names): one of the two is enough", n,
+            n == 1 ? "position is" : "positions are", rs.getString(3), rs.getString(2), rs.getInt(4), where);
+      }
+    }
+  }
+
   /** Undoes everything this file wrote. */
   public void rollback() {
     if (done) {
