@@ -29,15 +29,21 @@ class RepeatedChunksTest {
   private static final String COUNTS = "SELECT (SELECT count(*) FROM tokens), (SELECT count(*) FROM token_gaps WHERE gap_ns IS NOT NULL),"
       + " (SELECT count(*) FROM sources)";
 
+  private Path req;
+  private Path tok;
+
+  @org.junit.jupiter.api.BeforeEach
+  void writeBoth() throws Exception {
+    req = Files.writeString(tmp.resolve("requests.jsonl"), REQUESTS);
+    tok = Files.writeString(tmp.resolve("tokens.jsonl"), TOKENS);
+  }
+
   @Test
   void aTokensFileRepeatingARequestsFilesChunksIsRefused() throws Exception {
-    Path req = Files.writeString(tmp.resolve("requests.jsonl"), REQUESTS);
-    Path tok = Files.writeString(tmp.resolve("tokens.jsonl"), TOKENS);
     try (TestDb t = new TestDb(tmp.resolve("db"))) {
       t.ingest(req);
       List<List<Object>> clean = t.rows(COUNTS);
-      IngestResult r = t.ingest(tok);
-      IngestResult.FileResult f = r.files().get(0);
+      IngestResult.FileResult f = t.ingest(tok).files().get(0);
       assertTrue(f.refused(), f.toString());
       assertTrue(f.outcome().contains("3 token positions are already stored (the first: request a of run r, seq 0, from "
           + req.toAbsolutePath()), f.outcome());
@@ -47,8 +53,6 @@ class RepeatedChunksTest {
 
   @Test
   void theOtherOrderAndTheSameFileAreRefusedToo() throws Exception {
-    Path req = Files.writeString(tmp.resolve("requests.jsonl"), REQUESTS);
-    Path tok = Files.writeString(tmp.resolve("tokens.jsonl"), TOKENS);
     try (TestDb t = new TestDb(tmp.resolve("db2"))) {
       t.ingest(tok);
       IngestResult.FileResult f = t.ingest(req).files().get(0);
