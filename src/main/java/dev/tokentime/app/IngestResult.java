@@ -15,12 +15,13 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
 
   /**
    * A file that was read (or found already ingested). {@code grewFrom}: sources this file's
-   * reading replaced because they held its beginning (the same log read again after it grew).
+   * reading replaced because they held its beginning (the same log read again after it grew);
+   * {@code notes}: what the user should know of how it was read (an option that did not apply).
    */
   public record FileResult(String path, String format, String compression, Integer sourceId,
       String outcome, long lines, long records, long otherLines, long rejected, long requests,
       long tokens, List<SourceWriter.Reject> firstRejects, String damage, SourceWriter.NearMisses nearMisses,
-      List<Integer> grewFrom) {
+      List<Integer> grewFrom, List<String> notes) {
 
     public boolean ingested() {
       return outcome.equals("ingested");

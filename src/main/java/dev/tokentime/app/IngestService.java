@@ -294,7 +294,7 @@ public final class IngestService {
 
   static IngestResult.FileResult refused(Planned p, Exception e) {
     return new IngestResult.FileResult(p.input().display(), p.format().id(), p.compression(), null,
-        IngestResult.REFUSED + reason(e), 0, 0, 0, 0, 0, 0, List.of(), null, null, List.of());
+        IngestResult.REFUSED + reason(e), 0, 0, 0, 0, 0, 0, List.of(), null, null, List.of(), List.of());
   }
 
   /** What went wrong, in one line, for the file's report. */
@@ -342,7 +342,7 @@ public final class IngestService {
       } else if (existing != null) {
         return new IngestResult.FileResult(display, format.id(), p.compression(), existing,
             "already ingested as source " + existing + " (same sha256); --replace ingests it again",
-            0, 0, 0, 0, 0, 0, List.of(), null, null, List.of());
+            0, 0, 0, 0, 0, 0, List.of(), null, null, List.of(), List.of());
       }
     }
     List<Integer> grewFrom = List.of();
@@ -399,9 +399,15 @@ public final class IngestService {
           (System.nanoTime() - t1) / 1e9);
       IngestResult.FileResult r = result(display, format, p.compression(), writer.sourceId(), "ingested", lines,
           writer, input.damage());
-      return grewFrom.isEmpty() ? r : new IngestResult.FileResult(r.path(), r.format(), r.compression(),
-          r.sourceId(), r.outcome(), r.lines(), r.records(), r.otherLines(), r.rejected(), r.requests(),
-          r.tokens(), r.firstRejects(), r.damage(), r.nearMisses(), grewFrom);
+      List<String> notes = new ArrayList<>();
+      if (o.run() != null && writer.records() > 0 && !writer.runs().isEmpty() && !writer.runs().contains(o.run())) {
+        // --run names the run of records that name none: these all named theirs
+        notes.add("--run " + o.run() + " did not apply: every record names its own run ("
+            + String.join(", ", new java.util.TreeSet<>(writer.runs())) + ")");
+      }
+      return grewFrom.isEmpty() && notes.isEmpty() ? r : new IngestResult.FileResult(r.path(), r.format(),
+          r.compression(), r.sourceId(), r.outcome(), r.lines(), r.records(), r.otherLines(), r.rejected(),
+          r.requests(), r.tokens(), r.firstRejects(), r.damage(), r.nearMisses(), grewFrom, List.copyOf(notes));
     }
   }
 
@@ -409,7 +415,7 @@ public final class IngestService {
       Integer sourceId, String outcome, long lines, SourceWriter w, String damage) {
     return new IngestResult.FileResult(display, f.id(), compression, sourceId, outcome, lines,
         w.records(), w.otherLines(), w.rejected(), w.requestRows(), w.tokenRows(),
-        List.copyOf(w.firstRejects()), damage, w.nearMisses(), List.of());
+        List.copyOf(w.firstRejects()), damage, w.nearMisses(), List.of(), List.of());
   }
 
   /**

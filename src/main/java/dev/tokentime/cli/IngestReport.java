@@ -104,6 +104,9 @@ final class IngestReport implements IngestService.Listener {
     if (r.damage() != null) {
       out.println("  warning: " + r.damage() + "; the lines before it were read");
     }
+    for (String note : r.notes()) {
+      out.println("  note: " + note);
+    }
     if (!r.grewFrom().isEmpty()) {
       out.println("  note: this file grew since it was read as source "
           + r.grewFrom().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))

@@ -121,6 +121,16 @@ class CliTest {
     assertTrue(lower.err().contains("puts a lower bound on a latency"), lower.err());
   }
 
+  /** --run names the run of records that name none; where every record names its own, ingest says it did not apply. */
+  @Test
+  void aRunOptionThatDidNotApplyIsNoted() {
+    Run r = run("ingest", "--db", tmp.resolve("n.duckdb").toString(), "--run", "baseline", "sample-logs/canonical/c1.jsonl");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("  note: --run baseline did not apply: every record names its own run (c1)\n"), r.out());
+    Run applied = run("ingest", "--db", tmp.resolve("m.duckdb").toString(), "--run", "baseline", "sample-logs/vllm/server.log");
+    assertFalse(applied.out().contains("did not apply"), applied.out());
+  }
+
   /** A second sweep into the folder of a first says which of the first's files it left (an ingest would mix them). */
   @Test
   void generateNamesTheFilesOfAnEarlierSweepItLeft() {
