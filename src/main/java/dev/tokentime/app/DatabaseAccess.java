@@ -3,6 +3,7 @@ package dev.tokentime.app;
 import dev.tokentime.analysis.AnalysisWindow;
 import dev.tokentime.query.QueryLibrary;
 import dev.tokentime.store.Database;
+import dev.tokentime.store.Deriver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -87,19 +88,44 @@ public final class DatabaseAccess {
    */
   public static Database forReading(Path path) throws SQLException {
     Database db = open(path, Database.Mode.READ_ONLY);
-    if (QueryLibrary.get().hash().equals(db.meta("queries_hash"))) {
+    boolean current = QueryLibrary.get().hash().equals(db.meta("queries_hash"));
+    long pending = pendingRuns(db);
+    if (current && pending == 0) {
       return db;
     }
     Path abs = path.toAbsolutePath();
     if (!Files.isWritable(abs) || (abs.getParent() != null && !Files.isWritable(abs.getParent()))) {
       // a file we may not write (shared, archived): read it with the views it has; reopening it
       // writable to reinstall them would fail every query
+      if (pending > 0) {
+        System.err.println("tokentime: note: " + pending + " run(s) of " + path + " were stored but not derived (an"
+            + " ingest stopped before its end), and the file is not writable here: their figures are missing");
+      }
       return db;
     }
     db.close();
     Database rw = open(path, Database.Mode.WRITE);
-    QueryLibrary.get().install(rw);
+    if (!current) {
+      QueryLibrary.get().install(rw);
+    }
+    if (pending > 0 && Deriver.hasPending(rw)) {
+      // an ingest killed between its commits and its derive step left runs stored but not
+      // derived: a reader saw "0 runs" until the next ingest; the step is finished here
+      System.err.println("tokentime: finishing the derive step an earlier ingest did not reach (" + pending
+          + " run(s) of " + path + ")");
+      rw.underLeanLimit(() -> Deriver.derive(rw, dev.tokentime.ingest.FormatRegistry.standard().namespaceFormats(),
+          java.util.List.of()));
+    }
     return rw;
+  }
+
+  /** Runs committed but not derived (0 in a database made before _pending_runs existed). */
+  private static long pendingRuns(Database db) {
+    try {
+      return db.queryLong("SELECT count(DISTINCT run) FROM _pending_runs");
+    } catch (SQLException e) {
+      return 0;
+    }
   }
 
   private static Database open(Path path, Database.Mode mode) {

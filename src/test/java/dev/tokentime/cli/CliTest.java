@@ -121,6 +121,25 @@ class CliTest {
     assertTrue(lower.err().contains("puts a lower bound on a latency"), lower.err());
   }
 
+  /**
+   * An ingest killed between its commits and its derive step leaves runs stored and not derived:
+   * summary said "0 runs" until the next ingest. A reader now finishes the step first (the state
+   * is made here as the kill leaves it: the runs table not yet written, the file's runs pending).
+   */
+  @Test
+  void aReaderFinishesADeriveStepAKilledIngestDidNotReach() throws Exception {
+    Path db = tmp.resolve("k.duckdb");
+    assertEquals(0, run("ingest", "--db", db.toString(), "sample-logs/canonical/c1.jsonl").code());
+    String clean = run("summary", "--db", db.toString(), "--format", "csv").out();
+    try (var c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + db); var st = c.createStatement()) {
+      st.execute("INSERT INTO _pending_runs SELECT 1, run, level_kind, level, repeat, notes FROM runs");
+      st.execute("DELETE FROM runs");
+    }
+    Run after = run("summary", "--db", db.toString(), "--format", "csv");
+    assertEquals(0, after.code(), after.err());
+    assertEquals(clean, after.out());
+  }
+
   /** --run names the run of records that name none; where every record names its own, ingest says it did not apply. */
   @Test
   void aRunOptionThatDidNotApplyIsNoted() {
