@@ -245,6 +245,24 @@ public final class TableRenderer {
         writeValue(g, e.getValue());
       }
       g.writeEndObject();
+    } else if (v instanceof java.sql.Array a) {
+      Object arr;
+      try {
+        arr = a.getArray();
+      } catch (java.sql.SQLException e) {
+        arr = null;
+      }
+      if (arr instanceof Object[] objs) {
+        g.writeStartArray();
+        for (Object o : objs) {
+          writeValue(g, o);
+        }
+        g.writeEndArray();
+      } else {
+        g.writeString(Values.exact(v));
+      }
+    } else if (Values.structFields(v) != null) {
+      writeValue(g, Values.structFields(v));
     } else {
       g.writeString(Values.exact(v));
     }

@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.sql.Array;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.Map;
 
 /** How values look in text, Markdown and CSV output. */
 public final class Values {
@@ -119,9 +120,38 @@ public final class Values {
       try {
         Object arr = a.getArray();
         if (arr instanceof Object[] objs) {
-          return java.util.Arrays.deepToString(objs);
+          java.util.StringJoiner j = new java.util.StringJoiner(", ", "[", "]");
+          for (Object o : objs) {
+            j.add(o == null ? "NULL" : plain(o));
+          }
+          return j.toString();
         }
         return String.valueOf(arr);
+      } catch (SQLException e) {
+        return v.toString();
+      }
+    }
+    // a STRUCT and a BLOB as DuckDB writes them ({'a': 1, 'b': x}, \x01\x02), not as the
+    // driver's objects (DuckDBBlobResult{buffer=java.nio.HeapByteBuffer[pos=0 lim=2 cap=2]})
+    Map<String, Object> struct = structFields(v);
+    if (struct != null) {
+      java.util.StringJoiner j = new java.util.StringJoiner(", ", "{", "}");
+      struct.forEach((k, o) -> j.add("'" + k + "': " + (o == null ? "NULL" : plain(o))));
+      return j.toString();
+    }
+    if (v instanceof java.sql.Blob b) {
+      try {
+        byte[] bytes = b.getBytes(1, (int) Math.min(b.length(), Integer.MAX_VALUE));
+        StringBuilder sb = new StringBuilder();
+        for (byte x : bytes) {
+          int c = x & 0xff;
+          if (c >= 0x20 && c < 0x7f && c != '\\') {
+            sb.append((char) c);
+          } else {
+            sb.append(String.format(Locale.ROOT, "\\x%02X", c));
+          }
+        }
+        return sb.toString();
       } catch (SQLException e) {
         return v.toString();
       }
@@ -130,6 +160,30 @@ public final class Values {
       return v.toString();
     }
     return v.toString();
+  }
+
+  /** A STRUCT's fields by name, in order, or null when {@code v} is none. */
+  static Map<String, Object> structFields(Object v) {
+    if (!(v instanceof java.sql.Struct st)) {
+      return null;
+    }
+    if (v instanceof org.duckdb.DuckDBStruct d) {
+      try {
+        return d.getMap();
+      } catch (SQLException e) {
+        return null;
+      }
+    }
+    try {
+      Map<String, Object> m = new java.util.LinkedHashMap<>();
+      Object[] a = st.getAttributes();
+      for (int i = 0; i < a.length; i++) {
+        m.put("f" + (i + 1), a[i]);
+      }
+      return m;
+    } catch (SQLException e) {
+      return null;
+    }
   }
 
   /**
