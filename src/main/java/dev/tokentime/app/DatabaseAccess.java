@@ -119,13 +119,8 @@ public final class DatabaseAccess {
     return rw;
   }
 
-  /** Runs committed but not derived (0 in a database made before _pending_runs existed). */
   private static long pendingRuns(Database db) {
-    try {
-      return db.queryLong("SELECT count(DISTINCT run) FROM _pending_runs");
-    } catch (SQLException e) {
-      return 0;
-    }
+    return Deriver.pendingRunCount(db);
   }
 
   private static Database open(Path path, Database.Mode mode) {

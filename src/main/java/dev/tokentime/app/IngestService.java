@@ -390,16 +390,16 @@ public final class IngestService {
         return result(display, format, p.compression(), null, "rolled back (--strict)", lines,
             writer, input.damage());
       }
-      String repeated = writer.repeatedChunks();
-      if (repeated != null) {
-        throw new BadInputException(repeated); // the file is refused, rolled back whole
-      }
+      String repeated = writer.dropRepeatedChunks(); // refuses a file that repeats its own chunks
       writer.commit(sha, p.size(), lines);
       Timing.note("%s load %.2f s, commit %.2f s", display, (t1 - t0) / 1e9,
           (System.nanoTime() - t1) / 1e9);
       IngestResult.FileResult r = result(display, format, p.compression(), writer.sourceId(), "ingested", lines,
           writer, input.damage());
       List<String> notes = new ArrayList<>();
+      if (repeated != null) {
+        notes.add(repeated);
+      }
       if (o.run() != null && writer.records() > 0 && !writer.runs().isEmpty() && !writer.runs().contains(o.run())) {
         // --run names the run of records that name none: these all named theirs
         notes.add("--run " + o.run() + " did not apply: every record names its own run ("

@@ -59,12 +59,17 @@ public final class QueryService {
         case CSV -> ResultStreamer.csv(rs, out, csvRaw);
         case JSON -> ResultStreamer.json(rs, out);
         default -> {
-          TableData t = TableData.read(rs, maxRows);
+          // an aligned table is built whole before it is printed: --max-rows 0 over millions of
+          // rows ran out of memory; beyond this, CSV and JSON stream
+          TableData t = TableData.read(rs, maxRows == 0 || maxRows > TABLE_ROWS_AT_MOST ? TABLE_ROWS_AT_MOST : maxRows);
           out.print(f == OutputFormat.TEXT ? TableRenderer.text(t, width) : TableRenderer.markdown(t));
         }
       }
     }
   }
+
+  /** The most rows a text or Markdown table holds (it is built whole, to align its columns). */
+  public static final long TABLE_ROWS_AT_MOST = 100_000;
 
   /**
    * The public views and table macros (what a user queries), one row each: the name as it is

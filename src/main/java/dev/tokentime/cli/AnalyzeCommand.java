@@ -47,6 +47,11 @@ final class AnalyzeCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     ReportOptions.requireWritable(reportPath);
+    // what -o names (an .html, an .md, a folder) is checked before the work, not after it
+    var reportSettings = reportPath == null ? null : ReportFiles.forPath(reportPath);
+    if (reportSettings != null) {
+      dev.tokentime.report.ReportWriter.target(reportPath, reportSettings.format(), "report");
+    }
     try (ScratchDatabase scratch = ScratchDatabase.unless(db, "analyze.duckdb")) {
       var ingest = IngestReport.ingest(input.toOptions(inputs), err(), err());
       return DatabaseAccess.write(scratch.path(), d -> {
@@ -58,8 +63,7 @@ final class AnalyzeCommand extends BaseCommand {
         var summary = new SummaryService().summarize(d, Set.of());
         out().print(SummaryRenderer.render(summary, format.get(), Terminal.width(), ""));
         if (reportPath != null) {
-          ReportFiles.Written w = ReportFiles.report(d, Set.of(), null, "", scratch.path(),
-              ReportFiles.forPath(reportPath));
+          ReportFiles.Written w = ReportFiles.report(d, Set.of(), null, "", scratch.path(), reportSettings);
           err().println("wrote " + w.files().get(0));
         }
         return ExitCode.OK;

@@ -23,7 +23,16 @@ abstract class BaseCommand implements Callable<Integer> {
   @Override
   public final Integer call() {
     try {
-      return run();
+      int code = run();
+      out().flush();
+      if (out().checkError() && !dev.tokentime.output.OutputClosed.stdoutIsPipe()) {
+        // a print writer keeps a failed write to itself: a full disk or a closed descriptor
+        // behind standard output lost the output while the command said nothing (exit 0)
+        err().println("tokentime: could not write to standard output (the device is full, or it was"
+            + " closed): the output is incomplete");
+        return ExitCode.BAD_INPUT;
+      }
+      return code;
     } catch (BadInputException e) {
       err().println("tokentime: " + e.getMessage());
       debug(e);
@@ -37,6 +46,12 @@ abstract class BaseCommand implements Callable<Integer> {
         }
         err().println("tokentime: could not write to standard output (" + e.getMessage()
             + "): the device failed or is full; the output is incomplete");
+        return ExitCode.BAD_INPUT;
+      }
+      if (e instanceof java.io.IOException io && !(e instanceof java.nio.file.FileSystemException)
+          && io.getMessage() != null && io.getMessage().contains("No space left")) {
+        err().println("tokentime: could not write: " + io.getMessage() + "; the output is incomplete");
+        debug(e);
         return ExitCode.BAD_INPUT;
       }
       if (e instanceof java.nio.file.FileSystemException f) {

@@ -43,6 +43,9 @@ final class ReportCommand extends BaseCommand {
   protected int run() throws Exception {
     SloSpec spec = slo == null ? null : SloSpec.parse(slo);
     ReportOptions.requireWritable(report.output);
+    if (report.output != null && !report.output.toString().equals("-")) {
+      dev.tokentime.report.ReportWriter.target(report.output, report.settings().format(), "report"); // a bad name, before the work
+    }
     String window = access.window().describe();
     Path db = access.path();
     ReportFiles.Written w = access.read(d -> compare == null

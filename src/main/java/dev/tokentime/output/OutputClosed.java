@@ -58,7 +58,8 @@ public final class OutputClosed extends RuntimeException {
       if (t instanceof OutputClosed) {
         return true;
       }
-      if (t instanceof IOException && t.getMessage() != null
+      // also as DuckDB says it of its own writes (COPY … TO '/dev/stdout': "IO Error: … Broken pipe")
+      if ((t instanceof IOException || t instanceof java.sql.SQLException) && t.getMessage() != null
           && (t.getMessage().contains("Broken pipe") || t.getMessage().contains("Connection reset"))) {
         return true;
       }

@@ -95,7 +95,7 @@ public final class TableRenderer {
       line(sb, c, w, shown, t);
     }
     if (t.truncated()) {
-      sb.append("(more rows not shown; use --max-rows 0 or --format csv for all)\n");
+      sb.append("(more rows not shown; use --max-rows N (a text table holds at most 100,000) or --format csv for all)\n");
     }
     if (shown < n) {
       sb.append("(").append(n - shown).append(" more column").append(n - shown > 1 ? "s" : "")

@@ -104,6 +104,14 @@ public final class Database implements AutoCloseable {
     if (Files.isDirectory(abs)) {
       throw new BadInputException("database path is a directory: " + path);
     }
+    if (mode == Mode.CREATE && isEmptyFile(abs)) {
+      // an empty file named as a new database (db=$(mktemp)): DuckDB refuses it; it is made here
+      try {
+        Files.delete(abs);
+      } catch (java.io.IOException e) {
+        throw new BadInputException("cannot create database " + path + " in place of the empty file: " + e.getMessage(), e);
+      }
+    }
     refuseOtherFiles(path, abs);
     if (mode == Mode.CREATE && abs.getParent() != null && !Files.isDirectory(abs.getParent())) {
       throw new BadInputException("cannot create database " + path + ": directory "
@@ -279,6 +287,14 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  private static boolean isEmptyFile(Path abs) {
+    try {
+      return Files.isRegularFile(abs) && Files.size(abs) == 0;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
   /**
    * A file that is there and is no DuckDB database (its header has no "DUCK" at byte 8) is
    * refused before anything touches it. DuckDB itself took a .jsonl, .csv or .parquet named as the
@@ -296,8 +312,13 @@ public final class Database implements AutoCloseable {
     } catch (java.io.IOException e) {
       return; // DuckDB says why it cannot open it
     }
-    if (n == 0 || (n == 12 && head[8] == 'D' && head[9] == 'U' && head[10] == 'C' && head[11] == 'K')) {
-      return; // a database, or an empty file DuckDB makes one of
+    if (n == 12 && head[8] == 'D' && head[9] == 'U' && head[10] == 'C' && head[11] == 'K') {
+      return; // a database
+    }
+    if (n == 0) {
+      // DuckDB refuses an empty file ("not a valid DuckDB database file"), after a lock file was made
+      throw new BadInputException("cannot open database " + path + ": the file is empty (no DuckDB database yet);"
+          + " tokentime ingest --db " + path + " FILES makes it");
     }
     String name = abs.getFileName().toString();
     boolean input = name.matches("(?i).*\\.(jsonl|json|csv|log|txt|parquet|gz|zst)$");

@@ -126,6 +126,15 @@ public final class Deriver {
     }
   }
 
+  /** Runs committed but not derived, read-only (0 in a database made before _pending_runs existed). */
+  public static long pendingRunCount(Database db) {
+    try {
+      return db.queryLong("SELECT count(DISTINCT run) FROM _pending_runs");
+    } catch (SQLException e) {
+      return 0;
+    }
+  }
+
   /** Creates _pending_runs in a database made before it existed (same schema otherwise). */
   public static void ensurePendingTable(Database db) throws SQLException {
     db.execute(dev.tokentime.schema.CanonicalSchema.DERIVED_PENDING_RUNS.createSql());

@@ -382,7 +382,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   }
 
   public long tokenRows() {
-    return tokenRows;
+    return tokenRows - droppedChunks;
   }
 
   public long requestRows() {
@@ -512,43 +512,70 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   }
 
   /**
-   * Why this file cannot be kept because its chunks repeat positions (request, seq) already
-   * stored, or null. Looked for only among the requests whose streams this file did not start
-   * (TokenStreams' dirty ones): a request whose chunks another file, or an earlier record of
-   * this one, already gave. The same tokens twice (a requests file with tokens_ns and a tokens
-   * file of the same requests, a log read again under another name) doubled every ITL count and
-   * moved its percentiles, with one warning to say so.
+   * Chunks of this file at positions (request, seq) already stored. Looked for only among the
+   * requests whose streams this file did not start (TokenStreams' dirty ones): a request whose
+   * chunks another file, or an earlier record of this one, already gave. The same tokens twice
+   * (a requests file with tokens_ns and a tokens file of the same requests, a log read again
+   * under another name) doubled every ITL count and moved its percentiles, with one warning.
+   * Positions another file stored first keep that file's chunk and this file's are not stored
+   * (the returned note says so; the request rows of this file are kept); positions repeated
+   * within this file alone refuse it ({@link dev.tokentime.BadInputException}).
+   *
+   * @return a note for the file's report, or null when nothing repeats
    */
-  public String repeatedChunks() throws SQLException {
+  public String dropRepeatedChunks() throws SQLException {
     if (streams.dirty().isEmpty()) {
       return null;
     }
-    String sql = "WITH rep AS ("
-        + " SELECT request_key, seq, min(source_id) FILTER (WHERE source_id <> ?) AS other, count(*) AS n"
-        + " FROM tokens WHERE request_key IN (SELECT request_key FROM _dirty_requests)"
-        + " GROUP BY request_key, seq HAVING count(*) > 1 AND bool_or(source_id = ?))"
-        + " SELECT (SELECT count(*) FROM rep), r.run, r.request_id, rep.seq, rep.other"
-        + " FROM (SELECT * FROM rep ORDER BY request_key, seq LIMIT 1) rep"
-        + " JOIN (SELECT request_key, arg_min(run, source_id) AS run, arg_min(request_id, source_id) AS request_id"
-        + "   FROM requests GROUP BY request_key) r USING (request_key)";
-    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+    String dirty = "(SELECT request_key FROM _dirty_requests)";
+    String names = " JOIN (SELECT request_key, arg_min(run, source_id) AS run, arg_min(request_id, source_id) AS request_id"
+        + " FROM requests GROUP BY request_key) r USING (request_key)";
+    try (PreparedStatement ps = conn.prepareStatement("WITH own AS (SELECT request_key, seq FROM tokens"
+        + " WHERE source_id = ? AND request_key IN " + dirty + " GROUP BY request_key, seq HAVING count(*) > 1)"
+        + " SELECT (SELECT count(*) FROM own), r.run, r.request_id, o.seq"
+        + " FROM (SELECT * FROM own ORDER BY request_key, seq LIMIT 1) o" + names)) {
+      ps.setInt(1, sourceId);
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          throw new dev.tokentime.BadInputException(String.format(java.util.Locale.ROOT, "%,d token %s twice in this"
+              + " file (the first: request %s of run %s, seq %d): a request's tokens_ns and its token lines?",
+              rs.getLong(1), rs.getLong(1) == 1 ? "position is" : "positions are", rs.getString(3), rs.getString(2),
+              rs.getInt(4)));
+        }
+      }
+    }
+    String repeats = " FROM tokens t WHERE t.source_id = ? AND t.request_key IN " + dirty
+        + " AND EXISTS (SELECT 1 FROM tokens u WHERE u.request_key = t.request_key AND u.seq = t.seq AND u.source_id <> ?)";
+    String note;
+    try (PreparedStatement ps = conn.prepareStatement("WITH rep AS (SELECT t.request_key, t.seq,"
+        + " (SELECT min(u.source_id) FROM tokens u WHERE u.request_key = t.request_key AND u.seq = t.seq"
+        + " AND u.source_id <> ?) AS other" + repeats + ")"
+        + " SELECT (SELECT count(*) FROM rep), r.run, r.request_id, f.seq, f.other"
+        + " FROM (SELECT * FROM rep ORDER BY request_key, seq LIMIT 1) f" + names)) {
       ps.setInt(1, sourceId);
       ps.setInt(2, sourceId);
+      ps.setInt(3, sourceId);
       try (java.sql.ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           return null;
         }
         long n = rs.getLong(1);
-        int other = rs.getInt(5);
-        String where = rs.wasNull() ? "earlier in this file" : "from " + store.describeLine(other, null, sourceId)
-            .replaceFirst(":\\?$", "");
-        return String.format(java.util.Locale.ROOT, "%,d token %s already stored (the first: request %s of run %s,"
-            + " seq %d, %s): the same tokens read twice (a requests file with tokens_ns and a tokens file of the same"
-            + " requests, or one log under two names): one of the two is enough", n,
-            n == 1 ? "position is" : "positions are", rs.getString(3), rs.getString(2), rs.getInt(4), where);
+        note = String.format(java.util.Locale.ROOT, "%,d token %s already stored from %s (the first: request %s of"
+            + " run %s, seq %d): the same tokens read twice, kept once; this file's chunks there were not stored", n,
+            n == 1 ? "position was" : "positions were", store.describeLine(rs.getInt(5), null, sourceId)
+                .replaceFirst(":\\?$", ""), rs.getString(3), rs.getString(2), rs.getInt(4));
       }
     }
+    try (PreparedStatement ps = conn.prepareStatement("DELETE" + repeats)) {
+      ps.setInt(1, sourceId);
+      ps.setInt(2, sourceId);
+      droppedChunks = ps.executeUpdate();
+    }
+    return note;
   }
+
+  /** Chunks of this file not stored because another file had stored their positions. */
+  private long droppedChunks;
 
   /** Undoes everything this file wrote. */
   public void rollback() {

@@ -45,11 +45,16 @@ final class WriterLock implements AutoCloseable {
   static long waitSeconds() {
     String v = System.getenv("TOKENTIME_LOCK_WAIT");
     if (v != null && !v.isBlank()) {
+      long s;
       try {
-        return Math.max(0, Long.parseLong(v.strip()));
+        s = Long.parseLong(v.strip());
       } catch (NumberFormatException e) {
         throw new BadInputException("TOKENTIME_LOCK_WAIT must be a number of seconds, not " + v);
       }
+      if (s < 0 || s > 31_536_000) {
+        throw new BadInputException("TOKENTIME_LOCK_WAIT must be between 0 and 31536000 seconds (a year), not " + v);
+      }
+      return s;
     }
     return 300;
   }

@@ -117,4 +117,23 @@ class ExportIT {
       assertEquals("", Files.readString(err), args.toString());
     }
   }
+
+  /**
+   * Standard output on a full device: a print writer keeps the failed write to itself, and a
+   * small result or a summary was lost with exit 0 and nothing said.
+   */
+  @Test
+  void aFullDeviceBehindStandardOutputIsExit2() throws Exception {
+    for (List<String> args : List.of(List.of("query", "--db", db.toString(), "SELECT 1 AS one"),
+        List.of("summary", "--db", db.toString()))) {
+      List<String> cmd = new ArrayList<>(List.of(Cli.javaBin(), "-Xmx512m", "-jar", Cli.jar().toString()));
+      cmd.addAll(args);
+      Path err = Files.createTempFile(tmp, "err", ".txt");
+      Process p = new ProcessBuilder(cmd).redirectOutput(new File("/dev/full")).redirectError(err.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+      assertTrue(p.waitFor(5, TimeUnit.MINUTES), args.toString());
+      assertEquals(2, p.exitValue(), args + ": " + Files.readString(err));
+      assertTrue(Files.readString(err).contains("could not write to standard output"), Files.readString(err));
+    }
+  }
 }
