@@ -346,10 +346,14 @@ public final class IngestService {
       }
     }
     List<Integer> grewFrom = List.of();
-    if (replace.isEmpty() && !in.stdin() && p.compression().equals("none")) {
-      // the same log read again after it grew: its first reading is replaced, not counted twice
-      grewFrom = store.grownSources(storedPath, p.size(),
-          sizes -> OpenedInput.prefixSha256(p.path(), sizes));
+    if (replace.isEmpty() && !in.stdin()) {
+      // the same log read again after it grew (in place, or rotated and compressed: server.log
+      // read, then server.log.1.gz): its first reading is replaced, not counted twice. A
+      // compressed file's size says nothing of its content's: every shorter-named source is a
+      // candidate, and its decompressed beginning is hashed
+      boolean plain = p.compression().equals("none");
+      grewFrom = store.grownSources(storedPath, plain ? p.size() : Long.MAX_VALUE,
+          sizes -> OpenedInput.prefixSha256(p.path(), sizes, !plain));
       replace = grewFrom;
     }
     String defaultRun = o.run() != null ? o.run() : defaultRun(in, p.path());

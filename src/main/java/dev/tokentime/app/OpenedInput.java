@@ -183,10 +183,11 @@ public final class OpenedInput implements AutoCloseable {
    * SHA-256 of the file's first {@code lengths} bytes (ascending), in one read: the digest is
    * copied at each length. A length beyond the file's end has no hash (null).
    */
-  public static java.util.List<String> prefixSha256(Path path, java.util.List<Long> lengths)
+  public static java.util.List<String> prefixSha256(Path path, java.util.List<Long> lengths, boolean decompressed)
       throws IOException {
     java.util.List<String> out = new java.util.ArrayList<>();
-    try (InputStream in = Files.newInputStream(path)) {
+    try (OpenedInput opened = decompressed ? new OpenedInput(path) : null;
+        InputStream in = decompressed ? opened.content() : Files.newInputStream(path)) {
       MessageDigest d = MessageDigest.getInstance("SHA-256");
       byte[] buf = new byte[1 << 16];
       long done = 0;

@@ -90,6 +90,26 @@ class GrownLogTest {
     }
   }
 
+  /** logrotate with compress: server.log read while it grew, then found again as server.log.1.gz. */
+  @Test
+  void aLogRotatedAndCompressedAfterItGrewReplacesItsFirstReading() throws Exception {
+    List<List<Object>> clean = cleanCounts();
+    Path dir = Files.createDirectories(tmp.resolve("gz/run"));
+    try (TestDb t = new TestDb(tmp.resolve("gz"))) {
+      Files.write(dir.resolve("server.log"), half);
+      t.ingest(dir.resolve("server.log"));
+      java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+      try (var z = new java.util.zip.GZIPOutputStream(b)) {
+        z.write(whole);
+      }
+      Files.write(dir.resolve("server.log.1.gz"), b.toByteArray());
+      Files.delete(dir.resolve("server.log"));
+      IngestResult r = t.ingest(dir.resolve("server.log.1.gz"));
+      assertEquals(1, r.files().get(0).grewFrom().size(), r.files().toString());
+      assertEquals(clean, t.rows(COUNTS));
+    }
+  }
+
   @Test
   void aDifferentLogOfTheSameNameElsewhereIsNotReplaced() throws Exception {
     Path a = Files.createDirectories(tmp.resolve("two/a")).resolve("server.log");
