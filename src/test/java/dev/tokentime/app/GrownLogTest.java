@@ -74,40 +74,37 @@ class GrownLogTest {
     }
   }
 
-  @Test
-  void aLogRenamedByRotationAfterItGrewReplacesItsFirstReading() throws Exception {
+  /**
+   * server.log read while it grew; then logrotate renamed it to {@code rotated} (holding the
+   * whole log, as {@code bytes}) and a new, empty server.log began.
+   */
+  private void assertRotationReplacesTheFirstReading(String rotated, byte[] bytes) throws Exception {
     List<List<Object>> clean = cleanCounts();
-    Path dir = Files.createDirectories(tmp.resolve("rot/run"));
-    try (TestDb t = new TestDb(tmp.resolve("rot"))) {
+    Path dir = Files.createDirectories(tmp.resolve(rotated + "/run"));
+    try (TestDb t = new TestDb(tmp.resolve(rotated))) {
       Files.write(dir.resolve("server.log"), half);
       t.ingest(dir.resolve("server.log"));
-      // the server wrote on, then logrotate renamed the file and a new, empty one began
-      Files.write(dir.resolve("server.log.1"), whole);
+      Files.write(dir.resolve(rotated), bytes);
       Files.write(dir.resolve("server.log"), new byte[0]);
-      IngestResult r = t.ingest(dir.resolve("server.log.1"));
+      IngestResult r = t.ingest(dir.resolve(rotated));
       assertEquals(1, r.files().get(0).grewFrom().size(), r.files().toString());
       assertEquals(clean, t.rows(COUNTS));
     }
   }
 
-  /** logrotate with compress: server.log read while it grew, then found again as server.log.1.gz. */
+  @Test
+  void aLogRenamedByRotationAfterItGrewReplacesItsFirstReading() throws Exception {
+    assertRotationReplacesTheFirstReading("server.log.1", whole);
+  }
+
+  /** logrotate with compress: the grown log found again as server.log.1.gz. */
   @Test
   void aLogRotatedAndCompressedAfterItGrewReplacesItsFirstReading() throws Exception {
-    List<List<Object>> clean = cleanCounts();
-    Path dir = Files.createDirectories(tmp.resolve("gz/run"));
-    try (TestDb t = new TestDb(tmp.resolve("gz"))) {
-      Files.write(dir.resolve("server.log"), half);
-      t.ingest(dir.resolve("server.log"));
-      java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-      try (var z = new java.util.zip.GZIPOutputStream(b)) {
-        z.write(whole);
-      }
-      Files.write(dir.resolve("server.log.1.gz"), b.toByteArray());
-      Files.delete(dir.resolve("server.log"));
-      IngestResult r = t.ingest(dir.resolve("server.log.1.gz"));
-      assertEquals(1, r.files().get(0).grewFrom().size(), r.files().toString());
-      assertEquals(clean, t.rows(COUNTS));
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    try (var z = new java.util.zip.GZIPOutputStream(b)) {
+      z.write(whole);
     }
+    assertRotationReplacesTheFirstReading("server.log.1.gz", b.toByteArray());
   }
 
   @Test
