@@ -150,7 +150,11 @@ public final class IngestService {
     }
     t = System.nanoTime();
     // each step is retry-safe (a transaction, or reads): see Database.underLeanLimit
-    db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), runs));
+    long dropped = db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), runs));
+    if (dropped > 0) {
+      listener.note(String.format(java.util.Locale.ROOT, "note: %,d token %s two files held (read at once, or a tokens"
+          + " file's and its requests'): kept once, the first file's", dropped, dropped == 1 ? "position" : "positions"));
+    }
     db.underLeanLimit(() -> {
       RequestLinker.link(db);
       return null;

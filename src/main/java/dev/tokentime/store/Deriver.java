@@ -100,8 +100,8 @@ public final class Deriver {
   /**
    * The derive step after an ingest: merges stubs into their request rows, rebuilds the derived
    * data of the dirty requests, then the chunk-gap statistics of the runs the ingest touched
-   * (GapStats), in one transaction, so no reader sees one without the other; returns how many
-   * requests were rebuilt.
+   * (GapStats), in one transaction, so no reader sees one without the other; returns the chunks
+   * it dropped as repeats of another file's ({@link #rebuildDirty}).
    */
   public static long derive(Database db, Map<String, List<String>> namespaceFormats,
       Collection<String> touchedRuns) throws SQLException {
@@ -169,16 +169,27 @@ public final class Deriver {
   }
 
   /** Rebuilds the derived data of the dirty requests (inside the caller's transaction). */
+  /**
+   * Rebuilds the derived data of the dirty requests; returns the chunks dropped first because
+   * another file had stored their position (request, seq): two files holding the same tokens
+   * read at once (each file's own check, SourceWriter.dropRepeatedChunks, sees only what was
+   * committed before it began), or a tokens file's stubs merged into their request here. The
+   * first file's chunk stays, as when the files are read one after the other.
+   */
   static long rebuildDirty(Database db) throws SQLException {
     long dirty = db.queryLong("SELECT count(DISTINCT request_key) FROM _dirty_requests");
     if (dirty == 0) {
       return 0;
     }
+    long dropped;
     try (Statement st = db.connection().createStatement()) {
+      dropped = st.executeUpdate("DELETE FROM tokens t WHERE t.request_key IN " + DIRTY
+          + " AND EXISTS (SELECT 1 FROM tokens u WHERE u.request_key = t.request_key AND u.seq = t.seq"
+          + " AND u.source_id < t.source_id)");
       for (String sql : STEPS) {
         st.execute(sql);
       }
     }
-    return dirty;
+    return dropped;
   }
 }

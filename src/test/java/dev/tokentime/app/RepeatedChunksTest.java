@@ -76,6 +76,27 @@ class RepeatedChunksTest {
     }
   }
 
+  /**
+   * The two files in one folder, read in parallel (each file's transaction may miss the other's
+   * rows): the derive step keeps each position once, the first file's, as a sequential read does.
+   */
+  @Test
+  void readAtOnceTheRepeatsAreKeptOnceToo() throws Exception {
+    List<List<Object>> clean;
+    try (TestDb t = new TestDb(tmp.resolve("clean"))) {
+      t.ingest(req);
+      clean = t.rows(COUNTS);
+    }
+    Path dir = Files.createDirectories(tmp.resolve("folder/r"));
+    Files.writeString(dir.resolve("a-requests.jsonl"), REQUESTS);
+    Files.writeString(dir.resolve("b-tokens.jsonl"), TOKENS);
+    try (TestDb t = new TestDb(tmp.resolve("par"))) {
+      t.ingest(IngestOptions.of(List.of(dir.toString())));
+      assertEquals(List.of(List.of(clean.get(0).get(0), clean.get(0).get(1), 2L)), t.rows(COUNTS));
+      assertEquals(0, t.count("SELECT count(*) FROM check_token_seq_unique"));
+    }
+  }
+
   @Test
   void aStreamSplitOverTwoFilesIsReadWhole() throws Exception {
     Path first = Files.writeString(tmp.resolve("part1.jsonl"),
