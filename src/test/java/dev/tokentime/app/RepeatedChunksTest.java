@@ -40,13 +40,17 @@ class RepeatedChunksTest {
     tok = Files.writeString(tmp.resolve("tokens.jsonl"), TOKENS);
   }
 
-  @Test
-  void aTokensFileRepeatingARequestsFilesChunksStoresThemOnce() throws Exception {
-    List<List<Object>> clean;
+  /** The counts of the requests file read alone. */
+  private List<List<Object>> cleanCounts() throws Exception {
     try (TestDb t = new TestDb(tmp.resolve("clean"))) {
       t.ingest(req);
-      clean = t.rows(COUNTS);
+      return t.rows(COUNTS);
     }
+  }
+
+  @Test
+  void aTokensFileRepeatingARequestsFilesChunksStoresThemOnce() throws Exception {
+    List<List<Object>> clean = cleanCounts();
     try (TestDb t = new TestDb(tmp.resolve("db"))) {
       t.ingest(req);
       IngestResult.FileResult f = t.ingest(tok).files().get(0);
@@ -82,11 +86,7 @@ class RepeatedChunksTest {
    */
   @Test
   void readAtOnceTheRepeatsAreKeptOnceToo() throws Exception {
-    List<List<Object>> clean;
-    try (TestDb t = new TestDb(tmp.resolve("clean"))) {
-      t.ingest(req);
-      clean = t.rows(COUNTS);
-    }
+    List<List<Object>> clean = cleanCounts();
     Path dir = Files.createDirectories(tmp.resolve("folder/r"));
     Files.writeString(dir.resolve("a-requests.jsonl"), REQUESTS);
     Files.writeString(dir.resolve("b-tokens.jsonl"), TOKENS);
