@@ -314,6 +314,11 @@ public final class IngestService {
     if (e instanceof IOException) {
       return "cannot read: " + m;
     }
+    if (e instanceof SQLException && m != null && m.contains("Conflict on tuple deletion")) {
+      // two files of one ingest replacing the same stored source at once (both grew from it)
+      return "another file of this ingest replaced the same stored source at the same time (" + m
+          + "); ingest this file again on its own (--jobs 1)";
+    }
     if (e instanceof SQLException) {
       return "database error: " + m;
     }

@@ -84,6 +84,7 @@ class WrapperStackTest {
       new Wrapper("torch-rank", s -> "[rank0]: " + s, false),
       // a paste: a markdown blockquote (nested), Python's logging around a printed line
       new Wrapper("quote", s -> "> > " + s, false),
+      new Wrapper("quote-tight", s -> ">" + s, false),
       new Wrapper("pytest-log", s -> "INFO     root:vllm_bench.py:126 " + s, false),
       new Wrapper("basic-log", s -> "WARNING:vllm.bench:" + s, false),
       // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
