@@ -89,7 +89,7 @@ public final class DatabaseAccess {
   public static Database forReading(Path path) throws SQLException {
     Database db = open(path, Database.Mode.READ_ONLY);
     boolean current = QueryLibrary.get().hash().equals(db.meta("queries_hash"));
-    long pending = pendingRuns(db);
+    long pending = Deriver.pendingRunCount(db);
     if (current && pending == 0) {
       return db;
     }
@@ -117,10 +117,6 @@ public final class DatabaseAccess {
           java.util.List.of()));
     }
     return rw;
-  }
-
-  private static long pendingRuns(Database db) {
-    return Deriver.pendingRunCount(db);
   }
 
   private static Database open(Path path, Database.Mode mode) {

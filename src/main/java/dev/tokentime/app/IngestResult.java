@@ -27,6 +27,12 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
       return outcome.equals("ingested");
     }
 
+    /** The same result with what the ingest noticed beside its counts. */
+    FileResult with(List<Integer> grewFrom, List<String> notes) {
+      return new FileResult(path, format, compression, sourceId, outcome, lines, records, otherLines, rejected,
+          requests, tokens, firstRejects, damage, nearMisses, grewFrom, notes);
+    }
+
     /** Failed and rolled back (nothing of it stored); {@link #outcome} says why. */
     public boolean refused() {
       return outcome.startsWith(REFUSED);

@@ -418,9 +418,7 @@ public final class IngestService {
         notes.add("--run " + o.run() + " did not apply: every record names its own run ("
             + String.join(", ", new java.util.TreeSet<>(writer.runs())) + ")");
       }
-      return grewFrom.isEmpty() && notes.isEmpty() ? r : new IngestResult.FileResult(r.path(), r.format(),
-          r.compression(), r.sourceId(), r.outcome(), r.lines(), r.records(), r.otherLines(), r.rejected(),
-          r.requests(), r.tokens(), r.firstRejects(), r.damage(), r.nearMisses(), grewFrom, List.copyOf(notes));
+      return r.with(grewFrom, List.copyOf(notes));
     }
   }
 

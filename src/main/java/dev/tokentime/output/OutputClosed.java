@@ -33,23 +33,21 @@ public final class OutputClosed extends RuntimeException {
 
   /** Throws if {@code out} is a print writer that has failed (checked every {@value #EVERY} rows). */
   static void check(Object out, long rows) {
-    if (rows % EVERY != 0) {
-      return;
-    }
-    boolean failed = out instanceof PrintWriter pw ? pw.checkError()
-        : out instanceof PrintStream ps && ps.checkError();
-    if (failed) {
+    if (rows % EVERY == 0 && failed(out)) {
       throw new OutputClosed("standard output stopped after about " + rows + " rows");
     }
   }
 
   /** Throws if {@code out} is a print stream that has failed (after an Arrow batch). */
   public static void checkStream(Object out) {
-    boolean failed = out instanceof PrintWriter pw ? pw.checkError()
-        : out instanceof PrintStream ps && ps.checkError();
-    if (failed) {
+    if (failed(out)) {
       throw new OutputClosed("standard output stopped");
     }
+  }
+
+  /** Whether a print writer or stream has failed a write (asking flushes it). */
+  private static boolean failed(Object out) {
+    return out instanceof PrintWriter pw ? pw.checkError() : out instanceof PrintStream ps && ps.checkError();
   }
 
   /** Whether an I/O failure is a pipe or socket whose reader has gone (EPIPE, ECONNRESET). */

@@ -261,10 +261,13 @@ public final class TableRenderer {
       } else {
         g.writeString(Values.exact(v));
       }
-    } else if (Values.structFields(v) != null) {
-      writeValue(g, Values.structFields(v));
     } else {
-      g.writeString(Values.exact(v));
+      Map<String, Object> fields = Values.structFields(v);
+      if (fields != null) {
+        writeValue(g, fields);
+      } else {
+        g.writeString(Values.exact(v));
+      }
     }
   }
 }

@@ -357,14 +357,11 @@ final class CanonicalRecord {
    * (A clock left unsaid may be any clock: the general range applies.)
    */
   private void wallClock() throws BadRecord {
-    wallClock("arrival_ns", req.arrivalNs);
-    wallClock("queued_ns", req.queuedNs);
-    wallClock("scheduled_ns", req.scheduledNs);
-    wallClock("first_token_ns", req.firstTokenNs);
-    wallClock("last_token_ns", req.lastTokenNs);
-    wallClock("finished_ns", req.finishedNs);
     if (!"wall".equals(clock)) {
-      return; // the token loop below names each chunk: not paid by records of another clock
+      return; // nothing to check, and no chunk named, for records of another clock
+    }
+    for (int i = 0; i < CHAIN.size(); i++) {
+      wallClock(CHAIN.get(i).name(), CHAIN.get(i).getLong(req));
     }
     for (int i = 0; i < tokenCount; i++) {
       if (tokensNs[i] < dev.tokentime.ingest.Checked.MIN_EPOCH_NS
