@@ -147,18 +147,45 @@ public final class MatchedLine {
     if (process == null) {
       return null;
     }
-    String[] names = process.split(" / ");
-    String[] pids = pid == null ? new String[0] : pid.split(" / ");
+    // nested processes were joined with " / " (prefixValues); each name gets its pid, in order.
+    // Split by hand: String.split compiles a regex for a separator of more than one character,
+    // and this runs for every request line.
+    if (process.indexOf(JOIN) < 0 && (pid == null || pid.indexOf(JOIN) < 0)) {
+      return pid == null ? process : process + " pid=" + pid;
+    }
+    List<String> names = parts(process);
+    List<String> pids = pid == null ? List.of() : parts(pid);
     StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < names.length; i++) {
+    for (int i = 0; i < names.size(); i++) {
       if (i > 0) {
-        sb.append(" / ");
+        sb.append(JOIN);
       }
-      sb.append(names[i]);
-      if (i < pids.length) {
-        sb.append(" pid=").append(pids[i]);
+      sb.append(names.get(i));
+      if (i < pids.size()) {
+        sb.append(" pid=").append(pids.get(i));
       }
     }
     return sb.toString();
   }
+
+  /** The parts of a value joined with " / ", as String.split gives them (trailing empty parts dropped). */
+  private static List<String> parts(String joined) {
+    List<String> out = new ArrayList<>();
+    int from = 0;
+    while (true) {
+      int end = joined.indexOf(JOIN, from);
+      if (end < 0) {
+        out.add(joined.substring(from));
+        break;
+      }
+      out.add(joined.substring(from, end));
+      from = end + JOIN.length();
+    }
+    while (out.size() > 1 && out.get(out.size() - 1).isEmpty()) {
+      out.remove(out.size() - 1);
+    }
+    return out;
+  }
+
+  private static final String JOIN = " / ";
 }

@@ -291,17 +291,19 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (list == null || list.equals("None")) {
       return -1;
     }
-    String inner = list.substring(1, list.length() - 1).strip();
-    if (inner.isEmpty()) {
-      return 0;
-    }
+    // counted in place (one per token line: no copy of the list)
+    int end = list.length() - 1;
     int n = 1;
-    for (int i = 0; i < inner.length(); i++) {
-      if (inner.charAt(i) == ',') {
+    boolean empty = true;
+    for (int i = 1; i < end; i++) {
+      char c = list.charAt(i);
+      if (c == ',') {
         n++;
+      } else if (empty && !Character.isWhitespace(c)) {
+        empty = false;
       }
     }
-    return n;
+    return empty && n == 1 ? 0 : n;
   }
 
   // ---- access lines ----

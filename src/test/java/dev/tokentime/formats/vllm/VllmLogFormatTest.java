@@ -21,6 +21,17 @@ class VllmLogFormatTest {
       + "5.0 tokens/s, Running: 3 reqs, Waiting: 2 reqs, GPU KV cache usage: 12.5%, Prefix cache hit rate: 50.0%";
 
   @Test
+  void tokenIdListsAreCountedAsPythonPrintsThem() {
+    assertEquals(-1, VllmRequestTracker.tokenCount(null));
+    assertEquals(-1, VllmRequestTracker.tokenCount("None"));
+    assertEquals(0, VllmRequestTracker.tokenCount("[]"));
+    assertEquals(0, VllmRequestTracker.tokenCount("[  ]"));
+    assertEquals(1, VllmRequestTracker.tokenCount("[1219]"));
+    assertEquals(3, VllmRequestTracker.tokenCount("[1, 2, 3]"));
+    assertEquals(2, VllmRequestTracker.tokenCount("[ , ]"));
+  }
+
+  @Test
   void containerTimestampsGiveSubSecondTimeYearAndZone() throws Exception {
     // the container's UTC time is 2 h behind vLLM's local 10:00:01: the zone is UTC+02:00
     Parse p = Parse.text(LOG, ""
