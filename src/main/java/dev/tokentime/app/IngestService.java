@@ -329,6 +329,33 @@ public final class IngestService {
         + "); please report it";
   }
 
+  /**
+   * The stored source this file is the beginning of (an earlier copy of a log read after it
+   * grew), or null. Proven where the source's file still is: its first bytes are still the
+   * stored content, and this file is their beginning.
+   */
+  private static Integer beginningOf(IngestStore store, Planned p, String storedPath, String head)
+      throws SQLException, IOException {
+    String whole = null;
+    for (IngestStore.StoredSource s : store.longerWithHead(storedPath, head, p.size())) {
+      Path other = Path.of(s.path());
+      if (!Files.isRegularFile(other) || Files.size(other) < s.bytes()) {
+        continue;
+      }
+      List<String> prefixes = OpenedInput.prefixSha256(other, List.of(p.size(), s.bytes()), false);
+      if (!s.sha256().equals(prefixes.get(1))) {
+        continue; // the file there is no longer what was read
+      }
+      if (whole == null) {
+        whole = OpenedInput.sha256Of(p.path());
+      }
+      if (whole.equals(prefixes.get(0))) {
+        return s.id();
+      }
+    }
+    return null;
+  }
+
   private IngestResult.FileResult ingestFile(IngestStore store, Planned p, IngestOptions o,
       Listener listener) throws IOException, SQLException {
     InputResolver.Input in = p.input();
@@ -355,15 +382,23 @@ public final class IngestService {
       }
     }
     List<Integer> grewFrom = List.of();
+    boolean plain = p.compression().equals("none");
+    String head = in.stdin() ? null : OpenedInput.headSha256(p.path(), !plain);
     if (replace.isEmpty() && !in.stdin()) {
-      // the same log read again after it grew (in place, or rotated and compressed: server.log
-      // read, then server.log.1.gz): its first reading is replaced, not counted twice. A
-      // compressed file's size says nothing of its content's: every shorter-named source is a
-      // candidate, and its decompressed beginning is hashed
-      boolean plain = p.compression().equals("none");
-      grewFrom = store.grownSources(storedPath, plain ? p.size() : Long.MAX_VALUE,
+      // the same log read again after it grew (in place, rotated and compressed: server.log
+      // read, then server.log.1.gz, or captured again under another name): its first reading
+      // is replaced, not counted twice. A compressed file's size says nothing of its content's:
+      // every candidate shorter in bytes is one, and its decompressed beginning is hashed
+      grewFrom = store.grownSources(storedPath, plain ? p.size() : Long.MAX_VALUE, head,
           sizes -> OpenedInput.prefixSha256(p.path(), sizes, !plain));
       replace = grewFrom;
+      Integer within = grewFrom.isEmpty() && plain && head != null ? beginningOf(store, p, storedPath, head) : null;
+      if (within != null) {
+        return new IngestResult.FileResult(display, format.id(), p.compression(), within,
+            "already ingested: its content is the beginning of source " + within
+                + ", read after this copy was made (the log grew since); --replace ingests it again",
+            0, 0, 0, 0, 0, 0, List.of(), null, null, List.of(), List.of());
+      }
     }
     String defaultRun = o.run() != null ? o.run() : defaultRun(in, p.path());
     if (o.levelKind() != null) {
@@ -404,7 +439,7 @@ public final class IngestService {
             writer, input.damage());
       }
       String repeated = writer.dropRepeatedChunks(); // refuses a file that repeats its own chunks
-      writer.commit(sha, p.size(), lines);
+      writer.commit(sha, p.size(), lines, head);
       Timing.note("%s load %.2f s, commit %.2f s", display, (t1 - t0) / 1e9,
           (System.nanoTime() - t1) / 1e9);
       IngestResult.FileResult r = result(display, format, p.compression(), writer.sourceId(), "ingested", lines,

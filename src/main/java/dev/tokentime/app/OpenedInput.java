@@ -208,6 +208,14 @@ public final class OpenedInput implements AutoCloseable {
     return out;
   }
 
+  /** Bytes of content a source's head hash covers (_source_heads). */
+  public static final int HEAD_BYTES = 4096;
+
+  /** SHA-256 of the content's first {@link #HEAD_BYTES} bytes, or null for a shorter file. */
+  public static String headSha256(Path path, boolean decompressed) throws IOException {
+    return prefixSha256(path, java.util.List.of((long) HEAD_BYTES), decompressed).get(0);
+  }
+
   /** SHA-256 of a whole file's content, without parsing it. */
   public static String sha256Of(Path path) throws IOException {
     return hashesOf(path).content();

@@ -266,6 +266,14 @@ public final class CanonicalSchema {
           of("max_ms", "DOUBLE", "ms", "Largest gap."),
           of("q", "DOUBLE[]", "ms", "Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, in that order.")));
 
+  public static final TableDef SOURCE_HEADS = new TableDef("_source_heads",
+      "One row per source of at least 4,096 bytes of content",
+      "The SHA-256 of each source's first 4,096 bytes of content: finds a log read again under another"
+          + " name after it grew (a second capture of one pod), or an earlier copy of one already read,"
+          + " whose content a stored source's beginning or end then proves.",
+      List.of(of("source_id", "INTEGER", "id", "Source (sources.source_id)."),
+          of("head_sha256", "VARCHAR", "text", "SHA-256 of the source's first 4,096 bytes of content.")));
+
   /** Canonical tables written by ingest, in creation order. */
   public static final List<TableDef> TABLES = List.of(RUNS, SOURCES, CLOCKS, REQUESTS, REQUEST_LINKS,
       TOKENS, STEPS, ENGINE_STATS, ENGINE_EVENTS, METRIC_HISTOGRAMS, REPORTED_METRICS, REJECTS,
@@ -280,6 +288,7 @@ public final class CanonicalSchema {
     all.add(META);
     all.addAll(TABLES);
     all.addAll(DERIVED);
+    all.add(SOURCE_HEADS);
     return all;
   }
 }

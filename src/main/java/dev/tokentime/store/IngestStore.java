@@ -47,6 +47,7 @@ public final class IngestStore implements AutoCloseable {
     this.keys = new KeyRegistry(db, namespaceFormats, lock);
     this.nextSourceId = (int) db.queryLong("SELECT coalesce(max(source_id), 0) FROM sources") + 1;
     Deriver.ensurePendingTable(db);
+    db.execute(dev.tokentime.schema.CanonicalSchema.SOURCE_HEADS.createSql()); // made before it existed
     this.nextPendingSeq = db.queryLong("SELECT coalesce(max(seq), 0) FROM _pending_runs") + 1;
   }
 
@@ -114,12 +115,15 @@ public final class IngestStore implements AutoCloseable {
 
   /**
    * Sources whose content is this file's beginning: the same log read again after it grew (a
-   * live log), or after rotation renamed it ({@code server.log} read, then {@code server.log.1}).
-   * Looked for among uncompressed sources read from this path or from a file of the same
-   * directory whose name begins this one's (a compressed file does not grow in place); the
-   * content decides, by the SHA-256 of this file's first bytes against the source's.
+   * live log), after rotation renamed it ({@code server.log} read, then {@code server.log.1}), or
+   * captured twice under two names ({@code pod.log}, then {@code pod-2.log}). Looked for among
+   * uncompressed sources of this file's directory (another directory's file is another run's,
+   * even where it holds the same lines) read from this path, from a file whose name begins this
+   * one's (a compressed file does not grow in place), or whose first 4,096 bytes are this file's
+   * ({@code headSha256}, null for a shorter file); the content decides, by the SHA-256 of this
+   * file's first bytes against the source's.
    */
-  public List<Integer> grownSources(String path, long size, PrefixHashes prefixes)
+  public List<Integer> grownSources(String path, long size, String headSha256, PrefixHashes prefixes)
       throws SQLException, java.io.IOException {
     List<Integer> ids = new ArrayList<>();
     List<Long> sizes = new ArrayList<>();
@@ -128,15 +132,17 @@ public final class IngestStore implements AutoCloseable {
     String dir = path.substring(0, slash + 1);
     synchronized (lock) {
       try (PreparedStatement ps = db.connection().prepareStatement(
-          "SELECT source_id, bytes, sha256, path FROM sources WHERE compression = 'none'"
-              + " AND bytes > 0 AND bytes < ? AND starts_with(?, path) ORDER BY bytes, source_id")) {
+          "SELECT source_id, bytes, sha256, path FROM sources WHERE compression = 'none' AND bytes > 0 AND bytes < ?"
+              + " AND (starts_with(?, path) OR source_id IN (SELECT source_id FROM _source_heads"
+              + " WHERE head_sha256 = ?)) ORDER BY bytes, source_id")) {
         ps.setLong(1, size);
         ps.setString(2, path);
+        ps.setString(3, headSha256);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
             String stored = rs.getString(4);
-            if (!stored.startsWith(dir) || stored.indexOf('/', dir.length()) >= 0) {
-              continue; // a file of another directory whose path happens to begin this one's
+            if (!sameDirectory(stored, dir)) {
+              continue; // another directory's file: another run's, even where it holds the same lines
             }
             ids.add(rs.getInt(1));
             sizes.add(rs.getLong(2));
@@ -156,6 +162,40 @@ public final class IngestStore implements AutoCloseable {
       }
     }
     return grown;
+  }
+
+  private static boolean sameDirectory(String stored, String dir) {
+    return stored.startsWith(dir) && stored.indexOf('/', dir.length()) < 0;
+  }
+
+  /** A stored source: its id, the path it was read from, its size and content hash. */
+  public record StoredSource(int id, String path, long bytes, String sha256) {}
+
+  /**
+   * Uncompressed sources of this file's directory, longer than {@code size}, whose first 4,096
+   * bytes are this file's: the
+   * file may be an earlier copy of one of them (its beginning), which the caller proves by
+   * reading the source's file where it still is.
+   */
+  public List<StoredSource> longerWithHead(String path, String headSha256, long size) throws SQLException {
+    String dir = path.substring(0, path.lastIndexOf('/') + 1);
+    List<StoredSource> out = new ArrayList<>();
+    synchronized (lock) {
+      try (PreparedStatement ps = db.connection().prepareStatement(
+          "SELECT s.source_id, s.path, s.bytes, s.sha256 FROM sources s JOIN _source_heads h USING (source_id)"
+              + " WHERE h.head_sha256 = ? AND s.compression = 'none' AND s.bytes > ? ORDER BY s.source_id")) {
+        ps.setString(1, headSha256);
+        ps.setLong(2, size);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            if (sameDirectory(rs.getString(2), dir)) {
+              out.add(new StoredSource(rs.getInt(1), rs.getString(2), rs.getLong(3), rs.getString(4)));
+            }
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /** The source with exactly this content, or null. */

@@ -18,7 +18,7 @@ final class SourceDeleter {
 
   /** Tables whose rows carry the source they came from. */
   private static final String[] BY_SOURCE = {"tokens", "steps", "engine_stats", "engine_events",
-      "metric_histograms", "reported_metrics", "rejects"};
+      "metric_histograms", "reported_metrics", "rejects", "_source_heads"};
 
   /** Deletes the sources' rows (inside the caller's transaction); returns the runs they touched. */
   static Set<String> delete(java.sql.Connection conn, Collection<Integer> sourceIds) throws SQLException {

@@ -481,6 +481,14 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
    * @param lines lines read; must equal records + other lines + rejects
    */
   public void commit(String sha256, long bytes, long lines) throws SQLException {
+    commit(sha256, bytes, lines, null);
+  }
+
+  /**
+   * As {@link #commit(String, long, long)}, with the SHA-256 of the content's first 4,096 bytes
+   * (null for a shorter file), kept in _source_heads to find the same log read again.
+   */
+  public void commit(String sha256, long bytes, long lines, String headSha256) throws SQLException {
     if (lines != records + otherLines + rejected) {
       throw new IllegalStateException("line accounting of " + info.path() + " does not reconcile: "
           + lines + " lines read, " + records + " records + " + otherLines + " other + " + rejected
@@ -502,6 +510,13 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       ps.setLong(11, rejected);
       ps.setString(12, Version.get());
       ps.executeUpdate();
+    }
+    if (headSha256 != null) {
+      try (PreparedStatement ps = conn.prepareStatement("INSERT INTO _source_heads VALUES (?, ?)")) {
+        ps.setInt(1, sourceId);
+        ps.setString(2, headSha256);
+        ps.executeUpdate();
+      }
     }
     Set<String> pending = new java.util.LinkedHashSet<>(runs);
     pending.addAll(replacedRuns);

@@ -107,6 +107,46 @@ class GrownLogTest {
     assertRotationReplacesTheFirstReading("server.log.1.gz", b.toByteArray());
   }
 
+  /** kubectl logs captured twice into one folder (pod.log, later pod-2.log): one log, read once. */
+  @Test
+  void aLogCapturedTwiceUnderTwoNamesReplacesTheFirstCapture() throws Exception {
+    List<List<Object>> clean = cleanCounts();
+    Path dir = Files.createDirectories(tmp.resolve("twice/run"));
+    try (TestDb t = new TestDb(tmp.resolve("twice"))) {
+      Files.write(dir.resolve("pod.log"), half);
+      IngestResult first = t.ingest(dir.resolve("pod.log"));
+      Files.write(dir.resolve("pod-2.log"), whole);
+      IngestResult r = t.ingest(dir.resolve("pod-2.log"));
+      assertEquals(List.of(first.files().get(0).sourceId()), r.files().get(0).grewFrom(), r.files().toString());
+      assertEquals(clean, t.rows(COUNTS));
+    }
+  }
+
+  /**
+   * The other order: the later capture read first, then the earlier one, which holds nothing new.
+   * It is proven the beginning of the stored source while that file is still there; once the file
+   * is gone it cannot be, and the copy is read as a source of its own.
+   */
+  @Test
+  void anEarlierCopyOfALogAlreadyReadHoldsNothingNew() throws Exception {
+    List<List<Object>> clean = cleanCounts();
+    Path dir = Files.createDirectories(tmp.resolve("copy/run"));
+    try (TestDb t = new TestDb(tmp.resolve("copy"))) {
+      Files.write(dir.resolve("pod-2.log"), whole);
+      IngestResult first = t.ingest(dir.resolve("pod-2.log"));
+      Files.write(dir.resolve("pod.log"), half);
+      IngestResult r = t.ingest(dir.resolve("pod.log"));
+      IngestResult.FileResult f = r.files().get(0);
+      assertTrue(f.outcome().startsWith("already ingested: its content is the beginning of source "
+          + first.files().get(0).sourceId()), f.toString());
+      assertEquals(clean, t.rows(COUNTS));
+
+      Files.delete(dir.resolve("pod-2.log"));
+      assertTrue(t.ingest(dir.resolve("pod.log")).files().get(0).ingested());
+      assertEquals(2, t.count("SELECT count(*) FROM sources"));
+    }
+  }
+
   @Test
   void aDifferentLogOfTheSameNameElsewhereIsNotReplaced() throws Exception {
     Path a = Files.createDirectories(tmp.resolve("two/a")).resolve("server.log");
