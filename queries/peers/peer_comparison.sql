@@ -101,8 +101,9 @@ reported AS (
         m.metric AS tool_metric,
         m.stat AS tool_stat,
         -- a run's figure in several of the tool's files (AIPerf writes JSON, CSV and a console
-        -- table): the JSON's, written to full precision, before the CSV's and the console's
-        arg_max(m.value, CASE WHEN s.format LIKE '%-console' THEN 0
+        -- table): the JSON's, written to full precision, before the CSV's and the console's.
+        -- Latencies in ms: genai-perf of 2024 (24.06) printed its table in ns ("Request latency (ns)")
+        arg_max(m.value * CASE m.unit WHEN 'ns' THEN 1e-6 WHEN 'us' THEN 1e-3 WHEN 'µs' THEN 1e-3 ELSE 1 END, CASE WHEN s.format LIKE '%-console' THEN 0
             WHEN lower(s.path) LIKE '%.csv' THEN 1 ELSE 2 END) AS value
     FROM reported_metrics AS m
     JOIN sources AS s USING (source_id)

@@ -54,7 +54,8 @@ class BenchConsoleFormatTest {
       "genai-perf-markdown-blockquote-dynamo402.txt, genai-perf-console, 3, 15, 0",
       "benchmark-serving-2024-unit-after-two-runs-jetstream83.txt, vllm-bench-console, 26, 4, 0",
       "vllm-bench-pytest-log-prefix-midblock-ascend6235.txt, vllm-bench-console, 13, 4, 0",
-      "aiperf-rows-without-header-aiperf535.txt, aiperf-console, 4, 5, 0"})
+      "aiperf-rows-without-header-aiperf535.txt, aiperf-console, 4, 5, 0",
+      "genai-perf-2406-nanoseconds-pa437.txt, genai-perf-console, 2, 8, 0"})
   void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
     CollectingSink s = parse(file);
     assertTrue(s.reported.contains("format " + format), s.reported.get(s.reported.size() - 1));
@@ -182,6 +183,14 @@ class BenchConsoleFormatTest {
         "r null request_count avg 100.0 requests", "r null input_sequence_length p50 512.0 tokens")) {
       assertTrue(s.reported.contains(f), f + " in " + s.reported);
     }
+  }
+
+  /** genai-perf of 24.06 printed latencies in ns with thousands separators: stored as printed, unit ns. */
+  @Test
+  void aNanosecondTableKeepsItsUnit() throws IOException {
+    CollectingSink s = parse("genai-perf-2406-nanoseconds-pa437.txt");
+    assertTrue(s.reported.contains("r null request_latency avg 4.11062343E9 ns"), s.reported.toString());
+    assertTrue(s.reported.contains("r null num_output_token p99 412.0 "), s.reported.toString());
   }
 
   @Test
