@@ -55,8 +55,9 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * How groups of a prefix give a time.
    *
    * @param kind {@code rfc3339} (one group, with its offset), {@code date} (groups yyyy-MM-dd,
-   *     HH:mm:ss and an optional fraction; local time) or {@code month-day} (groups MM-dd,
-   *     HH:mm:ss and an optional fraction; local time without a year)
+   *     HH:mm:ss and an optional fraction; local time), {@code month-day} (groups MM-dd,
+   *     HH:mm:ss and an optional fraction; local time without a year) or {@code time-of-day}
+   *     (groups HH:mm:ss and an optional fraction; local time without a date)
    */
   public record TimeRule(String kind, List<String> groups) {}
 

@@ -94,8 +94,10 @@ public final class LogTimes {
     MatchedLine.TimeReading exact = null;
     MatchedLine.TimeReading dated = null;
     MatchedLine.TimeReading monthDay = null;
+    MatchedLine.TimeReading timeOfDay = null;
     for (MatchedLine.TimeReading t : m.times) {
       switch (t.rule().kind()) {
+        case "time-of-day" -> timeOfDay = timeOfDay == null ? t : timeOfDay;
         case "rfc3339", "epoch-us" -> exact = exact == null ? t : exact;
         case "date" -> dated = dated == null ? t : dated;
         case "date-mdy" -> dated = dated == null ? new MatchedLine.TimeReading(t.rule(), mdyToYmd(t.parts())) : dated;
@@ -152,6 +154,9 @@ public final class LogTimes {
         }
         return local(ldt, fractionNanos(frac), res);
       }
+      if (monthDay == null) {
+        return ofDay(timeOfDay);
+      }
       int[] md = monthDay(monthDay.parts()[0]);
       int y = yearFor(md[0], md[1]);
       String frac = monthDay.parts().length > 2 ? monthDay.parts()[2] : null;
@@ -161,6 +166,38 @@ public final class LogTimes {
     } catch (DateTimeException | NumberFormatException | IndexOutOfBoundsException e) {
       throw new BadTime("not a valid time: " + e.getMessage());
     }
+  }
+
+  /** The day of the last time-of-day reading, null before the first. */
+  private java.time.LocalDate day;
+  private int lastSecondOfDay;
+
+  /**
+   * A time of day without a date (SGLang 0.3's "[04:40:55 TP0]"): dated by a dated line near
+   * the file's top, else by the file's modification time (the day of its last line, so a first
+   * time later in the day than that is the day before), and a day later each time the clock goes
+   * back by more than 12 hours (midnight passed). The zone is assumed as for other local times.
+   */
+  private long ofDay(MatchedLine.TimeReading t) {
+    String hms = t.parts()[0];
+    String frac = t.parts().length > 1 ? t.parts()[1] : null;
+    int second = num(hms, 0) * 3600 + num(hms, 3) * 60 + num(hms, 6);
+    java.time.LocalTime time = java.time.LocalTime.of(num(hms, 0), num(hms, 3), num(hms, 6));
+    if (day == null) {
+      if (headDate != null) {
+        day = headDate;
+      } else {
+        Instant ref = ctx.fileModified() != null ? ctx.fileModified() : Instant.now();
+        var refTime = ref.atZone(zone());
+        // a minute's slack: the last line may be written a moment before the file's time
+        day = second > refTime.toLocalTime().toSecondOfDay() + 60 ? refTime.toLocalDate().minusDays(1)
+            : refTime.toLocalDate();
+      }
+    } else if (second < lastSecondOfDay - 12 * 3600) {
+      day = day.plusDays(1);
+    }
+    lastSecondOfDay = second;
+    return local(LocalDateTime.of(day, time), fractionNanos(frac), frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
   }
 
   /** {@code MM/dd/yyyy} (TensorRT-LLM's Python logger) as {@code yyyy-MM-dd}, the other parts kept. */

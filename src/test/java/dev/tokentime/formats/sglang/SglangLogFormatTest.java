@@ -74,15 +74,28 @@ class SglangLogFormatTest {
     }
   }
 
+  /** A time of day alone passes midnight: the next line's day is the next day. */
+  @Test
+  void timeOnlyHeadersRollOverAtMidnight() throws IOException {
+    RecordingSink s = parse("""
+        [23:59:59 TP0] Decode batch. #running-req: 2, #token: 4078, token usage: 0.00, gen throughput (token/s): 447.31, #queue-req: 0
+        [00:00:01 TP0] Decode batch. #running-req: 1, #token: 4080, token usage: 0.00, gen throughput (token/s): 405.38, #queue-req: 0
+        """);
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(Instant.parse("2026-12-30T23:59:59Z").toEpochMilli() * 1_000_000L, s.steps.get(0).tsNs);
+    assertEquals(Instant.parse("2026-12-31T00:00:01Z").toEpochMilli() * 1_000_000L, s.steps.get(1).tsNs);
+  }
+
   @Test
   void versionVariantsMapToTheSameColumns() throws IOException {
-    // 0.3: "Decode batch." with a time-only header; the row has no time but keeps its numbers
+    // 0.3: "Decode batch." with a time-only header: dated by the file's time (2026-12-31 00:00 UTC,
+    // the day of the last line: a time later in the day is the day before), UTC assumed
     StepRecord d = real("v03-decode-time-only.log").steps.get(0);
     assertEquals(2, d.genRequests);
     assertEquals(2, d.running);
     assertEquals(0, d.waiting);
     assertEquals(4078.0, d.extras.get("kv_tokens"));
-    assertEquals(RequestRecord.NONE, d.tsNs);
+    assertEquals(Instant.parse("2026-12-30T04:40:55Z").toEpochMilli() * 1_000_000L, d.tsNs);
     assertEquals(0, d.rank);
 
     // 0.3 prefill: cache hit rate is a percentage
