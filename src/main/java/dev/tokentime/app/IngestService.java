@@ -118,9 +118,26 @@ public final class IngestService {
           return thread;
         });
         try {
-          List<Future<IngestResult.FileResult>> futures = new ArrayList<>();
-          for (Planned p : plan) {
-            futures.add(pool.submit(() -> ingestOrRefuse(store, p, o, listener)));
+          // readings of one growing log are read one after the other (GrownChains), the rest at once
+          List<java.util.concurrent.CompletableFuture<IngestResult.FileResult>> futures = new ArrayList<>();
+          for (int i = 0; i < plan.size(); i++) {
+            futures.add(new java.util.concurrent.CompletableFuture<>());
+          }
+          for (List<Integer> chain : GrownChains.of(plan.stream().map(p -> new GrownChains.File(
+              p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size())).toList())) {
+            pool.submit(() -> {
+              for (int i : chain) {
+                if (futures.get(i).isDone() || Thread.currentThread().isInterrupted()) {
+                  futures.get(i).cancel(false); // --strict stopped at a rejected line
+                  continue;
+                }
+                try {
+                  futures.get(i).complete(ingestOrRefuse(store, plan.get(i), o, listener));
+                } catch (RuntimeException | Error e) {
+                  futures.get(i).completeExceptionally(e);
+                }
+              }
+            });
           }
           for (Future<IngestResult.FileResult> f : futures) {
             IngestResult.FileResult r = get(f);
@@ -396,7 +413,7 @@ public final class IngestService {
       if (within != null) {
         return new IngestResult.FileResult(display, format.id(), p.compression(), within,
             "already ingested: its content is the beginning of source " + within
-                + ", read after this copy was made (the log grew since); --replace ingests it again",
+                + ", read after this copy was made (the log grew since); nothing of it is new",
             0, 0, 0, 0, 0, 0, List.of(), null, null, List.of(), List.of());
       }
     }

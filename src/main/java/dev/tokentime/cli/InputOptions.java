@@ -48,13 +48,16 @@ final class InputOptions {
 
   @Option(names = "--at", paramLabel = "TIME",
       description = "When a metrics scrape without sample timestamps was taken (vllm-prometheus), as "
-          + "2026-03-17T15:38:00Z (default: the file's modification time).")
+          + "2026-03-17T15:38:00Z (default: the file's modification time); for a log whose lines carry a "
+          + "time of day only (SGLang 0.3's [04:40:55 TP0]), the date of its first line.")
   String at;
 
   @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
       description = "Files read at once (default: one per core, at most 4). With 1, files are read one by "
           + "one in the order given, so when two files carry the same request id the earlier file's "
-          + "copy is always the one kept; read in parallel, the copy read first is kept.")
+          + "copy is always the one kept; read in parallel, the copy read first is kept. Readings of one "
+          + "growing log (pod.log and pod-2.log, server.log and server.log.1) are always read one after "
+          + "the other, shortest first.")
   int jobs;
 
   IngestOptions toOptions(List<String> inputs) {

@@ -123,6 +123,29 @@ class GrownLogTest {
   }
 
   /**
+   * Three captures of one log in a folder read by one ingest, two files at a time: before, each
+   * file's check ran before the others committed, and all three were stored (the log counted
+   * three times). Readings of one log are now read one after the other, shortest first.
+   */
+  @Test
+  void capturesReadByOneIngestAtOnceAreOneSource() throws Exception {
+    List<List<Object>> clean = cleanCounts();
+    Path dir = Files.createDirectories(tmp.resolve("folder/run"));
+    Files.write(dir.resolve("pod-2.log"), whole);
+    Files.write(dir.resolve("pod.log"), half);
+    Files.write(dir.resolve("pod-1.log"), Arrays.copyOf(half, half.length / 2 + 1));
+    try (TestDb t = new TestDb(tmp.resolve("folder"))) {
+      IngestResult r = t.ingest(new IngestOptions(List.of(dir.toString()), null, null, false, false,
+          false, null, null, null, 2));
+      assertEquals(3, r.files().size(), r.files().toString());
+      assertEquals(clean, t.rows(COUNTS));
+      // and again: nothing changes
+      t.ingest(new IngestOptions(List.of(dir.toString()), null, null, false, false, false, null, null, null, 2));
+      assertEquals(clean, t.rows(COUNTS));
+    }
+  }
+
+  /**
    * The other order: the later capture read first, then the earlier one, which holds nothing new.
    * It is proven the beginning of the stored source while that file is still there; once the file
    * is gone it cannot be, and the copy is read as a source of its own.
