@@ -4,7 +4,7 @@
 -- sglang_bench_metrics, llmperf_metrics), and as the tool itself reported it when its own summary
 -- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
--- converted. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
+-- converted, and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
 -- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
 -- at 50 M tokens with 2 threads; `tokentime conventions` computes each tool's view on its own
 -- first (from SQL: copy each into a temporary table of the same name, or SET threads = 1).
@@ -83,7 +83,7 @@ computed AS (
     UNION ALL SELECT 'sglang', run, metric, stat, value FROM sglang_bench_metrics
     UNION ALL SELECT 'llmperf', run, metric, stat, value FROM llmperf_metrics
 ),
-reported AS (
+reported_figures AS (
     SELECT
         CASE s.format
             WHEN 'genai-perf-summary' THEN 'genai-perf'
@@ -101,13 +101,24 @@ reported AS (
         m.metric AS tool_metric,
         m.stat AS tool_stat,
         -- a run's figure in several of the tool's files (AIPerf writes JSON, CSV and a console
-        -- table): the JSON's, written to full precision, before the CSV's and the console's.
-        -- Latencies in ms: genai-perf of 2024 (24.06) printed its table in ns ("Request latency (ns)")
-        arg_max(m.value * CASE m.unit WHEN 'ns' THEN 1e-6 WHEN 'us' THEN 1e-3 WHEN 'µs' THEN 1e-3 ELSE 1 END, CASE WHEN s.format LIKE '%-console' THEN 0
-            WHEN lower(s.path) LIKE '%.csv' THEN 1 ELSE 2 END) AS value
+        -- table): the JSON's, written to full precision, before the CSV's and the console's; with
+        -- what makes it ms when its unit is a time (genai-perf of 2024, 24.06, printed its table in
+        -- ns: "Request latency (ns)"), NULL for other units
+        arg_max({'value': m.value, 'to_ms': CASE lower(trim(m.unit))
+                WHEN 'ns' THEN 1e-6 WHEN 'nsec' THEN 1e-6 WHEN 'nanoseconds' THEN 1e-6
+                WHEN 'us' THEN 1e-3 WHEN 'µs' THEN 1e-3 WHEN 'μs' THEN 1e-3 WHEN 'usec' THEN 1e-3
+                WHEN 'microseconds' THEN 1e-3
+                WHEN 'ms' THEN 1.0 WHEN 'msec' THEN 1.0 WHEN 'milliseconds' THEN 1.0
+                WHEN 's' THEN 1e3 WHEN 'sec' THEN 1e3 WHEN 'secs' THEN 1e3 WHEN 'seconds' THEN 1e3
+            END}, CASE WHEN s.format LIKE '%-console' THEN 0
+            WHEN lower(s.path) LIKE '%.csv' THEN 1 ELSE 2 END) AS figure
     FROM reported_metrics AS m
     JOIN sources AS s USING (source_id)
     GROUP BY ALL
+),
+reported AS (
+    SELECT convention, run, tool_metric, tool_stat, figure.value AS value, figure.to_ms AS to_ms
+    FROM reported_figures
 ),
 -- a throughput is a run-level figure: genai-perf and AIPerf call its one statistic avg
 tool_figures AS (
@@ -186,9 +197,11 @@ SELECT
     f.tool_metric || ' ' || f.tool_stat AS tool_metric,
     t.value AS tokentime_value,
     c.value * f.factor AS convention_value,
-    r.value * f.factor AS reported_value,
+    r.value * (CASE WHEN f.metric LIKE '%\_ms' ESCAPE '\' THEN coalesce(r.to_ms, f.factor) ELSE f.factor END)
+        AS reported_value,
     c.value * f.factor - t.value AS convention_minus_tokentime,
-    (r.value - c.value) * f.factor AS reported_minus_convention,
+    r.value * (CASE WHEN f.metric LIKE '%\_ms' ESCAPE '\' THEN coalesce(r.to_ms, f.factor) ELSE f.factor END)
+        - c.value * f.factor AS reported_minus_convention,
     CASE WHEN f.stat = 'std' AND f.convention = 'llmperf'
         THEN 'LLMPerf reports the sample standard deviation (ddof = 1), tokentime the population one; '
             || f.why

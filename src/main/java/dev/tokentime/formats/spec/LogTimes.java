@@ -168,36 +168,41 @@ public final class LogTimes {
     }
   }
 
-  /** The day of the last time-of-day reading, null before the first. */
-  private java.time.LocalDate day;
-  private int lastSecondOfDay;
-
   /**
-   * A time of day without a date (SGLang 0.3's "[04:40:55 TP0]"): dated by a dated line near
-   * the file's top, else by the file's modification time (the day of its last line, so a first
-   * time later in the day than that is the day before), and a day later each time the clock goes
-   * back by more than 12 hours (midnight passed). The zone is assumed as for other local times.
+   * A time of day without a date (SGLang 0.3's "[04:40:55 TP0]", a formatter's "13:57:45"):
+   * placed nearest the line before that had a time (of any kind), in the zone of local times: on
+   * its day, the next day when that is over 12 hours back (midnight passed), the day before when
+   * that is over 12 hours ahead and the day before lies within an hour before it (a line written
+   * just before midnight, logged after one written just after). The first such line of a file
+   * without an earlier time takes the date of --at, else of a dated line near the file's top,
+   * else of the file's modification time (the day before when its time of day is later than the
+   * file's: no line is written after the file).
    */
   private long ofDay(MatchedLine.TimeReading t) {
     String hms = t.parts()[0];
     String frac = t.parts().length > 1 ? t.parts()[1] : null;
-    int second = num(hms, 0) * 3600 + num(hms, 3) * 60 + num(hms, 6);
     java.time.LocalTime time = java.time.LocalTime.of(num(hms, 0), num(hms, 3), num(hms, 6));
-    if (day == null) {
-      if (headDate != null) {
-        day = headDate;
-      } else {
-        Instant ref = ctx.fileModified() != null ? ctx.fileModified() : Instant.now();
-        var refTime = ref.atZone(zone());
-        // a minute's slack: the last line may be written a moment before the file's time
-        day = second > refTime.toLocalTime().toSecondOfDay() + 60 ? refTime.toLocalDate().minusDays(1)
-            : refTime.toLocalDate();
+    LocalDateTime at;
+    if (lastNs != RequestRecord.NONE) {
+      LocalDateTime ref = Instant.ofEpochSecond(Math.floorDiv(lastNs, 1_000_000_000L)).atZone(zone()).toLocalDateTime();
+      at = LocalDateTime.of(ref.toLocalDate(), time);
+      if (at.isBefore(ref.minusHours(12))) {
+        at = at.plusDays(1);
+      } else if (at.isAfter(ref.plusHours(12)) && !at.minusDays(1).isBefore(ref.minusHours(1))) {
+        at = at.minusDays(1);
       }
-    } else if (second < lastSecondOfDay - 12 * 3600) {
-      day = day.plusDays(1);
+    } else if (ctx.at() != null) {
+      at = LocalDateTime.of(ctx.at().atZone(zone()).toLocalDate(), time);
+    } else if (headDate != null) {
+      at = LocalDateTime.of(headDate, time);
+    } else {
+      Instant ref = ctx.fileModified() != null ? ctx.fileModified() : Instant.now();
+      var refTime = ref.atZone(zone());
+      // a minute's slack: the last line may be written a moment before the file's time
+      boolean later = time.toSecondOfDay() > refTime.toLocalTime().toSecondOfDay() + 60;
+      at = LocalDateTime.of(later ? refTime.toLocalDate().minusDays(1) : refTime.toLocalDate(), time);
     }
-    lastSecondOfDay = second;
-    return local(LocalDateTime.of(day, time), fractionNanos(frac), frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
+    return local(at, fractionNanos(frac), frac == null ? 1_000_000_000L : pow10(9 - frac.length()));
   }
 
   /** {@code MM/dd/yyyy} (TensorRT-LLM's Python logger) as {@code yyyy-MM-dd}, the other parts kept. */

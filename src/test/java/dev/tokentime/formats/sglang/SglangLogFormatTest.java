@@ -74,16 +74,40 @@ class SglangLogFormatTest {
     }
   }
 
-  /** A time of day alone passes midnight: the next line's day is the next day. */
+  private static final String DECODE = "] Decode batch. #running-req: 1, #token: 4078, token usage: 0.00, "
+      + "gen throughput (token/s): 447.31, #queue-req: 0\n";
+
+  private static long ns(String instant) {
+    return Instant.parse(instant).toEpochMilli() * 1_000_000L;
+  }
+
+  /**
+   * A time of day alone passes midnight: the next day. A line written just before midnight and
+   * logged just after one written after it stays on its day (it added a day for good, before);
+   * a line 13 hours after the one before stays on the same day.
+   */
   @Test
-  void timeOnlyHeadersRollOverAtMidnight() throws IOException {
-    RecordingSink s = parse("""
-        [23:59:59 TP0] Decode batch. #running-req: 2, #token: 4078, token usage: 0.00, gen throughput (token/s): 447.31, #queue-req: 0
-        [00:00:01 TP0] Decode batch. #running-req: 1, #token: 4080, token usage: 0.00, gen throughput (token/s): 405.38, #queue-req: 0
-        """);
+  void timeOnlyHeadersPassMidnightOnceEvenOutOfOrder() throws IOException {
+    StringBuilder log = new StringBuilder();
+    for (String t : List.of("08:00:00", "21:00:00", "23:59:58", "00:00:01", "23:59:59", "00:00:02", "00:00:03")) {
+      log.append('[').append(t).append(" TP0").append(DECODE);
+    }
+    RecordingSink s = parse(log.toString());
     assertEquals(List.of(), s.c.rejects);
-    assertEquals(Instant.parse("2026-12-30T23:59:59Z").toEpochMilli() * 1_000_000L, s.steps.get(0).tsNs);
-    assertEquals(Instant.parse("2026-12-31T00:00:01Z").toEpochMilli() * 1_000_000L, s.steps.get(1).tsNs);
+    // the file's time is 2026-12-31 00:00 UTC: the first line, later in the day, is of the day before
+    assertEquals(List.of(ns("2026-12-30T08:00:00Z"), ns("2026-12-30T21:00:00Z"), ns("2026-12-30T23:59:58Z"),
+        ns("2026-12-31T00:00:01Z"), ns("2026-12-30T23:59:59Z"), ns("2026-12-31T00:00:02Z"), ns("2026-12-31T00:00:03Z")),
+        s.steps.stream().map(x -> x.tsNs).toList());
+  }
+
+  /** --at names the date of a log whose lines carry a time of day only. */
+  @Test
+  void timeOnlyHeadersTakeTheDateAtGives() throws IOException {
+    RecordingSink s = new RecordingSink();
+    new SglangLogFormat().parse(new ByteArrayInputStream(("[23:00:00 TP0" + DECODE + "[01:00:00 TP0" + DECODE)
+        .getBytes(StandardCharsets.UTF_8)), new ParseContext("test.log", "r1", false, null, null,
+        Instant.parse("2026-12-31T00:00:00Z"), Instant.parse("2025-03-09T00:00:00Z")), s);
+    assertEquals(List.of(ns("2025-03-09T23:00:00Z"), ns("2025-03-10T01:00:00Z")), s.steps.stream().map(x -> x.tsNs).toList());
   }
 
   @Test

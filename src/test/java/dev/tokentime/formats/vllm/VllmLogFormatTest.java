@@ -31,6 +31,27 @@ class VllmLogFormatTest {
     assertEquals(2, VllmRequestTracker.tokenCount("[ , ]"));
   }
 
+  /**
+   * A custom formatter's time of day alone ("13:57:45 …", vllm#41081) after vLLM's own header in
+   * the same file: dated by the header's day, not by the file's; its token lines are read too.
+   */
+  @Test
+  void aTimeOfDayAloneTakesTheDayOfTheLineBefore() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 03-09 23:59:50 [loggers.py:1] " + STATS + "\n"
+        + "00:00:01 Received request cmpl-1: prompt: 'hi', params: SamplingParams(max_tokens=2), prompt_token_ids: [1, 2], lora_request: None.\n"
+        + "00:00:01 Added request cmpl-1.\n"
+        + "00:00:02 Generated response cmpl-1 (streaming delta): output: 'a', output_token_ids: [5], finish_reason: None\n"
+        + "00:00:03 Generated response cmpl-1 (streaming delta): output: 'b', output_token_ids: [6], finish_reason: length\n",
+        Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(Parse.ns("2025-03-09T23:59:50Z"), p.full.stats.get(0).tsNs);
+    assertEquals(1, p.full.requests.size(), p.full.requests.toString());
+    assertEquals(Parse.ns("2025-03-10T00:00:01Z"), p.full.requests.get(0).arrivalNs);
+    assertEquals(Parse.ns("2025-03-10T00:00:03Z"), p.full.requests.get(0).finishedNs);
+    assertEquals(2, p.full.tokens.size());
+  }
+
   @Test
   void containerTimestampsGiveSubSecondTimeYearAndZone() throws Exception {
     // the container's UTC time is 2 h behind vLLM's local 10:00:01: the zone is UTC+02:00
