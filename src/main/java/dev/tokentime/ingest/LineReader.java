@@ -49,7 +49,7 @@ public final class LineReader {
     byte[] head = null;
     while (true) {
       // find newlines in buf[scan, end)
-      int nl = indexOf(buf, (byte) '\n', scan, end);
+      int nl = indexOfNewline(buf, scan, end);
       if (nl >= 0) {
         lines++;
         if (skipping) {
@@ -115,9 +115,28 @@ public final class LineReader {
     return lines;
   }
 
-  private static int indexOf(byte[] b, byte v, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (b[i] == v) {
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long NEWLINES = ONES * '\n';
+
+  /**
+   * The first '\n' in b[from, to), or -1: eight bytes at a time (every byte of a file passes here,
+   * and the JIT of Java 17 does not vectorise a byte loop), the classic test for a zero byte in
+   * a word after an XOR with the newline in every byte; the rest one byte at a time.
+   */
+  static int indexOfNewline(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long x = (long) LONGS.get(b, i) ^ NEWLINES;
+      long found = (x - ONES) & ~x & HIGHS;
+      if (found != 0) {
+        return i + (Long.numberOfTrailingZeros(found) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (b[i] == '\n') {
         return i;
       }
     }

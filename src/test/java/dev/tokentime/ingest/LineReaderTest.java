@@ -31,6 +31,31 @@ class LineReaderTest {
     return out;
   }
 
+  /** The word-at-a-time newline search finds what a byte loop finds, at every offset and length. */
+  @Test
+  void newlineSearchAgreesWithAByteLoop() {
+    java.util.Random rnd = new java.util.Random(7);
+    for (int round = 0; round < 2000; round++) {
+      byte[] b = new byte[rnd.nextInt(40)];
+      for (int k = 0; k < b.length; k++) {
+        // few newlines, bytes either side of '\n' and high bytes (a borrow's false flags)
+        int r = rnd.nextInt(20);
+        b[k] = (byte) (r == 0 ? '\n' : r == 1 ? 9 : r == 2 ? 11 : r == 3 ? 0x8a : r == 4 ? 0 : rnd.nextInt(256));
+      }
+      int from = b.length == 0 ? 0 : rnd.nextInt(b.length + 1);
+      int to = from + (b.length - from == 0 ? 0 : rnd.nextInt(b.length - from + 1));
+      int expected = -1;
+      for (int k = from; k < to; k++) {
+        if (b[k] == '\n') {
+          expected = k;
+          break;
+        }
+      }
+      assertEquals(expected, LineReader.indexOfNewline(b, from, to),
+          java.util.Arrays.toString(b) + " " + from + ".." + to);
+    }
+  }
+
   @Test
   void splitsOnLfAndCrLfAndKeepsAnUnterminatedLastLine() throws IOException {
     List<String> tooLong = new ArrayList<>();
