@@ -65,7 +65,12 @@ public final class IngestService {
 
   /** A file to ingest, with what was learnt of it before ingesting. */
   private record Planned(InputResolver.Input input, Path path, InputFormat format,
-      String compression, long size, String sha256) {}
+      String compression, long size, String sha256, String run) {
+
+    Planned(InputResolver.Input input, Path path, InputFormat format, String compression, long size, String sha256) {
+      this(input, path, format, compression, size, sha256, null);
+    }
+  }
 
   private final FormatRegistry formats;
 
@@ -254,7 +259,64 @@ public final class IngestService {
         throw new BadInputException("cannot read " + p.input().display() + ": " + e.getMessage(), e);
       }
     }
+    return fileRuns(out);
+  }
+
+  /**
+   * A tool's result file that holds its runs whole (InputFormat.runPerFile) beside others of its
+   * format in one folder (a sweep's results directory: vllm-c2.json, vllm-c4.json) is a run of its
+   * own, named by its folder and file ("results/vllm-c2"): named by the folder alone, the folder's
+   * one run took the first file's level and refused the others'. A folder's other files (its
+   * console log, a server log) keep the folder's name. The folder's files are sniffed once.
+   */
+  private List<Planned> fileRuns(List<Planned> plan) {
+    Map<Path, Map<String, Integer>> perDir = new HashMap<>();
+    List<Planned> out = new ArrayList<>();
+    for (Planned p : plan) {
+      if (p.input().stdin() || !p.format().runPerFile()) {
+        out.add(p);
+        continue;
+      }
+      Path abs = p.path().toAbsolutePath().normalize();
+      Path dir = abs.getParent();
+      Map<String, Integer> counts = perDir.computeIfAbsent(dir, this::formatCounts);
+      if (counts.getOrDefault(p.format().id(), 0) < 2 || dir == null || dir.getFileName() == null) {
+        out.add(p);
+        continue;
+      }
+      out.add(new Planned(p.input(), p.path(), p.format(), p.compression(), p.size(), p.sha256(),
+          dir.getFileName() + "/" + stem(abs.getFileName().toString())));
+    }
     return out;
+  }
+
+  /** How many files of the folder (not its subfolders) each format claims. */
+  private Map<String, Integer> formatCounts(Path dir) {
+    Map<String, Integer> counts = new HashMap<>();
+    if (dir == null) {
+      return counts;
+    }
+    try (var files = Files.list(dir)) {
+      for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+        try (OpenedInput probe = OpenedInput.open(f)) {
+          InputFormat format = formats.sniff(probe.sample());
+          if (format != null) {
+            counts.merge(format.id(), 1, Integer::sum);
+          }
+        } catch (IOException | RuntimeException e) {
+          // an unreadable neighbour counts for nothing
+        }
+      }
+    } catch (IOException e) {
+      // an unlisted folder: each file is taken as the folder's one
+    }
+    return counts;
+  }
+
+  /** A file's name without its compression and data suffixes: vllm-c16.json.gz is vllm-c16. */
+  static String stem(String name) {
+    String n = name.replaceFirst("(?i)\\.(?:gz|zst)$", "");
+    return n.replaceFirst("(?i)\\.(?:json|jsonl|txt|log|csv)$", "");
   }
 
   private static IngestResult.FileResult get(Future<IngestResult.FileResult> f) throws SQLException {
@@ -417,7 +479,7 @@ public final class IngestService {
             0, 0, 0, 0, 0, 0, List.of(), null, null, List.of(), List.of());
       }
     }
-    String defaultRun = o.run() != null ? o.run() : defaultRun(in, p.path());
+    String defaultRun = o.run() != null ? o.run() : p.run() != null ? p.run() : defaultRun(in, p.path());
     if (o.levelKind() != null) {
       String conflict = store.levelConflict(defaultRun, o.levelKind(), o.level());
       if (conflict != null) {

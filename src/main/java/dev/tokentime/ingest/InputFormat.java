@@ -34,6 +34,16 @@ public interface InputFormat {
   }
 
   /**
+   * Whether a file of this format is a tool's result that holds its runs whole (vllm bench serve's
+   * --save-result JSON): files of it side by side in one folder (a sweep's results directory) are
+   * different runs, each named by its folder and file ({@code results/vllm-c16}), where the files
+   * of one run folder (a requests file, a tokens file, a console log) share the folder's name.
+   */
+  default boolean runPerFile() {
+    return false;
+  }
+
+  /**
    * Reads the whole stream, handing rows, other lines and rejects to the sink. Returns the number
    * of lines (or records, for formats that are not line-oriented) read, which must equal records +
    * other lines + rejects as reported to the sink.

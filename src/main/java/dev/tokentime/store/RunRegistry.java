@@ -255,15 +255,16 @@ final class RunRegistry {
   private static final Pattern RATE = Pattern.compile(
       "(?:^|[-_./ ,])(?:rate|qps|rps|request_rate|request-rate)[-_=]?(\\d+(?:\\.\\d+)?)(?=$|[-_./ ,])",
       Pattern.CASE_INSENSITIVE);
-  // a repeat is "rep2", "repeat-2" or "trial_2" anywhere, a bare "r2" only as the whole name, right
+  // a repeat is "rep2", "repeat-2", "trial_2" or "run=2" (vllm bench sweep's run=N.json) anywhere, a bare "r2" only as the whole name, right
   // after the level ("c16-r2") or first before it ("r2_rate8"): a bare one elsewhere is as often a
-  // LoRA rank ("lora-r16", "lora-r16-c16") or a revision as a repeat
+  // LoRA rank ("lora-r16", "lora-r16-c16") or a revision as a repeat; "r1.0" is no repeat (a
+  // rate, as a folder of AIPerf runs names it)
   private static final Pattern REPEAT =
-      Pattern.compile("(?:^|[-_./ ,])(?:rep|repeat|trial)[-_=]?(\\d+)(?=$|[-_./ ,])", Pattern.CASE_INSENSITIVE);
+      Pattern.compile("(?:^|[-_./ ,])(?:(?:rep|repeat|trial)[-_=]?|run[-_=])(\\d+)(?=$|[-_./ ,])", Pattern.CASE_INSENSITIVE);
   private static final String LEVEL_TOKEN =
       "(?:c|conc|concurrency|rate|qps|rps|request_rate|request-rate)[-_=]?\\d+(?:\\.\\d+)?";
   private static final Pattern BARE_REPEAT = Pattern.compile(
-      "^r(\\d+)(?:\\.\\w+)*$"
+      "^r(\\d+)(?:\\.(?!\\d)\\w+)*$"
           + "|(?:^|[-_./ ,])" + LEVEL_TOKEN + "[-_./ ,]r(\\d+)(?=$|[-_./ ,])"
           + "|^r(\\d+)[-_./ ,]" + LEVEL_TOKEN + "(?=$|[-_./ ,])",
       Pattern.CASE_INSENSITIVE);

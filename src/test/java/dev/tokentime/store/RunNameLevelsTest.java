@@ -72,6 +72,9 @@ class RunNameLevelsTest {
         {"rate-2.5_r4", "4"},
         {"r2", "2"},
         {"r2.jsonl", "2"},
+        // vllm bench sweep: a repeat per file (run=0.json, run=1.json)
+        {"SERVE--max_num_seqs=8-BENCH--max_concurrency=2-num_prompts=8/run=1", "1"},
+        {"run_3", "3"},
         {"c16-rep3", "3"},
         {"repeat_5", "5"},
         {"trial-1", "1"},
@@ -83,6 +86,8 @@ class RunNameLevelsTest {
         {"c16", "-"},
         {"rr2", "-"},
         {"r2d2", "-"},
+        // a folder of AIPerf runs at 1.0 requests/s (anud18/qwen36-vllm-aiperf-benchmark): no repeat
+        {"r1.0", "-"},
         {"results-2025", "-"},
     };
     assertEquals(List.of(), mismatches(cases, RunNameLevelsTest::repeat));

@@ -133,11 +133,12 @@ final class BenchResult {
       case "itls" -> itls(p);
       case "spec_decode_per_position_acceptance_rates" -> {
         // vllm bench serve with a speculative model: the share of drafts accepted at each
-        // position of the draft, in %, one figure per position
+        // position of the draft, one figure per position. The file holds fractions (accepted at
+        // the position / drafts, 0.85), the console prints % (85.00): kept in %, as the console's
         if (v == JsonToken.START_ARRAY) {
           double[] rates = doubles(p, key);
           for (int i = 0; i < rates.length; i++) {
-            figure(key, "position_" + i, "%", rates[i]);
+            figure(key, "position_" + i, "%", Math.round(rates[i] * 1e12) / 1e10);
           }
         } else {
           p.skipChildren();
@@ -173,6 +174,9 @@ final class BenchResult {
     }
     if (key.equals("spec_decode_acceptance_rate")) {
       return "%"; // accepted of drafted tokens, as vllm bench serve prints it
+    }
+    if (key.endsWith("_ms")) {
+      return "ms"; // a multi-turn run's avg_conversation_duration_ms, inter_turn_delay_ms
     }
     if (key.equals("spec_decode_acceptance_length")) {
       return "tokens"; // per draft step, the bonus token included

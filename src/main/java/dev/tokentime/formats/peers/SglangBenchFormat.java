@@ -36,6 +36,11 @@ public final class SglangBenchFormat implements InputFormat {
   }
 
   @Override
+  public boolean runPerFile() {
+    return true;
+  }
+
+  @Override
   public int sniff(Sample sample) {
     // the first record: a script that runs bench_serving may write its own text lines between
     // the runs it appends (sgl-project/sglang#12389: "max_prefill:8192,max_running_requests:64")

@@ -251,13 +251,15 @@ public final class ToolSummaryFormat implements InputFormat {
     }
     Double conc = null;
     Double rate = null;
-    // AIPerf 0.11: the load is set per phase; the phase whose results count (not a warm-up) is the run's
+    // AIPerf 0.10+: the load is set per phase; the phase whose results count (not a warm-up) is the
+    // run's. 0.10 names a rate phase's requests per second "rate" ({"type": "poisson", "rate": 1.0})
     JsonNode phases = config.get("phases");
     if (phases != null && phases.isArray()) {
       for (JsonNode ph : phases) {
         if (ph.isObject() && !ph.path("exclude_from_results").asBoolean(false)) {
           conc = positive(ph.get("concurrency"));
-          rate = conc == null ? positive(ph.get("request_rate")) : null;
+          rate = conc != null ? null : positive(ph.get("request_rate")) != null ? positive(ph.get("request_rate"))
+              : positive(ph.get("rate"));
           if (conc != null || rate != null) {
             break;
           }

@@ -35,9 +35,18 @@ public final class VllmBenchFormat implements InputFormat {
   }
 
   @Override
+  public boolean runPerFile() {
+    return true;
+  }
+
+  @Override
   public int sniff(Sample sample) {
     String text = sample.text().stripLeading();
-    if (!text.startsWith("{") || !text.contains("\"request_throughput\"")) {
+    // a result without throughputs (vllm-ascend's nightly serving JSON: the run's settings and
+    // its latency percentiles alone) is one by its benchmark_serving.py keys
+    boolean figures = text.contains("\"request_throughput\"") || text.contains("\"mean_ttft_ms\"")
+        && (text.contains("\"num_prompts\"") || text.contains("\"tokenizer_id\"") || text.contains("\"best_of\""));
+    if (!text.startsWith("{") || !figures) {
       return 0;
     }
     // vLLM names its end-to-end figures e2el; SGLang's bench_serving e2e_latency

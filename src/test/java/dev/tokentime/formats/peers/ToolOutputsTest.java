@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tokentime.app.IngestOptions;
+import dev.tokentime.app.IngestResult;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.ParseContext;
@@ -46,6 +47,8 @@ class ToolOutputsTest {
       Map.entry("llmperf-2023-triton-llm-2req/meta-llama-Llama-2-7b-chat-hf_550_150_individual_responses.json", "llmperf-json 2 0"),
       Map.entry("llmperf-2023-triton-llm-2req/meta-llama-Llama-2-7b-chat-hf_550_150_summary.json", "llmperf-json 1 0"),
       Map.entry("vllm-2026-gemma4-rate8/result-long-rate8.json", "vllm-bench-json 1 0"),
+      // latency percentiles alone (no throughputs): vllm-request-metrics took it and stored nothing
+      Map.entry("vllm-ascend-nightly-2025-02/serving_llama8B_tp1_qps_inf.json", "vllm-bench-json 1 0"),
       Map.entry("aiperf-sweep-akamas/profile_export_aiperf_sweep.json", "aiperf-summary 1 0"),
       Map.entry("aiperf-sweep-akamas/concurrency_16/profile_export_aiperf.json", "aiperf-summary 1 0"),
       // a pre-release keyed by display names
@@ -81,6 +84,48 @@ class ToolOutputsTest {
 
   @TempDir
   Path tmp;
+
+  /** vllm-ascend's nightly result holds percentiles only: each is a reported figure of the tool's. */
+  @Test
+  void aResultOfPercentilesAloneIsAVllmResult() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of(DIR.resolve("vllm-ascend-nightly-2025-02").toString())));
+      assertEquals(List.of(List.of("ttft", "mean", 13479.217), List.of("ttft", "p99", 16596.107),
+          List.of("tpot", "mean", 183.776)), t.rows("SELECT metric, stat, round(value, 3) FROM reported_metrics"
+              + " WHERE (metric = 'ttft' AND stat IN ('mean', 'p99')) OR (metric = 'tpot' AND stat = 'mean')"
+              + " ORDER BY metric DESC, stat"));
+    }
+  }
+
+  /**
+   * A sweep's results directory: one vllm bench serve result per level side by side (and vllm bench
+   * sweep's run=N.json repeats). Named by the folder alone, the folder's one run took the first
+   * file's level and refused the other's ("run res is at concurrency 4; this record says
+   * concurrency 2"). Each is now a run of its own, named by folder and file.
+   */
+  @Test
+  void resultFilesSideBySideAreRunsOfTheirOwn() throws Exception {
+    Path res = Files.createDirectories(tmp.resolve("res"));
+    for (int c : new int[] {2, 4}) {
+      Files.writeString(res.resolve("vllm-c" + c + ".json"), "{\"backend\": \"vllm\", \"max_concurrency\": " + c
+          + ", \"completed\": 8, \"duration\": 2.0, \"request_throughput\": " + (c * 1.5) + ", \"mean_ttft_ms\": 40.0}");
+    }
+    Path sweep = Files.createDirectories(tmp.resolve("SERVE--max_num_seqs=8-BENCH--max_concurrency=2"));
+    for (int r : new int[] {0, 1}) {
+      Files.writeString(sweep.resolve("run=" + r + ".json"), "{\"backend\": \"vllm\", \"max_concurrency\": 2,"
+          + " \"completed\": 8, \"duration\": 2.0, \"request_throughput\": " + (11.95 - r * 0.3) + ", \"mean_ttft_ms\": 40.0}");
+    }
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      IngestResult r = t.ingest(IngestOptions.of(List.of(res.toString(), sweep.toString())));
+      assertEquals(0, r.files().stream().mapToLong(IngestResult.FileResult::rejected).sum(), r.files().toString());
+      assertEquals(List.of(
+          List.of("SERVE--max_num_seqs=8-BENCH--max_concurrency=2/run=0", 2.0, 0, 11.95),
+          List.of("SERVE--max_num_seqs=8-BENCH--max_concurrency=2/run=1", 2.0, 1, 11.65),
+          List.of("res/vllm-c2", 2.0, -1, 3.0), List.of("res/vllm-c4", 4.0, -1, 6.0)),
+          t.rows("SELECT run, u.level, coalesce(repeat, -1), round(value, 2) FROM runs AS u JOIN reported_metrics USING (run)"
+              + " WHERE metric = 'request_throughput' ORDER BY run"));
+    }
+  }
 
   /** A run whose every request timed out still has AIPerf's error count in aiperf_metrics. */
   @Test

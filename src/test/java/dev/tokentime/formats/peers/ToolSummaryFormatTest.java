@@ -57,6 +57,21 @@ class ToolSummaryFormatTest {
     assertTrue(s.reported.stream().noneMatch(r -> r.contains(" min ") && r.contains("request_throughput")), "nulls are no figures");
   }
 
+  /**
+   * AIPerf 0.10 sets a request-rate run's load per phase as {"type": "poisson", "rate": 1.0}
+   * (anud18/qwen36-vllm-aiperf-benchmark); the warm-up phase, excluded from the results, is not the
+   * run's. Before, the run had no level.
+   */
+  @Test
+  void aiperf010PhaseRateIsTheRunsRequestRate() throws IOException {
+    CollectingSink s = Parsing.parse(aiperf, ("{\"input_config\": {\"phases\": ["
+        + "{\"name\": \"warmup\", \"type\": \"poisson\", \"exclude_from_results\": true, \"requests\": 16, \"rate\": 4.0},"
+        + "{\"name\": \"profiling\", \"type\": \"poisson\", \"requests\": 96, \"rate\": 1.0}]},"
+        + "\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1.0097}}").getBytes(StandardCharsets.UTF_8), "r1.0");
+    assertEquals("request_rate", s.levels.get("r1.0")[0], s.reported.toString());
+    assertEquals(1.0, s.levels.get("r1.0")[1]);
+  }
+
   @Test
   void genaiPerfsCsvWithCrlfThousandsSeparatorsAndNa() throws IOException {
     // the zephyr-7b run of genai-perf's goodput docs, written as genai-perf writes its CSV

@@ -17,17 +17,22 @@ class VllmBenchFormatTest {
       + "\"input_lens\":[10,20],\"output_lens\":[3,1],\"ttfts\":[0.1,0.2],\"itls\":[[0.01,0.02],[]],"
       + "\"start_times\":[5.0,5.5],\"latencies\":[0.13,0.2],\"generated_texts\":[\"abc\",\"d\"],\"errors\":[\"\",\"\"]}";
 
-  /** A run with a speculator: the acceptance figures, per position too, as its console prints them. */
+  /**
+   * A run with a speculator: the acceptance figures, per position too, as its console prints them
+   * (the file's per-position figures are fractions, vllm 0.25.1's result: 0.85, 0.7167, 0.5944).
+   * A multi-turn run's durations in ms are ms.
+   */
   @Test
   void speculativeDecodingFiguresWithTheirUnitsAndEachPosition() throws IOException {
     CollectingSink s = Parsing.parse(format, "{\"backend\":\"vllm\",\"max_concurrency\":4,\"completed\":2,"
         + "\"spec_decode_acceptance_rate\":47.16,\"spec_decode_acceptance_length\":4.77,\"spec_decode_num_drafts\":446819,"
         + "\"spec_decode_draft_tokens\":3574552,\"spec_decode_accepted_tokens\":1685779,"
-        + "\"spec_decode_per_position_acceptance_rates\":[82.27,66.16]}");
+        + "\"spec_decode_per_position_acceptance_rates\":[0.8227,0.6616],\"avg_conversation_duration_ms\":96998.812}");
     for (String f : List.of("spec_decode_acceptance_rate value 47.16 %", "spec_decode_acceptance_length value 4.77 tokens",
         "spec_decode_num_drafts value 446819.0 count", "spec_decode_draft_tokens value 3574552.0 tokens",
         "spec_decode_per_position_acceptance_rates position_0 82.27 %",
-        "spec_decode_per_position_acceptance_rates position_1 66.16 %")) {
+        "spec_decode_per_position_acceptance_rates position_1 66.16 %",
+        "avg_conversation_duration_ms value 96998.812 ms")) {
       assertTrue(s.reported.contains("dir 4.0 " + f), f + " in " + s.reported);
     }
   }
