@@ -144,7 +144,17 @@ final class BenchResult {
           p.skipChildren();
         }
       }
-      case "max_concurrency" -> maxConcurrency = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
+      case "max_concurrency" -> {
+        if (v != JsonToken.VALUE_NULL) {
+          maxConcurrency = PeerJson.number(p, key);
+        }
+      }
+      // vllm bench serve's multi-turn mode (2026): conversations in flight at once, its concurrency
+      case "multi_turn_concurrency" -> {
+        Double c = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
+        figure(key, "value", "count", c);
+        maxConcurrency = maxConcurrency == null ? c : maxConcurrency;
+      }
       case "request_rate" -> {
         requestRate = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
         figure(key, "value", "1/s", requestRate);

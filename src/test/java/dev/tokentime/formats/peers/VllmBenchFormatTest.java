@@ -37,6 +37,14 @@ class VllmBenchFormatTest {
     }
   }
 
+  /** vllm bench serve's multi-turn mode (2026) states its concurrency as multi_turn_concurrency. */
+  @Test
+  void aMultiTurnRunsConcurrencyIsItsLevel() throws IOException {
+    CollectingSink s = Parsing.parse(format, "{\"mode\":\"multi_turn\",\"max_concurrency\":null,"
+        + "\"multi_turn_concurrency\":2,\"completed\":16,\"request_throughput\":0.164,\"mean_ttft_ms\":958.3}");
+    assertTrue(s.reported.contains("dir 2.0 ttft mean 958.3 ms"), s.reported.toString());
+  }
+
   /** One start time out of range is that request's reject; the file's other requests are read. */
   @Test
   void aStartTimeOutOfRangeRejectsItsRequestOnly() throws IOException {
