@@ -35,9 +35,11 @@ public interface InputFormat {
 
   /**
    * Whether a file of this format is a tool's result that holds its runs whole (vllm bench serve's
-   * --save-result JSON): files of it side by side in one folder (a sweep's results directory) are
-   * different runs, each named by its folder and file ({@code results/vllm-c16}), where the files
-   * of one run folder (a requests file, a tokens file, a console log) share the folder's name.
+   * --save-result JSON, a console summary): files of it side by side in one folder (a sweep's
+   * results directory) are different runs, each named by its folder and file
+   * ({@code results/vllm-c16}; a result and its console log of one name share it), where the files
+   * of one run folder (a requests file, a tokens file, a result and its console log) share the
+   * folder's name.
    */
   default boolean runPerFile() {
     return false;

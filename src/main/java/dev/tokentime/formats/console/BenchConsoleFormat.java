@@ -165,6 +165,12 @@ public final class BenchConsoleFormat implements InputFormat {
     return "runs, reported_metrics";
   }
 
+  /** A console summary holds its run whole: two in one folder (a sweep's logs) are two runs. */
+  @Override
+  public boolean runPerFile() {
+    return true;
+  }
+
   @Override
   public int sniff(Sample sample) {
     String text = WrapperLayer.peelLines(sample);

@@ -174,7 +174,8 @@ public final class LogTimes {
    * its day, the next day when that is over 12 hours back (midnight passed), the day before when
    * that is over 12 hours ahead and the day before lies within an hour before it (a line written
    * just before midnight, logged after one written just after). The first such line of a file
-   * without an earlier time takes the date of --at, else of a dated line near the file's top,
+   * without an earlier time takes the date of --at, else of the dated line near the file's top
+   * that comes after it (the day before when the time is later in the day than that line's),
    * else of the file's modification time (the day before when its time of day is later than the
    * file's: no line is written after the file).
    */
@@ -193,8 +194,12 @@ public final class LogTimes {
       }
     } else if (ctx.at() != null) {
       at = LocalDateTime.of(ctx.at().atZone(zone()).toLocalDate(), time);
-    } else if (headDate != null) {
+    } else if (headDateTime != null) {
+      // the dated line comes after this one: the time of day at or before it (a minute's slack)
       at = LocalDateTime.of(headDate, time);
+      if (at.isAfter(headDateTime.plusMinutes(1))) {
+        at = at.minusDays(1);
+      }
     } else {
       Instant ref = ctx.fileModified() != null ? ctx.fileModified() : Instant.now();
       var refTime = ref.atZone(zone());
@@ -375,26 +380,30 @@ public final class LogTimes {
 
   /** The date of the first line of the file's head that starts with one, or null. */
   private java.time.LocalDate headDate;
+  /** That line's date and time (to the minute, or the second where written), or null. */
+  private LocalDateTime headDateTime;
 
-  void headDate(java.time.LocalDate d) {
-    headDate = d;
+  void headDate(LocalDateTime d) {
+    headDateTime = d;
+    headDate = d == null ? null : d.toLocalDate();
   }
 
   private static final java.util.regex.Pattern LINE_DATE = java.util.regex.Pattern.compile(
-      "(?m)^\\[?((?:19|20)\\d\\d)-(\\d\\d)-(\\d\\d)[ T]\\d\\d:\\d\\d");
+      "(?m)^\\[?((?:19|20)\\d\\d)-(\\d\\d)-(\\d\\d)[ T](\\d\\d):(\\d\\d)(?::(\\d\\d))?");
 
   /**
-   * The date of the first line in {@code head} that starts with a date and a time (a wrapper's
-   * or a formatter's: "2025-07-08 17:36:59,526 …", "[2025-07-08T…", "2025-07-08T17:36:59Z stdout F
-   * …"), or null: it dates the month-day lines above it better than the file's modification time,
-   * which a copy of the file renews.
+   * The date and time of the first line in {@code head} that starts with a date and a time (a
+   * wrapper's or a formatter's: "2025-07-08 17:36:59,526 …", "[2025-07-08T…", "2025-07-08T17:36:59Z
+   * stdout F …"), or null: it dates the month-day and time-of-day lines above it better than the
+   * file's modification time, which a copy of the file renews.
    */
-  static java.time.LocalDate firstLineDate(byte[] head) {
+  static LocalDateTime firstLineDate(byte[] head) {
     java.util.regex.Matcher m = LINE_DATE.matcher(new String(head, java.nio.charset.StandardCharsets.ISO_8859_1));
     while (m.find()) {
       try {
-        return java.time.LocalDate.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-            Integer.parseInt(m.group(3)));
+        return LocalDateTime.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+            Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)),
+            m.group(6) == null ? 0 : Integer.parseInt(m.group(6)));
       } catch (DateTimeException e) {
         // not a date (13-45): the next one may be
       }

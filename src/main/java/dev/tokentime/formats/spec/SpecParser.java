@@ -398,7 +398,7 @@ public final class SpecParser {
   }
 
   /** The date of the first dated line of the file's head, or null (LogTimes.firstLineDate). */
-  void headDate(java.time.LocalDate d) {
+  void headDate(java.time.LocalDateTime d) {
     times.headDate(d);
   }
 

@@ -127,6 +127,31 @@ class ToolOutputsTest {
     }
   }
 
+  /**
+   * A sweep's folder of results and their console logs, one name per run (llm-benchmaxxing's
+   * run_N_….json beside run_N_….txt): each result and its log are one run at one level; before,
+   * the logs of two rates fell into one folder run whose level was whichever file came first.
+   */
+  @Test
+  void aResultAndItsConsoleLogOfOneNameAreOneRunBesideOthers() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("sweep"));
+    String json = Files.readString(DIR.resolve("vllm-2026-gemma4-rate8/result-long-rate8.json"));
+    String log = Files.readString(Path.of("src/test/resources/real-logs/console/vllm-bench-serve-2026-rate8.log"));
+    for (int rate : new int[] {4, 8}) {
+      Files.writeString(dir.resolve("run_rate" + rate + ".json"), json.replace("\"request_rate\": 8.0", "\"request_rate\": " + rate + ".0"));
+      Files.writeString(dir.resolve("run_rate" + rate + ".txt"), log.replace("request_rate=8.0", "request_rate=" + rate + ".0")
+          .replace("Traffic request rate: 8.0", "Traffic request rate: " + rate + ".0")
+          .replace("Request rate configured (RPS):           8.00", "Request rate configured (RPS):           " + rate + ".00"));
+    }
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      IngestResult r = t.ingest(IngestOptions.of(List.of(dir.toString())));
+      assertEquals(0, r.files().stream().mapToLong(IngestResult.FileResult::rejected).sum(), r.files().toString());
+      assertEquals(List.of(List.of("sweep/run_rate4", 4.0, 2L), List.of("sweep/run_rate8", 8.0, 2L)),
+          t.rows("SELECT run, any_value(u.level), count(DISTINCT source_id) FROM runs AS u"
+              + " JOIN reported_metrics USING (run) GROUP BY run ORDER BY run"));
+    }
+  }
+
   /** A run whose every request timed out still has AIPerf's error count in aiperf_metrics. */
   @Test
   void anAllErrorRunKeepsItsErrorCount() throws Exception {

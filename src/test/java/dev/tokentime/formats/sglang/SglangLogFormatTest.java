@@ -100,6 +100,14 @@ class SglangLogFormatTest {
         s.steps.stream().map(x -> x.tsNs).toList());
   }
 
+  /** A time of day before the file's first dated line is at or before that line: 23:59:50 of the day before. */
+  @Test
+  void aTimeOfDayBeforeTheFirstDatedLineIsBeforeIt() throws IOException {
+    RecordingSink s = parse("[23:59:50 TP0" + DECODE + "[2025-03-10 00:00:05 TP0" + DECODE + "[00:00:09 TP0" + DECODE);
+    assertEquals(List.of(ns("2025-03-09T23:59:50Z"), ns("2025-03-10T00:00:05Z"), ns("2025-03-10T00:00:09Z")),
+        s.steps.stream().map(x -> x.tsNs).toList());
+  }
+
   /** --at names the date of a log whose lines carry a time of day only. */
   @Test
   void timeOnlyHeadersTakeTheDateAtGives() throws IOException {
