@@ -518,7 +518,7 @@ public final class IngestService {
             writer, input.damage());
       }
       String repeated = writer.dropRepeatedChunks(); // refuses a file that repeats its own chunks
-      writer.commit(sha, p.size(), lines, head);
+      writer.commit(sha, p.size(), lines, head, input.contentBytes());
       Timing.note("%s load %.2f s, commit %.2f s", display, (t1 - t0) / 1e9,
           (System.nanoTime() - t1) / 1e9);
       IngestResult.FileResult r = result(display, format, p.compression(), writer.sourceId(), "ingested", lines,

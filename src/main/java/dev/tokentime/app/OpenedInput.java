@@ -42,6 +42,8 @@ public final class OpenedInput implements AutoCloseable {
   /** Of the decompressed content; the same digest as {@link #sha} for a file not compressed. */
   private final MessageDigest contentSha;
   private final InputStream hashed;
+  /** Counts the content's bytes (decompressed), for {@link #contentBytes}. */
+  private CountingStream contentCount;
   private GzipMembers gzip;
   private String rawHex;
   private final String compression;
@@ -99,6 +101,7 @@ public final class OpenedInput implements AutoCloseable {
     if (transcoded) {
       guarded = new DigestInputStream(guarded, contentSha);
     }
+    guarded = contentCount = new CountingStream(guarded);
     this.hashed = guarded;
     byte[] head = guarded.readNBytes(SAMPLE_BYTES);
     this.sample = new Sample(path.getFileName().toString(), head, head.length);
@@ -161,6 +164,11 @@ public final class OpenedInput implements AutoCloseable {
     }
     rawHex = HexFormat.of().formatHex(sha.digest());
     return transcoded ? HexFormat.of().formatHex(contentSha.digest()) : rawHex;
+  }
+
+  /** Bytes of content (decompressed, as transcoded); after {@link #sha256}. */
+  public long contentBytes() {
+    return contentCount.count;
   }
 
   /** SHA-256 of the file's bytes as they are; after {@link #sha256}. */

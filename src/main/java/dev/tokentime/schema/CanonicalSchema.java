@@ -272,7 +272,8 @@ public final class CanonicalSchema {
           + " name after it grew (a second capture of one pod), or an earlier copy of one already read,"
           + " whose content a stored source's beginning or end then proves.",
       List.of(of("source_id", "INTEGER", "id", "Source (sources.source_id)."),
-          of("head_sha256", "VARCHAR", "text", "SHA-256 of the source's first 4,096 bytes of content.")));
+          of("head_sha256", "VARCHAR", "text", "SHA-256 of the source's first 4,096 bytes of content."),
+          of("content_bytes", "BIGINT", "bytes", "Bytes of content, decompressed (sources.bytes is the file's size).")));
 
   /** Canonical tables written by ingest, in creation order. */
   public static final List<TableDef> TABLES = List.of(RUNS, SOURCES, CLOCKS, REQUESTS, REQUEST_LINKS,

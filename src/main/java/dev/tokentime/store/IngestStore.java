@@ -48,6 +48,7 @@ public final class IngestStore implements AutoCloseable {
     this.nextSourceId = (int) db.queryLong("SELECT coalesce(max(source_id), 0) FROM sources") + 1;
     Deriver.ensurePendingTable(db);
     db.execute(dev.tokentime.schema.CanonicalSchema.SOURCE_HEADS.createSql()); // made before it existed
+    db.execute("ALTER TABLE _source_heads ADD COLUMN IF NOT EXISTS content_bytes BIGINT");
     this.nextPendingSeq = db.queryLong("SELECT coalesce(max(seq), 0) FROM _pending_runs") + 1;
   }
 
@@ -116,10 +117,11 @@ public final class IngestStore implements AutoCloseable {
   /**
    * Sources whose content is this file's beginning: the same log read again after it grew (a
    * live log), after rotation renamed it ({@code server.log} read, then {@code server.log.1}), or
-   * captured twice under two names ({@code pod.log}, then {@code pod-2.log}). Looked for among
-   * uncompressed sources of this file's directory (another directory's file is another run's,
-   * even where it holds the same lines) read from this path, from a file whose name begins this
-   * one's (a compressed file does not grow in place), or whose first 4,096 bytes are this file's
+   * captured twice under two names ({@code pod.log}, then {@code pod-2.log}, compressed or not).
+   * Looked for among sources of this file's directory (another directory's file is another run's,
+   * even where it holds the same lines) read from this path or from a file whose name begins this
+   * one's (uncompressed: a compressed file does not grow in place), or whose first 4,096 bytes are
+   * this file's
    * ({@code headSha256}, null for a shorter file); the content decides, by the SHA-256 of this
    * file's first bytes against the source's.
    */
@@ -131,10 +133,14 @@ public final class IngestStore implements AutoCloseable {
     int slash = path.lastIndexOf('/');
     String dir = path.substring(0, slash + 1);
     synchronized (lock) {
+      // a compressed source's content length is its head row's (its bytes are the file's size);
+      // a compressed one is found by its head only (a compressed file does not grow in place)
       try (PreparedStatement ps = db.connection().prepareStatement(
-          "SELECT source_id, bytes, sha256, path FROM sources WHERE compression = 'none' AND bytes > 0 AND bytes < ?"
-              + " AND (starts_with(?, path) OR source_id IN (SELECT source_id FROM _source_heads"
-              + " WHERE head_sha256 = ?)) ORDER BY bytes, source_id")) {
+          "SELECT source_id, len, sha256, path FROM (SELECT s.source_id, s.sha256, s.path, s.compression,"
+              + " h.head_sha256, CASE WHEN s.compression = 'none' THEN s.bytes ELSE h.content_bytes END AS len"
+              + " FROM sources AS s LEFT JOIN _source_heads AS h USING (source_id))"
+              + " WHERE len > 0 AND len < ? AND ((compression = 'none' AND starts_with(?, path))"
+              + " OR head_sha256 = ?) ORDER BY len, source_id")) {
         ps.setLong(1, size);
         ps.setString(2, path);
         ps.setString(3, headSha256);

@@ -481,14 +481,16 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
    * @param lines lines read; must equal records + other lines + rejects
    */
   public void commit(String sha256, long bytes, long lines) throws SQLException {
-    commit(sha256, bytes, lines, null);
+    commit(sha256, bytes, lines, null, bytes);
   }
 
   /**
    * As {@link #commit(String, long, long)}, with the SHA-256 of the content's first 4,096 bytes
-   * (null for a shorter file), kept in _source_heads to find the same log read again.
+   * (null for a shorter file) and the content's length, decompressed, kept in _source_heads to
+   * find the same log read again.
    */
-  public void commit(String sha256, long bytes, long lines, String headSha256) throws SQLException {
+  public void commit(String sha256, long bytes, long lines, String headSha256, long contentBytes)
+      throws SQLException {
     if (lines != records + otherLines + rejected) {
       throw new IllegalStateException("line accounting of " + info.path() + " does not reconcile: "
           + lines + " lines read, " + records + " records + " + otherLines + " other + " + rejected
@@ -512,9 +514,11 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
       ps.executeUpdate();
     }
     if (headSha256 != null) {
-      try (PreparedStatement ps = conn.prepareStatement("INSERT INTO _source_heads VALUES (?, ?)")) {
+      try (PreparedStatement ps = conn.prepareStatement(
+          "INSERT INTO _source_heads (source_id, head_sha256, content_bytes) VALUES (?, ?, ?)")) {
         ps.setInt(1, sourceId);
         ps.setString(2, headSha256);
+        ps.setLong(3, contentBytes);
         ps.executeUpdate();
       }
     }

@@ -122,6 +122,33 @@ class GrownLogTest {
     }
   }
 
+  private static byte[] gzip(byte[] b) throws java.io.IOException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try (var z = new java.util.zip.GZIPOutputStream(out)) {
+      z.write(b);
+    }
+    return out.toByteArray();
+  }
+
+  /** Two compressed captures (pod.log.gz, then pod.log.1.gz holding more): one source, by either ingest. */
+  @Test
+  void compressedCapturesOfOneLogAreOneSource() throws Exception {
+    List<List<Object>> clean = cleanCounts();
+    Path dir = Files.createDirectories(tmp.resolve("gz/run"));
+    try (TestDb t = new TestDb(tmp.resolve("gz"))) {
+      Files.write(dir.resolve("pod.log.gz"), gzip(half));
+      t.ingest(dir.resolve("pod.log.gz"));
+      Files.write(dir.resolve("pod.log.1.gz"), gzip(whole));
+      IngestResult r = t.ingest(dir.resolve("pod.log.1.gz"));
+      assertEquals(1, r.files().get(0).grewFrom().size(), r.files().toString());
+      assertEquals(clean, t.rows(COUNTS));
+    }
+    try (TestDb t = new TestDb(tmp.resolve("gz-once"))) {
+      t.ingest(new IngestOptions(List.of(dir.toString()), null, null, false, false, false, null, null, null, 2));
+      assertEquals(clean, t.rows(COUNTS));
+    }
+  }
+
   /**
    * Three captures of one log in a folder read by one ingest, two files at a time: before, each
    * file's check ran before the others committed, and all three were stored (the log counted
