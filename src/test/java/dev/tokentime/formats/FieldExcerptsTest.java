@@ -56,7 +56,7 @@ class FieldExcerptsTest {
       Map.entry("21-bracket-proc-tags-v0111-workerproc-oom-vllm29070.log", "vllm-log 14 6 8 0"),
       // "(EngineCore) " without a pid (2026): start-up lines only
       Map.entry("22-proc-tag-without-pid-startup-vllm43009.log", "vllm-log 10 0 10 0"),
-      // a time of day alone before each stats line: no date, no time; the stats are read
+      // a time of day alone before each stats line: dated by the file's date (time-of-day)
       Map.entry("23-hhmmss-only-stats-dev15830-vllm41081.log", "vllm-log 3 3 0 0"),
       // a router's request error with its traceback (uvicorn's "Exception in ASGI application"):
       // no crash; its 500 on /v1/models is no inference request
@@ -79,6 +79,22 @@ class FieldExcerptsTest {
       Map.entry("34-compose-midline-padding-v0-083-engine-init-opea2068.log", "vllm-log 9 1 8 0"),
       // V0's preemption warning: the engine's cumulative count between two stats lines
       Map.entry("35-v05-tqdm-glued-stats-preempt-warning-vllm5578.log", "vllm-log 3 3 0 0"),
+      // SGLang attention context parallelism: every ATTN_CP rank logs the one batch (five rows)
+      Map.entry("36-sgl-attn-cp-tp-header-prefill-pending-token-sgl30755.log", "sglang-log 5 5 0 0"),
+      Map.entry("37-sgl-pd-prefill-dp-tp-ep-unbootstrapped-transferring-trailing-comma-sgl11648.log", "sglang-log 6 5 1 0"),
+      Map.entry("38-sgl-v046-prefill-cached-token-no-rank-access-200-burst-sgl6291.log", "sglang-log 13 3 10 0"),
+      Map.entry("39-v1-engine001-external-prefix-cache-deferred-specdecode-access-ascend11876.log", "vllm-log 6 4 2 0"),
+      Map.entry("40-v1-blockquote-on-first-line-only-stats-specdecode-vllm43447.log", "vllm-log 4 4 0 0"),
+      Map.entry("41-v1-mm-cache-hit-rate-stats-metrics-scrape-access-recipes404.log", "vllm-log 12 2 10 0"),
+      Map.entry("42-v0-072-added-stats-200-then-400-bad-request-vllm13340.log", "vllm-log 6 5 1 0"),
+      // a Received line whose header was lost in the paste: rejected (no time), its Added line read
+      Map.entry("43-v0-embeddings-received-bare-added-single-space-access-200-400-vllm15519.log", "vllm-log 7 4 2 1"),
+      // Triton's JSON iteration stats hard-wrapped over five lines: one step
+      Map.entry("44-triton-trtllm-backend-json-iter-stats-hardwrapped-backend217.log", "trtllm-iter-stats 7 1 6 0"),
+      Map.entry("45-triton-trtllm-json-iter-counter-inline-backticks-trtllm431.log", "trtllm-iter-stats 3 1 2 0"),
+      Map.entry("46-trtllm-pyexec-iter-log-before-after-num-scheduled-trtllm3914.log", "trtllm-iter-stats 11 2 9 0"),
+      // Ray's " [repeated 2x across cluster]" removed from the stats lines
+      Map.entry("47-ray-enginebackgroundprocess-v0-stats-repeated-across-cluster-ray54070.log", "vllm-log 4 2 2 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -115,6 +131,16 @@ class FieldExcerptsTest {
   @Test
   void everyExcerptIsAccountedAsPinned() throws IOException {
     EXCERPTS.assertAccounts(ACCOUNTS);
+  }
+
+  /** vLLM 0.2x's second engine (Engine 001) with the external prefix cache's hit rate and a deferred request. */
+  @Test
+  void aSecondEnginesStatsKeepTheirInstanceAndNewFields() throws IOException {
+    RecordingSink s = read("39-v1-engine001-external-prefix-cache-deferred-specdecode-access-ascend11876.log").sink();
+    EngineStatsRecord first = s.stats.get(0);
+    assertEquals("Engine 001", first.instance);
+    assertEquals(2, first.running);
+    assertEquals(1.0, first.extras.get("external_prefix_cache_hit_rate"));
   }
 
   /** Names of the same figure agree across versions, whatever their words (0.5.x doubled one). */

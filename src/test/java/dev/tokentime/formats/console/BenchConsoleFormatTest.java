@@ -55,7 +55,12 @@ class BenchConsoleFormatTest {
       "benchmark-serving-2024-unit-after-two-runs-jetstream83.txt, vllm-bench-console, 26, 4, 0",
       "vllm-bench-pytest-log-prefix-midblock-ascend6235.txt, vllm-bench-console, 13, 4, 0",
       "aiperf-rows-without-header-aiperf535.txt, aiperf-console, 4, 5, 0",
-      "genai-perf-2406-nanoseconds-pa437.txt, genai-perf-console, 2, 8, 0"})
+      "genai-perf-2406-nanoseconds-pa437.txt, genai-perf-console, 2, 8, 0",
+      "vllm-bench-console-backend-sglang-goodput-preamble-kvcached136.txt, vllm-bench-console, 17, 9, 0",
+      "vllm-bench-console-one-success-max-conc-vllm24005.txt, vllm-bench-console, 3, 8, 0",
+      "sglang-bench-console-prose-preamble-rate330-sgl8285.txt, sglang-bench-console, 19, 7, 0",
+      "sglang-bench-console-unpadded-rate-1000000-sgl14194.txt, sglang-bench-console, 22, 7, 0",
+      "sglang-bench-console-prose-header-lines-sgl9428.txt, sglang-bench-console, 19, 12, 0"})
   void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
     CollectingSink s = parse(file);
     assertTrue(s.reported.contains("format " + format), s.reported.get(s.reported.size() - 1));
