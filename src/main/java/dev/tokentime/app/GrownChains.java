@@ -1,7 +1,5 @@
 package dev.tokentime.app;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,8 +18,11 @@ import java.util.Map;
 final class GrownChains {
   private GrownChains() {}
 
-  /** A file of the ingest: where it is (null for standard input), whether compressed, its size. */
-  record File(Path path, boolean compressed, long size) {}
+  /**
+   * A file of the ingest: where it is (null for standard input), whether compressed, its size and
+   * the SHA-256 of its first 4 KiB of content (null for a shorter file).
+   */
+  record File(Path path, boolean compressed, long size, String head) {}
 
   /**
    * Groups of indices into {@code files}: a file alone, or files that may extend one another,
@@ -50,7 +51,7 @@ final class GrownChains {
         }
       }
       byDir.get(dir).add(i);
-      String head = head(f);
+      String head = f.head();
       if (head != null) {
         Integer j = byHead.putIfAbsent(dir + "\u0000" + head, i);
         if (j != null) {
@@ -69,14 +70,6 @@ final class GrownChains {
       out.add(g);
     }
     return out;
-  }
-
-  private static String head(File f) {
-    try {
-      return Files.isRegularFile(f.path()) ? OpenedInput.headSha256(f.path(), f.compressed()) : null;
-    } catch (IOException e) {
-      return null; // unreadable: its own ingest says so
-    }
   }
 
   private static int find(int[] parent, int i) {

@@ -65,10 +65,10 @@ public final class IngestService {
 
   /** A file to ingest, with what was learnt of it before ingesting. */
   private record Planned(InputResolver.Input input, Path path, InputFormat format,
-      String compression, long size, String sha256, String run) {
+      String compression, long size, String sha256, String run, String head) {
 
     Planned(InputResolver.Input input, Path path, InputFormat format, String compression, long size, String sha256) {
-      this(input, path, format, compression, size, sha256, null);
+      this(input, path, format, compression, size, sha256, null, null);
     }
   }
 
@@ -129,7 +129,7 @@ public final class IngestService {
             futures.add(new java.util.concurrent.CompletableFuture<>());
           }
           for (List<Integer> chain : GrownChains.of(plan.stream().map(p -> new GrownChains.File(
-              p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size())).toList())) {
+              p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size(), p.head())).toList())) {
             pool.submit(() -> {
               for (int i : chain) {
                 if (futures.get(i).isDone() || Thread.currentThread().isInterrupted()) {
@@ -267,27 +267,37 @@ public final class IngestService {
    * format in one folder (a sweep's results directory: vllm-c2.json, vllm-c4.json) is a run of its
    * own, named by its folder and file ("results/vllm-c2"): named by the folder alone, the folder's
    * one run took the first file's level and refused the others'. A folder's other files (its
-   * console log, a server log) keep the folder's name. The folder's files are sniffed once.
+   * console log, a server log) keep the folder's name. The folder's files are sniffed once. Each
+   * file's head is hashed here, once, for the growing-log checks.
    */
   private List<Planned> fileRuns(List<Planned> plan) {
     Map<Path, Map<String, Integer>> perDir = new HashMap<>();
     List<Planned> out = new ArrayList<>();
     for (Planned p : plan) {
-      if (p.input().stdin() || !p.format().runPerFile()) {
+      if (p.input().stdin()) {
         out.add(p);
         continue;
       }
       Path abs = p.path().toAbsolutePath().normalize();
       Path dir = abs.getParent();
-      Map<String, Integer> counts = perDir.computeIfAbsent(dir, this::formatCounts);
-      if (counts.getOrDefault(p.format().id(), 0) < 2 || dir == null || dir.getFileName() == null) {
-        out.add(p);
-        continue;
+      String run = null;
+      if (p.format().runPerFile() && dir != null && dir.getFileName() != null
+          && perDir.computeIfAbsent(dir, this::formatCounts).getOrDefault(p.format().id(), 0) >= 2) {
+        run = dir.getFileName() + "/" + stem(abs.getFileName().toString());
       }
-      out.add(new Planned(p.input(), p.path(), p.format(), p.compression(), p.size(), p.sha256(),
-          dir.getFileName() + "/" + stem(abs.getFileName().toString())));
+      out.add(new Planned(p.input(), p.path(), p.format(), p.compression(), p.size(), p.sha256(), run,
+          head(p)));
     }
     return out;
+  }
+
+  /** The content's first 4 KiB hashed once per file (growing logs: GrownChains, IngestStore.grownSources). */
+  private static String head(Planned p) {
+    try {
+      return Files.isRegularFile(p.path()) ? OpenedInput.headSha256(p.path(), !p.compression().equals("none")) : null;
+    } catch (IOException e) {
+      return null; // unreadable: its own ingest says so
+    }
   }
 
   /** How many files of the folder (not its subfolders) each format claims. */
@@ -462,7 +472,7 @@ public final class IngestService {
     }
     List<Integer> grewFrom = List.of();
     boolean plain = p.compression().equals("none");
-    String head = in.stdin() ? null : OpenedInput.headSha256(p.path(), !plain);
+    String head = p.head();
     if (replace.isEmpty() && !in.stdin()) {
       // the same log read again after it grew (in place, rotated and compressed: server.log
       // read, then server.log.1.gz, or captured again under another name): its first reading

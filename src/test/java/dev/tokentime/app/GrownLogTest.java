@@ -122,6 +122,11 @@ class GrownLogTest {
     }
   }
 
+  /** The folder in one ingest, two files at a time. */
+  private static IngestResult ingestAtOnce(TestDb t, Path dir) throws Exception {
+    return t.ingest(new IngestOptions(List.of(dir.toString()), null, null, false, false, false, null, null, null, 2));
+  }
+
   private static byte[] gzip(byte[] b) throws java.io.IOException {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     try (var z = new java.util.zip.GZIPOutputStream(out)) {
@@ -144,7 +149,7 @@ class GrownLogTest {
       assertEquals(clean, t.rows(COUNTS));
     }
     try (TestDb t = new TestDb(tmp.resolve("gz-once"))) {
-      t.ingest(new IngestOptions(List.of(dir.toString()), null, null, false, false, false, null, null, null, 2));
+      ingestAtOnce(t, dir);
       assertEquals(clean, t.rows(COUNTS));
     }
   }
@@ -162,12 +167,11 @@ class GrownLogTest {
     Files.write(dir.resolve("pod.log"), half);
     Files.write(dir.resolve("pod-1.log"), Arrays.copyOf(half, half.length / 2 + 1));
     try (TestDb t = new TestDb(tmp.resolve("folder"))) {
-      IngestResult r = t.ingest(new IngestOptions(List.of(dir.toString()), null, null, false, false,
-          false, null, null, null, 2));
+      IngestResult r = ingestAtOnce(t, dir);
       assertEquals(3, r.files().size(), r.files().toString());
       assertEquals(clean, t.rows(COUNTS));
       // and again: nothing changes
-      t.ingest(new IngestOptions(List.of(dir.toString()), null, null, false, false, false, null, null, null, 2));
+      ingestAtOnce(t, dir);
       assertEquals(clean, t.rows(COUNTS));
     }
   }
