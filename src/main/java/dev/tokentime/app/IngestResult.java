@@ -39,13 +39,18 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
     }
   }
 
-  /** A file left out: {@link #UNRECOGNISED}, {@link #EMPTY}, or {@link #SAME_AS} the file it copies. */
+  /**
+   * A file left out: {@link #UNRECOGNISED}, {@link #EMPTY}, {@link #SAME_AS} the file it copies,
+   * {@link #UNREADABLE}, or {@link #LEFT_OUT} by its format for what lies beside it.
+   */
   public record Skipped(String path, String reason) {
     public static final String UNRECOGNISED = "format not recognised";
     public static final String EMPTY = "empty";
     public static final String SAME_AS = "same content as ";
     /** Found in a directory and not readable at all (a damaged compressed header): followed by why. */
     public static final String UNREADABLE = "cannot read: ";
+    /** Found in a directory whose other files hold what it holds, or no measurement: followed by why. */
+    public static final String LEFT_OUT = "left out: ";
   }
 
   public long rejected() {

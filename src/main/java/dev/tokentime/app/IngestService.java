@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -204,6 +205,7 @@ public final class IngestService {
       List<IngestResult.Skipped> skipped, List<Path> spooled) {
     List<Planned> plan = new ArrayList<>();
     Map<Long, Integer> sizes = new HashMap<>();
+    Map<Path, Set<String>> neighbours = new HashMap<>();
     for (InputResolver.Input in : inputs) {
       try {
         Path path = in.path();
@@ -227,6 +229,11 @@ public final class IngestService {
           }
           skipped.add(new IngestResult.Skipped(in.display(), empty ? IngestResult.Skipped.EMPTY
               : IngestResult.Skipped.UNRECOGNISED));
+          continue;
+        }
+        String leaveOut = in.explicit() || in.stdin() ? null : leaveOut(format, path, neighbours);
+        if (leaveOut != null) {
+          skipped.add(new IngestResult.Skipped(in.display(), IngestResult.Skipped.LEFT_OUT + leaveOut));
           continue;
         }
         long size = Files.size(path);
@@ -260,6 +267,23 @@ public final class IngestService {
       }
     }
     return fileRuns(out);
+  }
+
+  /** The format's reason to leave a file found in a folder out, given its neighbours' names. */
+  private static String leaveOut(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
+    Path abs = path.toAbsolutePath().normalize();
+    Path dir = abs.getParent();
+    if (dir == null || abs.getFileName() == null) {
+      return null;
+    }
+    Set<String> names = neighbours.computeIfAbsent(dir, d -> {
+      try (var files = Files.list(d)) {
+        return files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+      } catch (IOException e) {
+        return Set.of();
+      }
+    });
+    return format.leaveOut(abs.getFileName().toString(), names);
   }
 
   /**

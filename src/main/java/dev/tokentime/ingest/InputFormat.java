@@ -46,6 +46,16 @@ public interface InputFormat {
   }
 
   /**
+   * Why a file found in a folder (not one the user named) is left out, given the names of the
+   * files beside it: the folder's other files already hold what it holds (vllm bench sweep's
+   * {@code summary.json} beside its {@code run=N.json}), or it is no measurement (the sweep's
+   * {@code warmup.json}); null to read it. Named by the user, the file is read.
+   */
+  default String leaveOut(String fileName, java.util.Set<String> neighbours) {
+    return null;
+  }
+
+  /**
    * Reads the whole stream, handing rows, other lines and rejects to the sink. Returns the number
    * of lines (or records, for formats that are not line-oriented) read, which must equal records +
    * other lines + rejects as reported to the sink.

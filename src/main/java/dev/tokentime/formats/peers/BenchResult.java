@@ -50,6 +50,7 @@ final class BenchResult {
   private long line;
   private Double maxConcurrency;
   private Double requestRate;
+  private Integer runNumber; // vllm bench sweep's repeat (0, 1, …; -1 its warm-up)
   private final List<String[]> figures = new ArrayList<>(); // {metric, stat, unit}
   private final List<Double> values = new ArrayList<>();
   private double[] ttfts;
@@ -112,6 +113,7 @@ final class BenchResult {
 
   private void reset() {
     maxConcurrency = requestRate = null;
+    runNumber = null;
     figures.clear();
     values.clear();
     ttfts = startTimes = latencies = itlFlat = null;
@@ -154,6 +156,11 @@ final class BenchResult {
         Double c = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
         figure(key, "value", "count", c);
         maxConcurrency = maxConcurrency == null ? c : maxConcurrency;
+      }
+      // vllm bench sweep adds the repeat's number to each run's result (-1 for its warm-up run)
+      case "run_number" -> {
+        Double n = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
+        runNumber = n == null || n != Math.rint(n) || Math.abs(n) > 1_000_000 ? null : n.intValue();
       }
       case "request_rate" -> {
         requestRate = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
@@ -228,7 +235,9 @@ final class BenchResult {
     String kind = maxConcurrency != null && maxConcurrency > 0 ? "concurrency"
         : requestRate != null && requestRate > 0 && !requestRate.isInfinite() ? "request_rate" : null;
     Double level = "concurrency".equals(kind) ? maxConcurrency : "request_rate".equals(kind) ? requestRate : null;
-    String conflict = sink.runLevel(run, kind, level, null, tool.engine + " result");
+    Integer repeat = runNumber != null && runNumber >= 0 ? runNumber : null;
+    String how = tool.engine + " result" + (runNumber != null && runNumber < 0 ? " (a sweep's warm-up run)" : "");
+    String conflict = sink.runLevel(run, kind, level, repeat, how);
     if (conflict != null) {
       sink.reject(line, conflict, null, 0, 0);
       return units;

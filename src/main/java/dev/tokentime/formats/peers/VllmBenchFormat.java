@@ -9,13 +9,15 @@ import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 
 /**
  * The result JSON of {@code vllm bench serve} / {@code benchmarks/benchmark_serving.py}
  * ({@code --save-result}, with {@code --save-detailed} per-request arrays). An
  * {@code --append-result} file holds several result objects one after another: each is a run.
  * Streamed: the objects and their arrays are read token by token (only the numbers of the arrays
- * are kept, never the generated texts).
+ * are kept, never the generated texts). {@code vllm bench sweep}'s {@code summary.json} is a JSON
+ * array of its runs' results (each with its {@code run_number}): each element is a run.
  */
 public final class VllmBenchFormat implements InputFormat {
 
@@ -42,6 +44,10 @@ public final class VllmBenchFormat implements InputFormat {
   @Override
   public int sniff(Sample sample) {
     String text = sample.text().stripLeading();
+    if (text.startsWith("[")) {
+      // vllm bench sweep's summary.json: an array of result objects
+      text = text.substring(1).stripLeading();
+    }
     // a result without throughputs (vllm-ascend's nightly serving JSON: the run's settings and
     // its latency percentiles alone) is one by its benchmark_serving.py keys
     boolean figures = text.contains("\"request_throughput\"") || text.contains("\"mean_ttft_ms\"")
@@ -59,6 +65,29 @@ public final class VllmBenchFormat implements InputFormat {
     return vllm ? 90 : 0;
   }
 
+  // vllm bench sweep's layout: SERVE-…-BENCH-…/run=0.json, run=1.json, summary.json (the same
+  // results again, as one array), warmup.json (--warmup-num-prompts: run_number -1)
+  private static final java.util.regex.Pattern SWEEP_RUN =
+      java.util.regex.Pattern.compile("run=\\d+\\.json(?:\\.gz|\\.zst)?");
+
+  @Override
+  public String leaveOut(String fileName, java.util.Set<String> neighbours) {
+    List<String> runs = neighbours.stream().filter(n -> SWEEP_RUN.matcher(n).matches())
+        .sorted(java.util.Comparator.comparing(String::length).thenComparing(String::compareTo)).toList();
+    if (runs.isEmpty()) {
+      return null;
+    }
+    String name = fileName.replaceFirst("(?i)\\.(?:gz|zst)$", "");
+    String shown = runs.size() <= 3 ? String.join(", ", runs) : runs.get(0) + " … " + runs.get(runs.size() - 1);
+    if (name.equals("summary.json")) {
+      return "vllm bench sweep's summary: the results of " + shown + " beside it, which are read";
+    }
+    if (name.equals("warmup.json")) {
+      return "vllm bench sweep's warm-up run, no measurement (" + shown + " beside it are read)";
+    }
+    return null;
+  }
+
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     RunNames runs = new RunNames(ctx.defaultRun());
@@ -68,8 +97,17 @@ public final class VllmBenchFormat implements InputFormat {
       long line = 1;
       try {
         JsonToken t;
+        boolean array = false;
         while ((t = p.nextToken()) != null) {
           line = PeerJson.line(p);
+          if (t == JsonToken.START_ARRAY && !array && p.getParsingContext().getParent().inRoot()) {
+            array = true; // a sweep's summary.json: its elements are the runs
+            continue;
+          }
+          if (t == JsonToken.END_ARRAY && array && p.getParsingContext().inRoot()) {
+            array = false;
+            continue;
+          }
           if (t != JsonToken.START_OBJECT) {
             units++;
             sink.reject(line, "expected a vLLM result object, got " + PeerJson.describe(p), null, 0, 0);

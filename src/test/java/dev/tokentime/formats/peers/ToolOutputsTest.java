@@ -128,6 +128,49 @@ class ToolOutputsTest {
   }
 
   /**
+   * vllm bench sweep's layout: each combination's folder holds run=N.json (the result with its
+   * run_number), summary.json (the same results again, as one array) and, with
+   * --warmup-num-prompts, warmup.json (run_number -1). Read as a folder, the summary counted every
+   * run twice (it was not recognised: skipped, but a copy of it alone is the runs' only record) and
+   * the warm-up was a third run of the level. The summary and the warm-up are now left out and
+   * listed; named alone, the summary's elements are the runs, repeats by their run_number.
+   */
+  @Test
+  void aVllmSweepFolderIsItsRunFilesOnce() throws Exception {
+    Path comb = Files.createDirectories(tmp.resolve("exp/SERVE--max_num_seqs=32-BENCH--max_concurrency=8"));
+    StringBuilder summary = new StringBuilder("[\n");
+    for (int n = -1; n <= 1; n++) {
+      String result = "{\"date\": \"20260105-101010\", \"backend\": \"vllm\", \"num_prompts\": 40, \"max_concurrency\": 8,"
+          + " \"completed\": 40, \"duration\": 4.0, \"request_throughput\": " + (10.0 + n) + ", \"mean_ttft_ms\": 40.0,"
+          + " \"max_num_seqs\": 32, \"run_number\": " + n + "}";
+      Files.writeString(comb.resolve(n < 0 ? "warmup.json" : "run=" + n + ".json"), result);
+      if (n >= 0) {
+        summary.append(n > 0 ? ",\n" : "").append(result);
+      }
+    }
+    Files.writeString(comb.resolve("summary.json"), summary.append("\n]").toString());
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      IngestResult r = t.ingest(IngestOptions.of(List.of(tmp.resolve("exp").toString())));
+      assertEquals(List.of("run=0.json", "run=1.json"),
+          r.files().stream().map(f -> Path.of(f.path()).getFileName().toString()).sorted().toList());
+      assertEquals(List.of("summary.json", "warmup.json"), r.skipped().stream()
+          .filter(s -> s.reason().startsWith(IngestResult.Skipped.LEFT_OUT))
+          .map(s -> Path.of(s.path()).getFileName().toString()).sorted().toList());
+      String comb8 = "SERVE--max_num_seqs=32-BENCH--max_concurrency=8/";
+      assertEquals(List.of(List.of(comb8 + "run=0", 8.0, 0, 10.0), List.of(comb8 + "run=1", 8.0, 1, 11.0)),
+          t.rows("SELECT run, u.level, repeat, value FROM runs AS u JOIN reported_metrics USING (run)"
+              + " WHERE metric = 'request_throughput' ORDER BY run"));
+      assertEquals(0L, t.rows("SELECT count(*) FROM reported_metrics WHERE metric = 'run_number'").get(0).get(0));
+    }
+    try (TestDb t = new TestDb(tmp.resolve("db2"))) {
+      t.ingest(IngestOptions.of(List.of(comb.resolve("summary.json").toString())));
+      assertEquals(List.of(List.of(0, 10.0), List.of(1, 11.0)),
+          t.rows("SELECT repeat, value FROM runs AS u JOIN reported_metrics USING (run)"
+              + " WHERE metric = 'request_throughput' ORDER BY repeat"));
+    }
+  }
+
+  /**
    * A sweep's folder of results and their console logs, one name per run (llm-benchmaxxing's
    * run_N_….json beside run_N_….txt): each result and its log are one run at one level; before,
    * the logs of two rates fell into one folder run whose level was whichever file came first.
