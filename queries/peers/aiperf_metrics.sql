@@ -7,7 +7,8 @@
 -- export, which wrote one mean per record instead of the list, adds that mean as its one sample,
 -- as AIPerf aggregated it then); time to second token is the second chunk minus the first, or
 -- the record's own figure when its chunks are not known; output token throughput per user is
--- 1 / ITL (a request with a gap that is not positive has no ICL, as AIPerf refuses it); benchmark duration is max(start + latency) - min(start) over the counted requests,
+-- 1 / ITL (a request with a gap that is not positive has no ICL, as AIPerf refuses it, except in
+-- AIPerf's own export, whose lists hold the gaps AIPerf counted); benchmark duration is max(start + latency) - min(start) over the counted requests,
 -- and request and output throughput divide the counted requests and their OSL by it.
 -- Time to first output token (the first answer chunk, not reasoning) and tokens per chunk come
 -- from request_output_timing. Statistics as numpy: mean, linear percentiles, population std.
@@ -27,6 +28,7 @@ WITH valid AS (
         ttft_ms AS time_to_first_token,
         coalesce((second_content_ns - first_content_ns) / 1e6, reported_ttst_ms) AS time_to_second_token,
         reported_icl_mean_ms,
+        source_format,
         e2e_ms AS request_latency,
         CASE WHEN output_tokens >= 2 THEN (e2e_ms - ttft_ms) / (output_tokens - 1) END AS inter_token_latency,
         output_tokens::DOUBLE AS output_sequence_length,
@@ -35,15 +37,17 @@ WITH valid AS (
     WHERE measured AND ok
 ),
 -- AIPerf's inter-chunk latency samples: the chunk gaps of the counted requests, except requests
--- with a gap that is not positive (AIPerf refuses them; the derive step keeps each request's
--- smallest gap). Where they are the gaps token_gaps counts (_stored_gap_runs: the common case),
+-- with a gap that is not positive when tokentime rebuilds the gaps from other sources' chunks
+-- (AIPerf refuses them; the derive step keeps each request's smallest gap). Where they are the gaps token_gaps counts (_stored_gap_runs: the common case),
 -- the figures are _gap_quantiles'; else the gaps are scanned where read (NOT MATERIALIZED), three
 -- times, rather than held (_pooled_quantiles reads them by name)
 kept_keys AS (
     SELECT v.run, v.request_key
     FROM valid AS v
     LEFT JOIN _request_tokens AS t USING (request_key)
-    WHERE coalesce(t.min_gap_ns > 0, true)
+    -- a record of AIPerf's own export carries the gaps AIPerf counted (one it refused has no
+    -- list): all of them stay, a 0.0 among them too (AIPerf 0.8 writes and pools zero gaps)
+    WHERE coalesce(t.min_gap_ns > 0, true) OR v.source_format = 'aiperf-jsonl'
 ),
 stored_runs AS (
     SELECT run FROM _stored_gap_runs('kept_keys')
@@ -126,7 +130,7 @@ errors AS (
     WHERE measured
     GROUP BY run
 )
-SELECT run, metric, stat, value, unit
+SELECT run, metric, stat, value, CASE WHEN stat = 'count' THEN 'count' ELSE unit END AS unit
 FROM (
     SELECT run, metric, unit, count, avg, min, max, std, q[1] AS p1, q[2] AS p5, q[3] AS p10, q[4] AS p25,
         q[5] AS p50, q[6] AS p75, q[7] AS p90, q[8] AS p95, q[9] AS p99
