@@ -42,7 +42,7 @@ class FieldExcerptsTest {
       Map.entry("09-ansi-esc-lost-apiserver-ascend3024.log", "vllm-log 10 1 9 0"),
       // tracebacks only: the engine core's words and vLLM's frames say vLLM; each traceback a crash
       Map.entry("10-compose-enginecore-dp0-traceback-ascend4256.log", "vllm-log 12 2 10 0"),
-      Map.entry("11-journald-apiserver-restart-dfch-llmops.log", "vllm-log 21 3 18 0"),
+      Map.entry("11-journald-apiserver-restart-dfch-llmops.log", "vllm-log 21 6 15 0"),
       Map.entry("12-compose-apiserver-stats-specdecode-strixhalo73.log", "vllm-log 5 4 1 0"),
       Map.entry("13-ray-servereplica-llmdeployment-ray54732.log", "vllm-log 4 0 4 0"),
       Map.entry("14-apiserver-500-burst-ascend2630.log", "vllm-log 12 0 0 12"),
@@ -55,7 +55,7 @@ class FieldExcerptsTest {
       // "[Worker_TP3 pid=540] " in brackets: 4 stats, the worker's crash and its traceback
       Map.entry("21-bracket-proc-tags-v0111-workerproc-oom-vllm29070.log", "vllm-log 14 6 8 0"),
       // "(EngineCore) " without a pid (2026): start-up lines only
-      Map.entry("22-proc-tag-without-pid-startup-vllm43009.log", "vllm-log 10 0 10 0"),
+      Map.entry("22-proc-tag-without-pid-startup-vllm43009.log", "vllm-log 10 1 9 0"),
       // a time of day alone before each stats line: dated by the file's date (time-of-day)
       Map.entry("23-hhmmss-only-stats-dev15830-vllm41081.log", "vllm-log 3 3 0 0"),
       // a router's request error with its traceback (uvicorn's "Exception in ASGI application"):
@@ -95,6 +95,16 @@ class FieldExcerptsTest {
       Map.entry("46-trtllm-pyexec-iter-log-before-after-num-scheduled-trtllm3914.log", "trtllm-iter-stats 11 2 9 0"),
       // Ray's " [repeated 2x across cluster]" removed from the stats lines
       Map.entry("47-ray-enginebackgroundprocess-v0-stats-repeated-across-cluster-ray54070.log", "vllm-log 4 2 2 0"),
+      // wave 42: SGLang's batch lines behind a Python logging formatter's header (nothing was read)
+      Map.entry("48-sgl-pylogging-header-scheduler-metrics-mixin-sglomni712.log", "sglang-log 8 5 3 0"),
+      // iteration lines with a kv cache suffix, each hard-wrapped by a terminal (nothing was read)
+      Map.entry("49-v1-iteration-kvcache-suffix-hardwrapped-vllm34860.log", "vllm-log 4 2 2 0"),
+      Map.entry("50-apiserver-debug-level-stats-500-vllm40856.log", "vllm-log 3 3 0 0"),
+      Map.entry("51-sgl-0511-responses-401-400-access-only-sgl25127.log", "sglang-log 6 6 0 0"),
+      Map.entry("52-sgl-0518-tp-ep-swa-full-token-decode-accept-sgl36081.log", "sglang-log 6 4 2 0"),
+      Map.entry("53-ci-iso-enginecore0-debug-v0101dev-pr22587.log", "vllm-log 5 0 5 0"),
+      Map.entry("54-apiserver-mtp-stats-queue-drain-vllm43295.log", "vllm-log 5 5 0 0"),
+      Map.entry("55-kubectl-ts-v062-debug-heartbeat-health-vllm9193.log", "vllm-log 6 0 6 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -254,6 +264,33 @@ class FieldExcerptsTest {
     RecordingSink s = read("09-ansi-esc-lost-apiserver-ascend3024.log").sink();
     assertEquals(1, s.events.size(), "the engine's fatal error");
     assertEquals("crash", s.events.get(0)[1]);
+  }
+
+  /**
+   * A program embedding SGLang logs its scheduler through its own formatter ("2026-06-07
+   * 10:59:31,659 [INFO] sglang.srt.managers.scheduler_metrics_mixin: Decode batch, …"): the
+   * batch lines are read, at the header's ms with its year.
+   */
+  @Test
+  void sglangBehindAPythonLoggingHeaderIsRead() throws IOException {
+    RecordingSink s = read("48-sgl-pylogging-header-scheduler-metrics-mixin-sglomni712.log").sink();
+    assertEquals(List.of(1L, 3L, 4L, 6L, 7L), s.steps.stream().map(r -> r.lineNo).toList());
+    assertEquals(java.time.LocalDateTime.parse("2026-06-07T10:59:31.659")
+        .atZone(java.time.ZoneOffset.UTC).toInstant().toEpochMilli() * 1_000_000L, s.steps.get(0).tsNs);
+  }
+
+  /**
+   * vLLM iteration lines a terminal wrapped at its width ("… 50 gen" / "eration tokens, iteration
+   * elapsed time: 10.25 ms, kv cache: 5.1% (…)"): each is joined and read, the fields after its
+   * time kept (every step was lost, not even rejected).
+   */
+  @Test
+  void hardWrappedIterationLinesAreJoinedAndTheirSuffixRead() throws IOException {
+    RecordingSink s = read("49-v1-iteration-kvcache-suffix-hardwrapped-vllm34860.log").sink();
+    assertEquals(List.of(188L, 189L), s.steps.stream().map(r -> r.iter).toList());
+    assertEquals(List.of(10.25, 0.72), s.steps.stream().map(r -> r.durationMs).toList());
+    assertEquals(List.of(0.051, 0.051), s.steps.stream().map(r -> r.kvUsage).toList());
+    assertEquals(List.of(50, 50), s.steps.stream().map(r -> r.genRequests).toList());
   }
 
   /** print_iter_log cut mid-line: a reject, not a step with only its iteration number. */

@@ -286,6 +286,12 @@ public final class SpecParser {
           sink.record();
         }
         case "engine_events" -> {
+          if (ts == RequestRecord.NONE && times.lastNs() != RequestRecord.NONE) {
+            // uvicorn's lines have no time ("INFO:     Application startup complete."): the
+            // event is placed at the last time the log gave, as an access line is
+            ts = times.lastNs();
+            clock = times.lastNsClock();
+          }
           String detail = m.group("detail") != null ? m.group("detail") : m.message();
           sink.engineEvent(lineNo, m.origin(), ts, clock, m.kind.event(),
               detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
@@ -352,8 +358,11 @@ public final class SpecParser {
       return;
     }
     if (near != null && cutShort(near, m.message())) {
-      reject(lineNo, "truncated: " + LineSpec.aKind(near.name()) + " line cut short (it ends before its pattern does)",
-          buf, off, len);
+      // a terminal's hard wrap may have put the rest on the next line ("… 50 generation
+      // requests, 50 gen" / "eration tokens, iteration elapsed time: 10.25 ms"): held for it
+      held = new Held(lineNo, java.util.Arrays.copyOfRange(buf, off, off + len), m.text, near,
+          "truncated: " + LineSpec.aKind(near.name()) + " line cut short (it ends before its pattern does)", 1,
+          m.text.length());
       return;
     }
     if (near != null) {
@@ -429,7 +438,8 @@ public final class SpecParser {
       MatchedLine j = new MatchedLine().reset(h.lineNo());
       matcher.match(h.lineNo(), h.text() + next.text, j, false);
       if (j.kind == h.kind()) {
-        if (h.kind().end().matcher(j.message()).find()) {
+        // a kind without an end holds its ending in its pattern (its cut): matched, it is whole
+        if (h.kind().end() == null || h.kind().end().matcher(j.message()).find()) {
           other(); // the piece
           process(h.lineNo(), h.bytes(), 0, h.bytes().length, MatchedLine.Prepared.MATCHED, false, j);
           return true;

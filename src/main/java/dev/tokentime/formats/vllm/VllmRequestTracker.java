@@ -409,8 +409,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
 
   @Override
   public void event(MatchedLine m, String kind, long tsNs, int clockId) {
-    // a new server process, or an engine that died: what was in flight will never finish
-    boolean restart = kind.equals("start") || kind.equals("version");
+    // a new server process, one going down, or an engine that died: what was in flight will
+    // never finish
+    boolean restart = kind.equals("start") || kind.equals("version") || kind.equals("stop");
     boolean died = m.kind.name().equals("engine_dead");
     if (!restart && !died) {
       return;

@@ -27,7 +27,7 @@ class LifecycleExcerptsTest {
       Map.entry("01-v0-073-abort-burst-ascend457.log", "vllm-log 70 22 48 0"),
       Map.entry("02-kubectl-ts-v0fork-abort-proxytimeout-gonka817.log", "vllm-log 5 3 2 0"),
       Map.entry("03-journald-v04-received-finished-easyllm.log", "vllm-log 5 5 0 0"),
-      Map.entry("04-apiserver-v0202-enginedead-500-messages-vllm42362.log", "vllm-log 10 2 8 0"),
+      Map.entry("04-apiserver-v0202-enginedead-500-messages-vllm42362.log", "vllm-log 10 3 7 0"),
       Map.entry("05-compose-apiserver-enginedead-500s-sparkmxfp4-3.log", "vllm-log 8 3 5 0"),
       Map.entry("10-v06-added-engine-loop-died-mqllm-dead-vllm10024.log", "vllm-log 12 6 6 0"),
       // a sidecar's own prefix ("[VllmSidecar id]: RFC 3339 1 stdout: ") no wrapper knows
@@ -45,7 +45,7 @@ class LifecycleExcerptsTest {
       Map.entry("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "vllm-log 3 1 2 0"),
       Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 5 16 0"),
       // the traceback after "Error in chat completion stream generator." is that request's, no crash
-      Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 2 6 0"),
+      Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 3 5 0"),
       Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0"),
       Map.entry("27-v0220-streaming-complete-iteration-aggregated-lanzhiwang.log", "vllm-log 30 11 19 0"),
       // the engine's late cleanup line of a request already ended is other

@@ -52,6 +52,28 @@ class VllmLogFormatTest {
     assertEquals(2, p.full.tokens.size());
   }
 
+  /**
+   * A server stopped and started again in one log (0.2x's "Starting vLLM server on …", the
+   * launcher's "Shutting down FastAPI HTTP server."): the start and the stop are events, uvicorn's
+   * timeless "Application startup complete." is placed at the last time the log gave, and a
+   * request in flight at the stop is lost, not finished at the end of the log.
+   */
+  @Test
+  void aStopEndsTheRequestsInFlightAndTimelessEventsTakeTheLastTime() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "(APIServer pid=4) INFO 09-23 17:13:00 [api_server.py:617] Starting vLLM server on http://0.0.0.0:8000\n"
+        + "(APIServer pid=4) INFO:     Application startup complete.\n"
+        + "(APIServer pid=4) INFO 09-23 17:20:00 [logger.py:41] Received request chatcmpl-9: prompt: 'hi', params: SamplingParams(max_tokens=2), prompt_token_ids: [1, 2], lora_request: None.\n"
+        + "(APIServer pid=4) INFO 09-23 18:06:57 [launcher.py:137] Shutting down FastAPI HTTP server.\n"
+        + "(APIServer pid=4) INFO 09-23 19:41:00 [api_server.py:617] Starting vLLM server on http://0.0.0.0:8000\n",
+        Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("start", "ready", "stop", "start"), p.full.events.stream().map(e -> e[1]).toList());
+    assertEquals(Long.toString(Parse.ns("2025-09-23T17:13:00Z")), p.full.events.get(1)[4]);
+    assertEquals(1, p.full.requests.size());
+    assertEquals("lost", p.full.requests.get(0).status);
+  }
+
   @Test
   void containerTimestampsGiveSubSecondTimeYearAndZone() throws Exception {
     // the container's UTC time is 2 h behind vLLM's local 10:00:01: the zone is UTC+02:00
