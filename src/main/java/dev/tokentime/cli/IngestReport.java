@@ -104,6 +104,13 @@ final class IngestReport implements IngestService.Listener {
     if (r.damage() != null) {
       out.println("  warning: " + r.damage() + "; the lines before it were read");
     }
+    if (r.ingested() && r.records() == 0 && r.rejected() == 0 && r.otherLines() > 0) {
+      // recognised, yet no line of it was one of the format's records: a shape this version does
+      // not read is as likely as a file with nothing timed in it
+      out.println("  note: nothing of it was read: every line is an other line of " + r.format()
+          + " (a shape this version does not read, or nothing timed in it); tokentime ingest --explain "
+          + shellWord(r.path()) + " shows them");
+    }
     for (String note : r.notes()) {
       out.println("  note: " + note);
     }

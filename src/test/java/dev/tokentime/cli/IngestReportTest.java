@@ -29,6 +29,21 @@ class IngestReportTest {
     assertEquals("", out.toString());
   }
 
+  /** A recognised file of which no line was read is said to be so, not reported as a plain success. */
+  @Test
+  void aFileOfOtherLinesOnlyIsNamed() {
+    StringWriter out = new StringWriter();
+    IngestReport r = new IngestReport(new PrintWriter(out), null);
+    r.fileDone(new dev.tokentime.app.IngestResult.FileResult("res/notes.sh", "vllm-bench-console", "none", 1,
+        "ingested", 51, 0, 51, 0, 0, 0, java.util.List.of(), null, null, java.util.List.of(), java.util.List.of()));
+    r.fileDone(new dev.tokentime.app.IngestResult.FileResult("res/ok.txt", "vllm-bench-console", "none", 2,
+        "ingested", 20, 16, 4, 0, 0, 0, java.util.List.of(), null, null, java.util.List.of(), java.util.List.of()));
+    assertTrue(out.toString().contains("ingested res/notes.sh (vllm-bench-console): 51 lines = 0 records + 51 other"
+        + " + 0 rejected; 0 requests, 0 tokens\n  note: nothing of it was read: every line is an other line of"
+        + " vllm-bench-console"), out.toString());
+    assertEquals(1, out.toString().split("nothing of it was read", -1).length - 1, out.toString());
+  }
+
   @Test
   void etaIsUnknownBeforeAnyByteIsRead() {
     assertEquals(-1, new IngestService.Progress("x", 0, 10, 0, 0.5).etaSeconds());

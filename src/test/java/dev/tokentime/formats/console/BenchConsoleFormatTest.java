@@ -60,13 +60,23 @@ class BenchConsoleFormatTest {
       "vllm-bench-console-one-success-max-conc-vllm24005.txt, vllm-bench-console, 3, 8, 0",
       "sglang-bench-console-prose-preamble-rate330-sgl8285.txt, sglang-bench-console, 19, 7, 0",
       "sglang-bench-console-unpadded-rate-1000000-sgl14194.txt, sglang-bench-console, 22, 7, 0",
-      "sglang-bench-console-prose-header-lines-sgl9428.txt, sglang-bench-console, 19, 12, 0"})
+      "sglang-bench-console-prose-header-lines-sgl9428.txt, sglang-bench-console, 19, 12, 0",
+      "vllm-bench-console-hash-commented-two-blocks-vllmfork.txt, vllm-bench-console, 32, 19, 0"})
   void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
     CollectingSink s = parse(file);
     assertTrue(s.reported.contains("format " + format), s.reported.get(s.reported.size() - 1));
     assertEquals(records, s.records, file + " records");
     assertEquals(other, s.other, file + " other lines");
     assertEquals(rejected, s.rejects.size(), file + " rejects: " + s.rejects);
+  }
+
+  /** Two blocks a script keeps as comments ("# Mean TTFT (ms): …"): both runs read (none was). */
+  @Test
+  void blocksBehindACommentSignAreRead() throws IOException {
+    List<String> r = parse("vllm-bench-console-hash-commented-two-blocks-vllmfork.txt").reported;
+    assertTrue(r.contains("r 32.0 ttft mean 7279.56 ms"), r.toString());
+    assertTrue(r.contains("r#2 32.0 ttft mean 6535.45 ms"), r.toString());
+    assertTrue(r.contains("r#2 32.0 ttft p99 10709.26 ms"), r.toString());
   }
 
   @Test
