@@ -50,19 +50,64 @@
 -- @column first_token_ts [timestamp] first_token_ns as a TIMESTAMP (UTC, µs); NULL unless the clock is wall.
 -- @column finished_ts [timestamp] finished_ns as a TIMESTAMP (UTC, µs); NULL unless the clock is wall.
 CREATE OR REPLACE VIEW request_latency AS
-WITH base AS (
+WITH continued AS (
+    -- a request a rotated log split across two files (request_links, rule 'log-rotation'): the
+    -- row that ends it, with its chunks' figures, joins the row that begins it
+    -- (more than one when it spans more files: the last file's ending wins)
+    SELECT k.key_a AS request_key, min(c.queued_ns) AS queued_ns, min(c.scheduled_ns) AS scheduled_ns,
+        min(c.first_token_ns) AS first_token_ns, max(c.finished_ns) AS finished_ns,
+        max(c.last_token_ns) AS last_token_ns, any_value(c.prompt_tokens) AS prompt_tokens,
+        arg_max(c.status, c.finished_ns) AS status, arg_max(c.finish_reason, c.finished_ns) AS finish_reason,
+        arg_max(c.http_status, c.finished_ns) AS http_status, arg_max(c.error, c.finished_ns) AS error,
+        max(c.output_tokens) AS output_tokens, sum(ct.content_chunks) AS content_chunks,
+        sum(ct.content_tokens) AS content_tokens, max(ct.max_gap_ns) AS max_gap_ns,
+        min(ct.first_content_ns) AS first_content_ns, max(ct.last_content_ns) AS last_content_ns,
+        true AS continued
+    FROM request_links AS k
+    JOIN requests AS c ON c.request_key = k.key_b
+    LEFT JOIN _request_tokens AS ct ON ct.request_key = k.key_b
+    WHERE k.rule = 'log-rotation'
+    GROUP BY k.key_a
+),
+joined AS (
     SELECT
-        r.*,
-        t.content_chunks,
-        t.content_tokens,
-        t.max_gap_ns,
-        t.first_content_ns,
-        t.last_content_ns,
-        coalesce(r.first_token_ns, t.first_content_ns) AS first_ns,
-        coalesce(r.last_token_ns, t.last_content_ns, r.finished_ns) AS end_ns,
-        coalesce(r.last_token_ns, t.last_content_ns) AS last_ns
+        r.* REPLACE (
+            coalesce(r.queued_ns, c.queued_ns) AS queued_ns,
+            coalesce(r.scheduled_ns, c.scheduled_ns) AS scheduled_ns,
+            coalesce(r.first_token_ns, c.first_token_ns) AS first_token_ns,
+            coalesce(r.prompt_tokens, c.prompt_tokens) AS prompt_tokens,
+            coalesce(r.finished_ns, c.finished_ns) AS finished_ns,
+            coalesce(c.last_token_ns, r.last_token_ns) AS last_token_ns,
+            -- a row that ended in its own file keeps its ending (the next file has a late line)
+            coalesce(r.status, c.status) AS status,
+            coalesce(r.finish_reason, c.finish_reason) AS finish_reason,
+            coalesce(r.http_status, c.http_status) AS http_status,
+            coalesce(r.error, c.error) AS error,
+            -- the second file's count is its part or the whole (vLLM's final response): the larger
+            -- of it and both files' chunk tokens
+            CASE WHEN c.continued IS NULL THEN r.output_tokens
+                ELSE greatest(c.output_tokens, coalesce(t.content_tokens, 0) + coalesce(c.content_tokens, 0)) END
+                AS output_tokens),
+        CASE WHEN c.continued IS NULL THEN t.content_chunks
+            ELSE coalesce(t.content_chunks, 0) + coalesce(c.content_chunks, 0) END AS content_chunks,
+        CASE WHEN c.continued IS NULL THEN t.content_tokens
+            ELSE coalesce(t.content_tokens, 0) + coalesce(c.content_tokens, 0) END AS content_tokens,
+        greatest(t.max_gap_ns, c.max_gap_ns) AS max_gap_ns,
+        coalesce(t.first_content_ns, c.first_content_ns) AS first_content_ns,
+        coalesce(c.last_content_ns, t.last_content_ns) AS last_content_ns
     FROM requests AS r
     LEFT JOIN _request_tokens AS t USING (request_key)
+    LEFT JOIN continued AS c USING (request_key)
+    -- the row that ends such a request is read with the row that begins it
+    WHERE r.request_key NOT IN (SELECT key_b FROM request_links WHERE rule = 'log-rotation')
+),
+base AS (
+    SELECT
+        j.*,
+        coalesce(j.first_token_ns, j.first_content_ns) AS first_ns,
+        coalesce(j.last_token_ns, j.last_content_ns, j.finished_ns) AS end_ns,
+        coalesce(j.last_token_ns, j.last_content_ns) AS last_ns
+    FROM joined AS j
 ),
 timed AS (
     SELECT
@@ -86,8 +131,8 @@ merged AS (
     FROM timed AS x
     LEFT JOIN (
         SELECT k AS request_key, least(k, min(p)) AS group_key
-        FROM (SELECT key_a AS k, key_b AS p FROM request_links
-              UNION ALL SELECT key_b AS k, key_a AS p FROM request_links)
+        FROM (SELECT key_a AS k, key_b AS p FROM request_links WHERE rule <> 'log-rotation'
+              UNION ALL SELECT key_b AS k, key_a AS p FROM request_links WHERE rule <> 'log-rotation')
         GROUP BY k
     ) AS g USING (request_key)
     LEFT JOIN clocks AS c USING (clock_id)

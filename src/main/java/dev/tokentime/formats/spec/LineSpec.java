@@ -24,11 +24,32 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * clock).
    */
   public String clockScope(String run, String file) {
+    file = rotationBase(file);
     if (scope == null) {
       return format + " " + file;
     }
     return scope.replace("{format}", format).replace("{run}", run == null ? "" : run)
         .replace("{file}", file == null ? "" : file);
+  }
+
+  // what log rotation appends to a log's name: logrotate's ".1" and dateext's "-20251201",
+  // Python's RotatingFileHandler ".1" and TimedRotatingFileHandler's ".2025-12-01_13-00-00", and
+  // the compression of an old one
+  private static final java.util.regex.Pattern ROTATION = java.util.regex.Pattern.compile(
+      "(?:\\.\\d{1,4}|[-.]\\d{8}(?:[-_]?\\d{2,6})?|\\.\\d{4}-\\d\\d-\\d\\d(?:[_T]\\d\\d(?:[-:]\\d\\d){0,2})?)?"
+          + "(?:\\.(?:gz|zst|bz2|xz))?$");
+
+  /**
+   * The log a rotated file belongs to ({@code server.log.1}, {@code server.log.2.gz},
+   * {@code server.log-20251201.gz} → {@code server.log}): its files were written by one process
+   * on one host, so their times are one clock, and a run of them has one measured window.
+   */
+  public static String rotationBase(String file) {
+    if (file == null) {
+      return null;
+    }
+    String base = ROTATION.matcher(file).replaceFirst("");
+    return base.isEmpty() || base.endsWith("/") ? file : base;
   }
 
   /**

@@ -1,0 +1,82 @@
+package dev.tokentime.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.testing.Generated;
+import dev.tokentime.testing.TestDb;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server log rotated into six files (server.log.5.gz … server.log.1, server.log) reads as the
+ * log it was: one clock, so one measured window and its throughputs (they were n/a: a clock per
+ * file), and each request the rotation split between two files one request, its arrival from
+ * the first and its last tokens and finish from the second (each was two rows: 48 requests for
+ * 40, the first part's E2E cut at the rotation).
+ */
+class RotatedLogTest {
+  @TempDir
+  Path tmp;
+
+  static final String FIGURES = "SELECT count(*), count(*) FILTER (WHERE ok), round(avg(ttft_ms), 6), round(avg(e2e_ms), 6),"
+      + " sum(output_tokens), round(max(e2e_ms), 6) FROM request_latency";
+  static final String WINDOW = "SELECT ok_requests, round(duration_s, 6), round(output_tokens_per_s, 6) FROM run_summary";
+
+  @Test
+  void aRotatedLogReadsAsTheLogItWas() throws Exception {
+    Path gen = Generated.into(tmp.resolve("gen"), "--form", "vllm-log", "--levels", "8", "--requests", "40",
+        "--mean-output", "30", "--seed", "11", "--slots", "4");
+    Path log = Files.list(gen.resolve("c8")).findFirst().orElseThrow();
+    List<String> lines = Files.readAllLines(log);
+    Path whole = Files.createDirectories(tmp.resolve("whole/c8"));
+    Files.write(whole.resolve("server.log"), lines);
+    Path rotated = Files.createDirectories(tmp.resolve("rotated/c8"));
+    // six files, the two oldest compressed: a request queued long spans three or more of them
+    int parts = 6;
+    for (int i = 0; i < parts; i++) {
+      List<String> part = lines.subList(lines.size() * i / parts, lines.size() * (i + 1) / parts);
+      int age = parts - 1 - i;
+      String name = age == 0 ? "server.log" : "server.log." + age;
+      if (age >= 4) {
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(rotated.resolve(name + ".gz")))) {
+          out.write((String.join("\n", part) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+      } else {
+        Files.write(rotated.resolve(name), part);
+      }
+    }
+
+    List<Object> wholeFigures;
+    List<Object> wholeWindow;
+    long wholeGaps;
+    try (TestDb t = new TestDb(tmp.resolve("db1"))) {
+      t.ingest(IngestOptions.of(List.of(whole.toString())));
+      wholeFigures = t.rows(FIGURES).get(0);
+      wholeWindow = t.rows(WINDOW).get(0);
+      wholeGaps = t.count("SELECT count(*) FROM token_gaps WHERE gap_ns IS NOT NULL");
+    }
+    assertEquals(40L, wholeFigures.get(0));
+    try (TestDb t = new TestDb(tmp.resolve("db2"))) {
+      t.ingest(IngestOptions.of(List.of(rotated.toString())));
+      assertEquals(6L, t.count("SELECT count(*) FROM sources"));
+      assertEquals(1L, t.count("SELECT count(DISTINCT clock_id) FROM requests"), "one clock for the log's files");
+      long split = t.count("SELECT count(*) FROM request_links WHERE rule = 'log-rotation'");
+      assertTrue(split >= 5, "requests in flight at the five rotations: " + split);
+      assertTrue(t.count("SELECT max(n) FROM (SELECT count(*) AS n FROM request_links GROUP BY key_a)") >= 2,
+          "a request spanning three files");
+      assertEquals(wholeFigures, t.rows(FIGURES).get(0));
+      assertEquals(wholeWindow, t.rows(WINDOW).get(0));
+      // the one gap of each split request across the files' boundary is not a stored gap
+      long gaps = t.count("SELECT count(*) FROM token_gaps WHERE gap_ns IS NOT NULL");
+      assertTrue(gaps < wholeGaps && gaps >= wholeGaps - split, gaps + " of " + wholeGaps);
+      // the run's window and throughputs exist (a clock per file left them n/a)
+      assertTrue(((Number) wholeWindow.get(1)).doubleValue() > 0);
+    }
+  }
+}
