@@ -619,9 +619,6 @@ public final class BenchConsoleFormat implements InputFormat {
       String[] mu = ToolMetricNames.tagged(pendingName);
       String metric = mu[0];
       String unit = mu[1];
-      if (unit.equals("per sec")) {
-        unit = metric.startsWith("request") ? "requests/sec" : "tokens/sec";
-      }
       int kept = 0;
       String bad = null;
       for (int i = 1; i < pendingCells.size(); i++) {

@@ -21,7 +21,21 @@ public final class ToolMetricNames {
       name = name.substring(0, open).strip();
     }
     String key = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
-    return new String[] {key, unit};
+    return new String[] {key, unit(key, unit)};
+  }
+
+  /**
+   * One unit per metric whichever file of a tool it came from: a console's short "tok/s" and
+   * "req/s" are the JSON's "tokens/s" and "requests/s"; genai-perf's CSV "(per sec)" is its
+   * JSON's "requests/sec" or "tokens/sec".
+   */
+  static String unit(String key, String unit) {
+    return switch (unit) {
+      case "tok/s" -> "tokens/s";
+      case "req/s" -> "requests/s";
+      case "per sec" -> key.startsWith("request") ? "requests/sec" : "tokens/sec";
+      default -> unit;
+    };
   }
 
   /** "Total Input Sequence Length (tokens)" → {total_isl, tokens}: {@link #split}, then the JSON's tag. */

@@ -164,7 +164,7 @@ final class BenchResult {
       }
       case "request_rate" -> {
         requestRate = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
-        figure(key, "value", "1/s", requestRate);
+        figure(key, "value", "requests/s", requestRate); // as the console prints it
       }
       default -> {
         if (v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
@@ -189,8 +189,8 @@ final class BenchResult {
     if (key.equals("duration")) {
       return "s";
     }
-    if (key.equals("spec_decode_acceptance_rate")) {
-      return "%"; // accepted of drafted tokens, as vllm bench serve prints it
+    if (key.equals("spec_decode_acceptance_rate") || key.equals("accuracy_rate")) {
+      return "%"; // accepted of drafted tokens, as vllm bench serve prints it (a fork's accuracy too)
     }
     if (key.endsWith("_ms")) {
       return "ms"; // a multi-turn run's avg_conversation_duration_ms, inter_turn_delay_ms

@@ -86,7 +86,9 @@ class ToolSummaryFormatTest {
     CollectingSink s = Parsing.parse(genai, csv);
     assertEquals(5, s.records);
     assertTrue(s.reported.contains("dir null request_latency avg 6740.76 ms"), s.reported.toString());
-    assertTrue(s.reported.contains("dir null request_goodput avg 0.12 per sec"), s.reported.toString());
+    assertTrue(s.reported.contains("dir null request_goodput avg 0.12 requests/sec"), s.reported.toString());
+    // "(per sec)" is the JSON's unit of each: one unit per metric whichever file it came from
+    assertTrue(s.reported.contains("dir null output_token_throughput avg 51.2 tokens/sec"), s.reported.toString());
     assertTrue(s.reported.contains("dir null time_to_first_token p99 109.61 ms"), s.reported.toString());
   }
 
