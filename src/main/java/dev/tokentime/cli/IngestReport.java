@@ -148,7 +148,7 @@ final class IngestReport implements IngestService.Listener {
     skipped(result, IngestResult.Skipped.EMPTY, "empty", false);
     skipped(result, IngestResult.Skipped.SAME_AS, "the same content as a file before it, read once", true);
     skipped(result, IngestResult.Skipped.UNREADABLE, "not readable", true);
-    skipped(result, IngestResult.Skipped.LEFT_OUT, "name a file to read it", true);
+    skipped(result, IngestResult.Skipped.LEFT_OUT, "left out, each for the reason given; named on the command line, a file is read", true);
     for (IngestResult.FailedCheck c : result.failedChecks()) {
       out.println("warning: " + c.violations() + " violation" + (c.violations() == 1 ? "" : "s")
           + " of \"" + c.invariant() + "\" (SELECT * FROM " + c.view() + ")");
@@ -170,7 +170,8 @@ final class IngestReport implements IngestService.Listener {
     List<IngestResult.Skipped> these = result.skipped().stream().filter(s -> s.reason().startsWith(reason)).toList();
     if (!these.isEmpty()) {
       out.println("skipped " + these.size() + " file" + (these.size() == 1 ? "" : "s") + " (" + why + "): "
-          + these.stream().map(s -> withReason ? s.path() + " (" + s.reason() + ")" : s.path())
+          + these.stream().map(s -> withReason ? s.path() + " (" + (reason.equals(IngestResult.Skipped.LEFT_OUT) ? s.reason().substring(reason.length()) : s.reason())
+              + ")" : s.path())
               .collect(Collectors.joining(", ")));
     }
   }

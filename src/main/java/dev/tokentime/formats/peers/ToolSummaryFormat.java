@@ -127,9 +127,24 @@ public final class ToolSummaryFormat implements InputFormat {
     return extra + document(doc, ctx, sink);
   }
 
+  /** AIPerf's --slice-duration export: profile_export_aiperf_timeslices.json / .csv. */
+  private static final java.util.regex.Pattern TIMESLICES =
+      java.util.regex.Pattern.compile("(?i).*_timeslices\\.(?:json|csv)(?:\\.gz|\\.zst)?");
+  private static final String TIMESLICES_NOT_READ = "AIPerf's time-slice export (--slice-duration): the run's"
+      + " figures per slice, which tokentime does not read; the run's own are in profile_export_aiperf.json";
+
+  @Override
+  public String leaveOut(String fileName, java.util.Set<String> neighbours) {
+    return tool == Tool.AIPERF && TIMESLICES.matcher(fileName).matches() ? TIMESLICES_NOT_READ : null;
+  }
+
   private long document(JsonNode doc, ParseContext ctx, RecordSink sink) {
     if (doc == null || !doc.isObject()) {
       sink.reject(1, "expected a JSON object of metrics", null, 0, 0);
+      return 1;
+    }
+    if (tool == Tool.AIPERF && doc.path("timeslices").isArray()) {
+      sink.reject(1, TIMESLICES_NOT_READ, null, 0, 0);
       return 1;
     }
     JsonNode combinations = doc.get("per_combination_metrics");

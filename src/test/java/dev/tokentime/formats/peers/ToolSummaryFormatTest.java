@@ -92,6 +92,23 @@ class ToolSummaryFormatTest {
     assertTrue(s.reported.contains("dir null time_to_first_token p99 109.61 ms"), s.reported.toString());
   }
 
+  /**
+   * AIPerf's time-slice export holds the run's figures per slice, one level down: it was claimed
+   * and rejected as having "no metric of the form {unit, avg}". Found in a folder it is left out,
+   * named; read alone it is rejected for what it is.
+   */
+  @Test
+  void aiperfsTimeSliceExportIsSaidToBeOne() throws IOException {
+    String json = "{\"timeslices\": [{\"start_ns\": 1780510243574377472, \"end_ns\": 1780510244574377472,"
+        + " \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 10623.3, \"count\": 1}}], \"input_config\": {}}";
+    CollectingSink s = Parsing.parse(aiperf, json);
+    assertEquals(0, s.records);
+    assertEquals(1, s.rejects.size());
+    assertTrue(s.rejects.get(0).reason().startsWith("AIPerf's time-slice export"), s.rejects.toString());
+    assertTrue(aiperf.leaveOut("profile_export_aiperf_timeslices.json", java.util.Set.of()) != null);
+    assertEquals(null, aiperf.leaveOut("profile_export_aiperf.json", java.util.Set.of()));
+  }
+
   @Test
   void genaiPerfsJson() throws IOException {
     String json = "{\"request_throughput\":{\"unit\":\"requests/sec\",\"avg\":0.15},"
