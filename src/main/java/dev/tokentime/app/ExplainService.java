@@ -60,7 +60,7 @@ public final class ExplainService {
   private Result explain(InputResolver.Input in, IngestOptions o) throws IOException {
     InputFormat format;
     try (OpenedInput probe = OpenedInput.open(in.path())) {
-      format = o.from() != null ? formats.byId(o.from()) : formats.sniff(probe.sample());
+      format = o.from() != null ? formats.byId(o.from()) : probe.sniffed(formats);
     }
     if (o.from() != null && format == null) {
       throw new BadInputException("unknown format " + o.from() + " (tokentime formats lists them)");

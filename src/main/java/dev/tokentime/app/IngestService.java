@@ -217,7 +217,7 @@ public final class IngestService {
         String compression;
         try (OpenedInput probe = OpenedInput.open(path)) {
           compression = probe.compression();
-          format = forced != null ? forced : formats.sniff(probe.sample());
+          format = forced != null ? forced : probe.sniffed(formats);
         }
         if (format == null) {
           boolean empty = !in.stdin() && Files.size(path) == 0;
@@ -333,7 +333,7 @@ public final class IngestService {
     try (var files = Files.list(dir)) {
       for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
         try (OpenedInput probe = OpenedInput.open(f)) {
-          InputFormat format = formats.sniff(probe.sample());
+          InputFormat format = probe.sniffed(formats);
           if (format != null) {
             counts.merge(format.id(), 1, Integer::sum);
           }

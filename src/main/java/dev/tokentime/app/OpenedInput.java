@@ -1,5 +1,7 @@
 package dev.tokentime.app;
 
+import dev.tokentime.ingest.InputFormat;
+
 import com.github.luben.zstd.ZstdInputStream;
 import dev.tokentime.ingest.Sample;
 import java.io.BufferedInputStream;
@@ -124,6 +126,40 @@ public final class OpenedInput implements AutoCloseable {
 
   public Sample sample() {
     return sample;
+  }
+
+  /**
+   * The file's format: the one its head shows, else one whose records may come last, after
+   * anything (a tool's console summary printed at the end of a run's log: AIPerf's tables after
+   * hundreds of its own log lines), as the last 64 KiB of a plain file show it.
+   */
+  public InputFormat sniffed(dev.tokentime.ingest.FormatRegistry formats) throws IOException {
+    InputFormat f = formats.sniff(sample);
+    if (f != null || transcoded || path == null || !Files.isRegularFile(path)) {
+      return f;
+    }
+    long size = Files.size(path);
+    if (size <= SAMPLE_BYTES) {
+      return null;
+    }
+    byte[] tail = new byte[SAMPLE_BYTES];
+    try (var ch = java.nio.channels.FileChannel.open(path)) {
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(tail);
+      long pos = size - SAMPLE_BYTES;
+      while (b.hasRemaining()) {
+        int n = ch.read(b, pos + b.position());
+        if (n < 0) {
+          break;
+        }
+      }
+    }
+    // from the first whole line of the tail
+    int start = 0;
+    while (start < tail.length && tail[start] != '\n') {
+      start++;
+    }
+    byte[] lines = java.util.Arrays.copyOfRange(tail, Math.min(start + 1, tail.length), tail.length);
+    return formats.sniffTail(new Sample(path.getFileName().toString(), lines, lines.length));
   }
 
   /** The decompressed content from its first byte. */

@@ -62,6 +62,20 @@ public final class FormatRegistry {
     return best;
   }
 
+  /** The best of the formats whose records may come after anything ({@link InputFormat#readsFromAnywhere}). */
+  public InputFormat sniffTail(Sample tail) {
+    InputFormat best = null;
+    int bestScore = MIN_SCORE - 1;
+    for (InputFormat f : byId.values()) {
+      int s = f.readsFromAnywhere() ? f.sniff(tail) : 0;
+      if (s > bestScore) {
+        best = f;
+        bestScore = s;
+      }
+    }
+    return best;
+  }
+
   /** For each run-wide id namespace, the formats that share it. */
   public Map<String, List<String>> namespaceFormats() {
     Map<String, List<String>> m = new LinkedHashMap<>();

@@ -46,6 +46,15 @@ public interface InputFormat {
   }
 
   /**
+   * Whether the format's records may come after anything else in a file, so that a file whose
+   * head shows no format may still be its own by its last lines (a console summary printed at
+   * the end of a run's log); its parser reads the lines before as other lines.
+   */
+  default boolean readsFromAnywhere() {
+    return false;
+  }
+
+  /**
    * Why a file found in a folder (not one the user named) is left out, given the names of the
    * files beside it: the folder's other files already hold what it holds (vllm bench sweep's
    * {@code summary.json} beside its {@code run=N.json}), or it is no measurement (the sweep's

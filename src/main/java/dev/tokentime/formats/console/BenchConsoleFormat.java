@@ -167,6 +167,11 @@ public final class BenchConsoleFormat implements InputFormat {
 
   /** A console summary holds its run whole: two in one folder (a sweep's logs) are two runs. */
   @Override
+  public boolean readsFromAnywhere() {
+    return true; // a summary is printed when the run ends, after whatever the tool logged
+  }
+
+  @Override
   public boolean runPerFile() {
     return true;
   }

@@ -70,6 +70,28 @@ class BenchConsoleFormatTest {
     assertEquals(rejected, s.rejects.size(), file + " rejects: " + s.rejects);
   }
 
+  /**
+   * AIPerf's stdout as a run leaves it: hundreds of its own log lines, then its tables at the end
+   * (a real one: 680 lines, 90 KB). The head shows no format; the file was "cannot tell the
+   * format" (exit 2). A console summary may come after anything: the file's last 64 KiB tell it.
+   */
+  @Test
+  void aSummaryAfterALongLogIsFoundByItsTail(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    StringBuilder log = new StringBuilder();
+    for (int i = 0; log.length() < 100_000; i++) {
+      log.append(String.format("2026-06-03 21:10:%02d.%03d INFO     Worker worker_%04d: sent credit %d for conversation %d%n",
+          i % 60, i % 1000, i % 16, i, i * 7));
+    }
+    Path f = tmp.resolve("aiperf-stdout.log");
+    Files.writeString(f, log + Files.readString(DIR.resolve("aiperf-custom-dataset-single-turn.txt")));
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(tmp.resolve("db"))) {
+      var r = t.ingest(f).files().get(0);
+      assertEquals("aiperf-console", r.format());
+      assertEquals(12, r.records());
+      assertEquals(0, r.rejected());
+    }
+  }
+
   /** Two blocks a script keeps as comments ("# Mean TTFT (ms): …"): both runs read (none was). */
   @Test
   void blocksBehindACommentSignAreRead() throws IOException {
