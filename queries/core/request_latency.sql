@@ -59,8 +59,8 @@ WITH continued AS (
         max(c.last_token_ns) AS last_token_ns, any_value(c.prompt_tokens) AS prompt_tokens,
         arg_max(c.status, c.finished_ns) AS status, arg_max(c.finish_reason, c.finished_ns) AS finish_reason,
         arg_max(c.http_status, c.finished_ns) AS http_status, arg_max(c.error, c.finished_ns) AS error,
-        max(c.output_tokens) AS output_tokens, sum(ct.content_chunks) AS content_chunks,
-        sum(ct.content_tokens) AS content_tokens, max(ct.max_gap_ns) AS max_gap_ns,
+        max(c.output_tokens) AS output_tokens, sum(ct.content_chunks)::INTEGER AS content_chunks,
+        sum(ct.content_tokens)::INTEGER AS content_tokens, max(ct.max_gap_ns) AS max_gap_ns,
         min(ct.first_content_ns) AS first_content_ns, max(ct.last_content_ns) AS last_content_ns,
         true AS continued
     FROM request_links AS k
@@ -86,12 +86,12 @@ joined AS (
             -- the second file's count is its part or the whole (vLLM's final response): the larger
             -- of it and both files' chunk tokens
             CASE WHEN c.continued IS NULL THEN r.output_tokens
-                ELSE greatest(c.output_tokens, coalesce(t.content_tokens, 0) + coalesce(c.content_tokens, 0)) END
+                ELSE greatest(c.output_tokens, coalesce(t.content_tokens, 0) + coalesce(c.content_tokens, 0))::INTEGER END
                 AS output_tokens),
         CASE WHEN c.continued IS NULL THEN t.content_chunks
-            ELSE coalesce(t.content_chunks, 0) + coalesce(c.content_chunks, 0) END AS content_chunks,
+            ELSE (coalesce(t.content_chunks, 0) + coalesce(c.content_chunks, 0))::INTEGER END AS content_chunks,
         CASE WHEN c.continued IS NULL THEN t.content_tokens
-            ELSE coalesce(t.content_tokens, 0) + coalesce(c.content_tokens, 0) END AS content_tokens,
+            ELSE (coalesce(t.content_tokens, 0) + coalesce(c.content_tokens, 0))::INTEGER END AS content_tokens,
         greatest(t.max_gap_ns, c.max_gap_ns) AS max_gap_ns,
         coalesce(t.first_content_ns, c.first_content_ns) AS first_content_ns,
         coalesce(c.last_content_ns, t.last_content_ns) AS last_content_ns
@@ -99,7 +99,7 @@ joined AS (
     LEFT JOIN _request_tokens AS t USING (request_key)
     LEFT JOIN continued AS c USING (request_key)
     -- the row that ends such a request is read with the row that begins it
-    WHERE r.request_key NOT IN (SELECT key_b FROM request_links WHERE rule = 'log-rotation')
+    WHERE NOT EXISTS (SELECT 1 FROM request_links AS x WHERE x.rule = 'log-rotation' AND x.key_b = r.request_key)
 ),
 base AS (
     SELECT
