@@ -293,6 +293,24 @@ class FieldExcerptsTest {
     assertEquals(List.of(50, 50), s.steps.stream().map(r -> r.genRequests).toList());
   }
 
+  /**
+   * A failed request known from its access line alone carries the error its handler logged on the
+   * line right before (vLLM's error response: the model does not exist; the last line of a
+   * traceback), not only "access line only".
+   */
+  @Test
+  void anErrorAccessLineCarriesTheErrorLoggedRightBeforeIt() throws IOException {
+    RecordingSink s = read("05-bare-v1-404-vllm15018.log").sink();
+    assertEquals(List.of("HTTP 404 POST /v1/chat/completions (access line only: no request line names it); the error"
+        + " logged right before it: NotFoundError: The model `QwQ-32B-Q4_K_M` does not exist.",
+        "HTTP 404 POST /v1/chat/completions (access line only: no request line names it); the error logged right"
+        + " before it: NotFoundError: The model `DeepSeek-R1-Distill-Qwen-32B-Q4_K_M` does not exist."),
+        s.requests.stream().map(r -> r.error).toList());
+    assertEquals("VLLMValidationError: 'max_tokens' is too large: 16000.",
+        dev.tokentime.formats.spec.ErrorAccessLines.cause("vllm.exceptions.VLLMValidationError: 'max_tokens' is too large: 16000."));
+    assertEquals(null, dev.tokentime.formats.spec.ErrorAccessLines.cause("Traceback (most recent call last):"));
+  }
+
   /** print_iter_log cut mid-line: a reject, not a step with only its iteration number. */
   @Test
   void cutIterationLineIsRejected() throws IOException {

@@ -35,9 +35,43 @@ public final class ErrorAccessLines {
     into.finishedNs = ts;
     into.status = "error";
     into.httpStatus = status;
+    String cause = cause(m.previousMessage());
     into.error = "HTTP " + status + " " + m.group("method") + " " + m.group("path")
-        + " (access line only: no request line names it)";
+        + " (access line only: no request line names it)"
+        + (cause == null ? "" : "; the error logged right before it: " + cause);
     into.extras.put("time_from", at.from());
+  }
+
+  // the last line of a Python traceback: "vllm.exceptions.VLLMValidationError: 'max_tokens' or
+  // 'max_completion_tokens' is too large: 16000. …", "ValueError: …", "openai.BadRequestError: …"
+  private static final java.util.regex.Pattern EXCEPTION =
+      java.util.regex.Pattern.compile("^\\s*((?:[A-Za-z_][\\w]*\\.)*[A-Z]\\w*(?:Error|Exception)): (.+)$");
+
+  // vLLM's serving handlers log the error response they send: "Error with model object='error'
+  // message='The model `QwQ-32B` does not exist.' type='NotFoundError' param=None code=404"
+  private static final java.util.regex.Pattern ERROR_RESPONSE =
+      java.util.regex.Pattern.compile("\\bmessage=(['\"])(.*?)\\1,? type=(['\"])(\\w+)\\3");
+
+  /**
+   * The exception a handler logged on the line right before an error's access line (the request's
+   * own: uvicorn logs the response after the handler's error), shortened; or null.
+   */
+  public static String cause(String previous) {
+    if (previous == null) {
+      return null;
+    }
+    java.util.regex.Matcher e = EXCEPTION.matcher(previous);
+    String text;
+    if (e.matches()) {
+      text = e.group(1).substring(e.group(1).lastIndexOf('.') + 1) + ": " + e.group(2).strip();
+    } else {
+      java.util.regex.Matcher r = ERROR_RESPONSE.matcher(previous);
+      if (!r.find()) {
+        return null;
+      }
+      text = r.group(4) + ": " + r.group(2).strip();
+    }
+    return text.length() > 300 ? text.substring(0, 300) + "…" : text;
   }
 
   /** When a failed request known from one line happened, and where that time came from. */

@@ -26,6 +26,14 @@ public final class MatchedLine {
   public LineSpec.Kind kind;
   /** The kind's groups that matched (absent when the group did not take part). */
   public final Map<String, String> groups = new LinkedHashMap<>();
+  /** The line before this one (its text and where its message starts), or null: set as it is read. */
+  String previousText;
+  int previousStart;
+
+  /** The message of the line before this one (after its prefixes), or null. */
+  public String previousMessage() {
+    return previousText == null ? null : previousText.substring(Math.min(previousStart, previousText.length()));
+  }
 
   /** What decoding and matching made of a line, before it is stored. */
   public static final class Prepared {

@@ -232,6 +232,8 @@ public final class SpecParser {
     this.m = matched;
     String before = prevText;
     int beforeStart = prevStart;
+    m.previousText = before;
+    m.previousStart = beforeStart;
     prevText = m.text;
     prevStart = m.messageStart();
     if (handler.continuation(m, buf, off, len)) {
