@@ -86,6 +86,8 @@ public final class BenchConsoleFormat implements InputFormat {
   static final List<String> GENAI_PERF_COLUMNS = List.of("Statistic", "avg", "min", "max", "p99", "p90", "p75");
   private static final Pattern HEADERLESS_AIPERF_ROW = Pattern.compile(
       "(?m)^\\s*│\\s*[A-Z][A-Za-z ]+\\([a-z/ ]+\\)\\s*│(?:\\s*(?:[\\d,.]+|N/A)\\s*│){7}\\s*$");
+  /** The load of an AIPerf command line: "--concurrency 16", "--request-rate=2.5". */
+  private static final Pattern CLI_LOAD = Pattern.compile("--(concurrency|request-rate)[ =]'?([0-9.]+)'?(?=\\s|$)");
   /** A markdown code fence (```, ```text). */
   private static final Pattern FENCE = Pattern.compile("^```\\w*$");
 
@@ -517,6 +519,8 @@ public final class BenchConsoleFormat implements InputFormat {
     final java.util.Set<String> runTitles = new java.util.HashSet<>();
     /** Inside a rich panel (╭ … ╰: AIPerf's "GPU Telemetry Platform" note), whose │ lines are text. */
     boolean inPanel;
+    /** AIPerf's "CLI Command: aiperf profile …" so far (it wraps over lines), or null. */
+    String cli;
 
     TableReader(ParseContext ctx, RecordSink sink) {
       super(ctx, sink);
@@ -596,6 +600,28 @@ public final class BenchConsoleFormat implements InputFormat {
         return null;
       }
       flush();
+      if (tool == Tool.AIPERF && run != null && (line.startsWith("CLI Command:") || cli != null && line.startsWith("--")
+          || cli != null && !line.isEmpty() && !line.contains(": "))) {
+        // the command the run was profiled with, wrapped at the terminal's width: its load is the
+        // run's level ("--concurrency 16", "--request-rate 2.5")
+        cli = (cli == null ? "" : cli + " ") + line;
+        // the whole command so far: a flag and its value may be on two lines (the same level
+        // found again is no conflict)
+        Matcher c = CLI_LOAD.matcher(cli);
+        while (c.find()) {
+          Double v = number(c.group(2));
+          if (v != null && v > 0) {
+            String conflict = sink.runLevel(run, c.group(1).equals("concurrency") ? "concurrency" : "request_rate", v,
+                null, "aiperf console: its CLI command");
+            if (conflict != null) {
+              return conflict;
+            }
+          }
+        }
+        sink.otherLine();
+        return null;
+      }
+      cli = null;
       if (tool == Tool.AIPERF && run != null) {
         Matcher m = Pattern.compile("^Benchmark Duration:\\s*(\\S+)\\s*sec$").matcher(line);
         if (m.matches()) {

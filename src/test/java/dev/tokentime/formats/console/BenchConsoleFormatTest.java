@@ -89,6 +89,9 @@ class BenchConsoleFormatTest {
       assertEquals("aiperf-console", r.format());
       assertEquals(12, r.records());
       assertEquals(0, r.rejected());
+      // after the tables, the command it ran, wrapped at the terminal's width ("… --concurrency" /
+      // "2"): its load is the run's level (the run had none)
+      assertEquals(List.of(List.of("concurrency", 2.0)), t.rows("SELECT level_kind, level FROM runs"));
     }
   }
 
