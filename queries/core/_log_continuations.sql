@@ -12,15 +12,29 @@
 -- @column key_b [id] request_key of a row that continues it (no arrival), in a later file.
 -- @column rule [text] 'log-rotation'.
 CREATE OR REPLACE VIEW _log_continuations AS
-WITH r AS (
+WITH logged AS (
     SELECT q.request_key, q.run, q.request_id, q.source_id, q.clock_id, q.arrival_ns, q.queued_ns, q.finished_ns,
-        coalesce(q.arrival_ns, q.first_token_ns, q.last_token_ns, q.finished_ns) AS first_known_ns, s.format
+        coalesce(q.arrival_ns, q.first_token_ns, q.last_token_ns, q.finished_ns) AS first_known_ns,
+        coalesce(q.finished_ns, q.last_token_ns, q.first_token_ns, q.arrival_ns) AS last_known_ns,
+        t.request_key IS NOT NULL AS has_chunks, s.format
     FROM requests AS q
     JOIN sources AS s USING (source_id)
+    LEFT JOIN _request_tokens AS t USING (request_key)
     -- the server logs, whose ids are unique within a file only
     WHERE s.format IN ('vllm-log', 'sglang-log', 'trtllm-log')
         AND q.clock_id IS NOT NULL
         AND NOT coalesce(list_contains(map_keys(q.extras), 'tokentime.stub'), false)
+),
+spans AS (
+    -- each file's first and last time: the files of a rotation follow one another
+    SELECT source_id, min(first_known_ns) AS file_first_ns, max(last_known_ns) AS file_last_ns
+    FROM logged
+    GROUP BY source_id
+),
+r AS (
+    SELECT l.*, p.file_first_ns, p.file_last_ns
+    FROM logged AS l
+    JOIN spans AS p USING (source_id)
 ),
 taken AS (
     -- a request received in one file and taken by the engine in a later one, after queueing:
@@ -29,6 +43,9 @@ taken AS (
     FROM r AS a
     JOIN r AS b ON a.run = b.run AND a.request_id = b.request_id AND a.clock_id = b.clock_id
         AND a.format = b.format AND a.source_id <> b.source_id
+        -- the later file begins where the earlier ended (1 s: a header's whole seconds), never
+        -- while it was still being written (two servers' logs of one name)
+        AND a.file_last_ns <= b.file_first_ns + 1000000000
     WHERE a.arrival_ns IS NOT NULL AND a.finished_ns IS NULL AND a.queued_ns IS NULL
         AND b.arrival_ns = b.queued_ns AND b.arrival_ns >= a.arrival_ns
 ),
@@ -37,11 +54,23 @@ pairs AS (
     FROM r AS a
     JOIN r AS b ON a.run = b.run AND a.request_id = b.request_id
         AND a.clock_id = b.clock_id AND a.format = b.format AND a.source_id <> b.source_id
-    -- the second row begins mid-request (no arrival); the first is where the request began (an
-    -- arrival that is not itself the queueing of a request received earlier)
-    WHERE a.arrival_ns IS NOT NULL AND b.arrival_ns IS NULL
-        AND coalesce(b.first_known_ns >= a.arrival_ns, true)
+        AND a.file_last_ns <= b.file_first_ns + 1000000000
+    -- the first row is where the request began (an arrival that is not itself the queueing of a
+    -- request received earlier) and is still open at its file's end
+    WHERE a.arrival_ns IS NOT NULL
         AND a.request_key NOT IN (SELECT kb FROM taken)
+        AND coalesce(b.first_known_ns >= a.arrival_ns, true)
+        AND (
+            -- the second begins mid-request (no arrival)
+            a.finished_ns IS NULL AND b.arrival_ns IS NULL
+            -- or is a late line of a request that ended in its own file (its access line): no
+            -- chunks, within seconds (with chunks, an id the next process used again)
+            OR a.finished_ns IS NOT NULL AND b.arrival_ns IS NULL AND NOT b.has_chunks
+                AND b.first_known_ns <= a.finished_ns + 10000000000
+            -- or states the whole request again at its end (SGLang's Finish line: its own
+            -- arrival, the Receive line's within a second)
+            OR a.finished_ns IS NULL AND b.arrival_ns IS NOT NULL AND b.finished_ns IS NOT NULL
+                AND abs(b.arrival_ns - a.arrival_ns) <= 1000000000)
     UNION ALL
     SELECT * FROM taken
 ),

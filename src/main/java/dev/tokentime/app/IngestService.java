@@ -205,7 +205,16 @@ public final class IngestService {
       List<IngestResult.Skipped> skipped, List<Path> spooled) {
     List<Planned> plan = new ArrayList<>();
     Map<Long, Integer> sizes = new HashMap<>();
+    // the files of this ingest beside each file (a folder's, or a shell glob's: A/SERVE*/*)
     Map<Path, Set<String>> neighbours = new HashMap<>();
+    for (InputResolver.Input in : inputs) {
+      if (!in.stdin()) {
+        Path abs = in.path().toAbsolutePath().normalize();
+        if (abs.getParent() != null && abs.getFileName() != null) {
+          neighbours.computeIfAbsent(abs.getParent(), d -> new java.util.HashSet<>()).add(abs.getFileName().toString());
+        }
+      }
+    }
     for (InputResolver.Input in : inputs) {
       try {
         Path path = in.path();
@@ -231,7 +240,7 @@ public final class IngestService {
               : IngestResult.Skipped.UNRECOGNISED));
           continue;
         }
-        String leaveOut = in.explicit() || in.stdin() ? null : leaveOut(format, path, neighbours);
+        String leaveOut = in.stdin() ? null : leaveOut(format, path, neighbours);
         if (leaveOut != null) {
           skipped.add(new IngestResult.Skipped(in.display(), IngestResult.Skipped.LEFT_OUT + leaveOut));
           continue;
@@ -269,20 +278,18 @@ public final class IngestService {
     return fileRuns(out);
   }
 
-  /** The format's reason to leave a file found in a folder out, given its neighbours' names. */
+  /**
+   * The format's reason to leave a file out, given the names of the files of this ingest beside
+   * it (a sweep's summary.json is left out only when its run=N.json files are read too).
+   */
   private static String leaveOut(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
     Path abs = path.toAbsolutePath().normalize();
     Path dir = abs.getParent();
     if (dir == null || abs.getFileName() == null) {
       return null;
     }
-    Set<String> names = neighbours.computeIfAbsent(dir, d -> {
-      try (var files = Files.list(d)) {
-        return files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
-      } catch (IOException e) {
-        return Set.of();
-      }
-    });
+    Set<String> names = new java.util.HashSet<>(neighbours.getOrDefault(dir, Set.of()));
+    names.remove(abs.getFileName().toString());
     return format.leaveOut(abs.getFileName().toString(), names);
   }
 

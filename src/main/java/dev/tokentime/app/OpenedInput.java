@@ -139,7 +139,7 @@ public final class OpenedInput implements AutoCloseable {
       return f;
     }
     long size = Files.size(path);
-    if (size <= SAMPLE_BYTES) {
+    if (size <= SAMPLE_BYTES || binary(sample)) {
       return null;
     }
     byte[] tail = new byte[SAMPLE_BYTES];
@@ -160,6 +160,17 @@ public final class OpenedInput implements AutoCloseable {
     }
     byte[] lines = java.util.Arrays.copyOfRange(tail, Math.min(start + 1, tail.length), tail.length);
     return formats.sniffTail(new Sample(path.getFileName().toString(), lines, lines.length));
+  }
+
+  /** A NUL byte in the head: a binary file (an archive, a database), never text a tool printed. */
+  private static boolean binary(Sample s) {
+    byte[] b = s.bytes();
+    for (int i = 0; i < s.length(); i++) {
+      if (b[i] == 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The decompressed content from its first byte. */

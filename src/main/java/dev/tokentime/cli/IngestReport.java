@@ -148,7 +148,7 @@ final class IngestReport implements IngestService.Listener {
     skipped(result, IngestResult.Skipped.EMPTY, "empty", false);
     skipped(result, IngestResult.Skipped.SAME_AS, "the same content as a file before it, read once", true);
     skipped(result, IngestResult.Skipped.UNREADABLE, "not readable", true);
-    skipped(result, IngestResult.Skipped.LEFT_OUT, "left out, each for the reason given; named on the command line, a file is read", true);
+    skipped(result, IngestResult.Skipped.LEFT_OUT, "left out, each for the reason given; ingest one alone to read it", true);
     for (IngestResult.FailedCheck c : result.failedChecks()) {
       out.println("warning: " + c.violations() + " violation" + (c.violations() == 1 ? "" : "s")
           + " of \"" + c.invariant() + "\" (SELECT * FROM " + c.view() + ")");

@@ -55,10 +55,10 @@ public interface InputFormat {
   }
 
   /**
-   * Why a file found in a folder (not one the user named) is left out, given the names of the
-   * files beside it: the folder's other files already hold what it holds (vllm bench sweep's
-   * {@code summary.json} beside its {@code run=N.json}), or it is no measurement (the sweep's
-   * {@code warmup.json}); null to read it. Named by the user, the file is read.
+   * Why a file is left out, given the names of the files of the same ingest beside it: they
+   * already hold what it holds (vllm bench sweep's {@code summary.json} beside its
+   * {@code run=N.json}), or it is no measurement (the sweep's {@code warmup.json}); null to read
+   * it. A file ingested alone is read.
    */
   default String leaveOut(String fileName, java.util.Set<String> neighbours) {
     return null;

@@ -79,4 +79,28 @@ class RotatedLogTest {
       assertTrue(((Number) wholeWindow.get(1)).doubleValue() > 0);
     }
   }
+
+  /**
+   * Two servers' logs that only look like a rotation (server.log and server.log.1 side by side,
+   * written at the same time, with the same ids: cmpl-c8-0 …): no request of one is joined to the
+   * other's; every request counts once.
+   */
+  @Test
+  void twoServersLogsOfOneNameAreNotOneLog() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("two/c8"));
+    for (int seed : new int[] {3, 4}) {
+      Path gen = Generated.into(tmp.resolve("gen" + seed), "--form", "vllm-log", "--levels", "8", "--requests", "150",
+          "--mean-output", "40", "--seed", Integer.toString(seed), "--slots", "4");
+      List<String> lines = Files.readAllLines(Files.list(gen.resolve("c8")).findFirst().orElseThrow());
+      // one server's log cut while requests were in flight, the other's begun mid-request: each
+      // has rows a rotation would join
+      Files.write(dir.resolve(seed == 3 ? "server.log.1" : "server.log"), seed == 3
+          ? lines.subList(0, lines.size() * 3 / 5) : lines.subList(lines.size() * 2 / 5, lines.size()));
+    }
+    try (TestDb t = new TestDb(tmp.resolve("db3"))) {
+      t.ingest(IngestOptions.of(List.of(dir.toString())));
+      assertEquals(0L, t.count("SELECT count(*) FROM request_links"));
+      assertEquals(t.count("SELECT count(*) FROM requests"), t.count("SELECT count(*) FROM request_latency"));
+    }
+  }
 }

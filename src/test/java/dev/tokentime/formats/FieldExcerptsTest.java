@@ -307,8 +307,11 @@ class FieldExcerptsTest {
         + " before it: NotFoundError: The model `DeepSeek-R1-Distill-Qwen-32B-Q4_K_M` does not exist."),
         s.requests.stream().map(r -> r.error).toList());
     assertEquals("VLLMValidationError: 'max_tokens' is too large: 16000.",
-        dev.tokentime.formats.spec.ErrorAccessLines.cause("vllm.exceptions.VLLMValidationError: 'max_tokens' is too large: 16000."));
-    assertEquals(null, dev.tokentime.formats.spec.ErrorAccessLines.cause("Traceback (most recent call last):"));
+        dev.tokentime.formats.spec.ErrorAccessLines.cause("vllm.exceptions.VLLMValidationError: 'max_tokens' is too large: 16000.", 400));
+    assertEquals(null, dev.tokentime.formats.spec.ErrorAccessLines.cause("Traceback (most recent call last):", 500));
+    // an error response of another status is another request's
+    assertEquals(null, dev.tokentime.formats.spec.ErrorAccessLines.cause("Error with model object='error' message='x'"
+        + " type='NotFoundError' param=None code=404", 400));
   }
 
   /** print_iter_log cut mid-line: a reject, not a step with only its iteration number. */

@@ -135,7 +135,9 @@ public final class ToolSummaryFormat implements InputFormat {
 
   @Override
   public String leaveOut(String fileName, java.util.Set<String> neighbours) {
-    return tool == Tool.AIPERF && TIMESLICES.matcher(fileName).matches() ? TIMESLICES_NOT_READ : null;
+    // ingested alone it is read, and rejected as what it is
+    return tool == Tool.AIPERF && !neighbours.isEmpty() && TIMESLICES.matcher(fileName).matches()
+        ? TIMESLICES_NOT_READ : null;
   }
 
   private long document(JsonNode doc, ParseContext ctx, RecordSink sink) {

@@ -35,7 +35,7 @@ public final class ErrorAccessLines {
     into.finishedNs = ts;
     into.status = "error";
     into.httpStatus = status;
-    String cause = cause(m.previousMessage());
+    String cause = cause(m.previousMessage(), status);
     into.error = "HTTP " + status + " " + m.group("method") + " " + m.group("path")
         + " (access line only: no request line names it)"
         + (cause == null ? "" : "; the error logged right before it: " + cause);
@@ -52,13 +52,19 @@ public final class ErrorAccessLines {
   private static final java.util.regex.Pattern ERROR_RESPONSE =
       java.util.regex.Pattern.compile("\\bmessage=(['\"])(.*?)\\1,? type=(['\"])(\\w+)\\3");
 
+  private static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("\\bcode=(\\d{3})\\b");
+
   /**
    * The exception a handler logged on the line right before an error's access line (the request's
    * own: uvicorn logs the response after the handler's error), shortened; or null.
    */
-  public static String cause(String previous) {
+  public static String cause(String previous, int status) {
     if (previous == null) {
       return null;
+    }
+    java.util.regex.Matcher code = CODE.matcher(previous);
+    if (code.find() && Integer.parseInt(code.group(1)) != status) {
+      return null; // an error response of another status: another request's
     }
     java.util.regex.Matcher e = EXCEPTION.matcher(previous);
     String text;

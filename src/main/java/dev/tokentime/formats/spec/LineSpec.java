@@ -49,7 +49,15 @@ public record LineSpec(String format, String description, String fills, List<Sni
       return null;
     }
     String base = ROTATION.matcher(file).replaceFirst("");
-    return base.isEmpty() || base.endsWith("/") ? file : base;
+    if (base.isEmpty() || base.endsWith("/")) {
+      return file;
+    }
+    try {
+      // one log however its path was typed (gz/c8/server.log.1 now, ./gz/c8/server.log later)
+      return java.nio.file.Path.of(base).toAbsolutePath().normalize().toString();
+    } catch (java.nio.file.InvalidPathException e) {
+      return base;
+    }
   }
 
   /**

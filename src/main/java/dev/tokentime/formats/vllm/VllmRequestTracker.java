@@ -409,9 +409,10 @@ final class VllmRequestTracker implements SpecParser.Handler {
 
   @Override
   public void event(MatchedLine m, String kind, long tsNs, int clockId) {
-    // a new server process, one going down, or an engine that died: what was in flight will
-    // never finish
-    boolean restart = kind.equals("start") || kind.equals("version") || kind.equals("stop");
+    // a new server process, or an engine that died: what was in flight will never finish (a
+    // server going down is no end of itself: uvicorn drains the open connections after its
+    // "Shutting down", and their requests still finish)
+    boolean restart = kind.equals("start") || kind.equals("version");
     boolean died = m.kind.name().equals("engine_dead");
     if (!restart && !died) {
       return;

@@ -162,6 +162,16 @@ class ToolOutputsTest {
               + " WHERE metric = 'request_throughput' ORDER BY run"));
       assertEquals(0L, t.rows("SELECT count(*) FROM reported_metrics WHERE metric = 'run_number'").get(0).get(0));
     }
+    // a shell glob names every file of the folder: the same files are left out
+    try (TestDb t = new TestDb(tmp.resolve("db1"))) {
+      List<String> all = new java.util.ArrayList<>();
+      try (var files = Files.list(comb)) {
+        files.forEach(f -> all.add(f.toString()));
+      }
+      IngestResult r = t.ingest(IngestOptions.of(all));
+      assertEquals(2, r.files().size(), r.files().toString());
+      assertEquals(2L, t.count("SELECT count(*) FROM runs"));
+    }
     try (TestDb t = new TestDb(tmp.resolve("db2"))) {
       t.ingest(IngestOptions.of(List.of(comb.resolve("summary.json").toString())));
       assertEquals(List.of(List.of(0, 10.0), List.of(1, 11.0)),

@@ -105,8 +105,10 @@ class ToolSummaryFormatTest {
     assertEquals(0, s.records);
     assertEquals(1, s.rejects.size());
     assertTrue(s.rejects.get(0).reason().startsWith("AIPerf's time-slice export"), s.rejects.toString());
-    assertTrue(aiperf.leaveOut("profile_export_aiperf_timeslices.json", java.util.Set.of()) != null);
-    assertEquals(null, aiperf.leaveOut("profile_export_aiperf.json", java.util.Set.of()));
+    var beside = java.util.Set.of("profile_export_aiperf.json", "profile_export.jsonl");
+    assertTrue(aiperf.leaveOut("profile_export_aiperf_timeslices.json", beside) != null);
+    assertEquals(null, aiperf.leaveOut("profile_export_aiperf_timeslices.json", java.util.Set.of()), "alone: read");
+    assertEquals(null, aiperf.leaveOut("profile_export_aiperf.json", java.util.Set.of("profile_export_aiperf_timeslices.json")));
   }
 
   @Test
