@@ -16,9 +16,10 @@ WITH logged AS (
     SELECT q.request_key, q.run, q.request_id, q.source_id, q.clock_id, q.arrival_ns, q.queued_ns, q.finished_ns,
         coalesce(q.arrival_ns, q.first_token_ns, q.last_token_ns, q.finished_ns) AS first_known_ns,
         coalesce(q.finished_ns, q.last_token_ns, q.first_token_ns, q.arrival_ns) AS last_known_ns,
-        t.request_key IS NOT NULL AS has_chunks, s.format
+        t.request_key IS NOT NULL AS has_chunks, s.format, c.kind AS clock_kind
     FROM requests AS q
     JOIN sources AS s USING (source_id)
+    JOIN clocks AS c USING (clock_id)
     LEFT JOIN _request_tokens AS t USING (request_key)
     -- the server logs, whose ids are unique within a file only
     WHERE s.format IN ('vllm-log', 'sglang-log', 'trtllm-log')
@@ -53,26 +54,34 @@ pairs AS (
     SELECT a.request_key AS ka, b.request_key AS kb, a.source_id AS sa, b.source_id AS sb
     FROM r AS a
     JOIN r AS b ON a.run = b.run AND a.request_id = b.request_id
-        AND a.clock_id = b.clock_id AND a.format = b.format AND a.source_id <> b.source_id
+        AND a.format = b.format AND a.source_id <> b.source_id
         AND a.file_last_ns <= b.file_first_ns + 1000000000
     -- the first row is where the request began (an arrival that is not itself the queueing of a
     -- request received earlier) and is still open at its file's end
     WHERE a.arrival_ns IS NOT NULL
         AND a.request_key NOT IN (SELECT kb FROM taken)
         AND coalesce(b.first_known_ns >= a.arrival_ns, true)
+        AND a.clock_id = b.clock_id AND b.arrival_ns IS NULL
         AND (
-            -- the second begins mid-request (no arrival)
-            a.finished_ns IS NULL AND b.arrival_ns IS NULL
+            -- the second begins mid-request (no arrival), on the log's clock
+            a.finished_ns IS NULL
             -- or is a late line of a request that ended in its own file (its access line): no
             -- chunks, within seconds (with chunks, an id the next process used again)
-            OR a.finished_ns IS NOT NULL AND b.arrival_ns IS NULL AND NOT b.has_chunks
-                AND b.first_known_ns <= a.finished_ns + 10000000000
-            -- or states the whole request again at its end (SGLang's Finish line: its own
-            -- arrival, the Receive line's within a second)
-            OR a.finished_ns IS NULL AND b.arrival_ns IS NOT NULL AND b.finished_ns IS NOT NULL
-                AND abs(b.arrival_ns - a.arrival_ns) <= 1000000000)
+            OR NOT b.has_chunks AND b.first_known_ns <= a.finished_ns + 10000000000)
     UNION ALL
     SELECT * FROM taken
+    UNION ALL
+    -- a later row that states the whole request again at its end (SGLang's Finish line: its own
+    -- arrival on the request's wall clock, the Receive line's within a second) leads: the
+    -- earlier row, its beginning alone, is read with it
+    SELECT b.request_key, a.request_key, b.source_id, a.source_id
+    FROM r AS a
+    JOIN r AS b ON a.run = b.run AND a.request_id = b.request_id
+        AND a.format = b.format AND a.source_id <> b.source_id
+        AND a.file_last_ns <= b.file_first_ns + 1000000000
+    WHERE a.clock_kind = 'wall' AND b.clock_kind = 'wall' AND a.finished_ns IS NULL
+        AND a.arrival_ns IS NOT NULL AND b.arrival_ns IS NOT NULL AND b.finished_ns IS NOT NULL
+        AND abs(b.arrival_ns - a.arrival_ns) <= 1000000000
 ),
 unique_pairs AS (
     SELECT *,

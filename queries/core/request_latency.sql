@@ -83,10 +83,10 @@ joined AS (
             coalesce(r.finish_reason, c.finish_reason) AS finish_reason,
             coalesce(r.http_status, c.http_status) AS http_status,
             coalesce(r.error, c.error) AS error,
-            -- the second file's count is its part or the whole (vLLM's final response): the larger
-            -- of it and both files' chunk tokens
+            -- each row's count is its part or the whole (vLLM's final response, SGLang's Finish):
+            -- the largest of them and both files' chunk tokens
             CASE WHEN c.continued IS NULL THEN r.output_tokens
-                ELSE greatest(c.output_tokens, coalesce(t.content_tokens, 0) + coalesce(c.content_tokens, 0))::INTEGER END
+                ELSE greatest(r.output_tokens, c.output_tokens, coalesce(t.content_tokens, 0) + coalesce(c.content_tokens, 0))::INTEGER END
                 AS output_tokens),
         CASE WHEN c.continued IS NULL THEN t.content_chunks
             ELSE (coalesce(t.content_chunks, 0) + coalesce(c.content_chunks, 0))::INTEGER END AS content_chunks,

@@ -103,4 +103,32 @@ class RotatedLogTest {
       assertEquals(t.count("SELECT count(*) FROM requests"), t.count("SELECT count(*) FROM request_latency"));
     }
   }
+
+  /**
+   * SGLang's --log-requests split by a rotation between a request's Receive line and its Finish
+   * line (which states the whole request again, on the request's own clock): one request each,
+   * as in the unsplit log (9 requests for 6 before, the Receive halves counted ok).
+   */
+  @Test
+  void sglangRequestsSplitByARotationAreOneEach() throws Exception {
+    List<String> lines = Files.readAllLines(Path.of("sample-logs/sglang-server/server.log"));
+    Path whole = Files.createDirectories(tmp.resolve("sgw/r"));
+    Files.write(whole.resolve("server.log"), lines);
+    Path split = Files.createDirectories(tmp.resolve("sgs/r"));
+    Files.write(split.resolve("server.log.1"), lines.subList(0, 24));
+    Files.write(split.resolve("server.log"), lines.subList(24, lines.size()));
+    String figures = "SELECT count(*), round(avg(e2e_ms), 3), sum(output_tokens), sum(prompt_tokens),"
+        + " count(*) FILTER (WHERE ok) FROM request_latency";
+    List<Object> expected;
+    try (TestDb t = new TestDb(tmp.resolve("sgdb1"))) {
+      t.ingest(IngestOptions.of(List.of(whole.toString())));
+      expected = t.rows(figures).get(0);
+    }
+    assertEquals(6L, expected.get(0));
+    try (TestDb t = new TestDb(tmp.resolve("sgdb2"))) {
+      t.ingest(IngestOptions.of(List.of(split.toString())));
+      assertEquals(expected, t.rows(figures).get(0));
+      assertTrue(t.count("SELECT count(*) FROM request_links WHERE rule = 'log-rotation'") >= 3);
+    }
+  }
 }

@@ -234,7 +234,8 @@ final class SglangRequests implements SpecParser.Handler {
     Double finished = epoch(meta, "request_finished_ts");
     if (received != null || finished != null) {
       if (metaClock < 0) {
-        metaClock = sink.clock(new ClockSpec("wall", "sglang-log meta_info " + ctx.sourceName(), 1_000, null, false));
+        metaClock = sink.clock(new ClockSpec("wall", "sglang-log meta_info "
+            + dev.tokentime.formats.spec.LineSpec.rotationBase(ctx.sourceName()), 1_000, null, false));
       }
       r.clockId = metaClock;
       r.arrivalNs = received == null ? NONE : micros(received);
