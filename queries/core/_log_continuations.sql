@@ -14,6 +14,8 @@
 CREATE OR REPLACE VIEW _log_continuations AS
 WITH logged AS (
     SELECT q.request_key, q.run, q.request_id, q.source_id, q.clock_id, q.arrival_ns, q.queued_ns, q.finished_ns,
+        -- a request its server's restart ended (lost) continues in no later file
+        q.status IS NOT DISTINCT FROM 'lost' AS lost,
         coalesce(q.arrival_ns, q.first_token_ns, q.last_token_ns, q.finished_ns) AS first_known_ns,
         coalesce(q.finished_ns, q.last_token_ns, q.first_token_ns, q.arrival_ns) AS last_known_ns,
         t.request_key IS NOT NULL AS has_chunks, s.format, c.kind AS clock_kind
@@ -37,6 +39,14 @@ r AS (
     FROM logged AS l
     JOIN spans AS p USING (source_id)
 ),
+restarts AS (
+    -- a server (re)started: no request continues across it (ids begin again: V0's 1, 2, …)
+    SELECT q.run, s.format, e.ts_ns
+    FROM engine_events AS e
+    JOIN sources AS s USING (source_id)
+    JOIN (SELECT DISTINCT source_id, run FROM logged) AS q USING (source_id)
+    WHERE e.kind IN ('start', 'version') AND e.ts_ns IS NOT NULL
+),
 taken AS (
     -- a request received in one file and taken by the engine in a later one, after queueing:
     -- the later row's arrival is only its queueing (vLLM's Added line)
@@ -47,8 +57,10 @@ taken AS (
         -- the later file begins where the earlier ended (1 s: a header's whole seconds), never
         -- while it was still being written (two servers' logs of one name)
         AND a.file_last_ns <= b.file_first_ns + 1000000000
-    WHERE a.arrival_ns IS NOT NULL AND a.finished_ns IS NULL AND a.queued_ns IS NULL
+    WHERE a.arrival_ns IS NOT NULL AND a.finished_ns IS NULL AND a.queued_ns IS NULL AND NOT a.lost
         AND b.arrival_ns = b.queued_ns AND b.arrival_ns >= a.arrival_ns
+        AND NOT EXISTS (SELECT 1 FROM restarts AS x WHERE x.run = a.run AND x.format = a.format
+            AND x.ts_ns > a.arrival_ns AND x.ts_ns <= b.arrival_ns)
 ),
 pairs AS (
     SELECT a.request_key AS ka, b.request_key AS kb, a.source_id AS sa, b.source_id AS sb
@@ -58,10 +70,12 @@ pairs AS (
         AND a.file_last_ns <= b.file_first_ns + 1000000000
     -- the first row is where the request began (an arrival that is not itself the queueing of a
     -- request received earlier) and is still open at its file's end
-    WHERE a.arrival_ns IS NOT NULL
+    WHERE a.arrival_ns IS NOT NULL AND NOT a.lost
         AND a.request_key NOT IN (SELECT kb FROM taken)
         AND coalesce(b.first_known_ns >= a.arrival_ns, true)
         AND a.clock_id = b.clock_id AND b.arrival_ns IS NULL
+        AND NOT EXISTS (SELECT 1 FROM restarts AS x WHERE x.run = a.run AND x.format = a.format
+            AND x.ts_ns > a.arrival_ns AND x.ts_ns <= b.first_known_ns)
         AND (
             -- the second begins mid-request (no arrival), on the log's clock
             a.finished_ns IS NULL
@@ -79,7 +93,7 @@ pairs AS (
     JOIN r AS b ON a.run = b.run AND a.request_id = b.request_id
         AND a.format = b.format AND a.source_id <> b.source_id
         AND a.file_last_ns <= b.file_first_ns + 1000000000
-    WHERE a.clock_kind = 'wall' AND b.clock_kind = 'wall' AND a.finished_ns IS NULL
+    WHERE a.clock_kind = 'wall' AND b.clock_kind = 'wall' AND a.finished_ns IS NULL AND NOT a.lost
         AND a.arrival_ns IS NOT NULL AND b.arrival_ns IS NOT NULL AND b.finished_ns IS NOT NULL
         AND abs(b.arrival_ns - a.arrival_ns) <= 1000000000
 ),

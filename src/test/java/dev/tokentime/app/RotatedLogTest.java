@@ -131,4 +131,49 @@ class RotatedLogTest {
       assertTrue(t.count("SELECT count(*) FROM request_links WHERE rule = 'log-rotation'") >= 3);
     }
   }
+
+  /**
+   * A server that crashed and started again, its new process using the same ids (V0's integer
+   * ids: 1, 2, …), the log then rotated into parts: no request of the new process is joined to
+   * one of the old (the same id before the restart: a request of 100 s, its tokens summed).
+   */
+  @Test
+  void noRequestIsJoinedAcrossARestart() throws Exception {
+    Path gen = Generated.into(tmp.resolve("genr"), "--form", "vllm-log", "--levels", "8", "--requests", "40",
+        "--mean-output", "30", "--seed", "5", "--slots", "4");
+    List<String> lines = Files.readAllLines(Files.list(gen.resolve("c8")).findFirst().orElseThrow()).stream()
+        .map(l -> l.replaceAll("cmpl-c8-(\\d+)", "$1")).toList();
+    java.util.regex.Pattern times = java.util.regex.Pattern.compile(
+        "^(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?Z)(.*? \\d\\d-\\d\\d )(\\d\\d:\\d\\d:\\d\\d)(.*)$");
+    List<String> log = new java.util.ArrayList<>(lines.subList(0, lines.size() * 7 / 10));
+    log.add("2026-01-01T00:05:00.000000Z (APIServer pid=2) INFO 01-01 00:05:00 [api_server.py:1] Starting vLLM server on http://0.0.0.0:8000");
+    for (String l : lines) {
+      // the new process: the same requests, five minutes later
+      java.util.regex.Matcher m = times.matcher(l);
+      if (m.matches()) {
+        java.time.Instant at = java.time.Instant.parse(m.group(1)).plusSeconds(300);
+        java.time.LocalTime clock = java.time.LocalTime.parse(m.group(3)).plusSeconds(300);
+        l = at + m.group(2) + clock + m.group(4);
+      }
+      log.add(l.replace("pid=1)", "pid=2)"));
+    }
+    Path dir = Files.createDirectories(tmp.resolve("restart/c8"));
+    int parts = 10;
+    for (int i = 0; i < parts; i++) {
+      int age = parts - 1 - i;
+      Files.write(dir.resolve(age == 0 ? "server.log" : "server.log." + age),
+          log.subList(log.size() * i / parts, log.size() * (i + 1) / parts));
+    }
+    try (TestDb t = new TestDb(tmp.resolve("rdb"))) {
+      t.ingest(IngestOptions.of(List.of(dir.toString())));
+      long restart = java.time.Instant.parse("2026-01-01T00:05:00Z").toEpochMilli() * 1_000_000L;
+      assertTrue(t.count("SELECT count(*) FROM request_links") > 0, "the rotation's own continuations are joined");
+      assertEquals(0L, t.count("SELECT count(*) FROM request_links AS k JOIN requests AS a ON a.request_key = k.key_a"
+          + " JOIN requests AS b ON b.request_key = k.key_b WHERE a.arrival_ns < " + restart
+          + " AND coalesce(b.arrival_ns, b.first_token_ns, b.finished_ns) > " + restart), "no pair across the restart");
+      assertEquals(t.count("SELECT count(*) FROM requests") - t.count("SELECT count(DISTINCT key_b) FROM request_links"),
+          t.count("SELECT count(*) FROM request_latency"));
+      assertEquals(0L, t.count("SELECT count(*) FROM request_latency WHERE e2e_ms > 60000"), "no request spans the restart");
+    }
+  }
 }
