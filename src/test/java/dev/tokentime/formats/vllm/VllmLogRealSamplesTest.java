@@ -79,7 +79,8 @@ class VllmLogRealSamplesTest {
     assertEquals(10, s.get(42).running);
     assertEquals(90, s.get(42).waiting);
     assertEquals(0.193, s.get(42).kvUsage, 1e-12);
-    assertEquals(List.of(new ClockSpec("wall", "vllm-log test.log", 1_000_000_000L, "UTC", true)), p.sink.clocks);
+    assertEquals(List.of(new ClockSpec("wall", "vllm-log " + java.nio.file.Path.of("test.log").toAbsolutePath(),
+        1_000_000_000L, "UTC", true)), p.sink.clocks);
   }
 
   @Test
