@@ -47,55 +47,56 @@ restarts AS (
     JOIN (SELECT DISTINCT source_id, run FROM logged) AS q USING (source_id)
     WHERE e.kind IN ('start', 'version') AND e.ts_ns IS NOT NULL
 ),
-taken AS (
-    -- a request received in one file and taken by the engine in a later one, after queueing:
-    -- the later row's arrival is only its queueing (vLLM's Added line)
-    SELECT a.request_key AS ka, b.request_key AS kb, a.source_id AS sa, b.source_id AS sb
-    FROM r AS a
-    JOIN r AS b ON a.run = b.run AND a.request_id = b.request_id AND a.clock_id = b.clock_id
-        AND a.format = b.format AND a.source_id <> b.source_id
-        -- the later file begins where the earlier ended (1 s: a header's whole seconds), never
-        -- while it was still being written (two servers' logs of one name)
-        AND a.file_last_ns <= b.file_first_ns + 1000000000
-    WHERE a.arrival_ns IS NOT NULL AND a.finished_ns IS NULL AND a.queued_ns IS NULL AND NOT a.lost
-        AND b.arrival_ns = b.queued_ns AND b.arrival_ns >= a.arrival_ns
-        AND NOT EXISTS (SELECT 1 FROM restarts AS x WHERE x.run = a.run AND x.format = a.format
-            AND x.ts_ns > a.arrival_ns AND x.ts_ns <= b.arrival_ns)
-),
-pairs AS (
-    SELECT a.request_key AS ka, b.request_key AS kb, a.source_id AS sa, b.source_id AS sb
+followed AS (
+    -- a row of a later file with the id, run and format of a row that began a request in an
+    -- earlier one (an arrival; not ended by a restart, lost), no server start between them; the
+    -- later file begins where the earlier ended (1 s: a header's whole seconds), never while it
+    -- was still being written (two servers' logs of one name)
+    SELECT a.request_key AS ka, b.request_key AS kb, a.source_id AS sa, b.source_id AS sb,
+        a.clock_id = b.clock_id AS same_clock, a.clock_kind = 'wall' AND b.clock_kind = 'wall' AS both_wall,
+        a.arrival_ns AS a_arrival_ns, a.queued_ns AS a_queued_ns, a.finished_ns AS a_finished_ns,
+        b.arrival_ns AS b_arrival_ns, b.queued_ns AS b_queued_ns, b.finished_ns AS b_finished_ns,
+        b.first_known_ns AS b_first_ns, b.has_chunks AS b_has_chunks
     FROM r AS a
     JOIN r AS b ON a.run = b.run AND a.request_id = b.request_id
         AND a.format = b.format AND a.source_id <> b.source_id
         AND a.file_last_ns <= b.file_first_ns + 1000000000
-    -- the first row is where the request began (an arrival that is not itself the queueing of a
-    -- request received earlier) and is still open at its file's end
     WHERE a.arrival_ns IS NOT NULL AND NOT a.lost
-        AND a.request_key NOT IN (SELECT kb FROM taken)
-        AND coalesce(b.first_known_ns >= a.arrival_ns, true)
-        AND a.clock_id = b.clock_id AND b.arrival_ns IS NULL
         AND NOT EXISTS (SELECT 1 FROM restarts AS x WHERE x.run = a.run AND x.format = a.format
             AND x.ts_ns > a.arrival_ns AND x.ts_ns <= b.first_known_ns)
+),
+taken AS (
+    -- a request received in one file and taken by the engine in a later one, after queueing:
+    -- the later row's arrival is only its queueing (vLLM's Added line)
+    SELECT ka, kb, sa, sb
+    FROM followed
+    WHERE same_clock AND a_finished_ns IS NULL AND a_queued_ns IS NULL
+        AND b_arrival_ns = b_queued_ns AND b_arrival_ns >= a_arrival_ns
+),
+pairs AS (
+    -- the first row is where the request began (an arrival that is not itself the queueing of a
+    -- request received earlier), the second has no arrival, on the log's clock
+    SELECT ka, kb, sa, sb
+    FROM followed
+    WHERE same_clock AND b_arrival_ns IS NULL
+        AND ka NOT IN (SELECT kb FROM taken)
+        AND coalesce(b_first_ns >= a_arrival_ns, true)
         AND (
-            -- the second begins mid-request (no arrival), on the log's clock
-            a.finished_ns IS NULL
+            -- the second begins mid-request, the first still open at its file's end
+            a_finished_ns IS NULL
             -- or is a late line of a request that ended in its own file (its access line): no
             -- chunks, within seconds (with chunks, an id the next process used again)
-            OR NOT b.has_chunks AND b.first_known_ns <= a.finished_ns + 10000000000)
+            OR NOT b_has_chunks AND b_first_ns <= a_finished_ns + 10000000000)
     UNION ALL
     SELECT * FROM taken
     UNION ALL
     -- a later row that states the whole request again at its end (SGLang's Finish line: its own
     -- arrival on the request's wall clock, the Receive line's within a second) leads: the
     -- earlier row, its beginning alone, is read with it
-    SELECT b.request_key, a.request_key, b.source_id, a.source_id
-    FROM r AS a
-    JOIN r AS b ON a.run = b.run AND a.request_id = b.request_id
-        AND a.format = b.format AND a.source_id <> b.source_id
-        AND a.file_last_ns <= b.file_first_ns + 1000000000
-    WHERE a.clock_kind = 'wall' AND b.clock_kind = 'wall' AND a.finished_ns IS NULL AND NOT a.lost
-        AND a.arrival_ns IS NOT NULL AND b.arrival_ns IS NOT NULL AND b.finished_ns IS NOT NULL
-        AND abs(b.arrival_ns - a.arrival_ns) <= 1000000000
+    SELECT kb, ka, sb, sa
+    FROM followed
+    WHERE both_wall AND a_finished_ns IS NULL AND b_arrival_ns IS NOT NULL AND b_finished_ns IS NOT NULL
+        AND abs(b_arrival_ns - a_arrival_ns) <= 1000000000
 ),
 unique_pairs AS (
     SELECT *,

@@ -279,8 +279,8 @@ public final class IngestService {
   }
 
   /**
-   * The format's reason to leave a file out, given the names of the files of this ingest beside
-   * it (a sweep's summary.json is left out only when its run=N.json files are read too).
+   * The format's reason to leave a file out, given the names of this ingest's files in its folder
+   * (a sweep's summary.json is left out only when its run=N.json files are read too).
    */
   private static String leaveOut(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
     Path abs = path.toAbsolutePath().normalize();
@@ -288,9 +288,7 @@ public final class IngestService {
     if (dir == null || abs.getFileName() == null) {
       return null;
     }
-    Set<String> names = new java.util.HashSet<>(neighbours.getOrDefault(dir, Set.of()));
-    names.remove(abs.getFileName().toString());
-    return format.leaveOut(abs.getFileName().toString(), names);
+    return format.leaveOut(abs.getFileName().toString(), neighbours.getOrDefault(dir, Set.of()));
   }
 
   /**

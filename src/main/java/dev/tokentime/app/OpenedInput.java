@@ -1,8 +1,8 @@
 package dev.tokentime.app;
 
-import dev.tokentime.ingest.InputFormat;
-
 import com.github.luben.zstd.ZstdInputStream;
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.Sample;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
@@ -133,7 +133,7 @@ public final class OpenedInput implements AutoCloseable {
    * anything (a tool's console summary printed at the end of a run's log: AIPerf's tables after
    * hundreds of its own log lines), as the last 64 KiB of a plain file show it.
    */
-  public InputFormat sniffed(dev.tokentime.ingest.FormatRegistry formats) throws IOException {
+  public InputFormat sniffed(FormatRegistry formats) throws IOException {
     InputFormat f = formats.sniff(sample);
     if (f != null || transcoded || path == null || !Files.isRegularFile(path)) {
       return f;

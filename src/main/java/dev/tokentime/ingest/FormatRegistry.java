@@ -50,24 +50,19 @@ public final class FormatRegistry {
 
   /** The best-scoring format for the sample, or null when none is sure enough. */
   public InputFormat sniff(Sample sample) {
-    InputFormat best = null;
-    int bestScore = MIN_SCORE - 1;
-    for (InputFormat f : byId.values()) {
-      int s = f.sniff(sample);
-      if (s > bestScore) {
-        best = f;
-        bestScore = s;
-      }
-    }
-    return best;
+    return best(sample, f -> true);
   }
 
   /** The best of the formats whose records may come after anything ({@link InputFormat#readsFromAnywhere}). */
   public InputFormat sniffTail(Sample tail) {
+    return best(tail, InputFormat::readsFromAnywhere);
+  }
+
+  private InputFormat best(Sample sample, java.util.function.Predicate<InputFormat> eligible) {
     InputFormat best = null;
     int bestScore = MIN_SCORE - 1;
     for (InputFormat f : byId.values()) {
-      int s = f.readsFromAnywhere() ? f.sniff(tail) : 0;
+      int s = eligible.test(f) ? f.sniff(sample) : 0;
       if (s > bestScore) {
         best = f;
         bestScore = s;

@@ -55,12 +55,12 @@ public interface InputFormat {
   }
 
   /**
-   * Why a file is left out, given the names of the files of the same ingest beside it: they
-   * already hold what it holds (vllm bench sweep's {@code summary.json} beside its
+   * Why a file is left out, given the names of the same ingest's files in its folder (its own
+   * among them): the others already hold what it holds (vllm bench sweep's {@code summary.json} beside its
    * {@code run=N.json}), or it is no measurement (the sweep's {@code warmup.json}); null to read
    * it. A file ingested alone is read.
    */
-  default String leaveOut(String fileName, java.util.Set<String> neighbours) {
+  default String leaveOut(String fileName, java.util.Set<String> folder) {
     return null;
   }
 

@@ -86,6 +86,7 @@ public final class BenchConsoleFormat implements InputFormat {
   static final List<String> GENAI_PERF_COLUMNS = List.of("Statistic", "avg", "min", "max", "p99", "p90", "p75");
   private static final Pattern HEADERLESS_AIPERF_ROW = Pattern.compile(
       "(?m)^\\s*│\\s*[A-Z][A-Za-z ]+\\([a-z/ ]+\\)\\s*│(?:\\s*(?:[\\d,.]+|N/A)\\s*│){7}\\s*$");
+  private static final Pattern BENCHMARK_DURATION = Pattern.compile("^Benchmark Duration:\\s*(\\S+)\\s*sec$");
   /** The load of an AIPerf command line: "--concurrency 16", "--request-rate=2.5". */
   private static final Pattern CLI_LOAD = Pattern.compile("--(concurrency|request-rate)[ =]'?([0-9.]+)'?(?=\\s|$)");
   /** A markdown code fence (```, ```text). */
@@ -522,6 +523,12 @@ public final class BenchConsoleFormat implements InputFormat {
     /** AIPerf's "CLI Command: aiperf profile …" so far (it wraps over lines), or null. */
     String cli;
 
+    /** The command's first line, or a piece of it wrapped onto this one (flags, quoted values). */
+    boolean commandLine(String line) {
+      return line.startsWith("CLI Command:")
+          || cli != null && (line.startsWith("--") || !line.isEmpty() && !line.contains(": "));
+    }
+
     TableReader(ParseContext ctx, RecordSink sink) {
       super(ctx, sink);
     }
@@ -600,8 +607,7 @@ public final class BenchConsoleFormat implements InputFormat {
         return null;
       }
       flush();
-      if (tool == Tool.AIPERF && run != null && (line.startsWith("CLI Command:") || cli != null && line.startsWith("--")
-          || cli != null && !line.isEmpty() && !line.contains(": "))) {
+      if (tool == Tool.AIPERF && run != null && commandLine(line)) {
         // the command the run was profiled with, wrapped at the terminal's width: its load is the
         // run's level ("--concurrency 16", "--request-rate 2.5")
         cli = (cli == null ? "" : cli + " ") + line;
@@ -623,7 +629,7 @@ public final class BenchConsoleFormat implements InputFormat {
       }
       cli = null;
       if (tool == Tool.AIPERF && run != null) {
-        Matcher m = Pattern.compile("^Benchmark Duration:\\s*(\\S+)\\s*sec$").matcher(line);
+        Matcher m = BENCHMARK_DURATION.matcher(line);
         if (m.matches()) {
           Double v = number(m.group(1));
           if (v == null) {

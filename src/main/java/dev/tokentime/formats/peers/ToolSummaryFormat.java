@@ -134,9 +134,9 @@ public final class ToolSummaryFormat implements InputFormat {
       + " figures per slice, which tokentime does not read; the run's own are in profile_export_aiperf.json";
 
   @Override
-  public String leaveOut(String fileName, java.util.Set<String> neighbours) {
+  public String leaveOut(String fileName, java.util.Set<String> folder) {
     // ingested alone it is read, and rejected as what it is
-    return tool == Tool.AIPERF && !neighbours.isEmpty() && TIMESLICES.matcher(fileName).matches()
+    return tool == Tool.AIPERF && folder.size() > 1 && TIMESLICES.matcher(fileName).matches()
         ? TIMESLICES_NOT_READ : null;
   }
 
@@ -275,8 +275,8 @@ public final class ToolSummaryFormat implements InputFormat {
       for (JsonNode ph : phases) {
         if (ph.isObject() && !ph.path("exclude_from_results").asBoolean(false)) {
           conc = positive(ph.get("concurrency"));
-          rate = conc != null ? null : positive(ph.get("request_rate")) != null ? positive(ph.get("request_rate"))
-              : positive(ph.get("rate"));
+          Double requestRate = positive(ph.get("request_rate"));
+          rate = conc != null ? null : requestRate != null ? requestRate : positive(ph.get("rate"));
           if (conc != null || rate != null) {
             break;
           }

@@ -71,8 +71,8 @@ public final class VllmBenchFormat implements InputFormat {
       java.util.regex.Pattern.compile("run=\\d+\\.json(?:\\.gz|\\.zst)?");
 
   @Override
-  public String leaveOut(String fileName, java.util.Set<String> neighbours) {
-    List<String> runs = neighbours.stream().filter(n -> SWEEP_RUN.matcher(n).matches())
+  public String leaveOut(String fileName, java.util.Set<String> folder) {
+    List<String> runs = folder.stream().filter(n -> SWEEP_RUN.matcher(n).matches())
         .sorted(java.util.Comparator.comparing(String::length).thenComparing(String::compareTo)).toList();
     if (runs.isEmpty()) {
       return null;

@@ -267,9 +267,7 @@ public final class SpecParser {
         String reason = "truncated" + (unterminated ? " last line" : "") + ": " + LineSpec.aKind(m.kind.name())
             + " line that ends before its last field";
         if (!unterminated) {
-          // a terminal's hard wrap may have put the rest on the next line: held for it
-          held = new Held(lineNo, java.util.Arrays.copyOfRange(buf, off, off + len), m.text, m.kind, reason, 1,
-              m.text.length());
+          hold(lineNo, buf, off, len, m.kind, reason);
           return;
         }
         reject(lineNo, reason, buf, off, len);
@@ -360,11 +358,9 @@ public final class SpecParser {
       return;
     }
     if (near != null && cutShort(near, m.message())) {
-      // a terminal's hard wrap may have put the rest on the next line ("… 50 generation
-      // requests, 50 gen" / "eration tokens, iteration elapsed time: 10.25 ms"): held for it
-      held = new Held(lineNo, java.util.Arrays.copyOfRange(buf, off, off + len), m.text, near,
-          "truncated: " + LineSpec.aKind(near.name()) + " line cut short (it ends before its pattern does)", 1,
-          m.text.length());
+      // "… 50 generation requests, 50 gen" / "eration tokens, iteration elapsed time: 10.25 ms"
+      hold(lineNo, buf, off, len, near,
+          "truncated: " + LineSpec.aKind(near.name()) + " line cut short (it ends before its pattern does)");
       return;
     }
     if (near != null) {
@@ -455,6 +451,15 @@ public final class SpecParser {
     }
     reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);
     return false;
+  }
+
+  /**
+   * Holds a line cut before its kind's end for the next line: a terminal's hard wrap may have put
+   * the rest there ({@link #joined}); else it is rejected for {@code reason}.
+   */
+  private void hold(long lineNo, byte[] buf, int off, int len, LineSpec.Kind kind, String reason) {
+    held = new Held(lineNo, java.util.Arrays.copyOfRange(buf, off, off + len), m.text, kind, reason, 1,
+        m.text.length());
   }
 
   /** A held line with nothing after it to join is what it looked like: truncated. */
