@@ -3,8 +3,8 @@ package dev.tokentime.formats.peers;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.JsonText;
 import dev.tokentime.formats.json.PeerJson;
+import dev.tokentime.formats.json.ToolClocks;
 import dev.tokentime.ingest.ChunkKind;
-import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
@@ -64,8 +64,8 @@ public final class AiperfJsonlFormat implements InputFormat {
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     RequestRecord req = new RequestRecord();
-    int clockId = sink.clock(new ClockSpec("client",
-        "AIPerf wall clock, Unix epoch ns (" + ctx.sourceName() + ")", 1, null, false));
+    // shared with the server-metric scrapes AIPerf wrote into the same folder (ToolClocks)
+    int clockId = sink.clock(ToolClocks.aiperf(ctx));
     LineReader reader = new LineReader(in);
     return reader.forEach(new LineReader.Handler() {
       @Override

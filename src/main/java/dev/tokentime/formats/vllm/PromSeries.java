@@ -37,6 +37,8 @@ final class PromSeries {
   private final Map<String, BucketSample> lastBucket = new HashMap<>();
 
   private final PromFamily family;
+  /** The scrape target the next samples came from, leading their instance; null when unknown. */
+  private String target;
 
   PromSeries(RecordSink sink, int clockId) {
     this(sink, clockId, PromFamily.VLLM);
@@ -46,6 +48,14 @@ final class PromSeries {
     this.sink = sink;
     this.clockId = clockId;
     this.family = family;
+  }
+
+  /**
+   * The scrape target (host:port) of the samples that follow, or null: a file of several targets'
+   * scrapes (AIPerf's, one line per target and time) keeps each target's rows apart.
+   */
+  void target(String hostPort) {
+    this.target = hostPort;
   }
 
   /** One sample of a series; {@code line} names where it came from (0 when unknown). */
@@ -128,6 +138,9 @@ final class PromSeries {
     if (!metric.equals(base)) {
       rest.put("exposed_as", base);
     }
+    if (target != null) {
+      rest.put("scrape_target", target); // two endpoints' counts are two series
+    }
     String series = base + rest;
     cumulative(series, base, tsNs, le, leText, value);
     String key = series + "|" + leText;
@@ -159,6 +172,9 @@ final class PromSeries {
 
   private EngineStatsRecord row(Map<String, String> labels, long tsNs, long line) {
     String instance = instance(labels);
+    if (target != null) {
+      instance = instance == null ? target : target + " / " + instance;
+    }
     String key = (instance == null ? "" : instance) + '\u0000' + String.format("%020d", tsNs);
     EngineStatsRecord r = rows.get(key);
     if (r == null) {
