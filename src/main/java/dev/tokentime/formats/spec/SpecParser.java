@@ -704,13 +704,21 @@ public final class SpecParser {
     }
   }
 
+  private static final java.util.regex.Pattern DATE_OR_TIME =
+      java.util.regex.Pattern.compile("\\d{4}-\\d\\d-\\d\\d|\\b\\d\\d?:\\d\\d:\\d\\d\\b");
+
   /**
    * A field the spec does not name lands in extras, so a new field never breaks a line: one
    * number → {@code name}; several with units → {@code name_unit}; several without → {@code
-   * name_1, name_2, …}; a percentage becomes a 0..1 ratio; text without a number is dropped.
+   * name_1, name_2, …}; a percentage becomes a 0..1 ratio; text without a number is dropped, and
+   * so is a date or a time of day (SGLang's ", timestamp: 2025-07-18T15:32:52.498932" read as
+   * numbers was 2025, -7, -18, …: a negative count that rejected the line).
    */
   static void unknownField(LineSpec.Kind k, KeyValueList.Entry e, Map<String, Double> extras) {
     String name = k.listExtrasPrefix() + KeyValueList.extraName(e.key());
+    if (DATE_OR_TIME.matcher(e.value()).find()) {
+      return;
+    }
     List<Numbers.Reading> rs = Numbers.readings(e.value());
     if (rs.size() == 1) {
       Numbers.Reading r = rs.get(0);

@@ -108,6 +108,31 @@ class SglangLogFormatTest {
         s.steps.stream().map(x -> x.tsNs).toList());
   }
 
+  /**
+   * A build of July 2025 ends its batch lines with ", timestamp: <local ISO time, µs>" (the shape
+   * of a public excerpt whose repository has no known licence: written here by hand). Every line
+   * was rejected ("field timestamp_2: -7.0 is not a non-negative number"): the time is now the
+   * step's time, to the µs, and a date or time in a field no spec names is dropped, not read as
+   * numbers.
+   */
+  @Test
+  void aBatchLinesOwnTimestampIsTheStepsTime() throws IOException {
+    RecordingSink s = parse("[2025-07-18 15:32:52 TP0] Prefill batch. #new-seq: 1, #new-token: 2192, #cached-token: 35,"
+        + " #token: 35, token usage: 0.00, #running-req: 0, #queue-req: 0, timestamp: 2025-07-18T15:32:52.498932\n"
+        + "[2025-07-18 15:32:54 TP0] Decode batch. #running-req: 1, #token: 2266, token usage: 0.00, cuda graph: True,"
+        + " gen throughput (token/s): 3.13, #queue-req: 0, timestamp: 2025-07-18T15:32:54.159394\n"
+        + "[2025-07-18 15:32:55 TP0] Decode batch. #running-req: 1, #token: 2306, token usage: 0.00,"
+        + " logged at: 2025-07-18 15:32:55, #queue-req: 0\n");
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of(ns("2025-07-18T15:32:52Z") + 498_932_000L, ns("2025-07-18T15:32:54Z") + 159_394_000L,
+        ns("2025-07-18T15:32:55Z")), s.steps.stream().map(x -> x.tsNs).toList());
+    assertEquals(List.of(2192, 35.0, 35.0), List.of(s.steps.get(0).ctxTokens, s.steps.get(0).extras.get("cached_tokens"),
+        s.steps.get(0).extras.get("kv_tokens")));
+    assertEquals(List.of(1, 2266.0, 0), List.of(s.steps.get(1).genRequests, s.steps.get(1).extras.get("kv_tokens"),
+        s.steps.get(1).waiting));
+    assertTrue(s.steps.get(2).extras.keySet().stream().noneMatch(k -> k.startsWith("logged_at")), s.steps.get(2).extras.toString());
+  }
+
   /** --at names the date of a log whose lines carry a time of day only. */
   @Test
   void timeOnlyHeadersTakeTheDateAtGives() throws IOException {
