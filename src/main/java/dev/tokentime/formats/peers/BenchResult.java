@@ -186,7 +186,8 @@ final class BenchResult {
   }
 
   private static String unitOf(String key) {
-    if (key.equals("duration")) {
+    // SGLang's LoRA bench writes the duration again as benchmark_duration_s
+    if (key.equals("duration") || (key.endsWith("_s") && !key.endsWith("per_s"))) {
       return "s";
     }
     if (key.equals("spec_decode_acceptance_rate") || key.equals("accuracy_rate")) {

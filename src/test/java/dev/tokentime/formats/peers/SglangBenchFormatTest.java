@@ -25,10 +25,18 @@ class SglangBenchFormatTest {
     assertEquals(8.0, s.levels.get("dir#2")[1]);
     assertTrue(s.reported.contains("dir null e2e_latency mean 110.0 ms"), s.reported.toString());
     assertTrue(s.reported.contains("dir null itl p95 38.0 ms"), s.reported.toString());
+    assertTrue(s.reported.contains("dir null duration value 1.0 s"), s.reported.toString());
     assertEquals(6, s.records, "2 run lines + 4 request entries");
     assertEquals(List.of(100_000_000L, 120_000_000L, 160_000_000L),
         s.tokens.subList(0, 3).stream().map(CollectingSink.Tok::tsNs).toList(), "request-relative times");
     assertEquals(4, s.clocks.size(), "no start times: one clock per request");
+  }
+
+  /** SGLang's LoRA bench writes the duration twice, once as benchmark_duration_s: seconds both times (it was a count). */
+  @Test
+  void aDurationInSecondsByItsNameIsInSeconds() throws IOException {
+    CollectingSink s = Parsing.parse(format, LINE.replace("\"duration\":1.0", "\"benchmark_duration_s\":1.5,\"duration\":1.5") + "\n");
+    assertTrue(s.reported.contains("dir null benchmark_duration_s value 1.5 s"), s.reported.toString());
   }
 
   @Test
