@@ -86,6 +86,8 @@ public final class BenchConsoleFormat implements InputFormat {
   static final List<String> GENAI_PERF_COLUMNS = List.of("Statistic", "avg", "min", "max", "p99", "p90", "p75");
   private static final Pattern HEADERLESS_AIPERF_ROW = Pattern.compile(
       "(?m)^\\s*│\\s*[A-Z][A-Za-z ]+\\([a-z/ ]+\\)\\s*│(?:\\s*(?:[\\d,.]+|N/A)\\s*│){7}\\s*$");
+  /** AIPerf's GPU telemetry: its summary's title, and each GPU's table's ("host:port | GPU 0 | model"). */
+  private static final Pattern GPU_TABLE_TITLE = Pattern.compile("GPU Telemetry Summary|^\\S+ \\| GPU \\d+ \\|");
   private static final Pattern BENCHMARK_DURATION = Pattern.compile("^Benchmark Duration:\\s*(\\S+)\\s*sec$");
   /** The load of an AIPerf command line: "--concurrency 16", "--request-rate=2.5". */
   private static final Pattern CLI_LOAD = Pattern.compile("--(concurrency|request-rate)[ =]'?([0-9.]+)'?(?=\\s|$)");
@@ -522,6 +524,12 @@ public final class BenchConsoleFormat implements InputFormat {
     boolean inPanel;
     /** AIPerf's "CLI Command: aiperf profile …" so far (it wraps over lines), or null. */
     String cli;
+    /**
+     * Inside AIPerf's GPU telemetry ("NVIDIA AIPerf | GPU Telemetry Summary", then a table per GPU
+     * titled "localhost:9401 | GPU 0 | NVIDIA H100 PCIe"): the GPUs' power, memory and clocks, not
+     * figures of the run's requests. Its lines are other lines; its tables start no run.
+     */
+    boolean telemetry;
 
     /** The command's first line, or a piece of it wrapped onto this one (flags, quoted values). */
     boolean commandLine(String line) {
@@ -548,6 +556,10 @@ public final class BenchConsoleFormat implements InputFormat {
         if (header == null || header.size() < 2) {
           return "table header without columns";
         }
+        if (telemetry) {
+          sink.otherLine();
+          return null;
+        }
         // AIPerf 0.12 prints one run as several tables ("LLM Metrics: Effective", "…: Active",
         // "LLM Metrics"): a run ends where a table's title repeats (genai-perf's experiments)
         if (run == null || !runTitles.add(title)) {
@@ -556,6 +568,10 @@ public final class BenchConsoleFormat implements InputFormat {
           runTitles.add(title);
         }
         title = "";
+        sink.otherLine();
+        return null;
+      }
+      if (line.startsWith("│") && telemetry) {
         sink.otherLine();
         return null;
       }
@@ -640,8 +656,11 @@ public final class BenchConsoleFormat implements InputFormat {
           return null;
         }
       }
-      if (line.startsWith("NVIDIA ")) {
+      if (GPU_TABLE_TITLE.matcher(line).find()) {
+        telemetry = true;
+      } else if (line.startsWith("NVIDIA ")) {
         title = line;
+        telemetry = false;
       }
       sink.otherLine(); // title, blank lines, the command, export paths
       return null;

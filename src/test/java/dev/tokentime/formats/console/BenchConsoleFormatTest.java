@@ -61,7 +61,10 @@ class BenchConsoleFormatTest {
       "sglang-bench-console-prose-preamble-rate330-sgl8285.txt, sglang-bench-console, 19, 7, 0",
       "sglang-bench-console-unpadded-rate-1000000-sgl14194.txt, sglang-bench-console, 22, 7, 0",
       "sglang-bench-console-prose-header-lines-sgl9428.txt, sglang-bench-console, 19, 12, 0",
-      "vllm-bench-console-hash-commented-two-blocks-vllmfork.txt, vllm-bench-console, 32, 19, 0"})
+      "vllm-bench-console-hash-commented-two-blocks-vllmfork.txt, vllm-bench-console, 32, 19, 0",
+      // AIPerf's GPU telemetry alone: no figure of a run (they made two runs of GPU figures)
+      "aiperf-gpu-telemetry-3gpu-doc.txt, aiperf-console, 0, 51, 0",
+      "aiperf-gpu-telemetry-amd-aiperf1265.txt, aiperf-console, 0, 10, 0"})
   void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
     CollectingSink s = parse(file);
     assertTrue(s.reported.contains("format " + format), s.reported.get(s.reported.size() - 1));
@@ -92,6 +95,26 @@ class BenchConsoleFormatTest {
       // after the tables, the command it ran, wrapped at the terminal's width ("… --concurrency" /
       // "2"): its load is the run's level (the run had none)
       assertEquals(List.of(List.of("concurrency", 2.0)), t.rows("SELECT level_kind, level FROM runs"));
+    }
+  }
+
+  /**
+   * AIPerf's console with GPU telemetry after the run's tables (a real 0.12 run's, then the
+   * telemetry summary of AIPerf's docs): one run, its figures as before; the GPUs' tables (power,
+   * clocks, temperatures per GPU) are no figures of the run and start no run.
+   */
+  @Test
+  void gpuTelemetryTablesAreNotTheRunsFigures(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    Path run = Files.createDirectories(tmp.resolve("c1"));
+    Path f = run.resolve("profile_export_console.txt");
+    Files.writeString(f, Files.readString(Path.of("src/test/resources/real-logs/tools/aiperf-0.12-mlx-probe-c1/profile_export_console.txt"))
+        + "\n" + Files.readString(DIR.resolve("aiperf-gpu-telemetry-3gpu-doc.txt")));
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(tmp.resolve("db"))) {
+      var r = t.ingest(f).files().get(0);
+      assertEquals(29, r.records());
+      assertEquals(0, r.rejected());
+      assertEquals(List.of(List.of("c1")), t.rows("SELECT run FROM runs"));
+      assertEquals(0L, t.count("SELECT count(*) FROM reported_metrics WHERE metric LIKE '%gpu%' OR metric LIKE '%temperature%'"));
     }
   }
 
