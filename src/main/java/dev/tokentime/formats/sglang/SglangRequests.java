@@ -451,6 +451,11 @@ final class SglangRequests implements SpecParser.Handler {
     if (!INFERENCE_PATH.matcher(m.group("path")).find()) {
       return SpecParser.Outcome.OTHER; // /metrics, /health, /get_model_info: no request
     }
+    if (!"POST".equals(m.group("method"))) {
+      // every inference route takes a POST: a GET of one is a probe or a browser (405 Method
+      // Not Allowed), no request of a client of the model
+      return SpecParser.Outcome.OTHER;
+    }
     if (lastFinished != null && lastFinished.httpStatus == null) {
       lastFinished.httpStatus = status;
       if (status >= 400) {

@@ -314,6 +314,11 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (!INFERENCE_PATH.matcher(m.group("path")).find()) {
       return SpecParser.Outcome.OTHER; // /metrics, /health, /v1/models: no request of ours
     }
+    if (!"POST".equals(m.group("method"))) {
+      // every inference route takes a POST: a GET of one is a probe or a browser (405 Method
+      // Not Allowed), no request of a client of the model
+      return SpecParser.Outcome.OTHER;
+    }
     if (lastEnded != null && lastEnded.httpStatus == null && sameOrigin(lastEnded.instance, m.origin())) {
       tie(lastEnded, status);
       write(lastEnded);

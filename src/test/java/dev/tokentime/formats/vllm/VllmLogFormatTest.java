@@ -32,6 +32,24 @@ class VllmLogFormatTest {
   }
 
   /**
+   * Probes of a server's routes (a browser's or a scanner's GET of /score, /v1/score: 405 Method
+   * Not Allowed, a V0 server on a CPU, 2025-04) were failed requests: every inference route takes
+   * a POST, so a GET is no client's request. A POST refused before admission still is one.
+   */
+  @Test
+  void aGetOfAnInferenceRouteIsNoFailedRequest() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 04-16 09:38:30 [metrics.py:489] " + STATS + "\n"
+        + "INFO:     127.0.0.1:35408 - \"GET /score HTTP/1.1\" 405 Method Not Allowed\n"
+        + "INFO:     127.0.0.1:47636 - \"GET /v1/score HTTP/1.1\" 405 Method Not Allowed\n"
+        + "INFO:     127.0.0.1:47640 - \"POST /v1/completions HTTP/1.1\" 404 Not Found\n",
+        Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("http-404-line-4"), p.full.requests.stream().map(r -> r.requestId).toList());
+    assertEquals(2, p.sink.other, "the two probes");
+  }
+
+  /**
    * A custom formatter's time of day alone ("13:57:45 …", vllm#41081) after vLLM's own header in
    * the same file: dated by the header's day, not by the file's; its token lines are read too.
    */
