@@ -12,6 +12,7 @@ import dev.tokentime.ingest.Sample;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -106,7 +107,18 @@ public final class LlmperfFormat implements InputFormat {
           sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
           return 1;
         }
-        return summary(s, ctx, sink) + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
+        List<JsonNode> gathered = gathered(s);
+        if (gathered != null) {
+          // summaries a script gathered into one object keyed by their concurrency
+          // (philschmid/llmperf-bench: {"1": {…summary…}, "2": …}): a run each, as a file of
+          // several runs names them
+          long n = 0;
+          for (int i = 0; i < gathered.size(); i++) {
+            n += summary(gathered.get(i), i == 0 ? ctx.defaultRun() : ctx.defaultRun() + "#" + (i + 1), sink);
+          }
+          return n + PeerJson.trailing(p, sink, "object", "an LLMPerf file holds one");
+        }
+        return summary(s, ctx.defaultRun(), sink) + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
       }
       sink.reject(1, "not an LLMPerf result: expected a JSON array or object", null, 0, 0);
       return 1;
@@ -231,8 +243,29 @@ public final class LlmperfFormat implements InputFormat {
     }
   }
 
-  private static long summary(JsonNode s, ParseContext ctx, RecordSink sink) {
-    String run = ctx.defaultRun();
+  /**
+   * The summaries of an object whose every value is an LLMPerf summary (an object with a
+   * {@code results_…} figure), in the object's order; null for anything else (a summary itself).
+   */
+  private static List<JsonNode> gathered(JsonNode s) {
+    List<JsonNode> out = new java.util.ArrayList<>();
+    for (JsonNode v : s) {
+      if (!v.isObject()) {
+        return null;
+      }
+      boolean results = false;
+      for (Iterator<String> names = v.fieldNames(); names.hasNext() && !results; ) {
+        results = names.next().startsWith("results_");
+      }
+      if (!results) {
+        return null;
+      }
+      out.add(v);
+    }
+    return out.isEmpty() ? null : out;
+  }
+
+  private static long summary(JsonNode s, String run, RecordSink sink) {
     JsonNode conc = s.get("num_concurrent_requests");
     Double level = conc != null && conc.isNumber() && conc.asDouble() > 0 ? conc.asDouble() : null;
     String conflict = sink.runLevel(run, level == null ? null : "concurrency", level, null,
@@ -241,6 +274,7 @@ public final class LlmperfFormat implements InputFormat {
       sink.reject(1, conflict, null, 0, 0);
       return 1;
     }
+    int kept = 0;
     Iterator<Map.Entry<String, JsonNode>> it = s.fields();
     while (it.hasNext()) {
       var e = it.next();
@@ -254,14 +288,22 @@ public final class LlmperfFormat implements InputFormat {
       Matcher m = STAT.matcher(key);
       if (q.matches()) {
         sink.reportedMetric(run, level, q.group(1), q.group(2), value, unitOf(q.group(1)));
+        kept++;
       } else if (m.matches() && !key.endsWith("_per_min")) { // num_completed_requests_per_min is a figure, not a min
         sink.reportedMetric(run, level, m.group(1), m.group(2), value, unitOf(m.group(1)));
+        kept++;
       } else if (key.startsWith("results_")) {
         String metric = key.substring("results_".length());
         sink.reportedMetric(run, level, metric, "value", value, unitOf(metric));
+        kept++;
       } else if (key.startsWith("mean_") || key.startsWith("stddev_") || key.equals("num_concurrent_requests")) {
         sink.reportedMetric(run, level, key, "value", value, unitOf(key));
       }
+    }
+    if (kept == 0) {
+      // an object that holds no LLMPerf figure (a "results_…" key) was stored as a record of nothing
+      sink.reject(1, "no LLMPerf figure (results_…) in the object: not a summary.json", null, 0, 0);
+      return 1;
     }
     sink.record();
     return 1;

@@ -42,6 +42,28 @@ class LlmperfFormatTest {
     assertTrue(s.reported.contains("dir 5.0 num_completed_requests_per_min value 176.7 requests/min"), s.reported.toString());
   }
 
+  /**
+   * Summaries a script gathered into one object keyed by concurrency (philschmid/llmperf-bench,
+   * real-logs/tools/llmperf-bench-gathered-tgi201): one record and no figure before; now a run
+   * each at its concurrency. An object with no LLMPerf figure is a reject, never a record of nothing.
+   */
+  @Test
+  void gatheredSummariesAreARunEach() throws IOException {
+    CollectingSink s = Parsing.parse(format, java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/test/resources/real-logs/tools/llmperf-bench-gathered-tgi201/meta-llama_Meta-Llama-3-8B-Instruct_tp_1_results.json")));
+    assertEquals(8, s.records);
+    assertEquals(0, s.rejects.size(), s.rejects.toString());
+    assertEquals(1.0, s.levels.get("dir")[1]);
+    assertEquals(128.0, s.levels.get("dir#8")[1]);
+    assertTrue(s.reported.contains("dir 1.0 ttft_s mean 0.15813857590983388 s"), s.reported.toString());
+    assertTrue(s.reported.contains("dir#8 128.0 ttft_s mean 17.327640365461036 s"), s.reported.toString());
+
+    CollectingSink none = Parsing.parse(format, "{\"name\":\"x\",\"mean_input_tokens\":750}");
+    assertEquals(0, none.records);
+    assertEquals(1, none.rejects.size());
+    assertTrue(none.rejects.get(0).reason().startsWith("no LLMPerf figure"), none.rejects.toString());
+  }
+
   @Test
   void nonFiniteNumbersAreRejected() throws IOException {
     CollectingSink s = Parsing.parse(format, "[" + OK.replace("\"ttft_s\":0.29", "\"ttft_s\":NaN") + "]");
