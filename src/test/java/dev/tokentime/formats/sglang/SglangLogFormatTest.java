@@ -133,6 +133,16 @@ class SglangLogFormatTest {
     assertTrue(s.steps.get(2).extras.keySet().stream().noneMatch(k -> k.startsWith("logged_at")), s.steps.get(2).extras.toString());
   }
 
+  /** Decode ran out of KV cache and requests went back to the queue: an event per TP rank (sglang#4184). */
+  @Test
+  void decodeOutOfMemoryIsARetractEvent() throws IOException {
+    RecordingSink s = real("decode-oom-retract-tp-ranks-sgl4184.log");
+    assertEquals(11, s.events.size());
+    assertEquals(List.of("retract"), s.events.stream().map(e -> e[1]).distinct().toList());
+    assertEquals("#retracted_reqs: 1, #new_token_ratio: 0.1474 -> 0.1845", s.events.get(0)[2]);
+    assertEquals("TP13", s.events.get(0)[3]);
+  }
+
   /** --at names the date of a log whose lines carry a time of day only. */
   @Test
   void timeOnlyHeadersTakeTheDateAtGives() throws IOException {
