@@ -162,6 +162,20 @@ final class BenchResult {
         Double n = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
         runNumber = n == null || n != Math.rint(n) || Math.abs(n) > 1_000_000 ? null : n.intValue();
       }
+      // SGLang's bench_one_batch_server: one batch of batch_size requests sent at once (its
+      // concurrency); -1 where a figure does not apply (last_ttft and last_gen_throughput when
+      // output_len is 1, acc_length without speculative decoding)
+      case "batch_size" -> {
+        Double b = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
+        figure(key, "value", "requests", b);
+        if (tool == Tool.SGLANG && maxConcurrency == null && b != null && b > 0) {
+          maxConcurrency = b;
+        }
+      }
+      case "last_ttft", "last_gen_throughput", "acc_length" -> {
+        Double x = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
+        figure(key, "value", unitOf(key), x != null && x == -1.0 ? null : x);
+      }
       case "request_rate" -> {
         requestRate = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
         figure(key, "value", "requests/s", requestRate); // as the console prints it
@@ -186,9 +200,17 @@ final class BenchResult {
   }
 
   private static String unitOf(String key) {
-    // SGLang's LoRA bench writes the duration again as benchmark_duration_s
-    if (key.equals("duration") || (key.endsWith("_s") && !key.endsWith("per_s"))) {
+    // SGLang's LoRA bench writes the duration again as benchmark_duration_s; bench_one_batch_server's
+    // latency and last_ttft are seconds too, as its steady_decode_duration
+    if (key.equals("duration") || (key.endsWith("_s") && !key.endsWith("per_s")) || key.equals("latency")
+        || key.equals("last_ttft") || key.endsWith("_duration")) {
       return "s";
+    }
+    if (key.equals("cache_hit_rate")) {
+      return "ratio";
+    }
+    if (key.endsWith("_len") || key.equals("acc_length")) {
+      return "tokens"; // bench_one_batch_server's input_len, output_len; accepted tokens per draft step
     }
     if (key.equals("spec_decode_acceptance_rate") || key.equals("accuracy_rate")) {
       return "%"; // accepted of drafted tokens, as vllm bench serve prints it (a fork's accuracy too)
@@ -201,7 +223,8 @@ final class BenchResult {
     }
     // SGLang's total_throughput is input plus output tokens per second (vLLM's is total_token_throughput)
     if (key.endsWith("_tokens_per_s") || key.endsWith("token_throughput") || key.equals("output_throughput")
-        || key.equals("input_throughput") || key.equals("total_throughput")) {
+        || key.equals("input_throughput") || key.equals("total_throughput") || key.equals("overall_throughput")
+        || key.equals("last_gen_throughput") || key.equals("steady_decode_throughput")) {
       return "tokens/s";
     }
     if (key.endsWith("_throughput") || key.endsWith("goodput")) {

@@ -16,7 +16,9 @@ import java.util.List;
 /**
  * SGLang {@code bench_serving --output-file x.jsonl}: one result object per line (it appends a
  * line per run), with {@code --output-details} per-request arrays. Counted in units: one per line,
- * plus one per request entry of its arrays.
+ * plus one per request entry of its arrays. {@code bench_one_batch_server}'s result lines (one
+ * batch of {@code batch_size} requests at once: its latency, TTFT and throughputs) are read the
+ * same way, a run each at concurrency batch_size.
  */
 public final class SglangBenchFormat implements InputFormat {
 
@@ -27,7 +29,7 @@ public final class SglangBenchFormat implements InputFormat {
 
   @Override
   public String description() {
-    return "SGLang bench_serving --output-file JSONL: one run per line (--output-details arrays)";
+    return "SGLang bench_serving --output-file JSONL: one run per line (--output-details arrays); bench_one_batch_server result lines";
   }
 
   @Override
@@ -51,7 +53,10 @@ public final class SglangBenchFormat implements InputFormat {
     // (lines of late 2024 have no request_throughput: their e2e and retokenized keys are SGLang's)
     boolean sglang = first.startsWith("{") && first.contains("\"backend\"")
         && (first.contains("_e2e_latency_ms\"") || first.contains("\"total_output_tokens_retokenized\""));
-    return sglang ? 90 : 0;
+    // bench_one_batch_server's result line: {"run_name", "batch_size", "input_len", "output_len", "latency", …}
+    boolean oneBatch = first.startsWith("{") && first.contains("\"run_name\"") && first.contains("\"batch_size\"")
+        && first.contains("\"input_len\"") && first.contains("\"output_len\"") && first.contains("\"latency\"");
+    return sglang ? 90 : oneBatch ? 88 : 0;
   }
 
   @Override

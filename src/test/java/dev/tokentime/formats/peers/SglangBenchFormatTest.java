@@ -39,6 +39,32 @@ class SglangBenchFormatTest {
     assertTrue(s.reported.contains("dir null benchmark_duration_s value 1.5 s"), s.reported.toString());
   }
 
+  /**
+   * bench_one_batch_server's result lines (the shape of SGLang 0.5.13's, written here by hand; the
+   * public ones found sit in a repository of unknown licence): "format not recognised" before, and
+   * forced, latency and TTFT were counts and the throughputs requests/s. A run each, at the batch's
+   * concurrency; -1, SGLang's "does not apply", is no figure.
+   */
+  @Test
+  void oneBatchResultsAreARunAtTheBatchSize() throws IOException {
+    String line = "{\"run_name\": \"default\", \"batch_size\": 33, \"input_len\": 8192, \"output_len\": 65536,"
+        + " \"latency\": 3998.5722, \"input_throughput\": 3374.0, \"output_throughput\": 551.92, \"overall_throughput\": 608.47,"
+        + " \"last_ttft\": 80.1232, \"last_gen_throughput\": 66.18, \"acc_length\": -1.0, \"cache_hit_rate\": null}";
+    byte[] b = (line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals("sglang-bench-jsonl", dev.tokentime.ingest.FormatRegistry.standard()
+        .sniff(new dev.tokentime.ingest.Sample("results_b33.jsonl", b, b.length)).id());
+    CollectingSink s = Parsing.parse(format, line + "\n" + line.replace("\"batch_size\": 33", "\"batch_size\": 64") + "\n");
+    assertEquals(List.of(), s.rejects);
+    assertEquals(33.0, s.levels.get("dir")[1]);
+    assertEquals(64.0, s.levels.get("dir#2")[1]);
+    for (String want : List.of("dir 33.0 latency value 3998.5722 s", "dir 33.0 last_ttft value 80.1232 s",
+        "dir 33.0 overall_throughput value 608.47 tokens/s", "dir 33.0 last_gen_throughput value 66.18 tokens/s",
+        "dir 33.0 output_len value 65536.0 tokens", "dir 33.0 batch_size value 33.0 requests")) {
+      assertTrue(s.reported.contains(want), want + " in " + s.reported);
+    }
+    assertTrue(s.reported.stream().noneMatch(r -> r.contains("acc_length")), s.reported.toString());
+  }
+
   @Test
   void badLinesAreRejected() throws IOException {
     String wrongType = LINE.replace("\"output_lens\":[3,2]", "\"output_lens\":[3,\"two\"]");
