@@ -59,6 +59,8 @@ public final class BenchConsoleFormat implements InputFormat {
    * first figure, or one of its sections' rules.
    */
   static final Pattern HEADERLESS_START = Pattern.compile("^(?:Successful requests:\\s+\\d+"
+      // benchmark_serving.py of June 2023 to early 2024 printed five lines, the first of them
+      + "|Total time:\\s+[\\d.]+ s"
       // a paste that begins further down the block: a figure only the block prints (never the
       // settings a run announces before it: those are kept as its level, see announced())
       + "|(?:Benchmark duration \\(s\\)|Total input tokens|Total generated tokens|Request throughput \\(req/s\\)"
@@ -72,7 +74,18 @@ public final class BenchConsoleFormat implements InputFormat {
    */
   private static final Pattern HEADERLESS_FIGURES = Pattern.compile(
       "(?m)^\\s*(?:Successful requests:\\s+\\d+|Benchmark duration \\(s\\):\\s+[\\d.]+|Request throughput \\(req/s\\):\\s+[\\d.]+)"
-      + "\\s*$[\\s\\S]*^\\s*(?:Mean|Median|P\\d+) TTFT(?: \\(ms\\):| ?:\\s+[\\d.]+ ms\\s*$)");
+      + "\\s*$[\\s\\S]*^\\s*(?:Mean|Median|P\\d+) TTFT(?: \\(ms\\):| ?:\\s+[\\d.]+ ms\\s*$)"
+      // 2023's five lines: "Total time: 166.88 s" … "Average latency per output token: 1.10 s"
+      + "|^\\s*Total time:\\s+[\\d.]+ s\\s*$\\s*^\\s*Throughput:\\s+[\\d.]+ requests/s\\s*$");
+  /** 2023's figures, named as the later block names them (a mean in s, converted to ms as those are). */
+  private static final Map<String, String> LABELS_2023 = Map.of(
+      "total time (s)", "Benchmark duration (s)",
+      "throughput (req/s)", "Request throughput (req/s)",
+      "average latency (s)", "Mean E2EL (s)",
+      "average latency per token (s)", "Mean latency per token (s)",
+      "average latency per output token (s)", "Mean latency per output token (s)");
+  /** The run's settings on the Namespace(...) line the script prints first. */
+  private static final Pattern NAMESPACE_LOAD = Pattern.compile("\\b(request_rate|max_concurrency)=([\\d.]+)\\b");
   /**
    * A figure as benchmark_serving.py printed it before its "Serving Benchmark Result" block (vLLM
    * until March 2024, and forks such as JetStream's): the unit after the number ("Benchmark
@@ -376,6 +389,7 @@ public final class BenchConsoleFormat implements InputFormat {
       if (unitAfter.matches()) {
         label = label + " (" + UNIT_LABEL.get(unitAfter.group(2)) + ")";
         value = unitAfter.group(1);
+        label = LABELS_2023.getOrDefault(label.toLowerCase(Locale.ROOT), label);
       }
       if (value.isEmpty() && label.equalsIgnoreCase("per-position acceptance (%)")) {
         sink.otherLine(); // the heading of the "Position N:" lines that follow
@@ -456,6 +470,21 @@ public final class BenchConsoleFormat implements InputFormat {
 
     /** A run's setting printed before its block: kept for the level of the block that follows. */
     private void announced(String line) {
+      if (line.startsWith("Namespace(")) {
+        // the script's arguments, printed first: its rate and concurrency cap
+        Matcher a = NAMESPACE_LOAD.matcher(line);
+        while (a.find()) {
+          Double v = number(a.group(2));
+          if (v != null && v > 0) {
+            if (a.group(1).equals("request_rate")) {
+              announcedRate = v;
+            } else {
+              announcedConcurrency = v;
+            }
+          }
+        }
+        return;
+      }
       Matcher kv = KEY_VALUE.matcher(line);
       if (!kv.matches()) {
         return;

@@ -64,7 +64,8 @@ class BenchConsoleFormatTest {
       "vllm-bench-console-hash-commented-two-blocks-vllmfork.txt, vllm-bench-console, 32, 19, 0",
       // AIPerf's GPU telemetry alone: no figure of a run (they made two runs of GPU figures)
       "aiperf-gpu-telemetry-3gpu-doc.txt, aiperf-console, 0, 51, 0",
-      "aiperf-gpu-telemetry-amd-aiperf1265.txt, aiperf-console, 0, 10, 0"})
+      "aiperf-gpu-telemetry-amd-aiperf1265.txt, aiperf-console, 0, 10, 0",
+      "benchmark-serving-2023-five-lines-vllm359.txt, vllm-bench-console, 5, 2, 0"})
   void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
     CollectingSink s = parse(file);
     assertTrue(s.reported.contains("format " + format), s.reported.get(s.reported.size() - 1));
@@ -115,6 +116,22 @@ class BenchConsoleFormatTest {
       assertEquals(0, r.rejected());
       assertEquals(List.of(List.of("c1")), t.rows("SELECT run FROM runs"));
       assertEquals(0L, t.count("SELECT count(*) FROM reported_metrics WHERE metric LIKE '%gpu%' OR metric LIKE '%temperature%'"));
+    }
+  }
+
+  /**
+   * benchmark_serving.py's summary of June 2023 to early 2024: five lines, the rate on the
+   * Namespace line before them ("format not recognised" before). Its "Average latency" is the mean
+   * E2E latency; the two per-token averages are the latency over all tokens and over output tokens.
+   */
+  @Test
+  void theFiveLinesOf2023AreARun() throws IOException {
+    List<String> r = parse("benchmark-serving-2023-five-lines-vllm359.txt").reported;
+    assertTrue(r.contains("format vllm-bench-console"), r.toString());
+    for (String want : List.of("r 200.0 duration value 166.88 s", "r 200.0 request_throughput value 5.99 requests/s",
+        "r 200.0 e2el mean 67590.0 ms", "r 200.0 latency_per_token mean 210.0 ms",
+        "r 200.0 latency_per_output_token mean 1100.0 ms")) {
+      assertTrue(r.contains(want), want + " in " + r);
     }
   }
 
