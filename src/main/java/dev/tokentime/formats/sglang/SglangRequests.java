@@ -42,8 +42,6 @@ final class SglangRequests implements SpecParser.Handler {
   static final int ANCHORS = 16;
   private static final Pattern RID = Pattern.compile("(?:\\(|, )rid=\\[?'([^']+)'");
   private static final Pattern DECODE_LOG_INTERVAL = Pattern.compile("\\bdecode_log_interval=(\\d+)");
-  private static final Pattern INFERENCE_PATH = Pattern.compile(
-      "/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|generate|score|rerank|classify|encode)\\b");
   /** meta_info keys read into columns (the rest of its scalars land in extras). */
   private static final Set<String> KNOWN = Set.of("id", "finish_reason", "prompt_tokens",
       "completion_tokens", "cached_tokens", "e2e_latency", "queue_time", "request_received_ts",
@@ -448,13 +446,8 @@ final class SglangRequests implements SpecParser.Handler {
   private SpecParser.Outcome access(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
     int status = Integer.parseInt(m.group("status"));
-    if (!INFERENCE_PATH.matcher(m.group("path")).find()) {
-      return SpecParser.Outcome.OTHER; // /metrics, /health, /get_model_info: no request
-    }
-    if (!"POST".equals(m.group("method"))) {
-      // every inference route takes a POST: a GET of one is a probe or a browser (405 Method
-      // Not Allowed), no request of a client of the model
-      return SpecParser.Outcome.OTHER;
+    if (!ErrorAccessLines.inferenceRequest(m.group("method"), m.group("path"))) {
+      return SpecParser.Outcome.OTHER; // /metrics, /health, /get_model_info: no request; a GET of an inference route (a probe)
     }
     if (lastFinished != null && lastFinished.httpStatus == null) {
       lastFinished.httpStatus = status;

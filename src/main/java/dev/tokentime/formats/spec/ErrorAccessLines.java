@@ -12,6 +12,19 @@ import dev.tokentime.ingest.RequestRecord;
 public final class ErrorAccessLines {
   private ErrorAccessLines() {}
 
+  /** The OpenAI-style and engine-native inference routes, with or without /v1. */
+  private static final java.util.regex.Pattern INFERENCE_PATH = java.util.regex.Pattern.compile(
+      "/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|messages|generate|score|rerank|pooling|classify|encode)\\b");
+
+  /**
+   * Whether an access line is a client's inference request: a POST to an inference route. Not
+   * /metrics, /health or /v1/models, and not a GET of an inference route (a probe or a browser,
+   * answered 405 Method Not Allowed): every inference route takes a POST.
+   */
+  public static boolean inferenceRequest(String method, String path) {
+    return "POST".equals(method) && path != null && INFERENCE_PATH.matcher(path).find();
+  }
+
   /**
    * Fills {@code into} (already reset) as the failed request of access line {@code m}: id
    * {@code http-STATUS-line-N}, status error, its HTTP status, and the line's time ({@code ts}, a

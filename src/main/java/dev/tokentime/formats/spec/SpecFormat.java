@@ -139,7 +139,7 @@ public class SpecFormat implements InputFormat {
    * events ({@link SpecRequests}); a subclass overrides it for lifecycles that need Java.
    */
   protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink) {
-    return new SpecRequests(ctx, sink, id(), clockScope(ctx));
+    return new SpecRequests(ctx, sink, id(), clockScope(ctx), parser.times());
   }
 
   /** Scope of the clocks of this file's times (the spec's {@code scope}, else format and file). */

@@ -24,7 +24,7 @@ import java.util.Set;
  */
 final class SpecRequests implements SpecParser.Handler {
   static final Set<String> EVENTS = Set.of("arrival", "queued", "scheduled", "first_token", "last_token",
-      "finished", "error", "cancelled");
+      "finished", "error", "cancelled", "access");
   static final int MAX_IN_FLIGHT = 65_536;
 
   private final ParseContext ctx;
@@ -34,10 +34,12 @@ final class SpecRequests implements SpecParser.Handler {
   private final Map<String, RequestRecord> inFlight = new LinkedHashMap<>();
   private final Map<String, Integer> eventClocks = new LinkedHashMap<>();
   private boolean anchored;
+  private final LogTimes times;
 
-  SpecRequests(ParseContext ctx, RecordSink sink, String format, String scope) {
+  SpecRequests(ParseContext ctx, RecordSink sink, String format, String scope, LogTimes times) {
     this.ctx = ctx;
     this.sink = sink;
+    this.times = times;
     this.engine = format.contains("-") ? format.substring(0, format.indexOf('-')) : format;
     this.scope = scope;
   }
@@ -48,6 +50,9 @@ final class SpecRequests implements SpecParser.Handler {
     LineSpec.Kind k = m.kind;
     if (k.table().equals("none")) {
       return SpecParser.Outcome.OTHER;
+    }
+    if (k.event().equals("access")) {
+      return access(m, ts, clock, raw, off, len);
     }
     String id = m.group("id");
     if (id == null) {
@@ -108,6 +113,25 @@ final class SpecRequests implements SpecParser.Handler {
       case "cancelled" -> end(r, "cancelled");
       default -> { }
     }
+    return SpecParser.Outcome.RECORD;
+  }
+
+  /**
+   * An HTTP server's access line (groups method, path, status): a client's inference request
+   * refused or failed (4xx, 5xx) is a failed request of its own ({@link ErrorAccessLines}): these
+   * logs name no request on their request lines that an access line could be tied to. Successes,
+   * other routes and probes are other lines.
+   */
+  private SpecParser.Outcome access(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
+    String status = m.group("status");
+    if (status == null || !ErrorAccessLines.inferenceRequest(m.group("method"), m.group("path"))
+        || Integer.parseInt(status) < 400) {
+      return SpecParser.Outcome.OTHER;
+    }
+    RequestRecord r = new RequestRecord();
+    ErrorAccessLines.fill(r, m, Integer.parseInt(status), ts, clock, times, ctx.defaultRun(), engine, m.origin());
+    sink.request(r, raw, off, len);
     return SpecParser.Outcome.RECORD;
   }
 

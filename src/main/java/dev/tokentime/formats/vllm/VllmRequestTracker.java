@@ -37,8 +37,6 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private static final Pattern PROMPT = Pattern.compile(
       "prompt: (.*?), (?:params|sampling_params|prefix_pos|prompt_token_ids):");
   private static final Pattern RANDOM_SUFFIX = Pattern.compile(".-[0-9a-f]{8}$");
-  private static final Pattern INFERENCE_PATH =
-      Pattern.compile("/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|messages|generate|score|rerank|pooling|classify)\\b");
 
   private final ParseContext ctx;
   private final RecordSink sink;
@@ -311,13 +309,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private SpecParser.Outcome access(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
     int status = Integer.parseInt(m.group("status"));
-    if (!INFERENCE_PATH.matcher(m.group("path")).find()) {
-      return SpecParser.Outcome.OTHER; // /metrics, /health, /v1/models: no request of ours
-    }
-    if (!"POST".equals(m.group("method"))) {
-      // every inference route takes a POST: a GET of one is a probe or a browser (405 Method
-      // Not Allowed), no request of a client of the model
-      return SpecParser.Outcome.OTHER;
+    if (!ErrorAccessLines.inferenceRequest(m.group("method"), m.group("path"))) {
+      return SpecParser.Outcome.OTHER; // /metrics, /health, /v1/models: no request of ours; a GET of an inference route (a probe)
     }
     if (lastEnded != null && lastEnded.httpStatus == null && sameOrigin(lastEnded.instance, m.origin())) {
       tie(lastEnded, status);

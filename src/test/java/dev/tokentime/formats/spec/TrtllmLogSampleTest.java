@@ -21,7 +21,7 @@ class TrtllmLogSampleTest {
   @Test
   void receivedAndStartedLinesGiveTtftOnTheirOwnClock() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
-      t.ingestSample(IngestOptions.of(List.of("sample-logs/trtllm/trtllm-log")), "trtllm-log", 17, 13, 4, 0);
+      t.ingestSample(IngestOptions.of(List.of("sample-logs/trtllm/trtllm-log")), "trtllm-log", 17, 14, 3, 0);
       assertEquals(List.of(
           List.of("0fc748ec-5876-4503-8d77-18ebace6a3d4", 830.0),
           List.of("6cf19bd4-d226-4b46-a996-f1be2ca3164e", 775.873124),
@@ -31,8 +31,42 @@ class TrtllmLogSampleTest {
           + " JOIN clocks c USING (clock_id)"));
       assertEquals(List.of(List.of(1752102469_000_000_000L, 32142770581067L)),
           t.rows("SELECT ns_a, ns_b FROM clock_anchors"));
-      assertEquals(List.of(List.of("config", 4L), List.of("crash", 1L), List.of("version", 2L)),
+      // uvicorn's "Uvicorn running on …": the server ready
+      assertEquals(List.of(List.of("config", 4L), List.of("crash", 1L), List.of("ready", 1L), List.of("version", 2L)),
           t.rows("SELECT kind, count(*) FROM engine_events GROUP BY kind ORDER BY kind"));
+    }
+  }
+
+  /**
+   * trtllm-serve's disaggregated proxy (TensorRT-LLM main, May 2026; the shape of a developer's
+   * public notes, whose repository has no known licence: written here by hand): its module logger
+   * tag after the level ("[serve   ]"), its ready lines, a request's error traceback and uvicorn's
+   * 500 after it. The file was read as vllm-log and the 500 rejected ("no timestamp"); with
+   * --from trtllm-log all its lines were other lines.
+   */
+  @Test
+  void anErrorOnTheServersAccessLineIsAFailedRequest() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      java.nio.file.Path f = t.write("proxy/serve.log", """
+          [05/19/2026-14:25:00] [TRT-LLM] [I] [serve   ] All servers are ready
+          INFO:     Application startup complete.
+          INFO:     127.0.0.1:44780 - "GET /health HTTP/1.1" 200 OK
+          [05/19/2026-14:25:08] [TRT-LLM] [E] [serve   ] Internal server error:  Traceback (most recent call last):
+            File "/opt/tensorrt_llm/serve/openai_disagg_service.py", line 511, in _verify_ctx_response
+              raise ValueError(
+          ValueError: Context server returned 4 choices, expecting 1.
+
+          INFO:     127.0.0.1:44784 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error
+          INFO:     127.0.0.1:44790 - "POST /v1/completions HTTP/1.1" 200 OK
+          INFO:     127.0.0.1:44792 - "GET /v1/completions HTTP/1.1" 405 Method Not Allowed
+          """);
+      t.ingestSample(IngestOptions.of(List.of(f.toString())), "trtllm-log", 11, 3, 8, 0);
+      assertEquals(List.of(List.of("http-500-line-9", "error", 500, 1779200708_000_000_000L,
+          "HTTP 500 POST /v1/completions (access line only: no request line names it); the error logged right"
+              + " before it: ValueError: Context server returned 4 choices, expecting 1.")),
+          t.rows("SELECT request_id, status, http_status, arrival_ns, error FROM requests"));
+      assertEquals(List.of(List.of("ready", "All servers are ready"), List.of("ready", "Application startup complete")),
+          t.rows("SELECT kind, detail FROM engine_events ORDER BY line_no"));
     }
   }
 }
