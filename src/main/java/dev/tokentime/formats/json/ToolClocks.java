@@ -23,6 +23,9 @@ public final class ToolClocks {
   }
 
   private static String folder(String sourceName) {
+    if (sourceName.equals("-")) {
+      return "standard input"; // no folder: not the shell's working directory
+    }
     try {
       Path parent = Path.of(sourceName).toAbsolutePath().normalize().getParent();
       return parent == null ? sourceName : parent.toString();

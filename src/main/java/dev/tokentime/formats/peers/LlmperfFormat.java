@@ -107,18 +107,28 @@ public final class LlmperfFormat implements InputFormat {
           sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
           return 1;
         }
-        List<JsonNode> gathered = gathered(s);
-        if (gathered != null) {
+        if (gathered(s)) {
           // summaries a script gathered into one object keyed by their concurrency
           // (philschmid/llmperf-bench: {"1": {…summary…}, "2": …}): a run each, as a file of
-          // several runs names them
+          // several runs names them; an entry that is no summary is a reject of its own, a
+          // value that is no object (a "model" name beside them) is the file's metadata
           long n = 0;
-          for (int i = 0; i < gathered.size(); i++) {
-            n += summary(gathered.get(i), i == 0 ? ctx.defaultRun() : ctx.defaultRun() + "#" + (i + 1), sink);
+          int runs = 0;
+          for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isObject()) {
+              continue;
+            }
+            String run = runs == 0 ? ctx.defaultRun() : ctx.defaultRun() + "#" + (runs + 1);
+            if (summary(e.getValue(), run, "entry \"" + e.getKey() + "\": ", sink)) {
+              runs++;
+            }
+            n++;
           }
           return n + PeerJson.trailing(p, sink, "object", "an LLMPerf file holds one");
         }
-        return summary(s, ctx.defaultRun(), sink) + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
+        summary(s, ctx.defaultRun(), "", sink);
+        return 1 + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
       }
       sink.reject(1, "not an LLMPerf result: expected a JSON array or object", null, 0, 0);
       return 1;
@@ -244,37 +254,40 @@ public final class LlmperfFormat implements InputFormat {
   }
 
   /**
-   * The summaries of an object whose every value is an LLMPerf summary (an object with a
-   * {@code results_…} figure), in the object's order; null for anything else (a summary itself).
+   * Whether an object gathers summaries rather than being one: no {@code results_…} figure of its
+   * own, and at least one object value that has one.
    */
-  private static List<JsonNode> gathered(JsonNode s) {
-    List<JsonNode> out = new java.util.ArrayList<>();
-    for (JsonNode v : s) {
-      if (!v.isObject()) {
-        return null;
-      }
-      boolean results = false;
-      for (Iterator<String> names = v.fieldNames(); names.hasNext() && !results; ) {
-        results = names.next().startsWith("results_");
-      }
-      if (!results) {
-        return null;
-      }
-      out.add(v);
+  private static boolean gathered(JsonNode s) {
+    if (hasResults(s)) {
+      return false;
     }
-    return out.isEmpty() ? null : out;
+    for (JsonNode v : s) {
+      if (v.isObject() && hasResults(v)) {
+        return true;
+      }
+    }
+    return false;
   }
 
-  private static long summary(JsonNode s, String run, RecordSink sink) {
+  private static boolean hasResults(JsonNode o) {
+    for (Iterator<String> names = o.fieldNames(); names.hasNext(); ) {
+      if (names.next().startsWith("results_")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * One summary.json object: its figures, the run's concurrency. Every figure is gathered before
+   * any is kept: an object without an LLMPerf figure, or whose level conflicts, is one reject and
+   * keeps nothing. Whether the run was kept.
+   */
+  private static boolean summary(JsonNode s, String run, String where, RecordSink sink) {
     JsonNode conc = s.get("num_concurrent_requests");
     Double level = conc != null && conc.isNumber() && conc.asDouble() > 0 ? conc.asDouble() : null;
-    String conflict = sink.runLevel(run, level == null ? null : "concurrency", level, null,
-        "llmperf summary");
-    if (conflict != null) {
-      sink.reject(1, conflict, null, 0, 0);
-      return 1;
-    }
-    int kept = 0;
+    List<Object[]> figures = new java.util.ArrayList<>();
+    boolean results = false;
     Iterator<Map.Entry<String, JsonNode>> it = s.fields();
     while (it.hasNext()) {
       var e = it.next();
@@ -287,27 +300,36 @@ public final class LlmperfFormat implements InputFormat {
       Matcher q = QUANTILE.matcher(key);
       Matcher m = STAT.matcher(key);
       if (q.matches()) {
-        sink.reportedMetric(run, level, q.group(1), q.group(2), value, unitOf(q.group(1)));
-        kept++;
+        figures.add(new Object[] {q.group(1), q.group(2), value, unitOf(q.group(1))});
+        results = true;
       } else if (m.matches() && !key.endsWith("_per_min")) { // num_completed_requests_per_min is a figure, not a min
-        sink.reportedMetric(run, level, m.group(1), m.group(2), value, unitOf(m.group(1)));
-        kept++;
+        figures.add(new Object[] {m.group(1), m.group(2), value, unitOf(m.group(1))});
+        results = true;
       } else if (key.startsWith("results_")) {
         String metric = key.substring("results_".length());
-        sink.reportedMetric(run, level, metric, "value", value, unitOf(metric));
-        kept++;
+        figures.add(new Object[] {metric, "value", value, unitOf(metric)});
+        results = true;
       } else if (key.startsWith("mean_") || key.startsWith("stddev_") || key.equals("num_concurrent_requests")) {
-        sink.reportedMetric(run, level, key, "value", value, unitOf(key));
+        figures.add(new Object[] {key, "value", value, unitOf(key)});
       }
     }
-    if (kept == 0) {
+    if (!results) {
       // an object that holds no LLMPerf figure (a "results_…" key) was stored as a record of nothing
-      sink.reject(1, "no LLMPerf figure (results_…) in the object: not a summary.json", null, 0, 0);
-      return 1;
+      sink.reject(1, where + "no LLMPerf figure (results_…) in the object: not a summary.json", null, 0, 0);
+      return false;
+    }
+    String conflict = sink.runLevel(run, level == null ? null : "concurrency", level, null, "llmperf summary");
+    if (conflict != null) {
+      sink.reject(1, where + conflict, null, 0, 0);
+      return false;
+    }
+    for (Object[] f : figures) {
+      sink.reportedMetric(run, level, (String) f[0], (String) f[1], (Double) f[2], (String) f[3]);
     }
     sink.record();
-    return 1;
+    return true;
   }
+
 
   private static Double number(String s) {
     try {

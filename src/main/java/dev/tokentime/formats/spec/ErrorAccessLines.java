@@ -17,12 +17,13 @@ public final class ErrorAccessLines {
       "/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|messages|generate|score|rerank|pooling|classify|encode)\\b");
 
   /**
-   * Whether an access line is a client's inference request: a POST to an inference route. Not
-   * /metrics, /health or /v1/models, and not a GET of an inference route (a probe or a browser,
-   * answered 405 Method Not Allowed): every inference route takes a POST.
+   * Whether an access line is a client's inference request: a POST to an inference route (or a
+   * PUT, which SGLang's /generate, /encode and /classify take too). Not /metrics, /health or
+   * /v1/models, and not a GET, HEAD or OPTIONS of an inference route (a probe or a browser,
+   * answered 405 Method Not Allowed), nor a DELETE of a stored response.
    */
   public static boolean inferenceRequest(String method, String path) {
-    return "POST".equals(method) && path != null && INFERENCE_PATH.matcher(path).find();
+    return ("POST".equals(method) || "PUT".equals(method)) && path != null && INFERENCE_PATH.matcher(path).find();
   }
 
   /**

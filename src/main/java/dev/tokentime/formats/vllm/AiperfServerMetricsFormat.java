@@ -106,8 +106,11 @@ public final class AiperfServerMetricsFormat implements InputFormat {
           sink.otherLine();
           return;
         }
-        try {
-          JsonNode node = PeerJson.TREE.readTree(PeerJson.JSON.createParser(buf, off, len));
+        try (com.fasterxml.jackson.core.JsonParser jp = PeerJson.JSON.createParser(buf, off, len)) {
+          JsonNode node = PeerJson.TREE.readTree(jp);
+          if (jp.nextToken() != null) {
+            throw new PeerJson.Bad("more than one JSON value on the line (a scrape is one object)");
+          }
           if (scrape(node, lineNo, series)) {
             sink.record();
           } else {
@@ -132,17 +135,27 @@ public final class AiperfServerMetricsFormat implements InputFormat {
     return n;
   }
 
-  /** Whether the first line is a scrape (else the file is one of AIPerf's documents without times). */
+  /**
+   * Whether the first line that is not blank is a scrape (else the file is one of AIPerf's
+   * documents without times, its first line a lone "{").
+   */
   private static boolean scrapes(BufferedInputStream in) throws IOException {
     in.mark(PEEK);
     byte[] head = in.readNBytes(PEEK);
     in.reset();
-    int end = 0;
-    while (end < head.length && head[end] != '\n') {
-      end++;
+    int start = 0;
+    while (start < head.length) {
+      int end = start;
+      while (end < head.length && head[end] != '\n') {
+        end++;
+      }
+      String line = new String(head, start, end - start, StandardCharsets.UTF_8).strip();
+      if (!line.isEmpty()) {
+        return line.startsWith("{") && line.contains("\"timestamp_ns\"") && line.contains("\"metrics\"");
+      }
+      start = end + 1;
     }
-    String first = new String(head, 0, end, StandardCharsets.UTF_8).strip();
-    return first.startsWith("{") && first.contains("\"timestamp_ns\"") && first.contains("\"metrics\"");
+    return true; // blank lines alone: other lines
   }
 
   /** One scrape's samples, checked whole before any is kept (the line is one unit). Whether any was read. */
@@ -178,6 +191,27 @@ public final class AiperfServerMetricsFormat implements InputFormat {
     }
     if (samples.isEmpty()) {
       return false;
+    }
+    // every sample checked before any is kept: a rejected scrape leaves no row and no delta
+    Map<String, double[]> cumulative = new java.util.HashMap<>();
+    for (Sampled s : samples) {
+      String problem = series.get(s.family).problem(s.name, s.labels, s.value);
+      if (problem != null) {
+        throw new PeerJson.Bad(problem);
+      }
+      String le = s.labels.get("le");
+      if (le != null && s.name.endsWith("_bucket")) {
+        Map<String, String> rest = new java.util.TreeMap<>(s.labels);
+        rest.remove("le");
+        double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
+        double[] seen = cumulative.get(s.name + rest);
+        // buckets are cumulative: a larger bound never counts fewer observations
+        if (seen != null && ((bound > seen[0] && s.value < seen[1]) || (bound < seen[0] && s.value > seen[1]))) {
+          throw new PeerJson.Bad(s.name + "{le=\"" + le + "\"} " + s.value + " is not cumulative beside the bucket of"
+              + " bound " + seen[0] + " (" + seen[1] + ")");
+        }
+        cumulative.put(s.name + rest, new double[] {bound, s.value});
+      }
     }
     String target = target(node.path("endpoint_url").asText(null));
     boolean read = false;

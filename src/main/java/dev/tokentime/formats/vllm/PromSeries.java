@@ -78,20 +78,8 @@ final class PromSeries {
       return Use.IGNORED;
     }
     Checked.timestamp(name + " timestamp", tsNs); // out of range: the line is a reject
-    String col = family.gauges().get(name);
-    if (col == null && name.equals("nv_trt_llm_request_metrics") && "active".equals(labels.get("request_type"))) {
-      col = "running"; // Triton's TensorRT-LLM backend: requests in flight in the engine
-    }
-    // checked before the row takes it: a row gathers many lines and is written at the end
-    // (engine gauges and counters are never negative; a derived share such as Triton's KV usage
-    // from used/max blocks must not turn negative later)
-    String problem = col == null ? Checked.nonNegativeProblem(name, value)
-        : col.equals("running") || col.equals("waiting") || col.equals("swapped")
-            ? (value >= 0 && value <= Integer.MAX_VALUE ? null : name + " out of range: " + value + " (a count of requests)")
-        : col.equals("preemptions")
-            ? (value >= 0 && value < 9.2e18 ? null : name + " out of range: " + value + " (a count)")
-        : col.equals("kv_usage") || col.equals("prefix_hit_rate") ? Checked.shareProblem(name, value)
-        : Checked.nonNegativeProblem(name, value);
+    String col = column(name, labels);
+    String problem = gaugeProblem(name, col, value);
     if (problem != null) {
       throw new Checked.OutOfRange(problem);
     }
@@ -112,6 +100,58 @@ final class PromSeries {
       }
     }
     return Use.STATS;
+  }
+
+  /** The engine_stats column a gauge fills, or null (its value goes to extras). */
+  private String column(String name, Map<String, String> labels) {
+    String col = family.gauges().get(name);
+    if (col == null && name.equals("nv_trt_llm_request_metrics") && "active".equals(labels.get("request_type"))) {
+      col = "running"; // Triton's TensorRT-LLM backend: requests in flight in the engine
+    }
+    return col;
+  }
+
+  /**
+   * Why a gauge's value cannot be kept, or null. Checked before the row takes it: a row gathers
+   * many lines and is written at the end (engine gauges and counters are never negative; a
+   * derived share such as Triton's KV usage from used/max blocks must not turn negative later).
+   */
+  private static String gaugeProblem(String name, String col, double value) {
+    return col == null ? Checked.nonNegativeProblem(name, value)
+        : col.equals("running") || col.equals("waiting") || col.equals("swapped")
+            ? (value >= 0 && value <= Integer.MAX_VALUE ? null : name + " out of range: " + value + " (a count of requests)")
+        : col.equals("preemptions")
+            ? (value >= 0 && value < 9.2e18 ? null : name + " out of range: " + value + " (a count)")
+        : col.equals("kv_usage") || col.equals("prefix_hit_rate") ? Checked.shareProblem(name, value)
+        : Checked.nonNegativeProblem(name, value);
+  }
+
+  /**
+   * Why {@link #sample} would refuse this sample, or null; nothing is kept. A reader whose unit
+   * holds many samples (AIPerf's scrape, one line) checks them all before keeping any.
+   */
+  String problem(String name, Map<String, String> labels, double value) {
+    if (!family.owns(name)) {
+      return null;
+    }
+    if (name.endsWith("_bucket") && labels.containsKey("le")) {
+      String le = labels.get("le");
+      if (!le.equals("+Inf")) {
+        try {
+          Double.parseDouble(le);
+        } catch (NumberFormatException e) {
+          return "le=\"" + le + "\" is not a number";
+        }
+      }
+      return value >= 0 && !Double.isInfinite(value) ? null
+          : name + "{le=\"" + le + "\"} out of range: " + value + " (a count of observations)";
+    }
+    boolean tritonCounter = family == PromFamily.TRITON && !name.contains("_histogram_");
+    if ((name.endsWith("_sum") || name.endsWith("_count") || name.endsWith("_created"))
+        && !family.gauges().containsKey(name) && !tritonCounter || Double.isNaN(value)) {
+      return null; // not kept
+    }
+    return gaugeProblem(name, column(name, labels), value);
   }
 
   private boolean bucket(String base, Map<String, String> labels, long tsNs, double value) {

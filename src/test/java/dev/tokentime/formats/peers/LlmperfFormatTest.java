@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tokentime.testing.CollectingSink;
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** LLMPerf's individual_responses.json and summary.json on strings. */
@@ -58,10 +59,23 @@ class LlmperfFormatTest {
     assertTrue(s.reported.contains("dir 1.0 ttft_s mean 0.15813857590983388 s"), s.reported.toString());
     assertTrue(s.reported.contains("dir#8 128.0 ttft_s mean 17.327640365461036 s"), s.reported.toString());
 
-    CollectingSink none = Parsing.parse(format, "{\"name\":\"x\",\"mean_input_tokens\":750}");
+    // an object with no LLMPerf figure is a reject that keeps nothing (its mean_input_tokens and
+    // its concurrency as the run's level were kept)
+    CollectingSink none = Parsing.parse(format, "{\"name\":\"x\",\"num_concurrent_requests\":4,\"mean_input_tokens\":750}");
     assertEquals(0, none.records);
     assertEquals(1, none.rejects.size());
     assertTrue(none.rejects.get(0).reason().startsWith("no LLMPerf figure"), none.rejects.toString());
+    assertEquals(List.of(), none.reported);
+    assertEquals(null, none.levels.get("dir"));
+
+    // a gathered entry that is no summary is a reject of its own; the others and a "model" name beside them are read
+    CollectingSink mixed = Parsing.parse(format, "{\"model\":\"m\",\"1\":{\"num_concurrent_requests\":1,"
+        + "\"results_ttft_s_mean\":0.1},\"2\":{},\"4\":{\"num_concurrent_requests\":4,\"results_ttft_s_mean\":0.4}}");
+    assertEquals(2, mixed.records);
+    assertEquals(List.of("entry \"2\": no LLMPerf figure (results_…) in the object: not a summary.json"),
+        mixed.rejects.stream().map(r -> r.reason()).toList());
+    assertEquals(List.of("dir 1.0 num_concurrent_requests value 1.0 count", "dir 1.0 ttft_s mean 0.1 s",
+        "dir#2 4.0 num_concurrent_requests value 4.0 count", "dir#2 4.0 ttft_s mean 0.4 s"), mixed.reported);
   }
 
   @Test

@@ -327,13 +327,15 @@ class SglangLogFormatTest {
         INFO:     10.0.0.7:5104 - "POST /v1/completions HTTP/1.1" 200 OK
         INFO:     10.0.0.7:5106 - "GET /health HTTP/1.1" 500 Internal Server Error
         INFO:     10.0.0.7:5108 - "GET /v1/score HTTP/1.1" 405 Method Not Allowed
+        INFO:     10.0.0.7:5110 - "PUT /generate HTTP/1.1" 500 Internal Server Error
         """);
     assertEquals(List.of("1: no timestamp: an HTTP 503 access line before any line with a time"),
         bare.c.rejects.stream().map(x -> x.lineNo() + ": " + x.reason()).toList());
-    assertEquals(List.of("http-404-line-3"), bare.requests.stream().map(x -> x.requestId).toList());
+    // SGLang's /generate takes a PUT as well as a POST: a failed one is a failed request
+    assertEquals(List.of("http-404-line-3", "http-500-line-7"), bare.requests.stream().map(x -> x.requestId).toList());
     assertEquals(Instant.parse("2026-04-08T14:05:21Z").getEpochSecond() * 1_000_000_000L, bare.requests.get(0).arrivalNs);
     assertEquals("the last timed line before it", bare.requests.get(0).extras.get("time_from"));
-    assertEquals(2, bare.c.records, "the decode line and the 404");
+    assertEquals(3, bare.c.records, "the decode line, the 404 and the PUT's 500");
     // a GET of an inference route is a probe (405): no client's request, not a failed one
     assertEquals(3, bare.c.other, "a success tied to nothing, /health and a GET of /v1/score");
   }

@@ -109,6 +109,30 @@ class AiperfServerMetricsFormatTest {
     }
   }
 
+  /**
+   * A scrape rejected for a value late in it keeps nothing of its earlier samples (its gauges'
+   * row and its buckets were kept, and the next interval's deltas were taken from them); a blank
+   * first line does not make the file a document (it was one reject for nine lines); a line of two
+   * scrapes is a reject, not the first of them.
+   */
+  @Test
+  void aRejectedScrapeKeepsNothing() throws Exception {
+    List<String> lines = Files.readAllLines(SAMPLE.resolve("server_metrics_export.jsonl"));
+    String bad = lines.get(2).replace("\"value\":0.0375", "\"value\":7.5"); // KV usage 7.5: no share
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      Path f = t.write("run/server_metrics_export.jsonl", "\n" + String.join("\n", lines.get(0), lines.get(1), bad,
+          lines.get(3), lines.get(1) + " " + lines.get(1)) + "\n");
+      t.ingestSample(IngestOptions.of(List.of(f.toString())), "aiperf-server-metrics", 6, 3, 1, 2);
+      assertEquals(List.of(4L, 6L), t.rows("SELECT line_no FROM rejects ORDER BY line_no").stream()
+          .map(r -> r.get(0)).toList());
+      assertEquals(List.of(List.of(2L, 0), List.of(3L, 1), List.of(5L, 0)),
+          t.rows("SELECT line_no, running FROM engine_stats ORDER BY ts_ns"));
+      // the first request's E2E between 457.6 s and 461.5 s: the rejected scrape's buckets took no part
+      assertEquals(List.of(List.of(1789877457600000000L, 1789877461500000000L, 1.0)),
+          t.rows("SELECT t0_ns, t1_ns, count FROM metric_histograms WHERE le = 5.0 AND count > 0"));
+    }
+  }
+
   @Test
   void theSchemasAloneAreRejectedAsWhatTheyAre() throws Exception {
     try (TestDb t = new TestDb(tmp.resolve("db"))) {
