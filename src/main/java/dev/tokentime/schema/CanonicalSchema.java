@@ -166,7 +166,7 @@ public final class CanonicalSchema {
           of("instance", "VARCHAR", "text", "Host or engine instance."),
           of("ts_ns", "BIGINT", "ns", "When the event happened."),
           of("clock_id", "INTEGER", "id", "Clock of ts_ns."),
-          of("kind", "VARCHAR", "text", "start, ready, version, config, crash or restart."),
+          of("kind", "VARCHAR", "text", "start, ready, stop, version, config, crash, restart or retract (requests put back in the queue for want of KV cache)."),
           of("detail", "VARCHAR", "text", "What the log said.")));
 
   public static final TableDef METRIC_HISTOGRAMS = new TableDef("metric_histograms",

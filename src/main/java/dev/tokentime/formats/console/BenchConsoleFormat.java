@@ -59,8 +59,6 @@ public final class BenchConsoleFormat implements InputFormat {
    * first figure, or one of its sections' rules.
    */
   static final Pattern HEADERLESS_START = Pattern.compile("^(?:Successful requests:\\s+\\d+"
-      // benchmark_serving.py of June 2023 to early 2024 printed five lines, the first of them
-      + "|Total time:\\s+[\\d.]+ s"
       // a paste that begins further down the block: a figure only the block prints (never the
       // settings a run announces before it: those are kept as its level, see announced())
       + "|(?:Benchmark duration \\(s\\)|Total input tokens|Total generated tokens|Request throughput \\(req/s\\)"
@@ -84,6 +82,13 @@ public final class BenchConsoleFormat implements InputFormat {
       "average latency (s)", "Mean E2EL (s)",
       "average latency per token (s)", "Mean latency per token (s)",
       "average latency per output token (s)", "Mean latency per output token (s)");
+  /**
+   * The first two of the five lines benchmark_serving.py printed from June 2023 to early 2024:
+   * a block starts only where both stand one after the other (a lone "Total time: 3.21 s" is a
+   * line of something else).
+   */
+  private static final Pattern TOTAL_TIME_2023 = Pattern.compile("^Total time:\\s+[\\d.]+ s$");
+  private static final Pattern THROUGHPUT_2023 = Pattern.compile("^Throughput:\\s+[\\d.]+ requests/s$");
   /** The run's settings on the Namespace(...) line the script prints first. */
   private static final Pattern NAMESPACE_LOAD = Pattern.compile("\\b(request_rate|max_concurrency)=([\\d.]+)\\b");
   /**
@@ -100,7 +105,7 @@ public final class BenchConsoleFormat implements InputFormat {
   private static final Pattern HEADERLESS_AIPERF_ROW = Pattern.compile(
       "(?m)^\\s*│\\s*[A-Z][A-Za-z ]+\\([a-z/ ]+\\)\\s*│(?:\\s*(?:[\\d,.]+|N/A)\\s*│){7}\\s*$");
   /** AIPerf's GPU telemetry: its summary's title, and each GPU's table's ("host:port | GPU 0 | model"). */
-  private static final Pattern GPU_TABLE_TITLE = Pattern.compile("GPU Telemetry Summary|^\\S+ \\| GPU \\d+ \\|");
+  private static final Pattern GPU_TABLE_TITLE = Pattern.compile("^NVIDIA AIPerf \\| GPU Telemetry|^\\S+ \\| GPU \\d+ \\| ");
   private static final Pattern BENCHMARK_DURATION = Pattern.compile("^Benchmark Duration:\\s*(\\S+)\\s*sec$");
   /** The load of an AIPerf command line: "--concurrency 16", "--request-rate=2.5". */
   private static final Pattern CLI_LOAD = Pattern.compile("--(concurrency|request-rate)[ =]'?([0-9.]+)'?(?=\\s|$)");
@@ -327,9 +332,43 @@ public final class BenchConsoleFormat implements InputFormat {
       super(ctx, sink);
     }
 
+    /** A "Total time: N s" line held until the next line tells whether a 2023 block starts with it. */
+    private String heldTotal;
+    /** The block is 2023's five lines: every figure has its unit after its value. */
+    private boolean block2023;
+
     @Override
     String line(long lineNo, String raw) {
       String line = raw.strip();
+      if (heldTotal != null) {
+        String held = heldTotal;
+        heldTotal = null;
+        if (THROUGHPUT_2023.matcher(line).matches()) {
+          inBlock = true;
+          headerless = true;
+          block2023 = true;
+          concurrency = announcedConcurrency;
+          rate = announcedRate;
+          announcedConcurrency = null;
+          announcedRate = null;
+          nextRun();
+          String reason = line(lineNo, held);
+          if (reason != null) {
+            return reason;
+          }
+        } else {
+          sink.otherLine(); // a lone "Total time": not the 2023 block
+        }
+      }
+      if (inBlock && headerless && (line.startsWith("Namespace(") || TOTAL_TIME_2023.matcher(line).matches()
+          && figures.stream().anyMatch(f -> f.metric().equals("duration")))) {
+        // the next run of a loop over rates, printed right after this one's lines
+        endBlock();
+      }
+      if (!inBlock && TOTAL_TIME_2023.matcher(line).matches()) {
+        heldTotal = line;
+        return null; // counted when the next line decides
+      }
       if (!inBlock) {
         boolean header = line.contains(SERVING_HEADER) && line.startsWith("=");
         // a block pasted without its header (a post's excerpt) starts at its first line
@@ -390,6 +429,8 @@ public final class BenchConsoleFormat implements InputFormat {
         label = label + " (" + UNIT_LABEL.get(unitAfter.group(2)) + ")";
         value = unitAfter.group(1);
         label = LABELS_2023.getOrDefault(label.toLowerCase(Locale.ROOT), label);
+      } else if (block2023) {
+        return label + ": no unit after the value (a cut line?)";
       }
       if (value.isEmpty() && label.equalsIgnoreCase("per-position acceptance (%)")) {
         sink.otherLine(); // the heading of the "Position N:" lines that follow
@@ -505,6 +546,7 @@ public final class BenchConsoleFormat implements InputFormat {
 
     private void endBlock() {
       inBlock = false;
+      block2023 = false;
       noneCompleted = false;
       // the level of the run: its concurrency cap, else its request rate
       Double level = null;
@@ -523,6 +565,10 @@ public final class BenchConsoleFormat implements InputFormat {
 
     @Override
     void end() {
+      if (heldTotal != null) {
+        heldTotal = null;
+        sink.otherLine(); // a lone "Total time" at the end
+      }
       if (inBlock) {
         endBlock(); // a block cut before its closing rule keeps what was read
       }
@@ -647,6 +693,7 @@ public final class BenchConsoleFormat implements InputFormat {
         flush();
         if (line.startsWith("└")) {
           header = null;
+          telemetry = false; // each GPU's table has its title; rows after it are no GPU's
         }
         sink.otherLine();
         return null;

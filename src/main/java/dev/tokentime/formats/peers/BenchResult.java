@@ -167,14 +167,22 @@ final class BenchResult {
       // output_len is 1, acc_length without speculative decoding)
       case "batch_size" -> {
         Double b = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
+        if (b != null && (b < 1 || b != Math.rint(b) || b > 10_000_000)) {
+          throw new PeerJson.Bad("batch_size: " + b + " is no number of requests");
+        }
         figure(key, "value", "requests", b);
         if (tool == Tool.SGLANG && maxConcurrency == null && b != null && b > 0) {
           maxConcurrency = b;
         }
       }
-      case "last_ttft", "last_gen_throughput", "acc_length" -> {
+      case "last_ttft", "last_gen_throughput", "acc_length", "latency", "cache_hit_rate" -> {
         Double x = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
-        figure(key, "value", unitOf(key), x != null && x == -1.0 ? null : x);
+        if (x != null && x == -1.0 && !key.equals("latency") && !key.equals("cache_hit_rate")) {
+          x = null; // SGLang's "does not apply"
+        } else if (x != null && (x < 0 || key.equals("cache_hit_rate") && x > 1)) {
+          throw new PeerJson.Bad(key + ": " + x + " out of range" + (key.equals("cache_hit_rate") ? " (a share, 0 to 1)" : ""));
+        }
+        figure(key, "value", unitOf(key), x);
       }
       case "request_rate" -> {
         requestRate = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
@@ -202,14 +210,14 @@ final class BenchResult {
   private static String unitOf(String key) {
     // SGLang's LoRA bench writes the duration again as benchmark_duration_s; bench_one_batch_server's
     // latency and last_ttft are seconds too, as its steady_decode_duration
-    if (key.equals("duration") || (key.endsWith("_s") && !key.endsWith("per_s")) || key.equals("latency")
+    if (key.equals("duration") || key.endsWith("duration_s") || key.equals("latency")
         || key.equals("last_ttft") || key.endsWith("_duration")) {
       return "s";
     }
     if (key.equals("cache_hit_rate")) {
       return "ratio";
     }
-    if (key.endsWith("_len") || key.equals("acc_length")) {
+    if (key.endsWith("input_len") || key.endsWith("output_len") || key.equals("acc_length")) {
       return "tokens"; // bench_one_batch_server's input_len, output_len; accepted tokens per draft step
     }
     if (key.equals("spec_decode_acceptance_rate") || key.equals("accuracy_rate")) {

@@ -135,6 +135,42 @@ class BenchConsoleFormatTest {
     }
   }
 
+  /**
+   * 2023's lines as a loop over rates prints them (two runs back to back, each after its
+   * Namespace line), a line cut before its unit, and a lone "Total time: … s" before a later
+   * block (it started a block of its own, and the real block's header became a reject).
+   */
+  @Test
+  void the2023LinesEndAtTheNextRunAndNeedTheirUnits(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    String two = """
+        Namespace(backend='vllm', request_rate=2.0, seed=0)
+        Total time: 10.00 s
+        Throughput: 1.00 requests/s
+        Average latency: 1.50 s
+        Namespace(backend='vllm', request_rate=4.0, seed=0)
+        Total time: 12.00 s
+        Throughput: 2.00 requests/s
+        Average latency: 67.59
+        """;
+    CollectingSink s = new CollectingSink();
+    long n = new BenchConsoleFormat(BenchConsoleFormat.Tool.VLLM).parse(new ByteArrayInputStream(two.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("test-input", "r", false, null, null), s);
+    assertEquals(n, s.records + s.other + s.rejects.size());
+    assertEquals(List.of("r 2.0 duration value 10.0 s", "r 2.0 request_throughput value 1.0 requests/s",
+        "r 2.0 e2el mean 1500.0 ms", "r#2 4.0 duration value 12.0 s", "r#2 4.0 request_throughput value 2.0 requests/s"),
+        s.reported);
+    assertEquals(List.of("8: Average latency: no unit after the value (a cut line?)"),
+        s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+
+    String stray = "Total time: 3.21 s\n" + Files.readString(DIR.resolve("vllm-bench-console-one-success-max-conc-vllm24005.txt"));
+    CollectingSink t = new CollectingSink();
+    new BenchConsoleFormat(BenchConsoleFormat.Tool.VLLM).parse(new ByteArrayInputStream(stray.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("test-input", "r", false, null, null), t);
+    assertEquals(List.of(), t.rejects);
+    assertTrue(t.reported.stream().noneMatch(r -> r.contains("3.21")), t.reported.toString());
+    assertEquals(1, t.reported.stream().filter(r -> r.contains(" duration value ")).count(), t.reported.toString());
+  }
+
   /** Two blocks a script keeps as comments ("# Mean TTFT (ms): …"): both runs read (none was). */
   @Test
   void blocksBehindACommentSignAreRead() throws IOException {

@@ -37,6 +37,9 @@ class SglangBenchFormatTest {
   void aDurationInSecondsByItsNameIsInSeconds() throws IOException {
     CollectingSink s = Parsing.parse(format, LINE.replace("\"duration\":1.0", "\"benchmark_duration_s\":1.5,\"duration\":1.5") + "\n");
     assertTrue(s.reported.contains("dir null benchmark_duration_s value 1.5 s"), s.reported.toString());
+    // a rate named in per-second units is no duration (only *duration_s is)
+    CollectingSink rate = Parsing.parse(format, LINE.replace("\"duration\":1.0", "\"duration\":1.0,\"request_throughput_req_s\":3.0") + "\n");
+    assertTrue(rate.reported.contains("dir null request_throughput_req_s value 3.0 count"), rate.reported.toString());
   }
 
   /**
@@ -63,6 +66,17 @@ class SglangBenchFormatTest {
       assertTrue(s.reported.contains(want), want + " in " + s.reported);
     }
     assertTrue(s.reported.stream().noneMatch(r -> r.contains("acc_length")), s.reported.toString());
+    // a batch of 2.5 requests, a negative latency, a hit rate of 57.3: rejects, not figures or levels
+    // (the line's other figures are kept, as for any bad field of a result: BenchResult)
+    CollectingSink bad = Parsing.parse(format, line.replace("\"batch_size\": 33", "\"batch_size\": 2.5") + "\n"
+        + line.replace("\"latency\": 3998.5722", "\"latency\": -3.0") + "\n"
+        + line.replace("\"cache_hit_rate\": null", "\"cache_hit_rate\": 57.3") + "\n");
+    assertEquals(List.of("1: batch_size: 2.5 is no number of requests", "2: latency: -3.0 out of range",
+        "3: cache_hit_rate: 57.3 out of range (a share, 0 to 1)"),
+        bad.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+    assertTrue(bad.reported.stream().noneMatch(r -> r.contains("batch_size value 2.5") || r.contains("latency value -3.0")
+        || r.contains("cache_hit_rate")), bad.reported.toString());
+    assertEquals(null, bad.levels.get("dir")[1], "no level from a batch of 2.5");
   }
 
   @Test

@@ -131,6 +131,11 @@ class SglangLogFormatTest {
     assertEquals(List.of(1, 2266.0, 0), List.of(s.steps.get(1).genRequests, s.steps.get(1).extras.get("kv_tokens"),
         s.steps.get(1).waiting));
     assertTrue(s.steps.get(2).extras.keySet().stream().noneMatch(k -> k.startsWith("logged_at")), s.steps.get(2).extras.toString());
+    // cut inside its timestamp: truncated, never a step at the header's time with pieces of a date in extras
+    RecordingSink cut = parse("[2025-07-18 15:32:55 TP0] Decode batch. #running-req: 1, #token: 2266, token usage: 0.00,"
+        + " #queue-req: 0, timestamp: 2025-0\n");
+    assertEquals(List.of(), cut.steps);
+    assertTrue(cut.c.rejects.get(0).reason().startsWith("truncated"), cut.c.rejects.toString());
   }
 
   /** Decode ran out of KV cache and requests went back to the queue: an event per TP rank (sglang#4184). */
@@ -141,6 +146,16 @@ class SglangLogFormatTest {
     assertEquals(List.of("retract"), s.events.stream().map(e -> e[1]).distinct().toList());
     assertEquals("#retracted_reqs: 1, #new_token_ratio: 0.1474 -> 0.1845", s.events.get(0)[2]);
     assertEquals("TP13", s.events.get(0)[3]);
+    // the later wording, with and without the ratio; a line cut before its figures end is truncated
+    RecordingSink later = parse("""
+        [2026-07-22 01:22:40] KV cache pool is full. Retract requests. #retracted_reqs: 1, #new_token_ratio: 0.1427 -> 0.3414
+        [2026-07-22 01:22:41] KV cache pool is full. Retract requests. #retracted_reqs: 4
+        [2026-07-22 01:22:42] KV cache pool is full. Retract requests. #retracted_reqs: 3, #new_token_ratio: 0.0980 ->
+        """);
+    assertEquals(List.of("#retracted_reqs: 1, #new_token_ratio: 0.1427 -> 0.3414", "#retracted_reqs: 4"),
+        later.events.stream().map(e -> e[2]).toList());
+    assertEquals(List.of(3L), later.c.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(later.c.rejects.get(0).reason().startsWith("truncated"), later.c.rejects.toString());
   }
 
   /** --at names the date of a log whose lines carry a time of day only. */
