@@ -399,11 +399,23 @@ public final class LineMatcher {
     if (node == null || !node.isObject()) {
       return line;
     }
+    // the first envelope whose message key the object has and, where it names a time, whose time
+    // key too (NIM's {"time": "02-20 21:46:27.896", "message": …} and a shipper's {"timestamp": …,
+    // "message": …} share the message key); else the first with the message key alone
+    LineSpec.Envelope chosen = null;
     for (LineSpec.Envelope e : spec.envelopes()) {
       com.fasterxml.jackson.databind.JsonNode msg = node.get(e.messageKey());
       if (msg == null || !msg.isTextual()) {
         continue;
       }
+      if (e.time() == null || node.has(e.timeKey())) {
+        chosen = e;
+        break;
+      }
+      chosen = chosen == null ? e : chosen;
+    }
+    for (LineSpec.Envelope e : chosen == null ? List.<LineSpec.Envelope>of() : List.of(chosen)) {
+      com.fasterxml.jackson.databind.JsonNode msg = node.get(e.messageKey());
       String inner = msg.asText();
       int end = inner.length();
       while (end > 0 && (inner.charAt(end - 1) == '\n' || inner.charAt(end - 1) == '\r')) {
@@ -420,7 +432,13 @@ public final class LineMatcher {
         com.fasterxml.jackson.databind.JsonNode t = node.get(e.timeKey());
         // an RFC 3339 time is a string; a shipper that writes epoch numbers under the same key
         // (CloudWatch's "timestamp") gives the line no wrapper time rather than a bad one
-        if (t != null && t.isValueNode() && (t.isTextual() || !e.time().kind().equals("rfc3339"))) {
+        if (t != null && t.isValueNode() && e.time().kind().equals("month-day")) {
+          // "02-20 21:46:27.896": vLLM's month and day, no year (LogTimes dates it)
+          java.util.regex.Matcher md = MONTH_DAY.matcher(t.asText());
+          if (md.matches()) {
+            m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {md.group(1), md.group(2), md.group(3)}));
+          }
+        } else if (t != null && t.isValueNode() && (t.isTextual() || !e.time().kind().equals("rfc3339"))) {
           m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
         }
       }
@@ -547,6 +565,8 @@ public final class LineMatcher {
   /** A full instant (a year, sub-second digits, a zone) in an unknown wrapper's text. */
   private static final Pattern INSTANT = Pattern.compile(
       "(?<!\\d)\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[.,]\\d{1,9}(?:Z|[+-]\\d\\d:?\\d\\d)(?![\\d:])");
+  private static final java.util.regex.Pattern MONTH_DAY =
+      java.util.regex.Pattern.compile("(\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d)(?:[.,](\\d{1,9}))?");
   private static final LineSpec.TimeRule INSTANT_TIME = new LineSpec.TimeRule("rfc3339", List.of("ts"));
   private Matcher resyncMatcher;
   private Matcher instantMatcher;

@@ -132,10 +132,13 @@ public final class SpecReader {
             }
             if (envelope != null && prefix == null && kind == null) {
               String[] parts = rest.split("\\s+");
-              if (parts.length != 2 || !(parts[0].equals("rfc3339") || parts[0].equals("epoch-us"))) {
-                throw new IllegalArgumentException("an envelope's time is rfc3339 KEY or epoch-us KEY");
+              if (parts.length != 2 || !(parts[0].equals("rfc3339") || parts[0].equals("epoch-us")
+                  || parts[0].equals("month-day"))) {
+                throw new IllegalArgumentException("an envelope's time is rfc3339 KEY, epoch-us KEY or month-day KEY");
               }
-              envelope.time = new LineSpec.TimeRule(parts[0], List.of("ts"));
+              envelope.time = parts[0].equals("month-day")
+                  ? new LineSpec.TimeRule(parts[0], List.of("md", "hms", "frac"))
+                  : new LineSpec.TimeRule(parts[0], List.of("ts"));
               envelope.timeKey = parts[1];
               continue;
             }

@@ -70,7 +70,12 @@ class WrapperStackTest {
           "logStreamName", "vllm")), false),
       new Wrapper("gcp-json", s -> json(Map.of("textPayload", s, "timestamp", "2025-08-12T10:00:03.123456789Z",
           "severity", "INFO")), true),
-      new Wrapper("loki-jsonl", s -> json(Map.of("line", s, "timestamp", "2025-08-12T10:00:03.123456789Z")), true));
+      new Wrapper("loki-jsonl", s -> json(Map.of("line", s, "timestamp", "2025-08-12T10:00:03.123456789Z")), true),
+      // NVIDIA NIM's JSON logging: vLLM's month-day time to the ms under "time", the line under
+      // "message" (a month-day reading, as vLLM's own header: no year, so not "timed" here)
+      new Wrapper("nim-json", s -> json(Map.of("level", "INFO", "time", "08-12 10:00:03.123",
+          "file_path", "/usr/local/lib/python3.10/dist-packages/vllm/engine/metrics.py", "line_number", "334",
+          "message", s, "exc_info", "None", "stack_info", "None")), false));
 
   static final List<Wrapper> MIDDLE = List.of(
       new Wrapper("none", s -> s, false),
@@ -164,6 +169,26 @@ class WrapperStackTest {
         assertTrue(row.contains("ts=175499280312"), out.name() + ": " + row);
       }
     }
+  }
+
+  /**
+   * NIM's JSON logging (a public GKE walk-through of NIM 1.0.0; its lines' shape, written here by
+   * hand): the message has no header of its own, so the envelope's "time" is the line's time (the
+   * stats row had none); and a shipper's JSON with "message" and "timestamp" is still read by its
+   * own envelope.
+   */
+  @Test
+  void nimJsonLinesTakeTheirTimeField() throws Exception {
+    CollectingSink s = parse("{\"level\": \"INFO\", \"time\": \"02-20 21:54:59.370\", \"file_path\": "
+        + "\"/usr/local/lib/python3.10/dist-packages/vllm/engine/metrics.py\", \"line_number\": \"334\", \"message\": "
+        + "\"Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Swapped: 0 reqs,"
+        + " Pending: 0 reqs, GPU KV cache usage: 0.0%, CPU KV cache usage: 0.0%\", \"exc_info\": \"None\", \"stack_info\": \"None\"}");
+    assertEquals(List.of(), s.rejects);
+    assertEquals(1, s.stats.size());
+    assertTrue(s.stats.get(0).contains("ts=" + java.time.Instant.parse("2025-02-20T21:54:59.370Z").toEpochMilli() * 1_000_000L),
+        s.stats.get(0));
+    CollectingSink vector = parse(json(Map.of("message", INNER.get(0), "timestamp", "2025-08-12T10:00:03.123456Z")));
+    assertTrue(vector.stats.get(0).contains("ts=1754992803123456000"), vector.stats.get(0));
   }
 
   @Test
