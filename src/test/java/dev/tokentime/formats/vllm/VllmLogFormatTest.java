@@ -50,6 +50,23 @@ class VllmLogFormatTest {
   }
 
   /**
+   * A logging wrapper's bracketed local time before vLLM 0.5's own header (vllm-project/vllm#6206:
+   * "[2024-07-08 15:17:34] INFO 07-08 07:17:34 metrics.py:334] Avg prompt throughput: …"): the
+   * wrapper's prefix took vLLM's level too and the stats line was a near miss (0 records); the
+   * wrapper's clock is +08:00 against vLLM's UTC.
+   */
+  @Test
+  void aBracketedLocalTimeBeforeVllmsHeaderLeavesItsLevel() throws Exception {
+    Parse p = Parse.text(LOG, "[2024-07-08 15:17:34] INFO 07-08 07:17:34 metrics.py:334] Avg prompt throughput: 6501.4"
+        + " tokens/s, Avg generation throughput: 69.1 tokens/s, Running: 4 reqs, Swapped: 0 reqs, Pending: 0 reqs,"
+        + " GPU KV cache usage: 15.6%, CPU KV cache usage: 0.0%\n", Parse.ctx(2024, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(1, p.full.stats.size());
+    assertEquals(Parse.ns("2024-07-08T07:17:34Z"), p.full.stats.get(0).tsNs);
+    assertEquals(4, p.full.stats.get(0).running);
+  }
+
+  /**
    * A custom formatter's time of day alone ("13:57:45 …", vllm#41081) after vLLM's own header in
    * the same file: dated by the header's day, not by the file's; its token lines are read too.
    */
