@@ -66,6 +66,21 @@ class VllmLogFormatTest {
     assertEquals(4, p.full.stats.get(0).running);
   }
 
+  /** vLLM 0.1.x's scheduler stats line (vllm-project/vllm#633, 2023): read (0 records before). */
+  @Test
+  void theStatsLineOfVllm01IsRead() throws Exception {
+    Parse p = Parse.text(LOG, "INFO 08-01 03:08:45 scheduler.py:271] Throughput: 181.6 tokens/s, Running: 1 reqs,"
+        + " Swapped: 0 reqs, Pending: 2 reqs, GPU KV cache usage: 100.0%, CPU KV cache usage: 0.0%\n"
+        + "INFO 08-01 03:08:51 scheduler.py:271] Throughput: 185.4 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pen\n",
+        Parse.ctx(2023, null, false, null));
+    assertEquals(1, p.full.stats.size());
+    var st = p.full.stats.get(0);
+    assertEquals(List.of(1, 2, 0, 1.0, 181.6), java.util.Arrays.asList(st.running, st.waiting, st.swapped, st.kvUsage,
+        st.extras.get("tokens_per_s")));
+    assertEquals(1, p.sink.rejects.size(), "the cut line");
+    assertTrue(p.sink.rejects.get(0).reason().startsWith("truncated"), p.sink.rejects.toString());
+  }
+
   /**
    * A custom formatter's time of day alone ("13:57:45 …", vllm#41081) after vLLM's own header in
    * the same file: dated by the header's day, not by the file's; its token lines are read too.
