@@ -41,6 +41,12 @@ public final class DatabaseErrors {
       // commit - no transaction is active") do not say why; the write's own error does
       return oneSpace(first + " (after an earlier failure: " + cause + ")");
     }
+    if (first.contains("Failed to create checkpoint") && first.contains("failed to allocate")) {
+      // DuckDB gives up on the whole database when a checkpoint runs out of memory; what was
+      // committed is in its write-ahead log, written to the file by the next open that has the memory
+      return oneSpace(first + " (what was committed is kept in the database's write-ahead log; writing it to the"
+          + " file needs more memory than the limit: run the command again with TOKENTIME_MEMORY_LIMIT=2GB)");
+    }
     if (first.contains("Invalid result set")) {
       // DuckDB JDBC's words when a streamed query fails inside DuckDB, out of memory included;
       // the same query unstreamed says "Out of Memory Error: failed to allocate …"

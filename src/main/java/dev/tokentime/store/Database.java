@@ -397,17 +397,29 @@ public final class Database implements AutoCloseable {
   /** {@link #underLeanLimit} with the lean limit given (tests make DuckDB run out of memory). */
   <T> T underLimit(String lean, RetrySafe<T> work) throws SQLException {
     setMemoryLimit(lean);
+    SQLException failed = null;
     try {
       return work.run();
     } catch (SQLException e) {
+      failed = e;
       if (!isOutOfMemory(e)) {
         throw e;
       }
       dev.tokentime.Timing.note("out of memory under %s (%s); again under %s", lean, firstLine(e), memoryLimit());
       setMemoryLimit(memoryLimit());
+      failed = null;
       return work.run();
     } finally {
-      setMemoryLimit(memoryLimit());
+      try {
+        setMemoryLimit(memoryLimit());
+      } catch (SQLException e) {
+        // after a fatal error DuckDB refuses every statement ("database has been invalidated"):
+        // the work's own error says why, and is the one that propagates
+        if (failed == null) {
+          throw e;
+        }
+        failed.addSuppressed(e);
+      }
     }
   }
 

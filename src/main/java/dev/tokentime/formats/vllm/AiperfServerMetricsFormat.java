@@ -113,6 +113,9 @@ public final class AiperfServerMetricsFormat implements InputFormat {
           }
           if (scrape(node, lineNo, series)) {
             sink.record();
+            // a line holds an endpoint's whole scrape at one time: its rows are complete, and a
+            // day of scrapes every 0.1 s is not held until the end
+            series.values().forEach(PromSeries::finish);
           } else {
             sink.otherLine();
           }
