@@ -66,6 +66,23 @@ class VllmLogFormatTest {
     assertEquals(4, p.full.stats.get(0).running);
   }
 
+  /**
+   * Two stats records on one physical line (their newline lost: a paste of vllm#2595, tqdm's \r
+   * between records in a captured run): no row blending the first record's time with the last
+   * one's figures and made-up extras keys; a near miss, said by the ingest.
+   */
+  @Test
+  void statsRecordsRunTogetherAreNoRow() throws Exception {
+    String rec = "INFO 01-25 11:26:53 llm_engine.py:706] Avg prompt throughput: 1.0 tokens/s, Avg generation throughput:"
+        + " 2.0 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.1%, CPU KV cache usage: 0.0%";
+    Parse p = Parse.text(LOG, rec + " " + rec.replace("11:26:53", "11:26:58").replace("1.0 tokens/s", "9.0 tokens/s") + "\n"
+        + rec + "\n", Parse.ctx(2024, null, false, null));
+    assertEquals(1, p.full.stats.size(), "the whole line after it");
+    assertEquals(Parse.ns("2024-01-25T11:26:53Z"), p.full.stats.get(0).tsNs);
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(1, p.sink.other);
+  }
+
   /** vLLM 0.1.x's scheduler stats line (vllm-project/vllm#633, 2023): read (0 records before). */
   @Test
   void theStatsLineOfVllm01IsRead() throws Exception {
