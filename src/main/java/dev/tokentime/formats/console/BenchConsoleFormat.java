@@ -344,14 +344,8 @@ public final class BenchConsoleFormat implements InputFormat {
         String held = heldTotal;
         heldTotal = null;
         if (THROUGHPUT_2023.matcher(line).matches()) {
-          inBlock = true;
-          headerless = true;
+          startBlock(true);
           block2023 = true;
-          concurrency = announcedConcurrency;
-          rate = announcedRate;
-          announcedConcurrency = null;
-          announcedRate = null;
-          nextRun();
           String reason = line(lineNo, held);
           if (reason != null) {
             return reason;
@@ -374,13 +368,7 @@ public final class BenchConsoleFormat implements InputFormat {
         // a block pasted without its header (a post's excerpt) starts at its first line
         boolean headerless = !header && HEADERLESS_START.matcher(line).matches();
         if (header || headerless) {
-          inBlock = true;
-          this.headerless = headerless;
-          concurrency = announcedConcurrency;
-          rate = announcedRate;
-          announcedConcurrency = null;
-          announcedRate = null;
-          nextRun();
+          startBlock(headerless);
         } else {
           announced(line);
         }
@@ -508,6 +496,17 @@ public final class BenchConsoleFormat implements InputFormat {
     private record Figure(String metric, String stat, double value, String unit) {}
 
     private final List<Figure> figures = new ArrayList<>();
+
+    /** A block begins: the next run, at the settings announced before it. */
+    private void startBlock(boolean headerless) {
+      inBlock = true;
+      this.headerless = headerless;
+      concurrency = announcedConcurrency;
+      rate = announcedRate;
+      announcedConcurrency = null;
+      announcedRate = null;
+      nextRun();
+    }
 
     /** A run's setting printed before its block: kept for the level of the block that follows. */
     private void announced(String line) {

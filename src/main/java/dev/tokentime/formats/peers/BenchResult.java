@@ -171,7 +171,7 @@ final class BenchResult {
           throw new PeerJson.Bad("batch_size: " + b + " is no number of requests");
         }
         figure(key, "value", "requests", b);
-        if (tool == Tool.SGLANG && maxConcurrency == null && b != null && b > 0) {
+        if (tool == Tool.SGLANG && maxConcurrency == null && b != null) {
           maxConcurrency = b;
         }
       }

@@ -286,7 +286,7 @@ public final class LlmperfFormat implements InputFormat {
   private static boolean summary(JsonNode s, String run, String where, RecordSink sink) {
     JsonNode conc = s.get("num_concurrent_requests");
     Double level = conc != null && conc.isNumber() && conc.asDouble() > 0 ? conc.asDouble() : null;
-    List<Object[]> figures = new java.util.ArrayList<>();
+    List<Figure> figures = new java.util.ArrayList<>();
     boolean results = false;
     Iterator<Map.Entry<String, JsonNode>> it = s.fields();
     while (it.hasNext()) {
@@ -300,17 +300,17 @@ public final class LlmperfFormat implements InputFormat {
       Matcher q = QUANTILE.matcher(key);
       Matcher m = STAT.matcher(key);
       if (q.matches()) {
-        figures.add(new Object[] {q.group(1), q.group(2), value, unitOf(q.group(1))});
+        figures.add(new Figure(q.group(1), q.group(2), value, unitOf(q.group(1))));
         results = true;
       } else if (m.matches() && !key.endsWith("_per_min")) { // num_completed_requests_per_min is a figure, not a min
-        figures.add(new Object[] {m.group(1), m.group(2), value, unitOf(m.group(1))});
+        figures.add(new Figure(m.group(1), m.group(2), value, unitOf(m.group(1))));
         results = true;
       } else if (key.startsWith("results_")) {
         String metric = key.substring("results_".length());
-        figures.add(new Object[] {metric, "value", value, unitOf(metric)});
+        figures.add(new Figure(metric, "value", value, unitOf(metric)));
         results = true;
       } else if (key.startsWith("mean_") || key.startsWith("stddev_") || key.equals("num_concurrent_requests")) {
-        figures.add(new Object[] {key, "value", value, unitOf(key)});
+        figures.add(new Figure(key, "value", value, unitOf(key)));
       }
     }
     if (!results) {
@@ -323,13 +323,14 @@ public final class LlmperfFormat implements InputFormat {
       sink.reject(1, where + conflict, null, 0, 0);
       return false;
     }
-    for (Object[] f : figures) {
-      sink.reportedMetric(run, level, (String) f[0], (String) f[1], (Double) f[2], (String) f[3]);
+    for (Figure f : figures) {
+      sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
     }
     sink.record();
     return true;
   }
 
+  private record Figure(String metric, String stat, double value, String unit) {}
 
   private static Double number(String s) {
     try {

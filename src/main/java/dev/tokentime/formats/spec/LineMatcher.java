@@ -414,37 +414,37 @@ public final class LineMatcher {
       }
       chosen = chosen == null ? e : chosen;
     }
-    for (LineSpec.Envelope e : chosen == null ? List.<LineSpec.Envelope>of() : List.of(chosen)) {
-      com.fasterxml.jackson.databind.JsonNode msg = node.get(e.messageKey());
-      String inner = msg.asText();
-      int end = inner.length();
-      while (end > 0 && (inner.charAt(end - 1) == '\n' || inner.charAt(end - 1) == '\r')) {
-        end--;
-      }
-      m.prefixes.add(e.name());
-      for (var v : e.values().entrySet()) {
-        com.fasterxml.jackson.databind.JsonNode val = node.get(v.getKey());
-        if (val != null && val.isValueNode()) {
-          m.prefixValues.merge(v.getValue(), val.asText(), (a, b) -> a + " / " + b);
-        }
-      }
-      if (e.time() != null) {
-        com.fasterxml.jackson.databind.JsonNode t = node.get(e.timeKey());
-        // an RFC 3339 time is a string; a shipper that writes epoch numbers under the same key
-        // (CloudWatch's "timestamp") gives the line no wrapper time rather than a bad one
-        if (t != null && t.isValueNode() && e.time().kind().equals("month-day")) {
-          // "02-20 21:46:27.896": vLLM's month and day, no year (LogTimes dates it)
-          java.util.regex.Matcher md = MONTH_DAY.matcher(t.asText());
-          if (md.matches()) {
-            m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {md.group(1), md.group(2), md.group(3)}));
-          }
-        } else if (t != null && t.isValueNode() && (t.isTextual() || !e.time().kind().equals("rfc3339"))) {
-          m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
-        }
-      }
-      return inner.substring(0, end);
+    if (chosen == null) {
+      return line;
     }
-    return line;
+    LineSpec.Envelope e = chosen;
+    String inner = node.get(e.messageKey()).asText();
+    int end = inner.length();
+    while (end > 0 && (inner.charAt(end - 1) == '\n' || inner.charAt(end - 1) == '\r')) {
+      end--;
+    }
+    m.prefixes.add(e.name());
+    for (var v : e.values().entrySet()) {
+      com.fasterxml.jackson.databind.JsonNode val = node.get(v.getKey());
+      if (val != null && val.isValueNode()) {
+        m.prefixValues.merge(v.getValue(), val.asText(), (a, b) -> a + " / " + b);
+      }
+    }
+    if (e.time() != null) {
+      com.fasterxml.jackson.databind.JsonNode t = node.get(e.timeKey());
+      // an RFC 3339 time is a string; a shipper that writes epoch numbers under the same key
+      // (CloudWatch's "timestamp") gives the line no wrapper time rather than a bad one
+      if (t != null && t.isValueNode() && e.time().kind().equals("month-day")) {
+        // "02-20 21:46:27.896": vLLM's month and day, no year (LogTimes dates it)
+        java.util.regex.Matcher md = MONTH_DAY.matcher(t.asText());
+        if (md.matches()) {
+          m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {md.group(1), md.group(2), md.group(3)}));
+        }
+      } else if (t != null && t.isValueNode() && (t.isTextual() || !e.time().kind().equals("rfc3339"))) {
+        m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
+      }
+    }
+    return inner.substring(0, end);
   }
 
   /**

@@ -196,7 +196,7 @@ public final class AiperfServerMetricsFormat implements InputFormat {
       return false;
     }
     // every sample checked before any is kept: a rejected scrape leaves no row and no delta
-    Map<String, double[]> cumulative = new java.util.HashMap<>();
+    Map<String, Sampled> lastBucket = new java.util.HashMap<>();
     for (Sampled s : samples) {
       String problem = series.get(s.family).problem(s.name, s.labels, s.value);
       if (problem != null) {
@@ -206,14 +206,12 @@ public final class AiperfServerMetricsFormat implements InputFormat {
       if (le != null && s.name.endsWith("_bucket")) {
         Map<String, String> rest = new java.util.TreeMap<>(s.labels);
         rest.remove("le");
-        double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
-        double[] seen = cumulative.get(s.name + rest);
-        // buckets are cumulative: a larger bound never counts fewer observations
-        if (seen != null && ((bound > seen[0] && s.value < seen[1]) || (bound < seen[0] && s.value > seen[1]))) {
-          throw new PeerJson.Bad(s.name + "{le=\"" + le + "\"} " + s.value + " is not cumulative beside the bucket of"
-              + " bound " + seen[0] + " (" + seen[1] + ")");
+        Sampled prev = lastBucket.put(s.name + rest, s);
+        String notCumulative = prev == null ? null : PromSeries.cumulativeProblem(s.name, bound(le), le, s.value,
+            bound(prev.labels.get("le")), prev.labels.get("le"), prev.value);
+        if (notCumulative != null) {
+          throw new PeerJson.Bad(notCumulative);
         }
-        cumulative.put(s.name + rest, new double[] {bound, s.value});
       }
     }
     String target = target(node.path("endpoint_url").asText(null));
@@ -229,6 +227,10 @@ public final class AiperfServerMetricsFormat implements InputFormat {
   }
 
   private record Sampled(PromFamily family, String name, Map<String, String> labels, double value) {}
+
+  private static double bound(String le) {
+    return le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
+  }
 
   private static void collect(String name, PromFamily owner, JsonNode s, List<Sampled> out) throws PeerJson.Bad {
     if (!s.isObject()) {

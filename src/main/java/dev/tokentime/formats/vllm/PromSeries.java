@@ -63,16 +63,12 @@ final class PromSeries {
     if (!family.owns(name)) {
       return Use.NOT_VLLM;
     }
-    if (name.endsWith("_bucket") && labels.containsKey("le")) {
+    if (isBucket(name, labels)) {
       return bucket(name.substring(0, name.length() - "_bucket".length()), labels, tsNs, value)
           ? Use.HISTOGRAM : Use.IGNORED;
     }
-    // Triton's nv_inference_count / _exec_count / _pending_request_count are counters and gauges
-    // of their own; only its *_histogram_ms_{sum,count} belong to a histogram
-    boolean tritonCounter = family == PromFamily.TRITON && !name.contains("_histogram_");
-    if ((name.endsWith("_sum") || name.endsWith("_count") || name.endsWith("_created"))
-        && !family.gauges().containsKey(name) && !tritonCounter) {
-      return Use.IGNORED; // the +Inf bucket carries the count; sums and creation times are not kept
+    if (notKept(name)) {
+      return Use.IGNORED;
     }
     if (tsNs == NONE || Double.isNaN(value)) {
       return Use.IGNORED;
@@ -134,24 +130,41 @@ final class PromSeries {
     if (!family.owns(name)) {
       return null;
     }
-    if (name.endsWith("_bucket") && labels.containsKey("le")) {
-      String le = labels.get("le");
-      if (!le.equals("+Inf")) {
-        try {
-          Double.parseDouble(le);
-        } catch (NumberFormatException e) {
-          return "le=\"" + le + "\" is not a number";
-        }
-      }
-      return value >= 0 && !Double.isInfinite(value) ? null
-          : name + "{le=\"" + le + "\"} out of range: " + value + " (a count of observations)";
+    if (isBucket(name, labels)) {
+      return bucketProblem(name, labels.get("le"), value);
     }
+    return notKept(name) || Double.isNaN(value) ? null : gaugeProblem(name, column(name, labels), value);
+  }
+
+  private static boolean isBucket(String name, Map<String, String> labels) {
+    return name.endsWith("_bucket") && labels.containsKey("le");
+  }
+
+  /**
+   * A histogram's sum, count or creation time: not kept (the +Inf bucket carries the count).
+   * Triton's nv_inference_count / _exec_count / _pending_request_count are counters and gauges of
+   * their own; only its *_histogram_ms_{sum,count} belong to a histogram.
+   */
+  private boolean notKept(String name) {
     boolean tritonCounter = family == PromFamily.TRITON && !name.contains("_histogram_");
-    if ((name.endsWith("_sum") || name.endsWith("_count") || name.endsWith("_created"))
-        && !family.gauges().containsKey(name) && !tritonCounter || Double.isNaN(value)) {
-      return null; // not kept
+    return (name.endsWith("_sum") || name.endsWith("_count") || name.endsWith("_created"))
+        && !family.gauges().containsKey(name) && !tritonCounter;
+  }
+
+  /**
+   * Why a bucket sample is no count of observations, or null: its bound must be a number, and a
+   * negative, NaN or infinite count stored would turn every delta after it into nonsense.
+   */
+  private static String bucketProblem(String bucketName, String leText, double value) {
+    if (!leText.equals("+Inf")) {
+      try {
+        Double.parseDouble(leText);
+      } catch (NumberFormatException e) {
+        return "le=\"" + leText + "\" is not a number";
+      }
     }
-    return gaugeProblem(name, column(name, labels), value);
+    return value >= 0 && !Double.isInfinite(value) ? null
+        : bucketName + "{le=\"" + leText + "\"} out of range: " + value + " (a count of observations)";
   }
 
   private boolean bucket(String base, Map<String, String> labels, long tsNs, double value) {
@@ -159,19 +172,12 @@ final class PromSeries {
       return false; // one scrape without a time: no interval to take a delta over
     }
     String metric = family.renames().getOrDefault(base, base);
-    double le;
     String leText = labels.get("le");
-    try {
-      le = leText.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(leText);
-    } catch (NumberFormatException e) {
-      throw new NumberFormatException("le=\"" + leText + "\" is not a number");
+    String problem = bucketProblem(base + "_bucket", leText, value);
+    if (problem != null) {
+      throw problem.startsWith("le=") ? new NumberFormatException(problem) : new Checked.OutOfRange(problem);
     }
-    // a bucket holds a count of observations: a negative, NaN or infinite one is no count, and
-    // stored it would turn every delta after it into nonsense
-    if (!(value >= 0) || Double.isInfinite(value)) {
-      throw new Checked.OutOfRange(base + "_bucket{le=\"" + leText + "\"} out of range: " + value
-          + " (a count of observations)");
-    }
+    double le = leText.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(leText);
     Map<String, String> rest = new TreeMap<>(labels);
     rest.remove("le");
     rest.remove("__name__");
@@ -204,10 +210,19 @@ final class PromSeries {
     if (prev == null || prev.tsNs() != tsNs) {
       return;
     }
-    if ((le > prev.le() && value < prev.value()) || (le < prev.le() && value > prev.value())) {
-      throw new Checked.OutOfRange(base + "_bucket{le=\"" + leText + "\"} " + value + " is not cumulative: le=\""
-          + prev.leText() + "\" at the same time counts " + prev.value());
+    String problem = cumulativeProblem(base + "_bucket", le, leText, value, prev.le(), prev.leText(), prev.value());
+    if (problem != null) {
+      throw new Checked.OutOfRange(problem);
     }
+  }
+
+  /** Why two buckets of one histogram at one time are not cumulative, or null. */
+  static String cumulativeProblem(String bucketName, double le, String leText, double value, double prevLe,
+      String prevLeText, double prevValue) {
+    return (le > prevLe && value < prevValue) || (le < prevLe && value > prevValue)
+        ? bucketName + "{le=\"" + leText + "\"} " + value + " is not cumulative: le=\"" + prevLeText
+            + "\" at the same time counts " + prevValue
+        : null;
   }
 
   private EngineStatsRecord row(Map<String, String> labels, long tsNs, long line) {
