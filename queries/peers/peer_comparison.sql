@@ -1,10 +1,10 @@
 -- Why two tools disagree on the same run: for every run, each headline figure as tokentime
 -- defines it (metric_stats, run_summary), as each peer tool defines it (computed by tokentime
 -- from the same rows: genai_perf_metrics, aiperf_metrics, vllm_bench_metrics,
--- sglang_bench_metrics, llmperf_metrics), and as the tool itself reported it when its own summary
+-- sglang_bench_metrics, llmperf_metrics, guidellm_metrics), and as the tool itself reported it when its own summary
 -- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
--- converted, and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
+-- converted (GuideLLM's latency in seconds too), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
 -- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
 -- at 50 M tokens with 2 threads; `tokentime conventions` computes each tool's view on its own
 -- first (from SQL: copy each into a temporary table of the same name, or SET threads = 1).
@@ -12,7 +12,7 @@
 -- @column run [id] Run name.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column stat [text] mean, std, p50, p90, p99 (latencies) or value (throughputs).
--- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang or llmperf.
+-- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf or guidellm.
 -- @column tool_metric [text] The tool's own name for its closest figure, and the statistic as the tool names it.
 -- @column tokentime_value [ms or 1/s] The figure under tokentime's definition.
 -- @column convention_value [ms or 1/s] The figure under the tool's definition, computed by tokentime.
@@ -61,7 +61,10 @@ WITH names (convention, tool_metric, metric, factor, why) AS (
     ('llmperf', 'inter_token_latency_s', 'itl_ms', 1000.0, 'LLMPerf ITL INCLUDES TTFT: (TTFT + sum of gaps)/N per request, not chunk gaps'),
     ('llmperf', 'end_to_end_latency_s', 'e2e_ms', 1000.0, 'runs until the stream is exhausted, [DONE] included'),
     ('llmperf', 'mean_output_throughput_token_per_s', 'output_tokens_per_s', 1.0, 'output tokens over the whole test loop'),
-    ('llmperf', 'num_completed_requests_per_min', 'requests_per_s', 1.0 / 60, 'per minute in LLMPerf')
+    ('llmperf', 'num_completed_requests_per_min', 'requests_per_s', 1.0 / 60, 'per minute in LLMPerf'),
+    ('guidellm', 'time_to_first_token_ms', 'ttft_ms', 1.0, 'same first-token rule (first chunk with tokens); percentiles nearest-rank, not interpolated'),
+    ('guidellm', 'inter_token_latency_ms', 'tpot_ms', 1.0, 'GuideLLM ITL is per request (last token - first token)/(N - 1): tokentime''s TPOT, its mean and percentiles weighted by N - 1'),
+    ('guidellm', 'request_latency', 'e2e_ms', 1000.0, 'ends when the stream has closed, after the last token; seconds')
 ),
 stat_names (convention, tool_stat, stat) AS (
     VALUES
@@ -74,7 +77,9 @@ stat_names (convention, tool_stat, stat) AS (
     ('sglang', 'mean', 'mean'), ('sglang', 'std', 'std'), ('sglang', 'median', 'p50'),
     ('sglang', 'p90', 'p90'), ('sglang', 'p99', 'p99'), ('sglang', 'value', 'value'),
     ('llmperf', 'mean', 'mean'), ('llmperf', 'stddev', 'std'), ('llmperf', 'p50', 'p50'),
-    ('llmperf', 'p90', 'p90'), ('llmperf', 'p99', 'p99'), ('llmperf', 'value', 'value')
+    ('llmperf', 'p90', 'p90'), ('llmperf', 'p99', 'p99'), ('llmperf', 'value', 'value'),
+    ('guidellm', 'mean', 'mean'), ('guidellm', 'std_dev', 'std'), ('guidellm', 'median', 'p50'),
+    ('guidellm', 'p90', 'p90'), ('guidellm', 'p99', 'p99')
 ),
 computed AS (
     SELECT 'genai-perf' AS convention, run, metric AS tool_metric, stat AS tool_stat, value FROM genai_perf_metrics
@@ -82,6 +87,7 @@ computed AS (
     UNION ALL SELECT 'vllm', run, metric, stat, value FROM vllm_bench_metrics
     UNION ALL SELECT 'sglang', run, metric, stat, value FROM sglang_bench_metrics
     UNION ALL SELECT 'llmperf', run, metric, stat, value FROM llmperf_metrics
+    UNION ALL SELECT 'guidellm', run, metric, stat, value FROM guidellm_metrics
 ),
 reported_figures AS (
     SELECT
@@ -96,6 +102,7 @@ reported_figures AS (
             WHEN 'genai-perf-console' THEN 'genai-perf'
             WHEN 'aiperf-console' THEN 'aiperf'
             WHEN 'llmperf-console' THEN 'llmperf'
+            WHEN 'guidellm-json' THEN 'guidellm'
         END AS convention,
         m.run,
         m.metric AS tool_metric,
@@ -163,6 +170,7 @@ partial AS (
     WHERE (r.convention IN ('aiperf', 'genai-perf') AND r.tool_metric = 'request_count' AND r.tool_stat = 'avg')
         OR (r.convention IN ('vllm', 'sglang') AND r.tool_metric = 'completed')
         OR (r.convention = 'llmperf' AND r.tool_metric = 'num_completed_requests')
+        OR (r.convention = 'guidellm' AND r.tool_metric = 'request_latency' AND r.tool_stat = 'count')
     GROUP BY r.run, r.convention
     HAVING max(r.value) > any_value(h.n)
 ),
@@ -205,6 +213,8 @@ SELECT
     CASE WHEN f.stat = 'std' AND f.convention = 'llmperf'
         THEN 'LLMPerf reports the sample standard deviation (ddof = 1), tokentime the population one; '
             || f.why
+        WHEN f.stat = 'std' AND f.convention = 'guidellm' AND f.metric = 'tpot_ms'
+        THEN 'GuideLLM''s standard deviation is weighted by N - 1, as its mean; ' || f.why
         ELSE f.why END AS why,
     nullif(concat_ws('; ',
         CASE WHEN lb.counter IS NOT NULL THEN 'definition differs: ' || f.convention || ' counts output tokens with '

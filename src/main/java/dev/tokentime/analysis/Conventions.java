@@ -33,6 +33,7 @@ public final class Conventions {
     VIEWS.put("aiperf", "aiperf_metrics");
     VIEWS.put("llmperf", "llmperf_metrics");
     VIEWS.put("sglang", "sglang_bench_metrics");
+    VIEWS.put("guidellm", "guidellm_metrics");
   }
 
   public static List<String> names() {

@@ -4,7 +4,7 @@ import dev.tokentime.ingest.FormatFamily;
 import dev.tokentime.ingest.InputFormat;
 import java.util.List;
 
-/** The input formats of this family (load generators: genai-perf, AIPerf, vllm bench serve, LLMPerf, SGLang bench_serving), registered as a FormatFamily service. */
+/** The input formats of this family (load generators: genai-perf, AIPerf, vllm bench serve, LLMPerf, SGLang bench_serving, GuideLLM), registered as a FormatFamily service. */
 public final class PeerFormats implements FormatFamily {
   @Override
   public List<InputFormat> formats() {
@@ -14,6 +14,7 @@ public final class PeerFormats implements FormatFamily {
         new ToolSummaryFormat(ToolSummaryFormat.Tool.AIPERF),
         new VllmBenchFormat(),
         new LlmperfFormat(),
-        new SglangBenchFormat());
+        new SglangBenchFormat(),
+        new GuidellmFormat());
   }
 }

@@ -58,7 +58,9 @@ class ToolOutputsTest {
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export.jsonl", "aiperf-jsonl 5 0"),
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_aiperf.json", "aiperf-summary 1 0"),
       // the console's three tables and its panel: one run, no reject
-      Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_console.txt", "aiperf-console 29 0")));
+      Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_console.txt", "aiperf-console 29 0"),
+      // GuideLLM 0.2: the benchmark (its level and statistics) and its one request record
+      Map.entry("guidellm-0.2-fixture/benchmarks.json", "guidellm-json 2 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);

@@ -1,0 +1,441 @@
+package dev.tokentime.formats.peers;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tokentime.formats.json.PeerJson;
+import dev.tokentime.ingest.Checked;
+import dev.tokentime.ingest.ClockSpec;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.RequestRecord;
+import dev.tokentime.ingest.Sample;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * GuideLLM's benchmark report ({@code benchmarks.json}, vllm-project/guidellm 0.2 to 0.7 and
+ * later): one object whose {@code benchmarks} list holds a benchmark per load level of the run
+ * (a sweep's strategies, a list of rates), each with its per-request records under
+ * {@code requests.successful / errored / incomplete} and GuideLLM's own statistics under
+ * {@code metrics}. Read as a stream: a benchmark's requests are read one at a time.
+ *
+ * <p>Each benchmark is a run (the first named like any file's run, the k-th {@code <name>#k}), at
+ * the level its strategy states: concurrent {@code streams} and synchronous (1) as concurrency,
+ * constant and poisson {@code rate} as a request rate; throughput and trace state none. Its
+ * requests keep the client's epoch-second times: request start, first and last token, end.
+ * Two record layouts: 0.2–0.3 write {@code start_time}, {@code first_token_time},
+ * {@code last_token_time}, {@code end_time} on the record; 0.4 and later write
+ * {@code info.timings.request_start}, {@code first_token_iteration} ({@code first_iteration} on
+ * main of October 2025), {@code last_token_iteration}, {@code request_end}. From 0.4 a record may
+ * lie outside the benchmark's measured window ({@code scheduler_metrics.measure_start_time} to
+ * {@code measure_end_time}: warm-up, cool-down), which GuideLLM's metrics leave out: such a
+ * request's phase is warmup. The metrics' successful statistics become reported_metrics.
+ *
+ * <p>Counted in records: one per benchmark (its level and statistics) and one per request record.
+ * GuideLLM 0.1's report (2024: {@code benchmarks[].benchmarks[].results}) is rejected as such.
+ */
+public final class GuidellmFormat implements InputFormat {
+  private static final String[] STATUSES = {"successful", "errored", "incomplete"};
+
+  @Override
+  public String id() {
+    return "guidellm-json";
+  }
+
+  @Override
+  public String description() {
+    return "GuideLLM benchmarks.json (0.2 to 0.7+): a run per benchmark (strategy, rate or streams), its request records and statistics";
+  }
+
+  @Override
+  public String fills() {
+    return "runs, requests, reported_metrics";
+  }
+
+  @Override
+  public boolean runPerFile() {
+    return true;
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    String text = sample.text().stripLeading();
+    if (!text.startsWith("{") || !text.contains("\"benchmarks\"") && !text.contains("\"guidellm_version\"")) {
+      return 0;
+    }
+    boolean guidellm = text.contains("\"guidellm_version\"") || text.contains("\"generative_benchmark\"")
+        || text.contains("\"generative_request_stats\"") || text.contains("\"generative_text_response\"")
+        || text.contains("\"first_token_set\"") && text.contains("\"decode_times\"");
+    return guidellm ? 90 : 0;
+  }
+
+  @Override
+  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    try (JsonParser p = PeerJson.JSON.createParser(in)) {
+      Reader r = new Reader(p, ctx, sink);
+      try {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          sink.reject(1, "not a GuideLLM report: expected a JSON object with a benchmarks list", null, 0, 0);
+          return 1;
+        }
+        r.report();
+      } catch (IOException e) {
+        if (!r.pending) {
+          r.units++; // the break is outside a record: a unit of its own
+        }
+        sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e) + (r.where == null ? "" : " (in " + r.where + ")")
+            + "; nothing after this point could be read", null, 0, 0);
+      }
+      return r.units;
+    }
+  }
+
+  /** The state of one file's reading. */
+  private static final class Reader {
+    private final JsonParser p;
+    private final ParseContext ctx;
+    private final RecordSink sink;
+    private final RunNames runs;
+    private final RequestRecord req = new RequestRecord();
+    private int clockId = -1;
+    long units;
+    /** A record counted whose outcome is not yet given (the break of a file cut inside it is its reject). */
+    boolean pending;
+    /** Where the reader is, for a break's reason: "benchmark 2, requests.errored[3]". */
+    String where;
+
+    Reader(JsonParser p, ParseContext ctx, RecordSink sink) {
+      this.p = p;
+      this.ctx = ctx;
+      this.sink = sink;
+      this.runs = new RunNames(ctx.defaultRun());
+    }
+
+    void report() throws IOException {
+      boolean benchmarks = false;
+      for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+        String field = p.currentName();
+        JsonToken v = p.nextToken();
+        if (field.equals("benchmarks") && v == JsonToken.START_ARRAY) {
+          benchmarks = true;
+          int index = 0;
+          for (JsonToken b = p.nextToken(); b != JsonToken.END_ARRAY; b = p.nextToken()) {
+            index++;
+            where = "benchmark " + index;
+            long line = PeerJson.line(p);
+            if (b != JsonToken.START_OBJECT) {
+              units++;
+              p.skipChildren();
+              sink.reject(line, "benchmark " + index + ": expected an object", null, 0, 0);
+              continue;
+            }
+            benchmark(index, line);
+          }
+          where = null;
+        } else {
+          p.skipChildren(); // metadata, args or config of the whole run: the benchmarks restate what counts
+        }
+      }
+      if (!benchmarks) {
+        units++;
+        sink.reject(1, "not a GuideLLM report: the object has no benchmarks list", null, 0, 0);
+      }
+      PeerJson.trailing(p, sink, "object", "a GuideLLM report holds one");
+    }
+
+    /** One benchmark: the parser on its START_OBJECT. */
+    private void benchmark(int index, long line) throws IOException {
+      String run = runs.nth(index);
+      JsonNode strategy = null;
+      JsonNode metrics = null;
+      double[] window = null;
+      Boolean levelOk = null; // stated when its requests begin (the strategy comes before them), else at the end
+      boolean legacy = false; // GuideLLM 0.1's wrapper: {"benchmarks": [{"benchmarks": [...], "args"}]}
+      for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+        String field = p.currentName();
+        JsonToken v = p.nextToken();
+        switch (field) {
+          case "args", "config", "scheduler" -> {
+            JsonNode n = PeerJson.TREE.readTree(p);
+            if (n.path("strategy").isObject()) {
+              strategy = n.get("strategy");
+            }
+          }
+          case "scheduler_metrics" -> {
+            JsonNode n = PeerJson.TREE.readTree(p);
+            double a = n.path("measure_start_time").asDouble(Double.NaN);
+            double b = n.path("measure_end_time").asDouble(Double.NaN);
+            window = a > 0 && b >= a ? new double[] {a, b} : null;
+          }
+          case "metrics" -> metrics = PeerJson.TREE.readTree(p);
+          case "benchmarks" -> {
+            legacy = true;
+            p.skipChildren();
+          }
+          case "requests" -> {
+            if (levelOk == null && !legacy) {
+              levelOk = stateLevel(run, strategy, line);
+            }
+            if (v == JsonToken.START_OBJECT && Boolean.TRUE.equals(levelOk)) {
+              requests(run, index, window);
+            } else {
+              p.skipChildren();
+            }
+          }
+          default -> p.skipChildren();
+        }
+      }
+      if (legacy) {
+        units++;
+        sink.reject(line, "benchmark " + index + ": a GuideLLM 0.1 report (benchmarks[].benchmarks[].results,"
+            + " 2024): not read; GuideLLM 0.2 and later write benchmarks.json as tokentime reads it", null, 0, 0);
+        return;
+      }
+      if (levelOk == null) {
+        levelOk = stateLevel(run, strategy, line);
+      }
+      if (!levelOk) {
+        return; // rejected with its reason: the run is known at another level
+      }
+      units++;
+      if (metrics != null) {
+        reported(run, levelOf(strategy), metrics);
+      }
+      sink.record();
+    }
+
+    /**
+     * States the run's level from the benchmark's strategy (none when it has no level); false,
+     * after rejecting the benchmark as a unit of its own, when that conflicts with what is known
+     * of the run: its records are then not read as that run's.
+     */
+    private boolean stateLevel(String run, JsonNode strategy, long line) {
+      Double level = levelOf(strategy);
+      String conflict = sink.runLevel(run, level == null ? null : kindOf(strategy), level, null,
+          "GuideLLM strategy " + (strategy == null ? "(none)" : strategy.path("type_").asText("?")));
+      if (conflict != null) {
+        units++;
+        sink.reject(line, "benchmark " + run + ": " + conflict, null, 0, 0);
+        return false;
+      }
+      return true;
+    }
+
+    private static String kindOf(JsonNode strategy) {
+      String type = strategy.path("type_").asText("");
+      return type.equals("constant") || type.equals("poisson") ? "request_rate" : "concurrency";
+    }
+
+    /** The strategy's level: streams (concurrent), 1 (synchronous), rate (constant, poisson). */
+    private static Double levelOf(JsonNode strategy) {
+      if (strategy == null) {
+        return null;
+      }
+      JsonNode v = switch (strategy.path("type_").asText("")) {
+        case "synchronous" -> PeerJson.TREE.getNodeFactory().numberNode(1);
+        case "concurrent" -> strategy.get("streams");
+        case "constant", "poisson" -> strategy.get("rate");
+        default -> null;
+      };
+      return v != null && v.isNumber() && v.asDouble() > 0 && Double.isFinite(v.asDouble()) ? v.asDouble() : null;
+    }
+
+    /** requests: {successful: […], errored: […], incomplete: […], total: null}; the parser on its START_OBJECT. */
+    private void requests(String run, int index, double[] window) throws IOException {
+      for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+        String status = p.currentName();
+        JsonToken v = p.nextToken();
+        if (v != JsonToken.START_ARRAY || !java.util.Arrays.asList(STATUSES).contains(status)) {
+          p.skipChildren(); // total: null, or a status GuideLLM does not write
+          continue;
+        }
+        int i = 0;
+        for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+          where = "benchmark " + index + ", requests." + status + "[" + i + "]";
+          long line = PeerJson.line(p);
+          units++;
+          pending = true;
+          JsonNode r = PeerJson.TREE.readTree(p);
+          pending = false;
+          try {
+            request(r, run, status, window, line);
+            if (sink.request(req, null, 0, 0) >= 0) {
+              sink.record();
+            }
+          } catch (PeerJson.Bad | NumberFormatException x) {
+            sink.reject(line, "benchmark " + index + ", requests." + status + "[" + i + "]: " + x.getMessage(), null, 0, 0);
+          }
+          i++;
+        }
+      }
+    }
+
+    private void request(JsonNode r, String run, String list, double[] window, long line) throws PeerJson.Bad {
+      if (!r.isObject()) {
+        throw new PeerJson.Bad("expected an object");
+      }
+      req.reset();
+      req.lineNo = line;
+      req.run = run;
+      req.engine = "guidellm";
+      if (clockId < 0) {
+        clockId = sink.clock(new ClockSpec("client", "GuideLLM wall clock, Unix epoch s (" + ctx.sourceName() + ")",
+            1_000, null, false));
+      }
+      req.clockId = clockId;
+      JsonNode info = r.path("info");
+      JsonNode timings = info.path("timings");
+      boolean v04 = timings.isObject(); // 0.4 and later: info.timings; 0.2–0.3: times on the record
+      String id = text(r.get("request_id"));
+      req.requestId = id != null ? id : text(info.get("request_id"));
+      if (req.requestId == null) {
+        throw new PeerJson.Bad("no request_id");
+      }
+      // times as the decimals written (a double's shortest form): exact nanoseconds, where
+      // seconds times 1e9 in a double would round them to 256 ns
+      String startName = v04 ? "info.timings.request_start" : "start_time";
+      BigDecimal start = v04 ? seconds(timings, "request_start") : seconds(r, "start_time");
+      if (start == null) {
+        throw new PeerJson.Bad("no request start time (" + startName + ")");
+      }
+      req.arrivalNs = Checked.secondsToNs(startName, start);
+      BigDecimal first = v04 ? seconds(timings, "first_token_iteration", "first_iteration") : seconds(r, "first_token_time");
+      if (first != null) {
+        req.firstTokenNs = Checked.secondsToNs(v04 ? "info.timings.first_token_iteration" : "first_token_time", first);
+      }
+      BigDecimal last = v04 ? seconds(timings, "last_token_iteration", "last_iteration") : seconds(r, "last_token_time");
+      if (last != null) {
+        req.lastTokenNs = Checked.secondsToNs(v04 ? "info.timings.last_token_iteration" : "last_token_time", last);
+      }
+      BigDecimal end = v04 ? seconds(timings, "request_end") : seconds(r, "end_time");
+      if (end != null) {
+        req.finishedNs = Checked.secondsToNs(v04 ? "info.timings.request_end" : "end_time", end);
+      }
+      req.promptTokens = count(r, "prompt_tokens");
+      req.outputTokens = count(r, "output_tokens");
+      String status = v04 ? info.path("status").asText("") : "";
+      req.status = switch (status.isEmpty() ? list : status) {
+        case "completed", "successful" -> "ok";
+        case "cancelled", "incomplete" -> "cancelled";
+        default -> "error";
+      };
+      if (!req.status.equals("ok")) {
+        String error = text(v04 ? info.get("error") : r.get("error"));
+        req.error = error != null ? error : list.equals("incomplete") ? "incomplete at the benchmark's end" : null;
+      }
+      // GuideLLM's own per-request figures, as it wrote them
+      req.ttftMs = number(r, "time_to_first_token_ms");
+      Double latency = number(r, "request_latency");
+      req.e2eMs = latency == null ? null : latency * 1e3;
+      req.tpotMs = number(r, "time_per_output_token_ms");
+      Double itl = number(r, "inter_token_latency_ms");
+      if (itl != null) {
+        req.extras.put("inter_token_latency_ms", Double.toString(itl));
+      }
+      // its TPOT's definition changed with the 0.4 layout (guidellm_metrics)
+      req.extras.put("guidellm_layout", v04 ? "0.4" : "0.2");
+      String response = text(r.get("response_id"));
+      if (response != null) {
+        req.extras.put("response_id", response);
+      }
+      if (window != null && end != null && (end.doubleValue() < window[0] || start.doubleValue() > window[1])) {
+        req.phase = "warmup"; // outside the measured window: GuideLLM's metrics leave it out
+      }
+    }
+
+    /**
+     * GuideLLM's statistics of the benchmark's successful requests, as reported_metrics:
+     * metrics.NAME.successful.{mean, median, std_dev, min, max, percentiles.pNN}.
+     */
+    private void reported(String run, Double lv, JsonNode metrics) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = metrics.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> m = it.next();
+        JsonNode s = m.getValue().path("successful");
+        if (!s.isObject() || !s.path("mean").isNumber()) {
+          continue; // request_totals, the modality groups (text, image, …)
+        }
+        String unit = unit(m.getKey());
+        for (String stat : new String[] {"mean", "median", "mode", "std_dev", "min", "max"}) {
+          if (s.path(stat).isNumber() && Double.isFinite(s.get(stat).asDouble())) {
+            sink.reportedMetric(run, lv, m.getKey(), stat, s.get(stat).asDouble(), unit);
+          }
+        }
+        if (s.path("count").isNumber()) {
+          sink.reportedMetric(run, lv, m.getKey(), "count", s.get("count").asDouble(), "count");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> q = s.path("percentiles").fields(); q.hasNext(); ) {
+          Map.Entry<String, JsonNode> e = q.next();
+          if (e.getValue().isNumber() && Double.isFinite(e.getValue().asDouble())) {
+            sink.reportedMetric(run, lv, m.getKey(), e.getKey(), e.getValue().asDouble(), unit);
+          }
+        }
+      }
+    }
+
+    static String unit(String metric) {
+      if (metric.endsWith("_ms")) {
+        return "ms";
+      }
+      if (metric.equals("request_latency")) {
+        return "s";
+      }
+      if (metric.equals("requests_per_second")) {
+        return "requests/s";
+      }
+      if (metric.endsWith("tokens_per_second")) {
+        return "tokens/s";
+      }
+      if (metric.equals("request_concurrency")) {
+        return "requests";
+      }
+      return metric.endsWith("_count") || metric.endsWith("_per_iteration") ? "tokens" : "value";
+    }
+
+    private static String text(JsonNode n) {
+      return n == null || n.isNull() || n.isContainerNode() || n.asText().isEmpty() ? null : n.asText();
+    }
+
+    /** A time in epoch seconds, null when absent (null, or GuideLLM's -1 placeholder). */
+    private static BigDecimal seconds(JsonNode o, String... names) throws PeerJson.Bad {
+      for (String name : names) {
+        JsonNode v = o.get(name);
+        if (v == null || v.isNull()) {
+          continue;
+        }
+        if (!v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() < 0 && v.asDouble() != -1.0) {
+          throw new PeerJson.Bad(name + ": " + v + " is not a time in seconds");
+        }
+        return v.asDouble() == -1.0 ? null : v.decimalValue();
+      }
+      return null;
+    }
+
+    private static Double number(JsonNode o, String name) throws PeerJson.Bad {
+      JsonNode v = o.get(name);
+      if (v == null || v.isNull()) {
+        return null;
+      }
+      if (!v.isNumber() || !Double.isFinite(v.asDouble())) {
+        throw new PeerJson.Bad(name + ": " + v + " is not a number");
+      }
+      return v.asDouble();
+    }
+
+    private static Integer count(JsonNode o, String name) throws PeerJson.Bad {
+      Double d = number(o, name);
+      if (d == null) {
+        return null;
+      }
+      String problem = Checked.countProblem(name, d);
+      if (problem != null || d != Math.rint(d)) {
+        throw new PeerJson.Bad(problem != null ? problem : name + ": " + d + " is not a whole number");
+      }
+      return d.intValue();
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package dev.tokentime.formats.peers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.testing.CollectingSink;
+import dev.tokentime.testing.RecordingSink;
+import dev.tokentime.testing.TestDb;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * GuideLLM's benchmarks.json: its real 0.2 fixture (real-logs/tools/guidellm-0.2-fixture), a 0.5
+ * report whose statistics GuideLLM's own code computed (guidellm/sweep-0.5, README there), and
+ * the other layouts by their keys.
+ */
+class GuidellmFormatTest {
+  static final Path FIXTURE = Path.of("src/test/resources/real-logs/tools/guidellm-0.2-fixture/benchmarks.json");
+  static final Path SWEEP = Path.of("src/test/resources/guidellm/sweep-0.5/benchmarks.json");
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void theRealFixturesRecordReadsAsGuideLlmWroteIt() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(t.writeBytes("sync/benchmarks.json", Files.readAllBytes(FIXTURE)));
+      assertEquals(List.of(List.of("sync", "concurrency", 1.0)), t.rows("SELECT run, level_kind, level FROM runs"));
+      // the times as the file writes them (1749157168.1827004 s), to the ns
+      assertEquals(List.of(List.of("73054dd1-486f-4894-a861-075750b82453", "ok", 257, 128,
+          1749157168182700400L, 1749157168203982400L, 1749157168871792300L, 1749157168871885000L)),
+          t.rows("SELECT request_id, status, prompt_tokens, output_tokens, arrival_ns, first_token_ns,"
+              + " last_token_ns, finished_ns FROM requests"));
+      // the record's own figures, recomputed from its times as GuideLLM 0.2 defines them (TPOT
+      // without the TTFT); GuideLLM subtracted epoch seconds in doubles (about 0.24 µs apart)
+      String sql = "SELECT value FROM guidellm_metrics WHERE metric = '%s' AND stat = 'mean'";
+      assertNear(21.281957626342773, t.value(sql.formatted("time_to_first_token_ms")), 1e-3, "TTFT ms");
+      assertNear(5.217265337705612, t.value(sql.formatted("time_per_output_token_ms")), 1e-5, "TPOT ms");
+      assertNear(5.258346167136365, t.value(sql.formatted("inter_token_latency_ms")), 1e-5, "ITL ms");
+      assertNear(0.6891846656799316, t.value(sql.formatted("request_latency")), 1e-6, "latency s");
+      // its report's statistics of all 46 requests stay the tool's own figures
+      assertEquals(List.of(List.of(46.0, 16.792535781860348, "ms")), t.rows("SELECT"
+          + " max(value) FILTER (WHERE stat = 'count'), max(value) FILTER (WHERE stat = 'mean'), any_value(unit) FILTER (WHERE stat = 'mean')"
+          + " FROM reported_metrics WHERE metric = 'time_to_first_token_ms'"));
+      assertEquals(0L, t.count("SELECT count(*) FROM rejects"));
+    }
+  }
+
+  @Test
+  void everyStatisticOfGuideLlmsOwnCodeIsRecomputed() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(t.writeBytes("sweep/benchmarks.json", Files.readAllBytes(SWEEP)));
+      assertEquals(List.of(List.of("sweep", "concurrency", 2.0), List.of("sweep#2", "request_rate", 4.0)),
+          t.rows("SELECT run, level_kind, level FROM runs ORDER BY run"));
+      // 6 metrics x 18 statistics per benchmark, each GuideLLM's figure within the double's resolution
+      List<List<Object>> rows = t.rows("SELECT m.run, m.metric, m.stat, m.value, c.value, m.unit, c.unit"
+          + " FROM reported_metrics AS m LEFT JOIN guidellm_metrics AS c USING (run, metric, stat)"
+          + " WHERE m.metric IN ('request_latency', 'prompt_token_count', 'output_token_count',"
+          + " 'time_to_first_token_ms', 'time_per_output_token_ms', 'inter_token_latency_ms') ORDER BY ALL");
+      assertEquals(2 * 6 * 18, rows.size());
+      for (List<Object> r : rows) {
+        String what = r.subList(0, 3).toString();
+        assertNotNull(r.get(4), what + " not computed");
+        double tol = r.get(5).equals("ms") ? 1e-3 : r.get(5).equals("s") ? 1e-6 : 1e-9;
+        assertNear(((Number) r.get(3)).doubleValue(), r.get(4), tol, what);
+        assertEquals(r.get(5), r.get(6), what + " unit");
+      }
+      // the weights: TPOT's count is the output tokens of the 13 requests in the window, ITL's
+      // one fewer each (the request of a single token weighs nothing)
+      assertEquals(List.of(List.of(13.0, 1114.0, 1101.0)), t.rows("SELECT"
+          + " max(value) FILTER (WHERE metric = 'request_latency'), max(value) FILTER (WHERE metric = 'time_per_output_token_ms'),"
+          + " max(value) FILTER (WHERE metric = 'inter_token_latency_ms') FROM guidellm_metrics WHERE run = 'sweep' AND stat = 'count'"));
+      // the request before the window is kept, as warm-up: GuideLLM's metrics leave it out
+      assertEquals(List.of(List.of("c-warm-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "warmup")),
+          t.rows("SELECT request_id, phase FROM requests WHERE phase IS NOT NULL"));
+      assertEquals(List.of(List.of("cancelled", "Request was cancelled"),
+          List.of("error", "HTTPStatusError: 500 Internal Server Error")),
+          t.rows("SELECT status, error FROM requests WHERE status <> 'ok' ORDER BY status"));
+      assertEquals(25L, t.count("SELECT count(*) FROM requests"));
+      assertEquals(0L, t.count("SELECT count(*) FROM rejects"));
+    }
+  }
+
+  @Test
+  void otherLayoutsByTheirKeys() throws Exception {
+    // 0.7: top-level config (scenario) and metadata version 2; main of October 2025: first_iteration
+    String v07 = """
+        {"metadata": {"version": 2, "guidellm_version": "0.7.3"}, "config": {"spec": {"profile": {"kind": "sweep"}}},
+         "benchmarks": [{"type_": "generative_benchmark", "config": {"strategy": {"type_": "poisson", "rate": 2.5}},
+           "scheduler_metrics": {"measure_start_time": 1780000000.0, "measure_end_time": 1780000100.0},
+           "metrics": {"time_to_first_token_ms": {"successful": {"mean": 40.0, "median": 40.0, "percentiles": {"p99": 40.0}}}},
+           "requests": {"successful": [{"request_id": "a", "info": {"status": "completed", "timings":
+             {"request_start": 1780000010.0, "first_token_iteration": 1780000010.04, "last_token_iteration": 1780000010.5,
+              "request_end": 1780000010.51}}, "prompt_tokens": 10, "output_tokens": 5}],
+             "errored": [], "incomplete": [], "total": null}}]}
+        """;
+    String transitional = """
+        {"args": {}, "benchmarks": [{"type_": "generative_benchmark", "scheduler": {"strategy": {"type_": "throughput"}},
+          "requests": {"successful": [{"request_id": "b", "info": {"status": "completed", "timings":
+            {"request_start": 1761000000.0, "first_iteration": 1761000000.1, "last_iteration": 1761000000.3,
+             "request_end": 1761000000.31}}, "output_tokens": 3}]}}]}
+        """;
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(t.write("p25/benchmarks.json", v07), t.write("thr/benchmarks.json", transitional));
+      assertEquals(List.of(List.of("p25", "request_rate", 2.5), java.util.Arrays.asList("thr", null, null)),
+          t.rows("SELECT run, level_kind, level FROM runs ORDER BY run"));
+      assertEquals(List.of(List.of("a", 40.0, 510.0), List.of("b", 100.0, 310.0)), t.rows(
+          "SELECT request_id, round((first_token_ns - arrival_ns) / 1e6, 3), round((finished_ns - arrival_ns) / 1e6, 3)"
+              + " FROM requests ORDER BY request_id"));
+      // 0.4 and later: TPOT includes the TTFT, (last token - start) / N
+      assertNear(100.0, t.value("SELECT value FROM guidellm_metrics WHERE run = 'p25'"
+          + " AND metric = 'time_per_output_token_ms' AND stat = 'mean'"), 1e-3, "TPOT 0.7");
+      assertEquals(List.of(List.of("time_to_first_token_ms", "p99", 40.0, "ms")),
+          t.rows("SELECT metric, stat, value, unit FROM reported_metrics WHERE run = 'p25' AND stat = 'p99'"));
+    }
+  }
+
+  @Test
+  void whatCannotBeReadIsRejectedWithWhereAndWhy() throws Exception {
+    GuidellmFormat f = new GuidellmFormat();
+    // GuideLLM 0.1 (2024)
+    RecordingSink s = parse(f, """
+        {"benchmarks": [{"benchmarks": [{"mode": "synchronous", "rate": null, "results": [{"first_token_set": true,
+          "decode_times": {"data": [0.01]}}], "errors": [], "concurrencies": []}], "args": {"mode": "sweep"}}]}
+        """);
+    assertEquals(1, s.c.rejects.size());
+    assertTrue(s.c.rejects.get(0).reason().contains("GuideLLM 0.1"), s.c.rejects.toString());
+    // a record without its start, a negative time: rejects naming the benchmark and the record;
+    // the good record and the benchmark are read
+    s = parse(f, """
+        {"benchmarks": [{"type_": "generative_benchmark", "args": {"strategy": {"type_": "concurrent", "streams": 4}},
+          "requests": {"successful": [
+            {"request_id": "ok", "start_time": 1750000000.0, "end_time": 1750000001.0, "first_token_time": 1750000000.1,
+             "last_token_time": 1750000000.9, "prompt_tokens": 5, "output_tokens": 9},
+            {"request_id": "no-start", "end_time": 1750000001.0},
+            {"request_id": "neg", "start_time": -3.0}], "errored": []}}]}
+        """);
+    assertEquals(2, s.c.records, "the benchmark and one request");
+    assertEquals(List.of("benchmark 1, requests.successful[1]: no request start time (start_time)",
+        "benchmark 1, requests.successful[2]: start_time: -3.0 is not a time in seconds"),
+        s.c.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    // a file cut short: what came before is kept, the break is a reject
+    String whole = Files.readString(SWEEP, StandardCharsets.UTF_8);
+    s = parse(f, whole.substring(0, whole.length() / 2));
+    assertTrue(s.c.records > 5, "records before the cut: " + s.c.records);
+    assertEquals(1, s.c.rejects.size());
+    String reason = s.c.rejects.get(0).reason();
+    assertTrue(reason.contains("nothing after this point could be read") && reason.contains("(in benchmark "), reason);
+  }
+
+  private static RecordingSink parse(GuidellmFormat f, String text) throws Exception {
+    byte[] b = text.getBytes(StandardCharsets.UTF_8);
+    RecordingSink s = new RecordingSink();
+    long units = f.parse(new java.io.ByteArrayInputStream(b), ToolOutputsTest.ctx("x/benchmarks.json"), s);
+    assertEquals(units, s.c.records + s.c.other + s.c.rejects.size(), "every unit accounted");
+    return s;
+  }
+
+  private static void assertNear(double want, Object got, double tol, String what) {
+    assertNotNull(got, what);
+    double g = ((Number) got).doubleValue();
+    assertTrue(Math.abs(want - g) <= tol, what + ": expected " + want + " but was " + g);
+  }
+}
