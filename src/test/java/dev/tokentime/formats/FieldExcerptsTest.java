@@ -105,6 +105,16 @@ class FieldExcerptsTest {
       Map.entry("53-ci-iso-enginecore0-debug-v0101dev-pr22587.log", "vllm-log 5 0 5 0"),
       Map.entry("54-apiserver-mtp-stats-queue-drain-vllm43295.log", "vllm-log 5 5 0 0"),
       Map.entry("55-kubectl-ts-v062-debug-heartbeat-health-vllm9193.log", "vllm-log 6 0 6 0"),
+      // stop 44: SGLang's last words (SIGQUIT, a manager's exception, the watchdog) are crashes; a
+      // request's task that failed when its client left is none
+      Map.entry("56-sgl-compose-sigquit-received-error-traceback-sgl12076.log", "sglang-log 15 8 7 0"),
+      Map.entry("57-sgl-ci-iso-received-sigquit-child-failed-sgl12827.log", "sglang-log 1 1 0 0"),
+      Map.entry("58-sgl-task-exception-client-disconnected-sgl17031.log", "unrecognised"),
+      Map.entry("59-sgl-detokenizermanager-hit-exception-pr29853.log", "sglang-log 23 1 22 0"),
+      Map.entry("60-sgl-watchdog-timeout-quoted-dp-tp-pr6555.log", "sglang-log 3 1 2 0"),
+      // NIM's text header with the full date and ms
+      Map.entry("61-nim-text-dated-header-stats-start-dstack1999.log", "vllm-log 6 5 1 0"),
+      Map.entry("62-ray-serve-enginedead-untimed-ray53267.log", "vllm-log 7 1 6 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -141,6 +151,45 @@ class FieldExcerptsTest {
   @Test
   void everyExcerptIsAccountedAsPinned() throws IOException {
     EXCERPTS.assertAccounts(ACCOUNTS);
+  }
+
+  private static long ns(String instant) {
+    Instant i = Instant.parse(instant);
+    return i.getEpochSecond() * 1_000_000_000L + i.getNano();
+  }
+
+  /** SGLang's launcher and watchdog quitting the server are crashes, at their lines' times. */
+  @Test
+  void sglangsLastWordsAreCrashes() throws IOException {
+    RecordingSink sigquit = read("56-sgl-compose-sigquit-received-error-traceback-sgl12076.log").sink();
+    assertEquals(8, sigquit.events.size());
+    assertTrue(sigquit.events.stream().allMatch(e -> e[1].equals("crash")), sigquit.events.toString());
+    assertTrue(sigquit.events.get(0)[2].startsWith("SIGQUIT received. signum=None"), sigquit.events.get(0)[2]);
+    assertEquals("Traceback (most recent call last):", sigquit.events.get(7)[2]);
+    assertEquals(Long.toString(ns("2025-10-29T11:26:03Z")), sigquit.events.get(0)[4]);
+    RecordingSink ci = read("57-sgl-ci-iso-received-sigquit-child-failed-sgl12827.log").sink();
+    assertEquals(Long.toString(ns("2025-11-06T02:10:00.703Z")), ci.events.get(0)[4]);
+    RecordingSink detok = read("59-sgl-detokenizermanager-hit-exception-pr29853.log").sink();
+    assertEquals(1, detok.events.size());
+    assertTrue(detok.events.get(0)[2].startsWith("DetokenizerManager hit an exception"), detok.events.get(0)[2]);
+    RecordingSink watchdog = read("60-sgl-watchdog-timeout-quoted-dp-tp-pr6555.log").sink();
+    assertEquals(List.of("crash", "Watchdog timeout (self.watchdog_timeout=300)", "DP0 TP0"),
+        List.of(watchdog.events.get(0)[1], watchdog.events.get(0)[2], watchdog.events.get(0)[3]));
+    // a request's task that failed because its client went away: no crash
+    RecordingSink task = new RecordingSink();
+    new dev.tokentime.formats.sglang.SglangLogFormat().parse(java.nio.file.Files.newInputStream(
+        FIELD.resolve("58-sgl-task-exception-client-disconnected-sgl17031.log")), EXCERPTS.context("58.log"), task);
+    assertEquals(0, task.events.size(), task.events.stream().map(e -> e[2]).toList().toString());
+  }
+
+  /** NVIDIA NIM's text formatter: vLLM's header with the full date and ms. */
+  @Test
+  void nimsDatedHeaderGivesTheStatsTheirTimes() throws IOException {
+    RecordingSink s = read("61-nim-text-dated-header-stats-start-dstack1999.log").sink();
+    assertEquals(List.of(ns("2024-11-14T16:51:23.925Z"), ns("2024-11-14T16:51:33.926Z")),
+        s.stats.stream().map(r -> r.tsNs).toList());
+    assertEquals(List.of(0.3, 1.6), List.of(s.stats.get(0).promptTokensPerS, s.stats.get(0).genTokensPerS));
+    assertEquals(List.of("start", "ready", "ready"), s.events.stream().map(e -> e[1]).toList());
   }
 
   /** vLLM 0.2x's second engine (Engine 001) with the external prefix cache's hit rate and a deferred request. */

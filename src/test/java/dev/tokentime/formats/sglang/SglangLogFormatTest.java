@@ -156,6 +156,23 @@ class SglangLogFormatTest {
         later.events.stream().map(e -> e[2]).toList());
     assertEquals(List.of(3L), later.c.rejects.stream().map(r -> r.lineNo()).toList());
     assertTrue(later.c.rejects.get(0).reason().startsWith("truncated"), later.c.rejects.toString());
+    // 0.5.18 adds the tokens the retraction freed (the shape of a run's log published in 2026;
+    // the repository has no licence, so the lines are written here): every figure kept, a cut
+    // one still truncated
+    RecordingSink gained = parse("""
+        [2026-09-13 16:06:07] KV cache pool is full. Retract requests. #retracted_reqs: 1, #new_tokens_gained: 646, #new_token_ratio: 0.0980 -> 0.3487
+        [2026-09-13 16:06:08] KV cache pool is full. Retract requests. #retracted_reqs: 2, #aborted_retracted_reqs: 1, #new_tokens_gained: 906
+        [2026-09-13 16:06:09] KV cache pool is full. Retract requests. #retracted_reqs: 1, #new_tokens_gained: 9
+        """);
+    assertEquals(List.of("#retracted_reqs: 1, #new_tokens_gained: 646, #new_token_ratio: 0.0980 -> 0.3487",
+        "#retracted_reqs: 2, #aborted_retracted_reqs: 1, #new_tokens_gained: 906",
+        "#retracted_reqs: 1, #new_tokens_gained: 9"), gained.events.stream().map(e -> e[2]).toList());
+    RecordingSink cut = parse("""
+        [2026-09-13 16:06:07] KV cache pool is full. Retract requests. #retracted_reqs: 1, #new_tokens_gained: 646, #new_token_ratio: 0.0980 ->
+        [2026-09-13 16:06:07] KV cache pool is full. Retract requests. #retracted_reqs: 1, #new_tokens_gained:
+        """);
+    assertEquals(0, cut.events.size());
+    assertEquals(2, cut.c.rejects.size(), cut.c.rejects.toString());
   }
 
   /** --at names the date of a log whose lines carry a time of day only. */
