@@ -386,6 +386,25 @@ class VllmLogFormatTest {
   }
 
   /**
+   * V1's first stats logger (vLLM 0.7.0, vllm/v1/metrics/loggers.py: "Avg prompt throughput: %.1f
+   * tokens/s, Avg generation throughput: %.1f tokens/s, Running: %d reqs, Waiting: %d reqs ")
+   * printed no KV cache usage: its lines are whole, not truncated; cut ones still are.
+   */
+  @Test
+  void v1sFirstStatsLineWithoutKvUsageIsWhole() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 01-28 10:00:05 loggers.py:72] Avg prompt throughput: 12.3 tokens/s, Avg generation throughput: 45.6 tokens/s, Running: 3 reqs, Waiting: 0 reqs \n"
+        + "INFO 01-28 10:00:10 loggers.py:72] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 50.1 tokens/s, Running: 2 reqs, Waiting: 1 reqs\n"
+        + "INFO 01-28 10:00:15 loggers.py:72] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 50.1 tokens/s, Running: 2 reqs, Waiting: 1\n"
+        + "INFO 01-28 10:00:20 loggers.py:72] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 50.1 tokens/s, Running: 2 reqs, Waiting: 1 reqs, GPU KV\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(3L, 4L), p.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertEquals(List.of(3, 2), p.full.stats.stream().map(r -> r.running).toList());
+    assertEquals(List.of(0, 1), p.full.stats.stream().map(r -> r.waiting).toList());
+    assertEquals(List.of(45.6, 50.1), p.full.stats.stream().map(r -> r.genTokensPerS).toList());
+  }
+
+  /**
    * A response line cut inside the file (a paste, a terminal's wrap) is rejected as truncated; a
    * line of another shape that still ends as a whole one does (a field more) stays an other line,
    * a near miss the ingest names.
