@@ -1,10 +1,10 @@
 -- Why two tools disagree on the same run: for every run, each headline figure as tokentime
 -- defines it (metric_stats, run_summary), as each peer tool defines it (computed by tokentime
 -- from the same rows: genai_perf_metrics, aiperf_metrics, vllm_bench_metrics,
--- sglang_bench_metrics, llmperf_metrics, guidellm_metrics), and as the tool itself reported it when its own summary
+-- sglang_bench_metrics, llmperf_metrics, guidellm_metrics, inference_perf_metrics), and as the tool itself reported it when its own summary
 -- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
--- converted (GuideLLM's latency in seconds too), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
+-- converted (GuideLLM's latency and inference-perf's times in seconds too), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
 -- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
 -- at 50 M tokens with 2 threads; `tokentime conventions` computes each tool's view on its own
 -- first (from SQL: copy each into a temporary table of the same name, or SET threads = 1).
@@ -12,7 +12,7 @@
 -- @column run [id] Run name.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column stat [text] mean, std, p50, p90, p99 (latencies) or value (throughputs).
--- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf or guidellm.
+-- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm or inference-perf.
 -- @column tool_metric [text] The tool's own name for its closest figure, and the statistic as the tool names it.
 -- @column tokentime_value [ms or 1/s] The figure under tokentime's definition.
 -- @column convention_value [ms or 1/s] The figure under the tool's definition, computed by tokentime.
@@ -64,7 +64,13 @@ WITH names (convention, tool_metric, metric, factor, why) AS (
     ('llmperf', 'num_completed_requests_per_min', 'requests_per_s', 1.0 / 60, 'per minute in LLMPerf'),
     ('guidellm', 'time_to_first_token_ms', 'ttft_ms', 1.0, 'same first-token rule (first chunk with tokens); percentiles nearest-rank, not interpolated'),
     ('guidellm', 'inter_token_latency_ms', 'tpot_ms', 1.0, 'GuideLLM ITL is per request (last token - first token)/(N - 1): tokentime''s TPOT, its mean and percentiles weighted by N - 1'),
-    ('guidellm', 'request_latency', 'e2e_ms', 1000.0, 'ends when the stream has closed, after the last token; seconds')
+    ('guidellm', 'request_latency', 'e2e_ms', 1000.0, 'ends when the stream has closed, after the last token; seconds'),
+    ('inference-perf', 'time_to_first_token', 'ttft_ms', 1000.0, 'first token time - start, only for requests with more than one token time; seconds'),
+    ('inference-perf', 'inter_token_latency', 'itl_ms', 1000.0, 'pooled gaps between token times: a chunk of k tokens adds k - 1 gaps of 0; seconds'),
+    ('inference-perf', 'time_per_output_token', 'tpot_ms', 1000.0, 'per request (last - first token time)/(N - 1), as tokentime''s TPOT; seconds'),
+    ('inference-perf', 'request_latency', 'e2e_ms', 1000.0, 'ends when the response has been read whole; seconds'),
+    ('inference-perf', 'output_tokens_per_sec', 'output_tokens_per_s', 1.0, 'over the last end - first start of all requests, failed included'),
+    ('inference-perf', 'requests_per_sec', 'requests_per_s', 1.0, 'successful requests over the same span')
 ),
 stat_names (convention, tool_stat, stat) AS (
     VALUES
@@ -79,7 +85,9 @@ stat_names (convention, tool_stat, stat) AS (
     ('llmperf', 'mean', 'mean'), ('llmperf', 'stddev', 'std'), ('llmperf', 'p50', 'p50'),
     ('llmperf', 'p90', 'p90'), ('llmperf', 'p99', 'p99'), ('llmperf', 'value', 'value'),
     ('guidellm', 'mean', 'mean'), ('guidellm', 'std_dev', 'std'), ('guidellm', 'median', 'p50'),
-    ('guidellm', 'p90', 'p90'), ('guidellm', 'p99', 'p99')
+    ('guidellm', 'p90', 'p90'), ('guidellm', 'p99', 'p99'),
+    ('inference-perf', 'mean', 'mean'), ('inference-perf', 'median', 'p50'), ('inference-perf', 'p90', 'p90'),
+    ('inference-perf', 'p99', 'p99'), ('inference-perf', 'value', 'value')
 ),
 computed AS (
     SELECT 'genai-perf' AS convention, run, metric AS tool_metric, stat AS tool_stat, value FROM genai_perf_metrics
@@ -88,6 +96,7 @@ computed AS (
     UNION ALL SELECT 'sglang', run, metric, stat, value FROM sglang_bench_metrics
     UNION ALL SELECT 'llmperf', run, metric, stat, value FROM llmperf_metrics
     UNION ALL SELECT 'guidellm', run, metric, stat, value FROM guidellm_metrics
+    UNION ALL SELECT 'inference-perf', run, metric, stat, value FROM inference_perf_metrics
 ),
 reported_figures AS (
     SELECT
@@ -103,6 +112,7 @@ reported_figures AS (
             WHEN 'aiperf-console' THEN 'aiperf'
             WHEN 'llmperf-console' THEN 'llmperf'
             WHEN 'guidellm-json' THEN 'guidellm'
+            WHEN 'inference-perf-json' THEN 'inference-perf'
         END AS convention,
         m.run,
         m.metric AS tool_metric,
@@ -171,6 +181,7 @@ partial AS (
         OR (r.convention IN ('vllm', 'sglang') AND r.tool_metric = 'completed')
         OR (r.convention = 'llmperf' AND r.tool_metric = 'num_completed_requests')
         OR (r.convention = 'guidellm' AND r.tool_metric = 'request_latency' AND r.tool_stat = 'count')
+        OR (r.convention = 'inference-perf' AND r.tool_metric = 'successes' AND r.tool_stat = 'count')
     GROUP BY r.run, r.convention
     HAVING max(r.value) > any_value(h.n)
 ),

@@ -34,6 +34,7 @@ public final class Conventions {
     VIEWS.put("llmperf", "llmperf_metrics");
     VIEWS.put("sglang", "sglang_bench_metrics");
     VIEWS.put("guidellm", "guidellm_metrics");
+    VIEWS.put("inference-perf", "inference_perf_metrics");
   }
 
   public static List<String> names() {

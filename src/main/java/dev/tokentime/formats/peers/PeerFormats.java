@@ -4,7 +4,7 @@ import dev.tokentime.ingest.FormatFamily;
 import dev.tokentime.ingest.InputFormat;
 import java.util.List;
 
-/** The input formats of this family (load generators: genai-perf, AIPerf, vllm bench serve, LLMPerf, SGLang bench_serving, GuideLLM), registered as a FormatFamily service. */
+/** The input formats of this family (load generators: genai-perf, AIPerf, vllm bench serve, LLMPerf, SGLang bench_serving, GuideLLM, inference-perf), registered as a FormatFamily service. */
 public final class PeerFormats implements FormatFamily {
   @Override
   public List<InputFormat> formats() {
@@ -15,6 +15,7 @@ public final class PeerFormats implements FormatFamily {
         new VllmBenchFormat(),
         new LlmperfFormat(),
         new SglangBenchFormat(),
-        new GuidellmFormat());
+        new GuidellmFormat(),
+        new InferencePerfFormat());
   }
 }

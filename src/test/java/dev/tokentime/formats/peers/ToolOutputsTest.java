@@ -60,7 +60,12 @@ class ToolOutputsTest {
       // the console's three tables and its panel: one run, no reject
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_console.txt", "aiperf-console 29 0"),
       // GuideLLM 0.2: the benchmark (its level and statistics) and its one request record
-      Map.entry("guidellm-0.2-fixture/benchmarks.json", "guidellm-json 2 0")));
+      Map.entry("guidellm-0.2-fixture/benchmarks.json", "guidellm-json 2 0"),
+      // inference-perf: a report of the tool's statistics, a record; its per-request file, a record each
+      Map.entry("inference-perf-0.5-two-stage-pr705/per_request_lifecycle_metrics.json", "inference-perf-json 6 0"),
+      Map.entry("inference-perf-0.5-two-stage-pr705/stage_1_lifecycle_metrics.json", "inference-perf-json 1 0"),
+      Map.entry("inference-perf-0.5-two-stage-pr705/summary_lifecycle_metrics.json", "inference-perf-json 1 0"),
+      Map.entry("inference-perf-kubecon-2025-stage0/stage_0_lifecycle_metrics.json", "inference-perf-json 1 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);

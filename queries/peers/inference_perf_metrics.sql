@@ -1,0 +1,100 @@
+-- inference-perf's figures, computed by tokentime from the canonical tables the way
+-- kubernetes-sigs/inference-perf computes them (inference_perf/reportgen/base.py,
+-- summarize_requests; docs/metrics.md, "Named variants"): successful requests are those without
+-- an error; the output token times are its output_token_times, one per token: a chunk of k tokens
+-- is k equal times (tokens.n_tokens; a chunk of unknown size is one); TTFT = first token time -
+-- start and TPOT = (last - first token time)/(N - 1), only for a request with more than one token
+-- time (TPOT also N > 1); NTPOT = (end - start)/N (0 without tokens), every successful request;
+-- ITL POOLED over consecutive token times, so each chunk of k tokens adds k - 1 gaps of 0; request
+-- latency = end - start. N is the output length the file states. Statistics as numpy: mean, min,
+-- max and percentiles by linear interpolation (p0.1 … p99.9, p50 named median). Throughputs over
+-- total_time = last end - first start of ALL the run's requests, failed included: input, output and
+-- total tokens and successful requests per second. Times in s, as inference-perf writes them.
+-- @grain one row per run per inference-perf metric per statistic
+-- @column run [id] Run name.
+-- @column metric [text] inference-perf's name: request_latency, normalized_time_per_output_token, time_per_output_token, time_to_first_token, inter_token_latency, or a throughput (input_tokens_per_sec, output_tokens_per_sec, total_tokens_per_sec, requests_per_sec).
+-- @column stat [text] mean, min, max, median, p0.1, p1, p5, p10, p25, p75, p90, p95, p99, p99.9, or value for a throughput.
+-- @column value [unit] The figure.
+-- @column unit [text] s, tokens/s or requests/s.
+CREATE OR REPLACE VIEW inference_perf_metrics AS
+WITH req AS (
+    SELECT run, request_key, arrival_ns, finished_ns, output_tokens, prompt_tokens
+    FROM _peer_requests
+    WHERE measured AND ok
+),
+-- the token times: a chunk of k tokens is k equal times
+chunks AS (
+    SELECT t.request_key, t.ts_ns, greatest(coalesce(t.n_tokens, 1), 1) AS k,
+        t.ts_ns - lag(t.ts_ns) OVER (PARTITION BY t.request_key ORDER BY t.seq) AS gap_ns
+    FROM tokens AS t
+    JOIN req AS r USING (request_key)
+    WHERE t.chunk_kind = 'content'
+),
+per_request AS (
+    SELECT r.run, r.request_key, r.arrival_ns, r.finished_ns, r.output_tokens,
+        min(c.ts_ns) AS first_ns, max(c.ts_ns) AS last_ns, coalesce(sum(c.k), 0) AS token_times
+    FROM req AS r
+    LEFT JOIN chunks AS c USING (request_key)
+    GROUP BY ALL
+),
+samples AS (
+    SELECT run, 'request_latency' AS metric, (finished_ns - arrival_ns) / 1e9 AS value
+    FROM per_request
+    UNION ALL
+    SELECT run, 'normalized_time_per_output_token',
+        CASE WHEN output_tokens > 0 THEN (finished_ns - arrival_ns) / 1e9 / output_tokens ELSE 0.0 END
+    FROM per_request
+    UNION ALL
+    SELECT run, 'time_to_first_token', (first_ns - arrival_ns) / 1e9
+    FROM per_request WHERE token_times > 1
+    UNION ALL
+    SELECT run, 'time_per_output_token', (last_ns - first_ns) / 1e9 / (output_tokens - 1)
+    FROM per_request WHERE token_times > 1 AND output_tokens > 1
+    UNION ALL
+    -- the gap before each chunk, then its k - 1 tokens at the same time
+    SELECT r.run, 'inter_token_latency', c.gap_ns / 1e9
+    FROM chunks AS c JOIN req AS r USING (request_key)
+    WHERE c.gap_ns IS NOT NULL
+    UNION ALL
+    SELECT r.run, 'inter_token_latency', 0.0
+    FROM (SELECT request_key, unnest(range(k - 1)) AS i FROM chunks WHERE k > 1) AS c
+    JOIN req AS r USING (request_key)
+),
+stats AS (
+    SELECT run, metric, avg(value) AS mean, min(value) AS min, max(value) AS max,
+        quantile_cont(value, [0.001, 0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99, 0.999]) AS q
+    FROM samples
+    WHERE value IS NOT NULL
+    GROUP BY run, metric
+),
+-- every request of the run, failed included, spans the time the throughputs divide by
+span AS (
+    SELECT run, (max(finished_ns) - min(arrival_ns)) / 1e9 AS total_time
+    FROM _peer_requests
+    WHERE measured
+    GROUP BY run
+),
+throughputs AS (
+    SELECT s.run, s.total_time,
+        sum(r.prompt_tokens) AS input_tokens, sum(r.output_tokens) AS output_tokens, count(r.request_key) AS successes
+    FROM span AS s
+    LEFT JOIN req AS r USING (run)
+    GROUP BY s.run, s.total_time
+)
+SELECT run, metric, stat, value, 's' AS unit
+FROM (
+    SELECT run, metric, mean, min, max, q[1] AS "p0.1", q[2] AS p1, q[3] AS p5, q[4] AS p10, q[5] AS p25,
+        q[6] AS median, q[7] AS p75, q[8] AS p90, q[9] AS p95, q[10] AS p99, q[11] AS "p99.9"
+    FROM stats
+) UNPIVOT (value FOR stat IN (mean, min, max, "p0.1", p1, p5, p10, p25, median, p75, p90, p95, p99, "p99.9"))
+UNION ALL
+SELECT run, metric, 'value' AS stat, value, CASE WHEN metric = 'requests_per_sec' THEN 'requests/s' ELSE 'tokens/s' END
+FROM (
+    SELECT run,
+        coalesce(input_tokens, 0) / total_time AS input_tokens_per_sec,
+        coalesce(output_tokens, 0) / total_time AS output_tokens_per_sec,
+        (coalesce(input_tokens, 0) + coalesce(output_tokens, 0)) / total_time AS total_tokens_per_sec,
+        successes / total_time AS requests_per_sec
+    FROM throughputs
+    WHERE total_time > 0
+) UNPIVOT (value FOR metric IN (input_tokens_per_sec, output_tokens_per_sec, total_tokens_per_sec, requests_per_sec))
