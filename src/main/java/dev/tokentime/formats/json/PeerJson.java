@@ -35,6 +35,52 @@ public final class PeerJson {
 
   private PeerJson() {}
 
+  /** What a reader does with one element of a file's array: {@link Bad} rejects it with its reason. */
+  public interface Element {
+    void read(com.fasterxml.jackson.databind.JsonNode element, int index, long line) throws Bad;
+  }
+
+  /**
+   * Reads the elements of the array the parser is on the START_ARRAY of (with {@code rootObjects},
+   * the values one after another at the top level, the parser on the first one's start), one
+   * unit each, read whole one at a time: an element the reader refuses is a reject naming its
+   * index; a break in the JSON is a reject saying nothing after it was read, a unit of its own
+   * when it falls outside an element (inside one, that element's). Returns the units.
+   */
+  public static long elements(JsonParser p, dev.tokentime.ingest.RecordSink sink, boolean rootObjects, Element reader)
+      throws IOException {
+    long units = 0;
+    int index = 0;
+    long line = 1;
+    boolean pending = false; // an element counted whose outcome is not yet given
+    try {
+      JsonToken t = rootObjects ? p.currentToken() : p.nextToken();
+      for (; rootObjects ? t != null : t != JsonToken.END_ARRAY; t = p.nextToken()) {
+        if (t == null) {
+          throw new JsonEOFException(p, null, "end of input in the array");
+        }
+        line = line(p);
+        units++;
+        pending = true;
+        com.fasterxml.jackson.databind.JsonNode e = TREE.readTree(p);
+        pending = false;
+        try {
+          reader.read(e, index, line);
+        } catch (Bad | NumberFormatException x) {
+          sink.reject(line, "[" + index + "]: " + x.getMessage(), null, 0, 0);
+        }
+        index++;
+      }
+    } catch (IOException e) {
+      if (!pending) {
+        units++;
+      }
+      sink.reject(Math.max(line, line(p)), reason(e) + " (in element " + index + "); nothing after this point could be read",
+          null, 0, 0);
+    }
+    return units;
+  }
+
   /** Python's json module writes Infinity and NaN (SGLang's request_rate): accepted. */
   public static final JsonFactory JSON = JsonText.PYTHON;
   public static final ObjectMapper TREE = new ObjectMapper(JSON);

@@ -185,43 +185,17 @@ public final class InferencePerfFormat implements InputFormat {
     RequestRecord req = new RequestRecord();
     int clockId = sink.clock(new ClockSpec("steady", "inference-perf perf_counter, s (" + ctx.sourceName() + ")",
         1, null, false));
-    long units = 0;
-    int index = 0;
-    long line = 1;
-    boolean pending = false;
-    try {
-      for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-        if (t == null) {
-          throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "end of input in the array");
+    return PeerJson.elements(p, sink, false, (r, index, line) -> {
+      long[] chunks = request(req, r, index, line, ctx, clockId);
+      long key = sink.request(req, null, 0, 0);
+      if (key >= 0) {
+        for (int i = 0; i < chunks.length; i += 2) {
+          sink.token(key, i / 2, chunks[i], (int) chunks[i + 1], ChunkKind.CONTENT);
         }
-        line = PeerJson.line(p);
-        units++;
-        pending = true;
-        JsonNode r = PeerJson.TREE.readTree(p);
-        pending = false;
-        try {
-          long[] chunks = request(req, r, index, line, ctx, clockId);
-          long key = sink.request(req, null, 0, 0);
-          if (key >= 0) {
-            for (int i = 0; i < chunks.length; i += 2) {
-              sink.token(key, i / 2, chunks[i], (int) chunks[i + 1], ChunkKind.CONTENT);
-            }
-            sink.endOfStream(key);
-            sink.record();
-          }
-        } catch (PeerJson.Bad | NumberFormatException e) {
-          sink.reject(line, "[" + index + "]: " + e.getMessage(), null, 0, 0);
-        }
-        index++;
+        sink.endOfStream(key);
+        sink.record();
       }
-    } catch (IOException e) {
-      if (!pending) {
-        units++;
-      }
-      sink.reject(Math.max(line, PeerJson.line(p)), PeerJson.reason(e)
-          + " (in element " + index + "); nothing after this point could be read", null, 0, 0);
-    }
-    return units;
+    });
   }
 
   /** Fills the request; returns its chunks as {ts_ns, n_tokens} pairs (n_tokens -1: unknown). */

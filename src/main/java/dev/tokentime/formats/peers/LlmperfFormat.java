@@ -142,39 +142,12 @@ public final class LlmperfFormat implements InputFormat {
   private static long individual(JsonParser p, ParseContext ctx, RecordSink sink, boolean rootObjects)
       throws IOException {
     RequestRecord req = new RequestRecord();
-    long units = 0;
-    int index = 0;
-    long line = 1;
-    boolean pending = false; // an element counted whose outcome is not yet given
-    try {
-      JsonToken t = rootObjects ? p.currentToken() : p.nextToken();
-      for (; rootObjects ? t != null : t != JsonToken.END_ARRAY; t = p.nextToken()) {
-        if (t == null) {
-          throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "end of input in the array");
-        }
-        line = PeerJson.line(p);
-        units++;
-        pending = true;
-        JsonNode r = PeerJson.TREE.readTree(p);
-        pending = false;
-        try {
-          response(req, r, index, line, ctx);
-          if (sink.request(req, null, 0, 0) >= 0) {
-            sink.record();
-          }
-        } catch (PeerJson.Bad e) {
-          sink.reject(line, "[" + index + "]: " + e.getMessage(), null, 0, 0);
-        }
-        index++;
+    return PeerJson.elements(p, sink, rootObjects, (r, index, line) -> {
+      response(req, r, index, line, ctx);
+      if (sink.request(req, null, 0, 0) >= 0) {
+        sink.record();
       }
-    } catch (IOException e) {
-      if (!pending) {
-        units++; // the break is outside an element: it is a unit of its own
-      }
-      sink.reject(Math.max(line, PeerJson.line(p)), PeerJson.reason(e)
-          + " (in element " + index + "); nothing after this point could be read", null, 0, 0);
-    }
-    return units;
+    });
   }
 
   private static void response(RequestRecord req, JsonNode r, int index, long line, ParseContext ctx)
