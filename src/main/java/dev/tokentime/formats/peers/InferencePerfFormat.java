@@ -56,11 +56,6 @@ public final class InferencePerfFormat implements InputFormat {
   }
 
   @Override
-  public boolean runPerFile() {
-    return true;
-  }
-
-  @Override
   public String leaveOut(String fileName, Set<String> folder) {
     // the summary restates every stage of the run beside it
     if (fileName.endsWith("summary_lifecycle_metrics.json")
@@ -109,12 +104,23 @@ public final class InferencePerfFormat implements InputFormat {
           sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
           return 1;
         }
-        summary(s, ctx.defaultRun(), sink);
+        summary(s, stageRun(ctx), sink);
         return 1 + PeerJson.trailing(p, sink, "object", "an inference-perf report holds one");
       }
       sink.reject(1, "not an inference-perf report: expected a JSON array or object", null, 0, 0);
       return 1;
     }
+  }
+
+  private static final java.util.regex.Pattern STAGE = java.util.regex.Pattern.compile("stage_(\\d+)_lifecycle_metrics\\.json$");
+
+  /**
+   * The run of a lifecycle report: a stage's is the report folder's run and its stage
+   * ({@code reports-…/stage_0}), the summary's and the per-request file's the folder's run itself.
+   */
+  static String stageRun(ParseContext ctx) {
+    java.util.regex.Matcher m = STAGE.matcher(ctx.sourceName());
+    return m.find() ? ctx.defaultRun() + "/stage_" + m.group(1) : ctx.defaultRun();
   }
 
   /** A lifecycle report: the run's level and every statistic the tool wrote. */

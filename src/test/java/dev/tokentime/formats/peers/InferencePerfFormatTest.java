@@ -58,11 +58,12 @@ class InferencePerfFormatTest {
       var result = t.ingest(IngestOptions.of(List.of(TWO_STAGE.toString(), KUBECON.toString())));
       // the summaries restate the stages beside them: left out
       assertEquals(2, result.skipped().size(), result.skipped().toString());
+      // a stage is the folder's run and its stage; the requests of every stage the folder's run
       assertEquals(List.of(
-          Arrays.asList("inference-perf-0.5-two-stage-pr705/per_request_lifecycle_metrics", null, null, 6L),
-          Arrays.asList("inference-perf-0.5-two-stage-pr705/stage_0_lifecycle_metrics", "request_rate", 1.0, 0L),
-          Arrays.asList("inference-perf-0.5-two-stage-pr705/stage_1_lifecycle_metrics", "request_rate", 1.0, 0L),
-          Arrays.asList("inference-perf-kubecon-2025-stage0/stage_0_lifecycle_metrics", "request_rate", 1.0, 0L)),
+          Arrays.asList("inference-perf-0.5-two-stage-pr705", null, null, 6L),
+          Arrays.asList("inference-perf-0.5-two-stage-pr705/stage_0", "request_rate", 1.0, 0L),
+          Arrays.asList("inference-perf-0.5-two-stage-pr705/stage_1", "request_rate", 1.0, 0L),
+          Arrays.asList("inference-perf-kubecon-2025-stage0/stage_0", "request_rate", 1.0, 0L)),
           t.rows("SELECT u.run, u.level_kind, u.level, (SELECT count(*) FROM requests AS r WHERE r.run = u.run)"
               + " FROM runs AS u ORDER BY u.run"));
       // the real run's own figures, in seconds as the tool wrote them
