@@ -8,10 +8,13 @@
 -- records keep their times on the record, is given its own definition, (last - first token) / N).
 -- N is the output length as the report states it. Statistics over the weighted distribution as
 -- GuideLLM's DistributionSummary: equal values merged, zero weights dropped; mean and POPULATION
--- variance weighted; percentiles nearest-rank, the first value whose cumulative probability
--- reaches p (no interpolation; GuideLLM adds the probabilities up as floats, so where the running
--- sum equals p exactly its rounding may pick the neighbouring value); median = p50; mode = the
--- value of the largest weight; count = the sum of the weights (for TPOT the output tokens).
+-- variance weighted; percentiles nearest-rank, the first value whose running probability
+-- reaches p (no interpolation), the probabilities added up as numpy's cumsum adds them (so 9 of 10
+-- equal weights, 0.8999999999999999, fall short of p90); median = p50; mode = the value of the largest weight (GuideLLM's ties are of its
+-- float differences of epoch seconds, tokentime's of the times to the ns, so modes can differ);
+-- count = the sum of the weights (for TPOT the output tokens; 0.2-0.3: the values); a metric with
+-- no weight at all is zeros, as GuideLLM writes it. The October 2025 main build
+-- (first_iteration) is computed with 0.4's rules, not its own (unweighted, unmerged).
 -- GuideLLM's rates and concurrency over time (requests_per_second, output_tokens_per_second,
 -- request_concurrency) are not recomputed: its report's own figures are in reported_metrics.
 -- @grain one row per run per GuideLLM metric per statistic
@@ -59,7 +62,8 @@ samples AS (
     UNION ALL
     SELECT run, layout, 'inter_token_latency_ms',
         coalesce(CASE WHEN output_tokens > 1 THEN (last_ns - first_ns) / 1e6 / (output_tokens - 1) END, 0.0),
-        coalesce(output_tokens, 1)::DOUBLE - 1.0
+        -- Python's `(output_tokens or 1) - 1`: 0 tokens weigh nothing, as 1
+        coalesce(nullif(output_tokens, 0), 1)::DOUBLE - 1.0
     FROM req WHERE layout <> '0.2' OR output_tokens > 1
 ),
 -- equal values merged, zero weights dropped (DistributionSummary.from_values)
@@ -75,20 +79,66 @@ totals AS (
     FROM samples
     GROUP BY run, metric
 ),
-pdf AS (
-    SELECT m.run, m.metric, m.value, m.w / t.total_w AS prob, t.n
-    FROM merged AS m
-    JOIN totals AS t USING (run, metric)
-    WHERE m.w > 0
+-- the distribution: equal values merged (0.4 and later), or each value on its own (0.2-0.3)
+dist AS (
+    SELECT run, metric, value, w FROM merged
+    WHERE w > 0 AND (run, metric) NOT IN (SELECT (run, metric) FROM samples WHERE layout = '0.2')
+    UNION ALL
+    SELECT run, metric, value, weight FROM samples WHERE weight > 0 AND layout = '0.2'
 ),
+pdf AS (
+    SELECT d.run, d.metric, d.value, d.w, d.w / t.total_w AS prob, t.total_w, t.n
+    FROM dist AS d
+    JOIN totals AS t USING (run, metric)
+),
+-- the running share of the weights, exactly: the weights are whole numbers (1, N, N - 1), so
+-- their running sum is exact in any order of addition, and cum_w / total_w >= p is tested as
+-- cum_w x 1000 >= p x 1000 x total_w in integers
 cdf AS (
-    SELECT *, sum(prob) OVER (PARTITION BY run, metric ORDER BY value ROWS UNBOUNDED PRECEDING) AS cum
+    SELECT *, sum(w::HUGEINT) OVER (PARTITION BY run, metric ORDER BY value, w ROWS UNBOUNDED PRECEDING) AS cum_w
     FROM pdf
 ),
 moments AS (
     SELECT run, metric, sum(value * prob) AS mean
     FROM pdf
     GROUP BY run, metric
+),
+-- numpy's running sum of the probabilities, for the percentiles: GuideLLM takes the first value
+-- whose float cumsum reaches p, and where the exact share equals p the float sum can fall a hair
+-- short (9 x 0.1 = 0.8999999999999999), taking the next value. The sum is repeated here as numpy
+-- adds (left to right, one probability after another) at that value only.
+lists AS (
+    SELECT run, metric, list(value ORDER BY value, w) AS vals, list(prob ORDER BY value, w) AS probs
+    FROM pdf
+    GROUP BY run, metric
+),
+targets (name, p, k) AS (
+    VALUES ('p001', 0.001::DOUBLE, 1), ('p01', 0.01::DOUBLE, 10), ('p05', 0.05::DOUBLE, 50),
+        ('p10', 0.1::DOUBLE, 100), ('p25', 0.25::DOUBLE, 250), ('p50', 0.5::DOUBLE, 500),
+        ('p75', 0.75::DOUBLE, 750), ('p90', 0.9::DOUBLE, 900), ('p95', 0.95::DOUBLE, 950),
+        ('p99', 0.99::DOUBLE, 990), ('p999', 0.999::DOUBLE, 999)
+),
+-- per target, how many values lie before the first whose exact share reaches p, and whether that
+-- share equals p (the float sum decides then)
+ranks AS (
+    SELECT c.run, c.metric, q.name, any_value(q.p) AS p,
+        count(*) FILTER (WHERE c.cum_w * 1000 < q.k * c.total_w::HUGEINT) AS before,
+        bool_or(c.cum_w * 1000 = q.k * c.total_w::HUGEINT) AS tie
+    FROM cdf AS c, targets AS q
+    GROUP BY c.run, c.metric, q.name
+),
+percentiles AS (
+    SELECT r.run, r.metric, r.name,
+        CASE
+            WHEN r.before >= len(l.vals) THEN l.vals[len(l.vals)]
+            -- the values before it and this one, summed as numpy does: short of p, the next value
+            WHEN r.tie AND r.before + 1 < len(l.vals)
+                AND list_reduce(list_slice(l.probs, 1, r.before + 1), (a, b) -> a + b) < r.p
+            THEN l.vals[r.before + 2]
+            ELSE l.vals[r.before + 1]
+        END AS value
+    FROM ranks AS r
+    JOIN lists AS l USING (run, metric)
 ),
 stats AS (
     SELECT
@@ -97,23 +147,21 @@ stats AS (
         any_value(m.mean) AS mean,
         sum((c.value - m.mean) * (c.value - m.mean) * c.prob) AS variance,
         min(c.value) AS min,
-        max(c.value) AS max,
-        any_value(c.n) AS count,
-        -- nearest rank: the first value whose running probability reaches p (numpy searchsorted, left)
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.001), max(c.value)) AS p001,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.01), max(c.value)) AS p01,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.05), max(c.value)) AS p05,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.1), max(c.value)) AS p10,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.25), max(c.value)) AS p25,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.5), max(c.value)) AS p50,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.75), max(c.value)) AS p75,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.9), max(c.value)) AS p90,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.95), max(c.value)) AS p95,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.99), max(c.value)) AS p99,
-        coalesce(min(c.value) FILTER (WHERE c.cum >= 0.999), max(c.value)) AS p999
+        max(c.value) AS max
     FROM cdf AS c
     JOIN moments AS m USING (run, metric)
     GROUP BY c.run, c.metric
+),
+pcts AS (
+    SELECT run, metric,
+        max(value) FILTER (WHERE name = 'p001') AS p001, max(value) FILTER (WHERE name = 'p01') AS p01,
+        max(value) FILTER (WHERE name = 'p05') AS p05, max(value) FILTER (WHERE name = 'p10') AS p10,
+        max(value) FILTER (WHERE name = 'p25') AS p25, max(value) FILTER (WHERE name = 'p50') AS p50,
+        max(value) FILTER (WHERE name = 'p75') AS p75, max(value) FILTER (WHERE name = 'p90') AS p90,
+        max(value) FILTER (WHERE name = 'p95') AS p95, max(value) FILTER (WHERE name = 'p99') AS p99,
+        max(value) FILTER (WHERE name = 'p999') AS p999
+    FROM percentiles
+    GROUP BY run, metric
 ),
 -- the mode: the value of the largest weight, the smallest such value (numpy argmax); 0.4 and
 -- later merge equal values first, 0.2-0.3 take single values
@@ -131,14 +179,27 @@ modes AS (
     WHERE w = top
     GROUP BY run, metric
 )
+-- a metric whose every weight is 0 (every response one token long, for ITL) has an empty
+-- distribution, which GuideLLM reports as zeros
 SELECT s.run, s.metric, s.stat, s.value, CASE WHEN s.stat = 'count' THEN 'count' ELSE u.unit END AS unit
 FROM (
-    SELECT run, metric, mean, p50 AS median, mode, sqrt(variance) AS std_dev, min, max, count,
-        p001, p01, p05, p10, p25, p50, p75, p90, p95, p99, p999
-    FROM stats
-    JOIN modes USING (run, metric)
+    SELECT t.run, t.metric, coalesce(st.mean, 0.0) AS mean, coalesce(pc.p50, 0.0) AS median,
+        coalesce(mo.mode, 0.0) AS mode, coalesce(sqrt(st.variance), 0.0) AS std_dev, coalesce(st.min, 0.0) AS min,
+        coalesce(st.max, 0.0) AS max, t.n::DOUBLE AS count, coalesce(pc.p001, 0.0) AS p001,
+        coalesce(pc.p01, 0.0) AS p01, coalesce(pc.p05, 0.0) AS p05, coalesce(pc.p10, 0.0) AS p10,
+        coalesce(pc.p25, 0.0) AS p25, coalesce(pc.p50, 0.0) AS p50, coalesce(pc.p75, 0.0) AS p75,
+        coalesce(pc.p90, 0.0) AS p90, coalesce(pc.p95, 0.0) AS p95, coalesce(pc.p99, 0.0) AS p99,
+        coalesce(pc.p999, 0.0) AS p999
+    FROM totals AS t
+    LEFT JOIN stats AS st USING (run, metric)
+    LEFT JOIN pcts AS pc USING (run, metric)
+    LEFT JOIN modes AS mo USING (run, metric)
 ) UNPIVOT (value FOR stat IN (mean, median, mode, std_dev, min, max, count, p001, p01, p05, p10, p25, p50,
     p75, p90, p95, p99, p999)) AS s
 JOIN (VALUES ('request_latency', 's'), ('prompt_token_count', 'tokens'), ('output_token_count', 'tokens'),
     ('time_to_first_token_ms', 'ms'), ('time_per_output_token_ms', 'ms'), ('inter_token_latency_ms', 'ms'))
     AS u(metric, unit) USING (metric)
+ORDER BY s.run, list_position(['request_latency', 'prompt_token_count', 'output_token_count',
+    'time_to_first_token_ms', 'time_per_output_token_ms', 'inter_token_latency_ms'], s.metric),
+    list_position(['mean', 'median', 'mode', 'std_dev', 'min', 'max', 'count', 'p001', 'p01', 'p05', 'p10',
+        'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p999'], s.stat)

@@ -173,17 +173,20 @@ untimed AS (
 ),
 -- runs whose tool counted more requests than the run holds (a per-request file of part of the
 -- run, or one cut short): the tool's figures are of requests tokentime does not have
+-- (GuideLLM counts its successful requests only, and its 0.4-0.5.3 kept 10 records per status)
 partial AS (
-    SELECT r.run, r.convention, max(r.value) AS tool_count, any_value(h.n) AS held
+    SELECT r.run, r.convention, max(r.value) AS tool_count,
+        any_value(CASE WHEN r.convention = 'guidellm' THEN h.n_ok ELSE h.n END) AS held
     FROM reported AS r
-    JOIN (SELECT run, count(*) FILTER (WHERE measured) AS n FROM request_latency GROUP BY run) AS h USING (run)
+    JOIN (SELECT run, count(*) FILTER (WHERE measured) AS n, count(*) FILTER (WHERE measured AND ok) AS n_ok
+        FROM request_latency GROUP BY run) AS h USING (run)
     WHERE (r.convention IN ('aiperf', 'genai-perf') AND r.tool_metric = 'request_count' AND r.tool_stat = 'avg')
         OR (r.convention IN ('vllm', 'sglang') AND r.tool_metric = 'completed')
         OR (r.convention = 'llmperf' AND r.tool_metric = 'num_completed_requests')
         OR (r.convention = 'guidellm' AND r.tool_metric = 'request_latency' AND r.tool_stat = 'count')
         OR (r.convention = 'inference-perf' AND r.tool_metric = 'successes' AND r.tool_stat = 'count')
     GROUP BY r.run, r.convention
-    HAVING max(r.value) > any_value(h.n)
+    HAVING max(r.value) > any_value(CASE WHEN r.convention = 'guidellm' THEN h.n_ok ELSE h.n END)
 ),
 -- the figures that divide by or sum output lengths, per convention
 length_based (convention, metric, counter) AS (

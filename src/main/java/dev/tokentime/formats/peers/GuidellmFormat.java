@@ -65,13 +65,18 @@ public final class GuidellmFormat implements InputFormat {
   @Override
   public int sniff(Sample sample) {
     String text = sample.text().stripLeading();
-    if (!text.startsWith("{") || !text.contains("\"benchmarks\"") && !text.contains("\"guidellm_version\"")) {
+    if (!text.startsWith("{")) {
       return 0;
     }
     boolean guidellm = text.contains("\"guidellm_version\"") || text.contains("\"generative_benchmark\"")
         || text.contains("\"generative_request_stats\"") || text.contains("\"generative_text_response\"")
         || text.contains("\"first_token_set\"") && text.contains("\"decode_times\"");
-    return guidellm ? 90 : 0;
+    if (guidellm) {
+      return 90;
+    }
+    // 0.4.0 wrote no metadata and its arguments first, BenchmarkGenerativeTextArgs' target then
+    // data as given, which can fill the head
+    return text.matches("(?s)^\\{\\s*\"args\":\\s*\\{\\s*\"target\":\\s*\"[^\"]*\",\\s*\"data\":.*") ? 60 : 0;
   }
 
   @Override
@@ -145,7 +150,7 @@ public final class GuidellmFormat implements InputFormat {
         units++;
         sink.reject(1, "not a GuideLLM report: the object has no benchmarks list", null, 0, 0);
       }
-      PeerJson.trailing(p, sink, "object", "a GuideLLM report holds one");
+      units += PeerJson.trailing(p, sink, "object", "a GuideLLM report holds one");
     }
 
     /** One benchmark: the parser on its START_OBJECT. */
@@ -154,7 +159,8 @@ public final class GuidellmFormat implements InputFormat {
       JsonNode strategy = null;
       JsonNode metrics = null;
       double[] window = null;
-      Boolean levelOk = null; // stated when its requests begin (the strategy comes before them), else at the end
+      long requestsRead = 0; // records read before the window came (a file whose keys were reordered)
+      boolean known = false; // a key only a GuideLLM benchmark has
       boolean legacy = false; // GuideLLM 0.1's wrapper: {"benchmarks": [{"benchmarks": [...], "args"}]}
       for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
         String field = p.currentName();
@@ -165,24 +171,35 @@ public final class GuidellmFormat implements InputFormat {
             if (n.path("strategy").isObject()) {
               strategy = n.get("strategy");
             }
+            known = true;
           }
           case "scheduler_metrics" -> {
+            long at = PeerJson.line(p);
             JsonNode n = PeerJson.TREE.readTree(p);
             double a = n.path("measure_start_time").asDouble(Double.NaN);
             double b = n.path("measure_end_time").asDouble(Double.NaN);
             window = a > 0 && b >= a ? new double[] {a, b} : null;
+            if (window != null && requestsRead > 0) {
+              // the records are stored as they stream by: the window cannot mark them any more
+              units++;
+              sink.reject(at, "benchmark " + index + ": its measured window (scheduler_metrics) comes after its "
+                  + requestsRead + " request records (the file's keys were reordered?): not applied, so records"
+                  + " outside it count as measured", null, 0, 0);
+            }
+            known = true;
           }
-          case "metrics" -> metrics = PeerJson.TREE.readTree(p);
+          case "metrics" -> {
+            metrics = PeerJson.TREE.readTree(p);
+            known = true;
+          }
           case "benchmarks" -> {
             legacy = true;
             p.skipChildren();
           }
           case "requests" -> {
-            if (levelOk == null && !legacy) {
-              levelOk = stateLevel(run, strategy, line);
-            }
-            if (v == JsonToken.START_OBJECT && Boolean.TRUE.equals(levelOk)) {
-              requests(run, index, window);
+            known = true;
+            if (v == JsonToken.START_OBJECT && !legacy) {
+              requestsRead += requests(run, index, window);
             } else {
               p.skipChildren();
             }
@@ -190,40 +207,29 @@ public final class GuidellmFormat implements InputFormat {
           default -> p.skipChildren();
         }
       }
+      units++;
       if (legacy) {
-        units++;
         sink.reject(line, "benchmark " + index + ": a GuideLLM 0.1 report (benchmarks[].benchmarks[].results,"
             + " 2024): not read; GuideLLM 0.2 and later write benchmarks.json as tokentime reads it", null, 0, 0);
         return;
       }
-      if (levelOk == null) {
-        levelOk = stateLevel(run, strategy, line);
+      if (!known) {
+        sink.reject(line, "benchmark " + index + ": not a GuideLLM benchmark (no args, config, metrics or requests)",
+            null, 0, 0);
+        return;
       }
-      if (!levelOk) {
-        return; // rejected with its reason: the run is known at another level
-      }
-      units++;
-      if (metrics != null) {
-        reported(run, levelOf(strategy), metrics);
-      }
-      sink.record();
-    }
-
-    /**
-     * States the run's level from the benchmark's strategy (none when it has no level); false,
-     * after rejecting the benchmark as a unit of its own, when that conflicts with what is known
-     * of the run: its records are then not read as that run's.
-     */
-    private boolean stateLevel(String run, JsonNode strategy, long line) {
+      // stated at the end, wherever the strategy stood among the keys
       Double level = levelOf(strategy);
       String conflict = sink.runLevel(run, level == null ? null : kindOf(strategy), level, null,
           "GuideLLM strategy " + (strategy == null ? "(none)" : strategy.path("type_").asText("?")));
       if (conflict != null) {
-        units++;
-        sink.reject(line, "benchmark " + run + ": " + conflict, null, 0, 0);
-        return false;
+        sink.reject(line, "benchmark " + index + " (run " + run + "): " + conflict + "; its requests are kept", null, 0, 0);
+        return;
       }
-      return true;
+      if (metrics != null) {
+        reported(run, level, metrics);
+      }
+      sink.record();
     }
 
     private static String kindOf(JsonNode strategy) {
@@ -245,8 +251,12 @@ public final class GuidellmFormat implements InputFormat {
       return v != null && v.isNumber() && v.asDouble() > 0 && Double.isFinite(v.asDouble()) ? v.asDouble() : null;
     }
 
-    /** requests: {successful: […], errored: […], incomplete: […], total: null}; the parser on its START_OBJECT. */
-    private void requests(String run, int index, double[] window) throws IOException {
+    /**
+     * requests: {successful: […], errored: […], incomplete: […], total: null}; the parser on its
+     * START_OBJECT. Returns the records read.
+     */
+    private long requests(String run, int index, double[] window) throws IOException {
+      long read = 0;
       for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
         String status = p.currentName();
         JsonToken v = p.nextToken();
@@ -259,6 +269,7 @@ public final class GuidellmFormat implements InputFormat {
           where = "benchmark " + index + ", requests." + status + "[" + i + "]";
           long line = PeerJson.line(p);
           units++;
+          read++;
           pending = true;
           JsonNode r = PeerJson.TREE.readTree(p);
           pending = false;
@@ -273,6 +284,7 @@ public final class GuidellmFormat implements InputFormat {
           i++;
         }
       }
+      return read;
     }
 
     private void request(JsonNode r, String run, String list, double[] window, long line) throws PeerJson.Bad {
@@ -298,8 +310,9 @@ public final class GuidellmFormat implements InputFormat {
       }
       // times as the decimals written (a double's shortest form): exact nanoseconds, where
       // seconds times 1e9 in a double would round them to 256 ns
+      // a failed record that never started its request has its resolve times (as GuideLLM keeps it)
       String startName = v04 ? "info.timings.request_start" : "start_time";
-      BigDecimal start = v04 ? seconds(timings, "request_start") : seconds(r, "start_time");
+      BigDecimal start = v04 ? seconds(timings, "request_start", "resolve_start") : seconds(r, "start_time");
       if (start == null) {
         throw new PeerJson.Bad("no request start time (" + startName + ")");
       }
@@ -312,7 +325,7 @@ public final class GuidellmFormat implements InputFormat {
       if (last != null) {
         req.lastTokenNs = Checked.secondsToNs(v04 ? "info.timings.last_token_iteration" : "last_token_time", last);
       }
-      BigDecimal end = v04 ? seconds(timings, "request_end") : seconds(r, "end_time");
+      BigDecimal end = v04 ? seconds(timings, "request_end", "resolve_end") : seconds(r, "end_time");
       if (end != null) {
         req.finishedNs = Checked.secondsToNs(v04 ? "info.timings.request_end" : "end_time", end);
       }
@@ -328,12 +341,14 @@ public final class GuidellmFormat implements InputFormat {
         String error = text(v04 ? info.get("error") : r.get("error"));
         req.error = error != null ? error : list.equals("incomplete") ? "incomplete at the benchmark's end" : null;
       }
-      // GuideLLM's own per-request figures, as it wrote them
-      req.ttftMs = number(r, "time_to_first_token_ms");
-      Double latency = number(r, "request_latency");
+      // GuideLLM's own per-request figures, as it wrote them; one that is no duration (0.2-0.3's
+      // TTFT of a record without a content token is 1000 x (-1 - start), a NaN of a record with
+      // no tokens) is no figure, and the record's times stand
+      req.ttftMs = req.firstTokenNs == RequestRecord.NONE ? null : derived(r, "time_to_first_token_ms");
+      Double latency = derived(r, "request_latency");
       req.e2eMs = latency == null ? null : latency * 1e3;
-      req.tpotMs = number(r, "time_per_output_token_ms");
-      Double itl = number(r, "inter_token_latency_ms");
+      req.tpotMs = derived(r, "time_per_output_token_ms");
+      Double itl = req.firstTokenNs == RequestRecord.NONE ? null : derived(r, "inter_token_latency_ms");
       if (itl != null) {
         req.extras.put("inter_token_latency_ms", Double.toString(itl));
       }
@@ -393,6 +408,9 @@ public final class GuidellmFormat implements InputFormat {
       if (metric.equals("request_concurrency")) {
         return "requests";
       }
+      if (metric.contains("iterations")) {
+        return "count";
+      }
       return metric.endsWith("_count") || metric.endsWith("_per_iteration") ? "tokens" : "value";
     }
 
@@ -413,6 +431,17 @@ public final class GuidellmFormat implements InputFormat {
         return v.asDouble() == -1.0 ? null : v.decimalValue();
       }
       return null;
+    }
+
+    /** A figure GuideLLM derived for the record: null unless a duration Checked accepts. */
+    private static Double derived(JsonNode o, String name) {
+      JsonNode v = o.get(name);
+      if (v == null || !v.isNumber()) {
+        return null;
+      }
+      double d = v.asDouble();
+      double ms = name.endsWith("_ms") ? d : d * 1e3;
+      return Double.isFinite(d) && d >= 0 && Checked.durationProblem(name, ms) == null ? d : null;
     }
 
     private static Double number(JsonNode o, String name) throws PeerJson.Bad {

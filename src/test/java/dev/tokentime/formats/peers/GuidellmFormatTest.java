@@ -153,6 +153,71 @@ class GuidellmFormatTest {
     assertTrue(reason.contains("nothing after this point could be read") && reason.contains("(in benchmark "), reason);
   }
 
+  /** A 0.4+ report of n successful requests, request i's TTFT 10 + i ms, one token each and a second later. */
+  private static String ttftReport(int n, String extraRecord) {
+    StringBuilder b = new StringBuilder("{\"benchmarks\": [{\"type_\": \"generative_benchmark\", \"config\":"
+        + " {\"strategy\": {\"type_\": \"concurrent\", \"streams\": 4}}, \"requests\": {\"successful\": [");
+    for (int i = 0; i < n; i++) {
+      long start = 1780000000L + i;
+      b.append(i == 0 ? "" : ",").append("{\"request_id\": \"r").append(i).append("\", \"output_tokens\": 2,"
+          + " \"info\": {\"status\": \"completed\", \"timings\": {\"request_start\": ").append(start)
+          .append(", \"first_token_iteration\": ").append(start).append(String.format(java.util.Locale.ROOT, ".%03d", 10 + i))
+          .append(", \"last_token_iteration\": ").append(start).append(".5, \"request_end\": ").append(start).append(".6}}}");
+    }
+    return b.append(extraRecord).append("]}}]}").toString();
+  }
+
+  /**
+   * The reviewed faults: the percentiles as numpy's cumsum reaches them (9 x 0.1 falls short of
+   * 0.9; 10 x 0.005 of 0.05), a request of 0 tokens weighing nothing in ITL, a 0.2 record
+   * without a content token kept, a second object after the report a reject, a window after the
+   * requests said, and a "benchmarks" list of something else not read as GuideLLM's.
+   */
+  @Test
+  void reviewedFaultsStayFixed() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(t.write("ten/benchmarks.json", ttftReport(10, "")), t.write("twohundred/benchmarks.json", ttftReport(200,
+          ",{\"request_id\": \"empty\", \"output_tokens\": 0, \"info\": {\"status\": \"completed\", \"timings\":"
+              + " {\"request_start\": 1790000000, \"request_end\": 1790000000.5}}}")));
+      String sql = "SELECT stat, value FROM guidellm_metrics WHERE run = '%s' AND metric = 'time_to_first_token_ms'"
+          + " AND stat IN (%s) ORDER BY stat";
+      assertEquals(List.of(List.of("p50", 14.0), List.of("p90", 19.0)), t.rows(sql.formatted("ten", "'p50', 'p90'")));
+      // the 201st request has no token: its TTFT counts as 0 (GuideLLM's `or 0.0`); numpy gives 19, 189, 207
+      assertEquals(List.of(List.of("p05", 19.0), List.of("p90", 189.0), List.of("p99", 207.0)),
+          t.rows(sql.formatted("twohundred", "'p05', 'p90', 'p99'")));
+      // ITL: 200 requests of 2 tokens weigh 1 each, the one of 0 tokens nothing
+      assertEquals(200.0, ((Number) t.value("SELECT value FROM guidellm_metrics WHERE run = 'twohundred'"
+          + " AND metric = 'inter_token_latency_ms' AND stat = 'count'")).doubleValue());
+    }
+    GuidellmFormat f = new GuidellmFormat();
+    RecordingSink s = parse(f, """
+        {"benchmarks": [{"type_": "generative_benchmark", "args": {"strategy": {"type_": "synchronous"}},
+          "requests": {"successful": [{"request_id": "reasoning", "start_time": 1750000000.0, "end_time": 1750000002.0,
+            "first_token_time": -1.0, "last_token_time": -1.0, "prompt_tokens": 5, "output_tokens": 128,
+            "time_to_first_token_ms": -1750000001000.0, "request_latency": 2.0}]}}]}
+        {"benchmarks": []}
+        """);
+    assertEquals(2, s.c.records, "the benchmark and its request, kept without a first token");
+    assertEquals(null, s.request("reasoning").ttftMs);
+    assertEquals(List.of("more JSON after the object (a GuideLLM report holds one); not read"),
+        s.c.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    s = parse(f, """
+        {"benchmarks": [{"type_": "generative_benchmark", "requests": {"successful": [
+            {"request_id": "a", "info": {"status": "completed", "timings": {"request_start": 1780000000.0, "request_end": 1780000001.0}}}]},
+          "scheduler_metrics": {"measure_start_time": 1780000005.0, "measure_end_time": 1780000009.0},
+          "config": {"strategy": {"type_": "constant", "rate": 2.0}}}]}
+        """);
+    assertTrue(s.c.rejects.get(0).reason().startsWith("benchmark 1: its measured window (scheduler_metrics) comes after"
+        + " its 1 request records"), s.c.rejects.toString());
+    assertEquals(List.of("request_rate", 2.0), List.of(s.c.levels.get("tools")[0], s.c.levels.get("tools")[1]),
+        "the level, stated after the requests");
+    s = parse(f, """
+        {"guidellm_version": "0.5.0", "benchmarks": [{"name": "ours", "ttft_p50_ms": 20}]}
+        """);
+    assertEquals(List.of("benchmark 1: not a GuideLLM benchmark (no args, config, metrics or requests)"),
+        s.c.rejects.stream().map(CollectingSink.Rej::reason).toList());
+  }
+
   private static RecordingSink parse(GuidellmFormat f, String text) throws Exception {
     byte[] b = text.getBytes(StandardCharsets.UTF_8);
     RecordingSink s = new RecordingSink();
