@@ -91,6 +91,7 @@ UNION ALL
 SELECT run, metric, 'value' AS stat, value, CASE WHEN metric = 'requests_per_sec' THEN 'requests/s' ELSE 'tokens/s' END
 FROM (
     SELECT run,
+        -- a file without token counts (0.1) sums none: 0, as the tool's own sum
         coalesce(input_tokens, 0) / total_time AS input_tokens_per_sec,
         coalesce(output_tokens, 0) / total_time AS output_tokens_per_sec,
         (coalesce(input_tokens, 0) + coalesce(output_tokens, 0)) / total_time AS total_tokens_per_sec,

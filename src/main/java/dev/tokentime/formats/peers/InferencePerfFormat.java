@@ -57,13 +57,24 @@ public final class InferencePerfFormat implements InputFormat {
 
   @Override
   public String leaveOut(String fileName, Set<String> folder) {
-    // the summary restates every stage of the run beside it
-    if (fileName.endsWith("summary_lifecycle_metrics.json")
-        && folder.stream().anyMatch(f -> f.matches(".*stage_\\d+_lifecycle_metrics\\.json"))) {
-      return "the run's summary over all its stages: the stage_N_lifecycle_metrics.json beside it hold them";
+    // the summary restates every stage of the run beside it (of its own prefix: not an adapter's)
+    if (fileName.endsWith("summary_lifecycle_metrics.json")) {
+      String prefix = fileName.substring(0, fileName.length() - "summary_lifecycle_metrics.json".length());
+      java.util.regex.Pattern stage = java.util.regex.Pattern.compile(
+          java.util.regex.Pattern.quote(prefix) + "stage_\\d+_lifecycle_metrics\\.json");
+      if (folder.stream().anyMatch(f -> stage.matcher(f).matches())) {
+        return "the run's summary over all its stages: the stage_N_lifecycle_metrics.json beside it hold them";
+      }
+    }
+    if (PROMETHEUS.matcher(fileName).find()) {
+      return PROMETHEUS_REASON;
     }
     return null;
   }
+
+  private static final java.util.regex.Pattern PROMETHEUS = java.util.regex.Pattern.compile("prometheus_metrics\\.json$");
+  private static final String PROMETHEUS_REASON = "inference-perf's summary of the server's Prometheus metrics over the"
+      + " run (no client figure): not read; ingest the server's /metrics scrapes or Prometheus' answers instead";
 
   @Override
   public int sniff(Sample sample) {
@@ -72,16 +83,23 @@ public final class InferencePerfFormat implements InputFormat {
       return text.contains("\"load_summary\"") && text.contains("\"successes\"") ? 90 : 0;
     }
     if (text.startsWith("[")) {
-      int close = text.indexOf("\"error\"");
-      String first = close < 0 ? text : text.substring(0, close + 7);
-      return first.contains("\"start_time\"") && first.contains("\"end_time\"") && first.contains("\"request\"")
-          && first.contains("\"response\"") ? 88 : 0;
+      // the tool writes each record's keys in one order: start_time, end_time, request (a
+      // prompt that can fill the head), response, info, error
+      return FIRST_RECORD.matcher(text).lookingAt() ? 88 : 0;
     }
     return 0;
   }
 
+  private static final java.util.regex.Pattern FIRST_RECORD = java.util.regex.Pattern.compile(
+      "\\[\\s*\\{\\s*\"start_time\":\\s*[-\\d.eE+]+,\\s*\"end_time\":\\s*[-\\d.eE+]+,\\s*\"request\":");
+
   @Override
   public long parse(InputStream raw, ParseContext ctx, RecordSink sink) throws IOException {
+    if (PROMETHEUS.matcher(ctx.sourceName()).find()) {
+      raw.transferTo(java.io.OutputStream.nullOutputStream());
+      sink.reject(1, PROMETHEUS_REASON, null, 0, 0);
+      return 1;
+    }
     BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
     try (JsonParser p = PeerJson.JSON.createParser(in)) {
       JsonToken t;
@@ -112,15 +130,17 @@ public final class InferencePerfFormat implements InputFormat {
     }
   }
 
-  private static final java.util.regex.Pattern STAGE = java.util.regex.Pattern.compile("stage_(\\d+)_lifecycle_metrics\\.json$");
+  private static final java.util.regex.Pattern STAGE = java.util.regex.Pattern.compile(
+      "([^/\\\\]*stage_\\d+)_lifecycle_metrics\\.json$");
 
   /**
-   * The run of a lifecycle report: a stage's is the report folder's run and its stage
-   * ({@code reports-…/stage_0}), the summary's and the per-request file's the folder's run itself.
+   * The run of a lifecycle report: a stage's is the report folder's run and its stage, prefix
+   * included ({@code reports-…/stage_0}, {@code reports-…/adapter_a_stage_0}), the summary's and
+   * the per-request file's the folder's run itself.
    */
   static String stageRun(ParseContext ctx) {
     java.util.regex.Matcher m = STAGE.matcher(ctx.sourceName());
-    return m.find() ? ctx.defaultRun() + "/stage_" + m.group(1) : ctx.defaultRun();
+    return m.find() ? ctx.defaultRun() + "/" + m.group(1) : ctx.defaultRun();
   }
 
   /** A lifecycle report: the run's level and every statistic the tool wrote. */
@@ -245,9 +265,12 @@ public final class InferencePerfFormat implements InputFormat {
     } else {
       req.status = "ok";
     }
-    JsonNode times = resp.path("chunk_times").isArray() && resp.get("chunk_times").size() > 0
-        ? resp.get("chunk_times") : resp.path("output_token_times");
-    boolean perToken = times != resp.get("chunk_times");
+    // with a tokenizer the tool rewrites output_token_times to one time per token (a chunk's
+    // tokens at its time) and keeps chunk_times one per chunk: the per-token list holds the sizes
+    JsonNode chunkTimes = resp.path("chunk_times");
+    JsonNode tokenTimes = resp.path("output_token_times");
+    boolean perToken = !(chunkTimes.isArray() && chunkTimes.size() > 0 && chunkTimes.size() >= tokenTimes.size());
+    JsonNode times = perToken ? tokenTimes : chunkTimes;
     long[] out = new long[times.size() * 2];
     int n = 0;
     long prev = Long.MIN_VALUE;

@@ -85,20 +85,26 @@ class InferencePerfFormatTest {
          {"start_time": 103.0, "end_time": 104.0, "request": "{}", "response": "", "error": null,
           "info": {"request_metrics": {"text": {"input_tokens": 7}}, "response_metrics": {"output_tokens": 3,
             "chunk_times": [103.5, 103.75], "output_token_times": [103.5, 103.5, 103.75]}}},
+         {"start_time": 104.0, "end_time": 104.5, "request": "{}", "response": "", "error": null,
+          "info": {"request_metrics": {"text": {"input_tokens": 7}}, "response_metrics": {"output_tokens": 2,
+            "chunk_times": [104.25, 104.375], "output_token_times": [104.25, 104.375]}}},
          {"start_time": 105.0, "end_time": 106.0, "request": "{}", "response": "",
           "error": {"error_type": "ClientPayloadError", "error_msg": "Response payload is not completed"}, "info": null}]
         """;
     RecordingSink s = parse(text);
-    assertEquals(4, s.c.records);
+    assertEquals(5, s.c.records);
     // the first request's five token times are three chunks of 2, 1 and 2 tokens
     assertEquals(List.of(List.of(100_250_000_000L, 2L), List.of(100_500_000_000L, 1L), List.of(100_750_000_000L, 2L)),
         s.tokens.subList(0, 3).stream().map(x -> List.of(x[2], x[3])).toList());
-    // 0.6's chunk_times: chunks of unknown size
-    assertEquals(List.of(List.of(103_500_000_000L, -1L), List.of(103_750_000_000L, -1L)),
+    // 0.6 with a tokenizer: its per-token times give chunk_times' chunks their sizes
+    assertEquals(List.of(List.of(103_500_000_000L, 2L), List.of(103_750_000_000L, 1L)),
         s.tokens.subList(3, 5).stream().map(x -> List.of(x[2], x[3])).toList());
+    // without one (a time per chunk in both lists): chunks of unknown size
+    assertEquals(List.of(List.of(104_250_000_000L, -1L), List.of(104_375_000_000L, -1L)),
+        s.tokens.subList(5, 7).stream().map(x -> List.of(x[2], x[3])).toList());
     assertEquals(List.of(10, 7), List.of(s.request("0").promptTokens, s.request("2").promptTokens));
-    assertEquals("ClientPayloadError: Response payload is not completed", s.request("3").error);
-    assertEquals(null, s.request("3").httpStatus);
+    assertEquals("ClientPayloadError: Response payload is not completed", s.request("4").error);
+    assertEquals(null, s.request("4").httpStatus);
     // numbers that are not times, a file cut short
     s = parse("""
         [{"start_time": -1.0, "end_time": 2.0, "request": "{}", "response": "", "error": null},
@@ -123,6 +129,30 @@ class InferencePerfFormatTest {
           t.rows("SELECT metric, round(value, 9) FROM inference_perf_metrics WHERE stat = 'mean'"
               + " AND metric <> 'request_latency' ORDER BY metric"));
       assertNotNull(t.value("SELECT count(*) FROM token_gaps"));
+    }
+  }
+
+  /**
+   * The reviewed faults: the server-side Prometheus summaries are no client report, a first
+   * prompt longer than the head still tells the per-request file, a stage keeps its prefix
+   * (an adapter's stage is not the run's), and a summary is left out only beside its own stages.
+   */
+  @Test
+  void reportFilesByTheirNames() throws Exception {
+    String stage = Files.readString(TWO_STAGE.resolve("stage_0_lifecycle_metrics.json"));
+    String longPrompt = "[{\"start_time\": 1.0, \"end_time\": 2.0, \"request\": \"" + "x".repeat(100_000)
+        + "\", \"response\": \"\", \"info\": {\"input_tokens\": 3, \"output_tokens\": 1,"
+        + " \"output_token_times\": [1.5]}, \"error\": null}]";
+    try (TestDb t = new TestDb(tmp)) {
+      var result = t.ingest(IngestOptions.of(List.of(
+          t.write("r/summary_prometheus_metrics.json", "{\"load_summary\": {}, \"successes\": {\"count\": 1200}, \"failures\": {}}").toString(),
+          t.write("r/adapter_a_stage_0_lifecycle_metrics.json", stage).toString(),
+          t.write("r/summary_lifecycle_metrics.json", Files.readString(TWO_STAGE.resolve("summary_lifecycle_metrics.json"))).toString(),
+          t.write("long/per_request_lifecycle_metrics.json", longPrompt).toString())));
+      assertEquals(1, result.skipped().size(), result.skipped().toString());
+      assertTrue(result.skipped().get(0).toString().contains("Prometheus"), result.skipped().toString());
+      assertEquals(List.of(List.of("long"), List.of("r"), List.of("r/adapter_a_stage_0")),
+          t.rows("SELECT run FROM runs ORDER BY run"));
     }
   }
 

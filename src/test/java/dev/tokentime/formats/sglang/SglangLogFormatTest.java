@@ -175,6 +175,34 @@ class SglangLogFormatTest {
     assertEquals(2, cut.c.rejects.size(), cut.c.rejects.toString());
   }
 
+  /**
+   * What is no crash: a soft watchdog (the server runs on), a traceback chained to one already
+   * counted, uvicorn's traceback at an ordinary Ctrl+C, a manager's words after another " - "
+   * (a user's text echoed in an error line).
+   */
+  @Test
+  void linesThatOnlyLookLikeCrashesAreNone() throws IOException {
+    RecordingSink s = parse("""
+        [2026-03-01 10:00:00 TP0] Scheduler watchdog timeout (self.watchdog_timeout=30, self.soft=True)
+        [2026-03-01 10:00:01] Traceback (most recent call last):
+          File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 10, in run
+        ValueError: one
+
+        During handling of the above exception, another exception occurred:
+
+        Traceback (most recent call last):
+          File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 12, in run
+        RuntimeError: two
+        [2026-03-01 10:00:02] ERROR:    Traceback (most recent call last):
+        [2026-03-01 10:00:03] [http_server] Error: user asked why - Scheduler hit an exception in a story
+        [2026-03-01 10:00:04 TP0] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)
+        [2026-03-01 10:00:05] 🔌 Worker 0 - DetokenizerManager hit an exception: Traceback (most recent call last):
+        """);
+    assertEquals(List.of("Traceback (most recent call last):", "Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)",
+        "🔌 Worker 0 - DetokenizerManager hit an exception: Traceback (most recent call last):"),
+        s.events.stream().map(e -> e[2]).toList());
+  }
+
   /** --at names the date of a log whose lines carry a time of day only. */
   @Test
   void timeOnlyHeadersTakeTheDateAtGives() throws IOException {

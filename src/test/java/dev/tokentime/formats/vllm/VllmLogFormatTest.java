@@ -385,6 +385,18 @@ class VllmLogFormatTest {
     assertEquals(1, p.full.stats.size(), "no row of NULL waiting and KV usage");
   }
 
+  /** NVIDIA NIM writes its ms unpadded ("…45.91" is 91 ms): one or two digits keep the line's whole second. */
+  @Test
+  void nimsUnpaddedMillisecondsAreNoFraction() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 2024-11-14 16:51:23.925 metrics.py:396] " + STATS + "\n"
+        + "INFO 2024-11-14 16:51:33.44 metrics.py:396] " + STATS + "\n"
+        + "INFO 08-22 00:02:03.7 metrics.py:334] " + STATS + "\n",
+        Parse.ctx(2024, null, false, null));
+    assertEquals(List.of(1731603083925000000L, 1731603093000000000L, 1724284923000000000L),
+        p.full.stats.stream().map(r -> r.tsNs).toList());
+  }
+
   /**
    * V1's first stats logger (vLLM 0.7.0, vllm/v1/metrics/loggers.py: "Avg prompt throughput: %.1f
    * tokens/s, Avg generation throughput: %.1f tokens/s, Running: %d reqs, Waiting: %d reqs ")
