@@ -391,9 +391,9 @@ class VllmLogFormatTest {
     Parse p = Parse.text(LOG, ""
         + "INFO 2024-11-14 16:51:23.925 metrics.py:396] " + STATS + "\n"
         + "INFO 2024-11-14 16:51:33.44 metrics.py:396] " + STATS + "\n"
-        + "INFO 08-22 00:02:03.7 metrics.py:334] " + STATS + "\n",
+        + "INFO 2024-11-14 16:51:43.7 metrics.py:396] " + STATS + "\n",
         Parse.ctx(2024, null, false, null));
-    assertEquals(List.of(1731603083925000000L, 1731603093000000000L, 1724284923000000000L),
+    assertEquals(List.of(1731603083925000000L, 1731603093000000000L, 1731603103000000000L),
         p.full.stats.stream().map(r -> r.tsNs).toList());
   }
 
