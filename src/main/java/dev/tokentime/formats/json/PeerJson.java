@@ -35,6 +35,31 @@ public final class PeerJson {
 
   private PeerJson() {}
 
+  /**
+   * The first token of a file's one document (null for an empty file); NOT_AVAILABLE after
+   * rejecting the file (one unit) with the reason Jackson gave.
+   */
+  public static JsonToken firstToken(JsonParser p, dev.tokentime.ingest.RecordSink sink) {
+    try {
+      return p.nextToken();
+    } catch (IOException e) {
+      sink.reject(1, reason(e), null, 0, 0);
+      return JsonToken.NOT_AVAILABLE;
+    }
+  }
+
+  /**
+   * The value the parser is on, read whole; null after rejecting it (one unit) where it broke.
+   */
+  public static com.fasterxml.jackson.databind.JsonNode whole(JsonParser p, dev.tokentime.ingest.RecordSink sink) {
+    try {
+      return TREE.readTree(p);
+    } catch (IOException e) {
+      sink.reject(Math.max(1, line(p)), reason(e), null, 0, 0);
+      return null;
+    }
+  }
+
   /** What a reader does with one element of a file's array: {@link Bad} rejects it with its reason. */
   public interface Element {
     void read(com.fasterxml.jackson.databind.JsonNode element, int index, long line) throws Bad;

@@ -102,11 +102,8 @@ public final class InferencePerfFormat implements InputFormat {
     }
     BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
     try (JsonParser p = PeerJson.JSON.createParser(in)) {
-      JsonToken t;
-      try {
-        t = p.nextToken();
-      } catch (IOException e) {
-        sink.reject(1, PeerJson.reason(e), null, 0, 0);
+      JsonToken t = PeerJson.firstToken(p, sink);
+      if (t == JsonToken.NOT_AVAILABLE) {
         return 1;
       }
       if (t == JsonToken.START_ARRAY) {
@@ -115,11 +112,8 @@ public final class InferencePerfFormat implements InputFormat {
             ? PeerJson.trailing(p, sink, "array", "an inference-perf report holds one") : 0);
       }
       if (t == JsonToken.START_OBJECT) {
-        JsonNode s;
-        try {
-          s = PeerJson.TREE.readTree(p);
-        } catch (IOException e) {
-          sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
+        JsonNode s = PeerJson.whole(p, sink);
+        if (s == null) {
           return 1;
         }
         summary(s, stageRun(ctx), sink);

@@ -84,11 +84,8 @@ public final class LlmperfFormat implements InputFormat {
           new java.io.ByteArrayInputStream(new byte[] {'['}), in, new java.io.ByteArrayInputStream(new byte[] {']'}))));
     }
     try (JsonParser p = PeerJson.JSON.createParser(source)) {
-      JsonToken t;
-      try {
-        t = p.nextToken();
-      } catch (IOException e) {
-        sink.reject(1, PeerJson.reason(e), null, 0, 0);
+      JsonToken t = PeerJson.firstToken(p, sink);
+      if (t == JsonToken.NOT_AVAILABLE) {
         return 1;
       }
       if (t == JsonToken.START_ARRAY) {
@@ -100,11 +97,8 @@ public final class LlmperfFormat implements InputFormat {
         return individual(p, ctx, sink, true); // one response object after another, no commas
       }
       if (t == JsonToken.START_OBJECT) {
-        JsonNode s;
-        try {
-          s = PeerJson.TREE.readTree(p);
-        } catch (IOException e) {
-          sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
+        JsonNode s = PeerJson.whole(p, sink);
+        if (s == null) {
           return 1;
         }
         if (gathered(s)) {
