@@ -4,7 +4,7 @@
 -- (DistServe's requests/s, per GPU when the run is per GPU), or a concurrency. This is not the
 -- "request goodput (run)" of slo_attainment (attaining requests per second of one run). The
 -- per-request targets are slo_attainment's session variables; attainment per level is the median
--- over its repeats.
+-- over its repeats, of the runs selected (_run_selected: tt_runs, tokentime's --run).
 -- @grain one row per sweep (level_kind)
 -- @column level_kind [text] concurrency or request_rate.
 -- @column attainment_target [ratio] The attainment the goodput keeps (default 0.9).
@@ -21,7 +21,7 @@ CREATE OR REPLACE VIEW distserve_goodput AS
 WITH per_level AS (
     SELECT level_kind, level, median(attainment) AS attainment
     FROM slo_attainment
-    WHERE level_kind IS NOT NULL AND attainment IS NOT NULL
+    WHERE level_kind IS NOT NULL AND attainment IS NOT NULL AND _run_selected(run)
     GROUP BY level_kind, level
 ),
 ordered AS (

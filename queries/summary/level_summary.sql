@@ -2,7 +2,8 @@
 -- rate (or per run, for runs without a level), with P50/P90/P99 of TTFT, ITL, TPOT and E2E and
 -- the throughputs. With several repeats of a level, each figure is the median over the repeats
 -- of the per-run figure (metric_stats, run_summary), as the methodology asks ("repeat 3 times,
--- take the median"); min and max of the throughput show the spread.
+-- take the median"); min and max of the throughput show the spread. Only the runs selected
+-- (_run_selected: tt_runs, tokentime's --run) are pooled.
 -- @grain one row per level (level_kind, level), or per run when the run has no level
 -- @column level_kind [text] concurrency or request_rate; NULL for runs without a level.
 -- @column level [level_kind] Concurrency or request rate.
@@ -66,6 +67,7 @@ WITH per_run AS (
         max(m.p99) FILTER (WHERE m.metric = 'e2e_ms') AS e2e_p99_ms
     FROM run_summary AS s
     LEFT JOIN metric_stats AS m USING (run)
+    WHERE _run_selected(s.run)
     GROUP BY ALL
 )
 SELECT

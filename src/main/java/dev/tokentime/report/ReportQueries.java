@@ -41,12 +41,9 @@ final class ReportQueries {
     return forRuns(read("latency", "SELECT * FROM report_latency"));
   }
 
+  /** The sweep's levels, of the runs asked for only (the report's RunSelection). */
   Table levels() throws SQLException {
-    Table t = read("levels", "SELECT * FROM report_levels");
-    if (onlyRuns.isEmpty()) {
-      return t;
-    }
-    return t.where(t.stringColumn("run_names").eval(s -> java.util.Arrays.stream(s.split(", ")).anyMatch(onlyRuns::contains)));
+    return read("levels", "SELECT * FROM report_levels");
   }
 
   Table breakdown() throws SQLException {
@@ -58,6 +55,7 @@ final class ReportQueries {
     return forRuns(read("histogram", "SELECT * FROM report_itl_histogram"));
   }
 
+  /** The knee of the sweep of the runs asked for (the report's RunSelection). */
   Table knee() throws SQLException {
     return read("knee", "SELECT * FROM report_knee");
   }

@@ -4,6 +4,7 @@ import dev.tokentime.BadInputException;
 import dev.tokentime.Version;
 import dev.tokentime.analysis.Compare;
 import dev.tokentime.analysis.CompareReport;
+import dev.tokentime.analysis.RunSelection;
 import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloReport;
 import dev.tokentime.analysis.SloSpec;
@@ -45,8 +46,10 @@ public final class ReportService {
     // the stall summary and the top stalls, each computed from the view, do.) The levels the three
     // timelines and the stall attributions read, and the token cells the batch timeline finds
     // engine steps in, are taken once (TimelineSnapshot says which and why).
-    // (metric_stats's chunk-gap buckets first, when a window or warm-up is set: ScopedGapBuckets)
-    try (ViewSnapshot buckets = timed("report snapshot: gap buckets", () -> ScopedGapBuckets.open(db));
+    // (metric_stats's chunk-gap buckets first, when a window or warm-up is set: ScopedGapBuckets).
+    // The sweep's sections (levels, knee, goodput) pool the runs asked for only (RunSelection).
+    try (RunSelection selection = RunSelection.of(db, req.runs());
+        ViewSnapshot buckets = timed("report snapshot: gap buckets", () -> ScopedGapBuckets.open(db));
         ViewSnapshot ms = timed("report snapshot: metric_stats", () -> ViewSnapshot.of(db, "metric_stats"));
         TimelineSnapshot timelines = timed("report snapshot: token cells and levels", () -> TimelineSnapshot.snapshot(db));
         StallFloor floor = StallFloor.set(db)) {

@@ -1,5 +1,6 @@
 package dev.tokentime.summary;
 
+import dev.tokentime.analysis.RunSelection;
 import dev.tokentime.analysis.SloCheck;
 import dev.tokentime.analysis.SloSpec;
 import dev.tokentime.store.ScopedGapBuckets;
@@ -29,7 +30,9 @@ public final class SummaryService {
     return db.underLeanLimit(() -> {
       // metric_stats is read here and again through level_summary: computed once (its chunk-gap
       // buckets first, when a window or warm-up is set)
-      try (ViewSnapshot buckets = ScopedGapBuckets.open(db);
+      // the levels and DistServe's goodput pool the runs asked for only (RunSelection)
+      try (RunSelection selection = RunSelection.of(db, onlyRuns);
+          ViewSnapshot buckets = ScopedGapBuckets.open(db);
           ViewSnapshot ms = ViewSnapshot.of(db, "metric_stats")) {
         return summarize(db, onlyRuns, slo, metricStats(db));
       }
@@ -72,13 +75,7 @@ public final class SummaryService {
             goodput.get(run), m));
       }
     }
-    List<Map<String, Object>> levels = new ArrayList<>();
-    for (Map<String, Object> row : rows(db, "SELECT * FROM level_summary")) {
-      if (onlyRuns.isEmpty() || java.util.Arrays.stream(String.valueOf(row.get("run_names"))
-          .split(", ")).anyMatch(onlyRuns::contains)) {
-        levels.add(row);
-      }
-    }
+    List<Map<String, Object>> levels = rows(db, "SELECT * FROM level_summary");
     List<Map<String, Object>> engines = forRuns(rows(db, "SELECT * FROM engine_summary"), onlyRuns);
     List<Map<String, Object>> basis = forRuns(rows(db,
         "SELECT run, figure, \"values\", coarsest_resolution_ns, basis FROM figure_basis"), onlyRuns);

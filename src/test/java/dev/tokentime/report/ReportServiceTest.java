@@ -184,6 +184,30 @@ class ReportServiceTest {
   }
 
   /**
+   * A report of some runs pools only those into the sweep's levels, knee and DistServe goodput:
+   * the samples' concurrency sweep also holds the peer tools' runs at 5, 8 and 16, which a report of
+   * c1, c2 and c4 must not draw in; the selection is the session's only while the report reads.
+   */
+  @Test
+  void sweepSectionsPoolOnlyTheRunsAskedFor() throws Exception {
+    // every run: the tools' runs at 5, 8 and 16 join the sweep
+    assertEquals(List.of(1.0, 2.0, 4.0, 5.0, 8.0, 16.0), data.knee().doubleColumn("level").asList());
+    ReportData d = new ReportService().gather(db.db, new ReportService.Request(Set.of("c1", "c2", "c4"),
+        SloSpec.parse("e2e_p95<=2s"), "", "samples.duckdb"));
+    assertEquals(List.of(1.0, 2.0, 4.0), d.knee().doubleColumn("level").asList());
+    assertEquals(List.of("c1", "c2", "c4"), d.levels().stringColumn("run_names").asList());
+    assertEquals(List.of(10L, 10L, 10L), d.levels().longColumn("requests").asList());
+    // all three attain: the goodput is the highest selected level, not a tool's 16
+    assertEquals(4.0, d.goodput().row(0).getDouble("goodput"), 1e-12, d.goodput().print());
+    // one repeat of a level asked for alone is that run's figures, not a median with other runs
+    ReportData c2 = new ReportService().gather(db.db, new ReportService.Request(Set.of("c2"), null, "", "samples.duckdb"));
+    assertEquals(1, c2.levels().rowCount());
+    assertEquals((Double) db.value("SELECT p95 FROM metric_stats WHERE run = 'c2' AND metric = 'e2e_ms'"),
+        c2.levels().row(0).getDouble("e2e_p95_ms"), 1e-9);
+    assertNull(db.value("SELECT getvariable('tt_runs')"), "the selection ends with the report");
+  }
+
+  /**
    * Runs named c1, c4, c16, c64 without a level sort naturally in every table and chart (as text
    * they sort c1, c16, c4, c64), and TTFT from 100 ms to 40 s gets a logarithmic axis.
    */

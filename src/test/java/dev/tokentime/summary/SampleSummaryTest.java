@@ -63,6 +63,39 @@ class SampleSummaryTest {
     }
   }
 
+  /**
+   * Summarising some runs pools only those into the levels: with a second repeat of concurrency 4
+   * in the database (c2's requests as run c4b), the summary of c4 alone shows c4's own figures at
+   * that level, not the median of both repeats.
+   */
+  @Test
+  void levelsPoolOnlyTheRunsAskedFor() throws Exception {
+    Path repeat = tmp.resolve("c4b.jsonl");
+    java.nio.file.Files.writeString(repeat, java.nio.file.Files.readString(Path.of("sample-logs/canonical/c2.jsonl"))
+        .replace("\"run\":\"c2\"", "\"run\":\"c4b\"").replace("\"concurrency\":2", "\"concurrency\":4")
+        .replace("\"c2-", "\"c4b-"));
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of("sample-logs/canonical", repeat.toString())));
+      Map<String, Object> both = level4(new SummaryService().summarize(t.db, Set.of()));
+      assertEquals("c4, c4b", both.get("run_names"));
+      double c4 = ((Number) t.value("SELECT p95 FROM metric_stats WHERE run = 'c4' AND metric = 'e2e_ms'")).doubleValue();
+      double c4b = ((Number) t.value("SELECT p95 FROM metric_stats WHERE run = 'c4b' AND metric = 'e2e_ms'")).doubleValue();
+      assertTrue(Math.abs(c4 - c4b) > 1, c4 + " " + c4b);
+      assertEquals((c4 + c4b) / 2, ((Number) both.get("e2e_p95_ms")).doubleValue(), 1e-9);
+      Summary one = new SummaryService().summarize(t.db, Set.of("c4"));
+      assertEquals(1, one.levels().size());
+      Map<String, Object> alone = level4(one);
+      assertEquals("c4", alone.get("run_names"));
+      assertEquals(1L, ((Number) alone.get("runs")).longValue());
+      assertEquals(c4, ((Number) alone.get("e2e_p95_ms")).doubleValue(), 1e-9);
+      assertEquals(null, t.value("SELECT getvariable('tt_runs')"), "the selection ends with the summary");
+    }
+  }
+
+  private static Map<String, Object> level4(Summary s) {
+    return s.levels().stream().filter(l -> ((Number) l.get("level")).doubleValue() == 4).findFirst().orElseThrow();
+  }
+
   static List<String> names(JsonNode n) {
     List<String> out = new ArrayList<>();
     n.fieldNames().forEachRemaining(out::add);
