@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -64,6 +65,12 @@ final class SglangRequests implements SpecParser.Handler {
   /** The bootstrap rooms (or rids) of PD failures recorded, oldest first. */
   private final Set<String> pdFailures = new java.util.LinkedHashSet<>();
   private Opened lastReceived;
+  /** Time stats lines of requests opened by a Receive line, for their Finish line: rid → stats. */
+  private final Map<String, TimeStats> pendingStats = new LinkedHashMap<>();
+  /** Hashes of the ids whose time stats were read (every rank may log a request's line: one kept). */
+  private final Set<Long> statsSeen = new HashSet<>();
+  private int statsWallClock = -1;
+  private int statsSteadyClock = -1;
 
   private record Opened(String id, long line, long ts, int clock, String instance) {}
 
@@ -83,6 +90,9 @@ final class SglangRequests implements SpecParser.Handler {
     }
     if (event.equals("pd_failed")) {
       return pdFailed(m, ts, clock);
+    }
+    if (event.equals("time_stats")) {
+      return timeStats(m, ts, clock);
     }
     flushFinished();
     lastReceived = null;
@@ -250,6 +260,10 @@ final class SglangRequests implements SpecParser.Handler {
       }
     }
     reason.apply(r);
+    TimeStats stats = pendingStats.remove(id);
+    if (stats != null) {
+      stats.fill(r, false);
+    }
     for (Map.Entry<String, String> e : meta.entrySet()) {
       String v = e.getValue();
       if (!KNOWN.contains(e.getKey()) && v != null && !v.equals("None") && !v.startsWith("{")
@@ -441,6 +455,265 @@ final class SglangRequests implements SpecParser.Handler {
     return SpecParser.Outcome.RECORD;
   }
 
+  // ---- request time stats (--enable-request-time-stats-logging) ----
+
+  private static final Pattern STAT_ITEM = Pattern.compile("(#?[A-Za-z_][\\w ]*?)=([^,]*)(?:, |$)");
+  /** Longest duration a line may state: a week (older builds wrote an epoch time where the forward entry was unset). */
+  private static final double MAX_DURATION_MS = 7 * 86_400_000.0;
+
+  /**
+   * One {@code ReqTimeStats(…): …} line: the durations the scheduler measured for a request, by
+   * disaggregation mode (unified, prefill, decode), and when it entered the first queue: entry_time
+   * (Unix seconds, 1 ms), or before it start_time (time.perf_counter(), a steady clock of the
+   * process). Every TP rank may log it: the first line of a rid is kept.
+   */
+  private record TimeStats(String mode, Map<String, String> head, Map<String, Double> ms, Double entry,
+      boolean entryIsWall, Map<String, String> more) {
+
+    /**
+     * The request's figures from the durations; times only where the row has none of its own
+     * (a request also read from Receive/Finish lines keeps those), with its own clock.
+     */
+    void fill(RequestRecord r, boolean own) {
+      double pre = preQueueMs();
+      Double queue = ms.get("queue_duration");
+      Double forward = ms.get("forward_duration");
+      boolean decodeServer = mode.equals("decode");
+      // the decode server's forward is the decode, after its own queue: no first token there
+      Double prefill = decodeServer ? null : ms.get("initial_prefill_elapsed");
+      Double decode = decodeServer ? forward : ms.get("post_prefill_elapsed");
+      if (r.promptTokens == null) {
+        r.promptTokens = count("input_len");
+      }
+      if (r.outputTokens == null) {
+        r.outputTokens = count("output_len");
+      }
+      if (r.cachedTokens == null) {
+        r.cachedTokens = count("cached_input_len");
+      }
+      if (r.queueMs == null) {
+        r.queueMs = queue;
+      }
+      if (r.prefillMs == null) {
+        r.prefillMs = prefill;
+      }
+      if (r.decodeMs == null) {
+        r.decodeMs = decode;
+      }
+      if (own) {
+        // a request known from this line alone: its TTFT and E2E as the scheduler saw them
+        if (!mode.equals("unified")) {
+          r.preQueueMs = pre;
+        }
+        if (queue != null && prefill != null) {
+          r.ttftMs = pre + queue + prefill;
+        }
+        if (queue != null && forward != null) {
+          r.e2eMs = pre + queue + forward;
+        }
+      }
+      r.extras.put("time_stats", mode);
+      for (Map.Entry<String, Double> e : ms.entrySet()) {
+        if (!e.getKey().equals("queue_duration") && !e.getKey().equals("initial_prefill_elapsed")
+            && !e.getKey().equals("post_prefill_elapsed")) {
+          r.extras.put(e.getKey().replace("_duration", "") + "_ms", fmt(e.getValue()));
+        }
+      }
+      r.extras.putAll(more);
+      String room = head.get("bootstrap_room");
+      if (room != null) {
+        r.extras.put("bootstrap_room", room);
+      }
+      String attempts = head.get("attempts");
+      if (attempts != null) {
+        r.extras.put("attempts", attempts);
+      }
+      if (!own || entry == null) {
+        return;
+      }
+      // entry_time is the first queue's entry: the scheduler's wait queue (unified), the
+      // prefill server's bootstrap queue, the decode server's pre-allocation queue
+      long at = Math.round(entry * 1e3) * 1_000_000L;
+      r.arrivalNs = at;
+      long queued = at + ns(pre);
+      r.queuedNs = queued;
+      if (queue != null) {
+        long scheduled = queued + ns(queue);
+        r.scheduledNs = scheduled;
+        if (prefill != null) {
+          r.firstTokenNs = scheduled + ns(prefill);
+        }
+        if (forward != null) {
+          r.finishedNs = scheduled + ns(forward);
+        }
+      }
+    }
+
+    /** Before the queue the line names: the prefill server's bootstrap, the decode server's pre-allocation and transfer. */
+    double preQueueMs() {
+      double pre = 0;
+      for (String k : List.of("bootstrap_queue_duration", "prealloc_queue_duration", "bootstrap_duration",
+          "alloc_wait_duration", "transfer_duration")) {
+        Double v = ms.get(k);
+        if (v != null && !(mode.equals("prefill") && k.equals("transfer_duration"))) {
+          pre += v;
+        }
+      }
+      return pre;
+    }
+
+    Integer count(String key) {
+      String v = head.get(key);
+      return v == null ? null : Integer.valueOf(v);
+    }
+
+    static long ns(double ms) {
+      return Math.round(ms * 1e6);
+    }
+
+    /** Plain decimal text (no exponent), for extras. */
+    static String fmt(double v) {
+      return new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+    }
+  }
+
+  private SpecParser.Outcome timeStats(MatchedLine m, long ts, int clock) throws SpecParser.BadLine {
+    TimeStats t = parseTimeStats(m.group("head"), m.group("rest"));
+    if (t == null) {
+      return SpecParser.Outcome.OTHER; // "Unknown Time Stats": a mode this build did not know
+    }
+    String rid = t.head().get("rid");
+    if (!statsSeen.add(hash(rid))) {
+      return SpecParser.Outcome.RECORD; // another rank's line of a request already read
+    }
+    if (inFlight.containsKey(rid)) {
+      // its Receive line was read: the figures join the request its Finish line ends
+      if (pendingStats.size() >= MAX_IN_FLIGHT) {
+        pendingStats.remove(pendingStats.keySet().iterator().next());
+      }
+      pendingStats.put(rid, t);
+      return SpecParser.Outcome.RECORD;
+    }
+    if (lastFinished != null && rid.equals(lastFinished.requestId)) {
+      t.fill(lastFinished, false); // its Finish line came first
+      return SpecParser.Outcome.RECORD;
+    }
+    if (written.contains(hash(rid))) {
+      return SpecParser.Outcome.OTHER; // its request was already written from its Finish line
+    }
+    flushFinished();
+    lastReceived = null;
+    RequestRecord r = new RequestRecord();
+    r.lineNo = m.lineNo;
+    r.run = ctx.defaultRun();
+    r.requestId = rid;
+    r.engine = "sglang";
+    r.instance = SglangSteps.splitRanks(m.origin())[0];
+    r.status = "ok";
+    if (t.entry() != null) {
+      r.clockId = t.entryIsWall() ? statsClock(true) : statsClock(false);
+    }
+    t.fill(r, true);
+    // logged as the request ends: its log time and its end relate the log's clock to entry_time's
+    if (t.entryIsWall() && anchors < ANCHORS && ts != NONE && r.finishedNs != NONE) {
+      anchors++;
+      sink.clockAnchor(clock, ts, r.clockId, r.finishedNs,
+          "time stats line: its log time and entry_time + its durations (to the log's resolution)");
+    }
+    written.add(hash(rid));
+    lastFinished = r; // an access line right after it gives its HTTP status
+    return SpecParser.Outcome.RECORD;
+  }
+
+  private int statsClock(boolean wall) {
+    String base = dev.tokentime.formats.spec.LineSpec.rotationBase(ctx.sourceName());
+    if (wall) {
+      if (statsWallClock < 0) {
+        statsWallClock = sink.clock(new ClockSpec("wall", "sglang-log time stats " + base, 1_000_000, null, false));
+      }
+      return statsWallClock;
+    }
+    if (statsSteadyClock < 0) {
+      statsSteadyClock = sink.clock(new ClockSpec("steady", "sglang-log time stats perf_counter " + base, 1_000_000,
+          null, false));
+    }
+    return statsSteadyClock;
+  }
+
+  /** The line's head (rid, lengths, mode) and its durations; null for a mode without figures. */
+  static TimeStats parseTimeStats(String headText, String rest) throws SpecParser.BadLine {
+    Map<String, String> head = new LinkedHashMap<>();
+    Matcher h = STAT_ITEM.matcher(headText);
+    while (h.find()) {
+      head.putIfAbsent(h.group(1).trim().replace(' ', '_'), h.group(2).trim());
+    }
+    String rid = head.get("rid");
+    if (rid == null || rid.isEmpty() || rid.equals("None")) {
+      throw new SpecParser.BadLine("time stats line without a request id (rid=)");
+    }
+    for (String k : List.of("input_len", "cached_input_len", "output_len", "attempts")) {
+      String v = head.get(k);
+      if (v != null && !v.matches("\\d{1,9}")) {
+        throw new SpecParser.BadLine("time stats " + k.replace('_', ' ') + ": expected a count, got " + shorten(v));
+      }
+    }
+    String mode = head.getOrDefault("type", "unified");
+    if (!mode.equals("unified") && !mode.equals("prefill") && !mode.equals("decode")) {
+      return null;
+    }
+    Map<String, Double> ms = new LinkedHashMap<>();
+    Map<String, String> more = new LinkedHashMap<>();
+    Double entry = null;
+    boolean wall = false;
+    Matcher r = STAT_ITEM.matcher(rest);
+    while (r.find()) {
+      String key = r.group(1).trim();
+      String v = r.group(2).trim();
+      if (key.equals("entry_time") || key.equals("start_time")) {
+        double s = seconds(key, v);
+        if (key.equals("entry_time") && (s < 946_684_800 || s > 4_102_444_800.0)) {
+          throw new SpecParser.BadLine("time stats entry_time: " + v + " is not Unix seconds of 2000-2100");
+        }
+        // start_time 0.0: this build had not set the queue's entry (its durations then run from 0)
+        if (key.equals("entry_time") || s > 0) {
+          entry = s;
+          wall = key.equals("entry_time");
+        }
+      } else if (v.endsWith("ms")) {
+        double d = seconds(key, v.substring(0, v.length() - 2));
+        if (d > MAX_DURATION_MS) {
+          throw new SpecParser.BadLine("time stats " + key + ": " + v + " is no duration (over a week: this build"
+              + " measured it from an unset time)");
+        }
+        ms.putIfAbsent(key, d);
+      } else if (key.equals("transfer_speed") && v.endsWith(" GB/s")) {
+        more.put("transfer_gb_per_s", Double.toString(seconds(key, v.substring(0, v.length() - 5))));
+      } else if (key.equals("transfer_total") && v.endsWith(" MB")) {
+        more.put("transfer_mb", Double.toString(seconds(key, v.substring(0, v.length() - 3))));
+      } else if (key.equals("#retries") && v.matches("\\d{1,9}")) {
+        more.put("retries", v);
+      }
+    }
+    if (!ms.containsKey("queue_duration") && !ms.containsKey("forward_duration")) {
+      throw new SpecParser.BadLine("time stats line without queue_duration or forward_duration");
+    }
+    return new TimeStats(mode, head, ms, entry, wall, more);
+  }
+
+  /** A non-negative finite number (seconds or milliseconds, as the key says). */
+  private static double seconds(String key, String v) throws SpecParser.BadLine {
+    double d;
+    try {
+      d = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new SpecParser.BadLine("time stats " + key + ": expected a number, got " + shorten(v));
+    }
+    if (Double.isNaN(d) || Double.isInfinite(d) || d < 0) {
+      throw new SpecParser.BadLine("time stats " + key + ": expected a non-negative number, got " + shorten(v));
+    }
+    return d;
+  }
+
   // ---- access lines ----
 
   private SpecParser.Outcome access(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
@@ -498,6 +771,10 @@ final class SglangRequests implements SpecParser.Handler {
     r.clockId = o.clock;
     r.arrivalNs = o.ts;
     r.status = status;
+    TimeStats stats = pendingStats.remove(o.id);
+    if (stats != null) {
+      stats.fill(r, false);
+    }
     return r;
   }
 

@@ -439,6 +439,101 @@ class SglangLogFormatTest {
     assertEquals(4, lifecycle.c.records);
   }
 
+  /**
+   * --enable-request-time-stats-logging: a request per ReqTimeStats line, its times from
+   * entry_time (Unix seconds) and the durations SGLang measured; the log's header (UTC+8 here)
+   * and entry_time are related by a clock anchor. The real 2026 line, then every mode and version.
+   */
+  @Test
+  void requestTimeStatsLinesAreRequests() throws IOException {
+    RecordingSink s = real("v05-2026-reqtimestats-unified-doc69732802710.log");
+    assertEquals(1, s.requests.size());
+    RequestRecord r = s.requests.get(0);
+    assertEquals("4b5a1374593f4fddbf07d48d62d67a76", r.requestId);
+    assertEquals(786432, r.promptTokens);
+    assertEquals(0, r.cachedTokens);
+    assertEquals(33, r.outputTokens);
+    assertEquals("ok", r.status);
+    long entry = Instant.parse("2026-09-08T15:26:46.969Z").getEpochSecond() * 1_000_000_000L + 969_000_000L;
+    assertEquals(entry, r.arrivalNs);
+    assertEquals(entry, r.queuedNs);
+    assertEquals(entry + 980_000L, r.scheduledNs, "+ queue_duration 0.98 ms");
+    assertEquals(entry + 980_000L + 142_605_210_000L, r.firstTokenNs, "+ initial_prefill_elapsed");
+    assertEquals(entry + 980_000L + 142_862_780_000L, r.finishedNs, "+ forward_duration");
+    assertEquals(0.98, r.queueMs, 1e-9);
+    assertEquals(142605.21, r.prefillMs, 1e-9);
+    assertEquals(257.57, r.decodeMs, 1e-9);
+    assertEquals(142606.19, r.ttftMs, 1e-6);
+    assertEquals(142863.76, r.e2eMs, 1e-6);
+    assertEquals("unified", r.extras.get("time_stats"));
+    assertEquals("142862.78", r.extras.get("forward_ms"));
+    assertEquals(List.of(), s.c.rejects);
+
+    RecordingSink modes = parse("""
+        [2026-04-08 14:05:20 TP0] ReqTimeStats(rid=p1, bootstrap_room=77, input_len=100, cached_input_len=20, output_len=1, attempts=0, type=prefill): bootstrap_duration=5.00ms, alloc_wait_duration=1.00ms, queue_duration=2.00ms, forward_duration=30.00ms, entry_time=1775657120.000, transfer_speed=12.50 GB/s, transfer_total=64.00 MB, #retries=0
+        [2026-04-08 14:05:20 TP1] ReqTimeStats(rid=p1, bootstrap_room=77, input_len=100, cached_input_len=20, output_len=1, attempts=0, type=prefill): bootstrap_duration=5.00ms, alloc_wait_duration=1.00ms, queue_duration=2.00ms, forward_duration=30.00ms, entry_time=1775657120.000, transfer_speed=12.50 GB/s, transfer_total=64.00 MB, #retries=0
+        [2026-04-08 14:05:21 TP0] ReqTimeStats(rid=d1, bootstrap_room=77, input_len=100, cached_input_len=0, output_len=50, attempts=0, type=decode): prealloc_queue_duration=4.00ms, transfer_duration=6.00ms, queue_duration=1.00ms, forward_duration=500.00ms, entry_time=1775657120.010
+        [2026-04-08 14:05:22] Req Time Stats(rid=u1, input len=38, output len=484, type=unified): queue_duration=0.50ms, forward_duration=900.00ms, start_time=12345.678
+        [2026-04-08 14:05:22] Req Time Stats(rid=u2, input len=38, output len=484, type=unified): queue_duration=0.00ms, forward_duration=1759654443392.38ms, start_time=0.0
+        [2026-04-08 14:05:23] ReqTimeStats(rid=u3, input_len=10, cached_input_len=0, output_len=5, attempts=0, type=unified): queue_duration=1.00ms, forward_duration=20.00ms, entry_time=1775657123.1
+        [2026-04-08 14:05:23] ReqTimeStats(rid=u4, input_len=10, cached_input_len=0, output_len=5, attempts=0, type=mystery): Unknown Time Stats
+        """);
+    assertEquals(List.of("p1", "d1", "u1"), modes.requests.stream().map(x -> x.requestId).toList(),
+        "one request per rid (every rank logs it)");
+    RequestRecord p = modes.requests.get(0);
+    assertEquals(6.0, p.preQueueMs, 1e-9, "bootstrap + allocation wait");
+    assertEquals(2.0, p.queueMs, 1e-9);
+    assertEquals(38.0, p.e2eMs, 1e-9);
+    assertEquals(1775657120_000_000_000L, p.arrivalNs);
+    assertEquals(1775657120_008_000_000L, p.scheduledNs);
+    assertEquals(1775657120_038_000_000L, p.finishedNs);
+    assertEquals("77", p.extras.get("bootstrap_room"));
+    assertEquals("12.5", p.extras.get("transfer_gb_per_s"));
+    assertEquals("64.0", p.extras.get("transfer_mb"));
+    assertEquals("prefill", p.extras.get("time_stats"));
+    RequestRecord d = modes.requests.get(1);
+    assertEquals(10.0, d.preQueueMs, 1e-9, "pre-allocation + transfer");
+    assertEquals(500.0, d.decodeMs, 1e-9, "the decode server's forward is its decode");
+    assertEquals(null, d.prefillMs);
+    assertEquals(RequestRecord.NONE, d.firstTokenNs);
+    assertEquals(1775657120_521_000_000L, d.finishedNs);
+    RequestRecord u = modes.requests.get(2);
+    assertEquals(900.5, u.e2eMs, 1e-9);
+    assertEquals(12345_678_000_000L, u.arrivalNs, "start_time: time.perf_counter(), a steady clock");
+    assertEquals(2, modes.c.rejects.size(), modes.c.rejects.toString());
+    assertTrue(modes.c.rejects.get(0).reason().contains("forward_duration: 1759654443392.38ms is no duration"),
+        modes.c.rejects.get(0).reason());
+    assertTrue(modes.c.rejects.get(1).reason().startsWith("truncated"), "entry_time cut inside its decimals");
+    assertEquals(1, modes.c.other, "a mode without figures");
+  }
+
+  /** A request read from its Receive and Finish lines takes its time stats line's durations. */
+  @Test
+  void timeStatsJoinTheRequestTheirReceiveLineOpened() throws IOException {
+    RecordingSink s = parse("""
+        [2026-04-08 14:05:20] Receive: obj=GenerateReqInput(text='hi', rid='r1')
+        [2026-04-08 14:05:21] ReqTimeStats(rid=r1, input_len=3, cached_input_len=1, output_len=2, attempts=0, type=unified): queue_duration=3.00ms, initial_prefill_elapsed=40.00ms, post_prefill_elapsed=60.00ms, forward_duration=100.00ms, entry_time=1775657120.500
+        [2026-04-08 14:05:21] Finish: obj=GenerateReqInput(text='hi', rid='r1'), out={'text': 'ok', 'meta_info': {'id': 'r1', 'finish_reason': {'type': 'stop'}, 'prompt_tokens': 3, 'completion_tokens': 2, 'e2e_latency': 1.2}}
+        [2026-04-08 14:05:22] Receive: obj=GenerateReqInput(text='hi', rid='r2')
+        [2026-04-08 14:05:23] Finish: obj=GenerateReqInput(text='hi', rid='r2'), out={'text': 'ok', 'meta_info': {'id': 'r2', 'finish_reason': {'type': 'stop'}, 'prompt_tokens': 3, 'completion_tokens': 2, 'e2e_latency': 0.9}}
+        [2026-04-08 14:05:23] ReqTimeStats(rid=r2, input_len=3, cached_input_len=0, output_len=2, attempts=0, type=unified): queue_duration=7.00ms, initial_prefill_elapsed=10.00ms, post_prefill_elapsed=20.00ms, forward_duration=30.00ms, entry_time=1775657122.100
+        """);
+    assertEquals(List.of("r1", "r2"), s.requests.stream().map(x -> x.requestId).toList());
+    RequestRecord r1 = s.requests.get(0);
+    assertEquals(1200.0, r1.e2eMs, 1e-9, "the Finish line's own E2E stays");
+    assertEquals(3.0, r1.queueMs, 1e-9);
+    assertEquals(40.0, r1.prefillMs, 1e-9);
+    assertEquals(60.0, r1.decodeMs, 1e-9);
+    assertEquals(1, r1.cachedTokens);
+    assertEquals(Instant.parse("2026-04-08T14:05:20Z").getEpochSecond() * 1_000_000_000L, r1.arrivalNs,
+        "the Receive line's time stays the arrival");
+    RequestRecord r2 = s.requests.get(1);
+    assertEquals(7.0, r2.queueMs, 1e-9, "a stats line after the Finish line joins it too");
+    assertEquals(10.0, r2.prefillMs, 1e-9);
+    assertEquals(6, s.c.records);
+    assertEquals(List.of(), s.c.rejects);
+  }
+
   /** HiSparse (2026): the GPU pool's usage is the KV usage; the CPU pool's stays in extras. */
   @Test
   void hiSparseGpuPoolIsTheKvUsage() throws IOException {
