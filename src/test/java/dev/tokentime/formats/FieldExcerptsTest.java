@@ -115,6 +115,8 @@ class FieldExcerptsTest {
       // NIM's text header with the full date and ms
       Map.entry("61-nim-text-dated-header-stats-start-dstack1999.log", "vllm-log 6 5 1 0"),
       Map.entry("62-ray-serve-enginedead-untimed-ray53267.log", "vllm-log 7 1 6 0"),
+      // vLLM 0.22's response_body line between a request's last line and its 200
+      Map.entry("63-v0220-response-body-between-complete-and-200-iteration-deltas-codeidx67513209602.log", "vllm-log 32 13 19 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -181,6 +183,15 @@ class FieldExcerptsTest {
     new dev.tokentime.formats.sglang.SglangLogFormat().parse(java.nio.file.Files.newInputStream(
         FIELD.resolve("58-sgl-task-exception-client-disconnected-sgl17031.log")), EXCERPTS.context("58.log"), task);
     assertEquals(0, task.events.size(), task.events.stream().map(e -> e[2]).toList().toString());
+  }
+
+  /** vLLM 0.22 logs the response body between the request's streaming-complete line and its access line. */
+  @Test
+  void aResponseBodyLineKeepsTheRequestNextToItsAccessLine() throws IOException {
+    RecordingSink s = read("63-v0220-response-body-between-complete-and-200-iteration-deltas-codeidx67513209602.log").sink();
+    assertEquals(1, s.requests.size());
+    assertEquals(200, s.requests.get(0).httpStatus, "the 200 after response_body={streaming_started: …} is its");
+    assertEquals("752", s.requests.get(0).extras.get("response_chunks"));
   }
 
   /** NVIDIA NIM's text formatter: vLLM's header with the full date and ms. */

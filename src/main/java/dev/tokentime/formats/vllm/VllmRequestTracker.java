@@ -79,6 +79,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (event.equals("access")) {
       return access(m, ts, clock, raw, off, len);
     }
+    if (event.equals("response_body")) {
+      // the response logged as it is sent: it keeps the request that just ended next to its access line
+      String chunks = m.group("chunks");
+      if (lastEnded != null && chunks != null) {
+        lastEnded.extras.put("response_chunks", chunks);
+      }
+      return SpecParser.Outcome.OTHER;
+    }
     if (ts == NONE) {
       // a request row needs a time: a lifecycle line without one (its header cut off or missing)
       // would make a request of NULL times counted as ok
