@@ -37,6 +37,7 @@
 -- @column reported_icl_mean_ms [ms] The per-request mean inter-chunk latency AIPerf's export of September 2025 wrote in place of the list, else NULL.
 -- @column reported_output_tokens_per_s [tokens/s] The per-request output throughput a tool wrote itself (LLMPerf), else NULL.
 -- @column source_format [text] Input format of the file the request row came from (sources.format).
+-- @column shared_clock [bool] The request's times are on a wall clock, or on the one clock of every request of its run, so spans across requests hold; false where a file gives each request a relative clock of its own (a vLLM result without start_times): a tool's benchmark duration and throughputs then have no reading.
 CREATE OR REPLACE VIEW _peer_requests AS
 SELECT
     l.run,
@@ -70,10 +71,12 @@ SELECT
     TRY_CAST(r.extras['time_to_second_token_ms'] AS DOUBLE) AS reported_ttst_ms,
     TRY_CAST(r.extras['inter_chunk_latency_mean_ms'] AS DOUBLE) AS reported_icl_mean_ms,
     TRY_CAST(r.extras['request_output_throughput_token_per_s'] AS DOUBLE) AS reported_output_tokens_per_s,
-    s.format AS source_format
+    s.format AS source_format,
+    coalesce(c.kind = 'wall', false) OR count(DISTINCT r.clock_id) OVER (PARTITION BY l.run) = 1 AS shared_clock
 FROM request_latency AS l
 JOIN requests AS r USING (request_key)
 JOIN sources AS s ON s.source_id = r.source_id
+LEFT JOIN clocks AS c ON c.clock_id = r.clock_id
 -- the stream's instants come from the derive step's per-request row, not from the tokens: this
 -- view is read by every peer view, several times each
 LEFT JOIN _request_tokens AS t USING (request_key)

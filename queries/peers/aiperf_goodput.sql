@@ -18,7 +18,7 @@ CREATE OR REPLACE MACRO aiperf_goodput(ttft_slo_ms, itl_slo_ms, latency_slo_ms) 
 WITH v AS (
     SELECT
         run,
-        arrival_ns,
+        CASE WHEN shared_clock THEN arrival_ns END AS arrival_ns,
         ttft_ms,
         e2e_ms,
         CASE WHEN output_tokens >= 2 THEN (e2e_ms - ttft_ms) / (output_tokens - 1) END AS itl_ms

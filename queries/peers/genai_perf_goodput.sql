@@ -27,13 +27,14 @@ WITH r AS (
             WHEN service_kind IN ('triton', 'triton_c_api') THEN first_chunk_ns ELSE first_content_ns END AS g_first,
         CASE WHEN service_kind IN ('triton', 'triton_c_api') OR non_generative THEN last_chunk_ns ELSE last_content_ns END AS g_last,
         CASE WHEN service_kind IN ('triton', 'triton_c_api') THEN chunks ELSE content_chunks END AS g_responses,
-        output_tokens
+        output_tokens,
+        shared_clock
     FROM _peer_requests
     WHERE measured
 ),
 v AS (
     SELECT
-        run, arrival_ns, g_last,
+        run, arrival_ns, shared_clock, g_last,
         g_first - arrival_ns AS ttft_ns,
         g_last - arrival_ns AS latency_ns,
         CASE WHEN output_tokens > 1 AND g_responses > 1
@@ -48,8 +49,9 @@ SELECT
         AND (ttft_slo_ms IS NULL OR ttft_ns <= ttft_slo_ms * 1e6)
         AND (itl_slo_ms IS NULL OR itl_ns <= itl_slo_ms * 1e6)
         AND (latency_slo_ms IS NULL OR latency_ns <= latency_slo_ms * 1e6)) AS good_requests,
-    (max(g_last) - min(arrival_ns)) / 1e9 AS duration_s,
-    good_requests / nullif((max(g_last) - min(arrival_ns)) / 1e9, 0) AS goodput
+    -- a span across requests needs their one clock (_peer_requests.shared_clock)
+    CASE WHEN bool_and(shared_clock) THEN (max(g_last) - min(arrival_ns)) / 1e9 END AS duration_s,
+    good_requests / nullif(duration_s, 0) AS goodput
 FROM v
 GROUP BY run
 ORDER BY run

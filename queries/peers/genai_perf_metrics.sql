@@ -34,6 +34,7 @@ valid AS (
     SELECT
         run,
         arrival_ns,
+        shared_clock,
         g_last,
         CASE WHEN NOT non_generative THEN output_tokens END AS osl,
         CASE WHEN NOT non_generative THEN prompt_tokens END AS isl,
@@ -88,7 +89,8 @@ per_run AS (
     FROM (SELECT run, count(*) AS requests FROM r GROUP BY run) AS a
     JOIN (
         SELECT run, count(*) AS request_count, sum(osl) AS total_osl,
-            min(arrival_ns) AS first_ns, max(g_last) AS last_ns
+            -- a span across requests needs their one clock (_peer_requests.shared_clock)
+            CASE WHEN bool_and(shared_clock) THEN min(arrival_ns) END AS first_ns, max(g_last) AS last_ns
         FROM valid GROUP BY run
     ) AS v USING (run)
 )

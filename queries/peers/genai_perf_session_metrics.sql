@@ -15,6 +15,7 @@ WITH valid AS (
         run,
         session_id,
         arrival_ns,
+        shared_clock,
         last_content_ns,
         output_tokens AS osl,
         (last_content_ns - arrival_ns) / 1e6 AS request_latency,
@@ -47,7 +48,7 @@ spans AS (
         sum(osl) / ((max(last_content_ns) - min(arrival_ns)) / 1e9) AS output_token_throughput
     FROM valid
     GROUP BY run, session_id
-    HAVING max(last_content_ns) > min(arrival_ns)
+    HAVING max(last_content_ns) > min(arrival_ns) AND bool_and(shared_clock)
 )
 SELECT s.run, s.session_id, s.metric, s.stat, s.value,
     CASE WHEN s.stat = 'count' THEN 'count' WHEN s.metric LIKE '%length' THEN 'tokens' ELSE 'ms' END AS unit

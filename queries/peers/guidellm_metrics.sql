@@ -33,7 +33,11 @@ WITH req AS (
         p.last_content_ns AS last_ns,
         p.finished_ns,
         p.prompt_tokens,
-        p.output_tokens
+        p.output_tokens,
+        -- another tool's request without the times GuideLLM records (a vLLM result without
+        -- start_times, LLMPerf's records): tokentime's figures of it, never a made-up 0
+        CASE WHEN p.source_format <> 'guidellm-json' THEN p.ttft_ms END AS other_ttft_ms,
+        CASE WHEN p.source_format <> 'guidellm-json' THEN p.e2e_ms END AS other_e2e_ms
     FROM _peer_requests AS p
     JOIN requests AS r USING (request_key)
     WHERE p.measured AND p.ok
@@ -41,7 +45,7 @@ WITH req AS (
 -- 0.2-0.3 leave requests without the value out (no prompt or no output tokens; ITL needs two
 -- tokens) where 0.4 and later count the value as 0
 samples AS (
-    SELECT run, layout, 'request_latency' AS metric, coalesce((finished_ns - arrival_ns) / 1e9, 0.0) AS value,
+    SELECT run, layout, 'request_latency' AS metric, coalesce((finished_ns - arrival_ns) / 1e9, other_e2e_ms / 1e3, 0.0) AS value,
         1.0 AS weight
     FROM req
     UNION ALL
@@ -51,17 +55,19 @@ samples AS (
     SELECT run, layout, 'output_token_count', coalesce(output_tokens, 0)::DOUBLE, 1.0
     FROM req WHERE layout <> '0.2' OR output_tokens > 0
     UNION ALL
-    SELECT run, layout, 'time_to_first_token_ms', coalesce((first_ns - arrival_ns) / 1e6, 0.0), 1.0
+    SELECT run, layout, 'time_to_first_token_ms', coalesce((first_ns - arrival_ns) / 1e6, other_ttft_ms, 0.0), 1.0
     FROM req WHERE layout <> '0.2' OR output_tokens > 0
     UNION ALL
     SELECT run, layout, 'time_per_output_token_ms',
         coalesce(CASE WHEN layout = '0.2' THEN (last_ns - first_ns)
-            ELSE coalesce(last_ns, finished_ns) - arrival_ns END / 1e6 / nullif(output_tokens, 0), 0.0),
+            ELSE coalesce(last_ns, finished_ns) - arrival_ns END / 1e6 / nullif(output_tokens, 0),
+            other_e2e_ms / nullif(output_tokens, 0), 0.0),
         coalesce(output_tokens, 0)::DOUBLE
     FROM req WHERE layout <> '0.2' OR output_tokens > 0
     UNION ALL
     SELECT run, layout, 'inter_token_latency_ms',
-        coalesce(CASE WHEN output_tokens > 1 THEN (last_ns - first_ns) / 1e6 / (output_tokens - 1) END, 0.0),
+        coalesce(CASE WHEN output_tokens > 1 THEN coalesce((last_ns - first_ns) / 1e6,
+            other_e2e_ms - other_ttft_ms) / (output_tokens - 1) END, 0.0),
         -- Python's `(output_tokens or 1) - 1`: 0 tokens weigh nothing, as 1
         coalesce(nullif(output_tokens, 0), 1)::DOUBLE - 1.0
     FROM req WHERE layout <> '0.2' OR output_tokens > 1

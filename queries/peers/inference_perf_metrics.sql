@@ -69,7 +69,7 @@ stats AS (
 ),
 -- every request of the run, failed included, spans the time the throughputs divide by
 span AS (
-    SELECT run, (max(finished_ns) - min(arrival_ns)) / 1e9 AS total_time
+    SELECT run, CASE WHEN bool_and(shared_clock) THEN (max(finished_ns) - min(arrival_ns)) / 1e9 END AS total_time
     FROM _peer_requests
     WHERE measured
     GROUP BY run

@@ -31,6 +31,42 @@ class PeerFiguresTest {
   @TempDir
   Path tmp;
 
+  /**
+   * A vLLM result without start_times (2024 and most of 2025) gives each request a relative clock
+   * of its own: no span across requests holds, so AIPerf's and genai-perf's durations and
+   * throughputs have no reading (they were the longest request's), and GuideLLM's request latency
+   * is tokentime's E2E, not 0.
+   */
+  @Test
+  void aResultWithoutStartTimesHasNoSpanAcrossRequests() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path f = tmp.resolve("in").resolve("c2").resolve("vllm-2qps-20241109.json");
+      Files.createDirectories(f.getParent());
+      Files.writeString(f, """
+          {"date": "20241109-150547", "backend": "vllm", "model_id": "m", "num_prompts": 3, "request_rate": 2.0,
+           "duration": 4.0, "completed": 3, "total_input_tokens": 30, "total_output_tokens": 9,
+           "request_throughput": 0.75, "output_throughput": 2.25,
+           "input_lens": [10, 10, 10], "output_lens": [3, 3, 3], "ttfts": [0.5, 0.25, 1.0],
+           "itls": [[0.1, 0.1], [0.2, 0.2], [0.5, 0.5]], "generated_texts": ["a", "b", "c"], "errors": ["", "", ""],
+           "mean_ttft_ms": 583.3333333333334}
+          """);
+      t.ingest(f);
+      assertEquals(0L, t.count("SELECT * FROM rejects"));
+      assertEquals(0L, t.count("SELECT * FROM aiperf_metrics WHERE metric IN ('benchmark_duration',"
+          + " 'request_throughput', 'output_token_throughput')"));
+      assertEquals(0L, t.count("SELECT * FROM genai_perf_metrics WHERE metric IN ('request_throughput',"
+          + " 'output_token_throughput')"));
+      // E2E: TTFT + the gaps = 0.7, 0.65 and 2.0 s; TTFT as the file says
+      assertClose(1.1166666666666667, ((Number) t.value("SELECT value FROM guidellm_metrics WHERE metric ="
+          + " 'request_latency' AND stat = 'mean'")).doubleValue(), "GuideLLM's request latency");
+      assertClose(583.3333333333334, ((Number) t.value("SELECT value FROM guidellm_metrics WHERE metric ="
+          + " 'time_to_first_token_ms' AND stat = 'mean'")).doubleValue(), "GuideLLM's TTFT");
+      // the tool's own throughput still compares
+      assertClose(2.25, ((Number) t.value("SELECT value FROM vllm_bench_metrics WHERE metric = 'output_throughput'"))
+          .doubleValue(), "vLLM's throughput");
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"embeddings", "rankings", "huggingface-rankings"})
   void genaiPerfNonGenerativeRunsReportLatencyThroughputAndGoodput(String name) throws Exception {
