@@ -117,6 +117,8 @@ class FieldExcerptsTest {
       Map.entry("62-ray-serve-enginedead-untimed-ray53267.log", "vllm-log 7 1 6 0"),
       // vLLM 0.22's response_body line between a request's last line and its 200
       Map.entry("63-v0220-response-body-between-complete-and-200-iteration-deltas-codeidx67513209602.log", "vllm-log 32 13 19 0"),
+      // Ray's own dated line behind vLLM's process tag dates the whole file
+      Map.entry("64-ray-exec-v01011-ansi-ray-dated-line-behind-proc-tag-dennislee22.log", "vllm-log 29 5 24 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -192,6 +194,21 @@ class FieldExcerptsTest {
     assertEquals(1, s.requests.size());
     assertEquals(200, s.requests.get(0).httpStatus, "the 200 after response_body={streaming_started: …} is its");
     assertEquals("752", s.requests.get(0).extras.get("response_chunks"));
+  }
+
+  /**
+   * A Ray executor's log: Ray's own "2025-09-10 23:26:51,364" line behind "(EngineCore_0 pid=1159) "
+   * dates vLLM's month-day lines above it too; read in December of the next year, the version and
+   * config events were dated 2026 and the start and ready after it 2025.
+   */
+  @Test
+  void aDatedLineBehindAProcessTagGivesTheWholeFileItsYear() throws IOException {
+    RecordingSink s = new RecordingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(java.nio.file.Files.newInputStream(FIELD.resolve("64-ray-exec-v01011-ansi-ray-dated-line-behind-proc-tag-dennislee22.log")),
+        new dev.tokentime.ingest.ParseContext("64-ray-exec-v01011-ansi-ray-dated-line-behind-proc-tag-dennislee22.log", "r", false, null, null, Instant.parse("2026-12-01T00:00:00Z"), null), s);
+    assertEquals(List.of("version", "config", "config", "start", "ready"), s.events.stream().map(e -> e[1]).toList());
+    assertEquals(List.of(2025), s.events.stream().map(e -> Instant.EPOCH.plusNanos(Long.parseLong(e[4])).atZone(java.time.ZoneOffset.UTC).getYear())
+        .distinct().toList());
   }
 
   /** NVIDIA NIM's text formatter: vLLM's header with the full date and ms. */

@@ -389,12 +389,15 @@ public final class LogTimes {
   }
 
   private static final java.util.regex.Pattern LINE_DATE = java.util.regex.Pattern.compile(
-      "(?m)^\\[?((?:19|20)\\d\\d)-(\\d\\d)-(\\d\\d)[ T](\\d\\d):(\\d\\d)(?::(\\d\\d))?");
+      // behind colour codes and process tags too: Ray's own "2025-09-10 23:26:51,364\tINFO worker.py"
+      // under vLLM's "(EngineCore_0 pid=1159) " dates a Ray executor's log
+      "(?m)^(?:(?:\\x1b\\[[0-9;]*m|\\([^()\\n]{1,100}\\)|\\[[^\\[\\]\\n]{1,100}\\])\\s*)*"
+          + "\\[?((?:19|20)\\d\\d)-(\\d\\d)-(\\d\\d)[ T](\\d\\d):(\\d\\d)(?::(\\d\\d))?");
 
   /**
    * The date and time of the first line in {@code head} that starts with a date and a time (a
    * wrapper's or a formatter's: "2025-07-08 17:36:59,526 …", "[2025-07-08T…", "2025-07-08T17:36:59Z
-   * stdout F …"), or null: it dates the month-day and time-of-day lines above it better than the
+   * stdout F …"; behind colour codes and process tags), or null: it dates the month-day and time-of-day lines above it better than the
    * file's modification time, which a copy of the file renews.
    */
   static LocalDateTime firstLineDate(byte[] head) {
