@@ -47,7 +47,8 @@ class LifecycleExcerptsTest {
       // the traceback after "Error in chat completion stream generator." is that request's, no crash
       Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 3 5 0"),
       Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0"),
-      Map.entry("27-v0220-streaming-complete-iteration-aggregated-lanzhiwang.log", "vllm-log 30 11 19 0"),
+      // its 200 follows the response_body line, which keeps it next to the request (12 records)
+      Map.entry("27-v0220-streaming-complete-iteration-aggregated-lanzhiwang.log", "vllm-log 30 12 18 0"),
       // the engine's late cleanup line of a request already ended is other
       Map.entry("28-v0220-offline-added-suffix-aborted-by-caller-id-lanzhiwang.log", "vllm-log 24 2 22 0"),
       Map.entry("29-v0220-aborted-engine-id-then-caller-id-lanzhiwang.log", "vllm-log 4 4 0 0")));
@@ -92,6 +93,8 @@ class LifecycleExcerptsTest {
     RequestRecord done = request("27-v0220-streaming-complete-iteration-aggregated-lanzhiwang.log", "chatcmpl-8cf1353bd72254e3");
     assertEquals("ok", done.status);
     assertEquals(null, done.finishReason);
+    assertEquals(200, done.httpStatus, "the 200 after response_body={streaming_started: chunks=807}");
+    assertEquals("807", done.extras.get("response_chunks"));
   }
 
   /** V0's MQLLMEngine and engine loop, V0.9's engine process, V1's EngineCore: each death loses what was in flight. */
