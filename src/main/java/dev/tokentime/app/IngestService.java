@@ -309,8 +309,8 @@ public final class IngestService {
       }
       Path abs = p.path().toAbsolutePath().normalize();
       Path dir = abs.getParent();
-      String run = null;
-      if (p.format().runPerFile() && dir != null && dir.getFileName() != null
+      String run = p.format().runOf(abs);
+      if (run == null && p.format().runPerFile() && dir != null && dir.getFileName() != null
           && perDir.computeIfAbsent(dir, this::formatCounts).getOrDefault(p.format().id(), 0) >= 2) {
         run = dir.getFileName() + "/" + stem(abs.getFileName().toString());
       }

@@ -46,6 +46,16 @@ public interface InputFormat {
   }
 
   /**
+   * The run a file's place in a known layout names, where that layout keeps one run's files in
+   * different folders (the LLMPerf leaderboard's {@code raw_data/individual/X.json} and
+   * {@code raw_data/summary/X.json}: run {@code raw_data/X}); null for the usual rules (the
+   * folder's name, or {@link #runPerFile()}). --run still wins.
+   */
+  default String runOf(java.nio.file.Path file) {
+    return null;
+  }
+
+  /**
    * Whether the format's records may come after anything else in a file, so that a file whose
    * head shows no format may still be its own by its last lines (a console summary printed at
    * the end of a run's log); its parser reads the lines before as other lines.

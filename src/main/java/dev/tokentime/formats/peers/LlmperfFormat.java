@@ -43,6 +43,27 @@ public final class LlmperfFormat implements InputFormat {
     return "runs, requests, reported_metrics";
   }
 
+  /**
+   * The LLMPerf leaderboard's layout (ray-project/llmperf-leaderboard): each provider's records in
+   * {@code raw_data/individual/X.json} and its statistics in {@code raw_data/summary/X.json}, of one
+   * name. Both are the run {@code raw_data/X}, so its figures compare with its requests and each
+   * provider is a run of its own (named by the folder alone, every provider's records were one run).
+   */
+  @Override
+  public String runOf(java.nio.file.Path file) {
+    java.nio.file.Path dir = file.getParent();
+    if (dir == null || dir.getFileName() == null) {
+      return null;
+    }
+    String folder = dir.getFileName().toString();
+    if (!folder.equalsIgnoreCase("individual") && !folder.equalsIgnoreCase("summary")) {
+      return null;
+    }
+    java.nio.file.Path up = dir.getParent();
+    String stem = file.getFileName().toString().replaceFirst("(?i)(?:\\.json)?(?:\\.gz|\\.zst)?$", "");
+    return (up == null || up.getFileName() == null ? "" : up.getFileName() + "/") + stem;
+  }
+
   @Override
   public int sniff(Sample sample) {
     String text = sample.text().stripLeading();

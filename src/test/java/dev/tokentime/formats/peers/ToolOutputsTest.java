@@ -135,6 +135,39 @@ class ToolOutputsTest {
   }
 
   /**
+   * The LLMPerf leaderboard's layout (ray-project/llmperf-leaderboard): raw_data/individual/X.json
+   * and raw_data/summary/X.json are one provider's run, raw_data/X; named by their folders, every
+   * provider's records were the run "individual", their statistics the run "summary", and no figure
+   * met its requests. A real pair of LLMPerf files stands in for two providers.
+   */
+  @Test
+  void theLlmperfLeaderboardsFoldersAreOneRunPerProvider() throws Exception {
+    Path src = DIR.resolve("llmperf-2023-triton-llm-2req");
+    Path raw = tmp.resolve("raw_data");
+    for (String provider : List.of("anyscale_7b", "bedrock_7b")) {
+      Files.createDirectories(raw.resolve("individual"));
+      Files.createDirectories(raw.resolve("summary"));
+      // leading spaces, one count per provider: identical files would be one file read once (and
+      // one that begins with another, a later reading of it)
+      String pad = " ".repeat(provider.length());
+      Files.writeString(raw.resolve("individual").resolve(provider + ".json"), pad + Files.readString(
+          src.resolve("meta-llama-Llama-2-7b-chat-hf_550_150_individual_responses.json")));
+      Files.writeString(raw.resolve("summary").resolve(provider + ".json"), pad + Files.readString(
+          src.resolve("meta-llama-Llama-2-7b-chat-hf_550_150_summary.json")));
+    }
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      IngestResult r = t.ingest(IngestOptions.of(List.of(raw.toString())));
+      assertEquals(0, r.files().stream().mapToLong(IngestResult.FileResult::rejected).sum(), r.files().toString());
+      assertEquals(List.of(List.of("raw_data/anyscale_7b", 2L, 1L), List.of("raw_data/bedrock_7b", 2L, 1L)),
+          t.rows("SELECT run, (SELECT count(*) FROM requests AS q WHERE q.run = u.run),"
+              + " (SELECT count(DISTINCT source_id) FROM reported_metrics AS m WHERE m.run = u.run) FROM runs AS u ORDER BY run"));
+      // the tool's figures sit beside its requests' own
+      assertTrue(t.count("SELECT count(*) FROM peer_comparison WHERE convention = 'llmperf' AND reported_value IS NOT NULL"
+          + " AND convention_value IS NOT NULL") > 0);
+    }
+  }
+
+  /**
    * vllm bench sweep's layout: each combination's folder holds run=N.json (the result with its
    * run_number), summary.json (the same results again, as one array) and, with
    * --warmup-num-prompts, warmup.json (run_number -1). Read as a folder, the summary counted every
