@@ -142,6 +142,8 @@ class FieldExcerptsTest {
       Map.entry("trt-triton-backend-tutorials-pr150.log", "trtllm-log 17 0 17 0"),
       // a model that failed to load: one crash (the E line with its reason, not the I line after)
       Map.entry("trt-triton-glog-load-failed-backend118.log", "trtllm-log 10 1 9 0"),
+      // the PyTorch executor's failure through the Python logger: a crash (was "cannot tell the format")
+      Map.entry("trt-019-pyexec-E-failed-init-executor-rank6-i3879.log", "trtllm-log 2 1 1 0"),
       // quoted glog messages (24.07+) and the server giving up: a crash without a time
       Map.entry("trt-triton-glog-quoted-shutdown-trtllm10450.log", "trtllm-log 5 1 4 0"),
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0")));

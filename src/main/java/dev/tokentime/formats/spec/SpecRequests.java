@@ -94,7 +94,15 @@ final class SpecRequests implements SpecParser.Handler {
       inFlight.put(id, r);
       evictIfFull();
     } else if (r.clockId != atClock) {
-      throw new SpecParser.BadLine("request " + id + ": " + LineSpec.aKind(k.name()) + " time on another clock than its first line's");
+      if (!k.event().equals("error") && !k.event().equals("cancelled") && !k.event().equals("finished")) {
+        throw new SpecParser.BadLine("request " + id + ": " + LineSpec.aKind(k.name()) + " time on another clock than its first line's");
+      }
+      // an ending on the log's clock of a request whose times are on a clock of their own
+      // (TensorRT-LLM's monotonic "at"): how it ended holds, the time stays unknown on its row
+      fill(r, m);
+      r.extras.put("ended_at_line", Long.toString(m.lineNo));
+      end(r, k.event().equals("finished") ? (r.status == null ? "ok" : r.status) : k.event());
+      return SpecParser.Outcome.RECORD;
     }
     switch (k.event()) {
       case "arrival" -> r.arrivalNs = first(r.arrivalNs, at);

@@ -38,6 +38,26 @@ class TrtllmLogSampleTest {
   }
 
   /**
+   * trtllm-serve's OpenAI server aborts the request of a streaming client that went away ("[TRT-LLM]
+   * Address(host=…, port=…) is disconnected, abort N", PR #3214; a 1.3.0rc9 incident's line): the
+   * request is cancelled; a request whose times are on the monotonic clock keeps them and is
+   * cancelled without a time (the line's is on the log's clock). Hand-made lines of that shape.
+   */
+  @Test
+  void aClientThatWentAwayCancelsItsRequest() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      java.nio.file.Path f = t.write("serve/abort.log", """
+          [04/30/2025-14:03:30] [TRT-LLM] [I] Received request 7 at 100.5
+          [04/30/2025-14:03:31] [TRT-LLM] Address(host='127.0.0.1', port=60652) is disconnected, abort 2
+          [04/30/2025-14:03:32] [TRT-LLM] [I] Address(host='127.0.0.1', port=60653) is disconnected, abort 7
+          """);
+      t.ingestSample(IngestOptions.of(List.of(f.toString())), "trtllm-log", 3, 3, 0, 0);
+      assertEquals(List.of(List.of("2", "cancelled", 1746021811_000_000_000L), List.of("7", "cancelled", -1L)),
+          t.rows("SELECT request_id, status, coalesce(finished_ns, -1) FROM requests ORDER BY request_id"));
+    }
+  }
+
+  /**
    * trtllm-serve's disaggregated proxy (TensorRT-LLM main, May 2026; the shape of a developer's
    * public notes, whose repository has no known licence: written here by hand): its module logger
    * tag after the level ("[serve   ]"), its ready lines, a request's error traceback and uvicorn's
