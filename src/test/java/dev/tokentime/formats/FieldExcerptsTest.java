@@ -119,6 +119,8 @@ class FieldExcerptsTest {
       Map.entry("63-v0220-response-body-between-complete-and-200-iteration-deltas-codeidx67513209602.log", "vllm-log 32 13 19 0"),
       // Ray's own dated line behind vLLM's process tag dates the whole file
       Map.entry("64-ray-exec-v01011-ansi-ray-dated-line-behind-proc-tag-dennislee22.log", "vllm-log 29 5 24 0"),
+      // SGLang's access lines behind a Ray actor's tag: SGLang's (was vllm-log: the engine said vllm)
+      Map.entry("65-sgl-ray-sglangengine-ip-access-500-200-slime1514.log", "sglang-log 8 4 4 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
