@@ -19,6 +19,8 @@ final class LoggedRequest {
   long lastTokenNs = NONE;
   long finishedNs = NONE;
   Integer promptTokens;
+  /** Prompt tokens found in a KV cache outside vLLM's own (LMCache's hit tokens), or null. */
+  Integer cachedTokens;
   /** Sum of the streamed deltas' token counts; -1 once a delta's count is unknown. */
   int streamedTokens;
   /** Token count of a complete (non-streaming or "streaming complete") response line. */

@@ -79,6 +79,29 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (event.equals("access")) {
       return access(m, ts, clock, raw, off, len);
     }
+    if (event.equals("lmcache")) {
+      // the cache lookup of a request already known (its Received or Added line came first); one
+      // the log names nowhere else is no request of its own: it would have no time
+      LoggedRequest r = find(m.group("id"));
+      if (r == null) {
+        return SpecParser.Outcome.OTHER;
+      }
+      try {
+        int total = Integer.parseInt(m.group("total"));
+        int hit = Integer.parseInt(m.group("hit"));
+        if (hit > total) {
+          throw new SpecParser.BadLine("LMCache hit tokens " + hit + " exceed the request's " + total + " tokens");
+        }
+        if (r.promptTokens == null) {
+          r.promptTokens = total;
+        }
+        r.cachedTokens = hit;
+        r.extras.put("lmcache_need_to_load", m.group("load"));
+      } catch (NumberFormatException e) {
+        throw new SpecParser.BadLine("LMCache token counts: not counts");
+      }
+      return SpecParser.Outcome.RECORD;
+    }
     if (event.equals("response_body")) {
       // the response logged as it is sent: it keeps the request that just ended next to its access line
       String chunks = m.group("chunks");
@@ -489,6 +512,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     rec.lastTokenNs = r.lastTokenNs;
     rec.finishedNs = r.finishedNs;
     rec.promptTokens = r.promptTokens;
+    rec.cachedTokens = r.cachedTokens;
     rec.outputTokens = r.completeTokens != null ? r.completeTokens
         : r.tokens > 0 && r.streamedTokens >= 0 ? Integer.valueOf(r.streamedTokens) : null;
     rec.status = r.status;

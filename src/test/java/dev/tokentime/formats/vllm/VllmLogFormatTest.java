@@ -533,4 +533,29 @@ class VllmLogFormatTest {
     assertEquals(2, p.sink.tokens.size(), "the complete line is no token row");
     assertEquals(4, p.sink.records);
   }
+
+  /**
+   * LMCache's per-request line (LMCache/LMCache#842's real line, behind its own dated header) gives
+   * the request its prompt length and the tokens found in LMCache; a request the log names nowhere
+   * else is no request of its own (an other line), and more hits than tokens is rejected.
+   */
+  @Test
+  void lmcachesHitTokensAreTheRequestsCachedTokens() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 06-16 15:51:18 [logger.py:43] Received request chatcmpl-d971db31134e43a0ae7da519a2b79253: prompt: 'hi', params: SamplingParams(n=1), prompt_token_ids: None, lora_request: None.\n"
+        + "[2025-06-16 15:51:18,474] LMCache INFO: Reqid: chatcmpl-d971db31134e43a0ae7da519a2b79253, Total tokens 265, LMCache hit tokens: 264, need to load: 264 (vllm_v1_adapter.py:769:lmcache.integration.vllm.vllm_v1_adapter)\n"
+        + "[2025-06-16 15:51:18,475] LMCache INFO: Reqid: chatcmpl-other, Total tokens 12, LMCache hit tokens: 0, need to load: 0 (vllm_v1_adapter.py:769:lmcache.integration.vllm.vllm_v1_adapter)\n"
+        + "INFO 06-16 15:51:18 [logger.py:43] Received request chatcmpl-bad: prompt: 'hi', params: SamplingParams(n=1), prompt_token_ids: None, lora_request: None.\n"
+        + "[2025-06-16 15:51:18,476] LMCache INFO: Reqid: chatcmpl-bad, Total tokens 5, LMCache hit tokens: 9, need to load: 9 (vllm_v1_adapter.py:769:lmcache.integration.vllm.vllm_v1_adapter)\n"
+        + "INFO 06-16 15:51:19 [async_llm.py:400] Finished request chatcmpl-d971db31134e43a0ae7da519a2b79253.\n",
+        Parse.ctx(2025, null, false, null));
+    RequestRecord r = p.full.request("chatcmpl-d971db31134e43a0ae7da519a2b79253");
+    assertEquals(265, r.promptTokens);
+    assertEquals(264, r.cachedTokens);
+    assertEquals("264", r.extras.get("lmcache_need_to_load"));
+    assertEquals(List.of("chatcmpl-d971db31134e43a0ae7da519a2b79253", "chatcmpl-bad"),
+        p.full.requests.stream().map(x -> x.requestId).toList(), "chatcmpl-other: no request of its own");
+    assertEquals(1, p.sink.rejects.size(), p.sink.rejects.toString());
+    assertTrue(p.sink.rejects.get(0).reason().contains("exceed"), p.sink.rejects.get(0).reason());
+  }
 }
