@@ -121,6 +121,8 @@ class FieldExcerptsTest {
       Map.entry("64-ray-exec-v01011-ansi-ray-dated-line-behind-proc-tag-dennislee22.log", "vllm-log 29 5 24 0"),
       // SGLang's access lines behind a Ray actor's tag: SGLang's (was vllm-log: the engine said vllm)
       Map.entry("65-sgl-ray-sglangengine-ip-access-500-200-slime1514.log", "sglang-log 8 4 4 0"),
+      // xinference's "Generate finished" ends the request vLLM's Added line opened
+      Map.entry("66-xinference-vllm091-added-then-generate-finished-xinf3787.log", "vllm-log 2 2 0 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -213,6 +215,15 @@ class FieldExcerptsTest {
     assertEquals(List.of("version", "config", "config", "start", "ready"), s.events.stream().map(e -> e[1]).toList());
     assertEquals(List.of(2025), s.events.stream().map(e -> Instant.EPOCH.plusNanos(Long.parseLong(e[4])).atZone(java.time.ZoneOffset.UTC).getYear())
         .distinct().toList());
+  }
+
+  /** xinference around vLLM 0.9.1: its own end line closes the request with its reason and counts. */
+  @Test
+  void xinferencesGenerateFinishedEndsTheRequest() throws IOException {
+    RecordingSink s = read("66-xinference-vllm091-added-then-generate-finished-xinf3787.log").sink();
+    RequestRecord r = s.requests.get(0);
+    assertEquals(List.of("17e83250-5bdf-11f0-be71-0242a0580c28", "ok", "stop", 30, 24),
+        List.of(r.requestId, r.status, r.finishReason, r.promptTokens, r.outputTokens));
   }
 
   /** NVIDIA NIM's text formatter: vLLM's header with the full date and ms. */

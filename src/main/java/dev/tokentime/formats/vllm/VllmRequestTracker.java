@@ -172,6 +172,19 @@ final class VllmRequestTracker implements SpecParser.Handler {
       }
       case "finished" -> {
         r.status = r.status == null ? "ok" : r.status;
+        // a wrapper's end line says more (xinference's reason and counts)
+        String reason = m.group("reason");
+        if (reason != null) {
+          r.finishReason = reason;
+        }
+        String prompt = m.group("promptTokens");
+        if (prompt != null && r.promptTokens == null) {
+          r.promptTokens = count(prompt, "prompt tokens");
+        }
+        String output = m.group("outputTokens");
+        if (output != null) {
+          r.completeTokens = count(output, "completion tokens");
+        }
         end(r, ts, sameClock);
       }
       case "aborted" -> {
@@ -183,6 +196,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
       default -> throw new IllegalStateException("vllm-log.spec names an unknown event " + event);
     }
     return SpecParser.Outcome.RECORD;
+  }
+
+  private static int count(String digits, String what) throws SpecParser.BadLine {
+    try {
+      return Integer.parseInt(digits);
+    } catch (NumberFormatException e) {
+      throw new SpecParser.BadLine(what + ": " + digits + " is no token count");
+    }
   }
 
   private LoggedRequest find(String id) {
