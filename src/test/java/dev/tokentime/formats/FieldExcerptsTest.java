@@ -123,6 +123,8 @@ class FieldExcerptsTest {
       Map.entry("65-sgl-ray-sglangengine-ip-access-500-200-slime1514.log", "sglang-log 8 4 4 0"),
       // xinference's "Generate finished" ends the request vLLM's Added line opened
       Map.entry("66-xinference-vllm091-added-then-generate-finished-xinf3787.log", "vllm-log 2 2 0 0"),
+      // SGLang's header-less batch lines indented as a docs code block: 3 steps (was 4 other lines)
+      Map.entry("67-sgl-headerless-indented-batch-lines-lmcache-quickstart-pr2382.log", "sglang-log 4 3 1 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
