@@ -125,6 +125,8 @@ class FieldExcerptsTest {
       Map.entry("66-xinference-vllm091-added-then-generate-finished-xinf3787.log", "vllm-log 2 2 0 0"),
       // SGLang's header-less batch lines indented as a docs code block: 3 steps (was 4 other lines)
       Map.entry("67-sgl-headerless-indented-batch-lines-lmcache-quickstart-pr2382.log", "sglang-log 4 3 1 0"),
+      // a PD failure pasted alone, without its header: SGLang's, rejected for want of a time (was "cannot tell the format")
+      Map.entry("68-sgl-052-pd-prefill-bootstrap-failed-untimed-sgl10110.log", "sglang-log 1 0 0 1"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
