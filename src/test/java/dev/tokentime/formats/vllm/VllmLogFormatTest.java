@@ -558,4 +558,21 @@ class VllmLogFormatTest {
     assertEquals(1, p.sink.rejects.size(), p.sink.rejects.toString());
     assertTrue(p.sink.rejects.get(0).reason().contains("exceed"), p.sink.rejects.get(0).reason());
   }
+
+  /**
+   * Ray's dedup suffix the first time it shows, with its notice (ray's own text): removed like the
+   * short suffix, so the stats line before it is whole (it was rejected as truncated).
+   */
+  @Test
+  void raysFirstDedupNoticeIsNoPartOfTheLine() throws Exception {
+    Parse p = Parse.text(LOG, "(EngineCore_0 pid=345, ip=10.42.9.225) INFO 09-10 23:27:01 [loggers.py:123] Engine 000: Avg"
+        + " prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs,"
+        + " GPU KV cache usage: 0.5%, Prefix cache hit rate: 0.0% [repeated 2x across cluster] (Ray deduplicates logs by"
+        + " default. Set RAY_DEDUP_LOGS=0 to disable log deduplication, or see https://docs.ray.io/en/master/"
+        + "ray-observability/user-guides/configure-logging.html#log-deduplication for more options.)\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(1, p.full.stats.size());
+    assertEquals(0.005, p.full.stats.get(0).kvUsage, 1e-12);
+  }
 }
