@@ -127,6 +127,8 @@ class FieldExcerptsTest {
       Map.entry("67-sgl-headerless-indented-batch-lines-lmcache-quickstart-pr2382.log", "sglang-log 4 3 1 0"),
       // a PD failure pasted alone, without its header: SGLang's, rejected for want of a time (was "cannot tell the format")
       Map.entry("68-sgl-052-pd-prefill-bootstrap-failed-untimed-sgl10110.log", "sglang-log 1 0 0 1"),
+      // DJL Serving's "[INFO ] PyProcess - W-309-model-stdout: ": the worker is the instance
+      Map.entry("69-djl-pyprocess-worker-stdout-v0-stats-vllm2912.log", "vllm-log 1 1 0 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -228,6 +230,13 @@ class FieldExcerptsTest {
     RequestRecord r = s.requests.get(0);
     assertEquals(List.of("17e83250-5bdf-11f0-be71-0242a0580c28", "ok", "stop", 30, 24),
         List.of(r.requestId, r.status, r.finishReason, r.promptTokens, r.outputTokens));
+  }
+
+  /** DJL Serving (SageMaker LMI) around vLLM: its worker is the stats' instance. */
+  @Test
+  void djlsWorkerIsTheInstance() throws IOException {
+    RecordingSink s = read("69-djl-pyprocess-worker-stdout-v0-stats-vllm2912.log").sink();
+    assertEquals(List.of("W-309-model"), s.stats.stream().map(r -> r.instance).toList());
   }
 
   /** NVIDIA NIM's text formatter: vLLM's header with the full date and ms. */
