@@ -50,8 +50,11 @@ class TrtllmLogSampleTest {
           [04/30/2025-14:03:30] [TRT-LLM] [I] Received request 7 at 100.5
           [04/30/2025-14:03:31] [TRT-LLM] Address(host='127.0.0.1', port=60652) is disconnected, abort 2
           [04/30/2025-14:03:32] [TRT-LLM] [I] Address(host='127.0.0.1', port=60653) is disconnected, abort 7
+          [04/30/2025-14:03:33] [TRT-LLM] Address(host='127.0.0.1', port=60654) is disconnected, abort 2
           """);
-      t.ingestSample(IngestOptions.of(List.of(f.toString())), "trtllm-log", 3, 3, 0, 0);
+      // the same executor id again (ids start again with the server): rejected, the first kept (it
+      // was written twice, and the file refused for lines that did not add up)
+      t.ingestSample(IngestOptions.of(List.of(f.toString())), "trtllm-log", 4, 3, 0, 1);
       assertEquals(List.of(List.of("2", "cancelled", 1746021811_000_000_000L), List.of("7", "cancelled", -1L)),
           t.rows("SELECT request_id, status, coalesce(finished_ns, -1) FROM requests ORDER BY request_id"));
     }
