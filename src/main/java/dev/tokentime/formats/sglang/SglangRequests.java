@@ -69,6 +69,10 @@ final class SglangRequests implements SpecParser.Handler {
   private final Map<String, TimeStats> pendingStats = new LinkedHashMap<>();
   /** Hashes of the ids whose time stats were read (every rank may log a request's line: one kept). */
   private final Set<Long> statsSeen = new HashSet<>();
+  /** Time stats lines of requests no other line has named yet, for a Finish line after them: rid → line. */
+  private final Map<String, HeldStats> statsOnly = new LinkedHashMap<>();
+  /** Held at most: a Finish line follows its scheduler's line within moments. */
+  static final int STATS_HELD = 4096;
   private int statsWallClock = -1;
   private int statsSteadyClock = -1;
 
@@ -261,6 +265,10 @@ final class SglangRequests implements SpecParser.Handler {
     }
     reason.apply(r);
     TimeStats stats = pendingStats.remove(id);
+    HeldStats held = statsOnly.remove(id);
+    if (stats == null && held != null) {
+      stats = held.t();
+    }
     if (stats != null) {
       stats.fill(r, false);
     }
@@ -457,7 +465,6 @@ final class SglangRequests implements SpecParser.Handler {
 
   // ---- request time stats (--enable-request-time-stats-logging) ----
 
-  private static final Pattern STAT_ITEM = Pattern.compile("(#?[A-Za-z_][\\w ]*?)=([^,]*)(?:, |$)");
   /** Longest duration a line may state: a week (older builds wrote an epoch time where the forward entry was unset). */
   private static final double MAX_DURATION_MS = 7 * 86_400_000.0;
 
@@ -601,28 +608,43 @@ final class SglangRequests implements SpecParser.Handler {
     if (written.contains(hash(rid))) {
       return SpecParser.Outcome.OTHER; // its request was already written from its Finish line
     }
-    flushFinished();
-    lastReceived = null;
+    if (t.entry() == null) {
+      throw new SpecParser.BadLine("time stats of " + rid + " without a time: start_time 0.0 (this build did not"
+          + " record when the request was queued) and no line of the request that has one");
+    }
+    // a request known from this line so far: held, for the Finish line that may follow it (the
+    // tokenizer logs it after the scheduler's line), else written at the end
+    if (statsOnly.size() >= STATS_HELD) {
+      writeStatsOnly(statsOnly.remove(statsOnly.keySet().iterator().next()));
+    }
+    statsOnly.put(rid, new HeldStats(t, m.lineNo, SglangSteps.splitRanks(m.origin())[0], ts, clock));
+    return SpecParser.Outcome.RECORD;
+  }
+
+  /** A time stats line held for its Finish line: the figures, and where and when it was logged. */
+  private record HeldStats(TimeStats t, long line, String instance, long ts, int clock) {}
+
+  /** A request known from its time stats line alone. */
+  private void writeStatsOnly(HeldStats h) {
+    TimeStats t = h.t();
+    String rid = t.head().get("rid");
     RequestRecord r = new RequestRecord();
-    r.lineNo = m.lineNo;
+    r.lineNo = h.line();
     r.run = ctx.defaultRun();
     r.requestId = rid;
     r.engine = "sglang";
-    r.instance = SglangSteps.splitRanks(m.origin())[0];
+    r.instance = h.instance();
     r.status = "ok";
-    if (t.entry() != null) {
-      r.clockId = t.entryIsWall() ? statsClock(true) : statsClock(false);
-    }
+    r.clockId = statsClock(t.entryIsWall());
     t.fill(r, true);
     // logged as the request ends: its log time and its end relate the log's clock to entry_time's
-    if (t.entryIsWall() && anchors < ANCHORS && ts != NONE && r.finishedNs != NONE) {
+    if (t.entryIsWall() && anchors < ANCHORS && h.ts() != NONE && r.finishedNs != NONE) {
       anchors++;
-      sink.clockAnchor(clock, ts, r.clockId, r.finishedNs,
+      sink.clockAnchor(h.clock(), h.ts(), r.clockId, r.finishedNs,
           "time stats line: its log time and entry_time + its durations (to the log's resolution)");
     }
     written.add(hash(rid));
-    lastFinished = r; // an access line right after it gives its HTTP status
-    return SpecParser.Outcome.RECORD;
+    write(r);
   }
 
   private int statsClock(boolean wall) {
@@ -643,9 +665,8 @@ final class SglangRequests implements SpecParser.Handler {
   /** The line's head (rid, lengths, mode) and its durations; null for a mode without figures. */
   static TimeStats parseTimeStats(String headText, String rest) throws SpecParser.BadLine {
     Map<String, String> head = new LinkedHashMap<>();
-    Matcher h = STAT_ITEM.matcher(headText);
-    while (h.find()) {
-      head.putIfAbsent(h.group(1).trim().replace(' ', '_'), h.group(2).trim());
+    for (String[] kv : items(headText)) {
+      head.putIfAbsent(kv[0].replace(' ', '_'), kv[1]);
     }
     String rid = head.get("rid");
     if (rid == null || rid.isEmpty() || rid.equals("None")) {
@@ -665,10 +686,9 @@ final class SglangRequests implements SpecParser.Handler {
     Map<String, String> more = new LinkedHashMap<>();
     Double entry = null;
     boolean wall = false;
-    Matcher r = STAT_ITEM.matcher(rest);
-    while (r.find()) {
-      String key = r.group(1).trim();
-      String v = r.group(2).trim();
+    for (String[] kv : items(rest)) {
+      String key = kv[0];
+      String v = kv[1];
       if (key.equals("entry_time") || key.equals("start_time")) {
         double s = seconds(key, v);
         if (key.equals("entry_time") && (s < 946_684_800 || s > 4_102_444_800.0)) {
@@ -698,6 +718,33 @@ final class SglangRequests implements SpecParser.Handler {
       throw new SpecParser.BadLine("time stats line without queue_duration or forward_duration");
     }
     return new TimeStats(mode, head, ms, entry, wall, more);
+  }
+
+  /**
+   * The line's "key=value" items, split at ", " (no value of these lines holds one; a key is a
+   * name, words with spaces in 0.4's "input len", or "#retries"); an item without "=" is skipped.
+   * A split, not a regex: a long line of one word must cost one pass.
+   */
+  /** A key of these lines: a name (0.4's two words "input len"), or "#retries"; nothing else is kept. */
+  private static final Pattern KEY = Pattern.compile("#?[A-Za-z_]\\w{0,40}(?: [a-z]\\w{0,20})?");
+
+  private static List<String[]> items(String text) {
+    List<String[]> out = new java.util.ArrayList<>();
+    int from = 0;
+    while (from <= text.length()) {
+      int to = text.indexOf(", ", from);
+      String item = text.substring(from, to < 0 ? text.length() : to);
+      int eq = item.indexOf('=');
+      String key = eq > 0 ? item.substring(0, eq).trim() : "";
+      if (KEY.matcher(key).matches()) {
+        out.add(new String[] {key, item.substring(eq + 1).trim()});
+      }
+      if (to < 0) {
+        break;
+      }
+      from = to + 2;
+    }
+    return out;
   }
 
   /** A non-negative finite number (seconds or milliseconds, as the key says). */
@@ -824,6 +871,10 @@ final class SglangRequests implements SpecParser.Handler {
       write(r);
     }
     inFlight.clear();
+    for (HeldStats h : statsOnly.values()) {
+      writeStatsOnly(h);
+    }
+    statsOnly.clear();
   }
 
   private void evictIfFull() {

@@ -12,6 +12,7 @@ import dev.tokentime.testing.TestDb;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -64,6 +65,15 @@ class PeerFiguresTest {
       // the tool's own throughput still compares
       assertClose(2.25, ((Number) t.value("SELECT value FROM vllm_bench_metrics WHERE metric = 'output_throughput'"))
           .doubleValue(), "vLLM's throughput");
+      // beside a request on a wall clock (a client's canonical row in the same run), still no span:
+      // AIPerf's goodput had a duration of the wall-clock request alone (review)
+      Files.writeString(f.resolveSibling("client.jsonl"), "{\"request_id\":\"m-1\",\"clock\":\"wall\","
+          + "\"arrival_ns\":1767225600000000000,\"first_token_ns\":1767225600030000000,"
+          + "\"finished_ns\":1767225604300000000,\"output_tokens\":5,\"status\":\"ok\"}\n");
+      t.ingest(f.resolveSibling("client.jsonl"));
+      assertEquals(List.of(Arrays.asList(4L, null, null)), t.rows("SELECT request_count, benchmark_duration_s, goodput"
+          + " FROM aiperf_goodput(1000, NULL, NULL)"));
+      assertEquals(0L, t.count("SELECT count(*) FROM aiperf_metrics WHERE metric = 'benchmark_duration'"));
     }
   }
 

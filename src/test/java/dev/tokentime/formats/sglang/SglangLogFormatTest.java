@@ -507,6 +507,35 @@ class SglangLogFormatTest {
     assertEquals(1, modes.c.other, "a mode without figures");
   }
 
+  /**
+   * Review cases: the scheduler's time stats line comes before the tokenizer's Finish line (a log
+   * that starts mid-run has no Receive line): one request, the Finish line's figures and the
+   * stats' durations (the Finish line was rejected as a repeat); a line cut inside its last
+   * number's integer part is truncated; start_time 0.0 with no other line of the request is no
+   * request (no time); a long line of one word costs one pass and leaves no key of it.
+   */
+  @Test
+  void timeStatsBeforeTheirFinishLineAndHostileOnes() throws IOException {
+    RecordingSink s = parse("""
+        [2026-04-08 14:05:21] ReqTimeStats(rid=r1, input_len=3, cached_input_len=1, output_len=2, attempts=0, type=unified): queue_duration=3.00ms, initial_prefill_elapsed=40.00ms, post_prefill_elapsed=60.00ms, forward_duration=100.00ms, entry_time=1775657120.500
+        [2026-04-08 14:05:21] Finish: obj=GenerateReqInput(text='hi', rid='r1'), out={'text': 'ok', 'meta_info': {'id': 'r1', 'finish_reason': {'type': 'stop'}, 'prompt_tokens': 3, 'completion_tokens': 2, 'e2e_latency': 1.2}}
+        [2026-04-08 14:05:22] INFO:     127.0.0.1:5000 - "POST /generate HTTP/1.1" 200 OK
+        [2026-04-08 14:05:23] ReqTimeStats(rid=c1, input_len=3, cached_input_len=0, output_len=2, attempts=0, type=unified): queue_duration=3.00ms, initial_prefill_elapsed=40.00ms, post_prefill_elapsed=60.00ms, forward_duration=100
+        [2026-04-08 14:05:23] Req Time Stats(rid=z1, input len=38, output len=484, type=unified): queue_duration=0.50ms, forward_duration=900.00ms, start_time=0.0
+        [2026-04-08 14:05:24] ReqTimeStats(rid=w1, input_len=1, output_len=1, type=unified): queue_duration=1.00ms, %s=1.00ms, forward_duration=2.00ms, entry_time=1775657124.000
+        """.formatted("w".repeat(50_000)));
+    assertEquals(List.of("r1", "w1"), s.requests.stream().map(x -> x.requestId).toList());
+    RequestRecord r1 = s.requests.get(0);
+    assertEquals(1200.0, r1.e2eMs, 1e-9, "the Finish line's E2E");
+    assertEquals(3.0, r1.queueMs, 1e-9, "the stats' queue");
+    assertEquals(40.0, r1.prefillMs, 1e-9);
+    assertEquals(200, r1.httpStatus, "the access line after the Finish line");
+    assertEquals(List.of(4L, 5L), s.c.rejects.stream().map(x -> x.lineNo()).toList(), s.c.rejects.toString());
+    assertTrue(s.c.rejects.get(0).reason().startsWith("truncated"), s.c.rejects.get(0).reason());
+    assertTrue(s.c.rejects.get(1).reason().contains("without a time"), s.c.rejects.get(1).reason());
+    assertEquals(java.util.Set.of("time_stats", "forward_ms"), s.requests.get(1).extras.keySet(), "no key of the long word");
+  }
+
   /** A request read from its Receive and Finish lines takes its time stats line's durations. */
   @Test
   void timeStatsJoinTheRequestTheirReceiveLineOpened() throws IOException {

@@ -575,4 +575,33 @@ class VllmLogFormatTest {
     assertEquals(1, p.full.stats.size());
     assertEquals(0.005, p.full.stats.get(0).kvUsage, 1e-12);
   }
+
+  /**
+   * Review cases: a non-streaming response's body ("response_body={{…}}", "{<empty>}") keeps its
+   * request next to its access line too, and a streaming body's chunk count is its last
+   * "chunks=", not words of the text.
+   */
+  @Test
+  void everyResponseBodyLineKeepsItsRequestNextToItsAccessLine() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "(APIServer pid=66) INFO 09-02 08:46:10 [v1/engine/async_llm.py:346] Added request chatcmpl-a1.\n"
+        + "(APIServer pid=66) INFO 09-02 08:46:11 [entrypoints/logger.py:92] Generated response chatcmpl-a1: output: 'hello', output_token_ids: [1, 2], finish_reason: stop\n"
+        + "(APIServer pid=66) INFO 09-02 08:46:11 [entrypoints/openai/server_utils.py:290] response_body={{\"id\":\"chatcmpl-a1\",\"object\":\"chat.completion\"}}\n"
+        + "(APIServer pid=66) INFO:     127.0.0.1:52052 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n"
+        + "(APIServer pid=66) INFO 09-02 08:46:12 [v1/engine/async_llm.py:346] Added request chatcmpl-a3.\n"
+        + "(APIServer pid=66) INFO 09-02 08:46:13 [entrypoints/logger.py:92] Generated response chatcmpl-a3: output: 'x', output_token_ids: [1], finish_reason: stop\n"
+        + "(APIServer pid=66) INFO 09-02 08:46:13 [entrypoints/openai/server_utils.py:290] response_body={<empty>}\n"
+        + "(APIServer pid=66) INFO:     127.0.0.1:52054 - \"POST /v1/chat/completions HTTP/1.1\" 400 Bad Request\n"
+        + "(APIServer pid=66) INFO 09-02 08:46:14 [v1/engine/async_llm.py:346] Added request chatcmpl-a2.\n"
+        + "(APIServer pid=66) INFO 09-02 08:46:15 [entrypoints/logger.py:92] Generated response chatcmpl-a2 (streaming complete): output: 'hi', output_token_ids: None, finish_reason: streaming_complete\n"
+        + "(APIServer pid=66) INFO 09-02 08:46:15 [entrypoints/openai/server_utils.py:280] response_body={streaming_complete: content='hi chunks=99 there', chunks=3}\n"
+        + "(APIServer pid=66) INFO:     127.0.0.1:52053 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(200, p.full.request("chatcmpl-a1").httpStatus);
+    assertEquals(400, p.full.request("chatcmpl-a3").httpStatus);
+    assertEquals("error", p.full.request("chatcmpl-a3").status);
+    assertEquals(200, p.full.request("chatcmpl-a2").httpStatus);
+    assertEquals("3", p.full.request("chatcmpl-a2").extras.get("response_chunks"));
+    assertEquals(List.of(), p.sink.rejects);
+  }
 }
