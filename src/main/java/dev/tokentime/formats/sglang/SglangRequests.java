@@ -5,6 +5,7 @@ import static dev.tokentime.ingest.RequestRecord.NONE;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.spec.ErrorAccessLines;
+import dev.tokentime.formats.spec.IdHashes;
 import dev.tokentime.formats.spec.LogTimes;
 import dev.tokentime.formats.spec.MatchedLine;
 import dev.tokentime.formats.spec.SpecParser;
@@ -57,7 +58,7 @@ final class SglangRequests implements SpecParser.Handler {
   /** Receive lines waiting for their Finish line: id → {line, ts, clock}. */
   private final Map<String, Opened> inFlight = new LinkedHashMap<>();
   /** Hashes of the ids written from this file (a repeated id is rejected, the first kept). */
-  private final Set<Long> written = new HashSet<>();
+  private final IdHashes written = new IdHashes();
   private int metaClock = -1;
   private int anchors;
   /** The request written by the last request line, held for an access line right after it. */
@@ -68,7 +69,7 @@ final class SglangRequests implements SpecParser.Handler {
   /** Time stats lines of requests opened by a Receive line, for their Finish line: rid → stats. */
   private final Map<String, TimeStats> pendingStats = new LinkedHashMap<>();
   /** Hashes of the ids whose time stats were read (every rank may log a request's line: one kept). */
-  private final Set<Long> statsSeen = new HashSet<>();
+  private final IdHashes statsSeen = new IdHashes();
   /** Time stats lines of requests no other line has named yet, for a Finish line after them: rid → line. */
   private final Map<String, HeldStats> statsOnly = new LinkedHashMap<>();
   /** Held at most: a Finish line follows its scheduler's line within moments. */
@@ -117,7 +118,7 @@ final class SglangRequests implements SpecParser.Handler {
 
   /** A request opened by its Receive line (either format). */
   private SpecParser.Outcome receive(MatchedLine m, String rid, long ts, int clock) throws SpecParser.BadLine {
-    if (inFlight.containsKey(rid) || written.contains(hash(rid))) {
+    if (inFlight.containsKey(rid) || written.contains(rid)) {
       throw new SpecParser.BadLine("request id " + rid + " repeats a request already read from this file;"
           + " the first is kept");
     }
@@ -227,7 +228,7 @@ final class SglangRequests implements SpecParser.Handler {
   private void finishRecord(MatchedLine m, String id, Map<String, String> meta, String text, FinishReason reason,
       long ts, int clock) throws SpecParser.BadLine {
     Opened opened = inFlight.remove(id);
-    if (opened == null && written.contains(hash(id))) {
+    if (opened == null && written.contains(id)) {
       throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this file;"
           + " the first is kept");
     }
@@ -289,7 +290,7 @@ final class SglangRequests implements SpecParser.Handler {
       sink.clockAnchor(clock, ts, metaClock, r.finishedNs,
           "Finish line: its log time and meta_info's request_finished_ts (to the log's resolution)");
     }
-    written.add(hash(id));
+    written.add(id);
     lastFinished = r;
   }
 
@@ -418,7 +419,7 @@ final class SglangRequests implements SpecParser.Handler {
     String id = m.group("id");
     String room = m.group("room");
     String key = room != null ? "room " + room : "rid " + id;
-    if (pdFailures.contains(key) || (!inFlight.containsKey(id) && written.contains(hash(id)))) {
+    if (pdFailures.contains(key) || (!inFlight.containsKey(id) && written.contains(id))) {
       return SpecParser.Outcome.RECORD; // another rank's line of a failure already recorded
     }
     flushFinished();
@@ -433,7 +434,7 @@ final class SglangRequests implements SpecParser.Handler {
       ErrorAccessLines.Dated at = ErrorAccessLines.dated(ts, clock, times, "a failed PD transfer line");
       ts = at.ns();
       clock = at.clock();
-      written.add(hash(id));
+      written.add(id);
       r = new RequestRecord();
       r.lineNo = m.lineNo;
       r.run = ctx.defaultRun();
@@ -590,7 +591,7 @@ final class SglangRequests implements SpecParser.Handler {
       return SpecParser.Outcome.OTHER; // "Unknown Time Stats": a mode this build did not know
     }
     String rid = t.head().get("rid");
-    if (!statsSeen.add(hash(rid))) {
+    if (!statsSeen.add(rid)) {
       return SpecParser.Outcome.RECORD; // another rank's line of a request already read
     }
     if (inFlight.containsKey(rid)) {
@@ -605,7 +606,7 @@ final class SglangRequests implements SpecParser.Handler {
       t.fill(lastFinished, false); // its Finish line came first
       return SpecParser.Outcome.RECORD;
     }
-    if (written.contains(hash(rid))) {
+    if (written.contains(rid)) {
       return SpecParser.Outcome.OTHER; // its request was already written from its Finish line
     }
     if (t.entry() == null) {
@@ -643,7 +644,7 @@ final class SglangRequests implements SpecParser.Handler {
       sink.clockAnchor(h.clock(), h.ts(), r.clockId, r.finishedNs,
           "time stats line: its log time and entry_time + its durations (to the log's resolution)");
     }
-    written.add(hash(rid));
+    written.add(rid);
     write(r);
   }
 
@@ -690,7 +691,7 @@ final class SglangRequests implements SpecParser.Handler {
       String key = kv[0];
       String v = kv[1];
       if (key.equals("entry_time") || key.equals("start_time")) {
-        double s = seconds(key, v);
+        double s = nonNegative(key, v);
         if (key.equals("entry_time") && (s < 946_684_800 || s > 4_102_444_800.0)) {
           throw new SpecParser.BadLine("time stats entry_time: " + v + " is not Unix seconds of 2000-2100");
         }
@@ -700,16 +701,16 @@ final class SglangRequests implements SpecParser.Handler {
           wall = key.equals("entry_time");
         }
       } else if (v.endsWith("ms")) {
-        double d = seconds(key, v.substring(0, v.length() - 2));
+        double d = nonNegative(key, v.substring(0, v.length() - 2));
         if (d > MAX_DURATION_MS) {
           throw new SpecParser.BadLine("time stats " + key + ": " + v + " is no duration (over a week: this build"
               + " measured it from an unset time)");
         }
         ms.putIfAbsent(key, d);
       } else if (key.equals("transfer_speed") && v.endsWith(" GB/s")) {
-        more.put("transfer_gb_per_s", Double.toString(seconds(key, v.substring(0, v.length() - 5))));
+        more.put("transfer_gb_per_s", Double.toString(nonNegative(key, v.substring(0, v.length() - 5))));
       } else if (key.equals("transfer_total") && v.endsWith(" MB")) {
-        more.put("transfer_mb", Double.toString(seconds(key, v.substring(0, v.length() - 3))));
+        more.put("transfer_mb", Double.toString(nonNegative(key, v.substring(0, v.length() - 3))));
       } else if (key.equals("#retries") && v.matches("\\d{1,9}")) {
         more.put("retries", v);
       }
@@ -747,8 +748,8 @@ final class SglangRequests implements SpecParser.Handler {
     return out;
   }
 
-  /** A non-negative finite number (seconds or milliseconds, as the key says). */
-  private static double seconds(String key, String v) throws SpecParser.BadLine {
+  /** A time stats value: a non-negative finite number (seconds, ms, GB/s or MB, as its key says). */
+  private static double nonNegative(String key, String v) throws SpecParser.BadLine {
     double d;
     try {
       d = Double.parseDouble(v);
@@ -803,12 +804,12 @@ final class SglangRequests implements SpecParser.Handler {
     RequestRecord r = new RequestRecord();
     ErrorAccessLines.fill(r, m, status, ts, clock, times, ctx.defaultRun(), "sglang",
         SglangSteps.splitRanks(m.origin())[0]);
-    written.add(hash(r.requestId));
+    written.add(r.requestId);
     sink.request(r, raw, off, len);
   }
 
   private RequestRecord opened(Opened o, String status) {
-    written.add(hash(o.id));
+    written.add(o.id);
     RequestRecord r = new RequestRecord();
     r.lineNo = o.line;
     r.run = ctx.defaultRun();
@@ -889,13 +890,4 @@ final class SglangRequests implements SpecParser.Handler {
     write(r);
   }
 
-  /** A 64-bit hash of an id (FNV-1a): one boxed long per written id, not the id itself. */
-  static long hash(String id) {
-    long h = 0xcbf29ce484222325L;
-    for (int i = 0; i < id.length(); i++) {
-      h ^= id.charAt(i);
-      h *= 0x100000001b3L;
-    }
-    return h;
-  }
 }

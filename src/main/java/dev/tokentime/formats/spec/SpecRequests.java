@@ -33,8 +33,8 @@ final class SpecRequests implements SpecParser.Handler {
   private final String scope;
   private final Map<String, RequestRecord> inFlight = new LinkedHashMap<>();
   private final Map<String, Integer> eventClocks = new LinkedHashMap<>();
-  /** 64-bit hashes of the ids written (a repeated id is rejected: the sink keeps one row per id and file). */
-  private final java.util.Set<Long> written = new java.util.HashSet<>();
+  /** The ids written (a repeated id is rejected: the sink keeps one row per id and file). */
+  private final IdHashes written = new IdHashes();
   private boolean anchored;
   private final LogTimes times;
 
@@ -60,7 +60,7 @@ final class SpecRequests implements SpecParser.Handler {
     if (id == null) {
       throw new SpecParser.BadLine(k.name() + " line: no request id");
     }
-    if (!inFlight.containsKey(id) && written.contains(hash(id))) {
+    if (!inFlight.containsKey(id) && written.contains(id)) {
       throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this file (ids"
           + " start again with a new server process); the first is kept");
     }
@@ -176,19 +176,10 @@ final class SpecRequests implements SpecParser.Handler {
   private void end(RequestRecord r, String status) {
     r.status = status;
     inFlight.remove(r.requestId);
-    written.add(hash(r.requestId));
+    written.add(r.requestId);
     sink.request(r, null, 0, 0);
   }
 
-  /** A 64-bit hash of an id (FNV-1a): one boxed long per written id, not the id itself. */
-  private static long hash(String id) {
-    long h = 0xcbf29ce484222325L;
-    for (int i = 0; i < id.length(); i++) {
-      h ^= id.charAt(i);
-      h *= 0x100000001b3L;
-    }
-    return h;
-  }
 
   private void evictIfFull() {
     if (inFlight.size() <= MAX_IN_FLIGHT) {
@@ -198,7 +189,7 @@ final class SpecRequests implements SpecParser.Handler {
     RequestRecord oldest = it.next();
     it.remove();
     oldest.extras.put("end", "written early: more than " + MAX_IN_FLIGHT + " requests in flight");
-    written.add(hash(oldest.requestId));
+    written.add(oldest.requestId);
     sink.request(oldest, null, 0, 0);
   }
 

@@ -3,6 +3,7 @@ package dev.tokentime.formats.vllm;
 import static dev.tokentime.ingest.RequestRecord.NONE;
 
 import dev.tokentime.formats.spec.ErrorAccessLines;
+import dev.tokentime.formats.spec.IdHashes;
 import dev.tokentime.formats.spec.LogTimes;
 import dev.tokentime.formats.spec.MatchedLine;
 import dev.tokentime.formats.spec.SpecParser;

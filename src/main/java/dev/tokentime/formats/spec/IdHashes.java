@@ -1,31 +1,37 @@
-package dev.tokentime.formats.vllm;
+package dev.tokentime.formats.spec;
 
 import java.nio.charset.StandardCharsets;
 
 /**
  * The request ids already written from a file, as 64-bit hashes in an open-addressing table
- * (8 bytes an id, not a String each): a log may name millions of requests.
+ * (8 bytes an id, not a String each): a log may name millions of requests. Shared by the
+ * formats' request trackers (vllm-log's, SGLang's, the spec engine's own), which reject an id read
+ * again after its request was written.
  */
-final class IdHashes {
+public final class IdHashes {
   private long[] table = new long[1 << 10];
   private int size;
   private boolean hasZero;
 
-  void add(String id) {
+  /** Adds the id; whether it was not there yet. */
+  public boolean add(String id) {
     long h = hash(id);
     if (h == 0) {
+      boolean added = !hasZero;
       hasZero = true;
-      return;
+      return added;
     }
     if (size * 2 >= table.length) {
       grow();
     }
     if (insert(table, h)) {
       size++;
+      return true;
     }
+    return false;
   }
 
-  boolean contains(String id) {
+  public boolean contains(String id) {
     long h = hash(id);
     if (h == 0) {
       return hasZero;
