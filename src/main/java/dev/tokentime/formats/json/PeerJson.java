@@ -109,6 +109,9 @@ public final class PeerJson {
   /** Python's json module writes Infinity and NaN (SGLang's request_rate): accepted. */
   public static final JsonFactory JSON = JsonText.PYTHON;
   public static final ObjectMapper TREE = new ObjectMapper(JSON);
+  /** Reports some tools also save as YAML (GuideLLM): the same tokens as their JSON, read alike. */
+  public static final com.fasterxml.jackson.dataformat.yaml.YAMLFactory YAML =
+      new com.fasterxml.jackson.dataformat.yaml.YAMLFactory();
 
   /** A value that cannot be used; the message becomes the reject reason. */
   public static final class Bad extends Exception {

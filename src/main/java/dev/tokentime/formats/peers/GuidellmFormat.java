@@ -11,11 +11,15 @@ import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
 import dev.tokentime.ingest.Sample;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * GuideLLM's benchmark report ({@code benchmarks.json}, vllm-project/guidellm 0.2 to 0.7 and
@@ -36,11 +40,28 @@ import java.util.Map;
  * {@code measure_end_time}: warm-up, cool-down), which GuideLLM's metrics leave out: such a
  * request's phase is warmup. The metrics' successful statistics become reported_metrics.
  *
+ * <p>The same report saved as YAML ({@code --output-path benchmarks.yaml}: PyYAML's
+ * {@code yaml.dump} of the same model, its keys sorted, so a benchmark's {@code requests} come
+ * before its {@code scheduler_metrics}) is read by the same reader from Jackson's YAML parser.
+ * Records read before their benchmark's window are held (up to {@link #HELD_MAX}) until the window
+ * or the benchmark's end, so key order does not change what is measured.
+ *
  * <p>Counted in records: one per benchmark (its level and statistics) and one per request record.
  * GuideLLM 0.1's report (2024: {@code benchmarks[].benchmarks[].results}) is rejected as such.
  */
 public final class GuidellmFormat implements InputFormat {
   private static final String[] STATUSES = {"successful", "errored", "incomplete"};
+  /**
+   * Request records held per benchmark while its measured window is not known yet (a few hundred
+   * bytes each); past this many they are stored as read, and a reject says the window came late.
+   */
+  static final int HELD_MAX = 200_000;
+  /** A YAML report's top-level keys (sorted, or in the model's order). */
+  private static final Pattern YAML_TOP = Pattern.compile("(?m)^(?:args|benchmarks|config|metadata):\\s*$");
+  /** Keys and values only GuideLLM's reports have, as PyYAML writes them. */
+  private static final Pattern YAML_GUIDELLM = Pattern.compile("(?m)^\\s*(?:-\\s+)?(?:guidellm_version:"
+      + "|type_: (?:generative_benchmark|synchronous|concurrent|throughput|constant|poisson|async_constant|async_poisson)\\s*$"
+      + "|time_to_first_token_ms:|first_token_iteration:|measure_start_time:|strategy_type: )");
 
   @Override
   public String id() {
@@ -49,7 +70,7 @@ public final class GuidellmFormat implements InputFormat {
 
   @Override
   public String description() {
-    return "GuideLLM benchmarks.json (0.2 to 0.7+): a run per benchmark (strategy, rate or streams), its request records and statistics";
+    return "GuideLLM benchmarks.json or .yaml (0.2 to 0.7+): a run per benchmark (strategy, rate or streams), its request records and statistics";
   }
 
   @Override
@@ -66,7 +87,8 @@ public final class GuidellmFormat implements InputFormat {
   public int sniff(Sample sample) {
     String text = sample.text().stripLeading();
     if (!text.startsWith("{")) {
-      return 0;
+      // the YAML form: a top-level key of the report and a key or strategy only GuideLLM writes
+      return YAML_TOP.matcher(text).lookingAt() && YAML_GUIDELLM.matcher(text).find() ? 85 : 0;
     }
     boolean guidellm = text.contains("\"guidellm_version\"") || text.contains("\"generative_benchmark\"")
         || text.contains("\"generative_request_stats\"") || text.contains("\"generative_text_response\"")
@@ -81,22 +103,114 @@ public final class GuidellmFormat implements InputFormat {
 
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
-    try (JsonParser p = PeerJson.JSON.createParser(in)) {
+    BufferedInputStream b = new BufferedInputStream(in);
+    boolean yaml = !startsWithBrace(b);
+    CutMark cut = yaml ? new CutMark(b) : null;
+    try (JsonParser p = yaml ? PeerJson.YAML.createParser(cut) : PeerJson.JSON.createParser(b)) {
       Reader r = new Reader(p, ctx, sink);
       try {
         if (p.nextToken() != JsonToken.START_OBJECT) {
-          sink.reject(1, "not a GuideLLM report: expected a JSON object with a benchmarks list", null, 0, 0);
+          sink.reject(1, "not a GuideLLM report: expected " + (yaml ? "a YAML mapping" : "a JSON object")
+              + " with a benchmarks list", null, 0, 0);
           return 1;
         }
         r.report();
+        if (cut != null && cut.marked) {
+          // the mark did not break the parse (the cut fell where text is free): still a cut file
+          r.units++;
+          sink.reject(Math.max(1, PeerJson.line(p)), "truncated YAML: the file ends inside a line", null, 0, 0);
+        }
       } catch (IOException e) {
         if (!r.pending) {
           r.units++; // the break is outside a record: a unit of its own
         }
-        sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e) + (r.where == null ? "" : " (in " + r.where + ")")
+        r.flushHeld(null); // what was read before the break is kept, as a JSON file's records are
+        String reason = cut == null ? PeerJson.reason(e)
+            : cut.marked ? "truncated YAML: the file ends inside a line" : PeerJson.reason(e).replace("JSON", "YAML");
+        sink.reject(Math.max(1, PeerJson.line(p)), reason + (r.where == null ? "" : " (in " + r.where + ")")
             + "; nothing after this point could be read", null, 0, 0);
       }
       return r.units;
+    }
+  }
+
+  /**
+   * A YAML file cut inside a line (PyYAML ends every file with a newline) still parses: YAML closes
+   * what is open at the end, and a number cut short is another number. So where the input ends
+   * without a newline, text that no YAML line can continue with is appended ({@code " x: y: z"}, a
+   * mapping value where none is allowed, or more text in a quoted scalar left open): the parser
+   * then fails inside the cut record, which is rejected as a cut JSON record is, and the complete
+   * records before it are kept.
+   */
+  private static final class CutMark extends java.io.FilterInputStream {
+    private static final byte[] MARK = " x: y: z\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private int last = '\n';
+    private int markAt = -1;
+    boolean marked;
+
+    CutMark(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      if (markAt < 0) {
+        int n = in.read(b, off, len);
+        if (n > 0) {
+          last = b[off + n - 1];
+          return n;
+        }
+        if (n == 0) {
+          return 0;
+        }
+        if (last == '\n' || last == '\r') {
+          markAt = MARK.length; // a whole last line: nothing to add
+        } else {
+          markAt = 0;
+          marked = true;
+        }
+      }
+      if (markAt >= MARK.length) {
+        return -1;
+      }
+      int n = Math.min(len, MARK.length - markAt);
+      System.arraycopy(MARK, markAt, b, off, n);
+      markAt += n;
+      return n;
+    }
+
+    @Override
+    public boolean markSupported() {
+      return false;
+    }
+  }
+
+  /** Whether the first byte that is not white space (nor a BOM) is '{'; the stream is left unread. */
+  private static boolean startsWithBrace(BufferedInputStream b) throws IOException {
+    b.mark(4096);
+    try {
+      for (int i = 0; i < 4096; i++) {
+        int c = b.read();
+        if (c < 0) {
+          return true; // empty: the JSON reader says so, as before
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == 0xEF || c == 0xBB || c == 0xBF) {
+          continue;
+        }
+        return c == '{';
+      }
+      return true;
+    } finally {
+      b.reset();
     }
   }
 
@@ -113,6 +227,11 @@ public final class GuidellmFormat implements InputFormat {
     boolean pending;
     /** Where the reader is, for a break's reason: "benchmark 2, requests.errored[3]". */
     String where;
+    /** The benchmark's records read before its window was known, in file order. */
+    private final List<Held> held = new ArrayList<>();
+
+    /** A record waiting for its benchmark's window: its start and end in seconds (NaN: none). */
+    private record Held(RequestRecord rec, double start, double end) {}
 
     Reader(JsonParser p, ParseContext ctx, RecordSink sink) {
       this.p = p;
@@ -179,6 +298,7 @@ public final class GuidellmFormat implements InputFormat {
             double a = n.path("measure_start_time").asDouble(Double.NaN);
             double b = n.path("measure_end_time").asDouble(Double.NaN);
             window = a > 0 && b >= a ? new double[] {a, b} : null;
+            flushHeld(window);
             if (window != null && requestsRead > 0) {
               // the records are stored as they stream by: the window cannot mark them any more
               units++;
@@ -207,6 +327,7 @@ public final class GuidellmFormat implements InputFormat {
           default -> p.skipChildren();
         }
       }
+      flushHeld(window); // no window came (0.2-0.3, a run without one): stored as read
       units++;
       if (legacy) {
         sink.reject(line, "benchmark " + index + ": a GuideLLM 0.1 report (benchmarks[].benchmarks[].results,"
@@ -256,7 +377,7 @@ public final class GuidellmFormat implements InputFormat {
      * START_OBJECT. Returns the records read.
      */
     private long requests(String run, int index, double[] window) throws IOException {
-      long read = 0;
+      long read = 0; // stored before the window was known (past HELD_MAX)
       for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
         String status = p.currentName();
         JsonToken v = p.nextToken();
@@ -269,14 +390,20 @@ public final class GuidellmFormat implements InputFormat {
           where = "benchmark " + index + ", requests." + status + "[" + i + "]";
           long line = PeerJson.line(p);
           units++;
-          read++;
           pending = true;
           JsonNode r = PeerJson.TREE.readTree(p);
           pending = false;
           try {
-            request(r, run, status, window, line);
-            if (sink.request(req, null, 0, 0) >= 0) {
-              sink.record();
+            boolean hold = window == null && held.size() < HELD_MAX;
+            RequestRecord into = hold ? new RequestRecord() : req;
+            double[] times = request(r, run, status, window, line, into);
+            if (hold) {
+              held.add(new Held(into, times[0], times[1]));
+            } else {
+              if (window == null) {
+                read++;
+              }
+              store(into);
             }
           } catch (PeerJson.Bad | NumberFormatException x) {
             sink.reject(line, "benchmark " + index + ", requests." + status + "[" + i + "]: " + x.getMessage(), null, 0, 0);
@@ -287,7 +414,29 @@ public final class GuidellmFormat implements InputFormat {
       return read;
     }
 
-    private void request(JsonNode r, String run, String list, double[] window, long line) throws PeerJson.Bad {
+    private void store(RequestRecord rec) {
+      if (sink.request(rec, null, 0, 0) >= 0) {
+        sink.record();
+      }
+    }
+
+    /**
+     * Stores the held records in file order, those outside {@code window} (when given) as
+     * warm-up, as GuideLLM's metrics leave them out.
+     */
+    void flushHeld(double[] window) {
+      for (Held h : held) {
+        if (window != null && !Double.isNaN(h.end) && (h.end < window[0] || h.start > window[1])) {
+          h.rec.phase = "warmup";
+        }
+        store(h.rec);
+      }
+      held.clear();
+    }
+
+    /** Fills {@code req} from the record; returns its start and end in seconds (NaN: none). */
+    private double[] request(JsonNode r, String run, String list, double[] window, long line, RequestRecord req)
+        throws PeerJson.Bad {
       if (!r.isObject()) {
         throw new PeerJson.Bad("expected an object");
       }
@@ -361,6 +510,7 @@ public final class GuidellmFormat implements InputFormat {
       if (window != null && end != null && (end.doubleValue() < window[0] || start.doubleValue() > window[1])) {
         req.phase = "warmup"; // outside the measured window: GuideLLM's metrics leave it out
       }
+      return new double[] {start.doubleValue(), end == null ? Double.NaN : end.doubleValue()};
     }
 
     /**

@@ -207,8 +207,10 @@ class GuidellmFormatTest {
           "scheduler_metrics": {"measure_start_time": 1780000005.0, "measure_end_time": 1780000009.0},
           "config": {"strategy": {"type_": "constant", "rate": 2.0}}}]}
         """);
-    assertTrue(s.c.rejects.get(0).reason().startsWith("benchmark 1: its measured window (scheduler_metrics) comes after"
-        + " its 1 request records"), s.c.rejects.toString());
+    // the record is held until the window comes (keys in another order, as YAML sorts them): it
+    // ended before the window, so it is warm-up, and nothing is rejected
+    assertEquals(List.of(), s.c.rejects, "no reject: the window applies to the records before it");
+    assertEquals("warmup", s.request("a").phase);
     assertEquals(List.of("request_rate", 2.0), List.of(s.c.levels.get("tools")[0], s.c.levels.get("tools")[1]),
         "the level, stated after the requests");
     s = parse(f, """
@@ -217,6 +219,95 @@ class GuidellmFormatTest {
     assertEquals(List.of("benchmark 1: not a GuideLLM benchmark (no args, config, metrics or requests)"),
         s.c.rejects.stream().map(CollectingSink.Rej::reason).toList());
   }
+
+  /**
+   * The YAML form (guidellm/yaml: each JSON report above saved by PyYAML's {@code yaml.dump}, as
+   * GuideLLM's {@code save_file} does for a .yaml path): every table the same as from its JSON,
+   * the window applied although YAML's sorted keys put the requests before it.
+   */
+  @Test
+  void theYamlFormOfAReportReadsAsItsJson() throws Exception {
+    String[] tables = {
+        "SELECT * EXCLUDE (request_key, source_id, line_no, clock_id) FROM requests ORDER BY ALL",
+        "SELECT * FROM runs ORDER BY ALL",
+        "SELECT * EXCLUDE (source_id) FROM reported_metrics ORDER BY ALL",
+        "SELECT * FROM guidellm_metrics ORDER BY ALL"};
+    for (Path[] pair : new Path[][] {{FIXTURE, YAML.resolve("fixture-0.2.yaml")}, {SWEEP, YAML.resolve("sweep-0.5.yaml")}}) {
+      List<List<List<Object>>> json = new java.util.ArrayList<>();
+      List<List<List<Object>>> yaml = new java.util.ArrayList<>();
+      try (TestDb t = new TestDb(tmp.resolve("json-" + pair[1].getFileName()))) {
+        t.ingest(t.writeBytes("run/benchmarks.json", Files.readAllBytes(pair[0])));
+        for (String q : tables) {
+          json.add(t.rows(q));
+        }
+      }
+      try (TestDb t = new TestDb(tmp.resolve("yaml-" + pair[1].getFileName()))) {
+        t.ingest(t.writeBytes("run/benchmarks.yaml", Files.readAllBytes(pair[1])));
+        assertEquals(List.of(List.of("guidellm-json")), t.rows("SELECT format FROM sources"));
+        assertEquals(0L, t.count("SELECT count(*) FROM rejects"));
+        for (String q : tables) {
+          yaml.add(t.rows(q));
+        }
+        if (pair[1].toString().contains("sweep")) {
+          assertEquals(List.of(List.of("c-warm-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "warmup")),
+              t.rows("SELECT request_id, phase FROM requests WHERE phase IS NOT NULL"), "the window, after the requests");
+        }
+      }
+      assertTrue(json.get(0).size() > 0 && json.get(2).size() > 0, "rows to compare");
+      for (int i = 0; i < tables.length; i++) {
+        assertEquals(json.get(i), yaml.get(i), pair[1].getFileName() + ": " + tables[i]);
+      }
+    }
+  }
+
+  @Test
+  void aYamlReportIsClaimedByItsKeysAndOtherYamlIsNot() throws Exception {
+    GuidellmFormat f = new GuidellmFormat();
+    for (String name : new String[] {"fixture-0.2.yaml", "sweep-0.5.yaml"}) {
+      byte[] b = Files.readAllBytes(YAML.resolve(name));
+      int head = Math.min(b.length, 4096);
+      assertEquals(85, f.sniff(new dev.tokentime.ingest.Sample("benchmarks.yaml", b, head)), name);
+    }
+    for (String other : new String[] {
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: vllm\nspec:\n  replicas: 1\n",
+        "load:\n  type: constant\n  stages:\n  - rate: 1\n    duration: 30\napi:\n  type: completion\n",
+        "services:\n  vllm:\n    image: vllm/vllm-openai\n    ports:\n    - 8000:8000\n",
+        "benchmarks:\n- name: ours\n  ttft_p50_ms: 20\n"}) {
+      byte[] b = other.getBytes(StandardCharsets.UTF_8);
+      assertEquals(0, f.sniff(new dev.tokentime.ingest.Sample("x.yaml", b, b.length)), other);
+    }
+  }
+
+  /**
+   * YAML closes what is open at the end of the input, so a cut file parses; a cut line is
+   * rejected instead, never a record with a number cut short, and the records before it stay.
+   */
+  @Test
+  void aCutYamlReportRejectsTheRecordItEndsIn() throws Exception {
+    GuidellmFormat f = new GuidellmFormat();
+    String text = Files.readString(YAML.resolve("sweep-0.5.yaml"));
+    // the first successful record's request_end, cut inside its number: 1764000010.6847 -> 17640000
+    int at = text.indexOf("request_end: 1764000010.6847");
+    assertTrue(at > 0);
+    String cut = text.substring(0, at + "request_end: 17640000".length());
+    RecordingSink s = parse(f, cut);
+    assertEquals(List.of("truncated YAML: the file ends inside a line (in benchmark 1, requests.successful[1]);"
+        + " nothing after this point could be read"), s.c.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertEquals(cut.split("\n", -1).length, s.c.rejects.get(0).lineNo(), "the reject at the cut line");
+    // the errored, the incomplete and the warm-up records came before it (sorted keys) and are kept whole
+    assertEquals(3, s.c.records);
+    assertTrue(s.requests.stream().noneMatch(r -> r.requestId.startsWith("c00-")), "the cut record is not stored");
+    assertEquals(1764000012503000000L, s.request("c-err-cccccccccccccccccccccccccccccc").finishedNs);
+    // cut at a line's end the file is whole as far as YAML can tell; here the record still lacks
+    // its request_start (sorted after request_end) and is rejected for it, never stored
+    String atLineEnd = text.substring(0, text.indexOf("\n", at) + 1);
+    s = parse(f, atLineEnd);
+    assertEquals(List.of("benchmark 1, requests.successful[1]: no request start time (info.timings.request_start)"),
+        s.c.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertEquals(4, s.c.records, "the three records before it and the benchmark");
+  }
+
+  private static final Path YAML = Path.of("src/test/resources/guidellm/yaml");
 
   private static RecordingSink parse(GuidellmFormat f, String text) throws Exception {
     byte[] b = text.getBytes(StandardCharsets.UTF_8);
