@@ -129,18 +129,22 @@ public final class OpenedInput implements AutoCloseable {
   }
 
   /**
-   * The file's format: the one its head shows, else one whose records may come last, after
+   * The file's format: the one its head shows, unless one whose records may come last, after
    * anything (a tool's console summary printed at the end of a run's log: AIPerf's tables after
-   * hundreds of its own log lines), as the last 64 KiB of a plain file show it.
+   * hundreds of its own log lines, vllm bench serve's block after a progress bar of 60 KB), is
+   * surer of the last 64 KiB of a plain file than the head's format is of the head. The same
+   * choice as for a file short enough for its head to hold both: a bench client's log whose head
+   * is the vLLM library's start-up lines is the bench's, not a server log with no request in it.
    */
   public InputFormat sniffed(FormatRegistry formats) throws IOException {
-    InputFormat f = formats.sniff(sample);
-    if (f != null || transcoded || path == null || !Files.isRegularFile(path)) {
+    FormatRegistry.Sniffed head = formats.sniffScored(sample);
+    InputFormat f = head == null ? null : head.format();
+    if (f != null && f.readsFromAnywhere() || transcoded || path == null || !Files.isRegularFile(path)) {
       return f;
     }
     long size = Files.size(path);
     if (size <= SAMPLE_BYTES || binary(sample)) {
-      return null;
+      return f;
     }
     byte[] tail = new byte[SAMPLE_BYTES];
     try (var ch = java.nio.channels.FileChannel.open(path)) {
@@ -159,7 +163,8 @@ public final class OpenedInput implements AutoCloseable {
       start++;
     }
     byte[] lines = java.util.Arrays.copyOfRange(tail, Math.min(start + 1, tail.length), tail.length);
-    return formats.sniffTail(new Sample(path.getFileName().toString(), lines, lines.length));
+    FormatRegistry.Sniffed last = formats.sniffTail(new Sample(path.getFileName().toString(), lines, lines.length));
+    return last != null && (head == null || last.score() > head.score()) ? last.format() : f;
   }
 
   /** A NUL byte in the head: a binary file (an archive, a database), never text a tool printed. */

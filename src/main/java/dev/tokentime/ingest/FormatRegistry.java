@@ -50,15 +50,24 @@ public final class FormatRegistry {
 
   /** The best-scoring format for the sample, or null when none is sure enough. */
   public InputFormat sniff(Sample sample) {
+    Sniffed s = best(sample, f -> true);
+    return s == null ? null : s.format();
+  }
+
+  /** The best format for a sample, with its score (null when none reaches the minimum). */
+  public Sniffed sniffScored(Sample sample) {
     return best(sample, f -> true);
   }
 
   /** The best of the formats whose records may come after anything ({@link InputFormat#readsFromAnywhere}). */
-  public InputFormat sniffTail(Sample tail) {
+  public Sniffed sniffTail(Sample tail) {
     return best(tail, InputFormat::readsFromAnywhere);
   }
 
-  private InputFormat best(Sample sample, java.util.function.Predicate<InputFormat> eligible) {
+  /** A format and how sure its sniff was of a sample (higher: surer). */
+  public record Sniffed(InputFormat format, int score) {}
+
+  private Sniffed best(Sample sample, java.util.function.Predicate<InputFormat> eligible) {
     InputFormat best = null;
     int bestScore = MIN_SCORE - 1;
     for (InputFormat f : byId.values()) {
@@ -68,7 +77,7 @@ public final class FormatRegistry {
         bestScore = s;
       }
     }
-    return best;
+    return best == null ? null : new Sniffed(best, bestScore);
   }
 
   /** For each run-wide id namespace, the formats that share it. */

@@ -100,6 +100,30 @@ class BenchConsoleFormatTest {
   }
 
   /**
+   * A real `vllm bench serve` log of 68 KB (vllm-tpu, April 2026): the vLLM library's start-up
+   * lines, a tqdm bar of 62 KB (1,000 frames joined by carriage returns), then the block, which
+   * starts past the head's 64 KiB. The head looked like a server log with no request in it
+   * (vllm-log, 60): the file was stored as 0 records and its figures lost. The tail's bench block
+   * (85) is surer, as it is where the head holds both.
+   */
+  @Test
+  void aBlockPastTheHeadBeatsAHeadOfStartUpLines(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    Path f = DIR.resolve("vllm-bench-tpu-2026-block-after-64k-rate1.log");
+    byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(f), 64 << 10);
+    assertTrue(!new String(head, StandardCharsets.UTF_8).contains("Serving Benchmark Result"), "the block is past the head");
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(tmp.resolve("db"))) {
+      var r = t.ingest(t.writeBytes("tpu/bench-long-rate1.log", Files.readAllBytes(f))).files().get(0);
+      assertEquals("vllm-bench-console", r.format());
+      assertEquals(List.of(20L, 29L, 0L), List.of(r.records(), r.otherLines(), r.rejected()));
+      assertEquals(List.of(List.of("request_rate", 1.0)), t.rows("SELECT level_kind, level FROM runs"));
+      assertEquals(List.of(List.of("completed", "value", 1000.0), List.of("duration", "value", 3794.56),
+          List.of("ttft", "mean", 1385581.1), List.of("ttft", "p99", 2741976.67)),
+          t.rows("SELECT metric, stat, value FROM reported_metrics WHERE (metric, stat) IN (('completed', 'value'),"
+              + " ('duration', 'value'), ('ttft', 'mean'), ('ttft', 'p99')) ORDER BY metric, stat"));
+    }
+  }
+
+  /**
    * AIPerf's console with GPU telemetry after the run's tables (a real 0.12 run's, then the
    * telemetry summary of AIPerf's docs): one run, its figures as before; the GPUs' tables (power,
    * clocks, temperatures per GPU) are no figures of the run and start no run.
