@@ -129,6 +129,10 @@ class FieldExcerptsTest {
       Map.entry("68-sgl-052-pd-prefill-bootstrap-failed-untimed-sgl10110.log", "sglang-log 1 0 0 1"),
       // DJL Serving's "[INFO ] PyProcess - W-309-model-stdout: ": the worker is the instance
       Map.entry("69-djl-pyprocess-worker-stdout-v0-stats-vllm2912.log", "vllm-log 1 1 0 0"),
+      // a logging config's "[date time][file:line][LEVEL]: " after SGLang's date: 4 prefill steps (was 4 other lines)
+      Map.entry("70-sgl-05-logging-config-bracket-source-level-pd-prefill-sgl22877.log", "sglang-log 4 4 0 0"),
+      // two API servers' "1 Engines Aggregated" with their SpecDecoding lines
+      Map.entry("71-vllm-ascend-two-apiservers-engines-aggregated-specdecode-ascend9803.log", "vllm-log 4 4 0 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -237,6 +241,34 @@ class FieldExcerptsTest {
   void djlsWorkerIsTheInstance() throws IOException {
     RecordingSink s = read("69-djl-pyprocess-worker-stdout-v0-stats-vllm2912.log").sink();
     assertEquals(List.of("W-309-model"), s.stats.stream().map(r -> r.instance).toList());
+  }
+
+  /** A logging config's source and level in brackets after SGLang's own date: each step at that second. */
+  @Test
+  void sglangsHeaderWithALoggingConfigsSourceAndLevel() throws IOException {
+    RecordingSink s = read("70-sgl-05-logging-config-bracket-source-level-pd-prefill-sgl22877.log").sink();
+    assertEquals(4, s.stats.size());
+    EngineStatsRecord first = s.stats.get(0);
+    // [2026-04-15 17:13:10], local time read as UTC here (no zone given)
+    assertEquals(ns("2026-04-15T17:13:10Z"), first.tsNs);
+    assertEquals(List.of(0, 0, 2.49), List.of(first.running, first.waiting, first.promptTokensPerS));
+    assertEquals(List.of(18.0, 22.0, 27.0, 28.0), s.stats.stream().map(r -> r.extras.get("prealloc_req")).toList());
+  }
+
+  /**
+   * vLLM's "N Engines Aggregated" names no engine: two API servers each log one under that name,
+   * kept apart by their process (they were one instance with two rows at one second).
+   */
+  @Test
+  void eachApiServersAggregateIsItsOwnInstance() throws IOException {
+    RecordingSink s = read("71-vllm-ascend-two-apiservers-engines-aggregated-specdecode-ascend9803.log").sink();
+    assertEquals(List.of("APIServer pid=2523786 / 1 Engines Aggregated", "APIServer pid=2523786 / 1 Engines Aggregated",
+        "APIServer pid=2523785 / 1 Engines Aggregated", "APIServer pid=2523785 / 1 Engines Aggregated"),
+        s.stats.stream().map(r -> r.instance).toList());
+    // a percentage is the double nearest its decimal: 32.9% is 0.329 (32.9 / 100 is 0.32899999999999996)
+    assertEquals(List.of(0.329, 0.326), List.of(s.stats.get(0).kvUsage, s.stats.get(2).kvUsage));
+    assertEquals(List.of(0.76, 0.745), List.of(s.stats.get(1).extras.get("spec_avg_draft_acceptance_rate"),
+        s.stats.get(3).extras.get("spec_avg_draft_acceptance_rate")));
   }
 
   /** NVIDIA NIM's text formatter: vLLM's header with the full date and ms. */

@@ -43,7 +43,7 @@ public final class Numbers {
     double v = r.get(0).value();
     boolean percent = unit.equals("%") || (unit.isEmpty() && r.get(0).unit().equals("%"));
     if (percent) {
-      return v / 100.0;
+      return ratio(v);
     }
     if (unit.equals("s") && column.endsWith("_ms")) {
       return v * 1000.0;
@@ -52,6 +52,14 @@ public final class Numbers {
       return v / 1000.0;
     }
     return v;
+  }
+
+  /**
+   * A percentage as a 0..1 ratio, the double nearest the decimal written (81.4 → 0.814, where
+   * 81.4 / 100 is 0.8140000000000001).
+   */
+  public static double ratio(double percent) {
+    return Double.isFinite(percent) ? java.math.BigDecimal.valueOf(percent).movePointLeft(2).doubleValue() : percent / 100;
   }
 
   static String shorten(String s) {

@@ -535,11 +535,17 @@ public final class SpecParser {
    */
   static String instance(MatchedLine m) {
     String own = m.group("instance");
-    if (own == null) {
-      return m.origin();
-    }
-    String ident = m.identity();
-    return ident == null ? own : ident + " / " + own;
+    return own == null ? m.origin() : named(m, own);
+  }
+
+  /**
+   * An engine's name behind the line's wrapper identity. vLLM's "N Engines Aggregated" names no
+   * engine: each API server (--api-server-count) logs its own aggregate under that same name, so
+   * it keeps the process too ("APIServer pid=2523786 / 1 Engines Aggregated").
+   */
+  private static String named(MatchedLine m, String own) {
+    String behind = own.endsWith(" Aggregated") ? m.origin() : m.identity();
+    return behind == null ? own : behind + " / " + own;
   }
 
   /**
@@ -556,11 +562,7 @@ public final class SpecParser {
       return instance(m);
     }
     String engine = lastEngine.get(origin);
-    if (engine == null) {
-      return instance(m);
-    }
-    String ident = m.identity();
-    return ident == null ? engine : ident + " / " + engine;
+    return engine == null ? instance(m) : named(m, engine);
   }
 
   /** Puts a number into a named column of the record being filled. */
@@ -722,14 +724,14 @@ public final class SpecParser {
     List<Numbers.Reading> rs = Numbers.readings(e.value());
     if (rs.size() == 1) {
       Numbers.Reading r = rs.get(0);
-      extras.put(name, r.unit().equals("%") ? r.value() / 100 : r.value());
+      extras.put(name, r.unit().equals("%") ? Numbers.ratio(r.value()) : r.value());
       return;
     }
     boolean units = rs.stream().allMatch(r -> !r.unit().isEmpty() && !r.unit().equals("%"));
     for (int i = 0; i < rs.size(); i++) {
       Numbers.Reading r = rs.get(i);
       String key = units ? name + "_" + KeyValueList.extraName(r.unit()) : name + "_" + (i + 1);
-      extras.put(key, r.unit().equals("%") ? r.value() / 100 : r.value());
+      extras.put(key, r.unit().equals("%") ? Numbers.ratio(r.value()) : r.value());
     }
   }
 
