@@ -52,7 +52,7 @@ final class FastPatterns {
       GENERATED, new Generated());
 
   /** journald short form and RFC 3164 syslog (parsers/wrappers.spec, {@code prefix journald}). */
-  static final String JOURNALD = "^(?:<\\d{1,3}>)?(?<jdate>\\S{3,12}\\s+\\d{1,2}\\s+\\d\\d:\\d\\d:\\d\\d)"
+  static final String JOURNALD = "^(?:<\\d{1,3}>)?(?<jdate>\\S{3,12}\\s+\\d{1,2}\\s+\\d\\d:\\d\\d:\\d\\d(?:\\.\\d{1,9})?)"
       + "\\s+(?<host>[\\w.-]+)\\s+(?<unit>[\\w.@/-]+?)(?:\\[(?<upid>\\d+)\\])?:\\s?";
 
   /** A necessary condition for a pattern to match at a place: false means it cannot. */

@@ -21,6 +21,8 @@ public class SpecFormat implements InputFormat {
   /** How many of a file's first lines the sniff rules look at. */
   static final int SNIFF_LINES = 40;
   private static final Pattern ANSI = Pattern.compile("\\x1b\\[[0-9;]*[A-Za-z]");
+  /** A JSON number (Airflow's "[2025-05-12, 07:54:39 UTC] " is no array of numbers). */
+  private static final String NUMBER = "-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?";
   /**
    * How JSON starts: an object, or an array of objects, arrays, strings or numbers. A bracketed
    * log header is not JSON: "[2025-07-29T16:48:56Z] ", "[vllm-rbln] ", SGLang's
@@ -29,7 +31,7 @@ public class SpecFormat implements InputFormat {
    * with a value too.
    */
   private static final Pattern JSON_START = Pattern.compile(
-      "\\{|\\[\\s*(?:[{\"\\]]|-?\\d[\\d.eE+-]*\\s*[,\\]]|\\[\\s*(?:[\\[{\"\\]]|-?\\d[\\d.eE+-]*\\s*[,\\]]))");
+      "\\{|\\[\\s*(?:[{\"\\]]|" + NUMBER + "\\s*[,\\]]|\\[\\s*(?:[\\[{\"\\]]|" + NUMBER + "\\s*[,\\]]))");
   /** This format's matcher for sniffing, one per thread: building one costs more than a sample's lines. */
   private final ThreadLocal<LineMatcher> sniffMatcher = ThreadLocal.withInitial(() -> new LineMatcher(spec()));
 

@@ -783,10 +783,21 @@ public final class SpecParser {
     }
   }
 
-  /** The first control character other than tab and escape (colour codes), or null. */
+  /**
+   * The first control character other than tab and escape (colour codes), or null. A BEL that
+   * ends an escape's APC sequence (ESC _ … BEL: Buildkite's timestamp marker, which the wrappers
+   * layer strips) is part of it.
+   */
   private static String controlCharacter(String s) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
+      if (c == 0x1b && i + 1 < s.length() && s.charAt(i + 1) == '_') {
+        int bel = s.indexOf('\u0007', i);
+        if (bel > 0 && s.lastIndexOf('\u001b', bel) == i) {
+          i = bel;
+          continue;
+        }
+      }
       if ((c < 0x20 && c != '\t' && c != 0x1b) || c == 0x7f) {
         return String.format("control character U+%04X at column %d", (int) c, i + 1);
       }

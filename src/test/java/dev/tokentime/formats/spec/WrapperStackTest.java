@@ -59,6 +59,13 @@ class WrapperStackTest {
       new Wrapper("syslog5424", s -> "<14>1 2025-08-12T10:00:03.123456Z gpu-1 vllm 2107 - - " + s, true),
       new Wrapper("syslog3164", s -> "<14>Aug 12 10:00:03 gpu-1 vllm[2107]: " + s, false),
       new Wrapper("journald", s -> "Aug 12 10:00:03 gpu-1 vllm[2107]: " + s, false),
+      new Wrapper("journald-short-precise", s -> "Aug 12 10:00:03.123456 gpu-1 vllm[2107]: " + s, false),
+      new Wrapper("journald-short-iso", s -> "2025-08-12T10:00:03+0000 gpu-1 vllm[2107]: " + s, true),
+      new Wrapper("journald-short-iso-precise", s -> "2025-08-12T10:00:03.123456+0000 gpu-1 vllm[2107]: " + s, true),
+      new Wrapper("logcli", s -> "2025-08-12T10:00:03.123456789Z {container=\"vllm\", pod=\"vllm-0\"} " + s, true),
+      new Wrapper("airflow", s -> "[2025-08-12T10:00:03.123+0000] {subprocess.py:93} INFO - " + s, true),
+      new Wrapper("airflow-web", s -> "[2025-08-12, 10:00:03 UTC] {subprocess.py:93} INFO - " + s, false),
+      new Wrapper("buildkite-raw", s -> "\u001b_bk;t=1754992803123\u0007" + s, false),
       new Wrapper("docker-json", s -> json(Map.of("log", s + "\n", "stream", "stdout",
           "time", "2025-08-12T10:00:03.123456789Z")), true),
       new Wrapper("journald-json", s -> json(Map.of("MESSAGE", s, "__REALTIME_TIMESTAMP", "1754992803123456",
@@ -80,6 +87,8 @@ class WrapperStackTest {
   static final List<Wrapper> MIDDLE = List.of(
       new Wrapper("none", s -> s, false),
       new Wrapper("compose", s -> "vllm-1  | " + s, false),
+      new Wrapper("swarm", s -> "vllm_vllm.1.x7k2m9q4abcd@node1    | " + s, false),
+      new Wrapper("pm2", s -> "0|vllm     | " + s, false),
       new Wrapper("stern", s -> "vllm-0 vllm " + s, false),
       new Wrapper("kubectl-prefix", s -> "[pod/vllm-0/vllm] " + s, false),
       // launchers: SkyPilot, mpirun --tag-output --timestamp-output (a ctime: no time used), srun --label
@@ -137,6 +146,46 @@ class WrapperStackTest {
   }
 
   /**
+   * Each wrapper's identity is the line's origin, whatever its clock's shape: journalctl's ISO and
+   * precise forms name the host and unit as its short form does; pm2 and a swarm service their
+   * process; logcli the labels' pod and container.
+   */
+  @Test
+  void wrappersNameWhereTheLineCameFrom() {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    Map<String, String> want = new java.util.LinkedHashMap<>();
+    want.put("Aug 12 10:00:03 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("Aug 12 10:00:03.123456 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("2025-08-12T10:00:03+0000 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("2025-08-12T10:00:03.123456+0000 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("0|vllm     | ", "vllm / APIServer pid=1");
+    want.put("vllm_vllm.1.x7k2m9q4abcd@node1    | ", "vllm_vllm.1.x7k2m9q4abcd@node1 / APIServer pid=1");
+    want.put("2025-08-12T10:00:03.123Z {container=\"vllm\", pod=\"vllm-0\"} ", "vllm-0/vllm / APIServer pid=1");
+    want.put("2025-08-12T10:00:03.123Z {app=\"x\", pod=\"vllm-0\"} ", "vllm-0 / APIServer pid=1");
+    want.put("[2025-08-12T10:00:03.123+0000] {subprocess.py:93} INFO - ", "APIServer pid=1");
+    Map<String, String> got = new java.util.LinkedHashMap<>();
+    for (String w : want.keySet()) {
+      MatchedLine m = new MatchedLine();
+      matcher.match(1, w + INNER.get(0), m);
+      got.put(w, m.kind == null ? "no kind" : m.origin());
+    }
+    assertEquals(want, got);
+  }
+
+  /**
+   * A raw Buildkite job log marks each line with an APC sequence (ESC _ bk;t=epoch-ms BEL): its BEL
+   * is no stray control character (the line was rejected for U+0007), and the marker is stripped.
+   */
+  @Test
+  void aBuildkiteMarkerIsNoControlCharacter() throws Exception {
+    CollectingSink s = parse("\u001b_bk;t=1754992803123\u0007" + INNER.get(0));
+    assertEquals(List.of(), s.rejects);
+    assertEquals(parse(INNER.get(0)).stats, s.stats);
+    CollectingSink bell = parse("\u0007" + INNER.get(0));
+    assertEquals(1, bell.rejects.size(), "a BEL outside such a marker is still rejected");
+  }
+
+  /**
    * Resync peels only what comes before a line's header: a message that quotes a tag or a header
    * stays the message, and a line with no start a vLLM line can have stays as it is.
    */
@@ -166,7 +215,9 @@ class WrapperStackTest {
       // the row's figures are the bare line's; only its time may be finer
       assertEquals(plain.stats.get(0).replaceAll("ts=\\d+ ", ""), row.replaceAll("ts=\\d+ ", ""), out.name());
       if (out.timed()) {
-        assertTrue(row.contains("ts=175499280312"), out.name() + ": " + row);
+        // to the wrapper's sub-second digits, where it has them (journalctl's short-iso has none)
+        boolean fraction = !out.name().equals("journald-short-iso");
+        assertTrue(row.contains(fraction ? "ts=175499280312" : "ts=1754992803000000000 "), out.name() + ": " + row);
       }
     }
   }
