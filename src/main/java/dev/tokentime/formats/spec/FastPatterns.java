@@ -55,12 +55,17 @@ final class FastPatterns {
   static final String JOURNALD = "^(?:<\\d{1,3}>)?(?<jdate>\\S{3,12}\\s+\\d{1,2}\\s+\\d\\d:\\d\\d:\\d\\d(?:\\.\\d{1,9})?)"
       + "\\s+(?<host>[\\w.-]+)\\s+(?<unit>[\\w.@/-]+?)(?:\\[(?<upid>\\d+)\\])?:\\s?";
 
+  /** journalctl -o short-iso (parsers/wrappers.spec, {@code prefix journaldiso}). */
+  static final String JOURNALD_ISO = "^(?<ts>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?(?:Z|[+-]\\d\\d:?\\d\\d))"
+      + "\\s+(?<host>[\\w.-]+)\\s+(?<unit>[\\w.@/-]+?)\\[(?<upid>\\d+)\\]:\\s?";
+
   /** A necessary condition for a pattern to match at a place: false means it cannot. */
   interface Precheck {
     boolean mayMatch(String s, int from);
   }
 
-  private static final Map<String, Precheck> PRECHECKS = Map.of(JOURNALD, FastPatterns::mayBeJournald);
+  private static final Map<String, Precheck> PRECHECKS = Map.of(JOURNALD, FastPatterns::mayBeJournald,
+      JOURNALD_ISO, FastPatterns::mayBeJournaldIso);
 
   /** A precheck written for exactly this pattern text, or null. */
   static Precheck precheck(String regex) {
@@ -99,6 +104,36 @@ final class FastPatterns {
       i++;
     }
     return at(s, i, ' ');
+  }
+
+  /**
+   * JOURNALD_ISO, on printable ASCII: the timestamp holds no space, so the first space ends it;
+   * then a host word, spaces, and a unit whose characters run up to a '['. A container timestamp
+   * before a vLLM line fails at the '(' of its process tag, a CRI line at "stdout F " (no '[').
+   */
+  private static boolean mayBeJournaldIso(String s, int from) {
+    int end = Math.min(s.length(), from + 40);
+    int i = from;
+    while (i < end && s.charAt(i) != ' ') {
+      i++;
+    }
+    if (i == end || i == from) {
+      return false;
+    }
+    i = spaces(s, i);
+    int host = i;
+    while (i < s.length() && (word(s.charAt(i)) || s.charAt(i) == '.' || s.charAt(i) == '-')) {
+      i++;
+    }
+    if (i == host || !at(s, i, ' ')) {
+      return false;
+    }
+    i = spaces(s, i);
+    int unit = i;
+    while (i < s.length() && (word(s.charAt(i)) || "./@-".indexOf(s.charAt(i)) >= 0)) {
+      i++;
+    }
+    return i > unit && at(s, i, '[');
   }
 
   /** The equivalent of exactly this pattern text, or null. */

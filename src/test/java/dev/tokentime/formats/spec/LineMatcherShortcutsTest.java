@@ -62,7 +62,15 @@ class LineMatcherShortcutsTest {
       "(Llumlet(iid=f3664 pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
       "(Llumlet(iid f3664) pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
       "(Llumlet(a=1,b:2.c-d) rank=3 pid=1, ip=10.0.0.1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
-      "[1;36m(APIServer pid=1)[0;0m INFO 01-01 00:00:00 [x.py:1] Added request r.");
+      "[1;36m(APIServer pid=1)[0;0m INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      // journalctl -o short-iso and its near misses (its precheck)
+      "2025-08-12T10:00:03+0000 gpu-1 vllm[2107]: (APIServer pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "2025-08-12T10:00:03.123456+0000 gpu-1 vllm@x/y.z[2107]: INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "2025-08-12T10:00:03Z  gpu-1   vllm[2107]:INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "2025-08-12T10:00:03Z gpu-1 vllm 2107: INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "2025-08-12T10:00:03Z stdout F INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "2025-08-12T10:00:03Z gpu(1) vllm[2107]: INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "2025-08-12T10:00:03Z gpu-1 [2107]: INFO 01-01 00:00:00 [x.py:1] Added request r.");
 
   @Test
   void shortcutsNeverChangeWhatALineMatches() throws IOException {
