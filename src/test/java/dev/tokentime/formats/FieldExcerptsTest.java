@@ -133,6 +133,9 @@ class FieldExcerptsTest {
       Map.entry("70-sgl-05-logging-config-bracket-source-level-pd-prefill-sgl22877.log", "sglang-log 4 4 0 0"),
       // two API servers' "1 Engines Aggregated" with their SpecDecoding lines
       Map.entry("71-vllm-ascend-two-apiservers-engines-aggregated-specdecode-ascend9803.log", "vllm-log 4 4 0 0"),
+      // V1's output handler failing after the engine died: one crash each, not a second for its traceback
+      Map.entry("72-v1-enginecore-dp0-died-output-handler-traceback-mineru4463.log", "vllm-log 5 1 4 0"),
+      Map.entry("73-v1-apiserver-n-output-handler-enginedead-ascend7384.log", "vllm-log 10 1 9 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -269,6 +272,20 @@ class FieldExcerptsTest {
     assertEquals(List.of(0.329, 0.326), List.of(s.stats.get(0).kvUsage, s.stats.get(2).kvUsage));
     assertEquals(List.of(0.76, 0.745), List.of(s.stats.get(1).extras.get("spec_avg_draft_acceptance_rate"),
         s.stats.get(3).extras.get("spec_avg_draft_acceptance_rate")));
+  }
+
+  /**
+   * The engine's death as V1's API server logs it: "Engine core proc EngineCore_DP0 died
+   * unexpectedly" (or EngineDeadError at the end), then "AsyncLLM output_handler failed." and its
+   * traceback. One crash, at the death (the traceback was a second crash event at the same second).
+   */
+  @Test
+  void anOutputHandlersTracebackIsPartOfTheEnginesDeath() throws IOException {
+    RecordingSink s = read("72-v1-enginecore-dp0-died-output-handler-traceback-mineru4463.log").sink();
+    assertEquals(List.of("crash"), s.events.stream().map(e -> e[1]).toList());
+    s = read("73-v1-apiserver-n-output-handler-enginedead-ascend7384.log").sink();
+    assertEquals(1, s.events.size());
+    assertTrue(s.events.get(0)[2].startsWith("vllm.v1.engine.exceptions.EngineDeadError"), s.events.get(0)[2]);
   }
 
   /** NVIDIA NIM's text formatter: vLLM's header with the full date and ms. */
