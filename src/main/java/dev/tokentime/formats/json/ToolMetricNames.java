@@ -41,7 +41,26 @@ public final class ToolMetricNames {
   /** "Total Input Sequence Length (tokens)" → {total_isl, tokens}: {@link #split}, then the JSON's tag. */
   public static String[] tagged(String display) {
     String[] s = split(display);
-    return new String[] {jsonTag(s[0]), s[1]};
+    String name = display.strip();
+    int open = name.lastIndexOf('(');
+    // a percentage named with "%" ("Overall Usage Prompt Cache Read % (%)") is the JSON's *_pct
+    boolean pct = (open > 0 && name.endsWith(")") ? name.substring(0, open) : name).strip().endsWith("%");
+    String tag = jsonTag(s[0]);
+    if (pct && !tag.endsWith("_pct")) {
+      tag = tag + "_pct";
+    }
+    return new String[] {tag, s[1].isEmpty() ? countUnit(tag) : s[1]};
+  }
+
+  /**
+   * The unit AIPerf's JSON gives a count its CSV and console show without one: requests for the
+   * request counts, count for the HTTP chunks; else none.
+   */
+  static String countUnit(String tag) {
+    if (tag.endsWith("request_count") || tag.equals("osl_mismatch_count")) {
+      return "requests";
+    }
+    return tag.startsWith("http_req_chunks_") ? "count" : "";
   }
 
   /**

@@ -57,6 +57,9 @@ class ToolOutputsTest {
       Map.entry("aiperf-0.3-plotfixture-c1/profile_export_aiperf.json", "aiperf-summary 1 0"),
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export.jsonl", "aiperf-jsonl 5 0"),
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_aiperf.json", "aiperf-summary 1 0"),
+      // AIPerf 0.10 (2026): the CSV's 45 figures (its empty GPU telemetry table's header is other), the JSON a record
+      Map.entry("aiperf-0.10-multiturn-ngrok-c2/profile_export_aiperf.csv", "aiperf-summary 45 0"),
+      Map.entry("aiperf-0.10-multiturn-ngrok-c2/profile_export_aiperf.json", "aiperf-summary 1 0"),
       // the console's three tables and its panel: one run, no reject
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_console.txt", "aiperf-console 29 0"),
       // GuideLLM 0.2: the benchmark (its level and statistics) and its one request record

@@ -24,7 +24,8 @@ class ToolSummaryFormatTest {
     assertTrue(s.reported.contains("run1 null time_to_first_token p99 3833.39 ms"), s.reported.toString());
     assertTrue(s.reported.contains("run1 null inter_chunk_latency std 23.88 ms"), s.reported.toString());
     assertTrue(s.reported.contains("run1 null request_throughput avg 9.55 requests/sec"), s.reported.toString());
-    assertTrue(s.reported.contains("run1 null error_request_count avg 11.0 "), s.reported.toString());
+    // no unit in the CSV: the JSON's, requests
+    assertTrue(s.reported.contains("run1 null error_request_count avg 11.0 requests"), s.reported.toString());
   }
 
   /** One run's CSV and JSON store each figure under one name: the JSON's tag, not the CSV's display name. */
@@ -44,6 +45,24 @@ class ToolSummaryFormatTest {
         "max_response_timestamp")), run1.toString());
     assertEquals("total_isl", dev.tokentime.formats.json.ToolMetricNames.tagged("Total Input Sequence Length (tokens)")[0]);
     assertEquals("max_response_timestamp", dev.tokentime.formats.json.ToolMetricNames.tagged("Maximum Response Timestamp (ns)")[0]);
+  }
+
+  /**
+   * AIPerf 0.10's CSV beside its JSON (a real 2026 run): each CSV figure under the JSON's name and
+   * unit. "Overall Usage Prompt Cache Read % (%)" is overall_usage_prompt_cache_read_pct, and the
+   * counts shown without a unit have the JSON's (requests, count), not none.
+   */
+  @Test
+  void aiperf010sCsvFiguresHaveTheJsonsNamesAndUnits() throws IOException {
+    java.util.function.Function<CollectingSink, java.util.Set<String>> nameUnit = s -> s.reported.stream()
+        .map(r -> r.split(" ")).map(f -> f[2] + " " + f[f.length - 1])
+        .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    Path dir = Path.of("src/test/resources/real-logs/tools/aiperf-0.10-multiturn-ngrok-c2");
+    var csv = nameUnit.apply(Parsing.parse(aiperf, Files.readAllBytes(dir.resolve("profile_export_aiperf.csv")), "r"));
+    var json = nameUnit.apply(Parsing.parse(aiperf, Files.readAllBytes(dir.resolve("profile_export_aiperf.json")), "r"));
+    assertEquals(java.util.List.of(), csv.stream().filter(n -> !json.contains(n)).toList(), "CSV name and unit not in the JSON");
+    assertTrue(csv.containsAll(java.util.List.of("overall_usage_prompt_cache_read_pct %", "request_count requests",
+        "osl_mismatch_count requests", "http_req_chunks_received count")), csv.toString());
   }
 
   @Test
