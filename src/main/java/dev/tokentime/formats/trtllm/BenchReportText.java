@@ -91,12 +91,13 @@ final class BenchReportText {
       unit = "%";
       value = value.substring(0, value.length() - 1);
     }
-    Double v = number(value);
+    boolean version = label.toLowerCase(Locale.ROOT).contains("version");
+    // a version is no figure, even one that reads as a number ("TensorRT LLM Version:   1.2", 1.2)
+    Double v = version ? null : number(value);
     if (v != null) {
       sink.reportedMetric(run, null, name(label), "value", v, unit.isEmpty() ? "count" : unit);
     } else {
-      String kind = label.toLowerCase(Locale.ROOT).contains("version") ? "version" : "config";
-      sink.engineEvent(lineNo, null, NONE, 0, kind, label + ": " + m.group(2));
+      sink.engineEvent(lineNo, null, NONE, 0, version ? "version" : "config", label + ": " + m.group(2));
     }
     sink.record();
   }

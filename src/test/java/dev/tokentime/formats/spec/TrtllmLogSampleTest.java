@@ -43,6 +43,25 @@ class TrtllmLogSampleTest {
    * request is cancelled; a request whose times are on the monotonic clock keeps them and is
    * cancelled without a time (the line's is on the log's clock). Hand-made lines of that shape.
    */
+  /**
+   * The version line as tensorrt_llm/__init__.py prints it ("TensorRT LLM", no hyphen, in 0.9 and
+   * again from 1.1: `print(f"[TensorRT-LLM] TensorRT LLM version: {__version__}")`), first in a
+   * 2026 LLM API run's output; it was an other line, and a log holding only it no trtllm-log.
+   */
+  @Test
+  void theVersionLineOfEitherSpellingIsTheVersion() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      java.nio.file.Path f = t.write("llmapi/run.log", """
+          [TensorRT-LLM] TensorRT LLM version: 1.3.0rc0
+          [03/13/2026-02:56:20] [TRT-LLM] [I] Using LLM with PyTorch backend
+          [TensorRT-LLM] TensorRT-LLM version: 0.16.0
+          """);
+      t.ingestSample(IngestOptions.of(List.of(f.toString())), "trtllm-log", 3, 2, 1, 0);
+      assertEquals(List.of(List.of("version", "1.3.0rc0"), List.of("version", "0.16.0")),
+          t.rows("SELECT kind, detail FROM engine_events ORDER BY line_no"));
+    }
+  }
+
   @Test
   void aClientThatWentAwayCancelsItsRequest() throws Exception {
     try (TestDb t = new TestDb(tmp)) {

@@ -57,6 +57,10 @@ class BenchFormatsTest {
     }
     assertEquals(70, r.size());
     assertTrue(s.c.events.contains("6 version TensorRT-LLM Version: 0.21.0rc0"), s.c.events.toString());
+    // 1.2's wording, a version that reads as a number (NVIDIA/TensorRT-LLM#9459, 2025-12): still the version
+    RecordingSink v12 = Samples.parse(report, "TensorRT LLM Version:   1.2\nNumber of requests:             256\n");
+    assertEquals(List.of("1 version TensorRT LLM Version: 1.2"), v12.c.events);
+    assertEquals(List.of("dir null number_of_requests value 256.0 count"), v12.c.reported);
     assertTrue(s.c.events.contains("26 config Scheduling Policy: GUARANTEED_NO_EVICT"), s.c.events.toString());
   }
 
