@@ -26,9 +26,10 @@
 -- AIPerf and LLMPerf tokenize the output text; vLLM and SGLang take usage, else the tokenizer or,
 -- SGLang, the requested length), and some of the run's requests carry no usage, so tokentime
 -- counted their content chunks (request_latency.output_tokens_basis = 'chunks'); or a vLLM results
--- file without per-request latencies (benchmark_serving.py of 2024), whose E2EL tokentime rebuilds
--- from ttfts + itls, ending at the last chunk, where that tool ended it at the stream's end
--- ([DONE]): its TPOT and E2EL lie above the rebuild; or a reported throughput of a run whose
+-- file without per-request latencies (benchmark_serving.py of 2024), or an SGLang bench_serving file
+-- (its --output-details keep ttfts and itls, no latencies), whose E2E tokentime rebuilds from ttfts
+-- + itls, ending at the last chunk, where the tool ended it at the stream's end ([DONE]): its TPOT
+-- and E2E lie above the rebuild; or a reported throughput of a run whose
 -- requests carry no start time (LLMPerf's files of 2023), which tokentime cannot compute; or a run
 -- whose tool counted more requests than the run holds (its per-request file is a part of the run).
 CREATE OR REPLACE VIEW peer_comparison AS
@@ -160,9 +161,9 @@ chunk_counted AS (
 -- runs read from vLLM results files that carry no per-request latencies (2024's
 -- benchmark_serving.py: ttfts and itls only), so no request has the tool's own end
 rebuilt_e2el AS (
-    SELECT run
+    SELECT run, CASE any_value(engine) WHEN 'vllm-bench' THEN 'vllm' ELSE 'sglang' END AS convention
     FROM requests
-    WHERE engine = 'vllm-bench'
+    WHERE engine IN ('vllm-bench', 'sglang-bench')
     GROUP BY run
     HAVING count(finished_ns) = 0 AND count(e2e_ms) > 0
 ),
@@ -234,10 +235,13 @@ SELECT
         CASE WHEN lb.counter IS NOT NULL THEN 'definition differs: ' || f.convention || ' counts output tokens with '
             || lb.counter || '; ' || cc.by_chunks || ' of ' || cc.n
             || ' requests carry no usage, so tokentime counted their content chunks: not the tool''s number' END,
-        CASE WHEN re.run IS NOT NULL AND f.convention = 'vllm' AND f.metric IN ('e2e_ms', 'tpot_ms')
-            THEN 'the results file has no per-request latencies: E2EL is rebuilt from ttfts + itls and ends at the'
-                || ' last chunk, where benchmark_serving.py of 2024 ended it at the stream''s end ([DONE]), so the'
-                || ' tool''s ' || f.tool_metric || ' lies above this figure' END,
+        CASE WHEN re.run IS NOT NULL AND f.convention = re.convention AND f.metric IN ('e2e_ms', 'tpot_ms')
+            THEN 'the results file has no per-request latencies: ' || CASE re.convention WHEN 'vllm'
+                THEN 'E2EL is rebuilt from ttfts + itls and ends at the last chunk, where benchmark_serving.py of'
+                    || ' 2024 ended it at the stream''s end ([DONE])'
+                ELSE 'the E2E latency is rebuilt from ttfts + itls and ends at the last chunk, where bench_serving.py'
+                    || ' ends it after the stream''s end ([DONE])' END
+                || ', so the tool''s ' || f.tool_metric || ' lies above this figure' END,
         CASE WHEN ut.run IS NOT NULL AND c.value IS NULL AND r.value IS NOT NULL
             AND f.metric IN ('output_tokens_per_s', 'requests_per_s')
             THEN 'not computed: the run''s requests carry no start times, so the wall time ' || f.convention

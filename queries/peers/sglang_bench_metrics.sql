@@ -2,7 +2,9 @@
 -- python/sglang/bench_serving.py computes them (docs/metrics.md, "Named variants"): only
 -- successful requests count; TTFT ends at the first chunk with text (reasoning counts); E2E
 -- latency is stamped on every line received, so it ends at the end of the stream, [DONE]
--- included (the last chunk of any kind, else the request's finish, else tokentime's E2E); TPOT is
+-- included (the last chunk of any kind, else the request's finish, else tokentime's E2E: from a
+-- results file, which keeps ttfts and itls and no latencies, TTFT + the ITLs, so a little below
+-- SGLang's own, as peer_comparison's not_reproducible says); TPOT is
 -- (E2E - TTFT) / (output_len - 1) per request with output_len > 1; ITL pools the gaps between
 -- consecutive content chunks; concurrency is the sum of E2E over the duration (Little's law).
 -- Throughputs divide by the duration SGLang reported, else by tokentime's measured window.

@@ -275,12 +275,16 @@ final class BenchResult {
       return units;
     }
     boolean noneCompleted = noneCompleted();
+    // requests whose itls are all empty (none got a second chunk): no ITL or TPOT sample either
+    boolean noGaps = itlStart != null && itlStart.length > 1 && itlStart[itlStart.length - 1] == 0;
     for (int i = 0; i < figures.size(); i++) {
       double v = values.get(i);
       String[] f = figures.get(i);
       // with no successful request vLLM and SGLang write 0.0 for every latency statistic (numpy's
-      // mean of an empty list, `or 0`): placeholders, not figures
-      if (Double.isFinite(v) && !(noneCompleted && !f[1].equals("value") && f[2].equals("ms"))) {
+      // mean of an empty list, `or 0`), and with no gap for ITL and TPOT: placeholders, not figures
+      boolean latency = !f[1].equals("value") && f[2].equals("ms");
+      boolean noSample = noneCompleted || noGaps && (f[0].equals("itl") || f[0].equals("tpot"));
+      if (Double.isFinite(v) && !(latency && noSample)) {
         sink.reportedMetric(run, level, f[0], f[1], v, f[2]);
       }
     }

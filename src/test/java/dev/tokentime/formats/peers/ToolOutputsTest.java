@@ -2,6 +2,7 @@ package dev.tokentime.formats.peers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tokentime.app.IngestOptions;
@@ -38,6 +39,8 @@ class ToolOutputsTest {
       // late 2024: no request_throughput in the lines
       Map.entry("sglang-dc-online/llama_3_3_70b_online_output.jsonl", "sglang-bench-jsonl 7 0"),
       Map.entry("sglang-tonyli-pd-local/pd_local.jsonl", "sglang-bench-jsonl 1 0"),
+      // SGLang 2026 with --output-details: the run's line and its 100 requests
+      Map.entry("sglang-2026-output-details-c100/H100_tp4_dp2_in1024_out128_p100_c100_38769a.jsonl", "sglang-bench-jsonl 101 0"),
       Map.entry("aiperf-databloom-llama32/profile_export.jsonl", "aiperf-jsonl 20 0"),
       // AIPerf 0.8: a sum column before p1
       Map.entry("aiperf-databloom-llama32/profile_export_aiperf.csv", "aiperf-summary 37 0"),
@@ -400,5 +403,29 @@ class ToolOutputsTest {
     assertEquals("vllm-bench-json", format[0]);
     assertEquals(2, s.requests.size());
     assertEquals(0, s.c.rejects.size());
+  }
+
+  /**
+   * SGLang bench_serving of March 2026 with --output-details (Scicom's llm-benchmaxxing, 100
+   * requests at concurrency 100): its ttfts and itls reproduce SGLang's TTFT and ITL; it keeps no
+   * per-request latencies, so the E2E tokentime rebuilds (TTFT + ITLs) ends at the last chunk, a
+   * little below SGLang's (it stamps the stream's end), and peer_comparison says so.
+   */
+  @Test
+  void sglangsDetailsReproduceItsTtftAndSayWhyE2eCannot() throws Exception {
+    try (TestDb t = new TestDb(tmp.resolve("sgl2026"))) {
+      t.ingest(DIR.resolve("sglang-2026-output-details-c100/H100_tp4_dp2_in1024_out128_p100_c100_38769a.jsonl"));
+      List<List<Object>> rows = t.rows("SELECT metric, convention_value, reported_value, not_reproducible"
+          + " FROM peer_comparison WHERE convention = 'sglang' AND stat = 'mean' AND metric IN ('ttft_ms', 'e2e_ms')"
+          + " ORDER BY metric DESC");
+      assertEquals("ttft_ms", rows.get(0).get(0));
+      assertEquals(((Number) rows.get(0).get(2)).doubleValue(), ((Number) rows.get(0).get(1)).doubleValue(), 1e-3);
+      assertNull(rows.get(0).get(3));
+      assertEquals("e2e_ms", rows.get(1).get(0));
+      // 5548.767 reported, 5548.748 rebuilt
+      assertEquals(0.019, ((Number) rows.get(1).get(2)).doubleValue() - ((Number) rows.get(1).get(1)).doubleValue(), 2e-3);
+      assertTrue(String.valueOf(rows.get(1).get(3)).startsWith("the results file has no per-request latencies: the E2E"
+          + " latency is rebuilt from ttfts + itls"), rows.get(1).toString());
+    }
   }
 }

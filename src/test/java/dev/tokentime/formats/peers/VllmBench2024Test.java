@@ -66,4 +66,25 @@ class VllmBench2024Test {
           rows.get(1).toString());
     }
   }
+
+  /**
+   * dstackai's 1000 qps run (2024-11-16): 17 of 1000 requests "completed", none with a chunk, so
+   * no ITL and no TPOT sample; the file's 0.0 for their statistics is numpy's mean of an empty
+   * list (`or 0`), a placeholder, as for a run with none completed. Its TTFT of 0 stays: the 17
+   * count at vLLM's default TTFT.
+   */
+  @Test
+  void itlAndTpotOfARunWithoutAGapArePlaceholders() throws Exception {
+    String file = "{\"date\":\"20241116-152727\",\"backend\":\"vllm\",\"model_id\":\"m\",\"tokenizer_id\":\"m\","
+        + "\"best_of\":1,\"num_prompts\":2,\"request_rate\":1000.0,\"duration\":2.0,\"completed\":2,"
+        + "\"total_input_tokens\":20,\"total_output_tokens\":0,\"request_throughput\":1.0,\"output_throughput\":0.0,"
+        + "\"input_lens\":[10,10],\"output_lens\":[0,0],\"ttfts\":[0.0,0.0],\"itls\":[[],[]],"
+        + "\"generated_texts\":[\"\",\"\"],\"errors\":[\"\",\"\"],"
+        + "\"mean_ttft_ms\":0.0,\"p99_ttft_ms\":0.0,\"mean_tpot_ms\":0.0,\"p99_tpot_ms\":0.0,\"mean_itl_ms\":0.0,\"p99_itl_ms\":0.0}";
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      t.ingest(t.write("bench/vllm-1000qps.json", file));
+      assertEquals(List.of(List.of("ttft", "mean"), List.of("ttft", "p99")),
+          t.rows("SELECT metric, stat FROM reported_metrics WHERE unit = 'ms' ORDER BY ALL"));
+    }
+  }
 }
