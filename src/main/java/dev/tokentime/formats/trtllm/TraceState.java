@@ -64,10 +64,16 @@ final class TraceState {
     }
   }
 
-  /** Whether the frontend's last timestamp is in, so nothing more of this trace will come. */
+  /**
+   * Whether the frontend's last timestamp is in, so nothing more of this trace will come. Its
+   * stamps may all come after REQUEST_END (a gRPC trace writes GRPC_WAITREAD_START … GRPC_SEND_END
+   * after it), so a trace without them yet is not done: it waits its grace (or the file's end),
+   * as one from Triton's in-process API, which has none, does. A composing model's trace (it has
+   * a parent) never has them: it is done at its REQUEST_END, folded into its ensemble's before
+   * that is sent.
+   */
   boolean sent() {
-    boolean frontend = stamps.containsKey("HTTP_RECV_START") || stamps.containsKey("GRPC_WAITREAD_START");
-    return ended && (!frontend || stamps.containsKey("HTTP_SEND_END") || stamps.containsKey("GRPC_SEND_END"));
+    return ended && (parentId != null || stamps.containsKey("HTTP_SEND_END") || stamps.containsKey("GRPC_SEND_END"));
   }
 
   /** Keeps a finished child trace, to fold in when this one is emitted. */

@@ -345,9 +345,12 @@ public final class TritonTraceFormat implements InputFormat {
      * trace without REQUEST_END is rejected (the file was cut, or Triton was still running).
      */
     private void finish() {
-      for (TraceState t : open.values().toArray(new TraceState[0])) {
-        if (open.get(t.id) == t && t.ended) {
-          complete(t);
+      // children first, so each is folded into its ensemble before that is emitted
+      for (boolean children : new boolean[] {true, false}) {
+        for (TraceState t : open.values().toArray(new TraceState[0])) {
+          if (open.get(t.id) == t && t.ended && (t.parentId != null) == children) {
+            complete(t);
+          }
         }
       }
       for (TraceState t : open.values().toArray(new TraceState[0])) {

@@ -92,6 +92,36 @@ class TritonTraceFormatTest {
     assertEquals(1200L, s.request("3").finishedNs);
   }
 
+  /**
+   * A gRPC trace as Triton wrote one (triton-inference-server/server#4219, ~22.0x): its frontend's
+   * stamps come after REQUEST_END. The trace was emitted at REQUEST_END and each of them rejected
+   * as "more than 1024 fragments after its REQUEST_END"; now it waits for GRPC_SEND_END, and the
+   * request runs from GRPC_WAITREAD_END to GRPC_SEND_END. An ensemble sent over HTTP still takes in
+   * its composing model, which has no frontend stamps of its own.
+   */
+  @Test
+  void aGrpcTracesFrontendStampsAfterRequestEndAreItsOwn() throws IOException {
+    String text = "[" + String.join(",\n", List.of(
+        model(5934, "rfb_face_detector", null), ts(5934, "REQUEST_START", 598657377333897L),
+        ts(5934, "QUEUE_START", 598657377344487L), ts(5934, "COMPUTE_START", 598657377545935L),
+        ts(5934, "COMPUTE_END", 598657386629374L), ts(5934, "REQUEST_END", 598657386923561L),
+        ts(5934, "GRPC_WAITREAD_START", 598654540562539L), ts(5934, "GRPC_WAITREAD_END", 598657377000000L),
+        ts(5934, "GRPC_SEND_START", 598657386950000L), ts(5934, "GRPC_SEND_END", 598657387000000L))) + "]";
+    RecordingSink s = Samples.parse(format, text);
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(10, s.c.records);
+    RequestRecord r = s.request("5934");
+    assertEquals(List.of(598657377000000L, 598657387000000L), List.of(r.arrivalNs, r.finishedNs));
+    String ensemble = "[" + String.join(",\n", List.of(
+        model(1, "ensemble", null), ts(1, "HTTP_RECV_START", 50), ts(1, "REQUEST_START", 100),
+        model(2, "tensorrt_llm", 1), ts(2, "REQUEST_START", 200), ts(2, "COMPUTE_START", 260),
+        ts(2, "COMPUTE_END", 1000), ts(2, "REQUEST_END", 1010), ts(1, "REQUEST_END", 1100),
+        ts(1, "HTTP_SEND_START", 1150), ts(1, "HTTP_SEND_END", 1200))) + "]";
+    s = Samples.parse(format, ensemble);
+    assertEquals(1, s.requests.size(), "the composing model is part of its ensemble's request");
+    assertEquals("1", s.request("1").extras.get("tensorrt_llm.executions"));
+  }
+
   @Test
   void badFragmentsAreRejectedAndIncompleteTracesNamed() throws IOException {
     String text = "[" + String.join(",\n", List.of(
