@@ -11,7 +11,7 @@
 -- Statistics as numpy: mean, median, population std, linear percentiles, max. Times in ms.
 -- @grain one row per run per SGLang metric per statistic
 -- @column run [id] Run name.
--- @column metric [text] SGLang's name: ttft, tpot, itl, e2e_latency (statistics) or duration, completed, request_throughput, input_throughput, output_throughput, concurrency (run figures).
+-- @column metric [text] SGLang's name: ttft, tpot, itl, e2e_latency (statistics) or duration, completed, total_input_tokens, total_output_tokens, request_throughput, input_throughput, output_throughput, total_throughput, concurrency (run figures).
 -- @column stat [text] mean, median, std, p1 ... p99, max (as in mean_e2e_latency_ms, p95_itl_ms, ...), or value for run figures.
 -- @column value [unit] The figure.
 -- @column unit [text] ms, s, count, requests/s or tokens/s.
@@ -109,14 +109,18 @@ FROM (
         run,
         duration,
         completed::DOUBLE AS completed,
+        total_input_tokens::DOUBLE AS total_input_tokens,
+        total_output_tokens::DOUBLE AS total_output_tokens,
         completed / duration AS request_throughput,
         total_input_tokens / duration AS input_throughput,
         total_output_tokens / duration AS output_throughput,
+        (total_input_tokens + total_output_tokens) / duration AS total_throughput,
         total_e2e_s / duration AS concurrency
     FROM per_run
-) UNPIVOT (value FOR metric IN (duration, completed, request_throughput, input_throughput,
-    output_throughput, concurrency))
-JOIN (VALUES ('duration', 's'), ('completed', 'count'), ('request_throughput', 'requests/s'),
-    ('input_throughput', 'tokens/s'), ('output_throughput', 'tokens/s'), ('concurrency', 'count'))
+) UNPIVOT (value FOR metric IN (duration, completed, total_input_tokens, total_output_tokens,
+    request_throughput, input_throughput, output_throughput, total_throughput, concurrency))
+JOIN (VALUES ('duration', 's'), ('completed', 'count'), ('total_input_tokens', 'tokens'),
+    ('total_output_tokens', 'tokens'), ('request_throughput', 'requests/s'), ('input_throughput', 'tokens/s'),
+    ('output_throughput', 'tokens/s'), ('total_throughput', 'tokens/s'), ('concurrency', 'count'))
     AS u(metric, unit) USING (metric)
 ORDER BY run, metric, stat

@@ -426,6 +426,11 @@ class ToolOutputsTest {
       assertEquals(0.019, ((Number) rows.get(1).get(2)).doubleValue() - ((Number) rows.get(1).get(1)).doubleValue(), 2e-3);
       assertTrue(String.valueOf(rows.get(1).get(3)).startsWith("the results file has no per-request latencies: the E2E"
           + " latency is rebuilt from ttfts + itls"), rows.get(1).toString());
+      // every run figure SGLang wrote, recomputed with its unit: the token totals and total_throughput too
+      assertEquals(List.of(), t.rows("SELECT s.metric, s.value, r.value FROM sglang_bench_metrics s JOIN reported_metrics r"
+          + " USING (run, metric, stat) WHERE s.stat = 'value' AND (abs(s.value - r.value) > 1e-3 * abs(r.value) OR s.unit <> r.unit)"));
+      assertEquals(9L, t.count("SELECT count(*) FROM sglang_bench_metrics s JOIN reported_metrics r USING (run, metric, stat)"
+          + " WHERE s.stat = 'value'"));
     }
   }
 }
