@@ -31,6 +31,8 @@ final class LoggedRequest {
   /** Lifecycle lines seen: a second Received or Added line names another request with the same id. */
   boolean received;
   boolean added;
+  /** First seen on a streaming delta: the file joined it mid-stream (a log that starts later). */
+  boolean midStream;
   final Map<String, String> extras = new LinkedHashMap<>();
   long[] tokenNs = new long[0];
   int[] tokenN = new int[0];

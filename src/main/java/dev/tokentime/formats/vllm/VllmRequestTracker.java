@@ -139,6 +139,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     if (r == null) {
       r = new LoggedRequest(id, m.lineNo, m.origin(), clock);
+      r.midStream = event.equals("generated") && "streaming delta".equals(m.group("mode"));
       inFlight.put(id, r);
       if (randomSuffix(id)) {
         bySuffixBase.put(id.substring(0, id.length() - 9), r);
@@ -530,13 +531,20 @@ final class VllmRequestTracker implements SpecParser.Handler {
     rec.clockId = r.clockId;
     rec.arrivalNs = r.arrivalNs;
     rec.queuedNs = r.queuedNs;
-    rec.firstTokenNs = r.firstTokenNs;
+    // a request the file joined mid-stream (its received or added line before the file's first,
+    // as in a rotated log): its first chunk here is not its first token, nor are the chunks here
+    // its output; the chunks are kept as seen
+    boolean joined = r.midStream && !r.received && !r.added;
+    rec.firstTokenNs = joined ? NONE : r.firstTokenNs;
     rec.lastTokenNs = r.lastTokenNs;
     rec.finishedNs = r.finishedNs;
     rec.promptTokens = r.promptTokens;
     rec.cachedTokens = r.cachedTokens;
     rec.outputTokens = r.completeTokens != null ? r.completeTokens
-        : r.tokens > 0 && r.streamedTokens >= 0 ? Integer.valueOf(r.streamedTokens) : null;
+        : !joined && r.tokens > 0 && r.streamedTokens >= 0 ? Integer.valueOf(r.streamedTokens) : null;
+    if (joined) {
+      r.extras.put("joined_mid_stream", "true");
+    }
     rec.status = r.status;
     rec.finishReason = r.finishReason;
     rec.httpStatus = r.httpStatus;

@@ -95,6 +95,10 @@ class LifecycleExcerptsTest {
     assertEquals(null, done.finishReason);
     assertEquals(200, done.httpStatus, "the 200 after response_body={streaming_started: chunks=807}");
     assertEquals("807", done.extras.get("response_chunks"));
+    // the excerpt joined it mid-stream (its last deltas): no first token, no output length of its own
+    assertEquals(dev.tokentime.ingest.RequestRecord.NONE, done.firstTokenNs);
+    assertEquals(null, done.outputTokens);
+    assertEquals("true", done.extras.get("joined_mid_stream"));
   }
 
   /** V0's MQLLMEngine and engine loop, V0.9's engine process, V1's EngineCore: each death loses what was in flight. */

@@ -119,11 +119,15 @@ class VllmLogRealSamplesTest {
     assertEquals(Parse.ns("2025-04-10T03:44:50Z"), v1.arrivalNs);
     assertEquals(v1.arrivalNs, v1.queuedNs);
     assertEquals("8174", v1.extras.get("max_tokens"));
-    // lines 12-14: three streaming deltas of one token each, reasoning output, 1 s resolution
+    // lines 12-14: three streaming deltas of one token each, reasoning output, 1 s resolution; no
+    // received or added line: the excerpt joined the request mid-stream, so neither its first
+    // token nor its output length is the excerpt's to say (its chunks are kept as seen)
     RequestRecord d = p.full.request("chatcmpl-97319e51c49a6410");
-    assertEquals(3, d.outputTokens);
+    assertNull(d.outputTokens);
     assertEquals("APIServer pid=1", d.instance);
-    assertEquals(Parse.ns("2025-05-21T00:19:06Z"), d.firstTokenNs);
+    assertEquals(NONE, d.firstTokenNs);
+    assertEquals(Parse.ns("2025-05-21T00:19:06Z"), d.lastTokenNs);
+    assertEquals("true", d.extras.get("joined_mid_stream"));
     assertEquals(3, p.sink.tokens.size());
     p.sink.tokens.forEach(t -> {
       assertEquals(1, t.nTokens());
