@@ -712,7 +712,7 @@ public final class SpecParser {
   /**
    * A field the spec does not name lands in extras, so a new field never breaks a line: one
    * number → {@code name}; several with units → {@code name_unit}; several without → {@code
-   * name_1, name_2, …}; a percentage becomes a 0..1 ratio; text without a number is dropped, and
+   * name_1, name_2, …}, and so does a per-position field of one value; a percentage becomes a 0..1 ratio; text without a number is dropped, and
    * so is a date or a time of day (SGLang's ", timestamp: 2025-07-18T15:32:52.498932" read as
    * numbers was 2025, -7, -18, …: a negative count that rejected the line).
    */
@@ -722,7 +722,10 @@ public final class SpecParser {
       return;
     }
     List<Numbers.Reading> rs = Numbers.readings(e.value());
-    if (rs.size() == 1) {
+    // a per-position field is a list even of one position (MTP-1's "Per-position acceptance rate:
+    // 0.996" is name_1, as MTP-3's three values are name_1 … name_3)
+    boolean positions = name.contains("per_position");
+    if (rs.size() == 1 && !positions) {
       Numbers.Reading r = rs.get(0);
       extras.put(name, r.unit().equals("%") ? Numbers.ratio(r.value()) : r.value());
       return;

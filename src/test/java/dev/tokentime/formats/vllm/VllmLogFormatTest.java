@@ -560,6 +560,39 @@ class VllmLogFormatTest {
   }
 
   /**
+   * MTP-1's SpecDecoding line has one per-position rate (vllm-project/vllm-ascend#9673, 2026): it is
+   * spec_per_position_acceptance_rate_1, as MTP-3's are _1 to _3, so one query reads both.
+   */
+  @Test
+  void onePerPositionRateIsTheFirstPosition() throws Exception {
+    Parse p = Parse.text(LOG, "(APIServer pid=1) INFO 05-21 10:00:00 [metrics.py:101] SpecDecoding metrics: Mean acceptance"
+        + " length: 2.00, Accepted throughput: 10.00 tokens/s, Drafted throughput: 10.04 tokens/s, Accepted: 100 tokens,"
+        + " Drafted: 101 tokens, Per-position acceptance rate: 0.996, Avg Draft acceptance rate: 99.6%\n",
+        Parse.ctx(2026, null, false, null));
+    Map<String, Double> x = p.full.stats.get(0).extras;
+    assertEquals(0.996, x.get("spec_per_position_acceptance_rate_1"));
+    assertEquals(null, x.get("spec_per_position_acceptance_rate"));
+    assertEquals(0.996, x.get("spec_avg_draft_acceptance_rate"));
+  }
+
+  /**
+   * vllm-ascend's KV pool logs LMCache's line behind vLLM's own header (vllm-project/vllm-ascend#13478,
+   * 2026: "Reqid: …, Total tokens 92164, kvpool hit tokens: 65536, need to load: 0"), once per
+   * scheduling pass: the request's cached tokens, the last pass standing. It was an other line.
+   */
+  @Test
+  void theKvPoolsHitTokensAreTheRequestsCachedTokens() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "(APIServer pid=1) INFO 08-04 07:28:15 [async_llm.py:346] Added request chatcmpl-bd806e3598837dd6-bca3abef.\n"
+        + "(EngineCore_DP1 pid=693) INFO 08-04 07:28:16 [pool_scheduler.py:565] Reqid: chatcmpl-bd806e3598837dd6-bca3abef, Total tokens 92164, kvpool hit tokens: 0, need to load: 0\n"
+        + "(EngineCore_DP1 pid=693) INFO 08-04 07:28:18 [pool_scheduler.py:565] Reqid: chatcmpl-bd806e3598837dd6-bca3abef, Total tokens 92164, kvpool hit tokens: 65536, need to load: 0\n",
+        Parse.ctx(2026, null, false, null));
+    RequestRecord r = p.full.request("chatcmpl-bd806e3598837dd6-bca3abef");
+    assertEquals(List.of(92164, 65536), List.of(r.promptTokens, r.cachedTokens));
+    assertEquals(List.of(), p.sink.rejects);
+  }
+
+  /**
    * Ray's dedup suffix the first time it shows, with its notice (ray's own text): removed like the
    * short suffix, so the stats line before it is whole (it was rejected as truncated).
    */
