@@ -238,6 +238,13 @@ class WrapperStackTest {
     assertEquals(1, s.stats.size());
     assertTrue(s.stats.get(0).contains("ts=" + java.time.Instant.parse("2025-02-20T21:54:59.370Z").toEpochMilli() * 1_000_000L),
         s.stats.get(0));
+    // NIM's JSON logging as its 2026 docs show it: the time with its year (the stats row had none)
+    CollectingSink nim2026 = parse("{\"level\":\"INFO\",\"time\":\"2026-03-03 12:00:10\",\"file_name\":\"loggers.py\","
+        + "\"line_number\":271,\"message\":\"Engine 000: Avg prompt throughput: 2826.4 tokens/s, Avg generation throughput:"
+        + " 17.6 tokens/s, Running: 8 reqs, Waiting: 0 reqs, GPU KV cache usage: 3.1%, Prefix cache hit rate: 0.0%\"}");
+    assertEquals(List.of(), nim2026.rejects);
+    assertTrue(nim2026.stats.get(0).contains("ts=" + java.time.Instant.parse("2026-03-03T12:00:10Z").toEpochMilli() * 1_000_000L),
+        nim2026.stats.get(0));
     CollectingSink vector = parse(json(Map.of("message", INNER.get(0), "timestamp", "2025-08-12T10:00:03.123456Z")));
     assertTrue(vector.stats.get(0).contains("ts=1754992803123456000"), vector.stats.get(0));
   }
