@@ -184,7 +184,8 @@ def ray(t, x):
 expected.append(build("ray", 12, ray, proc=None, wrapper_exact=False, ident=None))
 e = expected[-1]
 e["request"]["instance"] = "ServeReplica:default:VLLMDeployment pid=4152"
-e["stats"]["instance"] = "Engine 000"
+# the replica is an identity: its engine's stats are its own (replicas interleave in Ray's stream)
+e["stats"]["instance"] = "ServeReplica:default:VLLMDeployment pid=4152 / Engine 000"
 
 # a fork's tag before the level (vllm-rbln)
 # (uvicorn's access lines come from its own logger: untagged)

@@ -136,6 +136,8 @@ class FieldExcerptsTest {
       // V1's output handler failing after the engine died: one crash each, not a second for its traceback
       Map.entry("72-v1-enginecore-dp0-died-output-handler-traceback-mineru4463.log", "vllm-log 5 1 4 0"),
       Map.entry("73-v1-apiserver-n-output-handler-enginedead-ascend7384.log", "vllm-log 10 1 9 0"),
+      // Ray Serve LLM (2026): its replica's engine stats; Ray Serve's own access lines are other
+      Map.entry("74-ray-serve-llm-replica-stats-router-access-ray65486.log", "vllm-log 10 3 7 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -286,6 +288,18 @@ class FieldExcerptsTest {
     s = read("73-v1-apiserver-n-output-handler-enginedead-ascend7384.log").sink();
     assertEquals(1, s.events.size());
     assertTrue(s.events.get(0)[2].startsWith("vllm.v1.engine.exceptions.EngineDeadError"), s.events.get(0)[2]);
+  }
+
+  /**
+   * A Ray Serve replica is where its engine's stats come from: replicas of one deployment, each
+   * with its own "Engine 000", interleave in Ray's stream (they were one instance, "Engine 000").
+   */
+  @Test
+  void aRayServeReplicasStatsAreItsOwn() throws IOException {
+    RecordingSink s = read("74-ray-serve-llm-replica-stats-router-access-ray65486.log").sink();
+    assertEquals(List.of("ServeReplica:anthropic-direct:LLMServer:claude-sonnet-4-5-20250929 pid=28488 / Engine 000"),
+        s.stats.stream().map(r -> r.instance).distinct().toList());
+    assertEquals(List.of(0, 0, 1), s.stats.stream().map(r -> r.running).toList());
   }
 
   /** NVIDIA NIM's text formatter: vLLM's header with the full date and ms. */

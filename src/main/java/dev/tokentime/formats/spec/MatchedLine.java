@@ -98,11 +98,12 @@ public final class MatchedLine {
   }
 
   /** Prefix groups that name where a line came from, outermost first (docs/formats.md, "Wrappers"). */
-  static final String[] IDENTITY = {"host", "pod", "container", "service", "tag", "unit", "task"};
+  static final String[] IDENTITY = {"host", "pod", "container", "service", "tag", "unit", "replica", "task"};
 
   /**
    * Where the line came from, from its prefixes: the wrapper's identity (host, pod, container,
-   * compose service, tag, syslog/journald unit with its pid, a launcher's task) and the process chain ({@code
+   * compose service, tag, syslog/journald unit with its pid, a Ray Serve replica with its pid, a
+   * launcher's task) and the process chain ({@code
    * APIServer pid=1}, nested ones joined), or null when the line names none.
    */
   public String origin() {
@@ -127,6 +128,9 @@ public final class MatchedLine {
       }
       if (g.equals("unit") && prefixValues.get("upid") != null) {
         v = v + "[" + prefixValues.get("upid") + "]";
+      }
+      if (g.equals("replica") && prefixValues.get("rpid") != null) {
+        v = v + " pid=" + prefixValues.get("rpid"); // two replicas of one deployment differ by pid
       }
       if (g.equals("task")) {
         v = "task " + v; // a launcher's task number (srun --label) alone says nothing

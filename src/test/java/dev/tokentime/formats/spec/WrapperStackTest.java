@@ -163,6 +163,10 @@ class WrapperStackTest {
     want.put("2025-08-12T10:00:03.123Z {container=\"vllm\", pod=\"vllm-0\"} ", "vllm-0/vllm / APIServer pid=1");
     want.put("2025-08-12T10:00:03.123Z {app=\"x\", pod=\"vllm-0\"} ", "vllm-0 / APIServer pid=1");
     want.put("[2025-08-12T10:00:03.123+0000] {subprocess.py:93} INFO - ", "APIServer pid=1");
+    // two replicas of one Ray Serve deployment differ by their pid, an identity (before the engine tag)
+    want.put("(ServeReplica:app:VLLMDeployment pid=4152) ", "ServeReplica:app:VLLMDeployment pid=4152 / APIServer pid=1");
+    want.put("(ServeReplica:app:VLLMDeployment pid=4153, ip=10.0.0.5) ",
+        "10.0.0.5/ServeReplica:app:VLLMDeployment pid=4153 / APIServer pid=1");
     Map<String, String> got = new java.util.LinkedHashMap<>();
     for (String w : want.keySet()) {
       MatchedLine m = new MatchedLine();
