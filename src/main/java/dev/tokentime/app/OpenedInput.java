@@ -132,15 +132,16 @@ public final class OpenedInput implements AutoCloseable {
    * The file's format: the one its head shows, unless one whose records may come last, after
    * anything (a tool's console summary printed at the end of a run's log: AIPerf's tables after
    * hundreds of its own log lines, vllm bench serve's block after a progress bar of 60 KB), is
-   * surer of the last 64 KiB of a plain file than the head's format is of the head. The same
-   * choice as for a file short enough for its head to hold both: a bench client's log whose head
-   * is the vLLM library's start-up lines is the bench's, not a server log with no request in it.
+   * surer of the last 64 KiB of a plain file than the head's format, a line log's
+   * ({@link InputFormat#yieldsToATail}), is of the head. The same choice as for a file short
+   * enough for its head to hold both: a bench client's log whose head is the vLLM library's
+   * start-up lines is the bench's, not a server log with no request in it.
    */
   public InputFormat sniffed(FormatRegistry formats) throws IOException {
     FormatRegistry.Sniffed head = formats.sniffScored(sample);
     InputFormat f = head == null ? null : head.format();
-    if (f != null && f.readsFromAnywhere() || transcoded || path == null || !Files.isRegularFile(path)) {
-      return f;
+    if (f != null && !f.yieldsToATail() || transcoded || path == null || !Files.isRegularFile(path)) {
+      return f; // a structured document (JSON, YAML, CSV) is its head's: its text may quote anything
     }
     long size = Files.size(path);
     if (size <= SAMPLE_BYTES || binary(sample)) {

@@ -65,6 +65,16 @@ public interface InputFormat {
   }
 
   /**
+   * Whether a file this format was sniffed for by its head may still be a console summary's, by
+   * its last lines ({@link #readsFromAnywhere}): true for a line log whose head can be start-up
+   * lines alone (a bench client's log of the engine library's start-up), never for a structured
+   * document, whose text (a request's output) may quote anything.
+   */
+  default boolean yieldsToATail() {
+    return false;
+  }
+
+  /**
    * Why a file is left out, given the names of the same ingest's files in its folder (its own
    * among them): the others already hold what it holds (vllm bench sweep's {@code summary.json} beside its
    * {@code run=N.json}), or it is no measurement (the sweep's {@code warmup.json}); null to read

@@ -109,9 +109,18 @@ public final class PeerJson {
   /** Python's json module writes Infinity and NaN (SGLang's request_rate): accepted. */
   public static final JsonFactory JSON = JsonText.PYTHON;
   public static final ObjectMapper TREE = new ObjectMapper(JSON);
-  /** Reports some tools also save as YAML (GuideLLM): the same tokens as their JSON, read alike. */
-  public static final com.fasterxml.jackson.dataformat.yaml.YAMLFactory YAML =
-      new com.fasterxml.jackson.dataformat.yaml.YAMLFactory();
+  /**
+   * Reports some tools also save as YAML (GuideLLM): the same tokens as their JSON, read alike. No
+   * limit on a document's size (SnakeYAML's default stops at 3 M code points: a sweep's report is
+   * often tens of MB); it streams, so its size costs no memory.
+   */
+  public static final com.fasterxml.jackson.dataformat.yaml.YAMLFactory YAML = yamlFactory();
+
+  private static com.fasterxml.jackson.dataformat.yaml.YAMLFactory yamlFactory() {
+    org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+    options.setCodePointLimit(Integer.MAX_VALUE);
+    return com.fasterxml.jackson.dataformat.yaml.YAMLFactory.builder().loaderOptions(options).build();
+  }
 
   /** A value that cannot be used; the message becomes the reject reason. */
   public static final class Bad extends Exception {

@@ -275,15 +275,18 @@ final class BenchResult {
       return units;
     }
     boolean noneCompleted = noneCompleted();
-    // requests whose itls are all empty (none got a second chunk): no ITL or TPOT sample either
+    // requests whose itls are all empty (none got a second chunk): no ITL sample; and no TPOT
+    // sample where no request has an output of more than one token (TPOT is (latency - ttft) /
+    // (output_len - 1), not the ITLs: one chunk of several tokens still has one)
     boolean noGaps = itlStart != null && itlStart.length > 1 && itlStart[itlStart.length - 1] == 0;
+    boolean noTpot = outputLens != null && java.util.Arrays.stream(outputLens).noneMatch(n -> n > 1);
     for (int i = 0; i < figures.size(); i++) {
       double v = values.get(i);
       String[] f = figures.get(i);
       // with no successful request vLLM and SGLang write 0.0 for every latency statistic (numpy's
       // mean of an empty list, `or 0`), and with no gap for ITL and TPOT: placeholders, not figures
       boolean latency = !f[1].equals("value") && f[2].equals("ms");
-      boolean noSample = noneCompleted || noGaps && (f[0].equals("itl") || f[0].equals("tpot"));
+      boolean noSample = noneCompleted || noGaps && f[0].equals("itl") || noTpot && f[0].equals("tpot");
       if (Double.isFinite(v) && !(latency && noSample)) {
         sink.reportedMetric(run, level, f[0], f[1], v, f[2]);
       }

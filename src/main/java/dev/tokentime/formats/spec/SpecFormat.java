@@ -71,6 +71,12 @@ public class SpecFormat implements InputFormat {
     return spec.fills();
   }
 
+  /** A line log's head may be start-up lines alone: a console block in its tail may be the file's. */
+  @Override
+  public boolean yieldsToATail() {
+    return true;
+  }
+
   /** The highest score of a sniff rule found in one of the first lines. */
   @Override
   public int sniff(Sample sample) {

@@ -787,16 +787,26 @@ public final class SpecParser {
   }
 
   /**
-   * The first control character other than tab and escape (colour codes), or null. A BEL that
-   * ends an escape's APC sequence (ESC _ … BEL: Buildkite's timestamp marker, which the wrappers
-   * layer strips) is part of it.
+   * The first control character other than tab and escape (colour codes), or null. The BEL that
+   * ends Buildkite's timestamp marker (ESC _ bk;… BEL, printable inside, which the wrappers layer
+   * strips) is part of it.
    */
+  /** Whether s[from, to) holds no control character. */
+  private static boolean printable(String s, int from, int to) {
+    for (int k = from; k < to; k++) {
+      if (s.charAt(k) < 0x20 || s.charAt(k) == 0x7f) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static String controlCharacter(String s) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (c == 0x1b && i + 1 < s.length() && s.charAt(i + 1) == '_') {
+      if (c == 0x1b && s.startsWith("_bk;", i + 1)) {
         int bel = s.indexOf('\u0007', i);
-        if (bel > 0 && s.lastIndexOf('\u001b', bel) == i) {
+        if (bel > 0 && printable(s, i + 5, bel)) {
           i = bel;
           continue;
         }

@@ -307,6 +307,42 @@ class GuidellmFormatTest {
     assertEquals(4, s.c.records, "the three records before it and the benchmark");
   }
 
+  /**
+   * A report over SnakeYAML's default document limit (3 M code points; a sweep's report is often
+   * tens of MB) is read whole: it stopped at the limit with a reject, the rest lost.
+   */
+  @Test
+  void aYamlReportOfManyMegabytesIsReadWhole() throws Exception {
+    StringBuilder y = new StringBuilder("benchmarks:\n- config:\n    strategy:\n      streams: 2\n      type_: concurrent\n"
+        + "  requests:\n    successful:\n");
+    int n = 30_000;
+    for (int i = 0; i < n; i++) {
+      y.append("    - info:\n        status: completed\n        timings:\n          request_end: 1780000001.5\n"
+          + "          request_start: 1780000000.25\n      output_tokens: 12\n      prompt_tokens: 100\n"
+          + "      request_id: request-").append(i).append('\n');
+    }
+    assertTrue(y.length() > 3_200_000, "over the default limit: " + y.length());
+    RecordingSink s = parse(new GuidellmFormat(), y.toString());
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(n + 1, s.c.records);
+  }
+
+  /**
+   * A YAML report over 64 KiB whose last lines quote a console's title (here a comment; a request's
+   * output can hold any text) is still the report: a structured document is its head's format.
+   */
+  @Test
+  void aReportsTailNeverMakesItAConsoleSummary() throws Exception {
+    byte[] yaml = (Files.readString(YAML.resolve("sweep-0.5.yaml")) + "# NVIDIA AIPerf | LLM Metrics\n")
+        .getBytes(StandardCharsets.UTF_8);
+    assertTrue(yaml.length > 64 << 10);
+    try (TestDb t = new TestDb(tmp)) {
+      var r = t.ingest(t.writeBytes("sweep/benchmarks.yaml", yaml)).files().get(0);
+      assertEquals("guidellm-json", r.format());
+      assertEquals(25L, t.count("SELECT count(*) FROM requests"));
+    }
+  }
+
   private static final Path YAML = Path.of("src/test/resources/guidellm/yaml");
 
   private static RecordingSink parse(GuidellmFormat f, String text) throws Exception {

@@ -86,5 +86,13 @@ class VllmBench2024Test {
       assertEquals(List.of(List.of("ttft", "mean"), List.of("ttft", "p99")),
           t.rows("SELECT metric, stat FROM reported_metrics WHERE unit = 'ms' ORDER BY ALL"));
     }
+    // each output in one chunk of several tokens (--stream-interval): no ITL sample, but TPOT,
+    // (latency - ttft) / (output_len - 1), is a figure and is kept
+    String oneChunk = file.replace("\"output_lens\":[0,0]", "\"output_lens\":[4,5]").replace("\"mean_tpot_ms\":0.0", "\"mean_tpot_ms\":23.68");
+    try (TestDb t = new TestDb(tmp.resolve("db2"))) {
+      t.ingest(t.write("bench/vllm-one-chunk.json", oneChunk));
+      assertEquals(List.of(List.of("tpot", "mean", 23.68), List.of("tpot", "p99", 0.0)),
+          t.rows("SELECT metric, stat, value FROM reported_metrics WHERE metric IN ('tpot', 'itl') ORDER BY ALL"));
+    }
   }
 }

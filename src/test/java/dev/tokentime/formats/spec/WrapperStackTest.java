@@ -187,6 +187,8 @@ class WrapperStackTest {
     assertEquals(parse(INNER.get(0)).stats, s.stats);
     CollectingSink bell = parse("\u0007" + INNER.get(0));
     assertEquals(1, bell.rejects.size(), "a BEL outside such a marker is still rejected");
+    assertEquals(1, parse("\u001b_x\u0000y\u0007" + INNER.get(0)).rejects.size(), "another APC, a NUL in it: rejected");
+    assertEquals(1, parse("\u001b_bk;t=1\u0000\u0007" + INNER.get(0)).rejects.size(), "a NUL inside the marker: rejected");
   }
 
   /**
