@@ -13,15 +13,19 @@ public final class ToolMetricNames {
 
   /** "Request throughput (req/s)" → {request_throughput, req/s}: the name in snake case, the unit. */
   public static String[] split(String display) {
-    String unit = "";
+    String[] nu = nameAndUnit(display);
+    String key = nu[0].toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
+    return new String[] {key, unit(key, nu[1])};
+  }
+
+  /** "Request throughput (req/s)" → {"Request throughput", "req/s"}: the display name and its unit as written. */
+  private static String[] nameAndUnit(String display) {
     String name = display.strip();
     int open = name.lastIndexOf('(');
     if (open > 0 && name.endsWith(")")) {
-      unit = name.substring(open + 1, name.length() - 1).strip();
-      name = name.substring(0, open).strip();
+      return new String[] {name.substring(0, open).strip(), name.substring(open + 1, name.length() - 1).strip()};
     }
-    String key = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
-    return new String[] {key, unit(key, unit)};
+    return new String[] {name, ""};
   }
 
   /**
@@ -41,10 +45,8 @@ public final class ToolMetricNames {
   /** "Total Input Sequence Length (tokens)" → {total_isl, tokens}: {@link #split}, then the JSON's tag. */
   public static String[] tagged(String display) {
     String[] s = split(display);
-    String name = display.strip();
-    int open = name.lastIndexOf('(');
     // a percentage named with "%" ("Overall Usage Prompt Cache Read % (%)") is the JSON's *_pct
-    boolean pct = (open > 0 && name.endsWith(")") ? name.substring(0, open) : name).strip().endsWith("%");
+    boolean pct = nameAndUnit(display)[0].endsWith("%");
     String tag = jsonTag(s[0]);
     if (pct && !tag.endsWith("_pct")) {
       tag = tag + "_pct";

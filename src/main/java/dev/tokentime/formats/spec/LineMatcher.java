@@ -437,13 +437,12 @@ public final class LineMatcher {
       if (t != null && t.isValueNode() && e.time().kind().equals("month-day")) {
         // "02-20 21:46:27.896": vLLM's month and day, no year (LogTimes dates it)
         java.util.regex.Matcher md = MONTH_DAY.matcher(t.asText());
-        java.util.regex.Matcher full = md.matches() ? null : FULL_DATE.matcher(t.asText());
-        if (full == null) {
+        String[] dated = md.matches() ? null : LocalDateTimes.parts(t.asText());
+        if (md.matches()) {
           m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {md.group(1), md.group(2), md.group(3)}));
-        } else if (full.matches()) {
+        } else if (dated != null) {
           // NIM's JSON logging of 2026 writes the year too ("2026-03-03 12:00:10"): a dated local time
-          m.times.add(new MatchedLine.TimeReading(LocalDateTimes.RULE,
-              new String[] {full.group(1), full.group(2), full.group(3)}));
+          m.times.add(new MatchedLine.TimeReading(LocalDateTimes.RULE, dated));
         }
       } else if (t != null && t.isValueNode() && (t.isTextual() || !e.time().kind().equals("rfc3339"))) {
         m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
@@ -570,9 +569,6 @@ public final class LineMatcher {
   /** A full instant (a year, sub-second digits, a zone) in an unknown wrapper's text. */
   private static final Pattern INSTANT = Pattern.compile(
       "(?<!\\d)\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[.,]\\d{1,9}(?:Z|[+-]\\d\\d:?\\d\\d)(?![\\d:])");
-  /** A dated local time in an envelope's month-day field: "2026-03-03 12:00:10", ".370" optional. */
-  private static final java.util.regex.Pattern FULL_DATE =
-      java.util.regex.Pattern.compile("(\\d{4}-\\d\\d-\\d\\d)[ T](\\d\\d:\\d\\d:\\d\\d)(?:[.,](\\d{1,9}))?");
   private static final java.util.regex.Pattern MONTH_DAY =
       java.util.regex.Pattern.compile("(\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d)(?:[.,](\\d{1,9}))?");
   private static final LineSpec.TimeRule INSTANT_TIME = new LineSpec.TimeRule("rfc3339", List.of("ts"));
