@@ -29,6 +29,8 @@
 -- @column requests_per_s [1/s] Median over repeats of the request throughput.
 -- @column mean_input_tokens [tokens] Median over repeats of the mean input length.
 -- @column mean_output_tokens [tokens] Median over repeats of the mean output length.
+-- @column tool_ok_requests [count] For a run whose files hold no request rows: the ok requests its load-test tool counted (tool_run_counts); else NULL.
+-- @column tool_failed_requests [count] The same for the failed requests the tool counted.
 CREATE OR REPLACE VIEW report_levels AS
 SELECT level_kind, level::DOUBLE AS level, label, runs::BIGINT AS runs, run_names,
     requests::BIGINT AS requests, ok_requests::BIGINT AS ok_requests, failed_requests::BIGINT AS failed_requests,
@@ -39,6 +41,7 @@ SELECT level_kind, level::DOUBLE AS level, label, runs::BIGINT AS runs, run_name
     e2e_p95_ms::DOUBLE AS e2e_p95_ms, e2e_p99_ms::DOUBLE AS e2e_p99_ms,
     output_tokens_per_s::DOUBLE AS output_tokens_per_s, output_tokens_per_s_min::DOUBLE AS output_tokens_per_s_min,
     output_tokens_per_s_max::DOUBLE AS output_tokens_per_s_max, requests_per_s::DOUBLE AS requests_per_s,
-    mean_input_tokens::DOUBLE AS mean_input_tokens, mean_output_tokens::DOUBLE AS mean_output_tokens
-FROM level_summary
+    mean_input_tokens::DOUBLE AS mean_input_tokens, mean_output_tokens::DOUBLE AS mean_output_tokens,
+    tool_ok_requests::BIGINT AS tool_ok_requests, tool_failed_requests::BIGINT AS tool_failed_requests
+FROM level_table
 ORDER BY level_kind NULLS LAST, level NULLS LAST, natural_sort_key(label), label

@@ -228,9 +228,20 @@ final class Findings {
   static void failures(ReportData d, List<String> out) {
     long failed = 0;
     long measured = 0;
+    List<String> told = new ArrayList<>();
     for (Row r : d.runs()) {
       failed += r.isMissing("failed_requests") ? 0 : r.getLong("failed_requests");
       measured += r.isMissing("requests") ? 0 : r.getLong("requests");
+      if (!r.isMissing("tool_failed_requests") && r.getLong("tool_failed_requests") > 0) {
+        long ok = r.isMissing("tool_ok_requests") ? 0 : r.getLong("tool_ok_requests");
+        told.add(r.getLong("tool_failed_requests") + " of " + (ok + r.getLong("tool_failed_requests")) + " in "
+            + r.getString("run"));
+      }
+    }
+    if (!told.isEmpty()) {
+      // a result file alone: no request rows, and the tool's count is the only word on its failures
+      out.add("The load-test tool counted failed requests where the files hold no request rows: "
+          + String.join(", ", told) + " (tool_run_counts).");
     }
     if (failed == 0) {
       return;

@@ -13,12 +13,15 @@ final class ReportTables {
 
   static TableView runs(ReportData d) {
     return TableView.of("runs", "Runs", "Measured requests (failed ones included in the window, not in "
-        + "throughput); throughputs over the measured window (run_summary).", d.runs(), List.of(
+        + "throughput); throughputs over the measured window (run_summary). For a run whose files hold no "
+        + "request rows (a result file alone), the requests its load-test tool counted (tool_run_counts).", d.runs(), List.of(
         TableView.text("run", "run"),
         TableView.of("level", false, r -> Fmt.levelLabel(r.getString("level_kind"), r.getDouble("level"), "")),
         TableView.num("requests", "requests"),
         TableView.num("ok", "ok_requests"),
         TableView.num("failed", "failed_requests"),
+        TableView.optionalNum("ok (tool's count)", "tool_ok_requests"),
+        TableView.optionalNum("failed (tool's count)", "tool_failed_requests"),
         TableView.num("excluded", "excluded_requests"),
         TableView.num("window (s)", "duration_s"),
         TableView.num("output tokens/s", "output_tokens_per_s"),
@@ -58,11 +61,12 @@ final class ReportTables {
   static TableView levels(ReportData d) {
     return TableView.of("levels", "Per level (the methodology's table)", "One row per concurrency level or "
         + "request rate (or per run without one); with repeats, each figure is the median over them "
-        + "(level_summary).", d.levels(), List.of(
+        + "(level_summary); the tools' own counts for runs whose files hold no request rows (level_table).", d.levels(), List.of(
         TableView.of("level", false, r -> Fmt.levelLabel(r.getString("level_kind"), r.getDouble("level"), r.getString("label"))),
         TableView.num("runs", "runs"),
         TableView.num("requests", "requests"),
         TableView.num("failed", "failed_requests"),
+        TableView.optionalNum("failed (tool's count)", "tool_failed_requests"),
         TableView.num("TTFT P50 (ms)", "ttft_p50_ms"),
         TableView.num("TTFT P90 (ms)", "ttft_p90_ms"),
         TableView.num("TTFT P99 (ms)", "ttft_p99_ms"),

@@ -20,8 +20,15 @@ record TableView(String id, String title, String note, List<String> headers, Lis
     return rows.isEmpty();
   }
 
-  /** One column: header (with unit), whether numeric, and the cell's text for a row. */
-  record Col(String header, boolean numeric, Function<Row, String> cell) {}
+  /**
+   * One column: header (with unit), whether numeric, and the cell's text for a row; an optional
+   * column is left out of a table where every cell of it is empty.
+   */
+  record Col(String header, boolean numeric, Function<Row, String> cell, boolean optional) {
+    Col(String header, boolean numeric, Function<Row, String> cell) {
+      this(header, numeric, cell, false);
+    }
+  }
 
   static Col text(String header, String column) {
     return new Col(header, false, r -> r.isMissing(column) ? "" : String.valueOf(r.getObject(column)));
@@ -29,6 +36,12 @@ record TableView(String id, String title, String note, List<String> headers, Lis
 
   static Col num(String header, String column) {
     return new Col(header, true, r -> r.isMissing(column) ? "" : Fmt.num(((Number) r.getObject(column)).doubleValue()));
+  }
+
+  /** A number column shown only where some row has a value (the tools' own counts of a run without rows). */
+  static Col optionalNum(String header, String column) {
+    Col c = num(header, column);
+    return new Col(c.header(), true, c.cell(), true);
   }
 
   static Col pct(String header, String column) {
@@ -39,7 +52,8 @@ record TableView(String id, String title, String note, List<String> headers, Lis
     return new Col(header, numeric, cell);
   }
 
-  static TableView of(String id, String title, String note, Table t, List<Col> cols) {
+  static TableView of(String id, String title, String note, Table t, List<Col> all) {
+    List<Col> cols = all.stream().filter(c -> !c.optional() || hasValue(t, c)).toList();
     List<List<String>> rows = new ArrayList<>();
     for (Row r : t) {
       List<String> row = new ArrayList<>();
@@ -50,5 +64,14 @@ record TableView(String id, String title, String note, List<String> headers, Lis
     }
     return new TableView(id, title, note, cols.stream().map(Col::header).toList(),
         cols.stream().map(Col::numeric).toList(), rows);
+  }
+
+  private static boolean hasValue(Table t, Col c) {
+    for (Row r : t) {
+      if (!c.cell().apply(r).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -29,9 +29,12 @@ public final class SummaryRenderer {
       + " content chunks, pooled; TPOT = (E2E - TTFT)/(N - 1); E2E = last token - arrival;"
       + " percentiles by linear interpolation (docs/metrics.md)";
 
-  /** Columns of level_summary shown in text and Markdown (all of them go to JSON). */
+  /**
+   * Columns of level_table shown in text and Markdown (all of them go to JSON); the tools' own
+   * counts (runs whose files hold no request rows) only where a level has them.
+   */
   static final List<String> LEVEL_COLUMNS = List.of("level_kind", "level", "label", "runs",
-      "ok_requests", "failed_requests", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "itl_p50_ms",
+      "ok_requests", "failed_requests", "tool_ok_requests", "tool_failed_requests", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "itl_p50_ms",
       "itl_p90_ms", "itl_p99_ms", "e2e_p50_ms", "e2e_p90_ms", "e2e_p99_ms", "output_tokens_per_s",
       "requests_per_s", "mean_input_tokens", "mean_output_tokens");
 
@@ -378,12 +381,12 @@ public final class SummaryRenderer {
 
   /** Columns said once below the table when every level has the same value (not the latencies). */
   static final java.util.Set<String> WHEN_CONSTANT_SAID_ONCE = java.util.Set.of("label", "runs", "ok_requests",
-      "failed_requests", "mean_input_tokens", "mean_output_tokens");
+      "failed_requests", "tool_ok_requests", "tool_failed_requests", "mean_input_tokens", "mean_output_tokens");
 
   /** level_summary's columns, the ones dropped last first: what the methodology reads. */
   static final List<String> LEVEL_PRIORITY = List.of("level", "ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms",
       "itl_p99_ms", "e2e_p50_ms", "e2e_p99_ms", "output_tokens_per_s", "ttft_p90_ms", "itl_p90_ms", "e2e_p90_ms",
-      "requests_per_s", "ok_requests", "failed_requests", "mean_output_tokens", "mean_input_tokens", "runs",
+      "requests_per_s", "failed_requests", "tool_failed_requests", "ok_requests", "tool_ok_requests", "mean_output_tokens", "mean_input_tokens", "runs",
       "label", "level_kind");
 
   private static String header(String column) {
@@ -394,6 +397,8 @@ public final class SummaryRenderer {
       case "mean_output_tokens" -> "mean out";
       case "ok_requests" -> "ok";
       case "failed_requests" -> "failed";
+      case "tool_ok_requests" -> "ok (tool's count)";
+      case "tool_failed_requests" -> "failed (tool's count)";
       default -> column.endsWith("_ms") ? column.substring(0, column.length() - 3).replace('_', ' ') : column.replace('_', ' ');
     };
   }

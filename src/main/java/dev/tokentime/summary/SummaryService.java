@@ -75,7 +75,7 @@ public final class SummaryService {
             goodput.get(run), m));
       }
     }
-    List<Map<String, Object>> levels = rows(db, "SELECT * FROM level_summary");
+    List<Map<String, Object>> levels = rows(db, "SELECT * FROM level_table");
     List<Map<String, Object>> engines = forRuns(rows(db, "SELECT * FROM engine_summary"), onlyRuns);
     List<Map<String, Object>> basis = forRuns(rows(db,
         "SELECT run, figure, \"values\", coarsest_resolution_ns, basis FROM figure_basis"), onlyRuns);

@@ -277,6 +277,7 @@ public final class GuidellmFormat implements InputFormat {
       String run = runs.nth(index);
       JsonNode strategy = null;
       JsonNode metrics = null;
+      JsonNode totals = null;
       double[] window = null;
       long requestsRead = 0; // records read before the window came (a file whose keys were reordered)
       boolean known = false; // a key only a GuideLLM benchmark has
@@ -312,6 +313,7 @@ public final class GuidellmFormat implements InputFormat {
             metrics = PeerJson.TREE.readTree(p);
             known = true;
           }
+          case "request_totals" -> totals = PeerJson.TREE.readTree(p); // 0.2-0.3; 0.4+ keeps it in metrics
           case "benchmarks" -> {
             legacy = true;
             p.skipChildren();
@@ -349,7 +351,11 @@ public final class GuidellmFormat implements InputFormat {
       }
       if (metrics != null) {
         reported(run, level, metrics);
+        if (totals == null) {
+          totals = metrics.get("request_totals");
+        }
       }
+      totals(run, level, totals);
       sink.record();
     }
 
@@ -511,6 +517,24 @@ public final class GuidellmFormat implements InputFormat {
         req.phase = "warmup"; // outside the measured window: GuideLLM's metrics leave it out
       }
       return new double[] {start.doubleValue(), end == null ? Double.NaN : end.doubleValue()};
+    }
+
+    /**
+     * The benchmark's request counts as GuideLLM kept them ({successful, errored, incomplete,
+     * total}), as reported_metrics {@code requests_successful} … with stat {@code value}: its
+     * records are a sample of these (0.4+ keeps a few per status by default), so the counts are the
+     * only word on how many failed (tool_request_counts).
+     */
+    private void totals(String run, Double level, JsonNode totals) {
+      if (totals == null || !totals.isObject()) {
+        return;
+      }
+      for (String k : new String[] {"successful", "errored", "incomplete", "total"}) {
+        JsonNode n = totals.get(k);
+        if (n != null && n.isIntegralNumber() && n.asLong() >= 0) {
+          sink.reportedMetric(run, level, "requests_" + k, "value", n.asDouble(), "requests");
+        }
+      }
     }
 
     /**

@@ -362,6 +362,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
 
   private SpecParser.Outcome access(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
+    if (m.group("durMs") != null) {
+      return rayAccess(m, ts, clock, raw, off, len);
+    }
     int status = Integer.parseInt(m.group("status"));
     if (!ErrorAccessLines.inferenceRequest(m.group("method"), m.group("path"))) {
       return SpecParser.Outcome.OTHER; // /metrics, /health, /v1/models: no request of ours; a GET of an inference route (a probe)
@@ -403,6 +406,46 @@ final class VllmRequestTracker implements SpecParser.Handler {
     pendingOrigin = m.origin();
     return SpecParser.Outcome.DEFERRED;
   }
+
+  /**
+   * Ray Serve's access line (vllm-log.spec, rayaccess): Ray, not uvicorn, answered the client, so
+   * it is never tied to a vLLM request by adjacency (Ray's request id is not vLLM's). A call that
+   * failed on an inference route is a failed request of its own, from the header's time back by
+   * the duration; the proxy logging the same call after the replica is that request again.
+   */
+  private SpecParser.Outcome rayAccess(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
+    int status = Integer.parseInt(m.group("status"));
+    if (status < 400 || !ErrorAccessLines.inferenceRequest(m.group("method"), m.group("path"))) {
+      return SpecParser.Outcome.OTHER;
+    }
+    double durMs = Double.parseDouble(m.group("durMs"));
+    if (!(durMs < 1e9)) { // about 11 days: no HTTP call lasts longer; the digits are garbage
+      throw new SpecParser.BadLine("Ray Serve access line: duration " + m.group("durMs") + " ms out of range");
+    }
+    String rayId = m.prefixValue("rsid");
+    if (rayId != null && rayFailed.put(rayId, Boolean.TRUE) != null) {
+      return SpecParser.Outcome.OTHER; // the same call's failure, logged again by the proxy or the router
+    }
+    rec.reset();
+    ErrorAccessLines.fill(rec, m, status, ts, clock, times, ctx.defaultRun(), "vllm", m.origin());
+    if (ts != NONE) {
+      rec.arrivalNs = ts - Math.round(durMs * 1e6);
+    }
+    if (rayId != null) {
+      rec.extras.put("ray_request_id", rayId);
+    }
+    sink.request(rec, raw, off, len);
+    return SpecParser.Outcome.RECORD;
+  }
+
+  /** Ray request ids of the failed calls already written (a proxy's line follows within seconds). */
+  private final Map<String, Boolean> rayFailed = new LinkedHashMap<>(64, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > 4096;
+    }
+  };
 
   /** A failed request known from its access line alone (ErrorAccessLines). */
   private void failedAccess(MatchedLine m, int status, long ts, int clock, byte[] raw, int off, int len)

@@ -47,6 +47,11 @@ class GuidellmFormatTest {
       assertEquals(List.of(List.of(46.0, 16.792535781860348, "ms")), t.rows("SELECT"
           + " max(value) FILTER (WHERE stat = 'count'), max(value) FILTER (WHERE stat = 'mean'), any_value(unit) FILTER (WHERE stat = 'mean')"
           + " FROM reported_metrics WHERE metric = 'time_to_first_token_ms'"));
+      // its request totals (0.2: beside the metrics): the file keeps 1 record of the 47 it counted
+      assertEquals(List.of(List.of("requests_errored", 0.0), List.of("requests_incomplete", 1.0),
+          List.of("requests_successful", 46.0), List.of("requests_total", 47.0)),
+          t.rows("SELECT metric, value FROM reported_metrics WHERE metric LIKE 'requests\\_%' ESCAPE '\\'"
+              + " AND stat = 'value' ORDER BY metric"));
       assertEquals(0L, t.count("SELECT count(*) FROM rejects"));
     }
   }
@@ -57,6 +62,9 @@ class GuidellmFormatTest {
       t.ingest(t.writeBytes("sweep/benchmarks.json", Files.readAllBytes(SWEEP)));
       assertEquals(List.of(List.of("sweep", "concurrency", 2.0), List.of("sweep#2", "request_rate", 4.0)),
           t.rows("SELECT run, level_kind, level FROM runs ORDER BY run"));
+      // 0.4+: the totals inside metrics, per benchmark
+      assertEquals(List.of(List.of("sweep", 13.0), List.of("sweep#2", 9.0)), t.rows("SELECT run, value FROM"
+          + " reported_metrics WHERE metric = 'requests_total' AND stat = 'value' ORDER BY run"));
       // 6 metrics x 18 statistics per benchmark, each GuideLLM's figure within the double's resolution
       List<List<Object>> rows = t.rows("SELECT m.run, m.metric, m.stat, m.value, c.value, m.unit, c.unit"
           + " FROM reported_metrics AS m LEFT JOIN guidellm_metrics AS c USING (run, metric, stat)"

@@ -101,6 +101,8 @@ class WrapperStackTest {
       new Wrapper("quote-tight", s -> ">" + s, false),
       new Wrapper("pytest-log", s -> "INFO     root:vllm_bench.py:126 " + s, false),
       new Wrapper("basic-log", s -> "WARNING:vllm.bench:" + s, false),
+      // Ray Serve's logger (a deployment's own logging of a line; its dated ms time is the line's)
+      new Wrapper("rayserve", s -> "INFO 2025-08-12 10:00:03,123 default_VLLMDeployment ujj4diu5 -- " + s, true),
       // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
       new Wrapper("sidecar", s -> "[VllmSidecar kooEr8Ccal1cqylW5f5cz]: 2025-08-12T10:00:03.123Z 1 stdout: " + s, true),
       new Wrapper("unknown-text", s -> "tests/test_x.py::test_y[tp-2] " + s, false));

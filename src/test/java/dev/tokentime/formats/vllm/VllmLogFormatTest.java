@@ -637,4 +637,35 @@ class VllmLogFormatTest {
     assertEquals("3", p.full.request("chatcmpl-a2").extras.get("response_chunks"));
     assertEquals(List.of(), p.sink.rejects);
   }
+
+  /**
+   * Ray Serve's own logger and access lines (its ServeFormatter; the 200 lines are real,
+   * ray-project/ray#65486; the 500 is that shape as Ray writes an error, hand-made): its header's
+   * dated ms time is the line's; a failed call on an inference route is a failed request from the
+   * header's time back by its duration, once per Ray request id though the router and the proxy
+   * log it too; a 200 is no request of ours (Ray's id is not vLLM's); the older "file.py:N - "
+   * header is peeled too.
+   */
+  @Test
+  void rayServesAccessLinesCountFailedCallsOnce() throws Exception {
+    String replica = "(ServeReplica:app:LLMServer:m pid=28488) ";
+    Parse p = Parse.text(LOG, ""
+        + "(ServeReplica:app:LLMRouter pid=28239) ERROR 2026-08-19 18:02:12,425 app_LLMRouter the5croz 4493b8e2-932a-41ee-8e0f-a4b45319596d -- POST __call__ 500 1.6ms\n"
+        + replica + "ERROR 2026-08-19 18:02:15,711 app_LLMServer:m d2ngfytn 4493b8e2-932a-41ee-8e0f-a4b45319596d -- POST /v1/chat/completions 500 3285.7ms\n"
+        + "(ProxyActor pid=100) ERROR 2026-08-19 18:02:15,713 proxy 10.0.0.1 4493b8e2-932a-41ee-8e0f-a4b45319596d -- POST /v1/chat/completions 500 3290.1ms\n"
+        + replica + "INFO 08-19 18:02:22 [loggers.py:310] " + STATS + "\n"
+        + replica + "INFO 2026-08-19 18:02:37,409 app_LLMServer:m d2ngfytn 920cf95a-5398-416d-a19a-8288decc7d03 -- POST /v1/chat/completions 200 4792.0ms\n"
+        + "INFO 2024-11-18 01:46:34,210 default_VLLMDeployment ujj4diu5 replica.py:893 - " + STATS + "\n",
+        Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("http-500-line-2"), p.full.requests.stream().map(r -> r.requestId).toList());
+    RequestRecord r = p.full.requests.get(0);
+    assertEquals(Instant.parse("2026-08-19T18:02:15.711Z").toEpochMilli() * 1_000_000L, r.finishedNs);
+    assertEquals(r.finishedNs - 3_285_700_000L, r.arrivalNs);
+    assertEquals("4493b8e2-932a-41ee-8e0f-a4b45319596d", r.extras.get("ray_request_id"));
+    assertEquals("ServeReplica:app:LLMServer:m pid=28488", r.instance);
+    assertEquals(2, p.full.stats.size(), "the stats line behind Ray's older header too");
+    assertEquals(Instant.parse("2024-11-18T01:46:34.210Z").toEpochMilli() * 1_000_000L, p.full.stats.get(1).tsNs);
+    assertEquals(3, p.sink.other, "the router's __call__, the proxy's repeat, the 200");
+  }
 }
