@@ -138,6 +138,9 @@ class FieldExcerptsTest {
       Map.entry("73-v1-apiserver-n-output-handler-enginedead-ascend7384.log", "vllm-log 10 1 9 0"),
       // Ray Serve LLM (2026): its replica's engine stats; Ray Serve's own access lines are other
       Map.entry("74-ray-serve-llm-replica-stats-router-access-ray65486.log", "vllm-log 10 3 7 0"),
+      // the EngineDeadError ending a request's traceback is a crash; the traceback after "Error in
+      // message stream converter." (vLLM 0.25's Anthropic endpoint) is that request's error, none
+      Map.entry("75-v025-anthropic-message-stream-converter-traceback-vllm48707.log", "vllm-log 10 1 9 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else

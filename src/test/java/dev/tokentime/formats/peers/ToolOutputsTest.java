@@ -373,6 +373,19 @@ class ToolOutputsTest {
       String text = dev.tokentime.summary.SummaryRenderer.text(new dev.tokentime.summary.SummaryService().summarize(t.db, java.util.Set.of()), 120);
       assertTrue(text.contains("the tool counted completed 0, failed 100 (vllm-bench-console, vllm-bench-json)"), text);
       assertTrue(!text.contains("0 ok, 0 failed"), text);
+      // the levels table, the report's tables and its findings say so too (were "failed 0", "No rows")
+      String levels = text.substring(text.indexOf("levels (median over repeats)"));
+      assertEquals(List.of("concurrency  runs  ok  failed  ok (tool's count)  failed (tool's count)",
+          "        100     1   0       0                  0                    100"),
+          levels.lines().skip(1).filter(l -> !l.startsWith("---")).toList(), levels);
+      dev.tokentime.report.ReportData d = new dev.tokentime.report.ReportService().gather(t.db,
+          new dev.tokentime.report.ReportService.Request(java.util.Set.of(), null, "", "x.duckdb"));
+      assertEquals(List.of(100L), d.runs().longColumn("tool_failed_requests").asList());
+      assertEquals(List.of(100L), d.levels().longColumn("tool_failed_requests").asList());
+      String md = dev.tokentime.report.MarkdownReport.render(d, null).markdown();
+      assertTrue(md.contains("The load-test tool counted failed requests where the files hold no request rows: 100 of"
+          + " 100 in vllm-bench-allfailed-2026-benchmaxxing (tool\\_run\\_counts)."), md);
+      assertTrue(md.contains("| failed (tool's count) |"), md);
     }
   }
 
