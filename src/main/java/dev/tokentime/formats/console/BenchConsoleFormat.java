@@ -52,6 +52,11 @@ public final class BenchConsoleFormat implements InputFormat {
   }
 
   static final String SERVING_HEADER = "Serving Benchmark Result";
+  /**
+   * SGLang's bench_offline_throughput prints the same label: value block under its own title
+   * ("====== Offline Throughput Benchmark Result =======", sgl-project/sglang#9674).
+   */
+  static final String OFFLINE_HEADER = "Offline Throughput Benchmark Result";
   private static final Pattern RULE = Pattern.compile("^=+$");
   private static final Pattern SECTION = Pattern.compile("^-{3,}.*-{3,}$");
   /**
@@ -204,7 +209,9 @@ public final class BenchConsoleFormat implements InputFormat {
     String text = WrapperLayer.peelLines(sample);
     switch (tool) {
       case VLLM, SGLANG -> {
-        boolean header = text.contains("=" + " " + SERVING_HEADER + " =") || text.contains(" " + SERVING_HEADER + " ");
+        boolean offline = text.contains(" " + OFFLINE_HEADER + " ");
+        boolean header = text.contains("=" + " " + SERVING_HEADER + " =") || text.contains(" " + SERVING_HEADER + " ")
+            || offline;
         // without the header: a block's first figure and a latency line, or its spec-decoding section
         boolean headerless = !header && (HEADERLESS_FIGURES.matcher(text).find()
             || text.contains("---Speculative Decoding---") && text.contains("Acceptance rate (%):"));
@@ -212,7 +219,7 @@ public final class BenchConsoleFormat implements InputFormat {
           return 0;
         }
         // SGLang's block names its backend and adds Little's-law concurrency and E2E latency
-        boolean sglang = text.contains("Backend:") || text.contains("Mean E2E Latency (ms)")
+        boolean sglang = offline || text.contains("Backend:") || text.contains("Mean E2E Latency (ms)")
             || text.contains("(retokenized)") || Pattern.compile("(?m)^\\s*Concurrency:").matcher(text).find();
         return (tool == Tool.SGLANG) == sglang ? (header ? 85 : 70) : 0;
       }
@@ -364,7 +371,7 @@ public final class BenchConsoleFormat implements InputFormat {
         return null; // counted when the next line decides
       }
       if (!inBlock) {
-        boolean header = line.contains(SERVING_HEADER) && line.startsWith("=");
+        boolean header = (line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)) && line.startsWith("=");
         // a block pasted without its header (a post's excerpt) starts at its first line
         boolean headerless = !header && HEADERLESS_START.matcher(line).matches();
         if (header || headerless) {
