@@ -241,8 +241,23 @@ final class BenchResult {
     if (key.contains("tokens")) {
       return "tokens";
     }
-    return "count";
+    if (key.endsWith("_req_s")) {
+      return "requests/s";
+    }
+    // SGLang's Little's-law concurrency (requests in flight on average) is a count, as
+    // sglang_bench_metrics recomputes it
+    if (COUNTS.contains(key) || key.startsWith("num_") || key.contains("_num_") || key.endsWith("_requests")) {
+      return "count";
+    }
+    // a key no version of either tool is known to write (a fork's, a wrapper's: InferenceX's
+    // per-GPU figures, a gamma shape such as burstiness): its unit is not guessed
+    return null;
   }
+
+  /** Counts both tools write under names that say so only here. */
+  private static final java.util.Set<String> COUNTS = java.util.Set.of("completed", "failed", "max_concurrency",
+      "concurrency",
+      "total_requests", "successful", "errored");
 
   /** The result says that no request succeeded ("completed": 0). */
   private boolean noneCompleted() {

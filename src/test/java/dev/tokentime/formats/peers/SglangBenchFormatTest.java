@@ -39,7 +39,13 @@ class SglangBenchFormatTest {
     assertTrue(s.reported.contains("dir null benchmark_duration_s value 1.5 s"), s.reported.toString());
     // a rate named in per-second units is no duration (only *duration_s is)
     CollectingSink rate = Parsing.parse(format, LINE.replace("\"duration\":1.0", "\"duration\":1.0,\"request_throughput_req_s\":3.0") + "\n");
-    assertTrue(rate.reported.contains("dir null request_throughput_req_s value 3.0 count"), rate.reported.toString());
+    assertTrue(rate.reported.contains("dir null request_throughput_req_s value 3.0 requests/s"), rate.reported.toString());
+    // a key neither tool writes (a wrapper's gamma shape, a per-GPU figure) has no unit guessed:
+    // InferenceX's burstiness was a "count"
+    CollectingSink odd = Parsing.parse(format, LINE.replace("\"duration\":1.0", "\"duration\":1.0,\"burstiness\":1.0,"
+        + "\"tput_per_gpu\":812.5") + "\n");
+    assertTrue(odd.reported.contains("dir null burstiness value 1.0 null"), odd.reported.toString());
+    assertTrue(odd.reported.contains("dir null tput_per_gpu value 812.5 null"), odd.reported.toString());
   }
 
   /**
