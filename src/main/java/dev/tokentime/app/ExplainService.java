@@ -41,6 +41,9 @@ public final class ExplainService {
       if (in.stdin()) {
         throw new BadInputException("--explain reads files, not stdin");
       }
+      if (in.problem() != null) {
+        continue; // a folder it cannot open: the ingest names it as skipped
+      }
       try {
         Result r = explain(in, o);
         if (r != null) {

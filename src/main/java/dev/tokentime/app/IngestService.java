@@ -217,6 +217,9 @@ public final class IngestService {
     }
     for (InputResolver.Input in : inputs) {
       try {
+        if (in.problem() != null) {
+          throw new IOException(in.problem());
+        }
         Path path = in.path();
         if (in.stdin()) {
           path = spoolStdin();

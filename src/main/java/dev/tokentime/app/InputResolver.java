@@ -2,7 +2,6 @@ package dev.tokentime.app;
 
 import dev.tokentime.BadInputException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Turns what the user named (files, directories, globs, {@code -} for stdin) into the files to
@@ -27,7 +25,11 @@ public final class InputResolver {
    * @param path the file, or null for stdin
    * @param explicit whether the user named it (an unknown format is then an error, not a skip)
    */
-  public record Input(Path path, boolean explicit) {
+  public record Input(Path path, boolean explicit, String problem) {
+    public Input(Path path, boolean explicit) {
+      this(path, explicit, null);
+    }
+
     public boolean stdin() {
       return path == null;
     }
@@ -44,15 +46,17 @@ public final class InputResolver {
         out.add(new Input(null, true));
       } else if (isGlob(a) && !Files.exists(Path.of(a))) {
         // a path that exists is itself even with glob characters in it ("run [a]/c1.jsonl")
-        List<Path> matches = glob(a);
-        if (matches.isEmpty()) {
-          throw new BadInputException("no file matches " + a);
+        List<Input> matches = glob(a);
+        if (matches.stream().allMatch(in -> in.problem() != null)) {
+          throw new BadInputException("no file matches " + a + (matches.isEmpty() ? ""
+              : " (" + matches.size() + " folder" + (matches.size() == 1 ? "" : "s") + " could not be opened: "
+              + matches.get(0).path() + (matches.size() == 1 ? "" : ", …") + ")"));
         }
-        matches.forEach(p -> out.add(new Input(p, false)));
+        out.addAll(matches);
       } else {
         Path p = Path.of(a);
         if (Files.isDirectory(p)) {
-          walk(p).forEach(f -> out.add(new Input(f, false)));
+          out.addAll(walk(p));
         } else if (Files.isRegularFile(p)) {
           out.add(new Input(p, true));
         } else if (Files.exists(p)) {
@@ -69,15 +73,40 @@ public final class InputResolver {
     return s.contains("*") || s.contains("?") || s.contains("[") || s.contains("{");
   }
 
-  private static List<Path> walk(Path dir) {
-    try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile)
-          .filter(p -> !excluded(dir.relativize(p)))
-          .sorted()
-          .toList();
+  /**
+   * The files under {@code dir}, in name order. A folder inside it that cannot be opened (no
+   * permission) is an input with its problem, which the ingest skips with the reason, as a file it
+   * cannot read: one locked folder spoils no other file.
+   */
+  private static List<Input> walk(Path dir) {
+    java.util.TreeMap<Path, Input> found = new java.util.TreeMap<>();
+    try {
+      Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+        @Override
+        public java.nio.file.FileVisitResult visitFile(Path p, java.nio.file.attribute.BasicFileAttributes a) {
+          if (a.isRegularFile() && !excluded(dir.relativize(p))) {
+            found.put(p, new Input(p, false));
+          }
+          return java.nio.file.FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public java.nio.file.FileVisitResult visitFileFailed(Path p, IOException e) throws IOException {
+          if (p.equals(dir)) {
+            throw e;
+          }
+          if (!excluded(dir.relativize(p))) {
+            String why = e.getClass().getSimpleName().replace("Exception", "")
+                .replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
+            found.put(p, new Input(p, false, "cannot be opened: " + why));
+          }
+          return java.nio.file.FileVisitResult.CONTINUE;
+        }
+      });
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new BadInputException("cannot read the folder " + dir + ": " + e.getMessage(), e);
     }
+    return new ArrayList<>(found.values());
   }
 
   /** expected/ folders, hidden files and folders, and databases are not inputs. */
@@ -94,7 +123,7 @@ public final class InputResolver {
         || name.endsWith(".duckdb.lock") || name.endsWith(".db.lock");
   }
 
-  private static List<Path> glob(String pattern) {
+  private static List<Input> glob(String pattern) {
     // walk from the longest leading part without glob characters
     String norm = pattern.replace('\\', '/');
     int cut = 0;
@@ -119,14 +148,7 @@ public final class InputResolver {
       throw new BadInputException("no file named " + pattern + ", and it is no valid pattern either ("
           + e.getDescription() + " at character " + (e.getIndex() + 1) + " of " + rest + ")");
     }
-    try (Stream<Path> s = Files.walk(root)) {
-      return s.filter(Files::isRegularFile)
-          .filter(p -> m.matches(root.relativize(p)))
-          .filter(p -> !excluded(root.relativize(p)))
-          .sorted()
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    // a folder that cannot be opened is kept with its problem: the ingest names it as skipped
+    return walk(root).stream().filter(in -> in.problem() != null || m.matches(root.relativize(in.path()))).toList();
   }
 }

@@ -100,4 +100,61 @@ class InputsIT {
         "SELECT count(*) AS requests, count(*) FILTER (WHERE content_chunks > 0) AS with_tokens FROM request_latency");
     assertEquals("requests,with_tokens\n30,30\n", q.out());
   }
+
+  /**
+   * A folder inside an input folder that the user cannot open is skipped with its reason and the
+   * rest is read (it was an internal error, exit 3, nothing stored). Run as another user where
+   * the tests run as root (root opens every folder), through setpriv.
+   */
+  @Test
+  void aFolderThatCannotBeOpenedIsSkippedAndTheRestRead(@TempDir Path tmp) throws Exception {
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> open =
+        java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx");
+    Files.setPosixFilePermissions(tmp, open);
+    Path in = tmp.resolve("in");
+    Path c1 = Files.createDirectories(in.resolve("c1"));
+    Files.setPosixFilePermissions(in, open);
+    Files.setPosixFilePermissions(c1, open);
+    Files.copy(Path.of("sample-logs/canonical/c1.jsonl"), c1.resolve("c1.jsonl"));
+    Path locked = Files.createDirectories(c1.resolve("locked"));
+    Files.writeString(locked.resolve("x.jsonl"), "{}\n");
+    Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    Path out = Files.createDirectories(tmp.resolve("out"));
+    Files.setPosixFilePermissions(out, open);
+    java.util.List<String> cmd = new java.util.ArrayList<>();
+    Path jar = Cli.jar();
+    if ("root".equals(System.getProperty("user.name"))) {
+      org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "setpriv to run as another user");
+      // the build's folder may be the root's alone: the jar and its lib/ linked (else copied) where all may read
+      Path bin = Files.createDirectories(tmp.resolve("bin/lib"));
+      Files.setPosixFilePermissions(bin.getParent(), open);
+      Files.setPosixFilePermissions(bin, open);
+      jar = linkOrCopy(jar, bin.getParent().resolve("tokentime.jar"));
+      try (var libs = Files.list(Cli.jar().toAbsolutePath().getParent().resolve("lib"))) {
+        for (Path l : libs.toList()) {
+          linkOrCopy(l, bin.resolve(l.getFileName()));
+        }
+      }
+      cmd.addAll(java.util.List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+    } else {
+      org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(locked), "a folder this user cannot open");
+    }
+    cmd.addAll(java.util.List.of(Cli.javaBin(), "-Xmx512m", "-Duser.home=" + tmp, "-Djava.io.tmpdir=" + out, "-jar",
+        jar.toString(), "ingest", "--db", out.resolve("p.duckdb").toString(), in.toString()));
+    Cli.Result r = Cli.exec(cmd, null, java.util.Map.of("HOME", tmp.toString()));
+    assertEquals(0, r.code(), r.out() + r.err());
+    assertTrue(r.out().contains("skipped 1 file (not readable): " + locked + " (cannot read: cannot be opened: access denied)"),
+        r.out());
+    assertTrue(r.out().contains("ingested " + c1.resolve("c1.jsonl") + " (tokentime-jsonl): 12 lines = 12 records"), r.out());
+  }
+
+  private static Path linkOrCopy(Path from, Path to) throws java.io.IOException {
+    try {
+      Files.createLink(to, from);
+    } catch (java.io.IOException | UnsupportedOperationException e) {
+      Files.copy(from, to);
+    }
+    Files.setPosixFilePermissions(to, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    return to;
+  }
 }
