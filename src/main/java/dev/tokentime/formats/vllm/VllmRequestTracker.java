@@ -119,10 +119,15 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     String id = m.group("id");
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
+    flushClosing(ts);
+    if (starts && closing.containsKey(id)) {
+      throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this"
+          + " file (ids repeat across restarts); the first is kept");
+    }
     // a line about another request releases what waited for adjacency
     LoggedRequest r = find(id);
     if (lastEnded != null && lastEnded != r) {
-      write(lastEnded);
+      retire(lastEnded);
       lastEnded = null;
     }
     if (r == null && (written.contains(id) || !starts && writtenBases.containsKey(id))) {
@@ -131,6 +136,11 @@ final class VllmRequestTracker implements SpecParser.Handler {
             + " file (ids repeat across restarts); the first is kept");
       }
       resolvePendingAccess(null);
+      if (event.equals("generated") && "streaming delta".equals(m.group("mode")) && tokenCount(m.group("ids")) > 0) {
+        // a chunk of output no request holds any more: never dropped without a word
+        throw new SpecParser.BadLine("a streamed chunk of request " + id + " logged after the request was written"
+            + " (it ended more than " + CLOSING_NS / 1_000_000_000L + " s of log time before): not kept");
+      }
       return SpecParser.Outcome.OTHER; // a late line of a request already written
     }
     if (r != null && (event.equals("received") && r.received || event.equals("added") && r.added)) {
@@ -253,7 +263,45 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (lastEnded != null && lastEnded.id.equals(id)) {
       return lastEnded;
     }
-    return inFlight.get(id);
+    LoggedRequest r = inFlight.get(id);
+    return r != null ? r : closing.get(id);
+  }
+
+  // ---- ended requests, held a while for their late lines ----
+
+  /**
+   * How long (log time) an ended request waits for its late lines before it is written. V1's
+   * output handler logs "Finished request X." as it hands the last output to the API server, which
+   * logs that output's "Generated response X (streaming delta)" after it, other requests' lines
+   * in between: those chunks are the request's, not lines of nothing.
+   */
+  static final long CLOSING_NS = 5_000_000_000L;
+  static final int CLOSING_MAX = 4096;
+
+  /** Ended requests, in the order they ended, written once their grace has passed. */
+  private final LinkedHashMap<String, LoggedRequest> closing = new LinkedHashMap<>();
+
+  /** An ended request no longer next to the line at hand: held for its late lines, then written. */
+  private void retire(LoggedRequest r) {
+    closing.put(r.id, r);
+    if (closing.size() > CLOSING_MAX) {
+      Iterator<LoggedRequest> it = closing.values().iterator();
+      LoggedRequest eldest = it.next();
+      it.remove();
+      write(eldest);
+    }
+  }
+
+  /** Writes the ended requests whose grace is over at log time {@code ts} (all of them for NONE). */
+  private void flushClosing(long ts) {
+    for (Iterator<LoggedRequest> it = closing.values().iterator(); it.hasNext(); ) {
+      LoggedRequest r = it.next();
+      if (ts != NONE && r.finishedNs != NONE && ts - r.finishedNs <= CLOSING_NS) {
+        break; // in the order they ended: the later ones wait too
+      }
+      it.remove();
+      write(r);
+    }
   }
 
   private void generated(LoggedRequest r, MatchedLine m, long ts, boolean sameClock) {
@@ -311,8 +359,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
       r.finishedNs = Math.max(ts, r.finishedNs == NONE ? ts : r.finishedNs);
     }
     inFlight.remove(r.id);
+    closing.remove(r.id, r);
     if (lastEnded != null && lastEnded != r) {
-      write(lastEnded);
+      retire(lastEnded);
     }
     lastEnded = r;
   }
@@ -371,7 +420,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     if (lastEnded != null && lastEnded.httpStatus == null && sameOrigin(lastEnded.instance, m.origin())) {
       tie(lastEnded, status);
-      write(lastEnded);
+      retire(lastEnded);
       lastEnded = null;
       return SpecParser.Outcome.RECORD;
     }
@@ -493,7 +542,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       resolvePendingAccess(null);
       lastStarted = null;
       if (lastEnded != null) {
-        write(lastEnded);
+        retire(lastEnded);
         lastEnded = null;
       }
     }
@@ -513,6 +562,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       return;
     }
     resolvePendingAccess(null);
+    flushClosing(NONE); // no late line of an earlier process's request comes after this
     if (lastEnded != null) {
       write(lastEnded);
       lastEnded = null;
@@ -536,6 +586,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
   @Override
   public void end() {
     resolvePendingAccess(null);
+    flushClosing(NONE);
     if (lastEnded != null) {
       write(lastEnded);
       lastEnded = null;

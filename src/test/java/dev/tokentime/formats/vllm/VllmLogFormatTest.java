@@ -668,4 +668,36 @@ class VllmLogFormatTest {
     assertEquals(Instant.parse("2024-11-18T01:46:34.210Z").toEpochMilli() * 1_000_000L, p.full.stats.get(1).tsNs);
     assertEquals(3, p.sink.other, "the router's __call__, the proxy's repeat, the 200");
   }
+
+  /**
+   * V1's output handler logs "Finished request X." as it hands the last output to the API
+   * server, which logs that output's delta after it, other requests' lines in between (vLLM's
+   * AsyncLLM logs the end where it puts the output in the request's stream). Those late chunks
+   * were other lines and their tokens lost; they are the request's within 5 s of log time. A
+   * chunk later than that, with tokens, is a reject naming the request, never dropped in silence.
+   */
+  @Test
+  void aRequestsLastChunksAfterItsFinishedLineAreItsOwn() throws Exception {
+    String h = "(APIServer pid=1) INFO 05-21 00:19:";
+    Parse p = Parse.text(LOG, ""
+        + h + "05 [async_llm.py:1] Added request chatcmpl-a.\n"
+        + h + "05 [async_llm.py:1] Added request chatcmpl-b.\n"
+        + h + "06 [logger.py:92] Generated response chatcmpl-a (streaming delta): output: 'x', output_token_ids: [1], finish_reason: None\n"
+        + h + "07 [async_llm.py:2] Finished request chatcmpl-a.\n"
+        + h + "07 [logger.py:92] Generated response chatcmpl-b (streaming delta): output: 'y', output_token_ids: [2], finish_reason: None\n"
+        + h + "07 [logger.py:92] Generated response chatcmpl-a (streaming delta): output: 'z', output_token_ids: [3, 4], finish_reason: stop\n"
+        + h + "08 [logger.py:92] Generated response chatcmpl-b (streaming delta): output: 'w', output_token_ids: [5], finish_reason: None\n"
+        + h + "09 [async_llm.py:2] Finished request chatcmpl-b.\n"
+        + h + "09 [async_llm.py:1] Added request chatcmpl-c.\n"
+        + h + "20 [logger.py:92] Generated response chatcmpl-b (streaming delta): output: 'v', output_token_ids: [6], finish_reason: stop\n",
+        Parse.ctx(2025, null, false, null));
+    RequestRecord a = p.full.request("chatcmpl-a");
+    assertEquals(3, a.outputTokens, "both chunks: the one after its Finished line too");
+    assertEquals(Parse.ns("2025-05-21T00:19:07Z"), a.lastTokenNs);
+    assertEquals("stop", a.finishReason);
+    assertEquals(2, p.full.request("chatcmpl-b").outputTokens);
+    assertEquals(List.of(10L), p.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(p.sink.rejects.get(0).reason().contains("a streamed chunk of request chatcmpl-b logged after the request"
+        + " was written"), p.sink.rejects.get(0).reason());
+  }
 }
