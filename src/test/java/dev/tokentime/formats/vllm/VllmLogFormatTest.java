@@ -495,6 +495,18 @@ class VllmLogFormatTest {
     assertEquals(List.of(), whole.sink.rejects);
     assertEquals(NONE, whole.full.request("x").finishedNs);
     assertNull(whole.full.request("x").status);
+    // cut inside the id ("Added request c": a request "c" that never was) or inside the finish
+    // reason ("finish_reason: N": a request finished ok for "N"), at the end of a file being
+    // written or mid-file: a reject each, no row (the adversarial review's byte-by-byte cuts)
+    for (String line : new String[] {"INFO 05-21 00:19:05 [engine.py:1] Added request c",
+        "INFO 05-21 00:19:05 [engine.py:1] Added request chatcmpl-5f1c0a9e2b\n",
+        "INFO 05-21 00:19:05 [logger.py:92] Generated response x (streaming delta): output: 'a', output_token_ids: [1], finish_reason: N",
+        "INFO 05-21 00:19:05 [logger.py:92] Generated response x (streaming delta): output: 'a', output_token_ids: [1], finish_reason: sto\n"}) {
+      Parse p = Parse.text(LOG, line, Parse.ctx(2025, null, false, null));
+      assertEquals(List.of(), p.full.requests, line);
+      assertEquals(1, p.sink.rejects.size(), line);
+      assertTrue(p.sink.rejects.get(0).reason().startsWith("truncated"), p.sink.rejects.get(0).reason());
+    }
   }
 
   @Test
