@@ -432,6 +432,9 @@ public final class IngestService {
     }
     String m = e instanceof SQLException sql ? Database.firstLine(sql) : e.getMessage();
     DatabaseErrors.remember(m);
+    if (e instanceof dev.tokentime.ingest.InputRefused) {
+      return m;
+    }
     if (e instanceof IOException) {
       return "cannot read: " + m;
     }

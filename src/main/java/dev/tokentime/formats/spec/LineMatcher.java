@@ -386,6 +386,25 @@ public final class LineMatcher {
       new com.fasterxml.jackson.databind.ObjectMapper();
 
   /**
+   * The value of an envelope's key: the object's own key of that name, else, for a dotted name, the
+   * path into nested objects ({@code kubernetes.pod_name}: Fluent Bit's, Fluentd's and Vector's
+   * Kubernetes metadata; {@code resource.labels.pod_name}: Google Cloud Logging's); null if absent.
+   */
+  static com.fasterxml.jackson.databind.JsonNode at(com.fasterxml.jackson.databind.JsonNode node, String key) {
+    com.fasterxml.jackson.databind.JsonNode v = node.get(key);
+    if (v != null || key.indexOf('.') < 0) {
+      return v;
+    }
+    for (String part : key.split("\\.")) {
+      node = node.get(part);
+      if (node == null) {
+        return null;
+      }
+    }
+    return node;
+  }
+
+  /**
    * The inner line of a JSON envelope (docker json-file, journalctl -o json), with the envelope's
    * time and identity kept as prefix values; the line itself when no envelope holds it.
    */
@@ -404,11 +423,11 @@ public final class LineMatcher {
     // "message": …} share the message key); else the first with the message key alone
     LineSpec.Envelope chosen = null;
     for (LineSpec.Envelope e : spec.envelopes()) {
-      com.fasterxml.jackson.databind.JsonNode msg = node.get(e.messageKey());
+      com.fasterxml.jackson.databind.JsonNode msg = at(node, e.messageKey());
       if (msg == null || !msg.isTextual()) {
         continue;
       }
-      if (e.time() == null || node.has(e.timeKey())) {
+      if (e.time() == null || at(node, e.timeKey()) != null) {
         chosen = e;
         break;
       }
@@ -418,20 +437,20 @@ public final class LineMatcher {
       return line;
     }
     LineSpec.Envelope e = chosen;
-    String inner = node.get(e.messageKey()).asText();
+    String inner = at(node, e.messageKey()).asText();
     int end = inner.length();
     while (end > 0 && (inner.charAt(end - 1) == '\n' || inner.charAt(end - 1) == '\r')) {
       end--;
     }
     m.prefixes.add(e.name());
     for (var v : e.values().entrySet()) {
-      com.fasterxml.jackson.databind.JsonNode val = node.get(v.getKey());
-      if (val != null && val.isValueNode()) {
+      com.fasterxml.jackson.databind.JsonNode val = at(node, v.getKey());
+      if (val != null && val.isValueNode() && !val.isNull()) {
         m.prefixValues.merge(v.getValue(), val.asText(), (a, b) -> a + " / " + b);
       }
     }
     if (e.time() != null) {
-      com.fasterxml.jackson.databind.JsonNode t = node.get(e.timeKey());
+      com.fasterxml.jackson.databind.JsonNode t = at(node, e.timeKey());
       // an RFC 3339 time is a string; a shipper that writes epoch numbers under the same key
       // (CloudWatch's "timestamp") gives the line no wrapper time rather than a bad one
       if (t != null && t.isValueNode() && e.time().kind().equals("month-day")) {

@@ -124,6 +124,11 @@ public final class SpecParser {
 
   public long parse(InputStream in) throws IOException {
     long lines = batchLines > 0 ? parseParallel(in) : parseSequential(in);
+    String reversed = times.newestFirst();
+    if (reversed != null) {
+      // nothing read this way is right (each request ends before it starts): the file is refused whole
+      throw new dev.tokentime.ingest.InputRefused(reversed);
+    }
     flushHeld();
     handler.end();
     if (explain != null) {

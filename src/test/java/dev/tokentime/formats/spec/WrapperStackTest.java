@@ -78,6 +78,16 @@ class WrapperStackTest {
       new Wrapper("gcp-json", s -> json(Map.of("textPayload", s, "timestamp", "2025-08-12T10:00:03.123456789Z",
           "severity", "INFO")), true),
       new Wrapper("loki-jsonl", s -> json(Map.of("line", s, "timestamp", "2025-08-12T10:00:03.123456789Z")), true),
+      // shippers' records with the pod's metadata nested (Fluent Bit's kubernetes filter), a GCP
+      // structured entry, an Elasticsearch hit, a Splunk JSON export row
+      new Wrapper("fluentbit-k8s", s -> json(Map.of("log", s + "\n", "stream", "stdout", "time", "2025-08-12T10:00:03.123456789Z",
+          "kubernetes", Map.of("pod_name", "vllm-0", "container_name", "vllm"))), true),
+      new Wrapper("gcp-jsonpayload", s -> json(Map.of("jsonPayload", Map.of("message", s), "timestamp", "2025-08-12T10:00:03.123Z",
+          "resource", Map.of("labels", Map.of("pod_name", "vllm-0")))), true),
+      new Wrapper("es-hit", s -> json(Map.of("_index", "logs", "_source", Map.of("message", s, "@timestamp",
+          "2025-08-12T10:00:03.123Z"))), true),
+      new Wrapper("splunk-json", s -> json(Map.of("preview", false, "result", Map.of("_raw", s, "_time",
+          "2025-08-12T10:00:03.123+00:00", "host", "gpu-1"))), true),
       // NVIDIA NIM's JSON logging: vLLM's month-day time to the ms under "time", the line under
       // "message" (a month-day reading, as vLLM's own header: no year, so not "timed" here)
       new Wrapper("nim-json", s -> json(Map.of("level", "INFO", "time", "08-12 10:00:03.123",
@@ -169,10 +179,22 @@ class WrapperStackTest {
     want.put("(ServeReplica:app:VLLMDeployment pid=4152) ", "ServeReplica:app:VLLMDeployment pid=4152 / APIServer pid=1");
     want.put("(ServeReplica:app:VLLMDeployment pid=4153, ip=10.0.0.5) ",
         "10.0.0.5/ServeReplica:app:VLLMDeployment pid=4153 / APIServer pid=1");
+    // a shipper's JSON record names the pod in nested keys (dotted envelope values)
+    String line = INNER.get(0);
+    want.put(json(Map.of("log", line + "\n", "time", "2025-08-12T10:00:03Z", "kubernetes",
+        Map.of("pod_name", "vllm-1", "container_name", "vllm"))), "vllm-1/vllm / APIServer pid=1");
+    want.put(json(Map.of("message", line, "timestamp", "2025-08-12T10:00:03Z", "kubernetes",
+        Map.of("pod_name", "vllm-2", "container_name", "vllm"))), "vllm-2/vllm / APIServer pid=1");
+    want.put(json(Map.of("textPayload", line, "timestamp", "2025-08-12T10:00:03Z", "resource",
+        Map.of("labels", Map.of("pod_name", "vllm-3", "container_name", "vllm")))), "vllm-3/vllm / APIServer pid=1");
+    want.put(json(Map.of("line", line, "timestamp", "2025-08-12T10:00:03Z", "labels",
+        Map.of("pod", "vllm-4", "container", "vllm"))), "vllm-4/vllm / APIServer pid=1");
+    want.put(json(Map.of("_source", Map.of("message", line, "@timestamp", "2025-08-12T10:00:03Z", "kubernetes",
+        Map.of("pod", Map.of("name", "vllm-5")), "host", Map.of("name", "gpu-1")))), "gpu-1/vllm-5 / APIServer pid=1");
     Map<String, String> got = new java.util.LinkedHashMap<>();
     for (String w : want.keySet()) {
       MatchedLine m = new MatchedLine();
-      matcher.match(1, w + INNER.get(0), m);
+      matcher.match(1, w.startsWith("{") ? w : w + INNER.get(0), m);
       got.put(w, m.kind == null ? "no kind" : m.origin());
     }
     assertEquals(want, got);

@@ -712,4 +712,33 @@ class VllmLogFormatTest {
     assertTrue(p.sink.rejects.get(0).reason().contains("a streamed chunk of request chatcmpl-b logged after the request"
         + " was written"), p.sink.rejects.get(0).reason());
   }
+
+  /**
+   * A log viewer's export lists the newest line first (Kibana, CloudWatch Insights, Grafana's
+   * Explore, gcloud logging read, logcli): read so, requests ended before they began, ids
+   * "repeated" and ITL went negative with hardly a warning. Such a file is refused whole, saying
+   * how to turn it; two processes whose clocks differ by a second, interleaved, are not.
+   */
+  @Test
+  void aFileWhoseLinesAreNewestFirstIsRefusedWithWhatToDo() throws Exception {
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      lines.add("INFO 05-21 00:19:" + (10 + i) + " [loggers.py:1] " + STATS);
+    }
+    java.util.List<String> reversed = new java.util.ArrayList<>(lines);
+    java.util.Collections.reverse(reversed);
+    dev.tokentime.ingest.InputRefused e = org.junit.jupiter.api.Assertions.assertThrows(
+        dev.tokentime.ingest.InputRefused.class,
+        () -> Parse.text(LOG, String.join("\n", reversed) + "\n", Parse.ctx(2025, null, false, null)));
+    assertTrue(e.getMessage().startsWith("its lines are newest first (the time goes down at 7 of 7 changes"), e.getMessage());
+    assertTrue(e.getMessage().contains("tac FILE > FILE.oldest-first"), e.getMessage());
+    assertEquals(8, Parse.text(LOG, String.join("\n", lines) + "\n", Parse.ctx(2025, null, false, null)).full.stats.size());
+    // two engines a second apart, their lines alternating: as many ups as downs
+    StringBuilder skew = new StringBuilder();
+    for (int i = 0; i < 20; i++) {
+      skew.append("INFO 05-21 00:19:").append(20 + i).append(" [loggers.py:1] ").append(STATS).append('\n');
+      skew.append("INFO 05-21 00:19:").append(19 + i).append(" [loggers.py:1] ").append(STATS).append('\n');
+    }
+    assertEquals(40, Parse.text(LOG, skew.toString(), Parse.ctx(2025, null, false, null)).full.stats.size());
+  }
 }
