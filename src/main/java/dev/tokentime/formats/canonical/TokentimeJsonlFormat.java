@@ -95,6 +95,10 @@ public final class TokentimeJsonlFormat implements InputFormat {
         rec.reset(lineNo);
         try {
           if (startsWithTableField(buf, off, len)) {
+            int bad = JsonText.firstInvalidUtf8(buf, off, len);
+            if (bad > 0) {
+              throw new CanonicalRecord.BadRecord("invalid UTF-8 at byte " + bad);
+            }
             tableLine.emit(lineNo, TREE.readTree(JSON.createParser(buf, off, len)));
             return;
           }
@@ -153,6 +157,10 @@ public final class TokentimeJsonlFormat implements InputFormat {
   static boolean readObject(byte[] buf, int off, int len, CanonicalRecord rec, TokensArrayScan scanned)
       throws IOException, CanonicalRecord.BadRecord {
     boolean used = false;
+    int bad = JsonText.firstInvalidUtf8(buf, off, len);
+    if (bad > 0) {
+      throw new CanonicalRecord.BadRecord("invalid UTF-8 at byte " + bad);
+    }
     try (JsonParser p = JSON.createParser(buf, off, len)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new CanonicalRecord.BadRecord("not a JSON object");

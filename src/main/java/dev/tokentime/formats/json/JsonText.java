@@ -24,6 +24,37 @@ public final class JsonText {
       .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
   /** Whether a line holds only spaces, tabs and a carriage return (a blank line, not a record). */
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * The 1-based position in {@code b[off, off + len)} of the first byte that is not well-formed
+   * UTF-8, or 0 when all are. Jackson's decoder lets an overlong form through ({@code C0 AF} read as
+   * "/", {@code "ru\xC1\xAEn"} as the key "run") and a code point past U+10FFFF: a record would be
+   * stored as other text than its bytes. Eight ASCII bytes at a time, as most lines are.
+   */
+  public static int firstInvalidUtf8(byte[] b, int off, int len) {
+    int i = off;
+    int end = off + len;
+    for (; i + 8 <= end; i += 8) {
+      if (((long) LONGS.get(b, i) & 0x8080808080808080L) != 0) {
+        break;
+      }
+    }
+    while (i < end && b[i] >= 0) {
+      i++;
+    }
+    if (i == end) {
+      return 0;
+    }
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(b, i, end - i);
+    java.nio.charset.CoderResult r = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+        .decode(in, java.nio.CharBuffer.allocate(end - i), true);
+    return r.isError() ? in.position() - off + 1 : 0;
+  }
+
   public static boolean isBlank(byte[] b, int off, int len) {
     for (int i = off; i < off + len; i++) {
       byte c = b[i];

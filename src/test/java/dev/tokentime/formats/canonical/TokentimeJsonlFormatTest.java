@@ -168,6 +168,44 @@ class TokentimeJsonlFormatTest {
     assertTrue(s.rejects.get(0).reason().startsWith("invalid UTF-8"), s.rejects.get(0).reason());
   }
 
+  /**
+   * Forms Jackson's decoder lets through (the adversarial review): an overlong "/" (C0 AF, E0 80
+   * AF) was stored as "/", an overlong key "ru\xC1\xAEn" read as "run", a code point past
+   * U+10FFFF as "??"; each is a reject naming the byte, on the fast path (a long tokens_ns array)
+   * as on Jackson's, and a well-formed multibyte id stays as written.
+   */
+  @Test
+  void utf8ThatJacksonWouldAcceptMalformedIsRejected() throws IOException {
+    StringBuilder ts = new StringBuilder("1");
+    for (int i = 2; i <= 300; i++) {
+      ts.append(',').append(i);
+    }
+    String[][] cases = {{"{\"request_id\":\"c1-", "\",\"arrival_ns\":1}"},
+        {"{\"request_id\":\"c1-", "\",\"arrival_ns\":1,\"tokens_ns\":[" + ts + "]}"}};
+    int[][] bad = {{0xC0, 0xAF}, {0xE0, 0x80, 0xAF}, {0xF4, 0x90, 0x80, 0x80}};
+    for (String[] c : cases) {
+      for (int[] seq : bad) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.writeBytes(c[0].getBytes(StandardCharsets.UTF_8));
+        for (int x : seq) {
+          b.write(x);
+        }
+        b.writeBytes((c[1] + "\n").getBytes(StandardCharsets.UTF_8));
+        CollectingSink s = parse(b.toByteArray(), false);
+        assertEquals(List.of("invalid UTF-8 at byte 19"), s.rejects.stream().map(r -> r.reason()).toList(), c[1]);
+      }
+    }
+    ByteArrayOutputStream key = new ByteArrayOutputStream();
+    key.writeBytes("{\"request_id\":\"a\",\"arrival_ns\":1,\"ru".getBytes(StandardCharsets.UTF_8));
+    key.write(0xC1);
+    key.write(0xAE);
+    key.writeBytes("\":\"x\"}\n".getBytes(StandardCharsets.UTF_8));
+    assertEquals(1, parse(key.toByteArray(), false).rejects.size());
+    CollectingSink ok = parse("{\"request_id\":\"c1-\u00e9\u4e2d\ud83d\ude00\",\"arrival_ns\":1}\n".getBytes(StandardCharsets.UTF_8), false);
+    assertEquals(List.of(), ok.rejects);
+    assertEquals("c1-\u00e9\u4e2d\ud83d\ude00", ok.requests.get(0).id());
+  }
+
   @Test
   void tokenLinesMayArriveOutOfOrderButNotDecreaseOrRepeat() throws IOException {
     CollectingSink s = parse("{\"request_id\":\"r\",\"seq\":0,\"ts_ns\":10}\n"
