@@ -54,10 +54,9 @@ public record IngestOptions(List<String> inputs, String from, String run, boolea
     } catch (NumberFormatException e) {
       throw new dev.tokentime.BadInputException("--level: " + text.substring(eq + 1).strip() + " is not a number");
     }
-    if (!(v > 0) || Double.isInfinite(v) || kind.equals("concurrency") && v != Math.rint(v)) {
-      throw new dev.tokentime.BadInputException("--level: " + (kind.equals("concurrency")
-          ? "concurrency must be a whole number of requests, 1 or more" : "a request rate must be a positive number")
-          + ", got " + text);
+    String problem = dev.tokentime.ingest.Checked.levelProblem(kind, v);
+    if (problem != null) {
+      throw new dev.tokentime.BadInputException("--level: " + problem + ", got " + text);
     }
     return new Object[] {kind, v};
   }

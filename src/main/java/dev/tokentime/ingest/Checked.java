@@ -38,6 +38,27 @@ public final class Checked {
     }
   }
 
+  /** The highest level a run may have: ten million requests in flight, or per second. */
+  public static final double MAX_LEVEL = 10_000_000;
+
+  /**
+   * Null when {@code v} is a plausible level of kind {@code concurrency} (a whole number of
+   * requests, 1 or more) or {@code request_rate} (a positive rate), else why not. One rule for a
+   * record's level and the command line's {@code --level}: a concurrency of 2.5 or 1e18, or a rate
+   * of 1e308 (printed as 9223372036854775807), was a run's level.
+   */
+  public static String levelProblem(String kind, double v) {
+    boolean concurrency = kind.equals("concurrency");
+    if (!(v > 0) || Double.isInfinite(v) || concurrency && v != Math.rint(v)) {
+      return concurrency ? "concurrency must be a whole number of requests, 1 or more"
+          : "a request rate must be a positive number";
+    }
+    if (v > MAX_LEVEL) {
+      return (concurrency ? "concurrency" : "a request rate") + " of at most 10,000,000";
+    }
+    return null;
+  }
+
   /** Null when {@code ns} is a plausible timestamp, else why not (naming {@code field}). */
   public static String timestampProblem(String field, long ns) {
     if ((ns >= 0 && ns <= MAX_MONOTONIC_NS) || (ns >= MIN_EPOCH_NS && ns <= MAX_EPOCH_NS)) {

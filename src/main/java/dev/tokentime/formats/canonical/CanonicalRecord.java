@@ -127,8 +127,8 @@ final class CanonicalRecord {
       throw new BadRecord(field + ": not a finite number");
     }
     switch (field) {
-      case "concurrency" -> concurrency = positive(field, v);
-      case "request_rate" -> requestRate = positive(field, v);
+      case "concurrency" -> concurrency = level(field, v);
+      case "request_rate" -> requestRate = level(field, v);
       default -> {
         RecordColumns.Binding<RequestRecord> c = CanonicalFields.requestColumn(field);
         if (c != null && c.kind() == Kind.DOUBLE) {
@@ -517,9 +517,10 @@ final class CanonicalRecord {
     return (int) v;
   }
 
-  private static double positive(String field, double v) throws BadRecord {
-    if (v <= 0) {
-      throw new BadRecord(field + ": expected a positive number, got " + trimNumber(v));
+  private static double level(String field, double v) throws BadRecord {
+    String problem = dev.tokentime.ingest.Checked.levelProblem(field, v);
+    if (problem != null) {
+      throw new BadRecord(field + ": " + problem + ", got " + trimNumber(v));
     }
     return v;
   }

@@ -206,6 +206,23 @@ class TokentimeJsonlFormatTest {
     assertEquals("c1-\u00e9\u4e2d\ud83d\ude00", ok.requests.get(0).id());
   }
 
+  /**
+   * A record's level follows --level's rule (the adversarial review): a concurrency of 2.5 or
+   * 1e18 and a rate of 1e308 (printed as 9223372036854775807) were run levels.
+   */
+  @Test
+  void aRecordsLevelIsRangeCheckedAsTheCommandLinesIs() throws IOException {
+    CollectingSink s = parse("{\"request_id\":\"a\",\"run\":\"x\",\"concurrency\":2.5,\"arrival_ns\":1}\n"
+        + "{\"request_id\":\"b\",\"run\":\"y\",\"concurrency\":1e18,\"arrival_ns\":1}\n"
+        + "{\"request_id\":\"c\",\"run\":\"z\",\"request_rate\":1e308,\"arrival_ns\":1}\n"
+        + "{\"request_id\":\"d\",\"run\":\"w\",\"request_rate\":0.5,\"arrival_ns\":1}\n");
+    assertEquals(List.of("concurrency: concurrency must be a whole number of requests, 1 or more, got 2.5",
+        "concurrency: concurrency of at most 10,000,000, got 1.0E18",
+        "request_rate: a request rate of at most 10,000,000, got 1.0E308"),
+        s.rejects.stream().map(r -> r.reason()).toList());
+    assertEquals(List.of("d"), s.requests.stream().map(r -> r.id()).toList());
+  }
+
   @Test
   void tokenLinesMayArriveOutOfOrderButNotDecreaseOrRepeat() throws IOException {
     CollectingSink s = parse("{\"request_id\":\"r\",\"seq\":0,\"ts_ns\":10}\n"
