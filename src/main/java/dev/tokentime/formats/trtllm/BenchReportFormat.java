@@ -56,9 +56,14 @@ public final class BenchReportFormat implements InputFormat {
     }
     boolean banner = text.contains("= PERFORMANCE OVERVIEW") || text.contains("= ENGINE DETAILS")
         || text.contains("= PYTORCH BACKEND") || text.contains("= PyTorch backend")
-        || text.contains("= REQUEST DETAILS");
+        || text.contains("= REQUEST DETAILS")
+        // the banner on a line of its own between rules (2025, 1.2: "=====\nPYTORCH BACKEND\n=====")
+        || OWN_LINE_BANNER.matcher(text).find();
     return banner && text.contains("====================") ? 90 : 0;
   }
+
+  private static final java.util.regex.Pattern OWN_LINE_BANNER = java.util.regex.Pattern.compile(
+      "(?m)^=+\\s*\\R\\s*(?:PERFORMANCE OVERVIEW|ENGINE DETAILS|PYTORCH BACKEND|PyTorch backend|REQUEST DETAILS)\\b");
 
   @Override
   public long parse(InputStream raw, ParseContext ctx, RecordSink sink) throws IOException {

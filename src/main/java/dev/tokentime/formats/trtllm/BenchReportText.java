@@ -96,6 +96,12 @@ final class BenchReportText {
     Double v = version ? null : number(value);
     if (v != null) {
       sink.reportedMetric(run, null, name(label), "value", v, unit.isEmpty() ? "count" : unit);
+    } else if (!unit.isEmpty() && !version) {
+      // a figure's label (a unit in brackets) with no number: never a setting, a figure lost
+      // ("Request Throughput (req/sec): |  0.9765 | 0.9812", two runs' columns pasted side by side)
+      sink.reject(lineNo, label + " (" + unit + "): " + (value.contains("|") ? "several values (a comparison's"
+          + " columns?): " : "no number: ") + value.strip(), null, 0, 0);
+      return;
     } else {
       sink.engineEvent(lineNo, null, NONE, 0, version ? "version" : "config", label + ": " + m.group(2));
     }

@@ -73,7 +73,10 @@ class ToolOutputsTest {
       Map.entry("inference-perf-0.5-two-stage-pr705/summary_lifecycle_metrics.json", "inference-perf-json 1 0"),
       Map.entry("inference-perf-kubecon-2025-stage0/stage_0_lifecycle_metrics.json", "inference-perf-json 1 0"),
       // SGLang bench_offline_throughput's console block, under its own title: 7 figures
-      Map.entry("sglang-offline-embedding-2025-i9674/offline.txt", "sglang-bench-console 7 0")));
+      Map.entry("sglang-offline-embedding-2025-i9674/offline.txt", "sglang-bench-console 7 0"),
+      // trtllm-bench 1.2 with banners on their own lines; its figures pasted as two runs' columns:
+      // a reject each (5), never a setting
+      Map.entry("trtllm-bench-1.2-two-column-paste-pr9459/comment.txt", "trtllm-bench-report 19 5")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
