@@ -43,7 +43,7 @@ final class FastPatterns {
   /** A response line (parsers/vllm-log.spec, {@code kind generated}). */
   static final String GENERATED = "^Generated response (?<id>[^\\s:]+?)(?: \\((?<mode>streaming delta|"
       + "streaming complete)\\))?: output: (?<output>.*?), output_token_ids: (?<ids>\\[[^\\]]*\\]|None)"
-      + "(?:, finish_reason: (?<reason>\\S+?))?\\s*$";
+      + "(?:, finish_reason: (?<reason>None|stop|length|abort|error|[A-Za-z_]{6,}))?\\s*$";
 
   private static final Map<String, Fast> BY_PATTERN = Map.of(
       CONTAINER, new Container(),
@@ -440,10 +440,18 @@ final class FastPatterns {
    * lazy id is the whole run. The mode is taken when spelled out in full (": output: " must then
    * follow; skipping it leaves a ' ' where ':' must be). The lazy output ends at the first
    * ", output_token_ids: " after which the rest matches to the end: ids (a bracketed list up to
-   * its first ']', or None), then either only spaces or ", finish_reason: " and a reason without
-   * spaces followed by only spaces (the lazy reason grows until only spaces are left).
+   * its first ']', or None), then either only spaces or ", finish_reason: " and a reason followed
+   * by only spaces: one of None, stop, length, abort, error, or six or more of [A-Za-z_] (so a
+   * reason cut short, "N", "sto", matches nothing and the line is a near miss).
    */
   private static final class Generated implements Fast {
+    /** None, stop, length, abort, error, or a word of six letters or more (the spec's alternatives). */
+    private static boolean knownReason(String s, int from, int to) {
+      int n = to - from;
+      return n >= 6 || s.regionMatches(from, "None", 0, 4) && n == 4 || s.regionMatches(from, "stop", 0, 4) && n == 4
+          || s.regionMatches(from, "abort", 0, 5) && n == 5 || s.regionMatches(from, "error", 0, 5) && n == 5;
+    }
+
     private static final String HEAD = "Generated response ";
     private static final String OUTPUT = ": output: ";
     private static final String IDS = ", output_token_ids: ";
@@ -499,10 +507,10 @@ final class FastPatterns {
         if (s.startsWith(REASON, idsEnd)) {
           int r = idsEnd + REASON.length();
           int e = r;
-          while (e < n && s.charAt(e) != ' ') {
+          while (e < n && (Character.isLetter(s.charAt(e)) && s.charAt(e) < 128 || s.charAt(e) == '_')) {
             e++;
           }
-          if (e > r && spaces(s, e) == n) {
+          if (e > r && spaces(s, e) == n && knownReason(s, r, e)) {
             reason = s.substring(r, e);
           } else if (spaces(s, idsEnd) != n) {
             continue;

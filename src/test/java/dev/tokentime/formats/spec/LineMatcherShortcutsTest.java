@@ -137,6 +137,11 @@ class LineMatcherShortcutsTest {
         + "output_token_ids: [1]', output_token_ids: [2], finish_reason: length  ");
     seeds.add("Jan  5 10:00:00 host vllm[9]: INFO 01-05 10:00:00 [a.py:1] Added request r.");
     seeds.add("Generated response r: output: None, output_token_ids: None, finish_reason: stop x");
+    // a finish reason cut short, a longer new one, one with a digit, and the five known words
+    for (String reason : new String[] {"N", "No", "sto", "lengt", "length", "abort", "error", "None", "stop",
+        "tool_calls", "stop2", "content_filter", "Stop", "abortx"}) {
+      seeds.add("Generated response r (streaming delta): output: 'a', output_token_ids: [1], finish_reason: " + reason);
+    }
     // the counted parts at and beyond their limits (fractions of 0-11 digits, offsets, levels)
     for (int n = 0; n <= 11; n++) {
       String frac = n == 0 ? "" : "." + "1234567890123".substring(0, n);
