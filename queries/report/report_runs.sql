@@ -16,13 +16,15 @@
 -- @column mean_output_tokens [tokens] Mean output length.
 -- @column tool_ok_requests [count] For a run whose files hold no request rows: the ok requests its load-test tool counted (tool_run_counts); else NULL.
 -- @column tool_failed_requests [count] The same for the failed requests the tool counted.
+-- @column tool_errors [text] What they failed with, as the tool summed them (tool_run_counts); else NULL.
 CREATE OR REPLACE VIEW report_runs AS
 SELECT run, level_kind, level::DOUBLE AS level, requests::BIGINT AS requests,
     ok_requests::BIGINT AS ok_requests, failed_requests::BIGINT AS failed_requests,
     excluded_requests::BIGINT AS excluded_requests, duration_s::DOUBLE AS duration_s,
     output_tokens_per_s::DOUBLE AS output_tokens_per_s, requests_per_s::DOUBLE AS requests_per_s,
     mean_input_tokens::DOUBLE AS mean_input_tokens, mean_output_tokens::DOUBLE AS mean_output_tokens,
-    t.tool_ok_requests::BIGINT AS tool_ok_requests, t.tool_failed_requests::BIGINT AS tool_failed_requests
+    t.tool_ok_requests::BIGINT AS tool_ok_requests, t.tool_failed_requests::BIGINT AS tool_failed_requests,
+    t.tool_errors
 FROM run_summary
 LEFT JOIN tool_run_counts AS t USING (run)
 ORDER BY level_kind NULLS LAST, level NULLS LAST, natural_sort_key(run), run

@@ -13,6 +13,8 @@
 -- @column tool_ok_requests [count] Requests the tool counted as completed without an error.
 -- @column tool_failed_requests [count] Requests the tool counted as failed; NULL when it reports no such count (genai-perf).
 -- @column formats [text] Formats of the files that reported the counts, comma-separated.
+-- @column tool_errors [text] What the failed requests failed with, as the tool summed them (AIPerf's
+-- error_summary: "TimeoutError: 5"), most first, comma-separated; NULL when it says nothing.
 CREATE OR REPLACE VIEW tool_run_counts AS
 WITH per_format AS (
     SELECT
@@ -27,13 +29,21 @@ WITH per_format AS (
     FROM tool_request_counts
     GROUP BY run, format
 )
+,
+errors AS (
+    SELECT run, string_agg(stat || ': ' || value::BIGINT, ', ' ORDER BY value DESC, stat) AS tool_errors
+    FROM (SELECT run, stat, max(value) AS value FROM reported_metrics WHERE metric = 'error_count' GROUP BY run, stat)
+    GROUP BY run
+)
 SELECT
     f.run,
     max(f.ok)::BIGINT AS tool_ok_requests,
     max(coalesce(f.failed, f.errored + coalesce(f.incomplete, 0), f.incomplete))::BIGINT AS tool_failed_requests,
-    string_agg(DISTINCT f.format, ', ' ORDER BY f.format) AS formats
+    string_agg(DISTINCT f.format, ', ' ORDER BY f.format) AS formats,
+    any_value(e.tool_errors) AS tool_errors
 FROM per_format AS f
 JOIN run_summary AS s USING (run)
+LEFT JOIN errors AS e USING (run)
 WHERE s.requests + s.excluded_requests = 0
 GROUP BY f.run
 HAVING max(f.ok) IS NOT NULL OR max(coalesce(f.failed, f.errored, f.incomplete)) IS NOT NULL

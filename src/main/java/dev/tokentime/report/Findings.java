@@ -235,7 +235,8 @@ final class Findings {
       if (!r.isMissing("tool_failed_requests") && r.getLong("tool_failed_requests") > 0) {
         long ok = r.isMissing("tool_ok_requests") ? 0 : r.getLong("tool_ok_requests");
         told.add(r.getLong("tool_failed_requests") + " of " + (ok + r.getLong("tool_failed_requests")) + " in "
-            + r.getString("run"));
+            + r.getString("run") + (r.isMissing("tool_errors") || r.getString("tool_errors").isEmpty() ? ""
+                : " (" + r.getString("tool_errors") + ")"));
       }
     }
     if (!told.isEmpty()) {

@@ -166,12 +166,41 @@ public final class ToolSummaryFormat implements InputFormat {
     } else if (records != null && records.isObject()) {
       n += metrics(records, run, level, sink, true);
     }
+    if (tool == Tool.AIPERF) {
+      n += errorSummary(doc.get("error_summary"), run, level, sink);
+    }
     if (n == 0) {
       sink.reject(1, "no metric of the form {\"unit\": ..., \"avg\": ...} found", null, 0, 0);
     } else {
       sink.record();
     }
     return 1;
+  }
+
+  /**
+   * AIPerf's {@code error_summary}: how many requests failed with each error ({@code [{"error_details":
+   * {"code": 500, "type": "TimeoutError", "message": …}, "count": 5}]}), as reported_metrics
+   * {@code error_count} with the error as its stat ({@code TimeoutError}, {@code 500 InternalServerError}):
+   * for a run whose requests all failed, what they failed with (a summary file alone has no rows).
+   */
+  private static int errorSummary(JsonNode errors, String run, Double level, RecordSink sink) {
+    if (errors == null || !errors.isArray()) {
+      return 0;
+    }
+    java.util.Map<String, Double> counts = new java.util.LinkedHashMap<>();
+    for (JsonNode e : errors) {
+      JsonNode d = e.path("error_details");
+      JsonNode count = e.get("count");
+      if (count == null || !count.isIntegralNumber() || count.asLong() < 0) {
+        continue;
+      }
+      String code = d.path("code").isIntegralNumber() ? d.get("code").asText() : null;
+      String type = d.path("type").isTextual() && !d.get("type").asText().isBlank() ? d.get("type").asText() : null;
+      String key = code == null && type == null ? "unknown" : code == null ? type : type == null ? code : code + " " + type;
+      counts.merge(key, count.asDouble(), Double::sum);
+    }
+    counts.forEach((k, v) -> sink.reportedMetric(run, level, "error_count", k, v, "requests"));
+    return counts.size();
   }
 
   /**

@@ -76,7 +76,8 @@ class ToolOutputsTest {
       Map.entry("sglang-offline-embedding-2025-i9674/offline.txt", "sglang-bench-console 7 0"),
       // trtllm-bench 1.2 with banners on their own lines; its figures pasted as two runs' columns:
       // a reject each (5), never a setting
-      Map.entry("trtllm-bench-1.2-two-column-paste-pr9459/comment.txt", "trtllm-bench-report 19 5")));
+      Map.entry("trtllm-bench-1.2-two-column-paste-pr9459/comment.txt", "trtllm-bench-report 19 5"),
+      Map.entry("aiperf-doc-2026-all-timeout/profile_export_aiperf.json", "aiperf-summary 1 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
@@ -391,6 +392,21 @@ class ToolOutputsTest {
       assertTrue(md.contains("The load-test tool counted failed requests where the files hold no request rows: 100 of"
           + " 100 in vllm-bench-allfailed-2026-benchmaxxing (tool\\_run\\_counts)."), md);
       assertTrue(md.contains("| failed (tool's count) |"), md);
+    }
+  }
+
+  /**
+   * AIPerf's summary of a run whose requests all timed out (its documentation's real example): the
+   * failures and what they failed with are the tool's counts, kept (error_summary was dropped).
+   */
+  @Test
+  void anAiperfRunOfTimeoutsKeepsItsErrorSummary() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of(DIR.resolve("aiperf-doc-2026-all-timeout").toString())));
+      assertEquals(List.of(List.of("TimeoutError", 5.0, "requests")),
+          t.rows("SELECT stat, value, unit FROM reported_metrics WHERE metric = 'error_count'"));
+      assertEquals(List.of(List.of("aiperf-doc-2026-all-timeout", 5L, "TimeoutError: 5")),
+          t.rows("SELECT run, tool_failed_requests, tool_errors FROM tool_run_counts"));
     }
   }
 
