@@ -84,7 +84,10 @@ public final class InputResolver {
       Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
         @Override
         public java.nio.file.FileVisitResult visitFile(Path p, java.nio.file.attribute.BasicFileAttributes a) {
-          if (a.isRegularFile() && !excluded(dir.relativize(p))) {
+          // a link to a file is that file (Kubernetes' /var/log/containers/*.log are links); a
+          // link to a folder is not walked into, as before
+          boolean file = a.isRegularFile() || a.isSymbolicLink() && Files.isRegularFile(p);
+          if (file && !excluded(dir.relativize(p))) {
             found.put(p, new Input(p, false));
           }
           return java.nio.file.FileVisitResult.CONTINUE;
@@ -104,7 +107,7 @@ public final class InputResolver {
         }
       });
     } catch (IOException e) {
-      throw new BadInputException("cannot read the folder " + dir + ": " + e.getMessage(), e);
+      throw new BadInputException("cannot read the folder " + dir + " (" + e.getClass().getSimpleName() + ")", e);
     }
     return new ArrayList<>(found.values());
   }

@@ -45,4 +45,21 @@ class InputResolverTest {
     assertEquals(List.of(new InputResolver.Input(tmp.resolve("x[1/c1.jsonl"), false)),
         InputResolver.resolve(List.of(tmp + "/x*/c1.jsonl")));
   }
+
+  /**
+   * A link to a file in a folder is that file (Kubernetes' /var/log/containers/*.log are links to
+   * the pods' logs): the folder walk of stop 47 had dropped them. A link to a folder is not walked
+   * into; a dangling link is no input.
+   */
+  @Test
+  void aLinkToAFileInAFolderIsThatFile() throws Exception {
+    Path real = Files.createDirectories(tmp.resolve("pods/vllm-0"));
+    Path log = Files.writeString(real.resolve("0.log"), "x\n");
+    Path containers = Files.createDirectories(tmp.resolve("containers"));
+    Path link = Files.createSymbolicLink(containers.resolve("vllm-0_vllm.log"), log);
+    Files.createSymbolicLink(containers.resolve("gone.log"), tmp.resolve("nowhere.log"));
+    Files.createSymbolicLink(containers.resolve("dir"), real);
+    assertEquals(List.of(new InputResolver.Input(link, false)), InputResolver.resolve(List.of(containers.toString())));
+    assertEquals(List.of(new InputResolver.Input(link, false)), InputResolver.resolve(List.of(containers + "/*.log")));
+  }
 }
