@@ -29,8 +29,8 @@
 -- @column requests_per_s [1/s] Median over repeats of the request throughput.
 -- @column mean_input_tokens [tokens] Median over repeats of the mean input length.
 -- @column mean_output_tokens [tokens] Median over repeats of the mean output length.
--- @column tool_ok_requests [count] For a run whose files hold no request rows: the ok requests its load-test tool counted (tool_run_counts); else NULL.
--- @column tool_failed_requests [count] The same for the failed requests the tool counted.
+-- @column tool_ok_requests [count] Sum over the level's runs whose files hold no request rows of the ok requests their tool counted (level_table); else NULL.
+-- @column tool_failed_requests [count] The same for the failed requests the tools counted.
 CREATE OR REPLACE VIEW report_levels AS
 SELECT level_kind, level::DOUBLE AS level, label, runs::BIGINT AS runs, run_names,
     requests::BIGINT AS requests, ok_requests::BIGINT AS ok_requests, failed_requests::BIGINT AS failed_requests,

@@ -66,6 +66,7 @@ final class ReportTables {
         TableView.num("runs", "runs"),
         TableView.num("requests", "requests"),
         TableView.num("failed", "failed_requests"),
+        TableView.optionalNum("ok (tool's count)", "tool_ok_requests"),
         TableView.optionalNum("failed (tool's count)", "tool_failed_requests"),
         TableView.num("TTFT P50 (ms)", "ttft_p50_ms"),
         TableView.num("TTFT P90 (ms)", "ttft_p90_ms"),

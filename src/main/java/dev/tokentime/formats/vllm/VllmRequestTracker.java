@@ -139,7 +139,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
       if (event.equals("generated") && "streaming delta".equals(m.group("mode")) && tokenCount(m.group("ids")) > 0) {
         // a chunk of output no request holds any more: never dropped without a word
         throw new SpecParser.BadLine("a streamed chunk of request " + id + " logged after the request was written"
-            + " (it ended more than " + CLOSING_NS / 1_000_000_000L + " s of log time before): not kept");
+            + " (it had ended: more than " + CLOSING_NS / 1_000_000_000L + " s of log time before, or its server"
+            + " restarted, or " + CLOSING_MAX + " requests ended since): not kept");
       }
       return SpecParser.Outcome.OTHER; // a late line of a request already written
     }
@@ -465,7 +466,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private SpecParser.Outcome rayAccess(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
     int status = Integer.parseInt(m.group("status"));
-    if (status < 400 || !ErrorAccessLines.inferenceRequest(m.group("method"), m.group("path"))) {
+    if (m.prefixValue("rsdeployment") == null
+        || status < 400 || !ErrorAccessLines.inferenceRequest(m.group("method"), m.group("path"))) {
+      // without Ray's header the shape is anyone's (a logging middleware's line beside uvicorn's own)
       return SpecParser.Outcome.OTHER;
     }
     double durMs = Double.parseDouble(m.group("durMs"));
@@ -475,6 +478,21 @@ final class VllmRequestTracker implements SpecParser.Handler {
     String rayId = m.prefixValue("rsid");
     if (rayId != null && rayFailed.put(rayId, Boolean.TRUE) != null) {
       return SpecParser.Outcome.OTHER; // the same call's failure, logged again by the proxy or the router
+    }
+    if (rayId != null) {
+      // Ray Serve LLM may hand its id to vLLM, whose request is then chatcmpl-<id> (cmpl-…): the
+      // failure is that request's, not one more
+      for (String id : new String[] {"chatcmpl-" + rayId, "cmpl-" + rayId, rayId}) {
+        LoggedRequest r = find(id);
+        if (r != null) {
+          tie(r, status);
+          r.extras.put("ray_request_id", rayId);
+          return SpecParser.Outcome.RECORD;
+        }
+        if (written.contains(id)) {
+          return SpecParser.Outcome.OTHER; // already written: counted once, as that request
+        }
+      }
     }
     rec.reset();
     ErrorAccessLines.fill(rec, m, status, ts, clock, times, ctx.defaultRun(), "vllm", m.origin());
@@ -562,16 +580,28 @@ final class VllmRequestTracker implements SpecParser.Handler {
       return;
     }
     resolvePendingAccess(null);
-    flushClosing(NONE); // no late line of an earlier process's request comes after this
+    // a server's restart or death ends its own requests: in a stream of several pods (stern, a
+    // shipper's export) the others' go on
+    String server = m.identity();
+    for (Iterator<LoggedRequest> it = closing.values().iterator(); it.hasNext(); ) {
+      LoggedRequest r = it.next();
+      if (ofServer(r, server)) {
+        it.remove();
+        write(r); // no late line of an earlier process's request comes after this
+      }
+    }
     if (lastEnded != null) {
       write(lastEnded);
       lastEnded = null;
     }
     // the one request an engine's death ended: an error access line right after the death line is
     // its response (as right after any line that ended a request); with more, it could be any's
-    boolean one = died && inFlight.size() == 1;
+    boolean one = died && inFlight.values().stream().filter(r -> ofServer(r, server)).count() == 1;
     for (Iterator<LoggedRequest> it = inFlight.values().iterator(); it.hasNext(); ) {
       LoggedRequest r = it.next();
+      if (!ofServer(r, server)) {
+        continue;
+      }
       it.remove();
       r.status = "lost";
       r.extras.put("lost_at_line", Long.toString(m.lineNo));
@@ -581,6 +611,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
         write(r);
       }
     }
+  }
+
+  /**
+   * Whether a request is of the server a line's wrapper names ({@code identity}: a pod, a host; a
+   * null identity, a file of one server, names every request).
+   */
+  private static boolean ofServer(LoggedRequest r, String identity) {
+    return identity == null || r.instance != null && (r.instance.equals(identity) || r.instance.startsWith(identity + " / "));
   }
 
   @Override

@@ -391,7 +391,7 @@ class ToolOutputsTest {
       String md = dev.tokentime.report.MarkdownReport.render(d, null).markdown();
       assertTrue(md.contains("The load-test tool counted failed requests where the files hold no request rows: 100 of"
           + " 100 in vllm-bench-allfailed-2026-benchmaxxing (tool\\_run\\_counts)."), md);
-      assertTrue(md.contains("| failed (tool's count) |"), md);
+      assertTrue(md.contains("| ok (tool's count) | failed (tool's count) |"), md);
     }
   }
 

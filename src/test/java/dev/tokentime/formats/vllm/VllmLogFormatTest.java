@@ -679,6 +679,42 @@ class VllmLogFormatTest {
     assertEquals(2, p.full.stats.size(), "the stats line behind Ray's older header too");
     assertEquals(Instant.parse("2024-11-18T01:46:34.210Z").toEpochMilli() * 1_000_000L, p.full.stats.get(1).tsNs);
     assertEquals(3, p.sink.other, "the router's __call__, the proxy's repeat, the 200");
+
+    // the review: vLLM's request named by Ray's id is the failed one (no second row), and the
+    // shape without Ray's header (a logging middleware's line beside uvicorn's own) is no failure
+    Parse tied = Parse.text(LOG, ""
+        + replica + "INFO 08-19 18:02:12 [logger.py:43] Received request chatcmpl-4493b8e2: params: SamplingParams(max_tokens=5), lora_request: None.\n"
+        + replica + "ERROR 2026-08-19 18:02:15,711 app_LLMServer:m d2ngfytn 4493b8e2 -- POST /v1/chat/completions 500 3285.7ms\n"
+        + "(APIServer pid=1) INFO 08-19 18:02:16 [timing.py:12] POST /v1/chat/completions 503 3.2ms\n",
+        Parse.ctx(2026, null, false, null));
+    assertEquals(List.of(), tied.sink.rejects);
+    assertEquals(List.of("chatcmpl-4493b8e2 error 500"), tied.full.requests.stream()
+        .map(x -> x.requestId + " " + x.status + " " + x.httpStatus).toList());
+  }
+
+  /**
+   * In one stream of several pods (stern, a shipper's export), one pod's restart ends its own
+   * requests only: another pod's ended request still takes its late chunk, and another's in flight
+   * is not lost (the review: the restart had flushed every pod's).
+   */
+  @Test
+  void aPodsRestartEndsOnlyItsOwnRequests() throws Exception {
+    String a = "vllm-a vllm (APIServer pid=1) INFO 05-21 00:19:";
+    String b = "vllm-b vllm (APIServer pid=1) INFO 05-21 00:19:";
+    Parse p = Parse.text(LOG, ""
+        + a + "05 [async_llm.py:1] Added request chatcmpl-a.\n"
+        + a + "05 [async_llm.py:1] Added request chatcmpl-c.\n"
+        + a + "06 [logger.py:92] Generated response chatcmpl-a (streaming delta): output: 'x', output_token_ids: [1], finish_reason: None\n"
+        + a + "07 [async_llm.py:2] Finished request chatcmpl-a.\n"
+        + b + "07 [async_llm.py:2] Added request chatcmpl-b.\n"
+        + b + "07 [api_server.py:1790] vLLM API server version 0.11.0\n"
+        + a + "07 [logger.py:92] Generated response chatcmpl-a (streaming delta): output: 'z', output_token_ids: [3, 4], finish_reason: stop\n"
+        + a + "08 [async_llm.py:2] Finished request chatcmpl-c.\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(3, p.full.request("chatcmpl-a").outputTokens);
+    assertEquals("lost", p.full.request("chatcmpl-b").status, "pod b's own request, in flight at its restart");
+    assertEquals("ok", p.full.request("chatcmpl-c").status, "pod a's, not lost to pod b's restart");
   }
 
   /**
