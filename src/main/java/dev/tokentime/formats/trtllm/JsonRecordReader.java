@@ -42,26 +42,45 @@ final class JsonRecordReader {
     return wholeLines(in) ? lines(in, sink, h) : document(in, sink, h);
   }
 
-  /** Whether the first non-blank line holds complete values (peeks at most 1 MiB). */
+  /**
+   * Whether the file is lines of whole values (peeks at most 1 MiB): its first non-blank line holds
+   * complete values, or, when that line is cut (a file whose first record was cut off, as a tail of
+   * a log), the next non-blank line starts at its first column with '{' or '[' and is whole (a
+   * pretty-printed document's second line is indented or a key, never that).
+   */
   static boolean wholeLines(BufferedInputStream in) throws IOException {
     int limit = 1 << 20;
     in.mark(limit + 1);
     try {
       JsonDepth depth = new JsonDepth();
       boolean seen = false;
+      int line = 0;
+      int first = -1; // the first character of the second non-blank line
       for (int i = 0; i < limit; i++) {
         int c = in.read();
         if (c < 0 || c == '\n') {
           if (seen) {
-            return depth.balanced();
+            if (line == 0 && !depth.balanced() && c >= 0) {
+              line = 1; // the first line is cut: is the next one a whole value of its own?
+              depth = new JsonDepth();
+              seen = false;
+              continue;
+            }
+            return depth.balanced() && (line == 0 || first == '{' || first == '[');
           }
           if (c < 0) {
-            return true;
+            return line == 0; // a cut first line alone: streamed, its whole objects read
           }
           continue;
         }
         if (!seen && (c == ' ' || c == '\t' || c == '\r' || c == 0xEF || c == 0xBB || c == 0xBF)) {
+          if (line == 1 && c != '\r') {
+            return false; // indented: a pretty-printed document
+          }
           continue;
+        }
+        if (!seen && line == 1) {
+          first = c;
         }
         seen = true;
         depth.feed((byte) c);

@@ -102,6 +102,22 @@ class IterStatsFormatTest {
     assertEquals(List.of(1L, 2L, 4L), s.steps.stream().map(x -> x.iter).toList());
   }
 
+  /**
+   * JSON lines whose first record was cut off (a tail of a poller's file; the cut-lines review):
+   * the file was read as one document and its syntax error ended it at line 1, every later record
+   * lost. The cut line is a reject and the rest are read; a pretty-printed document still streams.
+   */
+  @Test
+  void aCutFirstLineOfJsonLinesCostsOnlyItself() throws IOException {
+    String first = executor(1, 1, 0, "01-02-2025 03:04:05.000001");
+    String text = first.substring(0, first.length() / 2) + "\n" + executor(2, 0, 1, "01-02-2025 03:04:05.010001") + "\n"
+        + executor(3, 0, 1, "01-02-2025 03:04:05.020001") + "\n";
+    RecordingSink s = Samples.parse(format, text);
+    assertEquals(List.of(2L, 3L), s.steps.stream().map(x -> x.iter).toList());
+    assertEquals(List.of(1L), s.c.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(s.c.rejects.get(0).reason().startsWith("truncated"), s.c.rejects.get(0).reason());
+  }
+
   @Test
   void legacyBatchManagerLines() throws IOException {
     Map<String, String> lg = Samples.split("iteration_stats_legacy_batchmanager.log");
