@@ -227,7 +227,9 @@ final class SglangRequests implements SpecParser.Handler {
   /** A request's end as both formats give it: its id, meta_info (values as text), output and finish reason. */
   private void finishRecord(MatchedLine m, String id, Map<String, String> meta, String text, FinishReason reason,
       long ts, int clock) throws SpecParser.BadLine {
-    Opened opened = inFlight.remove(id);
+    // taken out of flight only once the line is read whole: a Finish line rejected for a value
+    // leaves its request as its Receive line opened it (it was lost with the reject)
+    Opened opened = inFlight.get(id);
     if (opened == null && written.contains(id)) {
       throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this file;"
           + " the first is kept");
@@ -290,6 +292,7 @@ final class SglangRequests implements SpecParser.Handler {
       sink.clockAnchor(clock, ts, metaClock, r.finishedNs,
           "Finish line: its log time and meta_info's request_finished_ts (to the log's resolution)");
     }
+    inFlight.remove(id);
     written.add(id);
     lastFinished = r;
   }

@@ -320,6 +320,16 @@ class SglangLogFormatTest {
     assertTrue(reasons.get(5).startsWith("6: truncated"), reasons.get(5));
     assertEquals(0, s.steps.size());
     assertEquals(0, s.requests.size());
+
+    // a Finish line rejected for a value leaves the request its Receive line opened (it was lost
+    // with the reject: the cut-lines review)
+    RecordingSink opened = parse("""
+        [2026-04-08 14:05:20] Receive: obj=GenerateReqInput(rid='a1', stream=False)
+        [2026-04-08 14:05:25] Finish: obj=GenerateReqInput(rid='a1'), out={'meta_info': {'id': 'a1', 'prompt_tokens': 3, 'e2e_latency': -0.8125}}
+        """);
+    assertEquals(1, opened.c.rejects.size());
+    assertEquals(List.of("a1"), opened.requests.stream().map(r -> r.requestId).toList());
+    assertEquals("log ended while the request was in flight", opened.requests.get(0).extras.get("end"));
   }
 
   /**
