@@ -38,6 +38,25 @@ class TrtllmLogSampleTest {
   }
 
   /**
+   * A Received or Response started line cut inside its number ("at 3" of "at 32142.77058106") or
+   * before it: a truncated reject, not an arrival at 3 s (the cut-lines review; Python writes its
+   * float with a point and digits).
+   */
+  @Test
+  void aRequestLineCutInsideItsTimeIsRejected() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      java.nio.file.Path f = t.write("cut/server.log", """
+          [07/09/2025-23:07:49] [TRT-LLM] [I] Received request c1627587-927f-4717-bad4-7266c9960d32 at 3
+          [07/09/2025-23:07:49] [TRT-LLM] [I] Received request 6cf19bd4-d226-4b46
+          [07/09/2025-23:07:50] [TRT-LLM] [I] Response started c1627587-927f-4717-bad4-7266c9960d32 at 32143.5
+          [07/09/2025-23:07:49] [TRT-LLM] [I] Received request 0fc748ec-5876-4503-8d77-18ebace6a3d4 at 321""");
+      t.ingestSample(IngestOptions.of(List.of(f.toString())), "trtllm-log", 4, 1, 0, 3);
+      assertEquals(List.of(1L, 2L, 4L), t.rows("SELECT line_no FROM rejects ORDER BY line_no").stream()
+          .map(r -> r.get(0)).toList());
+    }
+  }
+
+  /**
    * trtllm-serve's OpenAI server aborts the request of a streaming client that went away ("[TRT-LLM]
    * Address(host=…, port=…) is disconnected, abort N", PR #3214; a 1.3.0rc9 incident's line): the
    * request is cancelled; a request whose times are on the monotonic clock keeps them and is
