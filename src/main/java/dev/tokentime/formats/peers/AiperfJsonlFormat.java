@@ -335,7 +335,8 @@ public final class AiperfJsonlFormat implements InputFormat {
     }
 
     private static int count(String tag, JsonNode v) throws PeerJson.Bad {
-      if (!v.isNumber() || v.asDouble() != Math.rint(v.asDouble()) || v.asDouble() < 0) {
+      // (int) of a double past Integer.MAX_VALUE clamps: 1e23 tokens were 2147483647 with no reject
+      if (!v.isNumber() || v.asDouble() != Math.rint(v.asDouble()) || v.asDouble() < 0 || v.asDouble() > Integer.MAX_VALUE) {
         throw new PeerJson.Bad("metrics." + tag + ": expected a token count, got "
             + PeerJson.quote(v.toString()));
       }

@@ -105,5 +105,9 @@ class AiperfJsonlFormatTest {
     assertTrue(reasons.get(3).startsWith("5: inter_chunk_latency[1]: negative gap"), reasons.get(3));
     assertTrue(reasons.get(4).startsWith("6: metadata is missing"), reasons.get(4));
     assertTrue(reasons.get(5).startsWith("7: invalid UTF-8"), reasons.get(5));
+    // a count past an int was clamped to 2147483647 with no reject (the cut-lines review)
+    CollectingSink huge = Parsing.parse(format, NEW_OK.replace("\"value\":550,", "\"value\":99999999999999999999999,") + "\n");
+    assertEquals(List.of("metrics.input_sequence_length: expected a token count"),
+        huge.rejects.stream().map(r -> r.reason().substring(0, r.reason().indexOf(", got"))).toList());
   }
 }
