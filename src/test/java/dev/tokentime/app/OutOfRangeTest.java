@@ -164,7 +164,7 @@ class OutOfRangeTest {
         new Case("sample-logs/trtllm/trtllm-serve/iteration_stats.json", "\"numActiveRequests\":1,",
             "\"numActiveRequests\":9223372036854775808,", "numActiveRequests"),
         new Case("sample-logs/trtllm/trtllm-log/server.log", "(Received request \\S+ at )\\d+(\\.\\d+)?",
-            "$14999999999", "out of range")
+            "$14999999999.5", "out of range")
     );
   }
 
