@@ -300,9 +300,17 @@ final class BenchResult {
       String[] f = figures.get(i);
       // with no successful request vLLM and SGLang write 0.0 for every latency statistic (numpy's
       // mean of an empty list, `or 0`), and with no gap for ITL and TPOT: placeholders, not figures
-      boolean latency = !f[1].equals("value") && f[2].equals("ms");
+      boolean latency = !f[1].equals("value") && f[2] != null && f[2].equals("ms");
       boolean noSample = noneCompleted || noGaps && f[0].equals("itl") || noTpot && f[0].equals("tpot");
-      if (Double.isFinite(v) && !(latency && noSample)) {
+      if (Double.isInfinite(v) && f[0].equals("request_rate")) {
+        continue; // "inf": the requests all sent at once, a setting and no rate (the run has no such level)
+      }
+      if (!Double.isFinite(v)) {
+        // Python's json writes NaN and Infinity (1e400 reads as that): no figure, and never dropped unsaid
+        units++;
+        sink.reject(line, f[0] + (f[1].equals("value") ? "" : " " + f[1]) + ": " + v + " is no finite number; not kept",
+            null, 0, 0);
+      } else if (!(latency && noSample)) {
         sink.reportedMetric(run, level, f[0], f[1], v, f[2]);
       }
     }

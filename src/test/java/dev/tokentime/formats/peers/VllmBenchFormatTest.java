@@ -54,6 +54,17 @@ class VllmBenchFormatTest {
         s.rejects.stream().map(CollectingSink.Rej::reason).toList());
   }
 
+  /** NaN, Infinity and 1e400 in a run's figures were dropped unsaid (the cut-lines review): a reject each. */
+  @Test
+  void aFigureThatIsNoFiniteNumberIsARejectNotDroppedUnsaid() throws IOException {
+    CollectingSink s = Parsing.parse(format, "{\"backend\":\"vllm\",\"max_concurrency\":4,\"completed\":2,"
+        + "\"duration\":1e400,\"mean_ttft_ms\":NaN,\"p99_ttft_ms\":Infinity,\"median_ttft_ms\":12.5}\n");
+    assertEquals(List.of("duration: Infinity is no finite number; not kept", "ttft mean: NaN is no finite number; not kept",
+        "ttft p99: Infinity is no finite number; not kept"), s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertTrue(s.reported.contains("dir 4.0 ttft median 12.5 ms"), s.reported.toString());
+    assertEquals(1, s.records);
+  }
+
   @Test
   void detailedArraysBecomeRequestsAndChunks() throws IOException {
     CollectingSink s = Parsing.parse(format, DETAILED);
