@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
@@ -117,7 +116,7 @@ public final class TokentimeCsvFormat implements InputFormat {
         if (pendingLines > 0) {
           rejectPending("invalid UTF-8 inside a quoted field that spans lines");
         }
-        sink.reject(lineNo, "invalid UTF-8 at byte " + firstBadByte(buf, off, len), buf, off, len);
+        sink.reject(lineNo, "invalid UTF-8 at byte " + dev.tokentime.formats.json.JsonText.firstInvalidUtf8(buf, off, len), buf, off, len);
         return;
       }
       if (pendingLines == 0 && text.isBlank()) {
@@ -274,17 +273,6 @@ public final class TokentimeCsvFormat implements InputFormat {
         }
       }
       return quotes % 2 == 1;
-    }
-
-    /** 1-based position in the line of the first byte that is not valid UTF-8. */
-    private static int firstBadByte(byte[] buf, int off, int len) {
-      ByteBuffer in = ByteBuffer.wrap(buf, off, len);
-      CharBuffer out = CharBuffer.allocate(len);
-      StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(in, out, true);
-      return in.position() - off + 1;
     }
 
     private static String rootMessage(Exception e) {

@@ -49,12 +49,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
    * line naming one ("Request test-001 aborted." after its "Aborted request(s) test-001-8181cd7c.")
    * is that request's, not a new one. A few thousand: such a line follows within seconds.
    */
-  private final Map<String, Boolean> writtenBases = new LinkedHashMap<>(256, 0.75f, false) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-      return size() > 4096;
-    }
-  };
+  private final Map<String, Boolean> writtenBases = recent(4096);
   private final IdHashes written = new IdHashes();
   private final RequestRecord rec = new RequestRecord();
   /** The request ended by the last lifecycle line, held for an access line that may follow. */
@@ -507,12 +502,17 @@ final class VllmRequestTracker implements SpecParser.Handler {
   }
 
   /** Ray request ids of the failed calls already written (a proxy's line follows within seconds). */
-  private final Map<String, Boolean> rayFailed = new LinkedHashMap<>(64, 0.75f, false) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-      return size() > 4096;
-    }
-  };
+  private final Map<String, Boolean> rayFailed = recent(4096);
+
+  /** The last {@code max} keys put, the eldest dropped first. */
+  private static Map<String, Boolean> recent(int max) {
+    return new LinkedHashMap<>(64, 0.75f, false) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+        return size() > max;
+      }
+    };
+  }
 
   /** A failed request known from its access line alone (ErrorAccessLines). */
   private void failedAccess(MatchedLine m, int status, long ts, int clock, byte[] raw, int off, int len)
