@@ -191,6 +191,38 @@ public final class Checked {
     return p != null || v == null || v <= 1 ? p : field + " out of range: " + v + " (a share, 0 to 1)";
   }
 
+  /**
+   * Null when {@code v} is a plausible figure of a load-test tool's summary in {@code unit}, else
+   * why not (naming {@code field}). For the vLLM and SGLang bench summaries, whose every figure is
+   * a latency, a duration, a count, a throughput or a percentage: none is negative, a time is at
+   * most {@link #MAX_DURATION_MS} and a percentage at most 100. A figure of no known unit is only
+   * required to be finite. Other tools' summaries hold real negative figures (GuideLLM's
+   * schedule_delay, AIPerf's osl_mismatch_diff_pct) and are checked for finiteness alone.
+   */
+  public static String figureProblem(String field, double v, String unit) {
+    if (!Double.isFinite(v)) {
+      return field + ": " + v + " is no finite number";
+    }
+    if (unit == null || unit.isEmpty()) {
+      return null;
+    }
+    if (v < 0) {
+      return field + " out of range: " + v + " (a latency, count or throughput is not negative)";
+    }
+    double ms = switch (unit) {
+      case "ms" -> v;
+      case "s", "sec" -> v * 1000;
+      default -> 0;
+    };
+    if (ms > MAX_DURATION_MS) {
+      return field + " out of range: " + v + " " + unit + " (a duration is 0 to 30 days)";
+    }
+    if (unit.equals("%") && v > 100) {
+      return field + " out of range: " + v + " % (a percentage, 0 to 100)";
+    }
+    return null;
+  }
+
   /** Null when {@code v} is absent or finite, else why not (naming {@code field}). */
   public static String finiteProblem(String field, Double v) {
     return v == null || Double.isFinite(v) ? null : field + " is not a finite number: " + v;

@@ -2,6 +2,7 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.json.ToolMetricNames;
 import dev.tokentime.formats.spec.WrapperLayer;
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
@@ -480,6 +481,10 @@ public final class BenchConsoleFormat implements InputFormat {
           metric = mu[0];
           unit = mu[1];
         }
+      }
+      String bad = Checked.figureProblem(label, v, unit);
+      if (bad != null) {
+        return bad; // a hand-edited or corrupt summary: the figure is no figure of a run
       }
       if (metric.equals("completed")) {
         noneCompleted = v == 0;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.ChunkKind;
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -305,11 +306,12 @@ final class BenchResult {
       if (Double.isInfinite(v) && f[0].equals("request_rate")) {
         continue; // "inf": the requests all sent at once, a setting and no rate (the run has no such level)
       }
-      if (!Double.isFinite(v)) {
-        // Python's json writes NaN and Infinity (1e400 reads as that): no figure, and never dropped unsaid
+      // Python's json writes NaN and Infinity (1e400 reads as that), a hand-edited or corrupt file
+      // a negative TTFT: no figure, and never dropped unsaid
+      String bad = Checked.figureProblem(f[0] + (f[1].equals("value") ? "" : " " + f[1]), v, f[2]);
+      if (bad != null) {
         units++;
-        sink.reject(line, f[0] + (f[1].equals("value") ? "" : " " + f[1]) + ": " + v + " is no finite number; not kept",
-            null, 0, 0);
+        sink.reject(line, bad + "; not kept", null, 0, 0);
       } else if (!(latency && noSample)) {
         sink.reportedMetric(run, level, f[0], f[1], v, f[2]);
       }

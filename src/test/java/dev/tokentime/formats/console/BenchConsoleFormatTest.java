@@ -195,6 +195,33 @@ class BenchConsoleFormatTest {
     assertEquals(1, t.reported.stream().filter(r -> r.contains(" duration value ")).count(), t.reported.toString());
   }
 
+  /**
+   * A figure no run can have (a negative TTFT, a duration of 300 years, an acceptance rate of
+   * 250 %) is a reject naming it; the block's other figures are kept. Made-up values (the
+   * hostile-values review): no real console prints them.
+   */
+  @Test
+  void aFigureOutOfRangeIsARejectNamingIt() throws IOException {
+    String block = """
+        ============ Serving Benchmark Result ============
+        Successful requests:                     10
+        Benchmark duration (s):                  9.5e9
+        Mean TTFT (ms):                          -12.50
+        Median TTFT (ms):                        11.00
+        Acceptance rate (%):                     250.0
+        ==================================================
+        """;
+    CollectingSink s = new CollectingSink();
+    long n = new BenchConsoleFormat(BenchConsoleFormat.Tool.VLLM).parse(new ByteArrayInputStream(block.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("test-input", "r", false, null, null), s);
+    assertEquals(n, s.records + s.other + s.rejects.size());
+    assertEquals(List.of("3: Benchmark duration (s) out of range: 9.5E9 s (a duration is 0 to 30 days)",
+        "4: Mean TTFT (ms) out of range: -12.5 (a latency, count or throughput is not negative)",
+        "6: Acceptance rate (%) out of range: 250.0 % (a percentage, 0 to 100)"),
+        s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+    assertEquals(List.of("r null completed value 10.0 count", "r null ttft median 11.0 ms"), s.reported);
+  }
+
   /** Two blocks a script keeps as comments ("# Mean TTFT (ms): …"): both runs read (none was). */
   @Test
   void blocksBehindACommentSignAreRead() throws IOException {

@@ -65,6 +65,17 @@ class VllmBenchFormatTest {
     assertEquals(1, s.records);
   }
 
+  /** A negative latency or an acceptance rate over 100 % is a reject naming it (made-up values). */
+  @Test
+  void aFigureOutOfRangeIsARejectNamingIt() throws IOException {
+    CollectingSink s = Parsing.parse(format, "{\"backend\":\"vllm\",\"max_concurrency\":4,\"completed\":2,"
+        + "\"mean_ttft_ms\":-5.0,\"spec_decode_acceptance_rate\":250.0,\"median_ttft_ms\":12.5}\n");
+    assertEquals(List.of("ttft mean out of range: -5.0 (a latency, count or throughput is not negative); not kept",
+        "spec_decode_acceptance_rate out of range: 250.0 % (a percentage, 0 to 100); not kept"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertTrue(s.reported.contains("dir 4.0 ttft median 12.5 ms"), s.reported.toString());
+  }
+
   @Test
   void detailedArraysBecomeRequestsAndChunks() throws IOException {
     CollectingSink s = Parsing.parse(format, DETAILED);
