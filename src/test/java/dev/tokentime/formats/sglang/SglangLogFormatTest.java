@@ -333,6 +333,22 @@ class SglangLogFormatTest {
   }
 
   /**
+   * A Receive line cut before its rid was an other line, cut after it a request: both are
+   * truncated rejects now (every whole Receive line closes its object).
+   */
+  @Test
+  void aReceiveLineCutAnywhereIsTruncated() throws IOException {
+    RecordingSink s = parse("""
+        [2026-04-08 14:00:10] Receive: obj=GenerateReqInput(text='hi', ri
+        [2026-04-08 14:00:11] Receive: obj=GenerateReqInput(text='hi', rid='b2', stream=Tr
+        [2026-04-08 14:00:12] Receive: obj=GenerateReqInput(text='hi', rid='c3', stream=True)
+        """);
+    assertEquals(List.of(1L, 2L), s.c.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(s.c.rejects.stream().allMatch(r -> r.reason().startsWith("truncated")), s.c.rejects.toString());
+    assertEquals(List.of("c3"), s.requests.stream().map(r -> r.requestId).toList());
+  }
+
+  /**
    * Excerpts whose last line (or lines) the publication or a terminal cut, in real-logs/sglang/cut:
    * every cut line is rejected as truncated, at the line the cut is on, and the whole lines before
    * it read as in the other excerpts.
@@ -345,7 +361,8 @@ class SglangLogFormatTest {
         "v043-receive-list-pr3699.log", List.of(6L),
         "v05-finish-cut-pr15759.log", List.of(1L),
         "v05-metrics-health-i18989.log", List.of(16L),
-        "v05-npu-mangled-pr25960.log", List.of(1L, 2L, 3L, 4L, 9L, 10L),
+        // lines 5-8: access lines the terminal cut before their status, which is lost
+        "v05-npu-mangled-pr25960.log", List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L),
         "v05-prefill-cudagraph-access-pr22166.log", List.of(11L)));
     try (Stream<Path> files = Files.list(cut)) {
       assertEquals(cutLines.keySet(), new java.util.TreeSet<>(files.map(f -> f.getFileName().toString()).toList()));

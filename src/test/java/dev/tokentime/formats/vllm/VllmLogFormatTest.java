@@ -83,6 +83,25 @@ class VllmLogFormatTest {
     assertEquals(1, p.sink.other);
   }
 
+  /**
+   * An access line cut before its status (a terminal's width, a paste) is a truncated reject: the
+   * status it lost may have been a failure's. Whole lines around it are read.
+   */
+  @Test
+  void anAccessLineCutBeforeItsStatusIsTruncated() throws Exception {
+    Parse p = Parse.text(LOG, "INFO 05-30 07:55:20 [loggers.py:1] Engine 000: Avg prompt throughput: 0.0 tokens/s,"
+        + " Avg generation throughput: 20.3 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.1%,"
+        + " Prefix cache hit rate: 0.0%\n"
+        + "INFO:     172.17.0.1:47466 - \"POST /v1/chat/completions HTTP/1.1\" 500 Internal Server Error\n"
+        + "INFO:     172.17.0.1:47467 - \"POST /v1/chat/completions HTTP/1.1\" 5\n"
+        + "INFO:     172.17.0.1:47468 - \"POST /v1/chat/comp\n"
+        + "INFO:     172.17.0.1:47469 - \"GET /metrics HTTP/1.1\" 200 OK\n", Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(3L, 4L), p.sink.rejects.stream().map(r -> r.lineNo()).toList(), p.sink.rejects.toString());
+    assertTrue(p.sink.rejects.stream().allMatch(r -> r.reason().startsWith("truncated: an access line")),
+        p.sink.rejects.toString());
+    assertEquals(List.of("error"), p.full.requests.stream().map(r -> r.status).toList(), "the whole 500 line");
+  }
+
   /** vLLM 0.1.x's scheduler stats line (vllm-project/vllm#633, 2023): read (0 records before). */
   @Test
   void theStatsLineOfVllm01IsRead() throws Exception {
