@@ -35,7 +35,8 @@ final class FastPatterns {
   static final String CONTAINER = "^(?<ts>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?"
       + "(?:Z|[+-]\\d\\d:?\\d\\d))\\s+(?:(?<stream>stdout|stderr) [PF] )?";
   /** vLLM 0.10+ and Ray's process tag (parsers/wrappers.spec, {@code prefix process}). */
-  static final String PROCESS = "^\\((?<process>[A-Za-z_][\\w:.-]*(?:\\([\\w=:.,-]*\\))?(?: rank=\\d+)?) pid=(?<pid>\\d+)"
+  static final String PROCESS = "^\\((?<process>[A-Za-z_][\\w:.-]*(?:\\((?:[\\w=:.,-]|\\([\\w=:.,-]*\\))*\\))?"
+      + "(?: (?:rank=\\d+|(?:DP|PP|TP|EP|DCP|PCP)\\d+(?:_(?:DP|PP|TP|EP|DCP|PCP)\\d+)*))?) pid=(?<pid>\\d+)"
       + "(?:, ip=(?<host>[\\d.a-f:]+))?\\)\\s*";
   /** vLLM's own header (parsers/vllm-log.spec, {@code prefix vllm}). */
   static final String VLLM_HEADER = "^(?<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\\s+(?<md>\\d\\d-\\d\\d)"
@@ -53,7 +54,7 @@ final class FastPatterns {
 
   /** journald short form and RFC 3164 syslog (parsers/wrappers.spec, {@code prefix journald}). */
   static final String JOURNALD = "^(?:<\\d{1,3}>)?(?<jdate>\\S{3,12}\\s+\\d{1,2}\\s+\\d\\d:\\d\\d:\\d\\d(?:\\.\\d{1,9})?)"
-      + "\\s+(?<host>[\\w.-]+)\\s+(?<unit>[\\w.@/-]+?)(?:\\[(?<upid>\\d+)\\])?:\\s?";
+      + "\\s+(?:(?<host>[\\w.-]+)\\s+|(?=[\\w.@/-]+\\[\\d+\\]:))(?<unit>[\\w.@/-]+?)(?:\\[(?<upid>\\d+)\\])?:\\s?";
 
   /** journalctl -o short-iso (parsers/wrappers.spec, {@code prefix journaldiso}). */
   static final String JOURNALD_ISO = "^(?<ts>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?(?:Z|[+-]\\d\\d:?\\d\\d))"
@@ -263,6 +264,31 @@ final class FastPatterns {
     }
   }
 
+  /** The end of a run of {@code [\\w=:.,-]} from {@code i}. */
+  private static int idChars(String s, int i) {
+    while (i < s.length()) {
+      char c = s.charAt(i);
+      if (word(c) || c == '=' || c == ':' || c == '.' || c == ',' || c == '-') {
+        i++;
+      } else {
+        break;
+      }
+    }
+    return i;
+  }
+
+  private static final String[] RANK_TAGS = {"DCP", "PCP", "DP", "PP", "TP", "EP"};
+
+  /** The end of {@code (?:DP|PP|TP|EP|DCP|PCP)\\d+} at {@code i}, or -1. */
+  private static int rankTag(String s, int i) {
+    for (String t : RANK_TAGS) {
+      if (s.startsWith(t, i) && digit(s, i + t.length())) {
+        return digitRun(s, i + t.length());
+      }
+    }
+    return -1;
+  }
+
   /**
    * PROCESS. The name's class has no space, so it ends where " rank=" or " pid=" must start;
    * digit runs end where a non-digit must follow; the ip's class has no ')' to give back. Each
@@ -300,15 +326,15 @@ final class FastPatterns {
         }
       }
       if (at(s, i, '(')) {
-        // an actor name's own parenthesised id: "(Llumlet(iid=f3664) pid=26863)"
-        int e = i + 1;
-        while (e < s.length()) {
-          char c = s.charAt(e);
-          if (word(c) || c == '=' || c == ':' || c == '.' || c == ',' || c == '-') {
-            e++;
-          } else {
-            break;
+        // an actor name's own parenthesised id, one level of parentheses inside it:
+        // "(Llumlet(iid=f3664) pid=26863)", "(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589, …)"
+        int e = idChars(s, i + 1);
+        while (at(s, e, '(')) {
+          e = idChars(s, e + 1);
+          if (!at(s, e, ')')) {
+            return NO_MATCH;
           }
+          e = idChars(s, e + 1);
         }
         if (!at(s, e, ')')) {
           return NO_MATCH;
@@ -318,6 +344,15 @@ final class FastPatterns {
       if (s.startsWith(" rank=", i) && digit(s, i + 6)) {
         int e = digitRun(s, i + 6);
         if (s.startsWith(" pid=", e)) {
+          i = e;
+        }
+      } else if (at(s, i, ' ')) {
+        // vLLM 0.10's worker tag names its parallel rank: "(VllmWorker TP1 pid=…)", "PP1_TP2"
+        int e = rankTag(s, i + 1);
+        while (e > 0 && at(s, e, '_')) {
+          e = rankTag(s, e + 1);
+        }
+        if (e > 0 && s.startsWith(" pid=", e)) {
           i = e;
         }
       }

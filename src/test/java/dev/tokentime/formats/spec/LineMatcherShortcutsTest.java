@@ -62,6 +62,17 @@ class LineMatcherShortcutsTest {
       "(Llumlet(iid=f3664 pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
       "(Llumlet(iid f3664) pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
       "(Llumlet(a=1,b:2.c-d) rank=3 pid=1, ip=10.0.0.1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589, ip=240.248.0.198) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(MapWorker(MapBatches(a)(b)) pid=5) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(MapWorker(MapBatches(a((b))) pid=5) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(MapWorker(MapBatches(a) pid=5) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(VllmWorker TP1 pid=21355) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(VllmWorker PP1_TP2 pid=2976907) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(VllmWorker DCP12_PCP3_EP0 pid=7) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(VllmWorker TP1_ pid=7) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(VllmWorker TP pid=7) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(VllmWorker XP1 pid=7) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "(VllmWorker TP1 rank=2 pid=7) INFO 01-01 00:00:00 [x.py:1] Added request r.",
       "[1;36m(APIServer pid=1)[0;0m INFO 01-01 00:00:00 [x.py:1] Added request r.",
       // journalctl -o short-iso and its near misses (its precheck)
       "2025-08-12T10:00:03+0000 gpu-1 vllm[2107]: (APIServer pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
@@ -136,6 +147,8 @@ class LineMatcherShortcutsTest {
         + "00:00:00,123 [<frozen>/x-y.py:9]  Generated response r-1 (streaming complete): output: 'x, "
         + "output_token_ids: [1]', output_token_ids: [2], finish_reason: length  ");
     seeds.add("Jan  5 10:00:00 host vllm[9]: INFO 01-05 10:00:00 [a.py:1] Added request r.");
+    seeds.add("Jan  5 10:00:00 vllm[9]: INFO 01-05 10:00:00 [a.py:1] Added request r.");
+    seeds.add("Jan  5 10:00:00 vllm: INFO 01-05 10:00:00 [a.py:1] Added request r.");
     seeds.add("Generated response r: output: None, output_token_ids: None, finish_reason: stop x");
     // a finish reason cut short, a longer new one, one with a digit, and the five known words
     for (String reason : new String[] {"N", "No", "sto", "lengt", "length", "abort", "error", "None", "stop",

@@ -179,6 +179,16 @@ class WrapperStackTest {
     want.put("(ServeReplica:app:VLLMDeployment pid=4152) ", "ServeReplica:app:VLLMDeployment pid=4152 / APIServer pid=1");
     want.put("(ServeReplica:app:VLLMDeployment pid=4153, ip=10.0.0.5) ",
         "10.0.0.5/ServeReplica:app:VLLMDeployment pid=4153 / APIServer pid=1");
+    // vLLM 0.10's worker tags with the parallel rank, Ray Data's actor of two levels, a journald
+    // copy with its host removed, podman-compose (real shapes: vllm-ascend#2497, a vLLM 0.10 Slurm
+    // log, a Ray Data LLM crash, sglang#4534, llm-at-home; the hunt of stop 48)
+    want.put("(VllmWorker TP1 pid=21355) ", "VllmWorker TP1 pid=21355 / APIServer pid=1");
+    want.put("0: (VllmWorker PP1_TP2 pid=2976907) ", "task 0 / VllmWorker PP1_TP2 pid=2976907 / APIServer pid=1");
+    want.put("vllm-0 vllm (VllmWorker TP1 pid=21355) ", "vllm-0/vllm / VllmWorker TP1 pid=21355 / APIServer pid=1");
+    want.put("(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589, ip=240.248.0.198) ",
+        "240.248.0.198 / MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589 / APIServer pid=1");
+    want.put("Mar 18 11:23:44 sgl-router-janus-pro-7b[931930]: ", "sgl-router-janus-pro-7b[931930] / APIServer pid=1");
+    want.put("[llmhost] | ", "llmhost / APIServer pid=1");
     // a shipper's JSON record names the pod in nested keys (dotted envelope values)
     String line = INNER.get(0);
     want.put(json(Map.of("log", line + "\n", "time", "2025-08-12T10:00:03Z", "kubernetes",
@@ -291,6 +301,23 @@ class WrapperStackTest {
     assertEquals(1, s.other, "the route line of #16107 carries no figures");
     assertEquals(3, s.stats.size());
     assertEquals(4, s.requests.size(), "requests 1 and 2 of vllm-rbln, the desktop's and the CI runner's");
+  }
+
+  /**
+   * vLLM 0.10's rank-tagged worker and Ray Data's two-level actor name: the crash carries its
+   * process (its instance was blank: the tags fell to the resync that names nothing).
+   */
+  @Test
+  void realProcessTagsNameTheCrashesInstance() throws Exception {
+    Map<String, String> want = Map.of("vllmworker-tp-tag-ascend2497.log", "VllmWorker TP1 pid=21355",
+        "raydata-nested-actor-crash.log", "240.248.0.198 / MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589");
+    for (Map.Entry<String, String> e : want.entrySet()) {
+      dev.tokentime.testing.RecordingSink s = new dev.tokentime.testing.RecordingSink();
+      try (var in = Files.newInputStream(Path.of("src/test/resources/real-logs/wrapped", e.getKey()))) {
+        new dev.tokentime.formats.vllm.VllmLogFormat().parse(in, new ParseContext(e.getKey(), "r", false, null, 2025), s);
+      }
+      assertEquals(List.of("crash " + e.getValue()), s.events.stream().map(ev -> ev[1] + " " + ev[3]).toList(), e.getKey());
+    }
   }
 
   static CollectingSink parse(String text) throws Exception {
