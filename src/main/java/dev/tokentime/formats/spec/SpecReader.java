@@ -71,6 +71,13 @@ public final class SpecReader {
       String where = name + ":" + (i + 1);
       String word = firstWord(line);
       String rest = line.substring(word.length()).strip();
+      String raw = lines[i].endsWith("\r") ? lines[i].substring(0, lines[i].length() - 1) : lines[i];
+      if (PATTERN_WORDS.contains(word) && Character.isWhitespace(raw.charAt(raw.length() - 1))) {
+        // a pattern's trailing space would be lost unseen ("^# " read as "^#" peeled the '#' of
+        // SGLang 0.1's "#running-req: …" lines): write it as \s or [ ]
+        throw new IllegalArgumentException(where + ": trailing whitespace is dropped; write a trailing space"
+            + " of a pattern as \\s or [ ]");
+      }
       try {
         switch (word) {
           case "format" -> format = rest;
@@ -350,6 +357,10 @@ public final class SpecReader {
   private static Pattern regex(String s) {
     return Pattern.compile(s);
   }
+
+  /** The words whose rest is a regex: a trailing space of theirs is refused, not dropped. */
+  private static final java.util.Set<String> PATTERN_WORDS = java.util.Set.of("prefix", "match", "hint", "end", "cut",
+      "not-after", "keep", "sniff", "resync", "strip");
 
   private static String firstWord(String s) {
     int sp = s.indexOf(' ');

@@ -74,6 +74,25 @@ class SglangLogFormatTest {
     }
   }
 
+  /**
+   * SGLang 0.1 (January to July 2024): its prefill "new fill batch." lines of dot-separated fields
+   * and its bare decode sample are steps (the file was sniffed as vLLM's and nothing read).
+   */
+  @Test
+  void version01BatchLinesAreSteps() throws IOException {
+    RecordingSink s = real("v01-newfill-decode-access-i393.log");
+    assertEquals(List.of(4L, 5L, 6L, 9L, 10L, 11L), s.steps.stream().map(x -> x.lineNo).toList());
+    StepRecord p = s.steps.get(3);
+    assertEquals(List.of(1, 353, 3, 1), java.util.Arrays.asList(p.ctxRequests, p.ctxTokens, p.running, p.waiting));
+    assertEquals(17.0, p.extras.get("cached_tokens"));
+    assertEquals(0.8082, p.extras.get("cache_hit_rate"), 1e-9);
+    StepRecord d = s.steps.get(5);
+    assertEquals(List.of(5, 0), java.util.Arrays.asList(d.genRequests, d.waiting));
+    assertEquals(0.24, d.kvUsage, 1e-9);
+    assertEquals(1938.0, d.extras.get("kv_tokens"));
+    assertEquals(0, real("v01-newfill-traceback-i55.log").steps.get(0).running);
+  }
+
   private static final String DECODE = "] Decode batch. #running-req: 1, #token: 4078, token usage: 0.00, "
       + "gen throughput (token/s): 447.31, #queue-req: 0\n";
 

@@ -18,7 +18,7 @@ class SpecEngineTest {
       + "# a made-up engine\n"
       + "format  toy-log\n"
       + "description a toy\n"
-      + "sniff 70 ^TOY \n"
+      + "sniff 70 ^TOY\\s\n"
       + "prefix stamp ^(?<ts>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?Z)\\s\n"
       + "  time rfc3339 ts\n"
       + "kind load engine_stats\n"
@@ -84,8 +84,11 @@ class SpecEngineTest {
     var r = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec", "format x\nprefix p ^(unclosed\n"));
     assertTrue(r.getMessage().startsWith("bad.spec:2: bad regex"), r.getMessage());
     var g = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec",
-        "format x\nprefix p ^(?<a>\\d+) \n  time rfc3339 b\n"));
+        "format x\nprefix p ^(?<a>\\d+)\\s\n  time rfc3339 b\n"));
     assertEquals("bad.spec:3: group b is not in the prefix's pattern", g.getMessage());
+    // a pattern's trailing space would be dropped unseen ("^# " was read as "^#")
+    var space = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec", "format x\nprefix p ^# \n"));
+    assertTrue(space.getMessage().startsWith("bad.spec:2: trailing whitespace is dropped"), space.getMessage());
     var twice = assertThrows(IllegalArgumentException.class, () -> SpecReader.read("bad.spec",
         "format x\nresync \\[x\\]\nresync \\[y\\]\n"));
     assertEquals("bad.spec:3: one resync line (alternatives go in its regex)", twice.getMessage());
