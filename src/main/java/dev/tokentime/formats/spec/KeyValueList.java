@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A {@code key: value, key: value} list as log lines print them (vLLM's stats line), or
- * {@code key=value, …} (its KV Transfer metrics). Items are split on {@code ", "}; an item with
+ * {@code key=value, …} (its KV Transfer metrics), or {@code key:value} before a number. Items are
+ * split on {@code ", "}; an item with
  * neither continues the previous value (a list of numbers such as {@code Per-position acceptance
  * rate: 0.615, 0.415}).
  */
@@ -30,6 +31,18 @@ public final class KeyValueList {
         sep = 1;
         if (colon > 0 && !Character.isLetter(item.strip().charAt(0))) {
           colon = -1;
+        }
+      }
+      if (colon < 0) {
+        // "key:value" with no space, a key of words and a number after it (vLLM 0.3's "Avg
+        // time/tok:149.4 ms", vllm-project/vllm#2731): glued to the value before, it had
+        // overwritten that value's figure
+        int c = item.indexOf(':');
+        String k = c > 0 ? item.substring(0, c).strip() : "";
+        if (!k.isEmpty() && Character.isLetter(k.charAt(0)) && k.chars().noneMatch(Character::isDigit)
+            && c + 1 < item.length() && Character.isDigit(item.charAt(c + 1))) {
+          colon = c;
+          sep = 1;
         }
       }
       if (colon > 0) {

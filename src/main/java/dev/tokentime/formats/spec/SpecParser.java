@@ -735,7 +735,9 @@ public final class SpecParser {
       extras.put(name, r.unit().equals("%") ? Numbers.ratio(r.value()) : r.value());
       return;
     }
-    boolean units = rs.stream().allMatch(r -> !r.unit().isEmpty() && !r.unit().equals("%"));
+    // readings named by their units only where no two share one (two in ms had kept the last)
+    boolean units = rs.stream().allMatch(r -> !r.unit().isEmpty() && !r.unit().equals("%"))
+        && rs.stream().map(r -> KeyValueList.extraName(r.unit())).distinct().count() == rs.size();
     for (int i = 0; i < rs.size(); i++) {
       Numbers.Reading r = rs.get(i);
       String key = units ? name + "_" + KeyValueList.extraName(r.unit()) : name + "_" + (i + 1);

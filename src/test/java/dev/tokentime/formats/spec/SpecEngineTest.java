@@ -69,6 +69,13 @@ class SpecEngineTest {
         new KeyValueList.Entry("Per-position acceptance rate", "0.615, 0.415, 0.169"),
         new KeyValueList.Entry("Avg Draft acceptance rate", "40.0%")),
         KeyValueList.parse("Accepted: 78 tokens, Per-position acceptance rate: 0.615, 0.415, 0.169, Avg Draft acceptance rate: 40.0%"));
+    // vLLM 0.3's "Avg time/tok:149.4 ms" (vllm-project/vllm#2731): a key of its own, not a second
+    // figure of the value before it
+    assertEquals(List.of(new KeyValueList.Entry("Max iteration time", "386.7 ms"),
+        new KeyValueList.Entry("Avg time/tok", "149.4 ms"), new KeyValueList.Entry("Running", "35 reqs")),
+        KeyValueList.parse("Max iteration time: 386.7 ms, Avg time/tok:149.4 ms, Running: 35 reqs"));
+    assertEquals(List.of(new KeyValueList.Entry("at", "10:00:03, step 4:5")),
+        KeyValueList.parse("at: 10:00:03, step 4:5"), "a digit before the colon: no key");
     assertEquals("avg_draft_acceptance_rate", KeyValueList.extraName("Avg Draft acceptance rate"));
     assertEquals("mfu", KeyValueList.extraName("MFU"));
     assertEquals("number_of_draft_tokens", KeyValueList.extraName("Number of draft tokens tokens"));

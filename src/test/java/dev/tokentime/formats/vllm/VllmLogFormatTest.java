@@ -102,6 +102,22 @@ class VllmLogFormatTest {
     assertEquals(List.of("error"), p.full.requests.stream().map(r -> r.status).toList(), "the whole 500 line");
   }
 
+  /**
+   * A vLLM 0.3 stats line with "Avg time/tok:149.4 ms" (no space after the colon; real,
+   * vllm-project/vllm#2731): its own figure, and "Max iteration time" keeps 386.7 (it was
+   * overwritten by 149.4).
+   */
+  @Test
+  void aKeyGluedToItsNumberIsAFigureOfItsOwn() throws Exception {
+    Parse p = Parse.text(LOG, "INFO 02-01 06:36:05 llm_engine.py:921] Avg prompt throughput: 382.6 tokens/s, Avg generation"
+        + " throughput: 118.5 tokens/s, Max iteration time: 386.7 ms, Avg time/tok:149.4 ms, Running: 35 reqs, Swapped: 0"
+        + " reqs, Pending: 115 reqs, GPU KV cache usage: 99.0%, CPU KV cache usage: 0.0%\n", Parse.ctx(2024, null, false, null));
+    var st = p.full.stats.get(0);
+    assertEquals(List.of(35, 115), List.of(st.running, st.waiting));
+    assertEquals(386.7, st.extras.get("max_iteration_time"));
+    assertEquals(149.4, st.extras.get("avg_time_tok"));
+  }
+
   /** vLLM 0.1.x's scheduler stats line (vllm-project/vllm#633, 2023): read (0 records before). */
   @Test
   void theStatsLineOfVllm01IsRead() throws Exception {
