@@ -495,8 +495,8 @@ public final class BenchConsoleFormat implements InputFormat {
         return null;
       }
       // kept until the block ends, when the run's level is known (a rate or cap may come late)
+      // and whether its ITL figures are placeholders; the line is counted then
       figures.add(new Figure(metric, stat, v, unit));
-      sink.record();
       return null;
     }
 
@@ -506,6 +506,10 @@ public final class BenchConsoleFormat implements InputFormat {
     private boolean headerless;
 
     private record Figure(String metric, String stat, double value, String unit) {}
+
+    private static boolean itlStatistic(Figure f) {
+      return f.metric().equals("itl") && !f.stat().equals("value") && "ms".equals(f.unit());
+    }
 
     private final List<Figure> figures = new ArrayList<>();
 
@@ -568,8 +572,17 @@ public final class BenchConsoleFormat implements InputFormat {
         level = rate;
         sink.runLevel(run, "request_rate", rate, null, "console summary (traffic request rate)");
       }
+      // every ITL statistic 0.00: the run had no gap between chunks (a non-streaming run, the
+      // tool's `np.mean(itls or 0)`), placeholders as the result JSON's empty itls say, no figures
+      boolean noGaps = figures.stream().anyMatch(ServingReader::itlStatistic)
+          && figures.stream().filter(ServingReader::itlStatistic).allMatch(f -> f.value() == 0);
       for (Figure f : figures) {
-        sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
+        if (noGaps && itlStatistic(f)) {
+          sink.otherLine();
+        } else {
+          sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
+          sink.record();
+        }
       }
       figures.clear();
     }

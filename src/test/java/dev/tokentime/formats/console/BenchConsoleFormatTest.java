@@ -222,6 +222,22 @@ class BenchConsoleFormatTest {
     assertEquals(List.of("r null completed value 10.0 count", "r null ttft median 11.0 ms"), s.reported);
   }
 
+  /**
+   * Six non-streaming runs whose every ITL statistic is 0.00 (no gap between chunks, the tool's
+   * `np.mean(itls or 0)`): placeholders, no ITL figures, as the result JSON's empty itls say; the
+   * runs' other figures kept at their rates.
+   */
+  @Test
+  void itlStatisticsAllZeroArePlaceholders() throws IOException {
+    CollectingSink s = parse("sglang-bench-console-six-rates-no-itl-dlora.md");
+    assertEquals(List.of(), s.rejects);
+    assertTrue(s.reported.stream().noneMatch(r -> r.contains(" itl ")), s.reported.toString());
+    assertTrue(s.reported.contains("r 2.0 ttft mean 2074.09 ms"), s.reported.toString());
+    assertEquals(List.of("r 2.0", "r#2 4.0", "r#3 8.0", "r#4 16.0", "r#5 32.0", "r#6 64.0"), s.reported.stream()
+        .filter(r -> r.contains(" completed value 996.0 ")).map(r -> r.substring(0, r.indexOf(" completed"))).toList());
+    assertEquals(6, s.reported.stream().filter(r -> r.contains(" ttft p99 ")).count());
+  }
+
   /** Two blocks a script keeps as comments ("# Mean TTFT (ms): …"): both runs read (none was). */
   @Test
   void blocksBehindACommentSignAreRead() throws IOException {
