@@ -43,7 +43,7 @@ class LifecycleExcerptsTest {
       Map.entry("22-v06-warmup-id-reuse-background-task-failed-vllm8158.log", "vllm-log 14 4 9 1"),
       // "[[36m(VLLMActor pid=50643) [[0m": a paste that doubled the bracket of a lost ESC
       Map.entry("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "vllm-log 3 1 2 0"),
-      Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 5 16 0"),
+      Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 4 17 0"),
       // the traceback after "Error in chat completion stream generator." is that request's, no crash
       Map.entry("25-v09-added-engine-process-died-shutting-down-vllm20484.log", "vllm-log 8 3 5 0"),
       Map.entry("26-v043-received-aborted-500-vllm5060.log", "vllm-log 3 3 0 0"),
@@ -51,7 +51,11 @@ class LifecycleExcerptsTest {
       Map.entry("27-v0220-streaming-complete-iteration-aggregated-lanzhiwang.log", "vllm-log 30 12 18 0"),
       // the engine's late cleanup line of a request already ended is other
       Map.entry("28-v0220-offline-added-suffix-aborted-by-caller-id-lanzhiwang.log", "vllm-log 24 2 22 0"),
-      Map.entry("29-v0220-aborted-engine-id-then-caller-id-lanzhiwang.log", "vllm-log 4 4 0 0")));
+      Map.entry("29-v0220-aborted-engine-id-then-caller-id-lanzhiwang.log", "vllm-log 4 4 0 0"),
+      // uvicorn's "ERROR:    Traceback …" of a failed application startup: the crash (it was an other line)
+      Map.entry("30-cloudrun-uvicorn-error-traceback-llm-startup.log", "vllm-log 44 3 41 0"),
+      // "EngineCore failed to start." and its traceback: one crash (two before)
+      Map.entry("31-v010-enginecore-failed-to-start-then-traceback-ascend2497.log", "vllm-log 12 1 11 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "lifecycle", Instant.parse("2025-06-30T00:00:00Z"));
 
@@ -162,18 +166,16 @@ class LifecycleExcerptsTest {
     assertEquals("VLLMActor pid=50643", finished.instance);
   }
 
-  /** Colour codes as rsyslog escapes them ("#033[1;36m") are colour codes: the worker's traceback is read. */
+  /** Colour codes as rsyslog escapes them ("#033[1;36m") are colour codes: the worker's death is read, with its process. */
   @Test
   void rsyslogEscapedColourCodesAreStripped() throws IOException {
     List<String[]> events = read("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log").sink().events;
-    // the worker's "WorkerProc hit an exception:" (the engine's death), then its traceback
-    assertEquals(2, events.size());
+    // the worker's "WorkerProc hit an exception:" (the engine's death); its traceback on the next
+    // line is the same death, no second crash
+    assertEquals(1, events.size());
     assertEquals("13 crash", events.get(0)[0] + " " + events.get(0)[1]);
     assertTrue(events.get(0)[2].startsWith("WorkerProc hit an exception"), events.get(0)[2]);
-    assertEquals("crash", events.get(1)[1]);
-    assertTrue(events.get(1)[2].startsWith("Traceback"), events.get(1)[2]);
-    assertEquals("14", events.get(1)[0]);
-    assertTrue(events.get(1)[3].endsWith("VllmWorker rank=3 pid=140343"), events.get(1)[3]);
+    assertTrue(events.get(0)[3].endsWith("VllmWorker rank=3 pid=140343"), events.get(0)[3]);
   }
 
   /** An error on vLLM's Anthropic-style endpoint is a failed request like any other. */

@@ -379,9 +379,9 @@ class VllmLogFormatTest {
         + "  File \"x.py\", line 1, in <module>\n",
         Parse.ctx(2025, null, false, null));
     assertEquals(List.of("1 version 0.10.1", "2 config {'model': 'x'}", "3 start 7",
-        "4 ready http://0.0.0.0:8000", "5 crash EngineCore encountered a fatal error.",
-        "6 crash Traceback (most recent call last):"), p.sink.events);
-    assertEquals(1, p.sink.other, "the traceback's frame line");
+        "4 ready http://0.0.0.0:8000", "5 crash EngineCore encountered a fatal error."), p.sink.events,
+        "the traceback right after the death it follows is that death, not a second crash");
+    assertEquals(2, p.sink.other, "the traceback's first line and its frame line");
   }
 
   @Test
