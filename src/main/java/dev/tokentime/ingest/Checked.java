@@ -195,7 +195,7 @@ public final class Checked {
    * Null when {@code v} is a plausible figure of a load-test tool's summary in {@code unit}, else
    * why not (naming {@code field}). For the vLLM and SGLang bench summaries, whose every figure is
    * a latency, a duration, a count, a throughput or a percentage: none is negative, a time is at
-   * most {@link #MAX_DURATION_MS} and a percentage at most 100. A figure of no known unit is only
+   * most {@link #MAX_DURATION_MS} and an acceptance rate at most 100 %. A figure of no known unit is only
    * required to be finite. Other tools' summaries hold real negative figures (GuideLLM's
    * schedule_delay, AIPerf's osl_mismatch_diff_pct) and are checked for finiteness alone.
    */
@@ -217,7 +217,9 @@ public final class Checked {
     if (ms > MAX_DURATION_MS) {
       return field + " out of range: " + v + " " + unit + " (a duration is 0 to 30 days)";
     }
-    if (unit.equals("%") && v > 100) {
+    // a share of drafted tokens accepted is at most 100 %; a utilisation in % may pass 100 (a
+    // process's CPU time over several cores, in a fork's block)
+    if (unit.equals("%") && v > 100 && field.toLowerCase(java.util.Locale.ROOT).contains("accept")) {
       return field + " out of range: " + v + " % (a percentage, 0 to 100)";
     }
     return null;

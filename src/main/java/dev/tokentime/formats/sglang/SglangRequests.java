@@ -43,6 +43,9 @@ final class SglangRequests implements SpecParser.Handler {
    */
   static final int ANCHORS = 16;
   private static final Pattern RID = Pattern.compile("(?:\\(|, )rid=\\[?'([^']+)'");
+  /** A batch's rids: "rid=['a', 'b', …]" (one Receive line for the batch, a Finish line per request). */
+  private static final Pattern RID_LIST = Pattern.compile("(?:\\(|, )rid=\\[([^\\]]*)\\]");
+  private static final Pattern QUOTED = Pattern.compile("'([^']+)'");
   private static final Pattern DECODE_LOG_INTERVAL = Pattern.compile("\\bdecode_log_interval=(\\d+)");
   /** meta_info keys read into columns (the rest of its scalars land in extras). */
   private static final Set<String> KNOWN = Set.of("id", "finish_reason", "prompt_tokens",
@@ -106,6 +109,10 @@ final class SglangRequests implements SpecParser.Handler {
     }
     String rest = m.group("rest");
     if (event.equals("receive")) {
+      Matcher list = RID_LIST.matcher(rest);
+      if (list.find()) {
+        return receiveBatch(m, list.group(1), ts, clock);
+      }
       Matcher id = RID.matcher(rest);
       if (!id.find()) {
         return SpecParser.Outcome.OTHER; // an input without rid (embedding batches of old versions)
@@ -113,6 +120,34 @@ final class SglangRequests implements SpecParser.Handler {
       return receive(m, id.group(1), ts, clock);
     }
     finish(m, rest, ts, clock);
+    return SpecParser.Outcome.RECORD;
+  }
+
+  /**
+   * A batch's Receive line: a request for each rid of its list, all received at the line's time
+   * (sglang#8089: six rids; only the first was opened). The line is rejected whole when one rid
+   * repeats a request already read (a batch sent again).
+   */
+  private SpecParser.Outcome receiveBatch(MatchedLine m, String list, long ts, int clock) throws SpecParser.BadLine {
+    java.util.List<String> rids = new java.util.ArrayList<>();
+    Matcher q = QUOTED.matcher(list);
+    while (q.find()) {
+      String rid = q.group(1);
+      if (inFlight.containsKey(rid) || written.contains(rid) || rids.contains(rid)) {
+        throw new SpecParser.BadLine("request id " + rid + " of the batch repeats a request already read from this"
+            + " file; the first is kept");
+      }
+      rids.add(rid);
+    }
+    if (rids.isEmpty()) {
+      return SpecParser.Outcome.OTHER;
+    }
+    String instance = SglangSteps.splitRanks(m.origin())[0];
+    for (String rid : rids) {
+      inFlight.put(rid, new Opened(rid, m.lineNo, ts, clock, instance));
+      evictIfFull();
+    }
+    lastReceived = rids.size() == 1 ? inFlight.get(rids.get(0)) : null; // an access line is one request's
     return SpecParser.Outcome.RECORD;
   }
 

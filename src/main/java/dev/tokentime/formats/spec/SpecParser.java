@@ -262,7 +262,8 @@ public final class SpecParser {
         return;
       }
       if (m.kind.notAfter() != null && before != null
-          && m.kind.notAfter().matcher(before).region(beforeStart, before.length()).find()) {
+          && m.kind.notAfter().matcher(before).region(beforeStart, before.length()).find()
+          && sameOriginAsBefore(lineNo, before)) {
         other(); // its kind does not apply after that line (a request's traceback, not the engine's)
         return;
       }
@@ -389,6 +390,18 @@ public final class SpecParser {
    * version with a field more still ends so). Either alone is no proof: a pattern's ".*?" runs to
    * the end of a changed line too. Kinds with neither keep their near misses as other lines.
    */
+  /**
+   * Whether the line before (its text) came from the process the line at hand came from: where
+   * processes interleave their output, a worker's "WorkerProc hit an exception." says nothing of
+   * the API server's traceback on the next line. Matched again only here (rare): no origin is
+   * kept for every line.
+   */
+  private boolean sameOriginAsBefore(long lineNo, String before) {
+    MatchedLine prev = new MatchedLine();
+    matcher.match(lineNo - 1, before, prev);
+    return java.util.Objects.equals(prev.origin(), m.origin());
+  }
+
   private static boolean cutShort(LineSpec.Kind near, String message) {
     java.util.regex.Pattern whole = near.wholeEnd();
     if (whole == null || whole.matcher(message).find()) {

@@ -28,6 +28,8 @@ final class LoggedRequest {
   String status;
   String finishReason;
   Integer httpStatus;
+  /** What the log said the request failed with ("failed (engine dead)"), or null. */
+  String error;
   /** Lifecycle lines seen: a second Received or Added line names another request with the same id. */
   boolean received;
   boolean added;

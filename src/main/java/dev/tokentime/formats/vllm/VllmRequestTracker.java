@@ -52,6 +52,13 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private final Map<String, Boolean> writtenBases = recent(4096);
   private final IdHashes written = new IdHashes();
   private final RequestRecord rec = new RequestRecord();
+  /**
+   * Requests an engine's death ended, in the order they were in flight, held for the error access
+   * lines that answer them: uvicorn logs one 500 per client after the death's traceback and its
+   * "MQLLMEngine is already dead" lines. Each error access line of the same server takes the
+   * first; a request no such line answers is written as lost at a restart or the file's end.
+   */
+  private final LinkedHashMap<String, LoggedRequest> died = new LinkedHashMap<>();
   /** The request ended by the last lifecycle line, held for an access line that may follow. */
   private LoggedRequest lastEnded;
   /** The request whose Received/Added line was the last lifecycle line (streaming order). */
@@ -115,9 +122,20 @@ final class VllmRequestTracker implements SpecParser.Handler {
     String id = m.group("id");
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
     flushClosing(ts);
-    if (starts && closing.containsKey(id)) {
+    LoggedRequest dead = diedRequest(id);
+    if (starts && (closing.containsKey(id) || dead != null)) {
       throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this"
           + " file (ids repeat across restarts); the first is kept");
+    }
+    if (dead != null && event.equals("failed")) {
+      // the front end's word on a request the death ended: its error, and its 500 comes next
+      dead.status = "error";
+      dead.error = failedWith(m);
+      end(dead, ts, clock == dead.clockId);
+      return SpecParser.Outcome.RECORD;
+    }
+    if (dead != null) {
+      return SpecParser.Outcome.OTHER; // a late line of a request the death ended: it stays lost
     }
     // a line about another request releases what waited for adjacency
     LoggedRequest r = find(id);
@@ -200,10 +218,22 @@ final class VllmRequestTracker implements SpecParser.Handler {
         r.finishReason = "abort";
         end(r, ts, sameClock);
       }
+      case "failed" -> {
+        // the front end's word on a request that failed ("failed (engine dead)", "failed with an
+        // internal error during generation"): its error response, the access line, comes next
+        r.status = "error";
+        r.error = failedWith(m);
+        end(r, ts, sameClock);
+      }
       case "generated" -> generated(r, m, ts, sameClock);
       default -> throw new IllegalStateException("vllm-log.spec names an unknown event " + event);
     }
     return SpecParser.Outcome.RECORD;
+  }
+
+  private static String failedWith(MatchedLine m) {
+    String why = m.group("why").strip();
+    return "failed" + (why.isEmpty() ? "" : " " + why);
   }
 
   private static int count(String digits, String what) throws SpecParser.BadLine {
@@ -261,6 +291,15 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     LoggedRequest r = inFlight.get(id);
     return r != null ? r : closing.get(id);
+  }
+
+  /** The request of this id an engine's death ended and no error line has answered yet, or null. */
+  private LoggedRequest diedRequest(String id) {
+    LoggedRequest r = died.get(id);
+    if (r == null && randomSuffix(id)) {
+      r = died.get(id.substring(0, id.length() - 9));
+    }
+    return r;
   }
 
   // ---- ended requests, held a while for their late lines ----
@@ -356,6 +395,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     inFlight.remove(r.id);
     closing.remove(r.id, r);
+    died.remove(r.id, r);
     if (lastEnded != null && lastEnded != r) {
       retire(lastEnded);
     }
@@ -437,6 +477,16 @@ final class VllmRequestTracker implements SpecParser.Handler {
       return SpecParser.Outcome.RECORD;
     }
     if (status >= 400) {
+      for (Iterator<LoggedRequest> it = died.values().iterator(); it.hasNext(); ) {
+        LoggedRequest d = it.next();
+        if (sameOrigin(d.instance, m.origin())) {
+          // the error response of a request the engine's death ended, not a failure of its own
+          it.remove();
+          tie(d, status);
+          write(d);
+          return SpecParser.Outcome.RECORD;
+        }
+      }
       // an error no request line is next to (refused before admission: a 404 for an unknown
       // model, a 500 of a failing server): a failed request of its own, never tied to the
       // request that comes next, which may be another client's seconds later
@@ -594,9 +644,16 @@ final class VllmRequestTracker implements SpecParser.Handler {
       write(lastEnded);
       lastEnded = null;
     }
-    // the one request an engine's death ended: an error access line right after the death line is
-    // its response (as right after any line that ended a request); with more, it could be any's
-    boolean one = died && inFlight.values().stream().filter(r -> ofServer(r, server)).count() == 1;
+    if (restart) {
+      // a new process answers no request of the old one
+      for (Iterator<LoggedRequest> it = this.died.values().iterator(); it.hasNext(); ) {
+        LoggedRequest r = it.next();
+        if (ofServer(r, server)) {
+          it.remove();
+          write(r);
+        }
+      }
+    }
     for (Iterator<LoggedRequest> it = inFlight.values().iterator(); it.hasNext(); ) {
       LoggedRequest r = it.next();
       if (!ofServer(r, server)) {
@@ -605,8 +662,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
       it.remove();
       r.status = "lost";
       r.extras.put("lost_at_line", Long.toString(m.lineNo));
-      if (one) {
-        lastEnded = r;
+      if (died) {
+        this.died.put(r.id, r); // its error response may follow
+        if (this.died.size() > MAX_IN_FLIGHT) {
+          Iterator<LoggedRequest> eldest = this.died.values().iterator();
+          LoggedRequest e = eldest.next();
+          eldest.remove();
+          write(e);
+        }
       } else {
         write(r);
       }
@@ -629,6 +692,10 @@ final class VllmRequestTracker implements SpecParser.Handler {
       write(lastEnded);
       lastEnded = null;
     }
+    for (LoggedRequest r : died.values()) {
+      write(r);
+    }
+    died.clear();
     for (LoggedRequest r : inFlight.values()) {
       r.extras.put("end", "log ended while the request was in flight");
       write(r);
@@ -680,6 +747,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     rec.status = r.status;
     rec.finishReason = r.finishReason;
     rec.httpStatus = r.httpStatus;
+    rec.error = r.error;
     rec.extras.putAll(r.extras);
     long key = sink.request(rec, null, 0, 0);
     if (key < 0) {

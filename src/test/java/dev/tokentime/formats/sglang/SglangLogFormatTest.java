@@ -74,6 +74,19 @@ class SglangLogFormatTest {
     }
   }
 
+  /** A batch's Receive line opens a request per rid (only the first was), and a batch sent again is a reject. */
+  @Test
+  void aBatchsReceiveLineOpensEachOfItsRequests() throws IOException {
+    RecordingSink s = real("v049-receive-batch-six-rids-i8089.log");
+    assertEquals(6, s.requests.size());
+    assertTrue(s.requests.stream().allMatch(r -> r.requestId.startsWith("1846246021_") && r.arrivalNs == s.requests.get(0).arrivalNs),
+        s.requests.toString());
+    String line = Files.readString(REAL.resolve("v049-receive-batch-six-rids-i8089.log"));
+    RecordingSink twice = parse(line + line.replace("14:43:09", "14:43:19"));
+    assertEquals(6, twice.requests.size());
+    assertEquals(List.of(2L), twice.c.rejects.stream().map(r -> r.lineNo()).toList());
+  }
+
   /**
    * SGLang 0.1 (January to July 2024): its prefill "new fill batch." lines of dot-separated fields
    * and its bare decode sample are steps (the file was sniffed as vLLM's and nothing read).

@@ -55,7 +55,11 @@ class LifecycleExcerptsTest {
       // uvicorn's "ERROR:    Traceback …" of a failed application startup: the crash (it was an other line)
       Map.entry("30-cloudrun-uvicorn-error-traceback-llm-startup.log", "vllm-log 44 3 41 0"),
       // "EngineCore failed to start." and its traceback: one crash (two before)
-      Map.entry("31-v010-enginecore-failed-to-start-then-traceback-ascend2497.log", "vllm-log 12 1 11 0")));
+      Map.entry("31-v010-enginecore-failed-to-start-then-traceback-ascend2497.log", "vllm-log 12 1 11 0"),
+      Map.entry("32-v0-mqllm-dead-then-five-500s-vllm16378.log", "vllm-log 163 24 139 0"),
+      Map.entry("33-v010-failed-engine-dead-then-500-ascend2723.log", "vllm-log 34 9 25 0"),
+      Map.entry("34-2026-failed-internal-error-then-500-doc61893643560.log", "vllm-log 4 2 2 0"),
+      Map.entry("35-v064-bgtask-failed-traceback-then-500-vllm10478.log", "vllm-log 66 14 52 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "lifecycle", Instant.parse("2025-06-30T00:00:00Z"));
 
@@ -113,6 +117,28 @@ class LifecycleExcerptsTest {
     RequestRecord v1 = request("20-v1-083-ray-enginecore-dead-health-annotated-abort-vllm16259.log", "cmpl-17baf80e");
     assertEquals("lost", v1.status);
     assertEquals("cmpl-17baf80e349d4adfb4e385cf652e427a-0", v1.requestId, "the aborted id ends at its first space");
+  }
+
+  /**
+   * The 500s uvicorn logs after an engine's death answer the requests it ended: one failed request
+   * each, not one more per 500 (10 failures for 5 clients before); V1's "Request … failed (engine
+   * dead)." and a 2026 build's "… failed with an internal error during generation" name the request
+   * their 500 answers.
+   */
+  @Test
+  void theErrorsAfterADeathAnswerTheRequestsItEnded() throws IOException {
+    List<RequestRecord> v0 = read("32-v0-mqllm-dead-then-five-500s-vllm16378.log").sink().requests;
+    assertEquals(5, v0.size());
+    assertTrue(v0.stream().allMatch(r -> r.requestId.startsWith("chatcmpl-") && "error".equals(r.status)
+        && Integer.valueOf(500).equals(r.httpStatus) && "132".equals(r.extras.get("lost_at_line"))), v0.toString());
+    RequestRecord v1 = request("33-v010-failed-engine-dead-then-500-ascend2723.log", "chatcmpl-b3678bb5");
+    assertEquals(List.of("error", "500", "failed (engine dead)"), List.of(v1.status, String.valueOf(v1.httpStatus), v1.error));
+    RequestRecord internal = request("34-2026-failed-internal-error-then-500-doc61893643560.log", "chatcmpl-8da6fc665494abe1");
+    assertEquals("failed with an internal error during generation", internal.error);
+    assertEquals(500, internal.httpStatus);
+    RequestRecord bg = request("35-v064-bgtask-failed-traceback-then-500-vllm10478.log", "cmpl-3706abf5");
+    assertEquals(List.of("error", "500", "14"), List.of(bg.status, String.valueOf(bg.httpStatus), bg.extras.get("lost_at_line")));
+    assertEquals(1, read("35-v064-bgtask-failed-traceback-then-500-vllm10478.log").sink().requests.size());
   }
 
   /** Access lines are tied only to request lines right next to them, never across stats lines. */

@@ -367,6 +367,28 @@ class VllmLogFormatTest {
     assertEquals(List.of("4 version 0.6.3"), p.sink.events);
   }
 
+  /**
+   * A traceback is no second crash only after its own process's death line: another process's
+   * traceback interleaved there is a crash of its own; uvicorn's traceback of a failed shutdown
+   * is none; a tagged worker behind an unknown wrapper keeps its process (the review's cases).
+   */
+  @Test
+  void aTracebackFollowsItsOwnProcesssDeath() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "(VllmWorker TP0 pid=1) ERROR 08-22 09:46:12 [multiproc_executor.py:1] WorkerProc hit an exception.\n"
+        + "(VllmWorker TP0 pid=1) ERROR 08-22 09:46:12 [multiproc_executor.py:1] Traceback (most recent call last):\n"
+        + "(APIServer pid=3) ERROR 08-22 09:46:12 [core.py:1] Traceback (most recent call last):\n"
+        + "INFO:     Shutting down\n"
+        + "INFO:     Waiting for application shutdown.\n"
+        + "ERROR:    Traceback (most recent call last):\n"
+        + "[VllmSidecar abc]: 2025-08-22T09:46:13.672Z 1 stdout: (VllmWorker TP1 pid=21355) ERROR 08-22 09:46:13"
+        + " [multiproc_executor.py:559] WorkerProc failed to start.\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of("1 crash", "3 crash", "4 stop", "7 crash"),
+        p.full.events.stream().map(e -> e[0] + " " + e[1]).toList());
+    assertEquals("VllmWorker TP1 pid=21355", p.full.events.get(3)[3]);
+  }
+
   @Test
   void lifecycleLinesBecomeEngineEvents() throws Exception {
     Parse p = Parse.text(LOG, ""
