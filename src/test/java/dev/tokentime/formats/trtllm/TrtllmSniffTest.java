@@ -50,6 +50,11 @@ class TrtllmSniffTest {
     for (var e : cases.entrySet()) {
       assertEquals(e.getValue(), sniff("x.json", e.getKey()), e.getKey());
     }
+    // an executor rank's traceback alone (ai-dynamo/dynamo#4299, a Dynamo TRT-LLM worker, 2025-11):
+    // "cannot tell the format" before
+    assertEquals("trtllm-log", sniff("worker.log", "[11/17/2025-14:46:33] [TRT-LLM] [RANK 0] [E] Traceback (most recent"
+        + " call last):\n  File \"/opt/dynamo/venv/lib/python3.12/site-packages/tensorrt_llm/executor/worker.py\", line 852,"
+        + " in worker_main\n"));
     String startup = "[04/28/2025-09:56:40] [TRT-LLM] [I] Loading weights\n".repeat(400);
     assertEquals("trtllm-iter-stats", sniff("server.log", startup + "[04/28/2025-09:56:45] [TRT-LLM] [I] iter = 3,"
         + " global_rank = 0, rank = 0, elapsed_time = 0.01s, states = {'num_ctx_requests': 0}\n"),
