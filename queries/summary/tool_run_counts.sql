@@ -4,9 +4,11 @@
 -- such a run reads "0 ok, 0 failed" in every table, a run of 100 failed requests included. The
 -- tools' words (tool_request_counts): ok is completed (vllm bench serve, SGLang), request_count
 -- (AIPerf, genai-perf), num_completed_requests (LLMPerf: the requests without an error),
--- requests_successful (GuideLLM) or successes (inference-perf); failed is failed,
--- error_request_count, number_errors, requests_errored + requests_incomplete (GuideLLM: a request
--- cut at the benchmark's end counts as failed, as a row's cancelled status does) or failures.
+-- requests_successful (GuideLLM), successes (inference-perf) or requests_total less the failed
+-- (an llm-d benchmark report); failed is failed, error_request_count, number_errors,
+-- requests_errored + requests_incomplete (GuideLLM: a request cut at the benchmark's end counts as
+-- failed, as a row's cancelled status does), failures, or requests_failures + requests_incomplete
+-- (llm-d).
 -- Where files of several formats count one run, the larger figure.
 -- @grain one row per run whose files hold no request rows and whose tool counted its requests
 -- @column run [id] Run name.
@@ -25,7 +27,10 @@ WITH per_format AS (
         max(requests) FILTER (WHERE metric IN ('failed', 'error_request_count', 'number_errors', 'failures'))
             AS failed,
         max(requests) FILTER (WHERE metric = 'requests_errored') AS errored,
-        max(requests) FILTER (WHERE metric = 'requests_incomplete') AS incomplete
+        max(requests) FILTER (WHERE metric = 'requests_incomplete') AS incomplete,
+        -- llm-d's report: its total and failures (the incomplete counted as failed, as GuideLLM's)
+        max(requests) FILTER (WHERE metric = 'requests_total' AND format = 'llmd-benchmark-report') AS total,
+        max(requests) FILTER (WHERE metric = 'requests_failures') AS failures
     FROM tool_request_counts
     GROUP BY run, format
 )
@@ -37,8 +42,9 @@ errors AS (
 )
 SELECT
     f.run,
-    max(f.ok)::BIGINT AS tool_ok_requests,
-    max(coalesce(f.failed, f.errored + coalesce(f.incomplete, 0), f.incomplete))::BIGINT AS tool_failed_requests,
+    max(coalesce(f.ok, f.total - coalesce(f.failures, 0) - coalesce(f.incomplete, 0)))::BIGINT AS tool_ok_requests,
+    max(coalesce(f.failed, f.errored + coalesce(f.incomplete, 0), f.failures + coalesce(f.incomplete, 0),
+        f.incomplete))::BIGINT AS tool_failed_requests,
     string_agg(DISTINCT f.format, ', ' ORDER BY f.format) AS formats,
     any_value(e.tool_errors) AS tool_errors
 FROM per_format AS f
@@ -46,4 +52,4 @@ JOIN run_summary AS s USING (run)
 LEFT JOIN errors AS e USING (run)
 WHERE s.requests + s.excluded_requests = 0
 GROUP BY f.run
-HAVING max(f.ok) IS NOT NULL OR max(coalesce(f.failed, f.errored, f.incomplete)) IS NOT NULL
+HAVING max(coalesce(f.ok, f.total)) IS NOT NULL OR max(coalesce(f.failed, f.errored, f.failures, f.incomplete)) IS NOT NULL

@@ -1,0 +1,186 @@
+package dev.tokentime.formats.peers;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tokentime.formats.json.PeerJson;
+import dev.tokentime.ingest.Checked;
+import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.ParseContext;
+import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.Sample;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * llm-d-benchmark's benchmark report, schema 0.1: the harness's one summary of a run, converted
+ * from the load generator it drove (vllm bench serve, GuideLLM, inference-perf, …), saved as
+ * {@code benchmark_report,_<result file>.yaml} (or JSON) beside the tool's own result. Read: its
+ * {@code metrics.latency} statistics ({@code time_to_first_token}, {@code time_per_output_token},
+ * {@code inter_token_latency}, {@code request_latency}, {@code normalized_time_per_output_token},
+ * each with its {@code units} and {@code mean}, {@code stddev}, {@code min}, {@code max},
+ * {@code mode}, {@code p0p1} … {@code p99p9}), {@code metrics.requests} ({@code total},
+ * {@code failures}, {@code incomplete}, the input and output lengths), {@code metrics.throughput}
+ * and {@code metrics.time.duration}; the run's level from {@code scenario.load}: its
+ * {@code args.max_concurrency}, else a finite {@code args.request_rate} or a single
+ * {@code args.rate}, else the rate of its one {@code stages} entry (inference-perf).
+ *
+ * <p>Figures keep the report's names and units (ms, s, ms/token, s/token); percentiles are
+ * written p0.1 and p99.9, as the tools print them. The converter's unit labels are not checked
+ * against the source: a GuideLLM-converted report of January 2026 labels request_latency "ms"
+ * over values in seconds (docs/formats.md says so).
+ */
+public final class LlmdReportFormat implements InputFormat {
+  /** YAML: the schema's version line and its latency statistics with units (PyYAML sorts keys). */
+  private static final Pattern YAML_VERSION = Pattern.compile("(?m)^\\s*version:\\s*['\"]?0\\.1['\"]?\\s*$");
+  private static final Pattern YAML_LATENCY = Pattern.compile(
+      "(?m)^\\s+latency:\\s*\\n(?:\\s+\\S.*\\n){0,40}?\\s+(?:inter_token_latency|request_latency|time_to_first_token"
+          + "|time_per_output_token|normalized_time_per_output_token):\\s*$");
+  private static final ObjectMapper YAML_TREE = new ObjectMapper(PeerJson.YAML);
+  private static final Pattern YAML_TOP = Pattern.compile("(?m)^\\s*(?:metrics|scenario|version):");
+
+  @Override
+  public String id() {
+    return "llmd-benchmark-report";
+  }
+
+  @Override
+  public String description() {
+    return "llm-d-benchmark's benchmark report (schema 0.1, YAML or JSON): a run's latency statistics, requests and"
+        + " throughput as the harness converted them from its load generator";
+  }
+
+  @Override
+  public String fills() {
+    return "runs, reported_metrics";
+  }
+
+  @Override
+  public boolean runPerFile() {
+    return true;
+  }
+
+  @Override
+  public int sniff(Sample sample) {
+    String text = sample.text().stripLeading();
+    if (text.startsWith("{")) {
+      return text.contains("\"metrics\"") && text.contains("\"latency\"") && text.contains("\"units\"")
+          && text.contains("\"scenario\"") && text.matches("(?s).*\"version\":\\s*\"0\\.1\".*") ? 85 : 0;
+    }
+    return YAML_TOP.matcher(text).lookingAt() && YAML_VERSION.matcher(text).find() && YAML_LATENCY.matcher(text).find()
+        ? 85 : 0;
+  }
+
+  @Override
+  public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
+    BufferedInputStream b = new BufferedInputStream(in);
+    b.mark(1);
+    int first = b.read();
+    b.reset();
+    boolean json = first == '{';
+    JsonNode report;
+    try (JsonParser p = json ? PeerJson.JSON.createParser(b) : PeerJson.YAML.createParser(b)) {
+      report = (json ? PeerJson.TREE : YAML_TREE).readTree(p);
+      if (json && p.nextToken() != null) {
+        sink.reject(Math.max(1, PeerJson.line(p)), "text after the report's object (a report holds one)", null, 0, 0);
+        return 2;
+      }
+    } catch (IOException e) {
+      sink.reject(1, PeerJson.reason(e).replace("JSON", json ? "JSON" : "YAML") + "; the report was not read", null, 0, 0);
+      return 1;
+    }
+    if (report == null || !report.path("metrics").path("latency").isObject()) {
+      sink.reject(1, "not an llm-d benchmark report: no metrics.latency", null, 0, 0);
+      return 1;
+    }
+    String run = ctx.defaultRun();
+    JsonNode load = report.path("scenario").path("load");
+    Double concurrency = positive(load.path("args").get("max_concurrency"));
+    Double rate = concurrency != null ? null : firstRate(load);
+    String kind = concurrency != null ? "concurrency" : rate != null ? "request_rate" : null;
+    Double level = concurrency != null ? concurrency : rate;
+    if (kind != null && Checked.levelProblem(kind, level) != null) {
+      kind = null;
+      level = null; // a level no run can have (2.5 clients): the figures are kept without one
+    }
+    String conflict = sink.runLevel(run, kind, level, null, "llm-d benchmark report");
+    if (conflict != null) {
+      sink.reject(1, conflict, null, 0, 0);
+      return 1;
+    }
+    JsonNode metrics = report.path("metrics");
+    for (Iterator<Map.Entry<String, JsonNode>> it = metrics.path("latency").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> m = it.next();
+      stats(sink, run, level, m.getKey(), m.getValue());
+    }
+    JsonNode requests = metrics.path("requests");
+    for (String count : new String[] {"total", "failures", "incomplete"}) {
+      figure(sink, run, level, "requests_" + count, "value", requests.get(count), "requests");
+    }
+    for (String length : new String[] {"input_length", "output_length"}) {
+      stats(sink, run, level, length, requests.path(length));
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = metrics.path("throughput").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> m = it.next();
+      figure(sink, run, level, m.getKey(), "value", m.getValue(),
+          m.getKey().startsWith("requests") ? "requests/s" : "tokens/s");
+    }
+    figure(sink, run, level, "duration", "value", metrics.path("time").get("duration"), "s");
+    sink.record();
+    return 1;
+  }
+
+  /** The request rate the load ran at, when the report names one: args' request_rate or rate, or its one stage's. */
+  private static Double firstRate(JsonNode load) {
+    JsonNode args = load.path("args");
+    for (String key : new String[] {"request_rate", "rate"}) {
+      JsonNode v = args.get(key);
+      if (v != null && v.isArray() && v.size() == 1) {
+        v = v.get(0);
+      }
+      Double r = positive(v);
+      if (r != null) {
+        return r;
+      }
+    }
+    JsonNode stages = load.path("stages");
+    return stages.isArray() && stages.size() == 1 ? positive(stages.get(0).get("rate")) : null;
+  }
+
+  /** A statistics object: every number but its units, under the tools' stat names. */
+  private static void stats(RecordSink sink, String run, Double level, String metric, JsonNode s) {
+    if (!s.isObject()) {
+      return;
+    }
+    String unit = s.path("units").isTextual() ? s.path("units").asText() : null;
+    for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!e.getKey().equals("units")) {
+        figure(sink, run, level, metric, stat(e.getKey()), e.getValue(), unit);
+      }
+    }
+  }
+
+  /** p0p1 is p0.1, p99p9 p99.9, stddev std (vllm bench serve's names); the others as written. */
+  static String stat(String key) {
+    if (key.equals("stddev")) {
+      return "std";
+    }
+    return key.matches("p\\d+p\\d+") ? key.replaceFirst("(p\\d+)p(\\d+)", "$1.$2") : key;
+  }
+
+  private static void figure(RecordSink sink, String run, Double level, String metric, String stat, JsonNode v,
+      String unit) {
+    if (v != null && v.isNumber() && Double.isFinite(v.asDouble())) {
+      sink.reportedMetric(run, level, metric, stat, v.asDouble(), unit);
+    }
+  }
+
+  private static Double positive(JsonNode v) {
+    return v != null && v.isNumber() && v.asDouble() > 0 && Double.isFinite(v.asDouble()) ? v.asDouble() : null;
+  }
+}

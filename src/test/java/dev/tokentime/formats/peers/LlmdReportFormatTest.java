@@ -1,0 +1,71 @@
+package dev.tokentime.formats.peers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.ingest.Sample;
+import dev.tokentime.testing.CollectingSink;
+import dev.tokentime.testing.TestDb;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * llm-d-benchmark's reports (schema 0.1), real ones from llm-d's guides (peers-extra/llmd-report,
+ * PROVENANCE.md there): "cannot tell the format" before; now the run's level and every statistic
+ * with the report's units, and its request counts.
+ */
+class LlmdReportFormatTest {
+  static final Path DIR = Path.of("src/test/resources/real-logs/peers-extra/llmd-report");
+  final LlmdReportFormat format = new LlmdReportFormat();
+
+  CollectingSink read(String file) throws IOException {
+    byte[] b = Files.readAllBytes(DIR.resolve(file));
+    assertEquals("llmd-benchmark-report", FormatRegistry.standard().sniff(new Sample(file, b, b.length)).id(), file);
+    return Parsing.parse(format, b, "r");
+  }
+
+  @Test
+  void aReportConvertedFromVllmBenchServe() throws IOException {
+    CollectingSink s = read("vllmbench-pd-c1.yaml");
+    assertEquals(List.of(), s.rejects);
+    assertTrue(s.reported.contains("r 1.0 time_to_first_token mean 786.2135391915217 ms"), s.reported.toString());
+    assertTrue(s.reported.contains("r 1.0 time_to_first_token p99.9 868.320517178625 ms"), s.reported.toString());
+    assertTrue(s.reported.contains("r 1.0 inter_token_latency std 0.8951002299547278 ms/token"), s.reported.toString());
+    assertTrue(s.reported.contains("r 1.0 requests_total value 32.0 requests"), s.reported.toString());
+    assertTrue(s.reported.contains("r 1.0 duration value 507.5000007180497 s"), s.reported.toString());
+  }
+
+  @Test
+  void anInferencePerfStagesRateIsTheLevel() throws IOException {
+    CollectingSink s = read("inferenceperf-rate45.yaml");
+    assertTrue(s.reported.contains("r 45.0 time_to_first_token p50 1.1084336100611836 s"), s.reported.toString());
+    assertTrue(s.reported.contains("r 45.0 requests_failures value 0.0 requests"), s.reported.toString());
+  }
+
+  /** Two rates in the converter's args and no word of which this report is: no level guessed. */
+  @Test
+  void aListOfRatesGivesNoLevel() throws IOException {
+    CollectingSink s = read("guidellm-rate5.yaml");
+    assertTrue(s.reported.contains("r null requests_total value 149.0 requests"), s.reported.toString());
+    assertTrue(s.reported.contains("r null request_latency mean 0.12442724816751159 ms"), "kept as labelled");
+  }
+
+  @TempDir
+  Path tmp;
+
+  /** The reports' request counts are the tool's counts of runs with no request rows: 149 ok of 149, 32 ok. */
+  @Test
+  void theReportsCountsAreTheToolsCounts() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of(DIR.resolve("guidellm-rate5.yaml").toString(), DIR.resolve("vllmbench-pd-c1.yaml").toString())));
+      assertEquals(List.of(List.of(149L, 0L), java.util.Arrays.asList(32L, null)),
+          t.rows("SELECT tool_ok_requests, tool_failed_requests FROM tool_run_counts ORDER BY tool_ok_requests DESC"));
+    }
+  }
+}
