@@ -30,6 +30,8 @@ final class LoggedRequest {
   Integer httpStatus;
   /** What the log said the request failed with ("failed (engine dead)"), or null. */
   String error;
+  /** Log time since which it waits for its error response (AwaitingResponse), or NONE. */
+  long awaitSince = NONE;
   /** Lifecycle lines seen: a second Received or Added line names another request with the same id. */
   boolean received;
   boolean added;

@@ -52,13 +52,13 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private final Map<String, Boolean> writtenBases = recent(4096);
   private final IdHashes written = new IdHashes();
   private final RequestRecord rec = new RequestRecord();
+  /** Requests ended without their response (a death, a "failed" line): AwaitingResponse. */
+  private final AwaitingResponse awaiting = new AwaitingResponse();
   /**
-   * Requests an engine's death ended, in the order they were in flight, held for the error access
-   * lines that answer them: uvicorn logs one 500 per client after the death's traceback and its
-   * "MQLLMEngine is already dead" lines. Each error access line of the same server takes the
-   * first; a request no such line answers is written as lost at a restart or the file's end.
+   * How long (log time) an ended request waits for its error response: uvicorn logs it within a
+   * second of the death or the failure; a 500 minutes later is another request's.
    */
-  private final LinkedHashMap<String, LoggedRequest> died = new LinkedHashMap<>();
+  static final long AWAIT_NS = 60_000_000_000L;
   /** The request ended by the last lifecycle line, held for an access line that may follow. */
   private LoggedRequest lastEnded;
   /** The request whose Received/Added line was the last lifecycle line (streaming order). */
@@ -122,20 +122,24 @@ final class VllmRequestTracker implements SpecParser.Handler {
     String id = m.group("id");
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
     flushClosing(ts);
-    LoggedRequest dead = diedRequest(id);
-    if (starts && (closing.containsKey(id) || dead != null)) {
+    for (LoggedRequest late : awaiting.removeWaitingSince(ts - AWAIT_NS)) {
+      write(late); // no error response came for it
+    }
+    if (starts && closing.containsKey(id)) {
       throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this"
           + " file (ids repeat across restarts); the first is kept");
     }
-    if (dead != null && event.equals("failed")) {
-      // the front end's word on a request the death ended: its error, and its 500 comes next
-      dead.status = "error";
-      dead.error = failedWith(m);
-      end(dead, ts, clock == dead.clockId);
-      return SpecParser.Outcome.RECORD;
-    }
-    if (dead != null) {
-      return SpecParser.Outcome.OTHER; // a late line of a request the death ended: it stays lost
+    LoggedRequest held = awaiting.get(id);
+    if (held != null) {
+      if (event.equals("failed")) {
+        // the front end's word on a request the death ended: its error; its 500 is to come
+        held.status = "error";
+        held.error = failedWith(m);
+        return SpecParser.Outcome.RECORD;
+      }
+      // a late line of a request that ended without its response (the API server's Added line
+      // logged after the engine's death line, the processes' output interleaved)
+      return SpecParser.Outcome.OTHER;
     }
     // a line about another request releases what waited for adjacency
     LoggedRequest r = find(id);
@@ -220,10 +224,25 @@ final class VllmRequestTracker implements SpecParser.Handler {
       }
       case "failed" -> {
         // the front end's word on a request that failed ("failed (engine dead)", "failed with an
-        // internal error during generation"): its error response, the access line, comes next
+        // internal error during generation"): its error response, a 5xx access line, is to come
         r.status = "error";
         r.error = failedWith(m);
-        end(r, ts, sameClock);
+        if (sameClock && ts != NONE) {
+          r.finishedNs = Math.max(ts, r.finishedNs == NONE ? ts : r.finishedNs);
+        }
+        inFlight.remove(r.id);
+        closing.remove(r.id, r);
+        if (lastEnded == r) {
+          lastEnded = null;
+        }
+        if (lastStarted == r) {
+          lastStarted = null;
+        }
+        if (r.httpStatus != null) {
+          retire(r); // its response had started (a stream's 200): no error line answers it
+        } else {
+          await(r, ts);
+        }
       }
       case "generated" -> generated(r, m, ts, sameClock);
       default -> throw new IllegalStateException("vllm-log.spec names an unknown event " + event);
@@ -291,15 +310,6 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     LoggedRequest r = inFlight.get(id);
     return r != null ? r : closing.get(id);
-  }
-
-  /** The request of this id an engine's death ended and no error line has answered yet, or null. */
-  private LoggedRequest diedRequest(String id) {
-    LoggedRequest r = died.get(id);
-    if (r == null && randomSuffix(id)) {
-      r = died.get(id.substring(0, id.length() - 9));
-    }
-    return r;
   }
 
   // ---- ended requests, held a while for their late lines ----
@@ -395,7 +405,6 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     inFlight.remove(r.id);
     closing.remove(r.id, r);
-    died.remove(r.id, r);
     if (lastEnded != null && lastEnded != r) {
       retire(lastEnded);
     }
@@ -477,15 +486,16 @@ final class VllmRequestTracker implements SpecParser.Handler {
       return SpecParser.Outcome.RECORD;
     }
     if (status >= 400) {
-      for (Iterator<LoggedRequest> it = died.values().iterator(); it.hasNext(); ) {
-        LoggedRequest d = it.next();
-        if (sameOrigin(d.instance, m.origin())) {
-          // the error response of a request the engine's death ended, not a failure of its own
-          it.remove();
-          tie(d, status);
-          write(d);
-          return SpecParser.Outcome.RECORD;
+      resolvePendingAccess(null);
+      LoggedRequest d = status >= 500 ? awaiting.takeFor(m.origin()) : null;
+      if (d != null) {
+        // the error response of a request a death or a failure ended, not a failure of its own
+        tie(d, status);
+        if (d.error == null) {
+          d.error = "HTTP " + status + " after the engine died (line " + d.extras.get("lost_at_line") + ")";
         }
+        write(d);
+        return SpecParser.Outcome.RECORD;
       }
       // an error no request line is next to (refused before admission: a 404 for an unknown
       // model, a 500 of a failing server): a failed request of its own, never tied to the
@@ -587,6 +597,16 @@ final class VllmRequestTracker implements SpecParser.Handler {
     pendingOrigin = null;
   }
 
+  /** Holds a request for its error response (AwaitingResponse), at most MAX_IN_FLIGHT of them. */
+  private void await(LoggedRequest r, long ts) {
+    awaiting.add(r, ts != NONE ? ts : times.lastNs());
+    if (awaiting.size() > MAX_IN_FLIGHT) {
+      LoggedRequest eldest = awaiting.eldest();
+      awaiting.remove(eldest);
+      write(eldest);
+    }
+  }
+
   private static boolean sameOrigin(String a, String b) {
     return a == null || b == null || a.equals(b);
   }
@@ -646,12 +666,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     if (restart) {
       // a new process answers no request of the old one
-      for (Iterator<LoggedRequest> it = this.died.values().iterator(); it.hasNext(); ) {
-        LoggedRequest r = it.next();
-        if (ofServer(r, server)) {
-          it.remove();
-          write(r);
-        }
+      for (LoggedRequest r : awaiting.removeIf(r -> ofServer(r, server))) {
+        write(r);
       }
     }
     for (Iterator<LoggedRequest> it = inFlight.values().iterator(); it.hasNext(); ) {
@@ -662,14 +678,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
       it.remove();
       r.status = "lost";
       r.extras.put("lost_at_line", Long.toString(m.lineNo));
-      if (died) {
-        this.died.put(r.id, r); // its error response may follow
-        if (this.died.size() > MAX_IN_FLIGHT) {
-          Iterator<LoggedRequest> eldest = this.died.values().iterator();
-          LoggedRequest e = eldest.next();
-          eldest.remove();
-          write(e);
-        }
+      if (died && r.httpStatus == null) {
+        await(r, tsNs); // its error response may follow
       } else {
         write(r);
       }
@@ -692,10 +702,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
       write(lastEnded);
       lastEnded = null;
     }
-    for (LoggedRequest r : died.values()) {
+    for (LoggedRequest r : awaiting.removeIf(r -> true)) {
       write(r);
     }
-    died.clear();
     for (LoggedRequest r : inFlight.values()) {
       r.extras.put("end", "log ended while the request was in flight");
       write(r);

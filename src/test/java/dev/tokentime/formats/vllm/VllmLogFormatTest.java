@@ -389,6 +389,25 @@ class VllmLogFormatTest {
     assertEquals("VllmWorker TP1 pid=21355", p.full.events.get(3)[3]);
   }
 
+  /** The rules of matching an error line to the request a death or failure ended (constructed/vllm-death, README there). */
+  @Test
+  void errorsAfterADeathFindTheirRequests() throws Exception {
+    java.util.Map<String, List<String>> want = new java.util.LinkedHashMap<>();
+    want.put("two-failed-then-two-500s.log", List.of("chatcmpl-aaa error 500", "chatcmpl-bbb error 500"));
+    want.put("streamed-200-then-death-then-4xx.log", List.of("cmpl-17baf80e349d4adfb4e385cf652e427a-0 lost 200",
+        "http-400-line-9 error 400", "http-404-line-10 error 404", "cmpl-22222222222222222222222222222222-0 lost null"));
+    want.put("added-after-death-line.log", List.of("chatcmpl-b3678bb5415c4440b811f5d3598e1323 error 500"));
+    want.put("caller-id-failed-for-suffixed-engine-id.log", List.of("chatcmpl-a1-1a2b3c4d error 500",
+        "chatcmpl-b1-1a2b3c4e error 500"));
+    for (var e : want.entrySet()) {
+      String text = java.nio.file.Files.readString(java.nio.file.Path.of("src/test/resources/constructed/vllm-death", e.getKey()));
+      Parse p = Parse.text(LOG, text, Parse.ctx(2025, null, false, null));
+      assertEquals(List.of(), p.sink.rejects, e.getKey());
+      assertEquals(e.getValue(), p.full.requests.stream().map(r -> r.requestId + " " + r.status + " " + r.httpStatus).toList(),
+          e.getKey());
+    }
+  }
+
   @Test
   void lifecycleLinesBecomeEngineEvents() throws Exception {
     Parse p = Parse.text(LOG, ""
