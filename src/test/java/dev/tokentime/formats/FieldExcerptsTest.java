@@ -48,7 +48,7 @@ class FieldExcerptsTest {
       Map.entry("14-apiserver-500-burst-ascend2630.log", "vllm-log 12 0 0 12"),
       Map.entry("15-journald-bash-unit-v0190-vllm39037.log", "vllm-log 1 1 0 0"),
       Map.entry("16-apiserver-startup-stats-access-sparkdocker217.log", "vllm-log 12 4 8 0"),
-      Map.entry("17-docker-rfc3339-offset-v052-vllm7019.log", "vllm-log 13 2 11 0"),
+      Map.entry("17-docker-rfc3339-offset-v052-vllm7019.log", "vllm-log 13 1 12 0"),
       Map.entry("18-terminal-hardwrapped-stats-v0-tt246.log", "vllm-log 11 5 6 0"),
       Map.entry("19-compose-single1-request-finished-syvai147.log", "vllm-log 7 3 4 0"),
       Map.entry("20-nested-ray-proc-repeated-stats-pr38476.log", "vllm-log 6 5 1 0"),

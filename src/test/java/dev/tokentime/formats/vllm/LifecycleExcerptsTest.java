@@ -29,7 +29,7 @@ class LifecycleExcerptsTest {
       Map.entry("03-journald-v04-received-finished-easyllm.log", "vllm-log 5 5 0 0"),
       Map.entry("04-apiserver-v0202-enginedead-500-messages-vllm42362.log", "vllm-log 10 3 7 0"),
       Map.entry("05-compose-apiserver-enginedead-500s-sparkmxfp4-3.log", "vllm-log 8 3 5 0"),
-      Map.entry("10-v06-added-engine-loop-died-mqllm-dead-vllm10024.log", "vllm-log 12 6 6 0"),
+      Map.entry("10-v06-added-engine-loop-died-mqllm-dead-vllm10024.log", "vllm-log 12 5 7 0"),
       // a sidecar's own prefix ("[VllmSidecar id]: RFC 3339 1 stdout: ") no wrapper knows
       Map.entry("11-sidecar-wrapper-mqllm-dead-500s-pr9818.log", "vllm-log 8 8 0 0"),
       Map.entry("12-v06-habana-added-200-received-habana841.log", "vllm-log 4 3 1 0"),
@@ -40,7 +40,7 @@ class LifecycleExcerptsTest {
       Map.entry("19-v1-080-startup-duplicate-id-enginecore-exception-vllm15041.log", "vllm-log 44 7 35 2"),
       Map.entry("20-v1-083-ray-enginecore-dead-health-annotated-abort-vllm16259.log", "vllm-log 131 14 117 0"),
       Map.entry("21-v050-embeddings-404-400-finished-500-vllm5906.log", "vllm-log 8 7 0 1"),
-      Map.entry("22-v06-warmup-id-reuse-background-task-failed-vllm8158.log", "vllm-log 14 4 9 1"),
+      Map.entry("22-v06-warmup-id-reuse-background-task-failed-vllm8158.log", "vllm-log 14 3 10 1"),
       // "[[36m(VLLMActor pid=50643) [[0m": a paste that doubled the bracket of a lost ESC
       Map.entry("23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log", "vllm-log 3 1 2 0"),
       Map.entry("24-journald-pyapp-formatter-rsyslog-toolong-vllm16030.log", "vllm-log 21 4 17 0"),
@@ -59,7 +59,7 @@ class LifecycleExcerptsTest {
       Map.entry("32-v0-mqllm-dead-then-five-500s-vllm16378.log", "vllm-log 163 24 139 0"),
       Map.entry("33-v010-failed-engine-dead-then-500-ascend2723.log", "vllm-log 34 9 25 0"),
       Map.entry("34-2026-failed-internal-error-then-500-doc61893643560.log", "vllm-log 4 2 2 0"),
-      Map.entry("35-v064-bgtask-failed-traceback-then-500-vllm10478.log", "vllm-log 66 14 52 0")));
+      Map.entry("35-v064-bgtask-failed-traceback-then-500-vllm10478.log", "vllm-log 66 13 53 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "lifecycle", Instant.parse("2025-06-30T00:00:00Z"));
 
