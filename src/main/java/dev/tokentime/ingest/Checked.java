@@ -219,7 +219,8 @@ public final class Checked {
     }
     // a share of drafted tokens accepted is at most 100 %; a utilisation in % may pass 100 (a
     // process's CPU time over several cores, in a fork's block)
-    if (unit.equals("%") && v > 100 && field.toLowerCase(java.util.Locale.ROOT).contains("accept")) {
+    String name = field.toLowerCase(java.util.Locale.ROOT);
+    if (unit.equals("%") && v > 100 && (name.contains("accept") || name.contains("accuracy"))) {
       return field + " out of range: " + v + " % (a percentage, 0 to 100)";
     }
     return null;

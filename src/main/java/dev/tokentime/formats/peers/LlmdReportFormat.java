@@ -41,7 +41,9 @@ public final class LlmdReportFormat implements InputFormat {
       "(?m)^\\s+latency:\\s*\\n(?:\\s+\\S.*\\n){0,40}?\\s+(?:inter_token_latency|request_latency|time_to_first_token"
           + "|time_per_output_token|normalized_time_per_output_token):\\s*$");
   private static final ObjectMapper YAML_TREE = new ObjectMapper(PeerJson.YAML);
-  private static final Pattern YAML_TOP = Pattern.compile("(?m)^\\s*(?:metrics|scenario|version):");
+  private static final Pattern YAML_TOP = Pattern.compile("(?m)^\\s*(?:metadata|metrics|scenario|version):");
+  /** A statistic's units as the schema names them (the version line, written last, may lie past the sample). */
+  private static final Pattern YAML_UNITS = Pattern.compile("(?m)^\\s+units:\\s*(?:ms|s|ms/token|s/token|count)\\s*$");
 
   @Override
   public String id() {
@@ -71,8 +73,11 @@ public final class LlmdReportFormat implements InputFormat {
       return text.contains("\"metrics\"") && text.contains("\"latency\"") && text.contains("\"units\"")
           && text.contains("\"scenario\"") && text.matches("(?s).*\"version\":\\s*\"0\\.1\".*") ? 85 : 0;
     }
-    return YAML_TOP.matcher(text).lookingAt() && YAML_VERSION.matcher(text).find() && YAML_LATENCY.matcher(text).find()
-        ? 85 : 0;
+    if (!YAML_TOP.matcher(text).lookingAt() || !YAML_LATENCY.matcher(text).find()) {
+      return 0;
+    }
+    // PyYAML sorts the keys: version comes last, past a long scenario's first 64 KB
+    return YAML_VERSION.matcher(text).find() ? 85 : YAML_UNITS.matcher(text).find() ? 75 : 0;
   }
 
   @Override
@@ -97,6 +102,12 @@ public final class LlmdReportFormat implements InputFormat {
       sink.reject(1, "not an llm-d benchmark report: no metrics.latency", null, 0, 0);
       return 1;
     }
+    String version = report.path("version").asText("");
+    if (!version.isEmpty() && !version.equals("0.1")) {
+      sink.reject(1, "llm-d benchmark report schema " + version + ": only 0.1 is read", null, 0, 0);
+      return 1;
+    }
+    Figures f = new Figures(sink);
     String run = ctx.defaultRun();
     JsonNode load = report.path("scenario").path("load");
     Double concurrency = positive(load.path("args").get("max_concurrency"));
@@ -115,23 +126,31 @@ public final class LlmdReportFormat implements InputFormat {
     JsonNode metrics = report.path("metrics");
     for (Iterator<Map.Entry<String, JsonNode>> it = metrics.path("latency").fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> m = it.next();
-      stats(sink, run, level, m.getKey(), m.getValue());
+      f.stats(run, level, m.getKey(), m.getValue());
     }
     JsonNode requests = metrics.path("requests");
-    for (String count : new String[] {"total", "failures", "incomplete"}) {
-      figure(sink, run, level, "requests_" + count, "value", requests.get(count), "requests");
+    double total = requests.path("total").asDouble(0);
+    double failed = requests.path("failures").asDouble(0) + requests.path("incomplete").asDouble(0);
+    if (requests.path("total").isNumber() && failed > total) {
+      f.rejects++;
+      sink.reject(1, "metrics.requests: failures and incomplete (" + failed + ") exceed total (" + total
+          + "): the counts are not kept", null, 0, 0);
+    } else {
+      for (String count : new String[] {"total", "failures", "incomplete"}) {
+        f.figure(run, level, "requests_" + count, "value", requests.get(count), "requests");
+      }
     }
     for (String length : new String[] {"input_length", "output_length"}) {
-      stats(sink, run, level, length, requests.path(length));
+      f.stats(run, level, length, requests.path(length));
     }
     for (Iterator<Map.Entry<String, JsonNode>> it = metrics.path("throughput").fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> m = it.next();
-      figure(sink, run, level, m.getKey(), "value", m.getValue(),
+      f.figure(run, level, m.getKey(), "value", m.getValue(),
           m.getKey().startsWith("requests") ? "requests/s" : "tokens/s");
     }
-    figure(sink, run, level, "duration", "value", metrics.path("time").get("duration"), "s");
+    f.figure(run, level, "duration", "value", metrics.path("time").get("duration"), "s");
     sink.record();
-    return 1;
+    return 1 + f.rejects;
   }
 
   /** The request rate the load ran at, when the report names one: args' request_rate or rate, or its one stage's. */
@@ -151,17 +170,46 @@ public final class LlmdReportFormat implements InputFormat {
     return stages.isArray() && stages.size() == 1 ? positive(stages.get(0).get("rate")) : null;
   }
 
-  /** A statistics object: every number but its units, under the tools' stat names. */
-  private static void stats(RecordSink sink, String run, Double level, String metric, JsonNode s) {
-    if (!s.isObject()) {
-      return;
+  /**
+   * The report's figures into reported_metrics, each range-checked (Checked.figureProblem: every
+   * figure of the schema is a latency, a count, a throughput or a duration): one out of range, or
+   * no number, is a reject naming it, never stored.
+   */
+  private static final class Figures {
+    final RecordSink sink;
+    int rejects;
+
+    Figures(RecordSink sink) {
+      this.sink = sink;
     }
-    String unit = s.path("units").isTextual() ? s.path("units").asText() : null;
-    for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      if (!e.getKey().equals("units")) {
-        figure(sink, run, level, metric, stat(e.getKey()), e.getValue(), unit);
+
+    /** A statistics object: every value but its units, under the tools' stat names. */
+    void stats(String run, Double level, String metric, JsonNode s) {
+      if (!s.isObject()) {
+        return;
       }
+      String unit = s.path("units").isTextual() ? s.path("units").asText() : null;
+      for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (!e.getKey().equals("units")) {
+          figure(run, level, metric, stat(e.getKey()), e.getValue(), unit);
+        }
+      }
+    }
+
+    void figure(String run, Double level, String metric, String stat, JsonNode v, String unit) {
+      if (v == null || v.isNull()) {
+        return; // not measured (the converter writes null for NaN)
+      }
+      String name = metric + (stat.equals("value") ? "" : " " + stat);
+      String problem = v.isNumber() ? Checked.figureProblem(name, v.asDouble(), unit)
+          : name + ": expected a number, got " + v.toString();
+      if (problem != null) {
+        rejects++;
+        sink.reject(1, problem + "; not kept", null, 0, 0);
+        return;
+      }
+      sink.reportedMetric(run, level, metric, stat, v.asDouble(), unit);
     }
   }
 
@@ -171,13 +219,6 @@ public final class LlmdReportFormat implements InputFormat {
       return "std";
     }
     return key.matches("p\\d+p\\d+") ? key.replaceFirst("(p\\d+)p(\\d+)", "$1.$2") : key;
-  }
-
-  private static void figure(RecordSink sink, String run, Double level, String metric, String stat, JsonNode v,
-      String unit) {
-    if (v != null && v.isNumber() && Double.isFinite(v.asDouble())) {
-      sink.reportedMetric(run, level, metric, stat, v.asDouble(), unit);
-    }
   }
 
   private static Double positive(JsonNode v) {

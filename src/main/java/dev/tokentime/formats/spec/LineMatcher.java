@@ -240,6 +240,7 @@ public final class LineMatcher {
    */
   void match(long lineNo, String line, MatchedLine m, boolean printable) {
     m.reset(lineNo);
+    m.raw = line;
     String text = line;
     if (!spec.envelopes().isEmpty() && !line.isEmpty() && line.charAt(0) == '{') {
       text = unwrap(line, m);

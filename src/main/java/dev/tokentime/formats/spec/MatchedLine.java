@@ -11,6 +11,8 @@ public final class MatchedLine {
   public record TimeReading(LineSpec.TimeRule rule, String[] parts) {}
 
   public long lineNo;
+  /** The line as read, before an envelope was unwrapped (its JSON fields name the pod). */
+  public String raw;
   /** The line after strip patterns (ANSI colour codes) were removed. */
   public String text;
   /** The line after its prefixes (what kinds are matched against), made when first asked for. */

@@ -77,6 +77,8 @@ public final class SpecParser {
   private MatchedLine m = new MatchedLine();
   /** The line stored before this one (its text and where its message starts): a kind's not-after. */
   private String prevText;
+  /** The line stored before this one as read (an envelope's fields name its origin). */
+  private String prevRaw;
   private int prevStart;
   private final EngineStatsRecord stats = new EngineStatsRecord();
   /** Per origin, the engine its last stats line named ("Engine 000"): statsInstance. */
@@ -239,8 +241,10 @@ public final class SpecParser {
     int beforeStart = prevStart;
     m.previousText = before;
     m.previousStart = beforeStart;
+    String beforeRaw = prevRaw;
     prevText = m.text;
     prevStart = m.messageStart();
+    prevRaw = m.raw;
     if (handler.continuation(m, buf, off, len)) {
       return;
     }
@@ -263,7 +267,7 @@ public final class SpecParser {
       }
       if (m.kind.notAfter() != null && before != null
           && m.kind.notAfter().matcher(before).region(beforeStart, before.length()).find()
-          && sameOriginAsBefore(lineNo, before)) {
+          && sameOriginAsBefore(lineNo, beforeRaw != null ? beforeRaw : before)) {
         other(); // its kind does not apply after that line (a request's traceback, not the engine's)
         return;
       }
@@ -396,9 +400,9 @@ public final class SpecParser {
    * the API server's traceback on the next line. Matched again only here (rare): no origin is
    * kept for every line.
    */
-  private boolean sameOriginAsBefore(long lineNo, String before) {
+  private boolean sameOriginAsBefore(long lineNo, String beforeRaw) {
     MatchedLine prev = new MatchedLine();
-    matcher.match(lineNo - 1, before, prev);
+    matcher.match(lineNo - 1, beforeRaw, prev);
     return java.util.Objects.equals(prev.origin(), m.origin());
   }
 

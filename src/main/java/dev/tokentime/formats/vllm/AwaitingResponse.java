@@ -1,6 +1,5 @@
 package dev.tokentime.formats.vllm;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -22,8 +21,8 @@ final class AwaitingResponse {
   private final LinkedHashMap<String, LoggedRequest> byId = new LinkedHashMap<>();
   /** A request known by its engine id (suffixed), by its caller's id. */
   private final Map<String, LoggedRequest> byBase = new HashMap<>();
-  /** Per origin ("" for none), in the order added; entries already taken are skipped lazily. */
-  private final Map<String, ArrayDeque<LoggedRequest>> byOrigin = new HashMap<>();
+  /** Per origin ("" for none), in the order added; an entry leaves with its request. */
+  private final Map<String, LinkedHashMap<String, LoggedRequest>> byOrigin = new HashMap<>();
   private final Map<LoggedRequest, Long> order = new HashMap<>();
   private long seq;
 
@@ -38,7 +37,7 @@ final class AwaitingResponse {
     if (VllmRequestTracker.randomSuffix(r.id)) {
       byBase.put(r.id.substring(0, r.id.length() - 9), r);
     }
-    byOrigin.computeIfAbsent(key(r.instance), k -> new ArrayDeque<>()).addLast(r);
+    byOrigin.computeIfAbsent(key(r.instance), k -> new LinkedHashMap<>()).put(r.id, r);
   }
 
   /** The waiting request this id names (its own, its caller's id, or its engine's suffixed id), or null. */
@@ -109,20 +108,21 @@ final class AwaitingResponse {
   void remove(LoggedRequest r) {
     if (byId.remove(r.id, r)) {
       order.remove(r);
+      LinkedHashMap<String, LoggedRequest> own = byOrigin.get(key(r.instance));
+      if (own != null) {
+        own.remove(r.id, r);
+        if (own.isEmpty()) {
+          byOrigin.remove(key(r.instance));
+        }
+      }
       if (VllmRequestTracker.randomSuffix(r.id)) {
         byBase.remove(r.id.substring(0, r.id.length() - 9), r);
       }
     }
   }
 
-  private LoggedRequest head(ArrayDeque<LoggedRequest> q) {
-    if (q == null) {
-      return null;
-    }
-    while (!q.isEmpty() && byId.get(q.peekFirst().id) != q.peekFirst()) {
-      q.pollFirst(); // taken, written or answered already
-    }
-    return q.peekFirst();
+  private static LoggedRequest head(LinkedHashMap<String, LoggedRequest> q) {
+    return q == null || q.isEmpty() ? null : q.values().iterator().next();
   }
 
   private static String key(String instance) {

@@ -487,6 +487,12 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     if (status >= 400) {
       resolvePendingAccess(null);
+      if (times.lastNs() != NONE) {
+        // an access line has no time of its own: the log's last time says what waited too long
+        for (LoggedRequest late : awaiting.removeWaitingSince(times.lastNs() - AWAIT_NS)) {
+          write(late);
+        }
+      }
       LoggedRequest d = status >= 500 ? awaiting.takeFor(m.origin()) : null;
       if (d != null) {
         // the error response of a request a death or a failure ended, not a failure of its own

@@ -56,6 +56,31 @@ class LlmdReportFormatTest {
     assertTrue(s.reported.contains("r null request_latency mean 0.12442724816751159 ms"), "kept as labelled");
   }
 
+  /**
+   * PyYAML sorts the keys: a report may start with metadata, and its version line, written last,
+   * may lie past what a sniff reads (a long scenario). A figure no run can have is a reject naming
+   * it (the second review's cases, made up).
+   */
+  @Test
+  void sortedKeysLongScenariosAndFiguresOutOfRange() throws IOException {
+    String body = Files.readString(DIR.resolve("inferenceperf-rate45.yaml"));
+    String metadataFirst = "metadata:\n  eid: x\n" + body;
+    assertEquals("llmd-benchmark-report", FormatRegistry.standard().sniff(
+        new Sample("r.yaml", metadataFirst.getBytes(), metadataFirst.length())).id());
+    String noVersionInSample = body.replace("version: '0.1'", "");
+    assertEquals("llmd-benchmark-report", FormatRegistry.standard().sniff(
+        new Sample("r.yaml", noVersionInSample.getBytes(), noVersionInSample.length())).id());
+    CollectingSink bad = Parsing.parse(format, body.replace("mean: 1.1568768169119075", "mean: -5.0")
+        .replace("total: 5400", "total: 10").replace("failures: 0", "failures: 50").getBytes(), "r");
+    assertEquals(List.of("time_to_first_token mean out of range: -5.0 (a latency, count or throughput is not negative); not kept",
+        "metrics.requests: failures and incomplete (50.0) exceed total (10.0): the counts are not kept"),
+        bad.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertTrue(bad.reported.stream().noneMatch(r -> r.contains("requests_total") || r.contains(" -5.0 ")), bad.reported.toString());
+    CollectingSink v2 = Parsing.parse(format, body.replace("version: '0.1'", "version: '0.2'").getBytes(), "r");
+    assertEquals(List.of("llm-d benchmark report schema 0.2: only 0.1 is read"),
+        v2.rejects.stream().map(CollectingSink.Rej::reason).toList());
+  }
+
   @TempDir
   Path tmp;
 

@@ -399,13 +399,17 @@ class VllmLogFormatTest {
     want.put("added-after-death-line.log", List.of("chatcmpl-b3678bb5415c4440b811f5d3598e1323 error 500"));
     want.put("caller-id-failed-for-suffixed-engine-id.log", List.of("chatcmpl-a1-1a2b3c4d error 500",
         "chatcmpl-b1-1a2b3c4e error 500"));
+    want.put("death-then-500-ten-minutes-later.log", List.of("chatcmpl-aaa lost null", "http-500-line-6 error 500"));
     for (var e : want.entrySet()) {
       String text = java.nio.file.Files.readString(java.nio.file.Path.of("src/test/resources/constructed/vllm-death", e.getKey()));
       Parse p = Parse.text(LOG, text, Parse.ctx(2025, null, false, null));
       assertEquals(List.of(), p.sink.rejects, e.getKey());
       assertEquals(e.getValue(), p.full.requests.stream().map(r -> r.requestId + " " + r.status + " " + r.httpStatus).toList(),
           e.getKey());
-    }
+    }    String json = java.nio.file.Files.readString(
+        java.nio.file.Path.of("src/test/resources/constructed/vllm-death/docker-json-death-then-traceback.json"));
+    Parse wrapped = Parse.text(LOG, json, Parse.ctx(2025, null, false, null));
+    assertEquals(1, wrapped.full.events.stream().filter(ev -> ev[1].equals("crash")).count(), "one death, one crash");
   }
 
   @Test
