@@ -106,6 +106,11 @@ public final class PeerJson {
     return units;
   }
 
+  /** A finite number above 0 (a rate, a concurrency), or null. */
+  public static Double positive(com.fasterxml.jackson.databind.JsonNode v) {
+    return v != null && v.isNumber() && v.asDouble() > 0 && Double.isFinite(v.asDouble()) ? v.asDouble() : null;
+  }
+
   /** Python's json module writes Infinity and NaN (SGLang's request_rate): accepted. */
   public static final JsonFactory JSON = JsonText.PYTHON;
   public static final ObjectMapper TREE = new ObjectMapper(JSON);

@@ -144,8 +144,8 @@ public final class InferencePerfFormat implements InputFormat {
       sink.reject(1, "not an inference-perf lifecycle report: no load_summary and successes", null, 0, 0);
       return;
     }
-    Double rate = positive(load.get("requested_rate"));
-    Double concurrency = positive(load.get("concurrency"));
+    Double rate = PeerJson.positive(load.get("requested_rate"));
+    Double concurrency = PeerJson.positive(load.get("concurrency"));
     String kind = concurrency != null ? "concurrency" : rate != null ? "request_rate" : null;
     Double level = concurrency != null ? concurrency : rate;
     String conflict = sink.runLevel(run, kind, level, null, "inference-perf stage");
@@ -196,9 +196,6 @@ public final class InferencePerfFormat implements InputFormat {
     }
   }
 
-  private static Double positive(JsonNode v) {
-    return v != null && v.isNumber() && v.asDouble() > 0 && Double.isFinite(v.asDouble()) ? v.asDouble() : null;
-  }
 
   /** The per-request array: the parser on its START_ARRAY. */
   private static long requests(JsonParser p, ParseContext ctx, RecordSink sink) throws IOException {

@@ -40,6 +40,7 @@ public final class LlmdReportFormat implements InputFormat {
   private static final Pattern YAML_LATENCY = Pattern.compile(
       "(?m)^\\s+latency:\\s*\\n(?:\\s+\\S.*\\n){0,40}?\\s+(?:inter_token_latency|request_latency|time_to_first_token"
           + "|time_per_output_token|normalized_time_per_output_token):\\s*$");
+  private static final Pattern JSON_VERSION = Pattern.compile("\"version\":\\s*\"0\\.1\"");
   private static final ObjectMapper YAML_TREE = new ObjectMapper(PeerJson.YAML);
   private static final Pattern YAML_TOP = Pattern.compile("(?m)^\\s*(?:metadata|metrics|scenario|version):");
   /** A statistic's units as the schema names them (the version line, written last, may lie past the sample). */
@@ -71,7 +72,7 @@ public final class LlmdReportFormat implements InputFormat {
     String text = sample.text().stripLeading();
     if (text.startsWith("{")) {
       return text.contains("\"metrics\"") && text.contains("\"latency\"") && text.contains("\"units\"")
-          && text.contains("\"scenario\"") && text.matches("(?s).*\"version\":\\s*\"0\\.1\".*") ? 85 : 0;
+          && text.contains("\"scenario\"") && JSON_VERSION.matcher(text).find() ? 85 : 0;
     }
     if (!YAML_TOP.matcher(text).lookingAt() || !YAML_LATENCY.matcher(text).find()) {
       return 0;
@@ -110,7 +111,7 @@ public final class LlmdReportFormat implements InputFormat {
     Figures f = new Figures(sink);
     String run = ctx.defaultRun();
     JsonNode load = report.path("scenario").path("load");
-    Double concurrency = positive(load.path("args").get("max_concurrency"));
+    Double concurrency = PeerJson.positive(load.path("args").get("max_concurrency"));
     Double rate = concurrency != null ? null : firstRate(load);
     String kind = concurrency != null ? "concurrency" : rate != null ? "request_rate" : null;
     Double level = concurrency != null ? concurrency : rate;
@@ -161,13 +162,13 @@ public final class LlmdReportFormat implements InputFormat {
       if (v != null && v.isArray() && v.size() == 1) {
         v = v.get(0);
       }
-      Double r = positive(v);
+      Double r = PeerJson.positive(v);
       if (r != null) {
         return r;
       }
     }
     JsonNode stages = load.path("stages");
-    return stages.isArray() && stages.size() == 1 ? positive(stages.get(0).get("rate")) : null;
+    return stages.isArray() && stages.size() == 1 ? PeerJson.positive(stages.get(0).get("rate")) : null;
   }
 
   /**
@@ -219,9 +220,5 @@ public final class LlmdReportFormat implements InputFormat {
       return "std";
     }
     return key.matches("p\\d+p\\d+") ? key.replaceFirst("(p\\d+)p(\\d+)", "$1.$2") : key;
-  }
-
-  private static Double positive(JsonNode v) {
-    return v != null && v.isNumber() && v.asDouble() > 0 && Double.isFinite(v.asDouble()) ? v.asDouble() : null;
   }
 }
