@@ -115,6 +115,15 @@ public final class BenchConsoleFormat implements InputFormat {
   private static final Pattern BENCHMARK_DURATION = Pattern.compile("^Benchmark Duration:\\s*(\\S+)\\s*sec$");
   /** The load of an AIPerf command line: "--concurrency 16", "--request-rate=2.5". */
   private static final Pattern CLI_LOAD = Pattern.compile("--(concurrency|request-rate)[ =]'?([0-9.]+)'?(?=\\s|$)");
+  /**
+   * What vllm bench serve (and benchmark_serving.py, whose lines SGLang's bench_serving kept)
+   * prints when its run starts, before any result: "Starting initial single prompt test run...",
+   * "Starting main benchmark run..." (2025-).
+   */
+  static final Pattern UNFINISHED_START = Pattern.compile(
+      "(?m)^\\s*Starting (?:initial single prompt test|main benchmark) run\\.\\.\\.\\s*$");
+  /** tqdm's bar as the run prints it: " 79%|███████▉  | 793/1000 [06:51<00:40,  5.10it/s]". */
+  private static final Pattern PROGRESS = Pattern.compile("^\\s*\\d{1,3}%\\|.*\\|\\s*(\\d+)/(\\d+) \\[.*$");
   /** A markdown code fence (```, ```text). */
   private static final Pattern FENCE = Pattern.compile("^```\\w*$");
 
@@ -217,7 +226,14 @@ public final class BenchConsoleFormat implements InputFormat {
         boolean headerless = !header && (HEADERLESS_FIGURES.matcher(text).find()
             || text.contains("---Speculative Decoding---") && text.contains("Acceptance rate (%):"));
         if (!header && !headerless) {
-          return 0;
+          // a run that printed no result (killed, crashed or still running when the log was
+          // copied): its start is the tool's own, read to say so (a reject) rather than as the
+          // server log its dataset loader's INFO lines look like
+          if (!UNFINISHED_START.matcher(text).find()) {
+            return 0;
+          }
+          boolean sglang = text.contains("#Input tokens:") || text.contains("backend='sglang");
+          return (tool == Tool.SGLANG) == sglang ? 65 : 0;
         }
         // SGLang's block names its backend and adds Little's-law concurrency and E2E latency
         boolean sglang = offline || text.contains("Backend:") || text.contains("Mean E2E Latency (ms)")
@@ -367,6 +383,24 @@ public final class BenchConsoleFormat implements InputFormat {
         // the next run of a loop over rates, printed right after this one's lines
         endBlock();
       }
+      if (!inBlock) {
+        Matcher progress = PROGRESS.matcher(line);
+        if (progress.matches() || UNFINISHED_START.matcher(line).matches()) {
+          // the run's latest state, held: a result block releases it, the file's end without one
+          // rejects it
+          if (!progress.matches() && heldProgress != null) {
+            rejectState(); // a new run starts where the last one's progress stopped, no result between
+          } else {
+            releaseState();
+          }
+          heldState = raw;
+          heldStateLine = lineNo;
+          if (progress.matches()) {
+            heldProgress = progress.group(1) + "/" + progress.group(2);
+          }
+          return null;
+        }
+      }
       if (!inBlock && TOTAL_TIME_2023.matcher(line).matches()) {
         heldTotal = line;
         return null; // counted when the next line decides
@@ -513,8 +547,24 @@ public final class BenchConsoleFormat implements InputFormat {
 
     private final List<Figure> figures = new ArrayList<>();
 
+    /** The last start or progress line of a run with no result block yet (uncounted), or null. */
+    private String heldState;
+    private long heldStateLine;
+    /** That run's last progress, "793/1000", or null. */
+    private String heldProgress;
+
+    /** The held line was a line of a run that went on: an other line. */
+    private void releaseState() {
+      if (heldState != null) {
+        heldState = null;
+        sink.otherLine();
+      }
+    }
+
     /** A block begins: the next run, at the settings announced before it. */
     private void startBlock(boolean headerless) {
+      releaseState();
+      heldProgress = null;
       inBlock = true;
       this.headerless = headerless;
       concurrency = announcedConcurrency;
@@ -596,6 +646,22 @@ public final class BenchConsoleFormat implements InputFormat {
       if (inBlock) {
         endBlock(); // a block cut before its closing rule keeps what was read
       }
+      if (heldState != null) {
+        rejectState();
+      }
+    }
+
+    /**
+     * A run started and printed no result: its figures are not in the file, and saying nothing
+     * would leave a sweep one run short without a word.
+     */
+    private void rejectState() {
+      byte[] b = heldState.getBytes(StandardCharsets.UTF_8);
+      sink.reject(heldStateLine, "the benchmark run printed no result block: it stopped"
+          + (heldProgress == null ? " after it started" : " at " + heldProgress + " requests")
+          + " (killed, crashed, or the log was copied before the run finished)", b, 0, b.length);
+      heldState = null;
+      heldProgress = null;
     }
   }
 

@@ -100,6 +100,37 @@ class BenchConsoleFormatTest {
   }
 
   /**
+   * A real `vllm bench serve` log whose run never finished (April 2026: its tqdm bar stops at
+   * 793/1000, no newline, no result block). It was sniffed as a server log (its dataset loader's
+   * INFO line) and its last line rejected as a control character, which said nothing of the run.
+   * It is the bench's console now, and its last progress is a reject saying the run printed no
+   * result; a sweep's log that holds a finished run before it keeps that run's figures.
+   */
+  @Test
+  void aRunThatNeverFinishedIsARejectSayingSo(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    byte[] unfinished = Files.readAllBytes(DIR.resolve("vllm-bench-serve-2026-unfinished-rate2.log"));
+    byte[] finished = Files.readAllBytes(DIR.resolve("vllm-bench-serve-2026-rate8.log"));
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(tmp.resolve("db"))) {
+      var r = t.ingest(t.writeBytes("gpu/bench-short-rate2.log", unfinished)).files().get(0);
+      assertEquals("vllm-bench-console", r.format());
+      assertEquals(List.of(0L, 9L, 1L), List.of(r.records(), r.otherLines(), r.rejected()));
+      assertEquals(List.of(List.of(10L, "the benchmark run printed no result block: it stopped at 793/1000 requests"
+          + " (killed, crashed, or the log was copied before the run finished)")),
+          t.rows("SELECT line_no, reason FROM rejects"));
+    }
+    byte[] both = new byte[finished.length + unfinished.length];
+    System.arraycopy(finished, 0, both, 0, finished.length);
+    System.arraycopy(unfinished, 0, both, finished.length, unfinished.length);
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(tmp.resolve("db2"))) {
+      var r = t.ingest(t.writeBytes("gpu/sweep.log", both)).files().get(0);
+      assertEquals("vllm-bench-console", r.format());
+      assertEquals(1, r.rejected());
+      assertEquals(List.of(List.of(8.0, 1000.0)), t.rows(
+          "SELECT level, value FROM reported_metrics WHERE metric = 'completed'"));
+    }
+  }
+
+  /**
    * A real `vllm bench serve` log of 68 KB (vllm-tpu, April 2026): the vLLM library's start-up
    * lines, a tqdm bar of 62 KB (1,000 frames joined by carriage returns), then the block, which
    * starts past the head's 64 KiB. The head looked like a server log with no request in it
