@@ -109,7 +109,9 @@ engine AS (
     WHERE st.ts_ns IS NOT NULL
     UNION ALL
     SELECT src.run, es.clock_id, es.ts_ns,
-        es.preemptions > lag(es.preemptions) OVER (PARTITION BY es.source_id, es.instance ORDER BY es.ts_ns),
+        -- a cumulative counter that rose, or V1's count of the interval the line closes
+        es.preemptions > lag(es.preemptions) OVER (PARTITION BY es.source_id, es.instance ORDER BY es.ts_ns)
+            OR es.extras['preemptions_interval'] > 0,
         es.kv_usage
     FROM engine_stats AS es JOIN sources AS src USING (source_id)
     WHERE es.ts_ns IS NOT NULL

@@ -3,9 +3,9 @@
 -- rarer than 99 % of the gaps and at least twice the typical one),
 -- with what else happened during it: prefills of other requests in flight (their scheduled ->
 -- first token overlaps the gap; without a scheduled time, their first token fell inside it),
--- preemptions (a step with paused requests, or the engine's preemption counter rising, during
--- the gap), a batch-size jump (the batch grew by at least 2 and 25 % over its size at the gap's
--- start; from steps, else from intervals), and the KV cache near full (a step or stats snapshot
+-- preemptions (a step with paused requests, the engine's preemption counter rising, or a vLLM V1
+-- stats line counting preemptions in its interval, during the gap), a batch-size jump (the
+-- batch grew by at least 2 and 25 % over its size at the gap's start; from steps, else from intervals), and the KV cache near full (a step or stats snapshot
 -- at or above tt_kv_full, default 0.95, during the gap). Engine data counts only when it is on
 -- the request's clock.
 -- @grain one row per chunk gap above the threshold, of ok measured requests
