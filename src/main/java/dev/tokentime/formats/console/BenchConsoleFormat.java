@@ -695,6 +695,9 @@ public final class BenchConsoleFormat implements InputFormat {
      * figures of the run's requests. Its lines are other lines; its tables start no run.
      */
     boolean telemetry;
+    /** Inside AIPerf's "Error Summary" table; its counts per error so far. */
+    boolean errorTable;
+    final Map<String, Double> errorCounts = new java.util.LinkedHashMap<>();
 
     /** The command's first line, or a piece of it wrapped onto this one (flags, quoted values). */
     boolean commandLine(String line) {
@@ -725,6 +728,7 @@ public final class BenchConsoleFormat implements InputFormat {
           sink.otherLine();
           return null;
         }
+        errorTable = tool == Tool.AIPERF && header.contains("Type") && header.contains("Count");
         // AIPerf 0.12 prints one run as several tables ("LLM Metrics: Effective", "…: Active",
         // "LLM Metrics"): a run ends where a table's title repeats (genai-perf's experiments)
         if (run == null || !runTitles.add(title)) {
@@ -739,6 +743,9 @@ public final class BenchConsoleFormat implements InputFormat {
       if (line.startsWith("│") && telemetry) {
         sink.otherLine();
         return null;
+      }
+      if (line.startsWith("│") && errorTable) {
+        return errorRow(line);
       }
       if (line.startsWith("│")) {
         if (header == null) {
@@ -784,6 +791,7 @@ public final class BenchConsoleFormat implements InputFormat {
         if (line.startsWith("└")) {
           header = null;
           telemetry = false; // each GPU's table has its title; rows after it are no GPU's
+          endErrorTable();
         }
         sink.otherLine();
         return null;
@@ -873,6 +881,44 @@ public final class BenchConsoleFormat implements InputFormat {
     @Override
     void end() {
       flush();
+      endErrorTable();
+    }
+
+    /**
+     * A row of AIPerf's "Error Summary" (Code | Type | Message | Count; the message wraps over the
+     * rows after it): the console's only word on how many requests failed, kept as the JSON's
+     * error_summary is (error_count, stat the error's code and type), summed per error at the
+     * table's end (one type may come with several messages).
+     */
+    private String errorRow(String line) {
+      List<String> c = cells(line, '│');
+      if (c == null || c.size() != header.size()) {
+        return "error table row has " + (c == null ? 0 : c.size()) + " cells but the header has " + header.size()
+            + " (a cut line?)";
+      }
+      String countCell = c.get(header.indexOf("Count"));
+      if (countCell.isEmpty()) {
+        sink.otherLine(); // the message of the row above, wrapped
+        return null;
+      }
+      Double n = number(countCell);
+      if (n == null || n < 0 || n != Math.rint(n)) {
+        return "Count: expected a count of requests, got " + quote(countCell);
+      }
+      int codeAt = header.indexOf("Code");
+      String code = codeAt < 0 || c.get(codeAt).isEmpty() || c.get(codeAt).equals("N/A") ? null : c.get(codeAt);
+      String type = c.get(header.indexOf("Type"));
+      type = type.isEmpty() || type.equals("N/A") ? null : type;
+      String key = code == null && type == null ? "unknown" : code == null ? type : type == null ? code : code + " " + type;
+      errorCounts.merge(key, n, Double::sum);
+      sink.record();
+      return null;
+    }
+
+    private void endErrorTable() {
+      errorCounts.forEach((k, v) -> sink.reportedMetric(run, null, "error_count", k, v, "requests"));
+      errorCounts.clear();
+      errorTable = false;
     }
   }
 

@@ -19,7 +19,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 
@@ -33,18 +32,15 @@ import org.apache.commons.csv.CSVRecord;
 public final class ToolSummaryFormat implements InputFormat {
   /** Which tool's summary, with what tells its files apart. */
   public enum Tool {
-    GENAI_PERF("genai-perf-summary", "genai_perf", Set.of("p99")),
-    // AIPerf 0.8 adds a sum column before p1
-    AIPERF("aiperf-summary", "aiperf", Set.of("p1", "sum"));
+    GENAI_PERF("genai-perf-summary", "genai_perf"),
+    AIPERF("aiperf-summary", "aiperf");
 
     final String id;
     final String fileTag;
-    final Set<String> csvFourthColumns; // genai-perf orders avg,min,max,p99,...; AIPerf avg,min,max,p1,...
 
-    Tool(String id, String fileTag, Set<String> csvFourthColumns) {
+    Tool(String id, String fileTag) {
       this.id = id;
       this.fileTag = fileTag;
-      this.csvFourthColumns = csvFourthColumns;
     }
   }
 
@@ -91,9 +87,16 @@ public final class ToolSummaryFormat implements InputFormat {
           : text.contains("\"error_summary\"") || text.contains("\"benchmark_duration\"");
       return mine ? 70 : 0;
     }
-    if (text.startsWith("Metric,avg,min,max,")) {
-      String fourth = text.substring("Metric,avg,min,max,".length()).split("[,\r\n]", 2)[0];
-      return tool.csvFourthColumns.contains(fourth) ? (named ? 92 : 75) : 0;
+    if (text.startsWith("Metric,avg,")) {
+      // the columns are read by name; their order moved between versions (AIPerf 0.8's
+      // avg,min,max,sum,p1,…, a 2026 build's avg,sum,min,max,p1,…): a tool is told by which it has
+      List<String> columns = List.of(text.split("[\r\n]", 2)[0].split(","));
+      if (!columns.contains("min") || !columns.contains("max")) {
+        return 0;
+      }
+      boolean aiperf = columns.contains("p1") || columns.contains("sum");
+      boolean mine = tool == Tool.AIPERF ? aiperf : !aiperf && columns.contains("p99");
+      return mine ? (named ? 92 : 75) : 0;
     }
     return 0;
   }

@@ -77,7 +77,12 @@ class ToolOutputsTest {
       // trtllm-bench 1.2 with banners on their own lines; its figures pasted as two runs' columns:
       // a reject each (5), never a setting
       Map.entry("trtllm-bench-1.2-two-column-paste-pr9459/comment.txt", "trtllm-bench-report 19 5"),
-      Map.entry("aiperf-doc-2026-all-timeout/profile_export_aiperf.json", "aiperf-summary 1 0")));
+      Map.entry("aiperf-doc-2026-all-timeout/profile_export_aiperf.json", "aiperf-summary 1 0"),
+      // a 2026 build's CSV: sum right after avg ("cannot tell the format" before)
+      Map.entry("aiperf-0.8-2026-smoke-100k/profile_export_aiperf.csv", "aiperf-summary 25 0"),
+      Map.entry("aiperf-0.8-2026-smoke-100k/profile_export_aiperf.json", "aiperf-summary 1 0"),
+      // its console: the Error Summary's one row (its message wrapped over two more) and 12 figures
+      Map.entry("aiperf-0.8-2026-smoke-100k/profile_export_console.txt", "aiperf-console 13 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
@@ -105,6 +110,25 @@ class ToolOutputsTest {
   Path tmp;
 
   /** vllm-ascend's nightly result holds percentiles only: each is a reported figure of the tool's. */
+  /**
+   * AIPerf's console opens with an "Error Summary" table when requests failed: its rows were
+   * rejected as figures ("Type: expected a number, got 'ClientConnectorError'"). Its counts are the
+   * JSON's error_summary, read as the JSON's are.
+   */
+  @Test
+  void aiperfsConsoleErrorSummaryIsTheJsonsErrorCount() throws IOException {
+    String[] format = new String[1];
+    String dir = "aiperf-0.8-2026-smoke-100k/";
+    RecordingSink console = read(dir + "profile_export_console.txt",
+        Files.readAllBytes(DIR.resolve(dir + "profile_export_console.txt")), format);
+    RecordingSink json = read(dir + "profile_export_aiperf.json",
+        Files.readAllBytes(DIR.resolve(dir + "profile_export_aiperf.json")), format);
+    List<String> errors = console.c.reported.stream().filter(r -> r.contains(" error_count ")).toList();
+    assertEquals(List.of("tools null error_count ClientConnectorError 18586.0 requests"), errors);
+    assertEquals(errors.stream().map(r -> r.substring(r.indexOf(" error_count"))).toList(),
+        json.c.reported.stream().filter(r -> r.contains(" error_count ")).map(r -> r.substring(r.indexOf(" error_count"))).toList());
+  }
+
   @Test
   void aResultOfPercentilesAloneIsAVllmResult() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
