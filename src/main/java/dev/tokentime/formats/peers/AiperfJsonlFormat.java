@@ -184,14 +184,24 @@ public final class AiperfJsonlFormat implements InputFormat {
           req.extras.put("cancellation_time_ns", Long.toString(at));
         }
       }
-      for (String k : new String[] {"x_correlation_id", "conversation_id", "turn_index",
-          "worker_id", "session_num", "request_ack_ns"}) {
-        JsonNode v = m.get(k);
-        if (v != null && !v.isNull() && !k.equals(idField(m))) {
-          req.extras.put(k, v.asText());
+      // the rest as written (x_correlation_id, conversation_id, turn_index, worker_id,
+      // request_ack_ns, and what later versions add: 0.10's credit_issued_ns, agent_depth,
+      // record_processor_id), nothing left out unsaid
+      String id = idField(m);
+      Iterator<Map.Entry<String, JsonNode>> it = m.fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String k = e.getKey();
+        JsonNode v = e.getValue();
+        if (v != null && !v.isNull() && !k.equals(id) && !READ_METADATA.contains(k)) {
+          req.extras.put(k, v.isValueNode() ? v.asText() : v.toString());
         }
       }
     }
+
+    /** Metadata read into columns above (or its phase's, kept when not a known phase). */
+    private static final java.util.Set<String> READ_METADATA = java.util.Set.of("request_start_ns", "timestamp_ns",
+        "request_end_ns", "benchmark_phase", "credit_phase", "was_cancelled", "cancellation_time_ns");
 
     private static String idField(JsonNode m) {
       return m.hasNonNull("x_request_id") ? "x_request_id" : m.hasNonNull("request_id")
@@ -226,6 +236,11 @@ public final class AiperfJsonlFormat implements InputFormat {
           }
           case "output_sequence_length" -> req.outputTokens = count(tag, v);
           case "input_sequence_length", "error_isl" -> req.promptTokens = count(tag, v);
+          case "usage_prompt_cache_read_tokens" -> {
+            // the server's count of prompt tokens read from its prefix cache (usage's
+            // prompt_tokens_details.cached_tokens), AIPerf 0.10
+            req.cachedTokens = count(tag, v);
+          }
           case "inter_chunk_latency" -> {
             if (v.isArray()) {
               icl = new double[v.size()];

@@ -63,6 +63,7 @@ class ToolOutputsTest {
       // AIPerf 0.10 (2026): the CSV's 45 figures (its empty GPU telemetry table's header is other), the JSON a record
       Map.entry("aiperf-0.10-multiturn-ngrok-c2/profile_export_aiperf.csv", "aiperf-summary 45 0"),
       Map.entry("aiperf-0.10-multiturn-ngrok-c2/profile_export_aiperf.json", "aiperf-summary 1 0"),
+      Map.entry("aiperf-0.10-multiturn-ngrok-c2/profile_export.jsonl", "aiperf-jsonl 1 0"),
       // the console's three tables and its panel: one run, no reject
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_console.txt", "aiperf-console 29 0"),
       // GuideLLM 0.2: the benchmark (its level and statistics) and its one request record
@@ -127,6 +128,25 @@ class ToolOutputsTest {
     assertEquals(List.of("tools null error_count ClientConnectorError 18586.0 requests"), errors);
     assertEquals(errors.stream().map(r -> r.substring(r.indexOf(" error_count"))).toList(),
         json.c.reported.stream().filter(r -> r.contains(" error_count ")).map(r -> r.substring(r.indexOf(" error_count"))).toList());
+  }
+
+  /**
+   * AIPerf 0.10's record: its metadata beyond the fields known before (credit_issued_ns,
+   * agent_depth, record_processor_id) was dropped unsaid; the server's cached prompt tokens
+   * (usage_prompt_cache_read_tokens) are the request's cached_tokens.
+   */
+  @Test
+  void aiperf010MetadataIsKeptAndItsCachedTokensRead() throws IOException {
+    String f = "aiperf-0.10-multiturn-ngrok-c2/profile_export.jsonl";
+    RecordingSink s = read(f, Files.readAllBytes(DIR.resolve(f)), new String[1]);
+    var r = s.requests.get(0);
+    assertEquals(Integer.valueOf(343), r.cachedTokens);
+    assertEquals(Integer.valueOf(680), r.promptTokens);
+    assertEquals("1785304801662802811", r.extras.get("credit_issued_ns"));
+    assertEquals("0", r.extras.get("agent_depth"));
+    assertEquals("record_processor_52a722bc", r.extras.get("record_processor_id"));
+    assertEquals("worker_b145cf91", r.extras.get("worker_id"));
+    assertEquals(null, r.extras.get("request_start_ns"), "read into arrival, not repeated");
   }
 
   @Test
