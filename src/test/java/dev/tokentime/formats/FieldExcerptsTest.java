@@ -141,6 +141,8 @@ class FieldExcerptsTest {
       // the EngineDeadError ending a request's traceback is a crash; the traceback after "Error in
       // message stream converter." (vLLM 0.25's Anthropic endpoint) is that request's error, none
       Map.entry("75-v025-anthropic-message-stream-converter-traceback-vllm48707.log", "vllm-log 10 1 9 0"),
+      // the header's source pasted as a markdown link ("[[loggers.py:259](http://loggers.py:259/)]"): 2 stats rows (were near misses)
+      Map.entry("76-v018-markdown-autolinked-src-header-ascend10532.log", "vllm-log 8 2 6 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -333,6 +335,14 @@ class FieldExcerptsTest {
     assertEquals(List.of(42272.0, 51056.0), spec.stream().map(r -> r.extras.get("spec_number_of_draft_tokens")).toList());
     assertEquals(List.of(2642.0, 3191.0), spec.stream().map(r -> r.extras.get("spec_number_of_emitted_tokens")).toList());
     assertTrue(spec.stream().noneMatch(r -> r.extras.keySet().stream().anyMatch(k -> k.endsWith("tokens_tokens"))));
+  }
+
+  @Test
+  void aHeaderWhoseSourceAPasteLinkedIsReadAsItsSource() throws IOException {
+    RecordingSink s = read("76-v018-markdown-autolinked-src-header-ascend10532.log").sink();
+    assertEquals(List.of(1L, 5L), s.stats.stream().map(r -> r.lineNo).toList());
+    assertEquals(List.of(3, 0.40, 0.108), List.of(s.stats.get(1).running, s.stats.get(1).kvUsage, s.stats.get(1).prefixHitRate));
+    assertEquals(0.063, s.stats.get(1).extras.get("external_prefix_cache_hit_rate"), 1e-12);
   }
 
   @Test

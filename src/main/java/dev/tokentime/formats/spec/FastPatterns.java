@@ -40,7 +40,8 @@ final class FastPatterns {
       + "(?:, ip=(?<host>[\\d.a-f:]+))?\\)\\s*";
   /** vLLM's own header (parsers/vllm-log.spec, {@code prefix vllm}). */
   static final String VLLM_HEADER = "^(?<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\\s+(?<md>\\d\\d-\\d\\d)"
-      + "\\s+(?<hms>\\d\\d:\\d\\d:\\d\\d)(?:[.,](?<frac>\\d{1,6}))?\\s+\\[?(?<src>[\\w./<>-]+:\\d+)\\]\\s?";
+      + "\\s+(?<hms>\\d\\d:\\d\\d:\\d\\d)(?:[.,](?<frac>\\d{1,6}))?\\s+\\[?\\[?(?<src>[\\w./<>-]+:\\d+)\\]"
+      + "(?:\\(https?://[^)\\s]*\\)\\])?\\s?";
   /** A response line (parsers/vllm-log.spec, {@code kind generated}). */
   static final String GENERATED = "^Generated response (?<id>[^\\s:]+?)(?: \\((?<mode>streaming delta|"
       + "streaming complete)\\))?: output: (?<output>.*?), output_token_ids: (?<ids>\\[[^\\]]*\\]|None)"
@@ -444,6 +445,9 @@ final class FastPatterns {
       if (at(s, i, '[')) {
         i++;
       }
+      if (at(s, i, '[')) {
+        i++; // a pasted link's own bracket
+      }
       int src = i;
       while (i < s.length()) {
         char c = s.charAt(i);
@@ -465,8 +469,27 @@ final class FastPatterns {
       out[2] = s.substring(hms, hms + 8);
       out[3] = frac;
       out[4] = s.substring(src, i);
-      i++;
+      i = linkAfter(s, i + 1);
       return at(s, i, ' ') ? i + 1 : i;
+    }
+
+    /** After "[src]": past "(http://…)]" (a pasted link's target and bracket), else where it was. */
+    private static int linkAfter(String s, int i) {
+      if (!s.startsWith("(http", i)) {
+        return i;
+      }
+      int j = i + 5;
+      if (at(s, j, 's')) {
+        j++;
+      }
+      if (!s.startsWith("://", j)) {
+        return i;
+      }
+      j += 3;
+      while (j < s.length() && s.charAt(j) != ')' && s.charAt(j) != ' ') {
+        j++;
+      }
+      return at(s, j, ')') && at(s, j + 1, ']') ? j + 2 : i;
     }
   }
 

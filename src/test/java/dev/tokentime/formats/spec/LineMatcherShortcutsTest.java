@@ -140,7 +140,7 @@ class LineMatcherShortcutsTest {
     LineMatcher fast = new LineMatcher(VLLM);
     LineMatcher reference = new LineMatcher(VLLM, false);
     java.util.Random rnd = new java.util.Random(20);
-    String alphabet = " :-.,()[]TZ+0123456789aINFOPFstdoutpid=Generated response'\"\t";
+    String alphabet = " :-.,()[]TZ+0123456789aINFOPFstdoutpid=Generated response'\"\t/h";
     List<String> seeds = new ArrayList<>(lines.subList(0, 40));
     seeds.addAll(MADE_UP);
     seeds.add("2026-01-01T00:00:00.5+02:00 stdout F (EngineCore rank=1 pid=7, ip=10.0.0.1) WARNING 01-01 "
@@ -150,6 +150,13 @@ class LineMatcherShortcutsTest {
     seeds.add("Jan  5 10:00:00 vllm[9]: INFO 01-05 10:00:00 [a.py:1] Added request r.");
     seeds.add("Jan  5 10:00:00 vllm: INFO 01-05 10:00:00 [a.py:1] Added request r.");
     seeds.add("Generated response r: output: None, output_token_ids: None, finish_reason: stop x");
+    // the header's source pasted as a markdown link (vllm-ascend#10532), and near forms of it
+    for (String src : new String[] {"[[loggers.py:259](http://loggers.py:259/)]", "[[loggers.py:259](https://x.py:259/)] ",
+        "[[a.py:1](http://a.py:1)]", "[[a.py:1](http://a b)]", "[[a.py:1](http://a.py:1/)", "[a.py:1](http://)]",
+        "[[a.py:1](ftp://a)]", "[[a.py:1]"}) {
+      seeds.add("(APIServer pid=1) INFO 06-11 12:33:49 " + src + " Engine 000: Avg prompt throughput: 0.0 tokens/s,"
+          + " Running: 0 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%");
+    }
     // a finish reason cut short, a longer new one, one with a digit, and the five known words
     for (String reason : new String[] {"N", "No", "sto", "lengt", "length", "abort", "error", "None", "stop",
         "tool_calls", "stop2", "content_filter", "Stop", "abortx"}) {
