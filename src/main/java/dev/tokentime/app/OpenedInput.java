@@ -106,17 +106,19 @@ public final class OpenedInput implements AutoCloseable {
     guarded = contentCount = new CountingStream(guarded);
     this.hashed = guarded;
     byte[] head = guarded.readNBytes(SAMPLE_BYTES);
-    this.sample = new Sample(path.getFileName().toString(), head, head.length);
+    // a UTF-8 byte order mark ("CSV UTF-8" from Excel, PowerShell 5's Out-File) is not content:
+    // every sniffer and parser would see it glued to the first header name or the first line's
+    // first byte (a JSON document's "{" was not its first byte: no JSON format claimed it)
+    int bom = head.length >= 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb
+        && (head[2] & 0xff) == 0xbf ? 3 : 0;
+    this.sample = new Sample(path.getFileName().toString(), java.util.Arrays.copyOfRange(head, bom, head.length),
+        head.length - bom);
     // SequenceInputStream closes each part when it is exhausted; the raw stream must stay open so
     // sha256() can finish reading it, so the second part ignores close().
     InputStream unclosable = new FilterInputStream(guarded) {
       @Override
       public void close() {}
     };
-    // a UTF-8 byte order mark ("CSV UTF-8" from Excel) is not content: every parser would see
-    // it glued to the first header name or the first line's first byte
-    int bom = head.length >= 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb
-        && (head[2] & 0xff) == 0xbf ? 3 : 0;
     this.content = new SequenceInputStream(new ByteArrayInputStream(head, bom, head.length - bom), unclosable);
   }
 

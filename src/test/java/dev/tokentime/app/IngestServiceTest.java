@@ -385,6 +385,29 @@ class IngestServiceTest {
     }
   }
 
+  /**
+   * A UTF-8 byte order mark before a JSON document (PowerShell 5's Set-Content and Out-File
+   * -Encoding utf8 write one): the document was sniffed with the mark as its first byte, so no
+   * JSON format claimed it (a vllm bench result was taken as vLLM's request metrics, nothing
+   * read; a GuideLLM report likewise). It is read as the document it holds.
+   */
+  @Test
+  void aByteOrderMarkBeforeAJsonDocumentIsNoPartOfIt() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      byte[] bom8 = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
+      Path tools = Path.of("src/test/resources/real-logs/tools");
+      Path a = t.writeBytes("a/result-long-rate8.json",
+          concat(bom8, java.nio.file.Files.readAllBytes(tools.resolve("vllm-2026-gemma4-rate8/result-long-rate8.json"))));
+      Path b = t.writeBytes("b/benchmarks.json",
+          concat(bom8, java.nio.file.Files.readAllBytes(tools.resolve("guidellm-0.2-fixture/benchmarks.json"))));
+      var r = t.ingest(a, b);
+      assertEquals(List.of("vllm-bench-json", "guidellm-json"),
+          r.files().stream().map(IngestResult.FileResult::format).toList());
+      assertEquals(List.of(1L, 2L), r.files().stream().map(IngestResult.FileResult::records).toList());
+      assertEquals(0, t.count("SELECT count(*) FROM rejects"));
+    }
+  }
+
   static byte[] concat(byte[] a, byte[] b) {
     byte[] out = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
