@@ -82,6 +82,9 @@ public final class ExplainService {
     CountingSink sink = new CountingSink();
     try (OpenedInput input = OpenedInput.open(in.path())) {
       ExplainStats stats = spec.explain(input.content(), ctx, new dev.tokentime.ingest.CheckedSink(sink));
+      if (input.damage() != null) {
+        stats.endsDamaged(input.damage()); // as the ingest counts it (IngestService)
+      }
       return new Result(in.display(), spec.id(), stats.records, stats);
     }
   }

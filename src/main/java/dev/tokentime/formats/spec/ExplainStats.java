@@ -80,6 +80,15 @@ public final class ExplainStats {
     }
   }
 
+  /**
+   * The file's content ended damaged (a cut compressed stream, a CSV export cut inside a quoted
+   * field): one rejected line after the last one read, as the ingest counts it.
+   */
+  public void endsDamaged(String damage) {
+    lines++;
+    rejected(lines, damage + "; the lines before it were read");
+  }
+
   void rejected(long lineNo, String reason) {
     rejected++;
     if (rejectExamples.size() < EXAMPLES + 2) {
