@@ -89,12 +89,15 @@ public final class ToolSummaryFormat implements InputFormat {
     }
     if (text.startsWith("Metric,avg,")) {
       // the columns are read by name; their order moved between versions (AIPerf 0.8's
-      // avg,min,max,sum,p1,…, a 2026 build's avg,sum,min,max,p1,…): a tool is told by which it has
+      // avg,min,max,sum,p1,…, a 2026 build's avg,sum,min,max,p1,…): AIPerf's has a sum or lists
+      // its percentiles up from p1, genai-perf's down from p99 (…,p99,p95,…,p5,p1)
       List<String> columns = List.of(text.split("[\r\n]", 2)[0].split(","));
       if (!columns.contains("min") || !columns.contains("max")) {
         return 0;
       }
-      boolean aiperf = columns.contains("p1") || columns.contains("sum");
+      int p1 = columns.indexOf("p1");
+      int p99 = columns.indexOf("p99");
+      boolean aiperf = columns.contains("sum") || p1 >= 0 && (p99 < 0 || p1 < p99);
       boolean mine = tool == Tool.AIPERF ? aiperf : !aiperf && columns.contains("p99");
       return mine ? (named ? 92 : 75) : 0;
     }
