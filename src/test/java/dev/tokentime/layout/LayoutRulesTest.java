@@ -2,6 +2,8 @@ package dev.tokentime.layout;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -14,10 +16,11 @@ import dev.tokentime.formats.layoutfixture.CycleBack;
 import dev.tokentime.formats.layoutfixture.FamilyThatBorrows;
 import dev.tokentime.formats.layoutfixture.ParserThatQueries;
 import dev.tokentime.ingest.layoutfixture.ContractThatKnowsAFamily;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The layout rules of docs/design.md ("Layout and boundaries"), checked on the compiled main
@@ -83,6 +86,28 @@ class LayoutRulesTest {
   @Test
   void noPackageCycle() {
     NO_PACKAGE_CYCLE.check(main);
+  }
+
+  /**
+   * A sink that passes calls on to another (a format's own step or count keeping) passes every
+   * one: a call the interface gives a default for would otherwise end there unsaid (SGLang's near
+   * misses never reached the ingest's note).
+   */
+  @Test
+  void aSinkThatPassesCallsOnPassesEveryOne() {
+    List<String> dropped = new ArrayList<>();
+    for (JavaClass c : main) {
+      if (c.isInterface() || !c.isAssignableTo(dev.tokentime.ingest.RecordSink.class)
+          || c.getFields().stream().noneMatch(f -> f.getRawType().isAssignableTo(dev.tokentime.ingest.RecordSink.class))) {
+        continue;
+      }
+      for (java.lang.reflect.Method m : dev.tokentime.ingest.RecordSink.class.getMethods()) {
+        if (m.isDefault() && c.tryGetMethod(m.getName(), m.getParameterTypes()).isEmpty()) {
+          dropped.add(c.getSimpleName() + "." + m.getName());
+        }
+      }
+    }
+    assertEquals(List.of(), dropped);
   }
 
   /** Each rule catches a class that breaks it on purpose, and names its source file. */

@@ -214,6 +214,11 @@ final class SglangSteps implements RecordSink {
   }
 
   @Override
+  public void nearMiss(long lineNo, String kind) {
+    sink.nearMiss(lineNo, kind);
+  }
+
+  @Override
   public void otherLine() {
     sink.otherLine();
   }

@@ -29,6 +29,11 @@ final class CountingSink implements RecordSink {
   }
 
   @Override
+  public void nearMiss(long lineNo, String kind) {
+    out.nearMiss(lineNo, kind);
+  }
+
+  @Override
   public void otherLine() {
     stats.other++;
     out.otherLine();
