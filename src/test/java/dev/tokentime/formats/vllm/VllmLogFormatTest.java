@@ -32,6 +32,21 @@ class VllmLogFormatTest {
   }
 
   /**
+   * V0's "Finished request <id>." hard-wrapped by a terminal inside its id (a tmux capture, `fold`
+   * at 80 columns of lifecycle/22's real line): its two pieces are one line, the request's whole
+   * id, never a request of the cut id and a second of the rest.
+   */
+  @Test
+  void aFinishedLineWrappedInsideItsIdIsOneLine() throws Exception {
+    String line = "INFO 09-04 12:25:44 async_llm_engine.py:176] Finished request 09f9e54acf7a425fb155949722f1d5ca.";
+    String text = "INFO 09-04 12:25:40 async_llm_engine.py:529] Added request 09f9e54acf7a425fb155949722f1d5ca.\n"
+        + line.substring(0, 80) + "\n" + line.substring(80) + "\n";
+    Parse p = Parse.text(LOG, text, Parse.ctx(2024, java.time.ZoneOffset.UTC, false, null));
+    assertEquals(List.of("09f9e54acf7a425fb155949722f1d5ca"), p.full.requests.stream().map(r -> r.requestId).toList());
+    assertEquals(List.of(), p.sink.rejects);
+  }
+
+  /**
    * Probes of a server's routes (a browser's or a scanner's GET of /score, /v1/score: 405 Method
    * Not Allowed, a V0 server on a CPU, 2025-04) were failed requests: every inference route takes
    * a POST, so a GET is no client's request. A POST refused before admission still is one.
