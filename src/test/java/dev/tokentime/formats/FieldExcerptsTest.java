@@ -345,6 +345,28 @@ class FieldExcerptsTest {
     assertEquals(0.063, s.stats.get(1).extras.get("external_prefix_cache_hit_rate"), 1e-12);
   }
 
+  /**
+   * The same lines as a terminal capture keeps them (script(1)): tqdm's carriage return before
+   * each bar, and CRLF ends passed through the terminal ("\r\r\n"). Each line reads as the terminal
+   * showed it (the text after the bar's last redraw): the same 3 records. Every line was a
+   * "control character U+000D" reject before. A lone CR between two log lines (no bar) is still
+   * named.
+   */
+  @Test
+  void aTerminalCapturesCarriageReturnsAreReadAsTheTerminalShowedThem() throws IOException {
+    String text = java.nio.file.Files.readString(FIELD.resolve("35-v05-tqdm-glued-stats-preempt-warning-vllm5578.log"));
+    StringBuilder captured = new StringBuilder();
+    for (String line : text.split("\n")) {
+      captured.append(line.startsWith("Processed prompts:") ? "\r" + line.replace("|  |", "|  |\rProcessed prompts:   0%|  |") : line)
+          .append("\r\r\n");
+    }
+    RecordingSink s = new RecordingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(new java.io.ByteArrayInputStream(
+        captured.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), EXCERPTS.context("captured.log"), s);
+    assertEquals(List.of(1L, 2L, 3L), s.stats.stream().map(r -> r.lineNo).toList());
+    assertEquals(List.of(), s.c.rejects);
+  }
+
   @Test
   void aV0PreemptionWarningIsAPreemptionsReading() throws IOException {
     RecordingSink s = read("35-v05-tqdm-glued-stats-preempt-warning-vllm5578.log").sink();

@@ -211,6 +211,9 @@ public final class SpecParser {
     } catch (BadLine e) {
       return MatchedLine.Prepared.reject(e.getMessage());
     }
+    if (!plain && line.indexOf('\r') >= 0) {
+      line = asShown(line); // else its carriage return is named below
+    }
     if (line.isBlank()) {
       return MatchedLine.Prepared.BLANK;
     }
@@ -824,6 +827,33 @@ public final class SpecParser {
     }
     return true;
   }
+
+  /**
+   * A line holding carriage returns as a terminal showed it, where what they overwrote is a
+   * progress bar: the text after the last one (tqdm's bar redrawn in place, then a log line, as
+   * script(1) and a console capture keep it), with the ones that end it dropped (a CRLF file passed
+   * through a terminal ends in "\r\r"). Anything else (a file whose lines a lone CR ends) is left
+   * as it is, to be named.
+   */
+  static String asShown(String line) {
+    int end = line.length();
+    while (end > 0 && line.charAt(end - 1) == '\r') {
+      end--;
+    }
+    int cr = line.lastIndexOf('\r', end - 1);
+    if (cr < 0) {
+      return line.substring(0, end);
+    }
+    for (String frame : line.substring(0, cr).split("\r", -1)) {
+      if (!frame.isBlank() && !PROGRESS_FRAME.matcher(frame).find()) {
+        return line;
+      }
+    }
+    return line.substring(cr + 1, end);
+  }
+
+  /** A frame of a progress bar: tqdm's "45%|████▌     | 9/20 [00:01<00:01, 8.1it/s]". */
+  private static final java.util.regex.Pattern PROGRESS_FRAME = java.util.regex.Pattern.compile("\\d%\\|");
 
   private static String controlCharacter(String s) {
     for (int i = 0; i < s.length(); i++) {

@@ -131,4 +131,13 @@ class SpecEngineTest {
         Map.of("Pending", vllm.kind("stats").fields().get("Pending").column(),
             "Waiting", vllm.kind("stats").fields().get("Waiting").column()));
   }
+
+  /** Carriage returns read as a terminal showed the line, where what they overwrote was a progress bar. */
+  @Test
+  void aLineIsReadAsTheTerminalShowedIt() {
+    assertEquals("INFO 06-16 x", SpecParser.asShown("INFO 06-16 x\r\r"), "CRLF through a terminal");
+    assertEquals("INFO 06-16 x", SpecParser.asShown("\rProcessed:  5%|#  | 1/20 [00:01]\rINFO 06-16 x"));
+    assertEquals("INFO 06-16 x", SpecParser.asShown("\rINFO 06-16 x"));
+    assertEquals("a\rb", SpecParser.asShown("a\rb"), "no bar was overwritten: left to be named");
+  }
 }
