@@ -71,14 +71,19 @@ public final class OpenedInput implements AutoCloseable {
     }
     this.raw = new CountingStream(new DigestInputStream(Files.newInputStream(path), sha));
     BufferedInputStream buffered = new BufferedInputStream(raw, 1 << 16);
-    buffered.mark(4);
-    byte[] magic = buffered.readNBytes(4);
+    buffered.mark(264);
+    byte[] magic = buffered.readNBytes(264);
     buffered.reset();
+    String archive = archive(magic);
+    if (archive != null) {
+      raw.close();
+      throw new IOException(archive);
+    }
     InputStream decoded;
     if (magic.length >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
       compression = "gzip";
       decoded = gzip = new GzipMembers(buffered); // notes data after the last member
-    } else if (magic.length == 4 && (magic[0] & 0xff) == 0x28 && (magic[1] & 0xff) == 0xb5
+    } else if (magic.length >= 4 && (magic[0] & 0xff) == 0x28 && (magic[1] & 0xff) == 0xb5
         && (magic[2] & 0xff) == 0x2f && (magic[3] & 0xff) == 0xfd) {
       compression = "zstd";
       decoded = new ZstdInputStream(buffered);
@@ -131,6 +136,11 @@ public final class OpenedInput implements AutoCloseable {
       }
     }
     byte[] head = guarded.readNBytes(SAMPLE_BYTES);
+    if (!compression.equals("none") && isTar(head)) {
+      raw.close();
+      throw new IOException("a " + compression + "-compressed tar archive (several files in one): extract it"
+          + " (tar -xf FILE) and ingest the folder; read as one log, its files' lines would run together");
+    }
     // a UTF-8 byte order mark ("CSV UTF-8" from Excel, PowerShell 5's Out-File) is not content:
     // every sniffer and parser would see it glued to the first header name or the first line's
     // first byte (a JSON document's "{" was not its first byte: no JSON format claimed it)
@@ -145,6 +155,38 @@ public final class OpenedInput implements AutoCloseable {
       public void close() {}
     };
     this.content = new SequenceInputStream(new ByteArrayInputStream(head, bom, head.length - bom), unclosable);
+  }
+
+  /**
+   * What an archive or a compression tokentime does not read is, and what to do, from its first
+   * bytes; null for anything else. Read as text it was garbage (bzip2, xz, zip) or several files'
+   * lines run together (tar), even under --from.
+   */
+  static String archive(byte[] b) {
+    if (b.length >= 10 && b[0] == 'B' && b[1] == 'Z' && b[2] == 'h' && b[3] >= '1' && b[3] <= '9'
+        && b[4] == 0x31 && b[5] == 0x41 && b[6] == 0x59 && b[7] == 0x26 && b[8] == 0x53 && b[9] == 0x59) {
+      return "bzip2-compressed: decompress it first (bunzip2 -k FILE); gzip and zstd files are read as they are";
+    }
+    if (b.length >= 6 && (b[0] & 0xff) == 0xfd && b[1] == '7' && b[2] == 'z' && b[3] == 'X' && b[4] == 'Z' && b[5] == 0) {
+      return "xz-compressed: decompress it first (unxz -k FILE); gzip and zstd files are read as they are";
+    }
+    if (b.length >= 4 && b[0] == 'P' && b[1] == 'K' && (b[2] == 3 && b[3] == 4 || b[2] == 5 && b[3] == 6)) {
+      return "a zip archive: extract it (unzip FILE) and ingest the folder";
+    }
+    if (b.length >= 6 && b[0] == '7' && b[1] == 'z' && (b[2] & 0xff) == 0xbc && (b[3] & 0xff) == 0xaf
+        && b[4] == 0x27 && b[5] == 0x1c) {
+      return "a 7-Zip archive: extract it (7z x FILE) and ingest the folder";
+    }
+    if (isTar(b)) {
+      return "a tar archive (several files in one): extract it (tar -xf FILE) and ingest the folder; read as one"
+          + " log, its files' lines would run together";
+    }
+    return null;
+  }
+
+  /** A POSIX tar header: "ustar" at byte 257 of the first block. */
+  private static boolean isTar(byte[] b) {
+    return b.length >= 262 && b[257] == 'u' && b[258] == 's' && b[259] == 't' && b[260] == 'a' && b[261] == 'r';
   }
 
   private static int indexOf(byte[] b, byte x) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tokentime.testing.Generated;
 import dev.tokentime.testing.TestDb;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -132,6 +133,55 @@ class DamagedInputTest {
         assertEquals(requests, t.count("SELECT count(*) FROM requests"));
         assertEquals(tokens, t.count("SELECT count(*) FROM tokens"));
       }
+    }
+  }
+
+  /**
+   * Archives and compressions tokentime does not read are named with what to do, found alone or in
+   * a folder, and under --from too: a bzip2, xz or zip file was "cannot tell the format", and with
+   * --from vllm-log it was stored as rejected garbage; a tar of two logs (plain or gzip) was read as
+   * one log, the two files' lines run together and the first line of each glued to its header.
+   */
+  @Test
+  void archivesAndCompressionsNotReadAreNamedWithWhatToDo() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("logs"));
+    byte[] log = Files.readAllBytes(Path.of("sample-logs/vllm/server.log"));
+    Files.write(dir.resolve("server.log"), log);
+    Files.write(dir.resolve("old.log.bz2"), new byte[] {'B', 'Z', 'h', '9', 0x31, 0x41, 0x59, 0x26, 0x53, 0x59, 1, 2});
+    Files.write(dir.resolve("old.log.xz"), new byte[] {(byte) 0xfd, '7', 'z', 'X', 'Z', 0, 0, 4});
+    java.io.ByteArrayOutputStream zip = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.ZipOutputStream z = new java.util.zip.ZipOutputStream(zip)) {
+      z.putNextEntry(new java.util.zip.ZipEntry("server.log"));
+      z.write(log);
+    }
+    Files.write(dir.resolve("logs.zip"), zip.toByteArray());
+    byte[] tar = new byte[1024 + log.length];
+    System.arraycopy("server.log".getBytes(StandardCharsets.US_ASCII), 0, tar, 0, 10);
+    System.arraycopy("ustar".getBytes(StandardCharsets.US_ASCII), 0, tar, 257, 5);
+    System.arraycopy(log, 0, tar, 512, log.length);
+    Files.write(dir.resolve("logs.tar"), tar);
+    java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream g = new java.util.zip.GZIPOutputStream(gz)) {
+      g.write(tar);
+    }
+    Files.write(dir.resolve("logs.tar.gz"), gz.toByteArray());
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      var r = t.ingest(dir);
+      assertEquals(List.of("server.log"), r.files().stream().map(f -> Path.of(f.path()).getFileName().toString()).toList());
+      assertEquals(List.of(
+          "logs.tar cannot read: a tar archive (several files in one): extract it (tar -xf FILE) and ingest the folder;"
+              + " read as one log, its files' lines would run together",
+          "logs.tar.gz cannot read: a gzip-compressed tar archive (several files in one): extract it (tar -xf FILE) and"
+              + " ingest the folder; read as one log, its files' lines would run together",
+          "logs.zip cannot read: a zip archive: extract it (unzip FILE) and ingest the folder",
+          "old.log.bz2 cannot read: bzip2-compressed: decompress it first (bunzip2 -k FILE); gzip and zstd files are read"
+              + " as they are",
+          "old.log.xz cannot read: xz-compressed: decompress it first (unxz -k FILE); gzip and zstd files are read as they are"),
+          r.skipped().stream().map(s -> Path.of(s.path()).getFileName() + " " + s.reason()).sorted().toList());
+      var forced = new IngestOptions(List.of(dir.resolve("old.log.bz2").toString()), "vllm-log", null, false, false, false,
+          null, null, null);
+      var e = org.junit.jupiter.api.Assertions.assertThrows(dev.tokentime.BadInputException.class, () -> t.ingest(forced));
+      assertTrue(e.getMessage().contains("bzip2-compressed: decompress it first"), e.getMessage());
     }
   }
 }
