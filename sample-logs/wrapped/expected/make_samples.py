@@ -10,7 +10,7 @@ ids carry the file's name. Times are UTC unless the wrapper says otherwise:
    desktop) is the line's time, at its own resolution; vLLM's own header then tells its zone;
  - else the line's time is vLLM's own MM-DD HH:MM:SS (1 s) in UTC (the year from --year 2025).
 Run: python3 make_samples.py (from this folder)."""
-import json, os
+import csv, io, json, os
 from datetime import datetime, timedelta, timezone
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -44,11 +44,11 @@ def inner_lines(name, t0, proc):
 
 
 def build(name, hour, wrap, proc="(APIServer pid=1)", inner_tz=UTC, wrapper_exact=True,
-          ident=None, stats_ident=None, extra=None):
+          ident=None, stats_ident=None, extra=None, ext=".log", head=None):
     """wrap(t_utc, text) -> list of physical lines; wrapper_exact: the wrapper's time is the line's."""
     t0 = datetime(2025, 8, 12, hour, 0, 0, tzinfo=UTC)
     rid, L = inner_lines(name, t0, proc)
-    phys = []
+    phys = [] if head is None else [head]
     times = []
     for off, f in L:
         t = t0 + timedelta(milliseconds=off)
@@ -62,7 +62,7 @@ def build(name, hour, wrap, proc="(APIServer pid=1)", inner_tz=UTC, wrapper_exac
     inst = " / ".join(x for x in (ident, proc_name) if x) or None
     sinst = " / ".join(x for x in (stats_ident if stats_ident is not None else ident, "Engine 000") if x)
     exp = {
-        "file": name + ".log",
+        "file": name + ext,
         "lines": len(phys),
         "records": 8, "other": len(phys) - 8, "rejected": 0,
         "request": {"request_id": rid, "arrival_ns": times[1], "queued_ns": times[3],
@@ -74,7 +74,7 @@ def build(name, hour, wrap, proc="(APIServer pid=1)", inner_tz=UTC, wrapper_exac
     }
     if extra:
         exp.update(extra)
-    with open(os.path.join(OUT, name + ".log"), "w") as f:
+    with open(os.path.join(OUT, name + ext), "w") as f:
         f.write("".join(l + "\n" for l in phys))
     return exp
 
@@ -227,6 +227,28 @@ expected.append(build("mpirun", 19, lambda t, x: [f"{t:%a %b %d %H:%M:%S %Y}[1,0
 
 # Slurm srun --label: the task number before the line
 expected.append(build("srun", 20, lambda t, x: [f"0: {x}"], wrapper_exact=False, ident="task 0"))
+
+# aws logs tail (--format detailed, its default): the event's time to the µs with "+00:00", then
+# the log stream (a SageMaker endpoint's instance); vLLM's own header in the instance's zone
+expected.append(build("aws-logs-tail", 21,
+                      lambda t, x: [f"{t:%Y-%m-%dT%H:%M:%S}.{t.microsecond:06d}+00:00 AllTraffic/i-0f1e2d3c4b5a69788 {x}"],
+                      inner_tz=PDT, ident="AllTraffic/i-0f1e2d3c4b5a69788", extra={"inner_tz": "-07:00"}))
+
+# stern --timestamps: "pod container " then the time (RFC 3339, 9 digits)
+expected.append(build("stern-timestamps", 22, lambda t, x: [f"vllm-0 vllm {rfc(t, 9)} {x}"],
+                      ident="vllm-0/vllm"))
+
+# CloudWatch's console download of a log stream as CSV (timestamp,message: epoch ms, the line
+# quoted where it holds a comma or a quote, as aws-samples/amazon-sagemaker-generativeai#111 shows)
+def cloudwatch_csv(t, x):
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow([str(ns(t) // 1_000_000), x])
+    return [out.getvalue()]
+expected.append(build("cloudwatch-export", 23, cloudwatch_csv, inner_tz=PDT, ext=".csv", head="timestamp,message",
+                      extra={"inner_tz": "-07:00"}))
+to_ms(expected[-1])
+e = expected[-1]
+e["other"] = e["lines"] - 8  # its header
 
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)
