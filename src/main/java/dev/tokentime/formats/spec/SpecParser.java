@@ -865,6 +865,17 @@ public final class SpecParser {
           continue;
         }
       }
+      if (c == 0) {
+        int end = i;
+        while (end < s.length() && s.charAt(end) == 0) {
+          end++;
+        }
+        if (end - i >= 8) {
+          // a hole of zeros: the file system's blocks a crash left unwritten (a cut line before it,
+          // the log's next line after it when the server wrote on)
+          return String.format("%d zero bytes at column %d: a part of the file never written (a crash?)", end - i, i + 1);
+        }
+      }
       if ((c < 0x20 && c != '\t' && c != 0x1b) || c == 0x7f) {
         return String.format("control character U+%04X at column %d", (int) c, i + 1);
       }

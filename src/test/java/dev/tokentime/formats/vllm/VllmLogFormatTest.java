@@ -467,6 +467,26 @@ class VllmLogFormatTest {
     assertTrue(p.sink.rejects.get(4).reason().startsWith("truncated last line"), p.sink.rejects.get(4).reason());
   }
 
+  /**
+   * A hole of zeros a crash left in a log (the file system's blocks never written): a reject that
+   * says so, not "control character U+0000"; a line after the hole and a line of its own stay
+   * read.
+   */
+  @Test
+  void aHoleOfZerosIsNamedAsOne() throws Exception {
+    String text = "INFO 05-21 00:19:00 [loggers.py:1] " + STATS + "\n"
+        + "INFO 05-21 00:19:10 [loggers.py:1] Engine 000: Avg prompt thr" + "\u0000".repeat(4096)
+        + "INFO 05-21 00:19:20 [loggers.py:1] " + STATS + "\n"
+        + "INFO 05-21 00:19:30 [loggers.py:1] " + STATS + "\n"
+        + "\u0000".repeat(512);
+    Parse p = Parse.bytes(LOG, text.getBytes(StandardCharsets.ISO_8859_1), Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(2L, 4L), p.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertEquals("not text: 4096 zero bytes at column 62: a part of the file never written (a crash?)",
+        p.sink.rejects.get(0).reason());
+    assertTrue(p.sink.rejects.get(1).reason().startsWith("not text: 512 zero bytes at column 1"), p.sink.rejects.get(1).reason());
+    assertEquals(2, p.sink.records);
+  }
+
   @Test
   void aLineCutMidRecordIsRejectedAsTruncatedEvenWithItsNewline() throws Exception {
     Parse p = Parse.text(LOG, ""
