@@ -1,15 +1,17 @@
 package dev.tokentime.app;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -25,8 +27,13 @@ import org.apache.commons.csv.CSVRecord;
  *
  * <p>Each record becomes its message, after its time as RFC 3339 (the wrapper layer's container
  * prefix: the line's finer time and the year) and its stream or pod as {@code [pod/NAME]} (the
- * line's instance), so replicas in one download stay apart. The header is its own line, and a
- * message that holds newlines keeps them: the lines read are the file's lines, numbered alike.
+ * line's instance), so replicas in one download stay apart. The lines given are the file's lines:
+ * the header, blank lines and a record's every physical line (a message's newlines stay, a record
+ * spread over more lines than its message has is padded with blank ones). A record is read whole
+ * from its physical lines, at most {@link #MAX_RECORD_LINES} lines and {@link #MAX_RECORD_CHARS}
+ * characters: a quote never closed within them (a stray one), or a row the CSV reader refuses, is
+ * given as it stands, line by line, for the formats to read or name; a file that ends inside a
+ * quote is a cut record, said once.
  */
 final class CsvLogExport extends InputStream {
   /** Columns holding the logged line, by platform, in order of preference. */
@@ -39,12 +46,24 @@ final class CsvLogExport extends InputStream {
   static final List<String> WHO = List.of("@logStream", "logStreamName", "logStream", "resource.labels.pod_name",
       "kubernetes.pod_name", "PodName", "pod_name", "pod", "host", "Host");
 
+  static final int MAX_RECORD_LINES = 256;
+  static final int MAX_RECORD_CHARS = 1 << 20;
+
+  private static final Pattern EPOCH_S = Pattern.compile("\\d{10}(\\.\\d{1,9})?");
+  private static final Pattern EPOCH_N = Pattern.compile("\\d{13}|\\d{16}|\\d{19}");
+  private static final Pattern RFC3339 =
+      Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?(Z|[+-]\\d\\d:\\d\\d)");
+  private static final Pattern INSIGHTS = Pattern.compile("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?");
+  private static final Pattern NOT_IN_NAME = Pattern.compile("[\\s\\]]");
+
   /** Where the export's columns are in its header. */
   record Columns(int message, int time, String timeName, int who) {}
 
   /**
    * The columns of a log export, when {@code headerLine} (the file's first line) is the header of
-   * one: a message column and a time column among the names above; else null.
+   * one: a message column and a time column among the names above, and no column of measured data
+   * (a tokentime CSV's request_id or *_ns, a tool's Metric: such a file may carry a message column
+   * of its own); else null.
    */
   static Columns header(String headerLine) {
     List<String> names;
@@ -57,7 +76,8 @@ final class CsvLogExport extends InputStream {
     } catch (IOException | UncheckedIOException | IllegalStateException e) {
       return null;
     }
-    if (names.size() < 2) {
+    if (names.size() < 2 || names.stream().anyMatch(n -> n.equals("request_id") || n.endsWith("_ns")
+        || n.equals("Metric") || n.equals("seq"))) {
       return null;
     }
     int message = first(names, MESSAGE);
@@ -78,30 +98,24 @@ final class CsvLogExport extends InputStream {
     return -1;
   }
 
-  /** Commons CSV's words for a file that ends inside a quoted field, with the record's first line. */
-  private static final java.util.regex.Pattern CUT =
-      java.util.regex.Pattern.compile("\\(startline (\\d+)\\) EOF reached before encapsulated token finished");
-
   private final Columns columns;
   private final java.util.function.Consumer<String> onCut;
-  private final Iterator<CSVRecord> records;
+  private final Reader in;
+  private long physical;
+  private boolean eof;
   private byte[] pending;
   private int at;
 
   /**
-   * {@code in} from the file's first byte: the header is read again, as the first line given;
-   * {@code onCut} hears of a file that ends inside a quoted field.
+   * {@code in} from the file's first byte: the header is read again and given first, as it was
+   * written; {@code onCut} hears of a file that ends inside a quoted field.
    */
   CsvLogExport(InputStream in, String headerLine, Columns columns, java.util.function.Consumer<String> onCut)
       throws IOException {
     this.columns = columns;
     this.onCut = onCut;
-    CSVParser parser = CSVParser.parse(new InputStreamReader(in, StandardCharsets.UTF_8),
-        CSVFormat.DEFAULT.builder().setSkipHeaderRecord(false).build());
-    this.records = parser.iterator();
-    if (records.hasNext()) {
-      records.next(); // the header: given as it was written
-    }
+    this.in = new java.io.BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+    physicalLine(); // the header
     pending = (headerLine + "\n").getBytes(StandardCharsets.UTF_8);
   }
 
@@ -127,46 +141,112 @@ final class CsvLogExport extends InputStream {
     return n;
   }
 
+  /**
+   * The next physical line (up to '\n', which is dropped; a '\r' before it stays: the formats drop
+   * it), at most MAX_RECORD_CHARS characters of it (the rest of a longer one is skipped); null at
+   * the end.
+   */
+  private String physicalLine() throws IOException {
+    if (eof) {
+      return null;
+    }
+    StringBuilder sb = new StringBuilder();
+    int c;
+    while ((c = in.read()) >= 0 && c != '\n') {
+      if (sb.length() < MAX_RECORD_CHARS) {
+        sb.append((char) c);
+      }
+    }
+    if (c < 0) {
+      eof = true;
+      if (sb.length() == 0) {
+        return null;
+      }
+    }
+    physical++;
+    return sb.toString();
+  }
+
+  private static int quotes(String s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) == '"') {
+        n++;
+      }
+    }
+    return n;
+  }
+
   private boolean next() throws IOException {
-    CSVRecord r;
-    try {
-      if (!records.hasNext()) {
-        return false;
-      }
-      r = records.next();
-    } catch (UncheckedIOException e) {
-      java.util.regex.Matcher m = CUT.matcher(String.valueOf(e.getCause().getMessage()));
-      if (!m.find()) {
-        throw e.getCause();
-      }
-      // a quote never closed: the download was cut inside its last record, which is lost (the
-      // lines before it were read); said as a damaged gzip's end is
-      onCut.accept("the CSV export ends inside a quoted field: its record from line " + m.group(1) + " is cut");
+    String first = physicalLine();
+    if (first == null) {
       return false;
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-    if (r.size() <= columns.message()) {
-      // a row with fewer columns than the header: its text as it stands, for the formats to name
-      out.writeBytes(String.join(",", r.toList()).getBytes(StandardCharsets.UTF_8));
-    } else {
-      String time = columns.time() < r.size() ? rfc3339(r.get(columns.time()), columns.timeName()) : null;
-      String who = columns.who() >= 0 && columns.who() < r.size() ? r.get(columns.who()).strip() : "";
-      StringBuilder line = new StringBuilder();
-      if (time != null) {
-        line.append(time).append(' ');
+    long firstLine = physical;
+    List<String> group = new ArrayList<>();
+    group.add(first);
+    int chars = first.length();
+    boolean open = quotes(first) % 2 == 1;
+    while (open && group.size() < MAX_RECORD_LINES && chars < MAX_RECORD_CHARS) {
+      String more = physicalLine();
+      if (more == null) {
+        // the download was cut inside its last record, which is lost (the lines before it were
+        // read); said as a damaged gzip's end is
+        onCut.accept("the CSV export ends inside a quoted field: its record from line " + firstLine + " is cut");
+        return false;
       }
-      if (!who.isEmpty()) {
-        line.append("[pod/").append(who.replaceAll("[\\s\\]]", "_")).append("] ");
-      }
-      // as written: a newline in it (a shipper keeps the one it read) is one in the file too, so
-      // the lines read stay the file's lines
-      line.append(r.get(columns.message()));
-      out.writeBytes(line.toString().getBytes(StandardCharsets.UTF_8));
+      group.add(more);
+      chars += more.length() + 1;
+      open ^= quotes(more) % 2 == 1;
     }
-    out.write('\n');
-    pending = out.toByteArray();
+    StringBuilder out = new StringBuilder();
+    String line = open || first.isBlank() && group.size() == 1 ? null : record(String.join("\n", group));
+    if (line == null) {
+      // a blank line, or no record to read (a stray quote, a row the reader refuses): as it stands
+      for (String g : group) {
+        out.append(g).append('\n');
+      }
+    } else {
+      out.append(line).append('\n');
+      // a record over more lines than its message has (a newline in another column): padded, so
+      // the lines given stay the file's
+      int given = 1 + (int) line.chars().filter(ch -> ch == '\n').count();
+      for (int i = given; i < group.size(); i++) {
+        out.append('\n');
+      }
+    }
+    pending = out.toString().getBytes(StandardCharsets.UTF_8);
     at = 0;
     return true;
+  }
+
+  /** The line of one record's text: its time, its stream and its message; null when it is no one record. */
+  private String record(String text) {
+    CSVRecord r;
+    try (CSVParser p = CSVParser.parse(text, CSVFormat.DEFAULT)) {
+      List<CSVRecord> all = p.getRecords();
+      if (all.size() != 1) {
+        return null;
+      }
+      r = all.get(0);
+    } catch (IOException | UncheckedIOException | IllegalStateException e) {
+      return null;
+    }
+    if (r.size() <= columns.message()) {
+      return null; // fewer columns than the header: as it stands, for the formats to name
+    }
+    String time = columns.time() < r.size() ? rfc3339(r.get(columns.time()), columns.timeName()) : null;
+    String who = columns.who() >= 0 && columns.who() < r.size() ? r.get(columns.who()).strip() : "";
+    StringBuilder line = new StringBuilder();
+    if (time != null) {
+      line.append(time).append(' ');
+    }
+    if (!who.isEmpty()) {
+      line.append("[pod/").append(NOT_IN_NAME.matcher(who).replaceAll("_")).append("] ");
+    }
+    // as written: a newline in it (a shipper keeps the one it read) is one in the file too
+    String message = r.get(columns.message());
+    return line.append(message.endsWith("\n") ? message.substring(0, message.length() - 1) : message).toString();
   }
 
   /**
@@ -177,19 +257,19 @@ final class CsvLogExport extends InputStream {
   static String rfc3339(String value, String column) {
     String v = value.strip();
     try {
-      if (v.matches("\\d{10}(\\.\\d{1,9})?")) {
+      if (EPOCH_S.matcher(v).matches()) {
         return DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochSecond(0, new java.math.BigDecimal(v)
             .movePointRight(9).longValueExact()));
       }
-      if (v.matches("\\d{13}|\\d{16}|\\d{19}")) {
+      if (EPOCH_N.matcher(v).matches()) {
         long n = Long.parseLong(v);
         long nanos = v.length() == 13 ? n * 1_000_000 : v.length() == 16 ? n * 1_000 : n;
         return DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochSecond(0, nanos));
       }
-      if (v.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?(Z|[+-]\\d\\d:\\d\\d)")) {
+      if (RFC3339.matcher(v).matches()) {
         return v;
       }
-      if (column.equals("@timestamp") && v.matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?")) {
+      if (column.equals("@timestamp") && INSIGHTS.matcher(v).matches()) {
         return v.replace(' ', 'T') + "Z";
       }
     } catch (ArithmeticException | NumberFormatException e) {

@@ -62,6 +62,11 @@ public final class OpenedInput implements AutoCloseable {
   private boolean csvExport;
 
   private OpenedInput(Path path) throws IOException {
+    this(path, true);
+  }
+
+  /** {@code exports}: a log platform's CSV download is read as its lines (else as the file's bytes). */
+  private OpenedInput(Path path, boolean exports) throws IOException {
     this.path = path;
     try {
       this.sha = MessageDigest.getInstance("SHA-256");
@@ -127,11 +132,15 @@ public final class OpenedInput implements AutoCloseable {
       int to = nl > from && first[nl - 1] == '\r' ? nl - 1 : nl;
       String headerLine = new String(first, from, Math.max(0, to - from), StandardCharsets.UTF_8);
       CsvLogExport.Columns columns = CsvLogExport.header(headerLine);
-      if (columns != null) {
+      if (columns != null && exports) {
         if (from > 0) {
           csvCheck.skipNBytes(from);
         }
-        guarded = new CsvLogExport(csvCheck, headerLine, columns, cut -> damage = cut);
+        guarded = new CsvLogExport(csvCheck, headerLine, columns, cut -> {
+          if (damage == null) {
+            damage = cut; // a cut gzip is the cause, said as such
+          }
+        });
         csvExport = true;
       }
     }
@@ -186,7 +195,9 @@ public final class OpenedInput implements AutoCloseable {
 
   /** A POSIX tar header: "ustar" at byte 257 of the first block. */
   private static boolean isTar(byte[] b) {
-    return b.length >= 262 && b[257] == 'u' && b[258] == 's' && b[259] == 't' && b[260] == 'a' && b[261] == 'r';
+    // POSIX "ustar\0", GNU "ustar  \0": the magic and its end, not text that spells it
+    return b.length >= 264 && b[257] == 'u' && b[258] == 's' && b[259] == 't' && b[260] == 'a' && b[261] == 'r'
+        && (b[262] == 0 || b[262] == ' ' && b[263] == ' ');
   }
 
   private static int indexOf(byte[] b, byte x) {
@@ -325,7 +336,8 @@ public final class OpenedInput implements AutoCloseable {
   public static java.util.List<String> prefixSha256(Path path, java.util.List<Long> lengths, boolean decompressed)
       throws IOException {
     java.util.List<String> out = new java.util.ArrayList<>();
-    try (OpenedInput opened = decompressed ? new OpenedInput(path) : null;
+    // the content's bytes as stored and hashed, before a CSV export's lines are read out of it
+    try (OpenedInput opened = decompressed ? new OpenedInput(path, false) : null;
         InputStream in = decompressed ? opened.content() : Files.newInputStream(path)) {
       MessageDigest d = MessageDigest.getInstance("SHA-256");
       byte[] buf = new byte[1 << 16];

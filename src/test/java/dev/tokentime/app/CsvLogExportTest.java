@@ -87,8 +87,67 @@ class CsvLogExportTest {
     }
   }
 
+  static final String STATS = "(APIServer pid=1) INFO 05-12 07:54:39 [loggers.py:271] Engine 000: Avg prompt throughput:"
+      + " 0.0 tokens/s, Avg generation throughput: 60.0 tokens/s, Running: 8 reqs, Waiting: 0 reqs, GPU KV cache usage:"
+      + " 53.1%, Prefix cache hit rate: 0.0%";
+
+  /** "ms,"STATS"" with the stats line's time moved by {@code s} seconds. */
+  static String row(long ms, int s) {
+    return ms + ",\"" + STATS.replace("07:54:39", String.format("07:54:%02d", 39 + s)) + "\"";
+  }
+
+  /**
+   * The lines read are the file's lines: blank lines are lines, a record spread over more lines
+   * than its message (a newline in another column) is padded; a stray quote leaves the rows it
+   * swallowed as they stand (bounded: no record of more than 256 lines or 1 MiB), and the rows
+   * after them read. (The first version dropped blank lines, renumbering every line after them,
+   * and held the rest of the file in one quoted field: out of memory on a large file.)
+   */
+  @Test
+  void theLinesReadAreTheFilesLines() throws Exception {
+    long t0 = 1778572479000L;
+    StringBuilder f = new StringBuilder("timestamp,message,@logStream\n\n");
+    f.append(row(t0, 0)).append(",\"a\nb\"\n"); // lines 3-4: a newline in the stream's column
+    f.append("\n").append(row(t0 + 10_000, 10)).append(",s\n"); // blank line 5; line 6
+    f.append(t0 + 20_000).append(",\"stray quote never closed,s\n"); // line 7
+    for (int i = 0; i < 300; i++) {
+      f.append("junk line ").append(i).append('\n'); // lines 8-307
+    }
+    f.append(row(t0 + 30_000, 30)).append(",s\n"); // line 308
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      var r = t.ingest(t.write("x/export.csv", f.toString())).files().get(0);
+      assertEquals(308L, r.lines());
+      assertEquals(List.of(3L, 6L, 308L), t.rows("SELECT line_no FROM engine_stats ORDER BY line_no").stream()
+          .map(row -> ((Number) row.get(0)).longValue()).toList());
+      assertEquals(r.lines(), r.records() + r.otherLines() + r.rejected());
+    }
+  }
+
+  /** Readings of one growing download, the later one compressed: the later replaces the earlier. */
+  @Test
+  void aDownloadThatGrewIsOneSource() throws Exception {
+    long t0 = 1778572479000L;
+    StringBuilder rows = new StringBuilder("timestamp,message\n");
+    for (int i = 0; i < 20; i++) { // past the 4 KiB head a grown reading is known by
+      rows.append(row(t0 + i * 1000L, i)).append('\n');
+    }
+    String a = rows.toString();
+    String b = a + row(t0 + 20_000, 20) + "\n";
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      t.ingest(t.write("g/export.csv", a));
+      java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+      try (java.util.zip.GZIPOutputStream g = new java.util.zip.GZIPOutputStream(gz)) {
+        g.write(b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+      t.ingest(t.writeBytes("g/export-later.csv.gz", gz.toByteArray()));
+      assertEquals(21L, t.value("SELECT count(*) FROM engine_stats"), "the first reading replaced, not counted twice");
+    }
+  }
+
   @Test
   void onlyALogExportsHeaderIsOne() {
+    assertNull(CsvLogExport.header("request_id,arrival_ns,first_token_ns,status,timestamp,message"),
+        "a tokentime CSV with columns of its own");
     assertNotNull(CsvLogExport.header("timestamp,message"));
     assertNotNull(CsvLogExport.header("@timestamp,@message,@logStream,@log"));
     assertEquals(2, CsvLogExport.header("@timestamp,@message,@logStream,@log").who());

@@ -178,6 +178,11 @@ class DamagedInputTest {
               + " as they are",
           "old.log.xz cannot read: xz-compressed: decompress it first (unxz -k FILE); gzip and zstd files are read as they are"),
           r.skipped().stream().map(s -> Path.of(s.path()).getFileName() + " " + s.reason()).sorted().toList());
+      // "ustar" in text is no tar: its header ends the magic with a NUL (or GNU's two spaces)
+      byte[] text = new byte[300];
+      java.util.Arrays.fill(text, (byte) 'x');
+      System.arraycopy("mustard tea".getBytes(StandardCharsets.US_ASCII), 0, text, 256, 11);
+      assertEquals(null, OpenedInput.archive(text));
       var forced = new IngestOptions(List.of(dir.resolve("old.log.bz2").toString()), "vllm-log", null, false, false, false,
           null, null, null);
       var e = org.junit.jupiter.api.Assertions.assertThrows(dev.tokentime.BadInputException.class, () -> t.ingest(forced));

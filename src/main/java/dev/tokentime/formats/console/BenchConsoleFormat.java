@@ -388,11 +388,9 @@ public final class BenchConsoleFormat implements InputFormat {
         if (progress.matches() || UNFINISHED_START.matcher(line).matches()) {
           // the run's latest state, held: a result block releases it, the file's end without one
           // rejects it
-          if (!progress.matches() && heldProgress != null) {
-            rejectState(); // a new run starts where the last one's progress stopped, no result between
-          } else {
-            releaseState();
-          }
+          // (a bar before the run's start lines is no run that stopped: tqdm writes to stderr
+          // unbuffered, print's lines to a redirected stdout come later)
+          releaseState();
           heldState = raw;
           heldStateLine = lineNo;
           if (progress.matches()) {
@@ -657,9 +655,12 @@ public final class BenchConsoleFormat implements InputFormat {
      */
     private void rejectState() {
       byte[] b = heldState.getBytes(StandardCharsets.UTF_8);
-      sink.reject(heldStateLine, "the benchmark run printed no result block: it stopped"
-          + (heldProgress == null ? " after it started" : " at " + heldProgress + " requests")
-          + " (killed, crashed, or the log was copied before the run finished)", b, 0, b.length);
+      String[] done = heldProgress == null ? null : heldProgress.split("/");
+      sink.reject(heldStateLine, "the benchmark run printed no result block: "
+          + (done == null ? "it stopped after it started (killed, crashed, or the log was copied before the run finished)"
+              : done[0].equals(done[1]) ? "its " + done[1] + " requests were sent and answered, then the log ends (cut?)"
+              : "it stopped at " + heldProgress + " requests (killed, crashed, or the log was copied before the run finished)"),
+          b, 0, b.length);
       heldState = null;
       heldProgress = null;
     }

@@ -831,7 +831,8 @@ public final class SpecParser {
   /**
    * A line holding carriage returns as a terminal showed it, where what they overwrote is a
    * progress bar: the text after the last one (tqdm's bar redrawn in place, then a log line, as
-   * script(1) and a console capture keep it), with the ones that end it dropped (a CRLF file passed
+   * script(1) and a console capture keep it), after what stood before the first bar (a wrapper's
+   * prefix: a collector's time, a pod), with the ones that end it dropped (a CRLF file passed
    * through a terminal ends in "\r\r"). Anything else (a file whose lines a lone CR ends) is left
    * as it is, to be named.
    */
@@ -840,20 +841,33 @@ public final class SpecParser {
     while (end > 0 && line.charAt(end - 1) == '\r') {
       end--;
     }
-    int cr = line.lastIndexOf('\r', end - 1);
-    if (cr < 0) {
+    int last = line.lastIndexOf('\r', end - 1);
+    if (last < 0) {
       return line.substring(0, end);
     }
-    for (String frame : line.substring(0, cr).split("\r", -1)) {
-      if (!frame.isBlank() && !PROGRESS_FRAME.matcher(frame).find()) {
-        return line;
+    String[] frames = line.substring(0, end).split("\r", -1);
+    boolean bar = false;
+    for (int i = 1; i < frames.length; i++) {
+      boolean progress = PROGRESS_FRAME.matcher(frames[i]).find();
+      if (i < frames.length - 1 && !progress && !frames[i].isBlank()) {
+        return line; // a line overwritten by another line: no bar's redraw
       }
+      bar |= progress;
     }
-    return line.substring(cr + 1, end);
+    String before = frames[0];
+    if (PROGRESS_FRAME.matcher(before).find()) {
+      bar = true;
+      before = "";
+    }
+    return bar || before.isBlank() ? before + frames[frames.length - 1] : line;
   }
 
-  /** A frame of a progress bar: tqdm's "45%|████▌     | 9/20 [00:01<00:01, 8.1it/s]". */
-  private static final java.util.regex.Pattern PROGRESS_FRAME = java.util.regex.Pattern.compile("\\d%\\|");
+  /**
+   * A frame of a progress bar: tqdm's "45%|████▌     | 9/20 [00:01<00:01, 8.1it/s]", vLLM's
+   * "Loading safetensors checkpoint shards:  50% Completed | 1/2 [00:01<00:01, …]".
+   */
+  private static final java.util.regex.Pattern PROGRESS_FRAME =
+      java.util.regex.Pattern.compile("\\d%(?:\\||\\s+Completed\\s*\\|)");
 
   private static String controlCharacter(String s) {
     for (int i = 0; i < s.length(); i++) {

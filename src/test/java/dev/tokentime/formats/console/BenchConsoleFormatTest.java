@@ -118,6 +118,16 @@ class BenchConsoleFormatTest {
           + " (killed, crashed, or the log was copied before the run finished)")),
           t.rows("SELECT line_no, reason FROM rejects"));
     }
+    // a finished run whose bar came first (tqdm writes to stderr unbuffered, a redirected stdout's
+    // lines come later): no reject
+    String text = new String(finished, StandardCharsets.UTF_8);
+    String bar = java.util.Arrays.stream(text.split("\n")).filter(l -> l.contains("%|")).findFirst().orElseThrow();
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(tmp.resolve("db3"))) {
+      var r = t.ingest(t.write("gpu/buffered.log", bar + "\n" + text.replace(bar + "\n", ""))).files().get(0);
+      assertEquals(0, r.rejected());
+      assertEquals(List.of(List.of(8.0, 1000.0)), t.rows(
+          "SELECT level, value FROM reported_metrics WHERE metric = 'completed'"));
+    }
     byte[] both = new byte[finished.length + unfinished.length];
     System.arraycopy(finished, 0, both, 0, finished.length);
     System.arraycopy(unfinished, 0, both, finished.length, unfinished.length);

@@ -139,5 +139,13 @@ class SpecEngineTest {
     assertEquals("INFO 06-16 x", SpecParser.asShown("\rProcessed:  5%|#  | 1/20 [00:01]\rINFO 06-16 x"));
     assertEquals("INFO 06-16 x", SpecParser.asShown("\rINFO 06-16 x"));
     assertEquals("a\rb", SpecParser.asShown("a\rb"), "no bar was overwritten: left to be named");
+    assertEquals("a\rb\rc", SpecParser.asShown("a\rb\rc"), "lines ended by lone CRs: named");
+    // a wrapper's prefix before the first redraw stays the line's
+    assertEquals("2025-08-12T10:00:03Z INFO 06-16 x",
+        SpecParser.asShown("2025-08-12T10:00:03Z \rProcessed:  5%|#  | 1/20 [00:01]\rINFO 06-16 x"));
+    // vLLM's own weight-loading bar
+    assertEquals("Loading safetensors checkpoint shards: 100% Completed | 2/2 [00:02<00:00]",
+        SpecParser.asShown("Loading safetensors checkpoint shards:   0% Completed | 0/2 [00:00<?, ?it/s]"
+            + "\rLoading safetensors checkpoint shards: 100% Completed | 2/2 [00:02<00:00]"));
   }
 }
