@@ -35,7 +35,7 @@ import org.apache.commons.csv.CSVRecord;
  * given as it stands, line by line, for the formats to read or name; a file that ends inside a
  * quote is a cut record, said once.
  */
-final class CsvLogExport extends InputStream {
+public final class CsvLogExport extends InputStream {
   /** Columns holding the logged line, by platform, in order of preference. */
   static final List<String> MESSAGE = List.of("message", "@message", "textPayload", "jsonPayload.message",
       "LogMessage", "log", "Line", "line", "_raw", "Message", "msg");
@@ -55,6 +55,37 @@ final class CsvLogExport extends InputStream {
       Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?(Z|[+-]\\d\\d:\\d\\d)");
   private static final Pattern INSIGHTS = Pattern.compile("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?");
   private static final Pattern NOT_IN_NAME = Pattern.compile("[\\s\\]]");
+
+  /** How far the first line is looked at for a log export's CSV header. */
+  private static final int HEADER_BYTES = 4096;
+
+  /**
+   * {@code in} (a file's content from its first byte, decompressed) as the lines it holds when it
+   * is a log export's CSV, else as it is; {@code onCut} hears of an export that ends inside a
+   * quoted field. The CLI's ingest and the Spark job read files through it alike.
+   */
+  public static InputStream undo(InputStream in, java.util.function.Consumer<String> onCut) throws IOException {
+    java.io.PushbackInputStream check = new java.io.PushbackInputStream(in, HEADER_BYTES);
+    byte[] first = check.readNBytes(HEADER_BYTES);
+    check.unread(first);
+    int nl = -1;
+    for (int i = 0; i < first.length && nl < 0; i++) {
+      nl = first[i] == '\n' ? i : -1;
+    }
+    if (nl <= 0) {
+      return check;
+    }
+    int from = first.length >= 3 && (first[0] & 0xff) == 0xef && (first[1] & 0xff) == 0xbb
+        && (first[2] & 0xff) == 0xbf ? 3 : 0;
+    int to = nl > from && first[nl - 1] == '\r' ? nl - 1 : nl;
+    String headerLine = new String(first, from, Math.max(0, to - from), StandardCharsets.UTF_8);
+    Columns columns = header(headerLine);
+    if (columns == null) {
+      return check;
+    }
+    check.skipNBytes(from);
+    return new CsvLogExport(check, headerLine, columns, onCut);
+  }
 
   /** Where the export's columns are in its header. */
   record Columns(int message, int time, String timeName, int who) {}

@@ -37,8 +37,6 @@ import org.apache.commons.io.input.ReaderInputStream;
  */
 public final class OpenedInput implements AutoCloseable {
   static final int SAMPLE_BYTES = 64 * 1024;
-  /** How far the first line is looked at for a log export's CSV header. */
-  private static final int CSV_HEADER_BYTES = 4096;
 
   private final Path path;
   private final CountingStream raw;
@@ -58,8 +56,6 @@ public final class OpenedInput implements AutoCloseable {
   private final Sample sample;
   private final InputStream content;
   private String damage;
-  /** The file is a log platform's CSV download, read as the lines it holds. */
-  private boolean csvExport;
 
   private OpenedInput(Path path) throws IOException {
     this(path, true);
@@ -121,28 +117,12 @@ public final class OpenedInput implements AutoCloseable {
     this.hashed = guarded;
     // a log platform's CSV download (CloudWatch, Logs Insights, GCP, Azure, Datadog, Kibana):
     // its lines are read out of their quoted column (CsvLogExport); the content hashed is the file's
-    PushbackInputStream csvCheck = new PushbackInputStream(guarded, CSV_HEADER_BYTES);
-    byte[] first = csvCheck.readNBytes(CSV_HEADER_BYTES);
-    csvCheck.unread(first);
-    guarded = csvCheck;
-    int nl = indexOf(first, (byte) '\n');
-    if (nl > 0) {
-      int from = first.length >= 3 && (first[0] & 0xff) == 0xef && (first[1] & 0xff) == 0xbb
-          && (first[2] & 0xff) == 0xbf ? 3 : 0;
-      int to = nl > from && first[nl - 1] == '\r' ? nl - 1 : nl;
-      String headerLine = new String(first, from, Math.max(0, to - from), StandardCharsets.UTF_8);
-      CsvLogExport.Columns columns = CsvLogExport.header(headerLine);
-      if (columns != null && exports) {
-        if (from > 0) {
-          csvCheck.skipNBytes(from);
+    if (exports) {
+      guarded = CsvLogExport.undo(guarded, cut -> {
+        if (damage == null) {
+          damage = cut; // a cut gzip is the cause, said as such
         }
-        guarded = new CsvLogExport(csvCheck, headerLine, columns, cut -> {
-          if (damage == null) {
-            damage = cut; // a cut gzip is the cause, said as such
-          }
-        });
-        csvExport = true;
-      }
+      });
     }
     byte[] head = guarded.readNBytes(SAMPLE_BYTES);
     if (!compression.equals("none") && isTar(head)) {
@@ -198,15 +178,6 @@ public final class OpenedInput implements AutoCloseable {
     // POSIX "ustar\0", GNU "ustar  \0": the magic and its end, not text that spells it
     return b.length >= 264 && b[257] == 'u' && b[258] == 's' && b[259] == 't' && b[260] == 'a' && b[261] == 'r'
         && (b[262] == 0 || b[262] == ' ' && b[263] == ' ');
-  }
-
-  private static int indexOf(byte[] b, byte x) {
-    for (int i = 0; i < b.length; i++) {
-      if (b[i] == x) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   public static OpenedInput open(Path path) throws IOException {

@@ -32,8 +32,9 @@ import org.apache.spark.sql.Row;
 /**
  * Reads one file on an executor with the CLI's parsers: opened through Hadoop's file systems (so
  * s3a:// and hdfs:// work as local paths do), gzip and zstd recognised by their magic bytes as in
- * {@code OpenedInput}, the format sniffed from the first 64 KiB (or named by --from), and every
- * row handed to {@code out} through a {@link RowSink}. A file no format claims gives one sources
+ * {@code OpenedInput}, a log platform's CSV download read as its lines ({@code CsvLogExport}), the
+ * format sniffed from the first 64 KiB (or named by --from), and every row handed to {@code out}
+ * through a {@link RowSink}. A file no format claims gives one sources
  * row with a NULL format, which the job reports as skipped and leaves out.
  */
 final class FileParser {
@@ -101,6 +102,9 @@ final class FileParser {
         compression = "none";
         decoded = buffered;
       }
+      // a log platform's CSV download is read as the lines it holds, as the CLI reads it
+      String[] cut = {null};
+      decoded = dev.tokentime.app.CsvLogExport.undo(decoded, c -> cut[0] = c);
       byte[] head = decoded.readNBytes(SAMPLE_BYTES);
       FormatRegistry formats = formats();
       InputFormat format = o.from() != null ? formats.byId(o.from())
@@ -121,7 +125,13 @@ final class FileParser {
             Instant.ofEpochMilli(task.modifiedMs()), null);
         try {
           // the same range checks as the CLI's ingest: an out-of-range value is a reject naming its field
-          lines = format.parse(content, ctx, new CheckedSink(sink));
+          CheckedSink checked = new CheckedSink(sink);
+          lines = format.parse(content, ctx, checked);
+          if (cut[0] != null) {
+            // the export's cut end is a rejected line, as the CLI's ingest counts it
+            checked.reject(lines + 1, cut[0] + "; the lines before it were read", null, 0, 0);
+            lines++;
+          }
         } catch (UncheckedIOException e) {
           throw e.getCause();
         }
