@@ -75,8 +75,7 @@ public final class CsvLogExport extends InputStream {
     if (nl <= 0) {
       return check;
     }
-    int from = first.length >= 3 && (first[0] & 0xff) == 0xef && (first[1] & 0xff) == 0xbb
-        && (first[2] & 0xff) == 0xbf ? 3 : 0;
+    int from = OpenedInput.utf8BomLength(first);
     int to = nl > from && first[nl - 1] == '\r' ? nl - 1 : nl;
     String headerLine = new String(first, from, Math.max(0, to - from), StandardCharsets.UTF_8);
     Columns columns = header(headerLine);

@@ -133,8 +133,7 @@ public final class OpenedInput implements AutoCloseable {
     // a UTF-8 byte order mark ("CSV UTF-8" from Excel, PowerShell 5's Out-File) is not content:
     // every sniffer and parser would see it glued to the first header name or the first line's
     // first byte (a JSON document's "{" was not its first byte: no JSON format claimed it)
-    int bom = head.length >= 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb
-        && (head[2] & 0xff) == 0xbf ? 3 : 0;
+    int bom = utf8BomLength(head);
     this.sample = new Sample(path.getFileName().toString(), java.util.Arrays.copyOfRange(head, bom, head.length),
         head.length - bom);
     // SequenceInputStream closes each part when it is exhausted; the raw stream must stay open so
@@ -144,6 +143,11 @@ public final class OpenedInput implements AutoCloseable {
       public void close() {}
     };
     this.content = new SequenceInputStream(new ByteArrayInputStream(head, bom, head.length - bom), unclosable);
+  }
+
+  /** 3 when {@code b} starts with a UTF-8 byte order mark, else 0. */
+  static int utf8BomLength(byte[] b) {
+    return b.length >= 3 && (b[0] & 0xff) == 0xef && (b[1] & 0xff) == 0xbb && (b[2] & 0xff) == 0xbf ? 3 : 0;
   }
 
   /**
