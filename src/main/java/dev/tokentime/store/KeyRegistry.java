@@ -28,19 +28,27 @@ final class KeyRegistry {
     return "coalesce(list_contains(map_keys(" + alias + ".extras), '" + STUB_MARKER + "'), false)";
   }
 
+  /**
+   * One id's entry in its scope's table, as handed to a writer. A scope dropped meanwhile (a
+   * rolled-back file) keeps the table this points into, so it stays a consistent answer.
+   */
   static final class Entry {
     final long key;
-    boolean stub;
-    int sourceId;
-    Long lineNo;
-    /** Chunks of this request are already stored (or being stored by the current file). */
-    boolean hasTokens;
+    private final IdTable table;
+    private final int index;
 
-    Entry(long key, boolean stub, int sourceId, Long lineNo) {
-      this.key = key;
-      this.stub = stub;
-      this.sourceId = sourceId;
-      this.lineNo = lineNo;
+    Entry(IdTable table, int index) {
+      this.table = table;
+      this.index = index;
+      this.key = table.key(index);
+    }
+
+    int sourceId() {
+      return table.source(index);
+    }
+
+    Long lineNo() {
+      return table.line(index);
     }
   }
 
@@ -51,7 +59,7 @@ final class KeyRegistry {
 
   private final Database db;
   private final Map<String, List<String>> namespaceFormats;
-  private final Map<String, Map<String, Entry>> byScope = new HashMap<>();
+  private final Map<String, IdTable> byScope = new HashMap<>();
   private long nextKey;
 
   private final Object lock;
@@ -69,20 +77,16 @@ final class KeyRegistry {
   ClaimResult claim(String namespace, String run, String id, int sourceId, long lineNo)
       throws SQLException {
     synchronized (lock) {
-      Map<String, Entry> ids = scope(namespace, run);
-      Entry e = ids.get(id);
-      if (e == null) {
-        e = new Entry(nextKey++, false, sourceId, lineNo);
-        ids.put(id, e);
-        return new ClaimResult(Claim.NEW, e);
+      IdTable ids = scope(namespace, run);
+      int e = ids.find(id);
+      if (e < 0) {
+        return new ClaimResult(Claim.NEW, new Entry(ids, ids.add(id, nextKey++, false, sourceId, lineNo)));
       }
-      if (e.stub) {
-        e.stub = false;
-        e.sourceId = sourceId;
-        e.lineNo = lineNo;
-        return new ClaimResult(Claim.ADOPTED_STUB, e);
+      if (ids.stub(e)) {
+        ids.adopt(e, sourceId, lineNo);
+        return new ClaimResult(Claim.ADOPTED_STUB, new Entry(ids, e));
       }
-      return new ClaimResult(Claim.DUPLICATE, e);
+      return new ClaimResult(Claim.DUPLICATE, new Entry(ids, e));
     }
   }
 
@@ -90,14 +94,13 @@ final class KeyRegistry {
   Entry keyForTokens(String namespace, String run, String id, int sourceId, long lineNo,
       boolean[] createdStub) throws SQLException {
     synchronized (lock) {
-      Map<String, Entry> ids = scope(namespace, run);
-      Entry e = ids.get(id);
-      if (e == null) {
-        e = new Entry(nextKey++, true, sourceId, lineNo);
-        ids.put(id, e);
+      IdTable ids = scope(namespace, run);
+      int e = ids.find(id);
+      if (e < 0) {
+        e = ids.add(id, nextKey++, true, sourceId, lineNo);
         createdStub[0] = true;
       }
-      return e;
+      return new Entry(ids, e);
     }
   }
 
@@ -115,8 +118,8 @@ final class KeyRegistry {
    */
   boolean claimTokens(Entry e) {
     synchronized (lock) {
-      boolean before = e.hasTokens;
-      e.hasTokens = true;
+      boolean before = e.table.hasTokens(e.index);
+      e.table.setHasTokens(e.index);
       return before;
     }
   }
@@ -144,9 +147,9 @@ final class KeyRegistry {
     return namespace + '\u0000' + run;
   }
 
-  private Map<String, Entry> scope(String namespace, String run) throws SQLException {
+  private IdTable scope(String namespace, String run) throws SQLException {
     String k = scopeKey(namespace, run);
-    Map<String, Entry> ids = byScope.get(k);
+    IdTable ids = byScope.get(k);
     if (ids == null) {
       ids = load(namespace, run);
       byScope.put(k, ids);
@@ -154,8 +157,8 @@ final class KeyRegistry {
     return ids;
   }
 
-  private Map<String, Entry> load(String namespace, String run) throws SQLException {
-    Map<String, Entry> ids = new HashMap<>();
+  private IdTable load(String namespace, String run) throws SQLException {
+    IdTable ids = new IdTable();
     List<String> formats = namespaceFormats.get(namespace);
     if (formats == null || formats.isEmpty()) {
       return ids; // a per-file namespace: nothing stored yet
@@ -175,9 +178,14 @@ final class KeyRegistry {
         while (rs.next()) {
           long line = rs.getLong(4);
           Long lineNo = rs.wasNull() ? null : line;
-          Entry e = new Entry(rs.getLong(2), rs.getBoolean(5), rs.getInt(3), lineNo);
-          e.hasTokens = rs.getBoolean(6);
-          ids.put(rs.getString(1), e);
+          String id = rs.getString(1);
+          // a stored run has each id once (ingest rejects duplicates); a second row is no entry
+          if (ids.find(id) < 0) {
+            int e = ids.add(id, rs.getLong(2), rs.getBoolean(5), rs.getInt(3), lineNo);
+            if (rs.getBoolean(6)) {
+              ids.setHasTokens(e);
+            }
+          }
         }
       }
     }

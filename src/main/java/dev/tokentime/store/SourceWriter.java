@@ -136,7 +136,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
         if (c.claim() == KeyRegistry.Claim.DUPLICATE) {
           var first = c.entry();
           reject(r.lineNo, "duplicate request_id " + quote(r.requestId) + " in run " + quote(r.run)
-              + " (first at " + store.describeLine(first.sourceId, first.lineNo, sourceId) + ")",
+              + " (first at " + store.describeLine(first.sourceId(), first.lineNo(), sourceId) + ")",
               line, off, len);
           return -1;
         }
@@ -146,7 +146,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
         var c = store.keys().claim("file:" + sourceId, r.run, r.requestId, sourceId, r.lineNo);
         if (c.claim() == KeyRegistry.Claim.DUPLICATE) {
           reject(r.lineNo, "duplicate request_id " + quote(r.requestId) + " in this file (first at line "
-              + c.entry().lineNo + ")", line, off, len);
+              + c.entry().lineNo() + ")", line, off, len);
           return -1;
         }
         key = c.entry().key;

@@ -63,6 +63,33 @@ class BigInputIT {
     assertEquals("sum(violations)\n0\n", checks.out());
   }
 
+  /**
+   * A server log naming 3 M requests in one run (a day at 35 requests a second, each id checked
+   * for duplicates and found by its token lines) within the launcher's 512 MB heap: a map of an
+   * object per id ran out of it (GC overhead limit) where the compact id table fits.
+   */
+  @Test
+  void threeMillionRequestsOfOneServerLogIngestInTheHeap() throws Exception {
+    long requests = Long.getLong("tokentime.bigRequests", 3_000_000L);
+    Path in = tmp.resolve("log");
+    Cli.Result g = Cli.run("generate", "--out", in.toString(), "--form", "vllm-log", "--levels", "16",
+        "--requests", Long.toString(requests), "--mean-output", "2", "--slots", "16");
+    assertEquals(0, g.code(), g.err());
+    Path db = tmp.resolve("log.duckdb");
+    Process p = new ProcessBuilder(List.of(Cli.javaBin(), "-Xmx512m", "-jar", Cli.jar().toAbsolutePath().toString(),
+        "ingest", "--db", db.toString(), in.toString())).redirectErrorStream(true)
+        .redirectOutput(tmp.resolve("log-out.txt").toFile()).start();
+    long peakKb = 0;
+    while (!p.waitFor(100, TimeUnit.MILLISECONDS)) {
+      peakKb = Math.max(peakKb, vmHwmKb(p.pid()));
+    }
+    String out = Files.readString(tmp.resolve("log-out.txt"));
+    assertEquals(0, p.exitValue(), out);
+    assertTrue(out.contains(" + 0 rejected; " + String.format(Locale.ROOT, "%,d", requests) + " requests"), out);
+    assertTrue(peakKb < RSS_LIMIT_KB, "peak RSS " + peakKb + " kB exceeds 1.5 GB");
+    System.out.printf(Locale.ROOT, "BigInputIT: %d requests in one server log, peak RSS %.2f GB%n", requests, peakKb / 1e6);
+  }
+
   /** Peak resident set size of a live process, from /proc (VmHWM), in kB; 0 when unknown. */
   static long vmHwmKb(long pid) {
     try {

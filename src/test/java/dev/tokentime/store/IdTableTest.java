@@ -1,0 +1,96 @@
+package dev.tokentime.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.constraints.StringLength;
+import org.junit.jupiter.api.Test;
+
+/** The compact id table answers as a map of id to entry would, for any ids. */
+class IdTableTest {
+
+  /** Any ids (any characters, repeats, empty): each is found at the entry it was added as, with its values. */
+  @Property(tries = 200)
+  void findsWhatAMapWouldFind(@ForAll @Size(max = 300) List<@StringLength(max = 40) String> ids) {
+    IdTable t = new IdTable();
+    Map<String, Integer> oracle = new HashMap<>();
+    long key = 100;
+    for (String id : ids) {
+      int e = t.find(id);
+      Integer expected = oracle.get(id);
+      assertEquals(expected == null ? -1 : expected, e, id);
+      if (e < 0) {
+        int added = t.add(id, key++, oracle.size() % 3 == 0, oracle.size() % 5 == 0 ? 7 : 3,
+            oracle.size() % 4 == 0 ? null : (long) oracle.size());
+        oracle.put(id, added);
+      }
+    }
+    assertEquals(oracle.size(), t.size());
+    for (Map.Entry<String, Integer> o : oracle.entrySet()) {
+      int e = t.find(o.getKey());
+      assertEquals(o.getValue(), e);
+      assertEquals(100 + e, t.key(e));
+      assertEquals(e % 3 == 0, t.stub(e));
+      assertEquals(e % 5 == 0 ? 7 : 3, t.source(e));
+      assertEquals(e % 4 == 0 ? null : Long.valueOf(e), t.line(e));
+    }
+  }
+
+  @Test
+  void idsOfOneStringHashCodeLongIdsAndNonAsciiIdsStayApart() {
+    // "Aa" and "BB" have one String.hashCode, and so has every string made of them
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 1 << 12; i++) {
+      StringBuilder b = new StringBuilder();
+      for (int bit = 0; bit < 12; bit++) {
+        b.append((i >> bit & 1) == 0 ? "Aa" : "BB");
+      }
+      ids.add(b.toString());
+    }
+    assertEquals(1, ids.stream().map(String::hashCode).distinct().count());
+    ids.add("x".repeat(200_000)); // longer than a chunk's share: a chunk of its own
+    ids.add("x".repeat(199_999) + "y");
+    ids.add("réquest-é");
+    ids.add("r\u00e9quest-\u00e9".replace("é", "e\u0301")); // the same text, decomposed: another id
+    ids.add("请求-1");
+    ids.add("");
+    IdTable t = new IdTable();
+    for (int i = 0; i < ids.size(); i++) {
+      assertEquals(-1, t.find(ids.get(i)), "not yet added: " + i);
+      assertEquals(i, t.add(ids.get(i), i, false, 1, (long) i));
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      assertEquals(i, t.find(ids.get(i)));
+    }
+    assertEquals(-1, t.find("x".repeat(199_999)));
+    assertEquals(-1, t.find("AaAa"));
+    assertEquals(-1, t.find("请求-2"));
+  }
+
+  @Test
+  void aStubAdoptedTakesItsRowsSourceAndLineAndKeepsItsKey() {
+    IdTable t = new IdTable();
+    int a = t.add("a", 10, true, 1, 5L);
+    int b = t.add("b", 11, false, 1, null);
+    assertTrue(t.stub(a));
+    assertFalse(t.hasTokens(a));
+    t.setHasTokens(a);
+    t.adopt(a, 2, 9);
+    assertFalse(t.stub(a));
+    assertTrue(t.hasTokens(a));
+    assertEquals(2, t.source(a));
+    assertEquals(1, t.source(b));
+    assertEquals(9L, t.line(a));
+    assertNull(t.line(b));
+    assertEquals(10, t.key(a));
+  }
+}
