@@ -250,6 +250,28 @@ to_ms(expected[-1])
 e = expected[-1]
 e["other"] = e["lines"] - 8  # its header
 
+# gcloud logging read --format=json: a list of LogEntry (keys sorted, indented by 2), each line a
+# textPayload at the entry's time to the ns, the GKE pod under resource.labels
+def gcloud_json(t, x):
+    entry = {"insertId": f"{ns(t) % 0xffffffffffff:012x}", "logName": "projects/demo/logs/stdout",
+             "receiveTimestamp": rfc(t + timedelta(milliseconds=412), 9),
+             "resource": {"labels": {"cluster_name": "inference", "container_name": "vllm", "location": "us-central1",
+                                     "namespace_name": "default", "pod_name": "vllm-0", "project_id": "demo"},
+                          "type": "k8s_container"},
+             "severity": "INFO", "textPayload": x, "timestamp": rfc(t, 9)}
+    lines = ["  " + l for l in json.dumps(entry, indent=2, sort_keys=True).split("\n")]
+    lines[-1] += ","
+    return lines
+expected.append(build("gcloud-logging-read", 0, gcloud_json, ext=".json", head="[", ident="pod/vllm-0"))
+e = expected[-1]
+path = os.path.join(OUT, e["file"])
+with open(path) as f:
+    text = f.read()
+with open(path, "w") as f:
+    f.write(text[:-len("},\n")] + "}\n]\n")  # no comma after the last entry; the list's end
+e["lines"] += 1
+e["other"] = e["lines"] - 8  # the brackets and every entry's other fields
+
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)
     f.write("\n")

@@ -115,10 +115,11 @@ public final class OpenedInput implements AutoCloseable {
     }
     guarded = contentCount = new CountingStream(guarded);
     this.hashed = guarded;
-    // a log platform's CSV download (CloudWatch, Logs Insights, GCP, Azure, Datadog, Kibana):
-    // its lines are read out of their quoted column (CsvLogExport); the content hashed is the file's
+    // a log platform's download (CloudWatch, Logs Insights, GCP, Azure, Datadog, Kibana) as CSV or
+    // as a JSON document: its lines are read out of their column or field (LogExports); the
+    // content hashed is the file's
     if (exports) {
-      guarded = CsvLogExport.undo(guarded, cut -> {
+      guarded = LogExports.undo(guarded, cut -> {
         if (damage == null) {
           damage = cut; // a cut gzip is the cause, said as such
         }

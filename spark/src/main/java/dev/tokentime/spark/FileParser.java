@@ -32,7 +32,7 @@ import org.apache.spark.sql.Row;
 /**
  * Reads one file on an executor with the CLI's parsers: opened through Hadoop's file systems (so
  * s3a:// and hdfs:// work as local paths do), gzip and zstd recognised by their magic bytes as in
- * {@code OpenedInput}, a log platform's CSV download read as its lines ({@code CsvLogExport}), the
+ * {@code OpenedInput}, a log platform's CSV or JSON download read as its lines ({@code LogExports}), the
  * format sniffed from the first 64 KiB (or named by --from), and every row handed to {@code out}
  * through a {@link RowSink}. A file no format claims gives one sources
  * row with a NULL format, which the job reports as skipped and leaves out.
@@ -102,9 +102,9 @@ final class FileParser {
         compression = "none";
         decoded = buffered;
       }
-      // a log platform's CSV download is read as the lines it holds, as the CLI reads it
+      // a log platform's download (CSV or JSON) is read as the lines it holds, as the CLI reads it
       String[] cut = {null};
-      decoded = dev.tokentime.app.CsvLogExport.undo(decoded, c -> cut[0] = c);
+      decoded = dev.tokentime.app.LogExports.undo(decoded, c -> cut[0] = c);
       byte[] head = decoded.readNBytes(SAMPLE_BYTES);
       FormatRegistry formats = formats();
       InputFormat format = o.from() != null ? formats.byId(o.from())

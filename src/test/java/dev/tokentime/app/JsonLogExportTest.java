@@ -1,0 +1,122 @@
+package dev.tokentime.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.tokentime.testing.TestDb;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server log downloaded from a log platform as one JSON document (aws logs filter-log-events,
+ * Logs Insights' get-query-results, gcloud logging read) is read as the lines it holds, as its
+ * CSV download is: at the export's time, with its stream or pod as the instance, each event at
+ * the line its object starts on. Read as it is, each was "cannot tell the format".
+ */
+class JsonLogExportTest {
+  @TempDir
+  Path tmp;
+
+  static final Path JSON = Path.of("src/test/resources/constructed/json-exports");
+
+  /** The same 13 requests (12 of them HTTP 500s) as the CSV download of the same lines, indented or on one line. */
+  @Test
+  void cloudWatchsEventsAreTheRequestsTheyAnswer() throws Exception {
+    for (String f : List.of("filter-log-events-requests-500s.json", "filter-log-events-one-line.json")) {
+      try (TestDb t = new TestDb(tmp.resolve(f))) {
+        var r = t.ingest(JSON.resolve(f)).files().get(0);
+        assertEquals(List.of("vllm-log", 17L, 0L), List.of(r.format(), r.records(), r.rejected()), f);
+        assertEquals(List.of(List.of("error", 500, 12L), List.of("other", 200, 1L)),
+            t.rows("SELECT CASE WHEN status = 'error' THEN 'error' ELSE 'other' END AS s, http_status, count(*)"
+                + " FROM requests GROUP BY ALL ORDER BY s"), f);
+        var e = new ExplainService(dev.tokentime.ingest.FormatRegistry.standard())
+            .explain(IngestOptions.of(List.of(JSON.resolve(f).toString()))).get(0);
+        assertEquals(List.of(r.lines(), r.records(), r.otherLines(), r.rejected()),
+            List.of(e.stats().lines, e.records(), e.stats().other, e.stats().rejected), "--explain counts alike: " + f);
+      }
+    }
+    // indented, a request is at the line its event starts on (the '{' three lines above its message)
+    try (TestDb t = new TestDb(tmp.resolve("lines"))) {
+      Path f = JSON.resolve("filter-log-events-requests-500s.json");
+      var r = t.ingest(f).files().get(0);
+      assertEquals(Files.readAllLines(f).size(), r.lines());
+      List<String> lines = Files.readAllLines(f);
+      long received = 0;
+      for (int i = 0; i < lines.size() && received == 0; i++) {
+        received = lines.get(i).contains("Received request chatcmpl-a269fdcb7c6ce890") ? i + 1 : 0;
+      }
+      assertEquals("{", lines.get((int) received - 4).strip());
+      assertEquals(List.of(List.of(received - 3, "2026-02-13T11:33:33.111Z")),
+          t.rows("SELECT line_no, strftime(make_timestamp(arrival_ns // 1000), '%Y-%m-%dT%H:%M:%S.%gZ')"
+              + " FROM requests WHERE request_id = 'chatcmpl-a269fdcb7c6ce890'"));
+    }
+  }
+
+  /** Logs Insights' rows of fields and gcloud's entries: stats lines at the export's time, per stream or pod. */
+  @Test
+  void insightsRowsAndGcloudEntriesReadAsTheirLines() throws Exception {
+    for (String[] c : new String[][] {{"get-query-results-stats.json", "pod/AllTraffic/i-0f1e2d3c4b5a69788 / Engine 000"},
+        {"gcloud-logging-read-stats.json", "pod/vllm-qwen-7d9c5b6f4-2xkpl / Engine 000"}}) {
+      try (TestDb t = new TestDb(tmp.resolve(c[0]))) {
+        var r = t.ingest(JSON.resolve(c[0])).files().get(0);
+        assertEquals(List.of(7L, 0L), List.of(r.records(), r.rejected()), c[0]);
+        assertEquals(r.lines(), r.records() + r.otherLines());
+        assertEquals(List.of(List.of(c[1], "2026-05-12T07:54:39.312Z", 8, 0.531)),
+            t.rows("SELECT instance, strftime(make_timestamp(ts_ns // 1000), '%Y-%m-%dT%H:%M:%S.%gZ'), running,"
+                + " kv_usage FROM engine_stats ORDER BY ts_ns LIMIT 1"), c[0]);
+      }
+    }
+  }
+
+  /**
+   * A download cut inside an event: the events before it are read and the cut is a reject naming
+   * where its event began, counted alike by --explain; a document that stops being JSON likewise.
+   */
+  @Test
+  void aDocumentCutShortKeepsItsEventsBefore() throws Exception {
+    String text = Files.readString(JSON.resolve("gcloud-logging-read-stats.json"), StandardCharsets.UTF_8);
+    int fourth = text.indexOf("\"insertId\": \"5d1a7c3e9b2f4003\"");
+    long eventLine = text.substring(0, fourth).lines().count() - 1; // the line of its '{'
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      Path cut = t.write("cut/gcloud.json", text.substring(0, fourth + 200));
+      var r = t.ingest(cut).files().get(0);
+      // three events before it: two stats lines and an access line of a 200 (no record)
+      assertEquals(List.of(2L, 1L), List.of(r.records(), r.rejected()));
+      assertEquals(List.of("the JSON export ends inside its event from line " + eventLine
+          + ", which is cut; the lines before it were read"), t.rows("SELECT reason FROM rejects").stream()
+          .map(row -> (String) row.get(0)).toList());
+      var e = new ExplainService(dev.tokentime.ingest.FormatRegistry.standard())
+          .explain(IngestOptions.of(List.of(cut.toString()))).get(0);
+      assertEquals(List.of(r.lines(), r.records(), r.rejected()), List.of(e.stats().lines, e.records(), e.stats().rejected));
+
+      Path broken = t.write("broken/gcloud.json", text.substring(0, fourth) + "<html>502 Bad Gateway</html>\n");
+      var b = t.ingest(broken).files().get(0);
+      assertEquals(List.of(2L, 1L), List.of(b.records(), b.rejected()));
+      String reason = (String) t.rows("SELECT reason FROM rejects WHERE source_id = (SELECT max(source_id) FROM sources)")
+          .get(0).get(0);
+      assertEquals(true, reason.startsWith("the JSON export stops being JSON at line " + (eventLine + 1) + " (Unexpected character ('<'"), reason);
+    }
+  }
+
+  @Test
+  void onlyALogPlatformsDocumentOfEventsIsOne() {
+    assertEquals(JsonLogExport.Shape.EVENTS, shape("\ufeff{\"events\": [{\"timestamp\": 1, \"message\": \"x\"}]}"));
+    assertEquals(JsonLogExport.Shape.EVENTS, shape("{\"searchedLogStreams\": [], \"events\": [{\"timestamp\": 1, \"message\": \"x\"}"));
+    assertEquals(JsonLogExport.Shape.ARRAY, shape("[{\"textPayload\": \"x\", \"timestamp\": \"2025-01-01T00:00:00Z\"}]"));
+    assertNull(shape("{\"events\": [1, 2]}"), "events that are no log events");
+    assertNull(shape("[{\"request_id\": \"a\", \"message\": \"x\", \"timestamp\": 1}]"), "a tool's requests");
+    assertNull(shape("{\"date\": \"20250101\", \"ttfts\": [0.1]}"), "vllm bench serve's result");
+    assertNull(shape("[{\"message\": \"x\"}]"), "no time");
+    assertNull(shape("INFO 05-12 07:54:39 [loggers.py:271] Engine 000: Avg prompt throughput: 0.0 tokens/s"));
+    assertNull(shape("{\"message\": \"a JSON line of a shipper\", \"timestamp\": 1}\n{\"message\": \"another\"}"),
+        "JSON lines (each its own envelope) are no document of events");
+  }
+
+  private static JsonLogExport.Shape shape(String s) {
+    return JsonLogExport.shape(s.getBytes(StandardCharsets.UTF_8));
+  }
+}
