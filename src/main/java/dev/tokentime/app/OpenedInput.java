@@ -38,7 +38,13 @@ import org.apache.commons.io.input.ReaderInputStream;
 public final class OpenedInput implements AutoCloseable {
   static final int SAMPLE_BYTES = 64 * 1024;
 
+  /** The file, when it is one on this machine (null for a stream: the Spark job's Hadoop files). */
   private final Path path;
+  /** The file's name, for the formats' sniffing. */
+  private final String name;
+  /** A stream's size and its positional reads (for the tail sniff), when it is no local file. */
+  private final long streamSize;
+  private final Tail streamTail;
   private final CountingStream raw;
   private final MessageDigest sha;
   /** Of the decompressed content; the same digest as {@link #sha} for a file not compressed. */
@@ -57,20 +63,37 @@ public final class OpenedInput implements AutoCloseable {
   private final InputStream content;
   private String damage;
 
+  /**
+   * Positional reads of a file opened as a stream (Hadoop's {@code FSDataInputStream.readFully}):
+   * {@code into} filled from byte {@code position} of the file.
+   */
+  @FunctionalInterface
+  public interface Tail {
+    void readFully(long position, byte[] into) throws IOException;
+  }
+
   private OpenedInput(Path path) throws IOException {
     this(path, true);
   }
 
   /** {@code exports}: a log platform's CSV download is read as its lines (else as the file's bytes). */
   private OpenedInput(Path path, boolean exports) throws IOException {
+    this(Files.newInputStream(path), path.getFileName().toString(), path, -1, null, exports);
+  }
+
+  private OpenedInput(InputStream file, String name, Path path, long streamSize, Tail streamTail, boolean exports)
+      throws IOException {
     this.path = path;
+    this.name = name;
+    this.streamSize = streamSize;
+    this.streamTail = streamTail;
     try {
       this.sha = MessageDigest.getInstance("SHA-256");
       this.contentSha = MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-    this.raw = new CountingStream(new DigestInputStream(Files.newInputStream(path), sha));
+    this.raw = new CountingStream(new DigestInputStream(file, sha));
     BufferedInputStream buffered = new BufferedInputStream(raw, 1 << 16);
     buffered.mark(264);
     byte[] magic = buffered.readNBytes(264);
@@ -135,7 +158,7 @@ public final class OpenedInput implements AutoCloseable {
     // every sniffer and parser would see it glued to the first header name or the first line's
     // first byte (a JSON document's "{" was not its first byte: no JSON format claimed it)
     int bom = utf8BomLength(head);
-    this.sample = new Sample(path.getFileName().toString(), java.util.Arrays.copyOfRange(head, bom, head.length),
+    this.sample = new Sample(name, java.util.Arrays.copyOfRange(head, bom, head.length),
         head.length - bom);
     // SequenceInputStream closes each part when it is exhausted; the raw stream must stay open so
     // sha256() can finish reading it, so the second part ignores close().
@@ -189,6 +212,15 @@ public final class OpenedInput implements AutoCloseable {
     return new OpenedInput(path);
   }
 
+  /**
+   * A file that is no local path, opened as the stream {@code file} of {@code size} bytes named
+   * {@code name}, with {@code tail} its positional reads: the Spark job's files (s3a://, hdfs://),
+   * read as the CLI reads a local one (containers undone, archives refused, the tail sniffed).
+   */
+  public static OpenedInput open(InputStream file, String name, long size, Tail tail) throws IOException {
+    return new OpenedInput(file, name, null, size, tail, true);
+  }
+
   public Sample sample() {
     return sample;
   }
@@ -205,23 +237,28 @@ public final class OpenedInput implements AutoCloseable {
   public InputFormat sniffed(FormatRegistry formats) throws IOException {
     FormatRegistry.Sniffed head = formats.sniffScored(sample);
     InputFormat f = head == null ? null : head.format();
-    if (f != null && !f.yieldsToATail() || transcoded || path == null || !Files.isRegularFile(path)) {
+    boolean local = path != null && Files.isRegularFile(path);
+    if (f != null && !f.yieldsToATail() || transcoded || !local && streamTail == null) {
       return f; // a structured document (JSON, YAML, CSV) is its head's: its text may quote anything
     }
-    long size = Files.size(path);
+    long size = local ? Files.size(path) : streamSize;
     if (size <= SAMPLE_BYTES || binary(sample)) {
       return f;
     }
     byte[] tail = new byte[SAMPLE_BYTES];
-    try (var ch = java.nio.channels.FileChannel.open(path)) {
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(tail);
-      long pos = size - SAMPLE_BYTES;
-      while (b.hasRemaining()) {
-        int n = ch.read(b, pos + b.position());
-        if (n < 0) {
-          break;
+    if (local) {
+      try (var ch = java.nio.channels.FileChannel.open(path)) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(tail);
+        long pos = size - SAMPLE_BYTES;
+        while (b.hasRemaining()) {
+          int n = ch.read(b, pos + b.position());
+          if (n < 0) {
+            break;
+          }
         }
       }
+    } else {
+      streamTail.readFully(size - SAMPLE_BYTES, tail);
     }
     // from the first whole line of the tail
     int start = 0;
@@ -229,7 +266,7 @@ public final class OpenedInput implements AutoCloseable {
       start++;
     }
     byte[] lines = java.util.Arrays.copyOfRange(tail, Math.min(start + 1, tail.length), tail.length);
-    FormatRegistry.Sniffed last = formats.sniffTail(new Sample(path.getFileName().toString(), lines, lines.length));
+    FormatRegistry.Sniffed last = formats.sniffTail(new Sample(name, lines, lines.length));
     return last != null && (head == null || last.score() > head.score()) ? last.format() : f;
   }
 

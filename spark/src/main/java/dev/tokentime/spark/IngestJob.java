@@ -151,7 +151,10 @@ public final class IngestJob implements Callable<Integer> {
     for (Row s : sourceRows) {
       if (s.isNullAt(s.fieldIndex("format"))) {
         skipped++;
-        log.println("tokentime: skipped " + s.getAs("path") + " (no format recognises it)");
+        String c = s.getAs("compression");
+        log.println("tokentime: skipped " + s.getAs("path") + " ("
+            + (c != null && c.startsWith(FileParser.REFUSED) ? c.substring(FileParser.REFUSED.length())
+                : "no format recognises it") + ")");
       } else {
         kept.add(s);
       }

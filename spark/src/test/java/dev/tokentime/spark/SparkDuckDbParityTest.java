@@ -74,6 +74,39 @@ class SparkDuckDbParityTest {
     assertTrue(String.valueOf(reasons.get(0).get(0)).contains("token ts_ns out of range"), reasons.toString());
   }
 
+  /**
+   * Files as users hand them over read as the CLI reads them (one OpenedInput for both): UTF-16
+   * with its byte order mark, a JSON document after a UTF-8 one, a gzip'd log, a log platform's
+   * JSON download; a zip archive skipped, as the CLI refuses it. The same sources rows, content
+   * hashes included (the Spark job read UTF-16 as bytes, sniffed a BOM'd document as nothing, and
+   * hashed the compressed bytes).
+   */
+  @Test
+  void filesAsUsersHandThemOverReadAsTheCliReadsThem() throws Exception {
+    Path dir = SparkTests.tempDir("handed");
+    Path in = Files.createDirectories(dir.resolve("in"));
+    Path samples = SparkTests.root().resolve("sample-logs");
+    String log = Files.readString(samples.resolve("wrapped/ci-runner.log"));
+    Files.write(in.resolve("utf16.log"), ("\ufeff" + log).getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+    Files.write(in.resolve("bom.json"), ("\ufeff" + Files.readString(samples.resolve("peers/genai-perf/profile_export.json")))
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    try (var gz = new java.util.zip.GZIPOutputStream(Files.newOutputStream(in.resolve("stern.log.gz")))) {
+      gz.write(Files.readAllBytes(samples.resolve("wrapped/stern.log")));
+    }
+    Files.copy(samples.resolve("wrapped/gcloud-logging-read.json"), in.resolve("gcloud.json"));
+    Files.write(in.resolve("logs.zip"), new byte[] {'P', 'K', 3, 4, 20, 0, 0, 0, 8, 0});
+    Path db = dir.resolve("duck.duckdb");
+    SparkTests.cli("ingest", "--db", db.toString(), in.toString());
+    Path lake = dir.resolve("lake");
+    SparkTests.ingest(lake, in.toString());
+    SparkSession spark = SparkTests.session();
+    SparkViews.registerLake(spark, lake.toUri().toString());
+    String sql = "SELECT format, compression, sha256, lines, records, other_lines, rejected FROM sources ORDER BY format, lines";
+    List<List<Object>> duck = SparkTests.duck(db, sql);
+    assertEquals(4, duck.size(), duck.toString());
+    assertSame("sources", duck, rows(spark.sql(sql).collectAsList()));
+  }
+
   static void compare(Path dir, String... inputs) throws Exception {
     Path db = dir.resolve("duck.duckdb");
     List<String> args = new ArrayList<>(List.of("ingest", "--db", db.toString()));
