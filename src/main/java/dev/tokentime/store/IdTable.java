@@ -1,6 +1,5 @@
 package dev.tokentime.store;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,7 +11,7 @@ import java.util.List;
  * <p>Kept in a few primitive arrays and byte chunks instead of a map of objects, because one
  * vLLM log of a day at a high rate names millions of requests in one scope: a {@code HashMap}
  * of entries costs about 150 bytes an id in four objects (out of the launcher's heap at 3 M ids,
- * the collector busy scanning them); here an id costs its UTF-8 bytes and about 40 bytes in
+ * the collector busy scanning them); here an id costs its characters and about 40 bytes in
  * arrays the collector never walks. Lookups are exact (ids compared byte for byte, never by hash
  * alone): a crafted or unlucky hash can cost a probe, never a wrong request.
  */
@@ -37,7 +36,11 @@ final class IdTable {
   /** Open addressing: entry index + 1, 0 for an empty slot; at most half full. */
   private int[] slots = new int[32];
 
-  /** The ids' UTF-8 bytes, in chunks (a long id gets a chunk of its own). */
+  /**
+   * The ids' bytes, in chunks (a long id gets a chunk of its own): an id of ASCII characters a
+   * byte each, any other id its UTF-16 code units two bytes each, its length stored negated (not
+   * UTF-8: it writes a lone surrogate as '?', and two ids would be one).
+   */
   private final List<byte[]> chunks = new ArrayList<>();
   /** The chunk short ids are appended to, and how much of it is used. */
   private int current = -1;
@@ -50,14 +53,14 @@ final class IdTable {
   /** The entry of this id, or -1. */
   int find(String id) {
     int h = hash(id);
-    byte[] utf8 = ascii(id) ? null : id.getBytes(StandardCharsets.UTF_8);
+    boolean ascii = ascii(id);
     int mask = slots.length - 1;
     for (int s = h & mask; ; s = (s + 1) & mask) {
       int e = slots[s] - 1;
       if (e < 0) {
         return -1;
       }
-      if (hashes[e] == h && sameId(e, id, utf8)) {
+      if (hashes[e] == h && sameId(e, id, ascii)) {
         return e;
       }
     }
@@ -73,13 +76,23 @@ final class IdTable {
     }
     int e = size++;
     int h = hash(id);
-    byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
+    boolean ascii = ascii(id);
+    byte[] bytes = new byte[ascii ? id.length() : 2 * id.length()];
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      if (ascii) {
+        bytes[i] = (byte) c;
+      } else {
+        bytes[2 * i] = (byte) (c >> 8);
+        bytes[2 * i + 1] = (byte) c;
+      }
+    }
     keys[e] = key;
     hashes[e] = h;
     flags[e] = stub ? STUB : 0;
     lines[e] = lineNo == null ? NO_LINE : lineNo;
-    idRefs[e] = store(utf8);
-    idLens[e] = utf8.length;
+    idRefs[e] = store(bytes);
+    idLens[e] = ascii ? id.length() : -id.length();
     setSource(e, sourceId);
     int mask = slots.length - 1;
     int s = h & mask;
@@ -164,37 +177,36 @@ final class IdTable {
     return true;
   }
 
-  private boolean sameId(int e, String id, byte[] utf8) {
+  private boolean sameId(int e, String id, boolean ascii) {
     int len = idLens[e];
-    byte[] chunk = chunks.get((int) (idRefs[e] >>> 32));
-    int off = (int) idRefs[e];
-    if (utf8 != null) {
-      return Arrays.equals(utf8, 0, utf8.length, chunk, off, off + len);
-    }
-    if (id.length() != len) {
+    if (len != (ascii ? id.length() : -id.length())) {
       return false;
     }
-    for (int i = 0; i < len; i++) {
-      if (chunk[off + i] != (byte) id.charAt(i)) {
+    byte[] chunk = chunks.get((int) (idRefs[e] >>> 32));
+    int off = (int) idRefs[e];
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      if (ascii ? chunk[off + i] != (byte) c
+          : chunk[off + 2 * i] != (byte) (c >> 8) || chunk[off + 2 * i + 1] != (byte) c) {
         return false;
       }
     }
     return true;
   }
 
-  private long store(byte[] utf8) {
-    if (utf8.length > CHUNK / 16) {
-      chunks.add(utf8); // a chunk of its own (the array is this table's: made by add)
+  private long store(byte[] bytes) {
+    if (bytes.length > CHUNK / 16) {
+      chunks.add(bytes); // a chunk of its own (the array is this table's: made by add)
       return (long) (chunks.size() - 1) << 32;
     }
-    if (current < 0 || chunkUsed + utf8.length > CHUNK) {
+    if (current < 0 || chunkUsed + bytes.length > CHUNK) {
       chunks.add(new byte[CHUNK]);
       current = chunks.size() - 1;
       chunkUsed = 0;
     }
-    System.arraycopy(utf8, 0, chunks.get(current), chunkUsed, utf8.length);
+    System.arraycopy(bytes, 0, chunks.get(current), chunkUsed, bytes.length);
     long ref = ((long) current << 32) | chunkUsed;
-    chunkUsed += utf8.length;
+    chunkUsed += bytes.length;
     return ref;
   }
 

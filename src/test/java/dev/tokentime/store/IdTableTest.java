@@ -63,6 +63,11 @@ class IdTableTest {
     ids.add("r\u00e9quest-\u00e9".replace("é", "e\u0301")); // the same text, decomposed: another id
     ids.add("请求-1");
     ids.add("");
+    // lone surrogates (UTF-8 would write each as '?': three ids one)
+    ids.add("id-\uD800");
+    ids.add("id-\uDC00");
+    ids.add("id-?");
+    ids.add("id-\uD83D\uDE00"); // a pair: an emoji
     IdTable t = new IdTable();
     for (int i = 0; i < ids.size(); i++) {
       assertEquals(-1, t.find(ids.get(i)), "not yet added: " + i);
