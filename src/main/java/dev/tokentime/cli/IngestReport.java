@@ -17,6 +17,8 @@ final class IngestReport implements IngestService.Listener {
   private final PrintWriter progress;
   /** The database as the hint after rejects names it ("--db x.duckdb "), or "" when unknown. */
   private String dbOption = "";
+  /** Runs named after an ingest; more are elided in the middle. */
+  static final int MAX_RUNS_NAMED = 40;
   private int progressWidth;
   private final java.util.Map<String, Eta> etas = new java.util.HashMap<>();
 
@@ -154,8 +156,13 @@ final class IngestReport implements IngestService.Listener {
           + " of \"" + c.invariant() + "\" (SELECT * FROM " + c.view() + ")");
     }
     if (!result.runs().isEmpty()) {
-      out.println("derived " + result.runs().size() + " run" + (result.runs().size() == 1 ? "" : "s")
-          + ": " + String.join(", ", result.runs().stream().sorted(dev.tokentime.output.Values.NATURAL).toList()));
+      List<String> runs = result.runs().stream().sorted(dev.tokentime.output.Values.NATURAL).toList();
+      // a file of a thousand runs would print a thousand names: the first and last few, and where the rest are
+      String names = runs.size() <= MAX_RUNS_NAMED ? String.join(", ", runs)
+          : String.join(", ", runs.subList(0, MAX_RUNS_NAMED - 5)) + ", … (" + (runs.size() - MAX_RUNS_NAMED + 2)
+              + " more: tokentime query " + dbOption + "\"SELECT run FROM runs\"), "
+              + String.join(", ", runs.subList(runs.size() - 3, runs.size()));
+      out.println("derived " + runs.size() + " run" + (runs.size() == 1 ? "" : "s") + ": " + names);
     }
     out.flush();
   }

@@ -19,22 +19,24 @@ final class IdTable {
   private static final long NO_LINE = Long.MIN_VALUE;
   private static final byte STUB = 1;
   private static final byte HAS_TOKENS = 2;
+  /** The largest chunk; the first of a table is small (one table per run: a file of 1,000 runs has 1,000). */
   private static final int CHUNK = 1 << 20;
+  private static final int FIRST_CHUNK = 256;
 
   // per entry, in insertion order
-  private long[] keys = new long[16];
-  private long[] lines = new long[16];
-  private byte[] flags = new byte[16];
-  private int[] hashes = new int[16];
-  private long[] idRefs = new long[16];
-  private int[] idLens = new int[16];
+  private long[] keys = new long[4];
+  private long[] lines = new long[4];
+  private byte[] flags = new byte[4];
+  private int[] hashes = new int[4];
+  private long[] idRefs = new long[4];
+  private int[] idLens = new int[4];
   /** The source of every entry while they all share one; an array once they differ. */
   private int soleSource = Integer.MIN_VALUE;
   private int[] sources;
   private int size;
 
   /** Open addressing: entry index + 1, 0 for an empty slot; at most half full. */
-  private int[] slots = new int[32];
+  private int[] slots = new int[8];
 
   /**
    * The ids' bytes, in chunks (a long id gets a chunk of its own): an id of ASCII characters a
@@ -44,7 +46,7 @@ final class IdTable {
   private final List<byte[]> chunks = new ArrayList<>();
   /** The chunk short ids are appended to, and how much of it is used. */
   private int current = -1;
-  private int chunkUsed = CHUNK;
+  private int chunkUsed;
 
   int size() {
     return size;
@@ -128,10 +130,10 @@ final class IdTable {
   }
 
   /** A stub's request row arrived: it is a request of that source and line now. */
-  void adopt(int e, int sourceId, long lineNo) {
+  void adopt(int e, int sourceId, Long lineNo) {
     flags[e] &= ~STUB;
     setSource(e, sourceId);
-    lines[e] = lineNo;
+    lines[e] = lineNo == null ? NO_LINE : lineNo;
   }
 
   private void setSource(int e, int sourceId) {
@@ -143,8 +145,9 @@ final class IdTable {
       if (soleSource == sourceId) {
         return;
       }
-      sources = new int[keys.length];
-      Arrays.fill(sources, 0, size, soleSource);
+      int[] filled = new int[keys.length];
+      Arrays.fill(filled, 0, size, soleSource);
+      sources = filled;
     }
     sources[e] = sourceId;
   }
@@ -199,8 +202,10 @@ final class IdTable {
       chunks.add(bytes); // a chunk of its own (the array is this table's: made by add)
       return (long) (chunks.size() - 1) << 32;
     }
-    if (current < 0 || chunkUsed + bytes.length > CHUNK) {
-      chunks.add(new byte[CHUNK]);
+    if (current < 0 || chunkUsed + bytes.length > chunks.get(current).length) {
+      // each chunk twice the last, up to CHUNK: a table of a few ids stays a few hundred bytes
+      int size = current < 0 ? FIRST_CHUNK : Math.min(CHUNK, 2 * chunks.get(current).length);
+      chunks.add(new byte[Math.max(size, bytes.length)]);
       current = chunks.size() - 1;
       chunkUsed = 0;
     }

@@ -36,19 +36,25 @@ final class KeyRegistry {
     final long key;
     private final IdTable table;
     private final int index;
+    /** Where the id was first seen, as the table had it when the entry was made (under the lock). */
+    private final int sourceId;
+    private final Long lineNo;
 
+    /** Made under the registry's lock: the writers read it outside. */
     Entry(IdTable table, int index) {
       this.table = table;
       this.index = index;
       this.key = table.key(index);
+      this.sourceId = table.source(index);
+      this.lineNo = table.line(index);
     }
 
     int sourceId() {
-      return table.source(index);
+      return sourceId;
     }
 
     Long lineNo() {
-      return table.line(index);
+      return lineNo;
     }
   }
 
@@ -179,12 +185,17 @@ final class KeyRegistry {
           long line = rs.getLong(4);
           Long lineNo = rs.wasNull() ? null : line;
           String id = rs.getString(1);
-          // a stored run has each id once (ingest rejects duplicates); a second row is no entry
-          if (ids.find(id) < 0) {
-            int e = ids.add(id, rs.getLong(2), rs.getBoolean(5), rs.getInt(3), lineNo);
-            if (rs.getBoolean(6)) {
-              ids.setHasTokens(e);
-            }
+          boolean stub = rs.getBoolean(5);
+          int e = ids.find(id);
+          if (e < 0) {
+            e = ids.add(id, rs.getLong(2), stub, rs.getInt(3), lineNo);
+          } else if (ids.stub(e) && !stub) {
+            // a stub a file adopted keeps its row (same key) until the derive step merges them:
+            // the request row is the id's entry, or a later copy would pass for the adoption
+            ids.adopt(e, rs.getInt(3), lineNo);
+          }
+          if (rs.getBoolean(6)) {
+            ids.setHasTokens(e);
           }
         }
       }

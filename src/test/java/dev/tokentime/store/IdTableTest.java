@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.testing.TestDb;
+import java.nio.file.Path;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
@@ -81,6 +84,31 @@ class IdTableTest {
     assertEquals(-1, t.find("请求-2"));
   }
 
+  /**
+   * A stub's id adopted by a request row keeps both rows (one key) until the derive step: an id
+   * table loaded from the database takes the request row as the id's entry, so a later copy of
+   * the request is a duplicate, not a second adoption (found by review: two rows of one key).
+   */
+  @Test
+  void aLoadedTableTakesTheRequestRowOverItsStub(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path tokens = t.write("r/T.jsonl", "{\"request_id\":\"X\",\"seq\":0,\"ts_ns\":1733140800500000000}\n");
+      Path other = t.write("r/M.jsonl", "{\"request_id\":\"Y\",\"arrival_ns\":1733140800000000000,"
+          + "\"finished_ns\":1733140801000000000}\n");
+      t.ingest(tokens, other);
+      Path request = t.write("r/R.jsonl", "{\"request_id\":\"X\",\"arrival_ns\":1733140800000000000,"
+          + "\"finished_ns\":1733140801000000000}\n");
+      Path copy = t.write("r/S.jsonl", "{\"request_id\":\"X\",\"arrival_ns\":1733140800100000000,"
+          + "\"finished_ns\":1733140801100000000}\n");
+      // M replaced clears the registry: X's table is loaded again while R's adoption is stored
+      var r = t.ingest(new IngestOptions(List.of(request.toString(), other.toString(), copy.toString()), null, null,
+          true, false, false, null, null, null, 1));
+      assertEquals(1L, r.files().get(2).rejected(), r.toString());
+      assertEquals(List.of(List.of("X", 1L), List.of("Y", 1L)),
+          t.rows("SELECT request_id, count(*) FROM requests GROUP BY ALL ORDER BY 1"));
+    }
+  }
+
   @Test
   void aStubAdoptedTakesItsRowsSourceAndLineAndKeepsItsKey() {
     IdTable t = new IdTable();
@@ -89,7 +117,7 @@ class IdTableTest {
     assertTrue(t.stub(a));
     assertFalse(t.hasTokens(a));
     t.setHasTokens(a);
-    t.adopt(a, 2, 9);
+    t.adopt(a, 2, 9L);
     assertFalse(t.stub(a));
     assertTrue(t.hasTokens(a));
     assertEquals(2, t.source(a));

@@ -459,7 +459,7 @@ public final class SpecParser {
   private Held held;
 
   /** Lines a wrapped record may span, its first included. */
-  static final int MAX_PIECES = 4;
+  static final int MAX_PIECES = 8;
 
   /**
    * Whether the line just read is the rest of the held one: a terminal or a paste wrapped a long

@@ -460,7 +460,8 @@ class VllmLogFormatTest {
     assertEquals(1, p.sink.records);
     assertEquals(1, p.sink.other, "garbage text is an other line");
     assertEquals(List.of(2L, 3L, 4L, 5L, 7L), p.sink.rejects.stream().map(r -> r.lineNo()).toList());
-    assertTrue(p.sink.rejects.get(0).reason().startsWith("invalid UTF-8"), p.sink.rejects.get(0).reason());
+    // a byte that is not UTF-8 where the line is cut (a character cut in two): its cut is named
+    assertTrue(p.sink.rejects.get(0).reason().startsWith("truncated: a stats line"), p.sink.rejects.get(0).reason());
     assertTrue(p.sink.rejects.get(1).reason().startsWith("not text: control character U+0000"));
     assertTrue(p.sink.rejects.get(2).reason().startsWith("not a valid time"), p.sink.rejects.get(2).reason());
     assertEquals("stats line: field Running: not a number: \"many reqs\"", p.sink.rejects.get(3).reason());
@@ -556,7 +557,7 @@ class VllmLogFormatTest {
 
   /**
    * A stats line a terminal wrapped at its width: its rest, with no header of its own and no wider
-   * than the first piece, is joined to it (up to four pieces, the middle ones as wide as the
+   * than the first piece, is joined to it (up to eight pieces, the middle ones as wide as the
    * first); a cut line whose next line is no rest stays a reject.
    */
   @Test
@@ -579,6 +580,26 @@ class VllmLogFormatTest {
     assertEquals(List.of(6L, 7L, 9L), p.sink.rejects.stream().map(r -> r.lineNo()).toList(),
         "followed by a line of its own, by no rest, by the end of the file");
     assertEquals(4, p.sink.other, "three pieces, and a line that is no rest");
+  }
+
+  /**
+   * An 80-column terminal wraps a long stats line (kubectl's time and a V0 line with its swap and
+   * CPU cache figures: 340 characters) over five pieces: joined (up to eight), not a truncated
+   * reject of its first.
+   */
+  @Test
+  void aStatsLineWrappedOverFivePiecesIsOneLine() throws Exception {
+    String line = "2025-02-01T06:36:05.123456789Z INFO 02-01 06:36:05 metrics.py:455] Avg prompt throughput: 382.6 tokens/s,"
+        + " Avg generation throughput: 118.5 tokens/s, Running: 35 reqs, Swapped: 0 reqs, Pending: 115 reqs, GPU KV cache"
+        + " usage: 99.0%, CPU KV cache usage: 0.0%, Prefix cache hit rate: GPU: 12.5%, CPU: 0.0%, Avg time/tok: 149.4 ms.";
+    String text = wrapped(line, 80);
+    assertEquals(5, text.lines().count());
+    Parse p = Parse.text(LOG, text, Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of(1L), p.full.stats.stream().map(r -> r.lineNo).toList());
+    assertEquals(List.of(35, 115), List.of(p.full.stats.get(0).running, p.full.stats.get(0).waiting));
+    assertEquals(0.99, p.full.stats.get(0).kvUsage, 1e-12);
+    assertEquals(4, p.sink.other, "its four pieces after the first");
   }
 
   /** The line as a terminal of this width shows it: pieces of the width, each on a line. */
