@@ -4,9 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
@@ -24,37 +21,39 @@ import java.util.regex.Pattern;
  * timestamp}, {@code resource.labels.pod_name}; Azure's, Datadog's or Kibana's JSON downloads with
  * the column names {@link CsvLogExport} knows). A container of log lines, undone before any
  * format sees the file, as the CSV downloads are: read as it is, a document of events was
- * "cannot tell the format".
+ * "cannot tell the format". Pages of a pagination appended to one file (an empty first page
+ * included) are read in turn.
  *
  * <p>Each event becomes the line {@link CsvLogExport} gives a record: its time as RFC 3339, its
  * stream or pod as {@code [pod/NAME]}, its message. The lines given are the document's lines: an
  * event's line is given at the line its object starts on, the lines around it (the document's
- * brackets, the event's other fields) blank, so a reject names the line of its event. In a
- * document written on one line (or events sharing a line) the events are given one a line, in
- * order, after it. An event with no message is given as its JSON on one line, for the formats to
- * read or name. A document that ends inside an event (a download cut short) or stops being JSON
- * is said once, like a cut gzip: the events before it are read.
+ * brackets, the event's other fields) blank, so a reject names the line of its event. A message's
+ * own newlines take the lines its event spans; more than those are folded into its last one as
+ * {@code \n}, as the document writes them. In a document written on one line (or events sharing
+ * a line) the events are given one a line, in order, after it. An event with no message is a
+ * blank line. Events are read as a stream, field by field: only the few values a line needs are
+ * kept, whatever an event holds besides. A document that ends before it closes (a download cut
+ * short) or stops being JSON is said once, like a cut gzip: the events before it are read.
  */
 public final class JsonLogExport extends InputStream {
   /** How far the start of a file is looked at for a document of log events. */
   private static final int HEAD_BYTES = 1 << 16;
+  /** The longest value read: a longer one (a prompt of 16 M characters) is no log line. */
+  static final int MAX_VALUE_CHARS = 16 << 20;
   private static final JsonFactory JSON = JsonFactory.builder()
-      // a message may be long (a prompt logged whole); one over this is a broken document
-      .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(64 << 20).build())
+      .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_VALUE_CHARS).build())
       // the file's stream stays open at the document's end: its content hash reads on to the end
       .disable(com.fasterxml.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE)
       .build();
-  private static final ObjectMapper MAPPER = new ObjectMapper(JSON);
   private static final Pattern NOT_IN_NAME = Pattern.compile("[\\s\\]]");
 
-  /** The document's shapes: where its events are. */
-  enum Shape {
-    /** {"events": [ {…}, … ]}: CloudWatch's get-log-events and filter-log-events. */
-    EVENTS,
-    /** {"results": [ [ {"field": …, "value": …}, … ], … ]}: Logs Insights' get-query-results. */
-    INSIGHTS,
-    /** [ {…}, … ]: gcloud's, and other platforms' arrays of entries. */
-    ARRAY
+  /** Every name an event's line may take a value from (a dotted name is a path into it). */
+  private static final java.util.Set<String> WANTED = new java.util.HashSet<>();
+
+  static {
+    WANTED.addAll(CsvLogExport.MESSAGE);
+    WANTED.addAll(CsvLogExport.TIME);
+    WANTED.addAll(CsvLogExport.WHO);
   }
 
   /**
@@ -66,108 +65,193 @@ public final class JsonLogExport extends InputStream {
     PushbackInputStream check = new PushbackInputStream(in, HEAD_BYTES);
     byte[] head = check.readNBytes(HEAD_BYTES);
     check.unread(head);
-    Shape shape = shape(head);
-    if (shape == null) {
+    if (!isExport(head)) {
       return check;
     }
     check.skipNBytes(OpenedInput.utf8BomLength(head));
-    return new JsonLogExport(check, shape, onCut);
+    return new JsonLogExport(check, onCut);
   }
 
-  /** The shape of a document of log events that {@code head} starts, or null for anything else. */
-  static Shape shape(byte[] head) {
+  /**
+   * Whether {@code head} starts a document of log events: its first event (after any empty
+   * pages) names a message and a time under the CSV downloads' names, and no field of measured
+   * data (a tool's document of requests may have a "message" of its own). A first event longer
+   * than the head is judged by the names it shows in it.
+   */
+  static boolean isExport(byte[] head) {
     int i = OpenedInput.utf8BomLength(head);
     while (i < head.length && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) {
       i++;
     }
     if (i >= head.length || head[i] != '{' && head[i] != '[') {
-      return null;
+      return false;
     }
+    java.util.Set<String> names = new java.util.HashSet<>();
     try (JsonParser p = JSON.createParser(head, i, head.length - i)) {
-      JsonToken root = p.nextToken();
-      if (root == JsonToken.START_ARRAY) {
-        return p.nextToken() == JsonToken.START_OBJECT && isEvent(p.readValueAsTree()) ? Shape.ARRAY : null;
-      }
-      // the root object's fields, in order, up to the first array of events
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken value = p.nextToken();
-        if (value == JsonToken.START_ARRAY && (name.equals("events") || name.equals("results"))) {
-          JsonToken first = p.nextToken();
-          if (name.equals("events") && first == JsonToken.START_OBJECT) {
-            return isEvent(p.readValueAsTree()) ? Shape.EVENTS : null;
-          }
-          if (name.equals("results") && first == JsonToken.START_ARRAY) {
-            return isEvent(insightsRow(p.readValueAsTree())) ? Shape.INSIGHTS : null;
-          }
-          return null;
+      JsonToken root;
+      while ((root = p.nextToken()) != null) {
+        Boolean found = firstEvent(p, root, names);
+        if (found != null) {
+          return found && isEvent(names);
         }
-        p.skipChildren();
       }
     } catch (IOException | RuntimeException e) {
-      return null; // not JSON, or its first event is longer than the look: read as it is
+      // the head ends inside the first event (a long prompt): judged by the names it showed
+      return !names.isEmpty() && isEvent(names);
     }
-    return null;
+    return false;
   }
 
   /**
-   * An entry of a log platform: a message and a time under the names the CSV downloads use, and
-   * no field of measured data (a tool's document of requests may have a "message" of its own).
+   * At a root value's first token: the names of its first event into {@code names} and true;
+   * false when it is no document of events; null when it holds none (an empty page: look on).
    */
-  static boolean isEvent(Object tree) {
-    if (!(tree instanceof ObjectNode o)) {
+  private static Boolean firstEvent(JsonParser p, JsonToken root, java.util.Set<String> names) throws IOException {
+    if (root == JsonToken.START_ARRAY) {
+      JsonToken first = p.nextToken();
+      if (first == JsonToken.END_ARRAY) {
+        return null;
+      }
+      if (first != JsonToken.START_OBJECT) {
+        return false;
+      }
+      readEvent(p, first, names, null);
+      return true;
+    }
+    if (root != JsonToken.START_OBJECT) {
       return false;
     }
-    for (java.util.Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
-      String n = it.next();
-      if (n.equals("request_id") || n.endsWith("_ns") || n.equals("seq")) {
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken value = p.nextToken();
+      if (value == JsonToken.START_ARRAY && (name.equals("events") || name.equals("results"))) {
+        JsonToken first = p.nextToken();
+        if (first == JsonToken.END_ARRAY) {
+          skipRest(p); // an empty page (a pagination's first): its tokens, then the next page
+          return null;
+        }
+        if (name.equals("events") ? first != JsonToken.START_OBJECT : first != JsonToken.START_ARRAY) {
+          return false;
+        }
+        readEvent(p, first, names, null);
+        return true;
+      }
+      p.skipChildren();
+    }
+    return false;
+  }
+
+  /** The rest of an object whose array of events has ended. */
+  private static void skipRest(JsonParser p) throws IOException {
+    JsonToken t;
+    while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+      p.nextToken();
+      p.skipChildren();
+    }
+    if (t != JsonToken.END_OBJECT) {
+      throw new IOException("Unexpected end-of-input after the events");
+    }
+  }
+
+  /** An entry of a log platform: a message and a time, and no field of measured data. */
+  static boolean isEvent(java.util.Set<String> names) {
+    for (String n : names) {
+      String last = n.substring(n.lastIndexOf('.') + 1);
+      if (last.equals("request_id") || last.endsWith("_ns") || last.equals("seq")) {
         return false;
       }
     }
-    return find(o, CsvLogExport.MESSAGE) != null && find(o, CsvLogExport.TIME) != null;
+    return CsvLogExport.MESSAGE.stream().anyMatch(names::contains) && CsvLogExport.TIME.stream().anyMatch(names::contains);
   }
 
-  /** A Logs Insights row ([{"field": "@timestamp", "value": …}, …]) as one object. */
-  static ObjectNode insightsRow(Object tree) {
-    ObjectNode o = MAPPER.createObjectNode();
-    if (tree instanceof JsonNode row && row.isArray()) {
-      for (JsonNode cell : row) {
-        if (cell.path("field").isTextual() && cell.has("value")) {
-          o.set(cell.get("field").asText(), cell.get("value"));
+  /**
+   * Reads one event from its first token ({ of an entry, [ of a Logs Insights row of {"field",
+   * "value"} cells) to its last, as a stream: every scalar's dotted name into {@code names} (when
+   * given), the values a line needs into {@code values} (when given); arrays inside it skipped.
+   */
+  private static void readEvent(JsonParser p, JsonToken start, java.util.Set<String> names,
+      java.util.Map<String, String> values) throws IOException {
+    if (start == JsonToken.START_ARRAY) {
+      JsonToken t;
+      while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+        if (t == null) {
+          throw new IOException("Unexpected end-of-input in an event");
+        }
+        if (t != JsonToken.START_OBJECT) {
+          p.skipChildren();
+          continue;
+        }
+        String field = null;
+        String value = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String n = p.currentName();
+          JsonToken v = p.nextToken();
+          if (v.isScalarValue() && n.equals("field")) {
+            field = p.getText();
+          } else if (v.isScalarValue() && n.equals("value")) {
+            value = v == JsonToken.VALUE_NULL ? null : p.getText();
+          } else {
+            p.skipChildren();
+          }
+        }
+        if (field != null) {
+          if (names != null) {
+            names.add(field);
+          }
+          if (values != null && value != null && WANTED.contains(field)) {
+            values.put(field, value);
+          }
+        }
+      }
+      return;
+    }
+    java.util.ArrayDeque<String> path = new java.util.ArrayDeque<>();
+    while (true) {
+      JsonToken t = p.nextToken();
+      if (t == JsonToken.END_OBJECT) {
+        if (path.isEmpty()) {
+          return;
+        }
+        path.removeLast();
+        continue;
+      }
+      if (t == null) {
+        throw new IOException("Unexpected end-of-input in an event");
+      }
+      if (t != JsonToken.FIELD_NAME) {
+        throw new IOException("Unexpected token " + t + " in an event");
+      }
+      String name = path.isEmpty() ? p.currentName() : String.join(".", path) + "." + p.currentName();
+      JsonToken v = p.nextToken();
+      if (v == JsonToken.START_OBJECT) {
+        path.addLast(p.currentName());
+      } else if (v == JsonToken.START_ARRAY) {
+        p.skipChildren();
+      } else {
+        if (names != null) {
+          names.add(name);
+        }
+        if (values != null && v != JsonToken.VALUE_NULL && WANTED.contains(name)) {
+          values.put(name, p.getText());
         }
       }
     }
-    return o;
-  }
-
-  /** The first of {@code names} (a dotted name is a path, or a key with dots) with a scalar value. */
-  private static JsonNode find(ObjectNode o, List<String> names) {
-    for (String n : names) {
-      JsonNode v = o.get(n);
-      if (v == null && n.indexOf('.') > 0) {
-        v = o.at("/" + n.replace(".", "/"));
-      }
-      if (v != null && v.isValueNode() && !v.isNull()) {
-        return v;
-      }
-    }
-    return null;
   }
 
   private final JsonParser parser;
-  private final Shape shape;
   private final Consumer<String> onCut;
-  /** Inside the root object's array of events (or the root array); false between documents. */
+  /** Inside a root value's array of events; false between documents. */
   private boolean inEvents;
+  /** The root value being read is an object (its rest follows its events). */
+  private boolean inObject;
   private boolean done;
   /** Lines given so far. */
   private long given;
   private byte[] pending;
   private int at;
 
-  private JsonLogExport(InputStream in, Shape shape, Consumer<String> onCut) throws IOException {
+  private JsonLogExport(InputStream in, Consumer<String> onCut) throws IOException {
     this.parser = JSON.createParser(in);
-    this.shape = shape;
     this.onCut = onCut;
   }
 
@@ -199,16 +283,20 @@ public final class JsonLogExport extends InputStream {
     parser.close();
   }
 
-  /** The next event's lines (or the blank lines up to the document's end); false at the end. */
+  /** The next event's lines (or blank lines up to a document's end); false at the end. */
   private boolean next() throws IOException {
     long from = -1;
     try {
       while (true) {
         JsonToken t = parser.nextToken();
         if (t == null) {
-          return false;
+          // the document's last lines (blank ones after it are lines too)
+          var end = parser.currentLocation();
+          blanksTo(end.getColumnNr() <= 1 ? end.getLineNr() - 1 : end.getLineNr());
+          return pending.length > 0;
         }
         if (!inEvents) {
+          inObject = t == JsonToken.START_OBJECT;
           inEvents = enterEvents(t);
           if (!inEvents) {
             return blanksTo(parser.currentLocation().getLineNr());
@@ -217,8 +305,8 @@ public final class JsonLogExport extends InputStream {
         }
         if (t == JsonToken.END_ARRAY) {
           inEvents = false;
-          if (shape != Shape.ARRAY) {
-            skipToRootEnd();
+          if (inObject) {
+            skipRest(parser);
           }
           return blanksTo(parser.currentLocation().getLineNr());
         }
@@ -226,104 +314,111 @@ public final class JsonLogExport extends InputStream {
           continue; // a number or a string among the events: no event
         }
         from = parser.currentTokenLocation().getLineNr();
-        JsonNode tree = parser.readValueAsTree();
+        java.util.Map<String, String> values = new java.util.HashMap<>();
+        readEvent(parser, t, null, values);
         long to = parser.currentTokenLocation().getLineNr();
-        give(from, to, line(shape == Shape.INSIGHTS ? insightsRow(tree) : tree, tree));
+        give(from, to, line(values));
         return true;
       }
     } catch (IOException | RuntimeException e) {
       long line = from > 0 ? from : Math.max(1, parser.currentLocation().getLineNr());
       // where the parser stopped, for a document that stops being JSON (an error page appended)
-      long at = e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null
+      long where = e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null
           ? Math.max(1, j.getLocation().getLineNr()) : line;
       String message = String.valueOf(e instanceof com.fasterxml.jackson.core.JsonProcessingException j
           ? j.getOriginalMessage() : e.getMessage());
-      String why = message.contains("end-of-input")
-          ? "the JSON export ends inside its event from line " + line + ", which is cut"
-          : "the JSON export stops being JSON at line " + at + " (" + message.lines().findFirst().orElse("") + ")";
+      String why;
+      if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+        why = String.format(java.util.Locale.ROOT, "the JSON export holds a value of more than %,d characters at line %d",
+            MAX_VALUE_CHARS, where)
+            + " (no log line is that long): the events after it are not read";
+      } else if (message.contains("end-of-input")) {
+        why = from > 0 ? "the JSON export ends inside its event from line " + from + ", which is cut"
+            : "the JSON export ends before its document closes (after line " + where + ")";
+      } else {
+        why = "the JSON export stops being JSON at line " + where + " (" + message.lines().findFirst().orElse("") + ")";
+      }
       onCut.accept(why);
       return false;
     }
   }
 
-  /** At a root value's first token: whether its events follow (the root array, or the root object's array of events). */
+  /** At a root value's first token: whether its events follow (an array of them, or an object's "events" or "results"). */
   private boolean enterEvents(JsonToken t) throws IOException {
     if (t == JsonToken.START_ARRAY) {
-      if (shape == Shape.ARRAY) {
-        return true;
-      }
-      parser.skipChildren();
-      return false;
+      return true;
     }
     if (t != JsonToken.START_OBJECT) {
       return false;
     }
-    String events = shape == Shape.INSIGHTS ? "results" : "events";
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       String name = parser.currentName();
       JsonToken value = parser.nextToken();
-      if (name.equals(events) && value == JsonToken.START_ARRAY) {
+      if ((name.equals("events") || name.equals("results")) && value == JsonToken.START_ARRAY) {
         return true;
       }
       parser.skipChildren();
     }
-    return false; // a root object with no events (the last page of a pagination)
+    return false; // a root object with no events
   }
 
-  /** After the array of events: the rest of the root object (its tokens and statistics). */
-  private void skipToRootEnd() throws IOException {
-    JsonToken t;
-    while ((t = parser.nextToken()) == JsonToken.FIELD_NAME) {
-      parser.nextToken();
-      parser.skipChildren();
-    }
-    if (t != JsonToken.END_OBJECT) {
-      throw new IOException("Unexpected end-of-input after the events");
-    }
-  }
-
-  /** One event as a line: its time, its stream or pod, and its message; its JSON when it has no message. */
-  private static String line(JsonNode event, JsonNode asWritten) {
-    if (!(event instanceof ObjectNode o)) {
-      return asWritten.toString();
-    }
-    JsonNode message = find(o, CsvLogExport.MESSAGE);
+  /** One event's line: its time, its stream or pod, and its message; blank when it has no message. */
+  private static String line(java.util.Map<String, String> values) {
+    String message = first(values, CsvLogExport.MESSAGE);
     if (message == null) {
-      return asWritten.toString();
+      return "";
     }
     String name = null;
-    JsonNode time = null;
+    String time = null;
     for (String n : CsvLogExport.TIME) {
-      JsonNode v = find(o, List.of(n));
-      if (v != null) {
+      if (values.get(n) != null) {
         name = n;
-        time = v;
+        time = values.get(n);
         break;
       }
     }
-    JsonNode who = find(o, CsvLogExport.WHO);
-    StringBuilder line = new StringBuilder();
-    String rfc3339 = time == null ? null : CsvLogExport.rfc3339(time.asText(), name);
+    String who = first(values, CsvLogExport.WHO);
+    StringBuilder line = new StringBuilder(message.length() + 64);
+    String rfc3339 = time == null ? null : CsvLogExport.rfc3339(time, name);
     if (rfc3339 != null) {
       line.append(rfc3339).append(' ');
     }
-    String w = who == null ? "" : who.asText().strip();
+    String w = who == null ? "" : who.strip();
     if (!w.isEmpty()) {
       line.append("[pod/").append(NOT_IN_NAME.matcher(w).replaceAll("_")).append("] ");
     }
-    String m = message.asText();
-    return line.append(m.endsWith("\n") ? m.substring(0, m.length() - 1) : m).toString();
+    return line.append(message.endsWith("\n") ? message.substring(0, message.length() - 1) : message).toString();
   }
 
-  /** An event's line given at its first line, and blank lines through its last. */
+  private static String first(java.util.Map<String, String> values, List<String> names) {
+    for (String n : names) {
+      if (values.get(n) != null) {
+        return values.get(n);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * An event's line given at its first line and blank lines through its last; a message's own
+   * newlines take those lines, the ones beyond them folded into the last as "\n".
+   */
   private void give(long from, long to, String text) {
-    StringBuilder out = new StringBuilder();
+    StringBuilder out = new StringBuilder(text.length() + 16);
     while (given + 1 < from) {
       out.append('\n');
       given++;
     }
-    out.append(text).append('\n');
-    given += 1 + text.chars().filter(c -> c == '\n').count();
+    long room = Math.max(1, to - given); // the lines this event may take
+    int nl = -1;
+    for (long i = 1; i < room && (nl = text.indexOf('\n', nl + 1)) >= 0; i++) {
+      // each newline within the room ends a line
+    }
+    int fold = room <= 1 ? 0 : nl < 0 ? text.length() : nl + 1;
+    String kept = text.substring(0, fold);
+    String folded = text.substring(fold);
+    out.append(kept).append(folded.replace("\n", "\\n")).append('\n');
+    given += 1 + kept.chars().filter(c -> c == '\n').count();
     while (given < to) {
       out.append('\n');
       given++;
@@ -333,13 +428,9 @@ public final class JsonLogExport extends InputStream {
   }
 
   private boolean blanksTo(long line) {
-    if (given >= line) {
-      pending = new byte[0];
-      at = 0;
-      return true;
-    }
-    pending = "\n".repeat((int) Math.min(Integer.MAX_VALUE - 8, line - given)).getBytes(StandardCharsets.US_ASCII);
-    given = line;
+    pending = given >= line ? new byte[0]
+        : "\n".repeat((int) Math.min(Integer.MAX_VALUE - 8, line - given)).getBytes(StandardCharsets.US_ASCII);
+    given = Math.max(given, line);
     at = 0;
     return true;
   }

@@ -102,21 +102,56 @@ class JsonLogExportTest {
     }
   }
 
+  /**
+   * The lines read are the document's lines, whatever the events hold (found by review): a
+   * message's newlines take its event's lines and fold beyond them (a request on line 5 was read
+   * as line 14); an empty first page (a pagination's) is a page; blank lines after the document
+   * are lines; an event's arrays are skipped, not built.
+   */
   @Test
-  void onlyALogPlatformsDocumentOfEventsIsOne() {
-    assertEquals(JsonLogExport.Shape.EVENTS, shape("\ufeff{\"events\": [{\"timestamp\": 1, \"message\": \"x\"}]}"));
-    assertEquals(JsonLogExport.Shape.EVENTS, shape("{\"searchedLogStreams\": [], \"events\": [{\"timestamp\": 1, \"message\": \"x\"}"));
-    assertEquals(JsonLogExport.Shape.ARRAY, shape("[{\"textPayload\": \"x\", \"timestamp\": \"2025-01-01T00:00:00Z\"}]"));
-    assertNull(shape("{\"events\": [1, 2]}"), "events that are no log events");
-    assertNull(shape("[{\"request_id\": \"a\", \"message\": \"x\", \"timestamp\": 1}]"), "a tool's requests");
-    assertNull(shape("{\"date\": \"20250101\", \"ttfts\": [0.1]}"), "vllm bench serve's result");
-    assertNull(shape("[{\"message\": \"x\"}]"), "no time");
-    assertNull(shape("INFO 05-12 07:54:39 [loggers.py:271] Engine 000: Avg prompt throughput: 0.0 tokens/s"));
-    assertNull(shape("{\"message\": \"a JSON line of a shipper\", \"timestamp\": 1}\n{\"message\": \"another\"}"),
-        "JSON lines (each its own envelope) are no document of events");
+  void theLinesReadAreTheDocumentsLines() throws Exception {
+    String stats = "(APIServer pid=1) INFO 05-12 07:54:39 [loggers.py:271] Engine 000: Avg prompt throughput: 0.0 tokens/s,"
+        + " Avg generation throughput: 60.0 tokens/s, Running: 8 reqs, Waiting: 0 reqs, GPU KV cache usage: 53.1%,"
+        + " Prefix cache hit rate: 0.0%";
+    String received = "(APIServer pid=1) INFO 05-12 07:54:40 [logger.py:49] Received request chatcmpl-9: params:"
+        + " SamplingParams(n=1, max_tokens=16), prompt_token_ids: [1, 2], lora_request: None.";
+    String doc = "{\"events\": [], \"nextForwardToken\": \"f/1\"}\n" // lines 1
+        + "{\"events\": [\n" // 2
+        + "{\"timestamp\": 1778572479312, \"message\": \"a note\\n  of three\\n  lines\\n\","
+        + " \"big\": [" + "1, ".repeat(100_000) + "1]},\n" // 3: three lines of text on one line of the file
+        + "{\"timestamp\": 1778572479312,\n \"message\": \"" + stats + "\"},\n" // 4-5
+        + "{\"timestamp\": 1778572480000, \"message\": \"" + received + "\"}\n" // 6
+        + "]}\n\n\n"; // 7, and two blank lines: 9 in all
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      var r = t.ingest(t.write("x/export.json", doc)).files().get(0);
+      assertEquals(List.of(9L, 2L, 0L), List.of(r.lines(), r.records(), r.rejected()));
+      assertEquals(List.of(4L), t.rows("SELECT line_no FROM engine_stats").stream()
+          .map(row -> ((Number) row.get(0)).longValue()).toList());
+      assertEquals(List.of(List.of("chatcmpl-9", 6L)), t.rows("SELECT request_id, line_no FROM requests"));
+    }
   }
 
-  private static JsonLogExport.Shape shape(String s) {
-    return JsonLogExport.shape(s.getBytes(StandardCharsets.UTF_8));
+  @Test
+  void onlyALogPlatformsDocumentOfEventsIsOne() {
+    assertEquals(true, export("\ufeff{\"events\": [{\"timestamp\": 1, \"message\": \"x\"}]}"));
+    assertEquals(true, export("{\"searchedLogStreams\": [], \"events\": [{\"timestamp\": 1, \"message\": \"x\""),
+        "a first event longer than the head: judged by the names it shows");
+    assertEquals(true, export("{\"events\": [], \"nextForwardToken\": \"f/1\"}\n{\"events\": [{\"timestamp\": 1,"
+        + " \"message\": \"x\"}]}"), "an empty first page");
+    assertEquals(true, export("[{\"textPayload\": \"x\", \"timestamp\": \"2025-01-01T00:00:00Z\"}]"));
+    assertEquals(true, export("{\"results\": [[{\"field\": \"@timestamp\", \"value\": \"2025-01-01 00:00:00.000\"},"
+        + " {\"field\": \"@message\", \"value\": \"x\"}]]}"));
+    assertEquals(false, export("{\"events\": [1, 2]}"), "events that are no log events");
+    assertEquals(false, export("[{\"request_id\": \"a\", \"message\": \"x\", \"timestamp\": 1}]"), "a tool's requests");
+    assertEquals(false, export("{\"date\": \"20250101\", \"ttfts\": [0.1]}"), "vllm bench serve's result");
+    assertEquals(false, export("{\"traceEvents\": [{\"name\": \"x\", \"ts\": 1}]}"), "a Chrome trace");
+    assertEquals(false, export("[{\"message\": \"x\"}]"), "no time");
+    assertEquals(false, export("{\"message\": \"a shipper's JSON line\", \"timestamp\": 1}\n{\"message\": \"x\"}"),
+        "JSON lines (each its own envelope) are no document of events");
+    assertEquals(false, export("INFO 05-12 07:54:39 [loggers.py:271] Engine 000: Avg prompt throughput: 0.0 tokens/s"));
+  }
+
+  private static boolean export(String s) {
+    return JsonLogExport.isExport(s.getBytes(StandardCharsets.UTF_8));
   }
 }

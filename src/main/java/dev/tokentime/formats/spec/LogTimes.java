@@ -577,7 +577,9 @@ public final class LogTimes {
     }
     return "its lines are newest first (the time goes down at " + downs + " of " + (ups + downs)
         + " changes in its first lines, as a log viewer's export lists them): reverse it (tac FILE >"
-        + " FILE.oldest-first; for a .gz, zcat FILE | tac) and ingest that";
+        + " FILE.oldest-first; for a .gz, zcat FILE | tac; a JSON download: ask for it oldest first,"
+        + " gcloud logging read --order=asc, or reverse its events, jq 'reverse' for a list of entries,"
+        + " jq '.events |= reverse' for CloudWatch's) and ingest that";
   }
 
   /** {@code 2026-05-12 08:01:39,331+0200} → {@code 2026-05-12T08:01:39.331+02:00}. */
