@@ -143,6 +143,12 @@ class FieldExcerptsTest {
       Map.entry("75-v025-anthropic-message-stream-converter-traceback-vllm48707.log", "vllm-log 10 1 9 0"),
       // the header's source pasted as a markdown link ("[[loggers.py:259](http://loggers.py:259/)]"): 2 stats rows (were near misses)
       Map.entry("76-v018-markdown-autolinked-src-header-ascend10532.log", "vllm-log 8 2 6 0"),
+      // KServe passes no request id: two "Received request N.A." lines are two requests (the second was a reject)
+      Map.entry("77-kserve-embedding-two-received-NA-same-pod-2025.log", "vllm-log 10 2 8 0"),
+      // uvicorn's access line behind KServe's time and logger, a pid after the client, /openai/v1/ (was unrecognised)
+      Map.entry("78-kserve-hfserver-uvicorn-access-pid-openai-path-2025.log", "vllm-log 3 0 3 0"),
+      // Ray Serve LLM's own lines only (CALL … OK), no vLLM line: nothing to tell a format by
+      Map.entry("79-rayserve249-slash-deployment-call-lines-ray55754.log", "unrecognised"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -335,6 +341,36 @@ class FieldExcerptsTest {
     assertEquals(List.of(42272.0, 51056.0), spec.stream().map(r -> r.extras.get("spec_number_of_draft_tokens")).toList());
     assertEquals(List.of(2642.0, 3191.0), spec.stream().map(r -> r.extras.get("spec_number_of_emitted_tokens")).toList());
     assertTrue(spec.stream().noneMatch(r -> r.extras.keySet().stream().anyMatch(k -> k.endsWith("tokens_tokens"))));
+  }
+
+  /** "Received request N.A." (KServe): each a request named by its line, the placeholder kept in extras. */
+  @Test
+  void aPlaceholderIdNamesNoRequest() throws IOException {
+    RecordingSink s = read("77-kserve-embedding-two-received-NA-same-pod-2025.log").sink();
+    assertEquals(List.of("line-1", "line-6"), s.requests.stream().map(r -> r.requestId).toList());
+    assertEquals(List.of(ns("2025-04-23T08:50:38.031Z"), ns("2025-04-23T09:08:15.583Z")),
+        s.requests.stream().map(r -> r.arrivalNs).toList());
+    assertEquals("N.A.", s.requests.get(0).extras.get("logged_request_id"));
+  }
+
+  /**
+   * The same stacks' failures (constructed/stacks: a real line with its status made 500): KServe's
+   * access line, sniffed as a vLLM log, and Ray Serve's behind a deployment named with a "/".
+   */
+  @Test
+  void stacksFailuresAreFailedRequests() throws IOException {
+    Path dir = Path.of("src/test/resources/constructed/stacks");
+    PinnedExcerpts.Read kserve = new PinnedExcerpts(dir, "stacks", Instant.parse("2026-06-30T00:00:00Z"))
+        .read("kserve-uvicorn-access-500.log");
+    assertEquals(List.of(List.of("error", 500)), kserve.sink().requests.stream()
+        .map(r -> List.<Object>of(r.status, r.httpStatus)).toList());
+    RecordingSink ray = new RecordingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(
+        java.nio.file.Files.newInputStream(dir.resolve("rayserve-slash-deployment-500.log")),
+        new dev.tokentime.ingest.ParseContext("ray.log", "r", false, java.time.ZoneOffset.UTC, 2025), ray);
+    assertEquals(List.of(List.of("error", 500)), ray.requests.stream().map(r -> List.<Object>of(r.status, r.httpStatus)).toList());
+    assertEquals("ServeReplica:default:meta-llama/Llama-2-7b-hf:meta-llama--Llama-2-7b-hf pid=522791",
+        ray.requests.get(0).instance);
   }
 
   @Test

@@ -32,6 +32,10 @@ import java.util.regex.Pattern;
  * server refused it before the engine saw it). Otherwise the access line is counted as other.
  */
 final class VllmRequestTracker implements SpecParser.Handler {
+  /** A request id that names no request: what a front end passes when it has none. */
+  static final java.util.regex.Pattern PLACEHOLDER_ID =
+      java.util.regex.Pattern.compile("(?i)n\\.?/?a\\.?|none|null|undefined|unknown|-+");
+
   static final int MAX_IN_FLIGHT = 65_536;
   private static final Pattern PROMPT_IDS = Pattern.compile("prompt_token_ids: \\[([^\\]]*)\\]");
   private static final Pattern MAX_TOKENS = Pattern.compile("max_tokens=(\\d+)");
@@ -121,6 +125,17 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     String id = m.group("id");
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
+    String placeholder = null;
+    if (PLACEHOLDER_ID.matcher(id).matches()) {
+      // a front end that passes no id (KServe's "Received request N.A.: …"): each such line
+      // starts a request of its own, named by its line; a later line under the placeholder
+      // cannot say which request it is about
+      if (!event.equals("received")) {
+        return SpecParser.Outcome.OTHER;
+      }
+      placeholder = id;
+      id = "line-" + m.lineNo;
+    }
     flushClosing(ts);
     for (LoggedRequest late : awaiting.removeWaitingSince(ts - AWAIT_NS)) {
       write(late); // no error response came for it
@@ -167,6 +182,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     if (r == null) {
       r = new LoggedRequest(id, m.lineNo, m.origin(), clock);
+      if (placeholder != null) {
+        r.extras.put("logged_request_id", placeholder);
+      }
       r.midStream = event.equals("generated") && "streaming delta".equals(m.group("mode"));
       inFlight.put(id, r);
       if (randomSuffix(id)) {
