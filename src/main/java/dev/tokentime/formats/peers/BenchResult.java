@@ -63,6 +63,15 @@ final class BenchResult {
   private double[] itlFlat;
   private int[] itlStart; // itls of request i are itlFlat[itlStart[i] .. itlStart[i+1])
   private String problem;
+  /** The object has a key of vLLM's or SGLang's result: else it is no result of theirs (another tool's, under --from). */
+  private boolean recognised;
+
+  /** Keys every version of either tool's result has some of (beside the statistics, mean_ttft_ms, …). */
+  private static final java.util.Set<String> RESULT_KEYS = java.util.Set.of("completed", "failed", "duration",
+      "request_throughput", "output_throughput", "total_token_throughput", "total_input_tokens",
+      "total_output_tokens", "request_goodput", "max_concurrency", "request_rate", "ttfts", "itls", "latencies",
+      "input_lens", "output_lens", "batch_size", "last_ttft", "last_gen_throughput", "multi_turn_concurrency",
+      "num_prompts", "burstiness");
 
   BenchResult(Tool tool, ParseContext ctx, RecordSink sink) {
     this.tool = tool;
@@ -113,6 +122,7 @@ final class BenchResult {
   }
 
   private void reset() {
+    recognised = false;
     maxConcurrency = requestRate = null;
     runNumber = null;
     figures.clear();
@@ -126,6 +136,7 @@ final class BenchResult {
 
   private void field(JsonParser p, String name, JsonToken v) throws IOException, PeerJson.Bad {
     String key = name.endsWith(":") ? name.substring(0, name.length() - 1) : name; // "request_goodput:"
+    recognised |= RESULT_KEYS.contains(key) || STAT.matcher(key).matches();
     switch (key) {
       case "ttfts" -> ttfts = doubles(p, key);
       case "start_times" -> startTimes = doubles(p, key);
@@ -280,6 +291,13 @@ final class BenchResult {
 
   private long emit() {
     long units = 1;
+    if (!recognised) {
+      // evalscope's summary, llm-load-test's output, any JSON object named with --from: its
+      // numbers would pass for this tool's figures under their own names, in no unit
+      sink.reject(line, "not a vllm bench serve or SGLang bench_serving result: the object has none of their keys"
+          + " (completed, duration, request_throughput, mean_ttft_ms, ttfts, …)", null, 0, 0);
+      return units;
+    }
     String kind = maxConcurrency != null && maxConcurrency > 0 ? "concurrency"
         : requestRate != null && requestRate > 0 && !requestRate.isInfinite() ? "request_rate" : null;
     Double level = "concurrency".equals(kind) ? maxConcurrency : "request_rate".equals(kind) ? requestRate : null;
