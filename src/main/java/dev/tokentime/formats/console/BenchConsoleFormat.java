@@ -59,6 +59,16 @@ public final class BenchConsoleFormat implements InputFormat {
    */
   static final String OFFLINE_HEADER = "Offline Throughput Benchmark Result";
   private static final Pattern RULE = Pattern.compile("^=+$");
+  /**
+   * A titled rule inside a block: vLLM-Omni's "================== Text Result ===================",
+   * "=== Audio Result ===" (2026): a section of the same run's block, not its end.
+   */
+  private static final Pattern TITLED_RULE = Pattern.compile("^={3,} [^=]+ ={3,}$");
+  /**
+   * A statistic of a figure with no unit, named in capitals as the tool names its metrics (vLLM-Omni's
+   * "Mean AUDIO_RTF:", a real-time factor, a ratio).
+   */
+  private static final Pattern STAT_LABEL_NO_UNIT = Pattern.compile("^(Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?)\\s+([A-Z][A-Z0-9_]*)$");
   private static final Pattern SECTION = Pattern.compile("^-{3,}.*-{3,}$");
   /**
    * The first line of a serving block pasted without its "Serving Benchmark Result" header: its
@@ -435,7 +445,7 @@ public final class BenchConsoleFormat implements InputFormat {
         sink.otherLine();
         return null;
       }
-      if (line.isEmpty() || SECTION.matcher(line).matches()) {
+      if (line.isEmpty() || SECTION.matcher(line).matches() || TITLED_RULE.matcher(line).matches()) {
         sink.otherLine();
         return null;
       }
@@ -476,7 +486,9 @@ public final class BenchConsoleFormat implements InputFormat {
         sink.otherLine(); // every request sent at once: no rate to keep
         return null;
       }
-      Double v = number(value);
+      // "Streaming continuity OK rate: 0.00%" (vLLM-Omni): a share, in % as printed
+      boolean percent = value.endsWith("%") && number(value.substring(0, value.length() - 1).strip()) != null;
+      Double v = number(percent ? value.substring(0, value.length() - 1).strip() : value);
       if (v == null) {
         return label + ": expected a number, got " + quote(value);
       }
@@ -508,11 +520,20 @@ public final class BenchConsoleFormat implements InputFormat {
             v = v * 1000; // the JSON keeps every latency in ms
             unit = "ms";
           }
+        } else if (STAT_LABEL_NO_UNIT.matcher(label).matches()) {
+          Matcher u = STAT_LABEL_NO_UNIT.matcher(label);
+          u.matches();
+          metric = u.group(2).toLowerCase(Locale.ROOT);
+          stat = u.group(1).toLowerCase(Locale.ROOT);
+          unit = null;
         } else {
           String[] mu = ToolMetricNames.split(label);
           metric = mu[0];
           unit = mu[1];
         }
+      }
+      if (percent && (unit == null || unit.isEmpty())) {
+        unit = "%";
       }
       String bad = Checked.figureProblem(label, v, unit);
       if (bad != null) {
@@ -523,6 +544,15 @@ public final class BenchConsoleFormat implements InputFormat {
       } else if (noneCompleted && !stat.equals("value") && unit.equals("ms")) {
         // with no successful request the tool prints 0.00 for each latency statistic (numpy's
         // mean of an empty list, `or 0`): a placeholder, not a figure
+        sink.otherLine();
+        return null;
+      }
+      // the same figure printed again in a later section of the block (vLLM-Omni prints "Peak
+      // concurrent requests" in its general and its text section): one figure
+      final String m0 = metric;
+      final String s0 = stat;
+      final double v0 = v;
+      if (figures.stream().anyMatch(f -> f.metric().equals(m0) && f.stat().equals(s0) && f.value() == v0)) {
         sink.otherLine();
         return null;
       }

@@ -40,6 +40,8 @@ final class BenchResult {
 
   /** {mean,median,std,pNN,max,min}_{metric}_ms, as both tools name their statistics. */
   private static final Pattern STAT = Pattern.compile("^(mean|median|std|min|max|p\\d+(?:\\.\\d+)?)_(.+)_ms$");
+  private static final Pattern STAT_SECONDS = Pattern.compile("^(mean|median|std|min|max|p\\d+(?:\\.\\d+)?)_(audio_.+)_s$");
+  private static final Pattern STAT_RATIO = Pattern.compile("^(mean|median|std|min|max|p\\d+(?:\\.\\d+)?)_(.+_rtf)$");
 
   private final Tool tool;
   private final ParseContext ctx;
@@ -214,6 +216,22 @@ final class BenchResult {
     Matcher m = STAT.matcher(key);
     if (m.matches()) {
       figure(m.group(2), m.group(1), "ms", value);
+      return;
+    }
+    // vLLM-Omni's audio figures (2026): statistics in seconds ("mean_audio_duration_s") kept in
+    // ms as the console's "(s)" ones are, and of a ratio ("mean_audio_rtf"): the console's names
+    Matcher sec = STAT_SECONDS.matcher(key);
+    if (sec.matches()) {
+      figure(sec.group(2), sec.group(1), "ms", value * 1000);
+      return;
+    }
+    Matcher ratio = STAT_RATIO.matcher(key);
+    if (ratio.matches()) {
+      figure(ratio.group(2), ratio.group(1), null, value);
+      return;
+    }
+    if (key.equals("audio_throughput")) {
+      figure(key, "value", "audio duration/s", value); // seconds of audio a second, as the console says
       return;
     }
     figure(key, "value", unitOf(key), value);

@@ -44,6 +44,9 @@ class BenchConsoleFormatTest {
   @CsvSource({
       // file, format, records, other, rejected
       "vllm-pr7062.txt, vllm-bench-console, 14, 3, 1",
+      // vLLM-Omni's titled sections, a % figure, a duplicated figure (stop 50)
+      "vllm-omni-bench-tts-two-blocks-text-audio-sections-2026.txt, vllm-bench-console, 60, 93, 0",
+      "vllm-bench-018-ascend-md-indented-report-pr12616.md, vllm-bench-console, 19, 33, 0",
       "sglang-pr9428.txt, sglang-bench-console, 19, 10, 1",
       "sglang-issue8285.txt, sglang-bench-console, 19, 6, 1",
       "genai-perf-goodput-llm.txt, genai-perf-console, 8, 5, 0",
@@ -491,5 +494,24 @@ class BenchConsoleFormatTest {
     assertEquals(n, sink.records + sink.other + sink.rejects.size());
     assertTrue(sink.reported.contains("c8 null ttft mean 1.5 ms"), sink.reported.toString());
     assertTrue(sink.reported.contains("c8#2 null ttft mean 2.5 ms"), sink.reported.toString());
+  }
+
+  /**
+   * vLLM-Omni's block (real, 2026): its titled sections are the same run's, the continuity rate a
+   * figure in %, the real-time factor's statistics one metric, the peak printed twice one figure.
+   */
+  @Test
+  void anOmniBlocksSectionsAreOneRun() throws Exception {
+    CollectingSink s = parse("vllm-omni-bench-tts-two-blocks-text-audio-sections-2026.txt");
+    assertEquals(List.of(), s.rejects);
+    // "run level metric stat value unit": the first run's (concurrency 1)
+    String run = s.reported.get(0).split(" ")[0];
+    List<String> first = s.reported.stream().filter(r -> r.startsWith(run + " "))
+        .map(r -> r.substring(r.indexOf(' ', run.length() + 1) + 1))
+        .filter(r -> r.startsWith("audio_rtf ") || r.startsWith("streaming_continuity_ok_rate ")
+            || r.startsWith("max_concurrent_requests "))
+        .sorted().toList();
+    assertEquals(List.of("audio_rtf mean 0.21 null", "audio_rtf median 0.21 null", "audio_rtf p99 0.29 null",
+        "max_concurrent_requests value 3.0 count", "streaming_continuity_ok_rate value 0.0 %"), first);
   }
 }
