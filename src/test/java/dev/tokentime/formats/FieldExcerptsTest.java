@@ -149,6 +149,8 @@ class FieldExcerptsTest {
       Map.entry("78-kserve-hfserver-uvicorn-access-pid-openai-path-2025.log", "vllm-log 3 0 3 0"),
       // Ray Serve LLM's own lines only (CALL … OK), no vLLM line: nothing to tell a format by
       Map.entry("79-rayserve249-slash-deployment-call-lines-ray55754.log", "unrecognised"),
+      // Triton's glog lines among vLLM's (its vllm backend): the backend's failure and the server's exit, crashes
+      Map.entry("80-triton-vllm-backend-failed-start-server8578.log", "vllm-log 13 2 11 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -341,6 +343,16 @@ class FieldExcerptsTest {
     assertEquals(List.of(42272.0, 51056.0), spec.stream().map(r -> r.extras.get("spec_number_of_draft_tokens")).toList());
     assertEquals(List.of(2642.0, 3191.0), spec.stream().map(r -> r.extras.get("spec_number_of_emitted_tokens")).toList());
     assertTrue(spec.stream().noneMatch(r -> r.extras.keySet().stream().anyMatch(k -> k.endsWith("tokens_tokens"))));
+  }
+
+  /** Triton serving vLLM: its E line of the backend's failure, at the glog header's time, and its last words. */
+  @Test
+  void tritonsWordsAboutItsVllmBackendAreCrashes() throws IOException {
+    RecordingSink s = read("80-triton-vllm-backend-failed-start-server8578.log").sink();
+    assertEquals(List.of("crash Failed to start engine: NoneType: None",
+        "crash error: creating server: Internal - failed to load all models"),
+        s.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(Long.toString(ns("2025-12-16T02:12:49.624646Z")), s.events.get(0)[4]);
   }
 
   /** "Received request N.A." (KServe): each a request named by its line, the placeholder kept in extras. */

@@ -583,16 +583,15 @@ class VllmLogFormatTest {
   }
 
   /**
-   * An 80-column terminal wraps a long stats line (kubectl's time and a V0 line with its swap and
-   * CPU cache figures: 340 characters) over five pieces: joined (up to eight), not a truncated
-   * reject of its first.
+   * A 60-column terminal (a split pane) wraps a V0 stats line with its swap and CPU cache figures
+   * (300 characters) over five pieces: joined (up to eight), not a truncated reject of its first.
    */
   @Test
   void aStatsLineWrappedOverFivePiecesIsOneLine() throws Exception {
-    String line = "2025-02-01T06:36:05.123456789Z INFO 02-01 06:36:05 metrics.py:455] Avg prompt throughput: 382.6 tokens/s,"
-        + " Avg generation throughput: 118.5 tokens/s, Running: 35 reqs, Swapped: 0 reqs, Pending: 115 reqs, GPU KV cache"
-        + " usage: 99.0%, CPU KV cache usage: 0.0%, Prefix cache hit rate: GPU: 12.5%, CPU: 0.0%, Avg time/tok: 149.4 ms.";
-    String text = wrapped(line, 80);
+    String line = "INFO 02-01 06:36:05 metrics.py:455] Avg prompt throughput: 382.6 tokens/s, Avg generation"
+        + " throughput: 118.5 tokens/s, Running: 35 reqs, Swapped: 0 reqs, Pending: 115 reqs, GPU KV cache usage:"
+        + " 99.0%, CPU KV cache usage: 0.0%, Prefix cache hit rate: GPU: 12.5%, CPU: 0.0%, Avg time/tok: 149.4 ms.";
+    String text = wrapped(line, 60);
     assertEquals(5, text.lines().count());
     Parse p = Parse.text(LOG, text, Parse.ctx(2025, null, false, null));
     assertEquals(List.of(), p.sink.rejects);
