@@ -151,6 +151,8 @@ class FieldExcerptsTest {
       Map.entry("79-rayserve249-slash-deployment-call-lines-ray55754.log", "unrecognised"),
       // Triton's glog lines among vLLM's (its vllm backend): the backend's failure and the server's exit, crashes
       Map.entry("80-triton-vllm-backend-failed-start-server8578.log", "vllm-log 13 2 11 0"),
+      // LiteLLM's proxy header gives the time of day its uvicorn access lines lack: the 500 a failed request (was a reject)
+      Map.entry("81-compose-litellm-proxy-access-200-500-2026.log", "vllm-log 4 1 3 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
