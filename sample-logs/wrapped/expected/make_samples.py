@@ -272,6 +272,20 @@ with open(path, "w") as f:
 e["lines"] += 1
 e["other"] = e["lines"] - 8  # the brackets and every entry's other fields
 
+# a PaaS's stream after its RFC 3339 time: Heroku's (and Flynn's) "app[web.1]: ", the µs and the
+# offset as logplex writes them; Fly.io's "app[<machine>] <region> [info]" with no space after it
+expected.append(build("heroku", 1, lambda t, x: [f"{t:%Y-%m-%dT%H:%M:%S}.{t.microsecond:06d}+00:00 app[web.1]: {x}"],
+                      ident="app/web.1"))
+expected.append(build("fly", 2, lambda t, x: [f"{t:%Y-%m-%dT%H:%M:%S}Z app[148e03d7f09018] ewr [info]{x}"],
+                      wrapper_exact=False, ident="app/148e03d7f09018"))
+# Tilt's log pane: "vllm │ "
+expected.append(build("tilt", 3, lambda t, x: [f"vllm │ {x}"], wrapper_exact=False, ident="vllm"))
+# argo logs: the step's pod, "vllm-serve-x7k2p: "
+expected.append(build("argo", 4, lambda t, x: [f"vllm-serve-x7k2p: {x}"], wrapper_exact=False, ident="vllm-serve-x7k2p"))
+# pm2 started with --time: its prefix, then "2025-08-12T05:00:01: " (whole seconds, with the year)
+expected.append(build("pm2-time", 5, lambda t, x: [f"0|vllm     | {t:%Y-%m-%dT%H:%M:%S}: {x}"], wrapper_exact=False,
+                      ident="vllm"))
+
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)
     f.write("\n")

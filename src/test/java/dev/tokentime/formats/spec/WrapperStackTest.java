@@ -90,6 +90,9 @@ class WrapperStackTest {
           "2025-08-12T10:00:03.123+00:00", "host", "gpu-1"))), true),
       // NVIDIA NIM's JSON logging: vLLM's month-day time to the ms under "time", the line under
       // "message" (a month-day reading, as vLLM's own header: no year, so not "timed" here)
+      // a PaaS's stream: Heroku's logplex (µs, +00:00), Fly.io's (whole seconds, no space after the level)
+      new Wrapper("heroku", s -> "2025-08-12T10:00:03.123456+00:00 app[web.1]: " + s, true),
+      new Wrapper("fly", s -> "2025-08-12T10:00:03Z app[148e03d7f09018] ewr [info]" + s, true),
       new Wrapper("nim-json", s -> json(Map.of("level", "INFO", "time", "08-12 10:00:03.123",
           "file_path", "/usr/local/lib/python3.10/dist-packages/vllm/engine/metrics.py", "line_number", "334",
           "message", s, "exc_info", "None", "stack_info", "None")), false));
@@ -99,6 +102,9 @@ class WrapperStackTest {
       new Wrapper("compose", s -> "vllm-1  | " + s, false),
       new Wrapper("swarm", s -> "vllm_vllm.1.x7k2m9q4abcd@node1    | " + s, false),
       new Wrapper("pm2", s -> "0|vllm     | " + s, false),
+      new Wrapper("pm2-time", s -> "0|vllm     | 2025-08-12T10:00:03: " + s, true),
+      new Wrapper("tilt", s -> "vllm │ " + s, false),
+      new Wrapper("argo", s -> "vllm-serve-x7k2p: " + s, false),
       new Wrapper("stern", s -> "vllm-0 vllm " + s, false),
       new Wrapper("kubectl-prefix", s -> "[pod/vllm-0/vllm] " + s, false),
       // launchers: SkyPilot, mpirun --tag-output --timestamp-output (a ctime: no time used), srun --label
@@ -255,8 +261,8 @@ class WrapperStackTest {
       // the row's figures are the bare line's; only its time may be finer
       assertEquals(plain.stats.get(0).replaceAll("ts=\\d+ ", ""), row.replaceAll("ts=\\d+ ", ""), out.name());
       if (out.timed()) {
-        // to the wrapper's sub-second digits, where it has them (journalctl's short-iso has none)
-        boolean fraction = !out.name().equals("journald-short-iso");
+        // to the wrapper's sub-second digits, where it has them (journalctl's short-iso and Fly.io's have none)
+        boolean fraction = !out.name().equals("journald-short-iso") && !out.name().equals("fly");
         assertTrue(row.contains(fraction ? "ts=175499280312" : "ts=1754992803000000000 "), out.name() + ": " + row);
       }
     }
