@@ -160,7 +160,7 @@ final class IngestReport implements IngestService.Listener {
       // a file of a thousand runs would print a thousand names: the first and last few, and where the rest are
       String names = runs.size() <= MAX_RUNS_NAMED ? String.join(", ", runs)
           : String.join(", ", runs.subList(0, MAX_RUNS_NAMED - 5)) + ", … (" + (runs.size() - MAX_RUNS_NAMED + 2)
-              + " more: tokentime query " + dbOption + "\"SELECT run FROM runs\"), "
+              + " more: tokentime summary " + dbOption.strip() + " lists every run), "
               + String.join(", ", runs.subList(runs.size() - 3, runs.size()));
       out.println("derived " + runs.size() + " run" + (runs.size() == 1 ? "" : "s") + ": " + names);
     }

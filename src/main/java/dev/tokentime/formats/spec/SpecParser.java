@@ -266,8 +266,9 @@ public final class SpecParser {
       if (m.lossy) {
         // a line of another kind keeps the reject it always was; a record, only where its bytes
         // that are not UTF-8 fall outside every value read (a prompt's text, not an id or a time)
-        String bad = m.kind == null ? null : lossyValue(m);
-        if (m.kind == null || bad != null) {
+        // (a kind with no groups is read from its whole text by its format: damaged as a whole)
+        String bad = m.kind == null || m.kind.groups().isEmpty() ? null : lossyValue(m);
+        if (m.kind == null || m.kind.groups().isEmpty() || bad != null) {
           reject(lineNo, bad == null ? MALFORMED : "invalid UTF-8 (a malformed byte sequence) in its " + bad
               + "; the line is damaged", buf, off, len);
           return;
@@ -813,14 +814,16 @@ public final class SpecParser {
 
   /**
    * The first name read from a lossy line that holds a character its bytes did not make, or null:
-   * a request id (two ids of different bytes would read as one), a prefix's identity or a time.
+   * a request id (two ids of different bytes would read as one), a JSON payload, a prefix's identity
+   * or a time.
    * Other values may (a prompt inside a Received line's parameters is text no figure reads; a
    * number with one fails its own parse and is named there).
    */
   private static String lossyValue(MatchedLine m) {
     for (var e : m.groups.entrySet()) {
       String g = e.getKey();
-      boolean id = g.equals("id") || g.equals("rid") || g.endsWith("Id") || g.endsWith("_id");
+      // a JSON payload (TensorRT-LLM's iteration stats) is parsed whole: its text must be the bytes'
+      boolean id = g.equals("id") || g.equals("rid") || g.endsWith("Id") || g.endsWith("_id") || g.equals("json");
       if (id && e.getValue() != null && e.getValue().indexOf('\uFFFD') >= 0) {
         return g;
       }
