@@ -156,8 +156,8 @@ public final class JsonLogExport extends InputStream {
   /** An entry of a log platform: a message and a time, and no field of measured data. */
   static boolean isEvent(java.util.Set<String> names) {
     for (String n : names) {
-      String last = n.substring(n.lastIndexOf('.') + 1);
-      if (last.equals("request_id") || last.endsWith("_ns") || last.equals("seq")) {
+      // the entry's own fields: a structured payload's (gcloud's jsonPayload.request_id) are its log's
+      if (n.indexOf('.') < 0 && (n.equals("request_id") || n.endsWith("_ns") || n.equals("seq"))) {
         return false;
       }
     }
@@ -329,9 +329,10 @@ public final class JsonLogExport extends InputStream {
           ? j.getOriginalMessage() : e.getMessage());
       String why;
       if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
-        why = String.format(java.util.Locale.ROOT, "the JSON export holds a value of more than %,d characters at line %d",
-            MAX_VALUE_CHARS, where)
-            + " (no log line is that long): the events after it are not read";
+        // a string over MAX_VALUE_CHARS, nesting, a number or a name past the reader's limits
+        why = "the JSON export goes past a limit of its reader at line " + where + " ("
+            + message.replaceAll(", from `StreamReadConstraints[^`]*`", "").lines().findFirst().orElse("")
+            + "): the events after it are not read";
       } else if (message.contains("end-of-input")) {
         why = from > 0 ? "the JSON export ends inside its event from line " + from + ", which is cut"
             : "the JSON export ends before its document closes (after line " + where + ")";

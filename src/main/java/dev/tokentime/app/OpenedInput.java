@@ -101,7 +101,7 @@ public final class OpenedInput implements AutoCloseable {
     String archive = archive(magic);
     if (archive != null) {
       raw.close();
-      throw new IOException(archive);
+      throw new RefusedInput(archive);
     }
     InputStream decoded;
     if (magic.length >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
@@ -151,7 +151,7 @@ public final class OpenedInput implements AutoCloseable {
     byte[] head = guarded.readNBytes(SAMPLE_BYTES);
     if (!compression.equals("none") && isTar(head)) {
       raw.close();
-      throw new IOException("a " + compression + "-compressed tar archive (several files in one): extract it"
+      throw new RefusedInput("a " + compression + "-compressed tar archive (several files in one): extract it"
           + " (tar -xf FILE) and ingest the folder; read as one log, its files' lines would run together");
     }
     // a UTF-8 byte order mark ("CSV UTF-8" from Excel, PowerShell 5's Out-File) is not content:

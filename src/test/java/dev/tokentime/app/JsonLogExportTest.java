@@ -141,6 +141,8 @@ class JsonLogExportTest {
     assertEquals(true, export("[{\"textPayload\": \"x\", \"timestamp\": \"2025-01-01T00:00:00Z\"}]"));
     assertEquals(true, export("{\"results\": [[{\"field\": \"@timestamp\", \"value\": \"2025-01-01 00:00:00.000\"},"
         + " {\"field\": \"@message\", \"value\": \"x\"}]]}"));
+    assertEquals(true, export("[{\"jsonPayload\": {\"message\": \"x\", \"request_id\": \"r1\"},"
+        + " \"timestamp\": \"2025-01-01T00:00:00Z\"}]"), "a structured entry's own request_id is its log's");
     assertEquals(false, export("{\"events\": [1, 2]}"), "events that are no log events");
     assertEquals(false, export("[{\"request_id\": \"a\", \"message\": \"x\", \"timestamp\": 1}]"), "a tool's requests");
     assertEquals(false, export("{\"date\": \"20250101\", \"ttfts\": [0.1]}"), "vllm bench serve's result");

@@ -54,16 +54,27 @@ final class FileParser {
     // mark, a log platform's CSV or JSON download undone; archives refused; the tail sniffed
     OpenedInput opened;
     org.apache.hadoop.fs.FSDataInputStream stream = fs.open(path);
-    org.apache.hadoop.fs.FSDataInputStream tailStream = fs.open(path);
+    org.apache.hadoop.fs.FSDataInputStream tailStream;
+    try {
+      tailStream = fs.open(path);
+    } catch (IOException | RuntimeException e) {
+      stream.close();
+      throw e;
+    }
     try {
       opened = OpenedInput.open(stream, path.getName(), size, tailStream::readFully);
-    } catch (IOException refused) {
-      // an archive (zip, tar, bzip2, xz, 7-Zip), as the CLI refuses it: skipped, saying why
+    } catch (dev.tokentime.app.RefusedInput refused) {
+      // an archive (zip, tar, bzip2, xz, 7-Zip), as the CLI refuses it: skipped, saying why (a
+      // failure to read, s3a's throttling, fails the task instead, which Spark retries)
       stream.close();
       tailStream.close();
       new RowSink(task.sourceId(), null, task.defaultRun(), o.keepText(), out).finish(task.path(), null, null,
           REFUSED + refused.getMessage(), size, 0, Timestamp.from(Instant.now()));
       return;
+    } catch (IOException | RuntimeException e) {
+      stream.close();
+      tailStream.close();
+      throw e;
     }
     try (stream; tailStream; OpenedInput in = opened) {
       FormatRegistry formats = formats();

@@ -427,6 +427,14 @@ public final class BenchConsoleFormat implements InputFormat {
           return null;
         }
       }
+      if ((line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)) && line.startsWith("=")) {
+        // the next run's header, this block's closing rule missing (a paste): the next run, never
+        // a section of this one (vLLM-Omni's titled rules are sections)
+        endBlock();
+        startBlock(false);
+        sink.otherLine();
+        return null;
+      }
       if (FENCE.matcher(line).matches()) {
         // a markdown fence closing a pasted block before its rule: the paste ends here
         endBlock();

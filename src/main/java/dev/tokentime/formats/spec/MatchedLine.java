@@ -60,15 +60,8 @@ public final class MatchedLine {
     }
   }
 
-  /**
-   * The line held bytes that are not UTF-8 (a Latin-1 prompt, a byte cut out of a character),
-   * decoded as U+FFFD: its record stands only if no value read from it holds one.
-   */
-  boolean lossy;
-
   MatchedLine reset(long lineNo) {
     this.lineNo = lineNo;
-    lossy = false;
     text = message = null;
     messageStart = 0;
     prefixValues.clear();

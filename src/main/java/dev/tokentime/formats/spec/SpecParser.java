@@ -204,19 +204,12 @@ public final class SpecParser {
   static MatchedLine.Prepared prepare(LineMatcher matcher, CharsetDecoder utf8, byte[] buf, int off,
       int len, MatchedLine into) {
     String line;
-    boolean lossy = false;
     int ascii = asciiClass(buf, off, len);
     boolean plain = ascii != NOT_PLAIN;
     try {
       line = plain ? new String(buf, off, len, StandardCharsets.ISO_8859_1) : decode(utf8, buf, off, len);
     } catch (BadLine e) {
-      if (!e.getMessage().equals(MALFORMED)) {
-        return MatchedLine.Prepared.reject(e.getMessage());
-      }
-      // bytes that are not UTF-8 where the fields read may not be (a prompt logged in Latin-1):
-      // matched with U+FFFD in their place, and kept only if no value read holds one (process)
-      line = new String(buf, off, len, StandardCharsets.UTF_8);
-      lossy = true;
+      return MatchedLine.Prepared.reject(e.getMessage());
     }
     if (!plain && line.indexOf('\r') >= 0) {
       line = asShown(line); // else its carriage return is named below
@@ -229,7 +222,6 @@ public final class SpecParser {
       return MatchedLine.Prepared.reject("not text: " + control);
     }
     matcher.match(into.lineNo, line, into, ascii == PRINTABLE);
-    into.lossy = lossy; // after the match, which starts the line afresh
     return MatchedLine.Prepared.MATCHED;
   }
 
@@ -263,17 +255,6 @@ public final class SpecParser {
       explain.unknownWrapper(lineNo, m.prefixValue(LineMatcher.UNKNOWN_WRAPPER));
     }
     try {
-      if (m.lossy) {
-        // a line of another kind keeps the reject it always was; a record, only where its bytes
-        // that are not UTF-8 fall outside every value read (a prompt's text, not an id or a time)
-        // (a kind with no groups is read from its whole text by its format: damaged as a whole)
-        String bad = m.kind == null || m.kind.groups().isEmpty() ? null : lossyValue(m);
-        if (m.kind == null || m.kind.groups().isEmpty() || bad != null) {
-          reject(lineNo, bad == null ? MALFORMED : "invalid UTF-8 (a malformed byte sequence) in its " + bad
-              + "; the line is damaged", buf, off, len);
-          return;
-        }
-      }
       if (m.kind != null) {
         ownTime();
       }
@@ -810,39 +791,6 @@ public final class SpecParser {
     return result;
   }
 
-  static final String MALFORMED = "invalid UTF-8 (a malformed byte sequence); the line is damaged";
-
-  /**
-   * The first name read from a lossy line that holds a character its bytes did not make, or null:
-   * a request id (two ids of different bytes would read as one), a JSON payload, a prefix's identity
-   * or a time.
-   * Other values may (a prompt inside a Received line's parameters is text no figure reads; a
-   * number with one fails its own parse and is named there).
-   */
-  private static String lossyValue(MatchedLine m) {
-    for (var e : m.groups.entrySet()) {
-      String g = e.getKey();
-      // a JSON payload (TensorRT-LLM's iteration stats) is parsed whole: its text must be the bytes'
-      boolean id = g.equals("id") || g.equals("rid") || g.endsWith("Id") || g.endsWith("_id") || g.equals("json");
-      if (id && e.getValue() != null && e.getValue().indexOf('\uFFFD') >= 0) {
-        return g;
-      }
-    }
-    for (var e : m.prefixValues.entrySet()) {
-      if (e.getValue() != null && e.getValue().indexOf('\uFFFD') >= 0) {
-        return e.getKey();
-      }
-    }
-    for (MatchedLine.TimeReading t : m.times) {
-      for (String part : t.parts()) {
-        if (part != null && part.indexOf('\uFFFD') >= 0) {
-          return "time";
-        }
-      }
-    }
-    return null;
-  }
-
   private static String decode(CharsetDecoder utf8, byte[] buf, int off, int len) throws BadLine {
     boolean ascii = true;
     for (int i = off; i < off + len; i++) {
@@ -859,7 +807,7 @@ public final class SpecParser {
       CharBuffer cb = utf8.decode(ByteBuffer.wrap(buf, off, len));
       return cb.toString();
     } catch (MalformedInputException e) {
-      throw new BadLine(MALFORMED);
+      throw new BadLine("invalid UTF-8 (a malformed byte sequence); the line is damaged");
     } catch (CharacterCodingException e) {
       throw new BadLine("invalid UTF-8: " + e.getMessage());
     }

@@ -514,4 +514,18 @@ class BenchConsoleFormatTest {
     assertEquals(List.of("audio_rtf mean 0.21 null", "audio_rtf median 0.21 null", "audio_rtf p99 0.29 null",
         "max_concurrent_requests value 3.0 count", "streaming_continuity_ok_rate value 0.0 %"), first);
   }
+
+  /** A block whose closing rule a paste lost: the next block's header starts the next run, never a section. */
+  @Test
+  void theNextBlocksHeaderEndsABlockWithoutItsRule() throws Exception {
+    byte[] bytes = Files.readAllBytes(Path.of("src/test/resources/constructed/console/sglang-two-blocks-first-rule-missing.txt"));
+    CollectingSink s = new CollectingSink();
+    FormatRegistry.standard().byId("sglang-bench-console").parse(new ByteArrayInputStream(bytes),
+        new ParseContext("test-input", "r", false, null, null), s);
+    assertEquals(List.of(), s.rejects);
+    List<String> levels = s.reported.stream().filter(r -> r.contains(" max_concurrency value ")).toList();
+    assertEquals(2, levels.size(), levels.toString());
+    assertTrue(levels.get(0).contains(" 8.0 ") && levels.get(1).contains(" 16.0 "), levels.toString());
+    assertTrue(!levels.get(0).split(" ")[0].equals(levels.get(1).split(" ")[0]), "two runs: " + levels);
+  }
 }
