@@ -35,7 +35,7 @@ import org.apache.commons.csv.CSVRecord;
  * given as it stands, line by line, for the formats to read or name; a file that ends inside a
  * quote is a cut record, said once.
  */
-public final class CsvLogExport extends InputStream {
+public final class CsvLogExport extends GivenLines {
   /** Columns holding the logged line, by platform, in order of preference. */
   static final List<String> MESSAGE = List.of("message", "@message", "textPayload", "jsonPayload.message",
       "LogMessage", "log", "Line", "line", "_raw", "Message", "msg");
@@ -133,8 +133,6 @@ public final class CsvLogExport extends InputStream {
   private final Reader in;
   private long physical;
   private boolean eof;
-  private byte[] pending;
-  private int at;
 
   /**
    * {@code in} from the file's first byte: the header is read again and given first, as it was
@@ -146,29 +144,7 @@ public final class CsvLogExport extends InputStream {
     this.onCut = onCut;
     this.in = new java.io.BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
     physicalLine(); // the header
-    pending = (headerLine + "\n").getBytes(StandardCharsets.UTF_8);
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-  }
-
-  @Override
-  public int read(byte[] b, int off, int len) throws IOException {
-    if (len == 0) {
-      return 0;
-    }
-    while (pending == null || at >= pending.length) {
-      if (!next()) {
-        return -1;
-      }
-    }
-    int n = Math.min(len, pending.length - at);
-    System.arraycopy(pending, at, b, off, n);
-    at += n;
-    return n;
+    give((headerLine + "\n").getBytes(StandardCharsets.UTF_8));
   }
 
   /**
@@ -207,7 +183,8 @@ public final class CsvLogExport extends InputStream {
     return n;
   }
 
-  private boolean next() throws IOException {
+  @Override
+  protected boolean next() throws IOException {
     String first = physicalLine();
     if (first == null) {
       return false;
@@ -245,8 +222,7 @@ public final class CsvLogExport extends InputStream {
         out.append('\n');
       }
     }
-    pending = out.toString().getBytes(StandardCharsets.UTF_8);
-    at = 0;
+    give(out.toString().getBytes(StandardCharsets.UTF_8));
     return true;
   }
 

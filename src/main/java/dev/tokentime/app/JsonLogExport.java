@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * kept, whatever an event holds besides. A document that ends before it closes (a download cut
  * short) or stops being JSON is said once, like a cut gzip: the events before it are read.
  */
-public final class JsonLogExport extends InputStream {
+public final class JsonLogExport extends GivenLines {
   /** How far the start of a file is looked at for a document of log events. */
   private static final int HEAD_BYTES = 1 << 16;
   /** The longest value read: a longer one (a prompt of 16 M characters) is no log line. */
@@ -244,38 +244,12 @@ public final class JsonLogExport extends InputStream {
   private boolean inEvents;
   /** The root value being read is an object (its rest follows its events). */
   private boolean inObject;
-  private boolean done;
   /** Lines given so far. */
   private long given;
-  private byte[] pending;
-  private int at;
 
   private JsonLogExport(InputStream in, Consumer<String> onCut) throws IOException {
     this.parser = JSON.createParser(in);
     this.onCut = onCut;
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-  }
-
-  @Override
-  public int read(byte[] b, int off, int len) throws IOException {
-    if (len == 0) {
-      return 0;
-    }
-    while (pending == null || at >= pending.length) {
-      if (done || !next()) {
-        done = true;
-        return -1;
-      }
-    }
-    int n = Math.min(len, pending.length - at);
-    System.arraycopy(pending, at, b, off, n);
-    at += n;
-    return n;
   }
 
   @Override
@@ -284,7 +258,8 @@ public final class JsonLogExport extends InputStream {
   }
 
   /** The next event's lines (or blank lines up to a document's end); false at the end. */
-  private boolean next() throws IOException {
+  @Override
+  protected boolean next() throws IOException {
     long from = -1;
     try {
       while (true) {
@@ -292,14 +267,14 @@ public final class JsonLogExport extends InputStream {
         if (t == null) {
           // the document's last lines (blank ones after it are lines too)
           var end = parser.currentLocation();
-          blanksTo(end.getColumnNr() <= 1 ? end.getLineNr() - 1 : end.getLineNr());
-          return pending.length > 0;
+          return blanksTo(end.getColumnNr() <= 1 ? end.getLineNr() - 1 : end.getLineNr());
         }
         if (!inEvents) {
           inObject = t == JsonToken.START_OBJECT;
           inEvents = enterEvents(t);
           if (!inEvents) {
-            return blanksTo(parser.currentLocation().getLineNr());
+            blanksTo(parser.currentLocation().getLineNr());
+            return true;
           }
           continue;
         }
@@ -308,7 +283,8 @@ public final class JsonLogExport extends InputStream {
           if (inObject) {
             skipRest(parser);
           }
-          return blanksTo(parser.currentLocation().getLineNr());
+          blanksTo(parser.currentLocation().getLineNr());
+          return true;
         }
         if (t != JsonToken.START_OBJECT && t != JsonToken.START_ARRAY) {
           continue; // a number or a string among the events: no event
@@ -424,15 +400,17 @@ public final class JsonLogExport extends InputStream {
       out.append('\n');
       given++;
     }
-    pending = out.toString().getBytes(StandardCharsets.UTF_8);
-    at = 0;
+    give(out.toString().getBytes(StandardCharsets.UTF_8));
   }
 
+  /** Blank lines up to {@code line}; whether there were any. */
   private boolean blanksTo(long line) {
-    pending = given >= line ? new byte[0]
-        : "\n".repeat((int) Math.min(Integer.MAX_VALUE - 8, line - given)).getBytes(StandardCharsets.US_ASCII);
-    given = Math.max(given, line);
-    at = 0;
+    if (given >= line) {
+      give(new byte[0]);
+      return false;
+    }
+    give("\n".repeat((int) Math.min(Integer.MAX_VALUE - 8, line - given)).getBytes(StandardCharsets.US_ASCII));
+    given = line;
     return true;
   }
 }
