@@ -24,9 +24,47 @@ final class Cli {
   }
 
   static Result run(Path stdin, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-jar", jar().toString()));
+    return exec(command(args), stdin);
+  }
+
+  /** java, its flags (the class archive the runs share) and the jar, then {@code args}. */
+  private static List<String> command(String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m"));
+    cmd.addAll(classArchive());
+    cmd.addAll(List.of("-jar", jar().toAbsolutePath().toString()));
     cmd.addAll(List.of(args));
-    return exec(cmd, stdin);
+    return cmd;
+  }
+
+  private static List<String> archiveFlags;
+
+  /**
+   * The flags of a class archive of the jar, recorded once by a first run (an ingest of a small
+   * file), as the launcher records one per build: each of the tests' hundreds of runs starts from
+   * it. The JVM's own messages go to stderr, as the launcher sends them. None when it cannot be
+   * recorded (the runs start as before).
+   */
+  private static synchronized List<String> classArchive() throws IOException, InterruptedException {
+    if (archiveFlags == null) {
+      Path jar = jar().toAbsolutePath();
+      // beside the jar's folder's own archive, not in it (LauncherIT counts the launcher's there)
+      Path jsa = Files.createDirectories(jar.resolveSibling("it-classes"))
+          .resolve(Files.getLastModifiedTime(jar).toMillis() + ".jsa");
+      List<String> log = List.of("-Xlog:disable", "-Xlog:all=warning:stderr");
+      if (!Files.isRegularFile(jsa)) {
+        Path db = Files.createTempDirectory("tt-cds").resolve("x.duckdb");
+        List<String> record = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-XX:ArchiveClassesAtExit=" + jsa));
+        record.addAll(log);
+        record.addAll(List.of("-jar", jar.toString(), "ingest", "--db", db.toString(), "sample-logs/canonical"));
+        exec(record, null);
+      }
+      archiveFlags = new ArrayList<>();
+      if (Files.isRegularFile(jsa)) {
+        archiveFlags.addAll(List.of("-XX:SharedArchiveFile=" + jsa, "-Xshare:auto"));
+        archiveFlags.addAll(log);
+      }
+    }
+    return archiveFlags;
   }
 
   static Result run(String... args) throws IOException, InterruptedException {
@@ -35,9 +73,7 @@ final class Cli {
 
   /** With the environment's TOKENTIME_LOCK_WAIT set to {@code seconds}. */
   static Result runWaiting(long seconds, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-jar", jar().toString()));
-    cmd.addAll(List.of(args));
-    return exec(cmd, null, java.util.Map.of("TOKENTIME_LOCK_WAIT", Long.toString(seconds)));
+    return exec(command(args), null, java.util.Map.of("TOKENTIME_LOCK_WAIT", Long.toString(seconds)));
   }
 
   static Result exec(List<String> cmd, Path stdin) throws IOException, InterruptedException {
