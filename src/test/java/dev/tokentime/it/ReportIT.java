@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -98,8 +99,12 @@ class ReportIT {
     return first;
   }
 
-  /** The layout check catches what it is there to catch: axis names over tick labels, a table cut at the edge. */
+  /**
+   * The layout check catches what it is there to catch: axis names over tick labels, a table cut
+   * at the edge. Slow (a check of the check; CI's budget is 15 minutes): -Pslow runs it.
+   */
   @Test
+  @Tag("slow")
   void overlappingTextsAndCutTablesFailTheCheck() throws Exception {
     Path out = Files.createDirectories(WORK.resolve("layout"));
     String page = Files.readString(samplesReport.resolve("report.html"), StandardCharsets.UTF_8);
@@ -118,8 +123,9 @@ class ReportIT {
     assertTrue(layout.get("cut").toString().contains("cut at the edge"), layout.toString());
   }
 
-  /** The check must catch what it is there to catch: a fetch and a script error fail it. */
+  /** The check must catch what it is there to catch: a fetch and a script error fail it (slow: -Pslow). */
   @Test
+  @Tag("slow")
   void aPageThatFetchesOrThrowsFailsTheCheck() throws Exception {
     Path out = WORK.resolve("control");
     Cli.Result r = Cli.run("report", "--db", samplesDb.toString(), "--run", "c1", "-o", out.resolve("report.html").toString());

@@ -22,6 +22,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -33,6 +34,9 @@ import org.junit.jupiter.api.TestFactory;
  * (or its Spark spelling, below) must give the case's expected CSV: numbers within 1e-6 + 1e-9 of
  * the value, as GoldenTest compares them.
  */
+// slow (a minute on 2 cores; CI's budget is 15 minutes): SparkDuckDbParityTest holds the Spark
+// views to DuckDB's on every sample in CI; this holds them to each golden case's expected rows
+@Tag("slow")
 class GoldenParityTest {
 
   /** Golden case -> the query on Spark, where its DuckDB text does not run there (null: as is). */
