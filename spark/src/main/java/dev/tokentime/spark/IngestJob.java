@@ -263,8 +263,9 @@ public final class IngestJob implements Callable<Integer> {
     }
     long t2 = System.nanoTime();
     log.printf("tokentime: derived and wrote the tables in %.1f s%n", (t2 - t1) / 1e9);
-    long nRequests = spark.read().parquet(out + "/requests").count();
-    long nTokens = spark.read().parquet(out + "/tokens").count();
+    // read with the schema (SparkViews.read): a table of no rows is a folder without a Parquet file
+    long nRequests = SparkViews.read(spark, out, CanonicalSchema.REQUESTS).count();
+    long nTokens = SparkViews.read(spark, out, CanonicalSchema.TOKENS).count();
     log.printf("tokentime: %d files (%d skipped): %d lines = %d records + %d other + %d rejected;"
         + " %d requests, %d token rows -> %s%n", kept.size(), skipped, lines, records, other,
         rejected, nRequests, nTokens, out);
