@@ -144,7 +144,7 @@ class FieldExcerptsTest {
       // the header's source pasted as a markdown link ("[[loggers.py:259](http://loggers.py:259/)]"): 2 stats rows (were near misses)
       Map.entry("76-v018-markdown-autolinked-src-header-ascend10532.log", "vllm-log 8 2 6 0"),
       // KServe passes no request id: two "Received request N.A." lines are two requests (the second was a reject)
-      Map.entry("77-kserve-embedding-two-received-NA-same-pod-2025.log", "vllm-log 10 2 8 0"),
+      Map.entry("77-kserve-embedding-two-received-NA-same-pod-2025.log", "vllm-log 10 6 4 0"),
       // uvicorn's access line behind KServe's time and logger, a pid after the client, /openai/v1/ (was unrecognised)
       Map.entry("78-kserve-hfserver-uvicorn-access-pid-openai-path-2025.log", "vllm-log 3 0 3 0"),
       // Ray Serve LLM's own lines only (CALL … OK), no vLLM line: nothing to tell a format by
@@ -357,14 +357,46 @@ class FieldExcerptsTest {
     assertEquals(Long.toString(ns("2025-12-16T02:12:49.624646Z")), s.events.get(0)[4]);
   }
 
-  /** "Received request N.A." (KServe): each a request named by its line, the placeholder kept in extras. */
+  /**
+   * "Received request N.A." (KServe): each a request named by its line, the placeholder kept in
+   * extras; KServe's latency line after the predict ends it (before, both were in flight at the
+   * log's end), and the access line right after, on KServe's v1 route ":predict", gives its status.
+   */
   @Test
   void aPlaceholderIdNamesNoRequest() throws IOException {
     RecordingSink s = read("77-kserve-embedding-two-received-NA-same-pod-2025.log").sink();
     assertEquals(List.of("line-1", "line-6"), s.requests.stream().map(r -> r.requestId).toList());
     assertEquals(List.of(ns("2025-04-23T08:50:38.031Z"), ns("2025-04-23T09:08:15.583Z")),
         s.requests.stream().map(r -> r.arrivalNs).toList());
+    assertEquals(List.of(ns("2025-04-23T08:50:43.539Z"), ns("2025-04-23T09:08:20.750Z")),
+        s.requests.stream().map(r -> r.finishedNs).toList());
+    assertEquals(List.of(List.of("ok", 200), List.of("ok", 200)),
+        s.requests.stream().map(r -> List.<Object>of(r.status, r.httpStatus)).toList());
     assertEquals("N.A.", s.requests.get(0).extras.get("logged_request_id"));
+    assertEquals("1a186d52-aebd-4739-bbd4-3ac64b8c99c1", s.requests.get(0).extras.get("kserve_request_id"));
+    assertEquals("5422.189950943", s.requests.get(0).extras.get("kserve_predict_ms"));
+  }
+
+  /**
+   * constructed/stacks: two placeholder requests in flight, so KServe's latency line cannot say
+   * which it ends (neither ends, nor takes the access line); a 500 on KServe's ":predict" route
+   * right after a Received line ends that request as failed.
+   */
+  @Test
+  void kserveLatencyLinesEndOnlyTheOnePlaceholderInFlight() throws IOException {
+    Path dir = Path.of("src/test/resources/constructed/stacks");
+    PinnedExcerpts stacks = new PinnedExcerpts(dir, "stacks", Instant.parse("2026-06-30T00:00:00Z"));
+    RecordingSink two = stacks.read("kserve-two-in-flight.log").sink();
+    assertEquals(2, two.requests.size());
+    for (var r : two.requests) {
+      assertEquals(List.of(), java.util.Arrays.asList(r.status, r.httpStatus).stream()
+          .filter(java.util.Objects::nonNull).toList(), r.requestId);
+      assertEquals("log ended while the request was in flight", r.extras.get("end"), r.requestId);
+    }
+    assertEquals(4, two.c.other, "the latency line, the access line and KServe's two timing lines");
+    RecordingSink failed = stacks.read("kserve-predict-500.log").sink();
+    assertEquals(List.of(List.of("line-1", "error", 500)), failed.requests.stream()
+        .map(r -> List.<Object>of(r.requestId, r.status, r.httpStatus)).toList());
   }
 
   /**

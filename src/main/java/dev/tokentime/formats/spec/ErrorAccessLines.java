@@ -12,9 +12,16 @@ import dev.tokentime.ingest.RequestRecord;
 public final class ErrorAccessLines {
   private ErrorAccessLines() {}
 
-  /** The OpenAI-style and engine-native inference routes, with or without /v1. */
+  /**
+   * The OpenAI-style and engine-native inference routes, with or without /v1; KServe's v1
+   * protocol ({@code /v1/models/NAME:predict}, the colon often percent-encoded as uvicorn logs it)
+   * and the v2 (Open Inference) protocol's {@code /v2/models/NAME[/versions/N]/infer}, which
+   * KServe and Triton serve, with Triton's {@code generate} and {@code generate_stream}.
+   */
   private static final java.util.regex.Pattern INFERENCE_PATH = java.util.regex.Pattern.compile(
-      "/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|messages|generate|score|rerank|pooling|classify|encode)\\b");
+      "/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|messages|generate|generate_stream|score|rerank|pooling|classify|encode)\\b"
+          + "|/v1/models/[^/\\s]+(?::|%3[Aa])(?:predict|explain)\\b"
+          + "|/v2/models/[^/\\s]+(?:/versions/[^/\\s]+)?/(?:infer|generate|generate_stream)\\b");
 
   /**
    * Whether an access line is a client's inference request: a POST to an inference route (or a

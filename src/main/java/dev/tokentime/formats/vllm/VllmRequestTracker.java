@@ -58,6 +58,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private final RequestRecord rec = new RequestRecord();
   /** Requests ended without their response (a death, a "failed" line): AwaitingResponse. */
   private final AwaitingResponse awaiting = new AwaitingResponse();
+  /** Requests in flight that a placeholder id started (KServe's "N.A."), dropped lazily once ended. */
+  private final java.util.ArrayDeque<LoggedRequest> placeholders = new java.util.ArrayDeque<>();
   /**
    * How long (log time) an ended request waits for its error response: uvicorn logs it within a
    * second of the death or the failure; a 500 minutes later is another request's.
@@ -123,6 +125,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
       throw new SpecParser.BadLine("no timestamp: " + dev.tokentime.formats.spec.LineSpec.aKind(m.kind.name()) + " line without a time of its own"
           + " (no vLLM header or wrapper time)");
     }
+    if (event.equals("kserve_latency")) {
+      return kserveLatency(m, ts, clock);
+    }
     String id = m.group("id");
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
     String placeholder = null;
@@ -184,6 +189,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       r = new LoggedRequest(id, m.lineNo, m.origin(), clock);
       if (placeholder != null) {
         r.extras.put("logged_request_id", placeholder);
+        placeholders.add(r);
       }
       r.midStream = event.equals("generated") && "streaming delta".equals(m.group("mode"));
       inFlight.put(id, r);
@@ -468,6 +474,47 @@ final class VllmRequestTracker implements SpecParser.Handler {
       }
     }
     return empty && n == 1 ? 0 : n;
+  }
+
+  // ---- KServe ----
+
+  /**
+   * KServe's latency line (vllm-log.spec, kserve_latency) after it answered a predict: it ends the
+   * request a placeholder id started ("Received request N.A.") when that is the only one of its
+   * server in flight; with two or more it cannot say which, and is counted as other.
+   */
+  private SpecParser.Outcome kserveLatency(MatchedLine m, long ts, int clock) {
+    resolvePendingAccess(null);
+    flushClosing(ts);
+    LoggedRequest only = null;
+    int n = 0;
+    for (Iterator<LoggedRequest> it = placeholders.iterator(); it.hasNext(); ) {
+      LoggedRequest r = it.next();
+      if (inFlight.get(r.id) != r) {
+        it.remove(); // ended or written since
+      } else if (java.util.Objects.equals(r.instance, m.origin())) {
+        only = r;
+        n++;
+      }
+    }
+    if (n != 1) {
+      // about a request it cannot name: what follows is no longer next to the last request's lines
+      lastStarted = null;
+      if (lastEnded != null) {
+        retire(lastEnded);
+        lastEnded = null;
+      }
+      return SpecParser.Outcome.OTHER;
+    }
+    placeholders.remove(only);
+    if (only.status == null) {
+      only.status = "ok"; // KServe logs its latencies once the predict returned
+    }
+    only.extras.put("kserve_request_id", m.group("kid"));
+    only.extras.put("kserve_predict_ms", m.group("predict"));
+    lastStarted = null;
+    end(only, ts, clock == only.clockId);
+    return SpecParser.Outcome.RECORD;
   }
 
   // ---- access lines ----
