@@ -180,7 +180,8 @@ class FieldExcerptsTest {
       Map.entry("trt-019-pyexec-E-failed-init-executor-rank6-i3879.log", "trtllm-log 2 1 1 0"),
       // quoted glog messages (24.07+) and the server giving up: a crash without a time
       Map.entry("trt-triton-glog-quoted-shutdown-trtllm10450.log", "trtllm-log 5 1 4 0"),
-      Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0")));
+      Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0"),
+      Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -355,6 +356,19 @@ class FieldExcerptsTest {
         "crash error: creating server: Internal - failed to load all models"),
         s.events.stream().map(e -> e[1] + " " + e[2]).toList());
     assertEquals(Long.toString(ns("2025-12-16T02:12:49.624646Z")), s.events.get(0)[4]);
+  }
+
+  /**
+   * The C++ runtime's nested error: the line starts as the format's own part does, so the inner
+   * "[TensorRT-LLM][ERROR]" is the message's, not where the line resumes behind a wrapper.
+   */
+  @Test
+  void aNestedRuntimeErrorKeepsItsWholeMessage() throws IOException {
+    RecordingSink s = read("trt-017-executor-forwardasync-nested-error-trt2708.log").sink();
+    assertEquals(1, s.events.size());
+    assertEquals("crash", s.events.get(0)[1]);
+    assertTrue(s.events.get(0)[2].startsWith("Encountered an error in forwardAsync function: [TensorRT-LLM][ERROR]"
+        + " Assertion failed: mNextBlocks.empty() ("), s.events.get(0)[2]);
   }
 
   /**

@@ -610,7 +610,14 @@ public final class LineMatcher {
       resyncMatcher = spec.resync().matcher("").useTransparentBounds(true);
       instantMatcher = INSTANT.matcher("").useTransparentBounds(true);
     }
-    Matcher r = resyncMatcher.reset(text).region(at + 1, text.length());
+    Matcher r = resyncMatcher.reset(text).region(at, text.length());
+    if (r.lookingAt()) {
+      // the line starts as the format's own part does: no wrapper before it, and a later start in
+      // its message is the message's ("[TensorRT-LLM][ERROR] Encountered an error in forwardAsync
+      // function: [TensorRT-LLM][ERROR] Assertion failed: …", a nested C++ error)
+      return -1;
+    }
+    r.region(at + 1, text.length());
     if (!r.find()) {
       return -1;
     }
