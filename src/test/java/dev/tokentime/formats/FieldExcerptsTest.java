@@ -181,7 +181,9 @@ class FieldExcerptsTest {
       // quoted glog messages (24.07+) and the server giving up: a crash without a time
       Map.entry("trt-triton-glog-quoted-shutdown-trtllm10450.log", "trtllm-log 5 1 4 0"),
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0"),
-      Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0")));
+      Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0"),
+      Map.entry("sgl-0517-pd-decode-spec-prealloc-retracted-sgl30393.log", "sglang-log 3 2 1 0"),
+      Map.entry("sgl-2026-headerless-prefill-cudagraph-healthcheck-sgl19712.log", "sglang-log 12 6 6 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -356,6 +358,27 @@ class FieldExcerptsTest {
         "crash error: creating server: Internal - failed to load all models"),
         s.events.stream().map(e -> e[1] + " " + e[2]).toList());
     assertEquals(Long.toString(ns("2025-12-16T02:12:49.624646Z")), s.events.get(0)[4]);
+  }
+
+  /** SGLang's own health probe (rid HEALTH_CHECK_…, /health_generate) is no client's request. */
+  @Test
+  void sglangsHealthProbeIsNoRequest() throws IOException {
+    RecordingSink s = read("sgl-2026-headerless-prefill-cudagraph-healthcheck-sgl19712.log").sink();
+    assertEquals(List.of("jJKjafC4O-zhjMwPvrWDgQc"), s.requests.stream().map(r -> r.requestId).toList());
+    assertEquals(5, s.steps.size(), "the five Prefill batch lines");
+  }
+
+  /** SGLang 0.5.17's PD decode line with speculative decoding: every field read. */
+  @Test
+  void aPdDecodeLineWithSpeculativeFieldsIsReadWhole() throws IOException {
+    RecordingSink s = read("sgl-0517-pd-decode-spec-prealloc-retracted-sgl30393.log").sink();
+    assertEquals(2, s.stats.size());
+    var st = s.stats.get(0);
+    assertEquals(List.of(2, 0, 0.39), List.of(st.running, st.waiting, st.kvUsage));
+    assertEquals(5.06, st.extras.get("spec_accept_len"), 1e-12);
+    assertEquals(0.81, st.extras.get("spec_accept_rate"), 1e-12);
+    assertEquals(0.0, st.extras.get("retracted_req"), 1e-12);
+    assertEquals(240768.0, st.extras.get("kv_tokens"), 1e-12);
   }
 
   /**

@@ -119,8 +119,7 @@ final class SglangRequests implements SpecParser.Handler {
       }
       return receive(m, id.group(1), ts, clock);
     }
-    finish(m, rest, ts, clock);
-    return SpecParser.Outcome.RECORD;
+    return finish(m, rest, ts, clock);
   }
 
   /**
@@ -151,8 +150,20 @@ final class SglangRequests implements SpecParser.Handler {
     return SpecParser.Outcome.RECORD;
   }
 
+  /**
+   * SGLang's own health probe: /health_generate sends a 1-token request of its own, rid
+   * "HEALTH_CHECK_" and the time (http_server.py), every few seconds under a Kubernetes probe. No
+   * client's request: its lines are other lines, out of the requests, their counts and latencies.
+   */
+  static boolean healthProbe(String rid) {
+    return rid != null && rid.startsWith("HEALTH_CHECK_");
+  }
+
   /** A request opened by its Receive line (either format). */
   private SpecParser.Outcome receive(MatchedLine m, String rid, long ts, int clock) throws SpecParser.BadLine {
+    if (healthProbe(rid)) {
+      return SpecParser.Outcome.OTHER;
+    }
     if (inFlight.containsKey(rid) || written.contains(rid)) {
       throw new SpecParser.BadLine("request id " + rid + " repeats a request already read from this file;"
           + " the first is kept");
@@ -218,6 +229,9 @@ final class SglangRequests implements SpecParser.Handler {
     FinishReason reason = fr == null || fr.isNull() ? FinishReason.NONE
         : fr.isObject() ? new FinishReason(text(fr.get("type")), statusCode(fr.get("status_code")), text(fr.get("message")))
         : new FinishReason(fr.asText(), null, null);
+    if (healthProbe(id)) {
+      return SpecParser.Outcome.OTHER;
+    }
     finishRecord(m, id, meta, text(out.get("text")), reason, ts, clock);
     return SpecParser.Outcome.RECORD;
   }
@@ -230,7 +244,7 @@ final class SglangRequests implements SpecParser.Handler {
     return n != null && n.canConvertToInt() && n.isIntegralNumber() ? n.asInt() : null;
   }
 
-  private void finish(MatchedLine m, String rest, long ts, int clock) throws SpecParser.BadLine {
+  private SpecParser.Outcome finish(MatchedLine m, String rest, long ts, int clock) throws SpecParser.BadLine {
     Map<String, String> meta;
     String text;
     try {
@@ -256,7 +270,11 @@ final class SglangRequests implements SpecParser.Handler {
       }
       id = r.group(1);
     }
+    if (healthProbe(id)) {
+      return SpecParser.Outcome.OTHER;
+    }
     finishRecord(m, id, meta, text, FinishReason.of(meta.get("finish_reason")), ts, clock);
+    return SpecParser.Outcome.RECORD;
   }
 
   /** A request's end as both formats give it: its id, meta_info (values as text), output and finish reason. */
@@ -629,6 +647,9 @@ final class SglangRequests implements SpecParser.Handler {
       return SpecParser.Outcome.OTHER; // "Unknown Time Stats": a mode this build did not know
     }
     String rid = t.head().get("rid");
+    if (healthProbe(rid)) {
+      return SpecParser.Outcome.OTHER;
+    }
     if (!statsSeen.add(rid)) {
       return SpecParser.Outcome.RECORD; // another rank's line of a request already read
     }
