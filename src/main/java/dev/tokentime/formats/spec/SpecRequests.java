@@ -24,7 +24,7 @@ import java.util.Set;
  */
 final class SpecRequests implements SpecParser.Handler {
   static final Set<String> EVENTS = Set.of("arrival", "queued", "scheduled", "first_token", "last_token",
-      "finished", "error", "cancelled", "access");
+      "finished", "error", "cancelled", "access", "refused");
   static final int MAX_IN_FLIGHT = 65_536;
 
   private final ParseContext ctx;
@@ -55,6 +55,9 @@ final class SpecRequests implements SpecParser.Handler {
     }
     if (k.event().equals("access")) {
       return access(m, ts, clock, raw, off, len);
+    }
+    if (k.event().equals("refused")) {
+      return refused(m, ts, clock, raw, off, len);
     }
     String id = m.group("id");
     if (id == null) {
@@ -145,6 +148,34 @@ final class SpecRequests implements SpecParser.Handler {
     }
     RequestRecord r = new RequestRecord();
     ErrorAccessLines.fill(r, m, Integer.parseInt(status), ts, clock, times, ctx.defaultRun(), engine, m.origin());
+    sink.request(r, raw, off, len);
+    return SpecParser.Outcome.RECORD;
+  }
+
+  /**
+   * A request the engine refused or failed that its line names by no id (TensorRT-LLM's "Cannot
+   * process new request: Prompt length (1251) exceeds maximum input length (1024)"): a failed
+   * request of its own, id {@code refused-line-N}, status error, its error the line's
+   * {@code detail}, at the line's time or else the last time the log gave ({@code
+   * extras.time_from}), as an access line's error is ({@link ErrorAccessLines}).
+   */
+  private SpecParser.Outcome refused(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
+    ErrorAccessLines.Dated at = ErrorAccessLines.dated(ts, clock, times, LineSpec.aKind(m.kind.name()) + " line");
+    RequestRecord r = new RequestRecord();
+    r.lineNo = m.lineNo;
+    r.run = ctx.defaultRun();
+    r.requestId = "refused-line-" + m.lineNo;
+    r.engine = engine;
+    r.instance = m.origin();
+    r.clockId = at.clock();
+    r.arrivalNs = at.ns();
+    r.finishedNs = at.ns();
+    r.status = "error";
+    r.error = m.group("detail");
+    if (ts == NONE) {
+      r.extras.put("time_from", at.from());
+    }
     sink.request(r, raw, off, len);
     return SpecParser.Outcome.RECORD;
   }

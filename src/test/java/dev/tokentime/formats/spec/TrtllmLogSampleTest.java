@@ -38,6 +38,26 @@ class TrtllmLogSampleTest {
   }
 
   /**
+   * The C++ runtime refusing one request (constructed/trtllm-refused: the executor's own message,
+   * with an issue's numbers): a failed request of its own at the last time the log gave, not a
+   * crash (the executor answers that request with the error and goes on serving).
+   */
+  @Test
+  void aRefusedRequestIsAFailedRequestNotACrash() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingestSample(IngestOptions.of(List.of("src/test/resources/constructed/trtllm-refused/triton-refused-requests.log")), "trtllm-log", 3, 3, 0, 0);
+      assertEquals(List.of(
+          List.of("refused-line-2", "error", "Encountered an error when fetching new request: Prompt length (200)"
+              + " exceeds maximum input length (1).", "the last timed line before it"),
+          List.of("refused-line-3", "error", "Cannot process new request: Prompt length (1251) exceeds maximum input"
+              + " length (1024)", "the last timed line before it")),
+          t.rows("SELECT request_id, status, error, extras['time_from'] FROM requests ORDER BY line_no"));
+      assertEquals(List.of(List.of("ready", 1L)), t.rows("SELECT kind, count(*) FROM engine_events GROUP BY kind"));
+      assertEquals(List.of(List.of(0L, 2L)), t.rows("SELECT ok_requests, failed_requests FROM run_summary"));
+    }
+  }
+
+  /**
    * A Received or Response started line cut inside its number ("at 3" of "at 32142.77058106") or
    * before it: a truncated reject, not an arrival at 3 s (the cut-lines review; Python writes its
    * float with a point and digits).
