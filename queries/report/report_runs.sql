@@ -8,6 +8,7 @@
 -- @column requests [count] Measured requests (run_summary.requests).
 -- @column ok_requests [count] Ok measured requests.
 -- @column failed_requests [count] Failed measured requests.
+-- @column unfinished_requests [count] Of the ok, those whose end no input showed (run_summary); NULL when none.
 -- @column excluded_requests [count] Requests outside the measured window or warm-up.
 -- @column duration_s [s] The measured window.
 -- @column output_tokens_per_s [tokens/s] Output tokens per second over the window.
@@ -20,6 +21,7 @@
 CREATE OR REPLACE VIEW report_runs AS
 SELECT run, level_kind, level::DOUBLE AS level, requests::BIGINT AS requests,
     ok_requests::BIGINT AS ok_requests, failed_requests::BIGINT AS failed_requests,
+    nullif(unfinished_requests, 0)::BIGINT AS unfinished_requests,
     excluded_requests::BIGINT AS excluded_requests, duration_s::DOUBLE AS duration_s,
     output_tokens_per_s::DOUBLE AS output_tokens_per_s, requests_per_s::DOUBLE AS requests_per_s,
     mean_input_tokens::DOUBLE AS mean_input_tokens, mean_output_tokens::DOUBLE AS mean_output_tokens,

@@ -13,6 +13,8 @@
 -- @column requests [count] Measured requests (all statuses).
 -- @column ok_requests [count] Measured requests with status ok (or unknown).
 -- @column failed_requests [count] Measured requests with status error, cancelled or lost.
+-- @column unfinished_requests [count] Of ok_requests, those whose end no input showed: status
+-- unknown and no finish time (a server log that ended, or was cut, while they were in flight).
 -- @column excluded_requests [count] Requests left out of every figure: marked warm-up, or warm-up
 -- or outside the window by the session's analysis settings (_request_scope).
 -- @column window_start_ns [ns] First arrival of a measured request.
@@ -31,6 +33,7 @@ WITH measured AS (
         count(*) AS requests,
         count(*) FILTER (WHERE ok) AS ok_requests,
         count(*) FILTER (WHERE NOT ok) AS failed_requests,
+        count(*) FILTER (WHERE status IS NULL AND finished_ns IS NULL) AS unfinished_requests,
         -- one clock: min = max (NULL when none). Not count(DISTINCT clock_id) = 1: DuckDB 2.0
         -- rewrites a distinct aggregate beside others into a join whose row estimate is the
         -- product of both sides, and views joining this one to tokens then built their hash
@@ -69,6 +72,7 @@ SELECT
     coalesce(w.requests, 0) AS requests,
     coalesce(w.ok_requests, 0) AS ok_requests,
     coalesce(w.failed_requests, 0) AS failed_requests,
+    coalesce(w.unfinished_requests, 0) AS unfinished_requests,
     coalesce(wu.excluded_requests, 0) AS excluded_requests,
     w.window_start_ns,
     w.window_end_ns,

@@ -19,6 +19,7 @@ final class ReportTables {
         TableView.of("level", false, r -> Fmt.levelLabel(r.getString("level_kind"), r.getDouble("level"), "")),
         TableView.num("requests", "requests"),
         TableView.num("ok", "ok_requests"),
+        TableView.optionalNum("of the ok, no end in the log", "unfinished_requests"),
         TableView.num("failed", "failed_requests"),
         TableView.optionalNum("ok (tool's count)", "tool_ok_requests"),
         TableView.optionalNum("failed (tool's count)", "tool_failed_requests"),

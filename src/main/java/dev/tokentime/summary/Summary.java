@@ -48,7 +48,8 @@ public record Summary(String format, int version, String definitions, long sourc
   public record Goodput(Double attainment, Double requestsPerS) {}
 
   /** Measured requests (ok + failed) and those left out (warm-up, or outside the window). */
-  public record Requests(long measured, long ok, long failed, long excluded) {}
+  /** Measured requests; {@code unfinished}: of the ok, those whose end no input showed. */
+  public record Requests(long measured, long ok, long failed, long excluded, long unfinished) {}
 
   /** The measured window: first arrival to last finish of the measured requests. */
   public record Window(Long startNs, Long endNs, Double durationS) {}

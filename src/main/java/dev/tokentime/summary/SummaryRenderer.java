@@ -96,7 +96,8 @@ public final class SummaryRenderer {
         sb.append("  requests    none as rows (the files hold the tool's figures only); the tool counted ")
             .append(told).append('\n');
       } else {
-        sb.append("  requests    ").append(q.ok()).append(" ok, ").append(q.failed()).append(" failed");
+        sb.append("  requests    ").append(q.ok()).append(" ok").append(unfinished(q)).append(", ")
+            .append(q.failed()).append(" failed");
         if (q.excluded() > 0) {
           sb.append(", ").append(q.excluded()).append(" excluded (warm-up or outside the window)");
         }
@@ -238,7 +239,8 @@ public final class SummaryRenderer {
         sb.append(" (").append(r.levelKind().replace('_', ' ')).append(' ').append(num(r.level())).append(')');
       }
       sb.append("\n\n");
-      sb.append(r.requests().ok()).append(" ok, ").append(r.requests().failed()).append(" failed requests; window ")
+      sb.append(r.requests().ok()).append(" ok").append(unfinished(r.requests())).append(", ")
+          .append(r.requests().failed()).append(" failed requests; window ")
           .append(fixed(r.window().durationS(), 3)).append(" s; ")
           .append(fixed(r.throughput().outputTokensPerS(), 1)).append(" output tokens/s, ")
           .append(fixed(r.throughput().requestsPerS(), 3)).append(" requests/s; mean input ")
@@ -424,6 +426,11 @@ public final class SummaryRenderer {
     List<String> headers = columns.stream().map(c -> c.equals("level") ? levelHeader : header(c)).toList();
     List<Boolean> numeric = columns.stream().map(c -> !c.equals("level_kind") && !c.equals("label")).toList();
     return new TableData(headers, numeric, rows, false);
+  }
+
+  /** " (N with no end in the log)" after the ok count, when some had none: a log that ended first. */
+  static String unfinished(Summary.Requests q) {
+    return q.unfinished() == 0 ? "" : " (" + q.unfinished() + " with no end in the log)";
   }
 
   static String fixed(Double v, int decimals) {

@@ -66,7 +66,7 @@ public final class SummaryService {
         runs.add(new Summary.RunSummary(run, rs.getString("level_kind"), dbl(rs, "level"),
             integer(rs, "repeat"),
             new Summary.Requests(rs.getLong("requests"), rs.getLong("ok_requests"),
-                rs.getLong("failed_requests"), rs.getLong("excluded_requests")),
+                rs.getLong("failed_requests"), rs.getLong("excluded_requests"), rs.getLong("unfinished_requests")),
             new Summary.Window(lng(rs, "window_start_ns"), lng(rs, "window_end_ns"),
                 dbl(rs, "duration_s")),
             new Summary.Throughput(dbl(rs, "output_tokens_per_s"), dbl(rs, "requests_per_s")),

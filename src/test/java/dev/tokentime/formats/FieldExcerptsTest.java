@@ -183,7 +183,8 @@ class FieldExcerptsTest {
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0"),
       Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0"),
       Map.entry("sgl-0517-pd-decode-spec-prealloc-retracted-sgl30393.log", "sglang-log 3 2 1 0"),
-      Map.entry("sgl-2026-headerless-prefill-cudagraph-healthcheck-sgl19712.log", "sglang-log 12 6 6 0")));
+      Map.entry("sgl-2026-headerless-prefill-cudagraph-healthcheck-sgl19712.log", "sglang-log 12 6 6 0"),
+      Map.entry("sgl-2026-receive-never-finished-hang-sgl26783.log", "sglang-log 1 1 0 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 

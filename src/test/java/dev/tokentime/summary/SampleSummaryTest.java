@@ -64,6 +64,30 @@ class SampleSummaryTest {
   }
 
   /**
+   * A request whose end no line showed (SGLang's Receive of a request that hung, real-logs/field):
+   * counted ok, as status unknown is, and said to have no end, in the JSON and the text (it read
+   * "1 ok, 0 failed", as if the request had been answered).
+   */
+  @Test
+  void requestsWithNoEndInTheLogAreSaidSo() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of("src/test/resources/real-logs/field/sgl-2026-receive-never-finished-hang-sgl26783.log",
+          "sample-logs/canonical/c2.jsonl")));
+      Summary s = new SummaryService().summarize(t.db, Set.of());
+      JsonNode runs = new ObjectMapper().readTree(SummaryRenderer.json(s)).get("runs");
+      java.util.Map<String, List<Long>> byRun = new java.util.TreeMap<>();
+      for (JsonNode r : runs) {
+        byRun.put(r.get("run").asText(), List.of(r.get("requests").get("ok").asLong(),
+            r.get("requests").get("unfinished").asLong()));
+      }
+      assertEquals(Map.of("c2", List.of(9L, 0L), "field", List.of(1L, 1L)), byRun);
+      String text = SummaryRenderer.text(s, 120);
+      assertTrue(text.contains("requests    1 ok (1 with no end in the log), 0 failed"), text);
+      assertTrue(text.contains("requests    9 ok, "), text);
+    }
+  }
+
+  /**
    * Summarising some runs pools only those into the levels: with a second repeat of concurrency 4
    * in the database (c2's requests as run c4b), the summary of c4 alone shows c4's own figures at
    * that level, not the median of both repeats.
