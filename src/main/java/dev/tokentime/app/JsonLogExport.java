@@ -107,38 +107,46 @@ public final class JsonLogExport extends GivenLines {
    * false when it is no document of events; null when it holds none (an empty page: look on).
    */
   private static Boolean firstEvent(JsonParser p, JsonToken root, java.util.Set<String> names) throws IOException {
+    String events = eventsOf(p, root);
+    if (events == null) {
+      return false;
+    }
+    JsonToken first = p.nextToken();
+    if (first == JsonToken.END_ARRAY) {
+      if (root == JsonToken.START_OBJECT) {
+        skipRest(p); // an empty page (a pagination's first): its tokens, then the next page
+      }
+      return null;
+    }
+    // Logs Insights' results are rows of {field, value} cells; every other shape's events are objects
+    if (first != (events.equals("results") ? JsonToken.START_ARRAY : JsonToken.START_OBJECT)) {
+      return false;
+    }
+    readEvent(p, first, names, null);
+    return true;
+  }
+
+  /**
+   * At a root value's first token, walks to where its events start: "[" for an array of them,
+   * else the name of the object's array that holds them ({@code events}, {@code results}); null
+   * for a root value that holds none (the rest of an object is then read).
+   */
+  private static String eventsOf(JsonParser p, JsonToken root) throws IOException {
     if (root == JsonToken.START_ARRAY) {
-      JsonToken first = p.nextToken();
-      if (first == JsonToken.END_ARRAY) {
-        return null;
-      }
-      if (first != JsonToken.START_OBJECT) {
-        return false;
-      }
-      readEvent(p, first, names, null);
-      return true;
+      return "[";
     }
     if (root != JsonToken.START_OBJECT) {
-      return false;
+      return null;
     }
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       JsonToken value = p.nextToken();
       if (value == JsonToken.START_ARRAY && (name.equals("events") || name.equals("results"))) {
-        JsonToken first = p.nextToken();
-        if (first == JsonToken.END_ARRAY) {
-          skipRest(p); // an empty page (a pagination's first): its tokens, then the next page
-          return null;
-        }
-        if (name.equals("events") ? first != JsonToken.START_OBJECT : first != JsonToken.START_ARRAY) {
-          return false;
-        }
-        readEvent(p, first, names, null);
-        return true;
+        return name;
       }
       p.skipChildren();
     }
-    return false;
+    return null;
   }
 
   /** The rest of an object whose array of events has ended. */
@@ -271,7 +279,7 @@ public final class JsonLogExport extends GivenLines {
         }
         if (!inEvents) {
           inObject = t == JsonToken.START_OBJECT;
-          inEvents = enterEvents(t);
+          inEvents = eventsOf(parser, t) != null;
           if (!inEvents) {
             blanksTo(parser.currentLocation().getLineNr());
             return true;
@@ -318,25 +326,6 @@ public final class JsonLogExport extends GivenLines {
       onCut.accept(why);
       return false;
     }
-  }
-
-  /** At a root value's first token: whether its events follow (an array of them, or an object's "events" or "results"). */
-  private boolean enterEvents(JsonToken t) throws IOException {
-    if (t == JsonToken.START_ARRAY) {
-      return true;
-    }
-    if (t != JsonToken.START_OBJECT) {
-      return false;
-    }
-    while (parser.nextToken() == JsonToken.FIELD_NAME) {
-      String name = parser.currentName();
-      JsonToken value = parser.nextToken();
-      if ((name.equals("events") || name.equals("results")) && value == JsonToken.START_ARRAY) {
-        return true;
-      }
-      parser.skipChildren();
-    }
-    return false; // a root object with no events
   }
 
   /** One event's line: its time, its stream or pod, and its message; blank when it has no message. */
