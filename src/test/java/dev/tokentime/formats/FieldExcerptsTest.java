@@ -416,22 +416,28 @@ class FieldExcerptsTest {
   }
 
   /**
-   * constructed/stacks: two placeholder requests in flight, so KServe's latency line cannot say
-   * which it ends (neither ends, nor takes the access line); a 500 on KServe's ":predict" route
-   * right after a Received line ends that request as failed.
+   * constructed/stacks: two placeholder requests in flight. KServe's latency line ends the one
+   * whose arrival fits the start its figures imply (its time less its steps' ms), and the access
+   * line after it gives that one its status; the other stays in flight. Two arrivals 2 ms apart
+   * both fit: the line cannot say which, neither ends nor takes the access line. A 500 on KServe's
+   * ":predict" route right after a Received line ends that request as failed.
    */
   @Test
-  void kserveLatencyLinesEndOnlyTheOnePlaceholderInFlight() throws IOException {
+  void kserveLatencyLinesEndThePlaceholderTheirFiguresFit() throws IOException {
     Path dir = Path.of("src/test/resources/constructed/stacks");
     PinnedExcerpts stacks = new PinnedExcerpts(dir, "stacks", Instant.parse("2026-06-30T00:00:00Z"));
     RecordingSink two = stacks.read("kserve-two-in-flight.log").sink();
-    assertEquals(2, two.requests.size());
-    for (var r : two.requests) {
-      assertEquals(List.of(), java.util.Arrays.asList(r.status, r.httpStatus).stream()
-          .filter(java.util.Objects::nonNull).toList(), r.requestId);
+    assertEquals(List.of(List.of("line-1", "ok", 200, ns("2025-04-23T08:50:43.539Z")),
+        java.util.Arrays.asList("line-2", null, null, null)), two.requests.stream()
+        .map(r -> java.util.Arrays.asList((Object) r.requestId, r.status, r.httpStatus,
+            r.finishedNs == dev.tokentime.ingest.RequestRecord.NONE ? null : r.finishedNs)).toList());
+    RecordingSink tie = stacks.read("kserve-tie.log").sink();
+    assertEquals(2, tie.requests.size());
+    for (var r : tie.requests) {
+      assertEquals(java.util.Arrays.asList(null, null), java.util.Arrays.asList(r.status, r.httpStatus), r.requestId);
       assertEquals("log ended while the request was in flight", r.extras.get("end"), r.requestId);
     }
-    assertEquals(4, two.c.other, "the latency line, the access line and KServe's two timing lines");
+    assertEquals(4, tie.c.other, "the latency line, the access line and KServe's two timing lines");
     RecordingSink failed = stacks.read("kserve-predict-500.log").sink();
     assertEquals(List.of(List.of("line-1", "error", 500)), failed.requests.stream()
         .map(r -> List.<Object>of(r.requestId, r.status, r.httpStatus)).toList());

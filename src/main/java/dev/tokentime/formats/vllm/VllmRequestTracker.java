@@ -58,8 +58,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private final RequestRecord rec = new RequestRecord();
   /** Requests ended without their response (a death, a "failed" line): AwaitingResponse. */
   private final AwaitingResponse awaiting = new AwaitingResponse();
-  /** Requests in flight that a placeholder id started (KServe's "N.A."), dropped lazily once ended. */
-  private final java.util.ArrayDeque<LoggedRequest> placeholders = new java.util.ArrayDeque<>();
+  /** Requests in flight that a placeholder id started (KServe's "N.A."), by id, until they end. */
+  private final Map<String, LoggedRequest> placeholders = new LinkedHashMap<>();
   /**
    * How long (log time) an ended request waits for its error response: uvicorn logs it within a
    * second of the death or the failure; a 500 minutes later is another request's.
@@ -189,7 +189,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       r = new LoggedRequest(id, m.lineNo, m.origin(), clock);
       if (placeholder != null) {
         r.extras.put("logged_request_id", placeholder);
-        placeholders.add(r);
+        placeholders.put(id, r);
       }
       r.midStream = event.equals("generated") && "streaming delta".equals(m.group("mode"));
       inFlight.put(id, r);
@@ -428,6 +428,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       r.finishedNs = Math.max(ts, r.finishedNs == NONE ? ts : r.finishedNs);
     }
     inFlight.remove(r.id);
+    placeholders.remove(r.id, r);
     closing.remove(r.id, r);
     if (lastEnded != null && lastEnded != r) {
       retire(lastEnded);
@@ -479,23 +480,55 @@ final class VllmRequestTracker implements SpecParser.Handler {
   // ---- KServe ----
 
   /**
-   * KServe's latency line (vllm-log.spec, kserve_latency) after it answered a predict: it ends the
-   * request a placeholder id started ("Received request N.A.") when that is the only one of its
-   * server in flight; with two or more it cannot say which, and is counted as other.
+   * How far a placeholder request's arrival may lie from the start KServe's latency line implies
+   * (its time less its steps' milliseconds): the Received line is logged as the predict begins,
+   * within a few ms of it in the real excerpt; a wider window would take a neighbour's request.
    */
-  private SpecParser.Outcome kserveLatency(MatchedLine m, long ts, int clock) {
+  static final long KSERVE_FIT_NS = 250_000_000L;
+  /** Two arrivals this close to that start are a tie: neither is taken. */
+  static final long KSERVE_TIE_NS = 5_000_000L;
+
+  /**
+   * KServe's latency line (vllm-log.spec, kserve_latency) after it answered a predict: it ends the
+   * request a placeholder id started ("Received request N.A.") whose arrival is nearest the start
+   * its figures imply (its time less preprocess, explain, predict and postprocess), on its server
+   * and clock: within {@link #KSERVE_FIT_NS}, and nearer by {@link #KSERVE_TIE_NS} than any
+   * other's. Else it cannot say which: counted as other (a request that hung stays in flight and
+   * takes no later request's line).
+   */
+  private SpecParser.Outcome kserveLatency(MatchedLine m, long ts, int clock) throws SpecParser.BadLine {
     resolvePendingAccess(null);
     flushClosing(ts);
     LoggedRequest only = null;
     int n = 0;
-    for (Iterator<LoggedRequest> it = placeholders.iterator(); it.hasNext(); ) {
-      LoggedRequest r = it.next();
-      if (inFlight.get(r.id) != r) {
-        it.remove(); // ended or written since
-      } else if (java.util.Objects.equals(r.instance, m.origin())) {
-        only = r;
-        n++;
+    if (ts != NONE) {
+      double ms = 0;
+      for (String g : new String[] {"pre", "explain", "predict", "post"}) {
+        double v = Double.parseDouble(m.group(g));
+        if (!(v >= 0 && v < 1e9)) {
+          throw new SpecParser.BadLine("KServe latency line: " + g + " " + m.group(g) + " ms out of range");
+        }
+        ms += v;
       }
+      long start = ts - Math.round(ms * 1e6);
+      long best = Long.MAX_VALUE;
+      long second = Long.MAX_VALUE;
+      for (LoggedRequest r : placeholders.values()) {
+        if (r.clockId != clock || !sameOrigin(r.instance, m.origin()) || r.arrivalNs == NONE || r.arrivalNs > ts) {
+          continue;
+        }
+        long d = Math.abs(r.arrivalNs - start);
+        if (d < best) {
+          second = best;
+          best = d;
+          only = r;
+        } else if (d < second) {
+          second = d;
+        }
+      }
+      // the nearest, when no other lies as near (within the log's ms and the few ms between
+      // the Received line and the predict's start)
+      n = only != null && best <= KSERVE_FIT_NS && second - best > KSERVE_TIE_NS ? 1 : 0;
     }
     if (n != 1) {
       // about a request it cannot name: what follows is no longer next to the last request's lines
@@ -506,7 +539,6 @@ final class VllmRequestTracker implements SpecParser.Handler {
       }
       return SpecParser.Outcome.OTHER;
     }
-    placeholders.remove(only);
     if (only.status == null) {
       only.status = "ok"; // KServe logs its latencies once the predict returned
     }
@@ -796,6 +828,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
 
   private void write(LoggedRequest r) {
     written.add(r.id);
+    placeholders.remove(r.id, r);
     if (randomSuffix(r.id)) {
       String base = r.id.substring(0, r.id.length() - 9);
       bySuffixBase.remove(base, r);
