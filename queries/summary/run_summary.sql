@@ -13,8 +13,9 @@
 -- @column requests [count] Measured requests (all statuses).
 -- @column ok_requests [count] Measured requests with status ok (or unknown).
 -- @column failed_requests [count] Measured requests with status error, cancelled or lost.
--- @column unfinished_requests [count] Of ok_requests, those whose end no input showed: status
--- unknown and no finish time (a server log that ended, or was cut, while they were in flight).
+-- @column unfinished_requests [count] Of ok_requests, those a server log ended, or was cut, while
+-- they were in flight: status unknown, no finish time, and marked so by their parser
+-- (extras.end 'log ended …'; a format with no line that ends a request marks none).
 -- @column excluded_requests [count] Requests left out of every figure: marked warm-up, or warm-up
 -- or outside the window by the session's analysis settings (_request_scope).
 -- @column window_start_ns [ns] First arrival of a measured request.
@@ -27,13 +28,18 @@
 -- @column mean_input_tokens [tokens] Mean prompt length of the ok measured requests.
 -- @column mean_output_tokens [tokens] Mean output length of the ok measured requests.
 CREATE OR REPLACE VIEW run_summary AS
-WITH measured AS (
+WITH cut AS (
+    -- requests their parser wrote at the log's end while in flight
+    SELECT request_key FROM requests WHERE extras['end'] LIKE 'log ended%'
+),
+measured AS (
     SELECT
         run,
         count(*) AS requests,
         count(*) FILTER (WHERE ok) AS ok_requests,
         count(*) FILTER (WHERE NOT ok) AS failed_requests,
-        count(*) FILTER (WHERE status IS NULL AND finished_ns IS NULL) AS unfinished_requests,
+        count(*) FILTER (WHERE status IS NULL AND finished_ns IS NULL AND c.request_key IS NOT NULL)
+            AS unfinished_requests,
         -- one clock: min = max (NULL when none). Not count(DISTINCT clock_id) = 1: DuckDB 2.0
         -- rewrites a distinct aggregate beside others into a join whose row estimate is the
         -- product of both sides, and views joining this one to tokens then built their hash
@@ -46,6 +52,7 @@ WITH measured AS (
         avg(prompt_tokens) FILTER (WHERE ok) AS mean_input_tokens,
         avg(output_tokens) FILTER (WHERE ok) AS mean_output_tokens
     FROM request_latency
+    LEFT JOIN cut AS c USING (request_key)
     WHERE measured
     GROUP BY run
 ),

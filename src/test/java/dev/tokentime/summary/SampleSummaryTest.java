@@ -60,19 +60,22 @@ class SampleSummaryTest {
       assertEquals(List.of("unit", "count", "mean", "std", "min", "max", "p1", "p5", "p10", "p25", "p50",
           "p75", "p90", "p95", "p99"), names(run.get("metrics").get("ttft_ms")));
       assertEquals(List.of("output_tokens_per_s", "requests_per_s"), names(run.get("throughput")));
+      assertEquals(List.of("measured", "ok", "failed", "excluded", "unfinished"), names(run.get("requests")));
     }
   }
 
   /**
    * A request whose end no line showed (SGLang's Receive of a request that hung, real-logs/field):
    * counted ok, as status unknown is, and said to have no end, in the JSON and the text (it read
-   * "1 ok, 0 failed", as if the request had been answered).
+   * "1 ok, 0 failed", as if the request had been answered); not a request of a format that logs no
+   * end (TensorRT-LLM's Received and Response started lines).
    */
   @Test
   void requestsWithNoEndInTheLogAreSaidSo() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
+      // and TensorRT-LLM's log, which has no line that ends a request: its requests are not cut off
       t.ingest(IngestOptions.of(List.of("src/test/resources/real-logs/field/sgl-2026-receive-never-finished-hang-sgl26783.log",
-          "sample-logs/canonical/c2.jsonl")));
+          "sample-logs/canonical/c2.jsonl", "sample-logs/trtllm/trtllm-log/server.log")));
       Summary s = new SummaryService().summarize(t.db, Set.of());
       JsonNode runs = new ObjectMapper().readTree(SummaryRenderer.json(s)).get("runs");
       java.util.Map<String, List<Long>> byRun = new java.util.TreeMap<>();
@@ -80,7 +83,7 @@ class SampleSummaryTest {
         byRun.put(r.get("run").asText(), List.of(r.get("requests").get("ok").asLong(),
             r.get("requests").get("unfinished").asLong()));
       }
-      assertEquals(Map.of("c2", List.of(9L, 0L), "field", List.of(1L, 1L)), byRun);
+      assertEquals(Map.of("c2", List.of(9L, 0L), "field", List.of(1L, 1L), "trtllm-log", List.of(3L, 0L)), byRun);
       String text = SummaryRenderer.text(s, 120);
       assertTrue(text.contains("requests    1 ok (1 with no end in the log), 0 failed"), text);
       assertTrue(text.contains("requests    9 ok, "), text);

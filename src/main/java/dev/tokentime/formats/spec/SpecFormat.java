@@ -147,7 +147,15 @@ public class SpecFormat implements InputFormat {
    * events ({@link SpecRequests}); a subclass overrides it for lifecycles that need Java.
    */
   protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink) {
-    return new SpecRequests(ctx, sink, id(), clockScope(ctx), parser.times());
+    return new SpecRequests(ctx, sink, id(), clockScope(ctx), parser.times(), endsRequests());
+  }
+
+  /**
+   * Whether a line of this format ends a request that went well (a finished kind): without one
+   * (trtllm-log's Received and Response started, its aborts aside) no request ends in the log.
+   */
+  private boolean endsRequests() {
+    return spec.kinds().stream().anyMatch(k -> k.table().equals("requests") && k.event().equals("finished"));
   }
 
   /** Scope of the clocks of this file's times (the spec's {@code scope}, else format and file). */

@@ -36,9 +36,16 @@ final class SpecRequests implements SpecParser.Handler {
   /** The ids written (a repeated id is rejected: the sink keeps one row per id and file). */
   private final IdHashes written = new IdHashes();
   private boolean anchored;
+  /**
+   * Whether the format has a line that ends a request that went well: without one (trtllm-log's
+   * Received and Response started), a request the input holds to its end is as complete as the
+   * format gives it, not cut off by the log's end.
+   */
+  private final boolean endsRequests;
   private final LogTimes times;
 
-  SpecRequests(ParseContext ctx, RecordSink sink, String format, String scope, LogTimes times) {
+  SpecRequests(ParseContext ctx, RecordSink sink, String format, String scope, LogTimes times, boolean endsRequests) {
+    this.endsRequests = endsRequests;
     this.ctx = ctx;
     this.sink = sink;
     this.times = times;
@@ -227,7 +234,9 @@ final class SpecRequests implements SpecParser.Handler {
   @Override
   public void end() {
     for (RequestRecord r : inFlight.values()) {
-      r.extras.put("end", "log ended before the request's last line");
+      if (endsRequests) {
+        r.extras.put("end", "log ended while the request was in flight");
+      }
       sink.request(r, null, 0, 0);
     }
     inFlight.clear();
