@@ -36,6 +36,13 @@ final class SpecRequests implements SpecParser.Handler {
   /** The ids written (a repeated id is rejected: the sink keeps one row per id and file). */
   private final IdHashes written = new IdHashes();
   private boolean anchored;
+  /** Refused requests waiting for their error response (an access line), oldest first. */
+  private final java.util.ArrayDeque<RequestRecord> refusals = new java.util.ArrayDeque<>();
+  /**
+   * How long (log time) a refused request waits for its error response: an HTTP server logs it as
+   * it answers, within a second; an error minutes later is another request's.
+   */
+  static final long AWAIT_NS = 60_000_000_000L;
   /**
    * Whether the format has a line that ends a request that went well: without one (trtllm-log's
    * Received and Response started), a request the input holds to its end is as complete as the
@@ -57,6 +64,9 @@ final class SpecRequests implements SpecParser.Handler {
   public SpecParser.Outcome line(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
     LineSpec.Kind k = m.kind;
+    if (ts != NONE) {
+      releaseRefusals(ts - AWAIT_NS);
+    }
     if (k.table().equals("none")) {
       return SpecParser.Outcome.OTHER;
     }
@@ -153,6 +163,16 @@ final class SpecRequests implements SpecParser.Handler {
         || Integer.parseInt(status) < 400) {
       return SpecParser.Outcome.OTHER;
     }
+    for (java.util.Iterator<RequestRecord> it = refusals.iterator(); it.hasNext(); ) {
+      RequestRecord held = it.next();
+      if (held.instance == null || m.origin() == null || held.instance.equals(m.origin())) {
+        // the error response of the request the engine refused, not a failure of its own
+        it.remove();
+        held.httpStatus = Integer.parseInt(status);
+        sink.request(held, null, 0, 0);
+        return SpecParser.Outcome.RECORD;
+      }
+    }
     RequestRecord r = new RequestRecord();
     ErrorAccessLines.fill(r, m, Integer.parseInt(status), ts, clock, times, ctx.defaultRun(), engine, m.origin());
     sink.request(r, raw, off, len);
@@ -164,7 +184,9 @@ final class SpecRequests implements SpecParser.Handler {
    * process new request: Prompt length (1251) exceeds maximum input length (1024)"): a failed
    * request of its own, id {@code refused-line-N}, status error, its error the line's
    * {@code detail}, at the line's time or else the last time the log gave ({@code
-   * extras.time_from}), as an access line's error is ({@link ErrorAccessLines}).
+   * extras.time_from}), as an access line's error is ({@link ErrorAccessLines}). The next error
+   * access line of its server within {@link #AWAIT_NS} of log time is its response (trtllm-serve
+   * answers it with a 400): that line gives it its {@code http_status}, not a second failed request.
    */
   private SpecParser.Outcome refused(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
@@ -183,8 +205,20 @@ final class SpecRequests implements SpecParser.Handler {
     if (ts == NONE) {
       r.extras.put("time_from", at.from());
     }
-    sink.request(r, raw, off, len);
+    // held for its error response: an HTTP server in front (trtllm-serve) answers the refused
+    // request with a 4xx or 5xx access line, which is this request's status, not a second one
+    refusals.add(r);
+    if (refusals.size() > MAX_IN_FLIGHT) {
+      sink.request(refusals.removeFirst(), null, 0, 0);
+    }
     return SpecParser.Outcome.RECORD;
+  }
+
+  /** Writes the refused requests held since before {@code since} (log time) without their response. */
+  private void releaseRefusals(long since) {
+    while (!refusals.isEmpty() && refusals.peekFirst().finishedNs < since) {
+      sink.request(refusals.removeFirst(), null, 0, 0);
+    }
   }
 
   private static long first(long old, long at) {
@@ -233,6 +267,7 @@ final class SpecRequests implements SpecParser.Handler {
 
   @Override
   public void end() {
+    releaseRefusals(Long.MAX_VALUE);
     for (RequestRecord r : inFlight.values()) {
       if (endsRequests) {
         r.extras.put("end", "log ended while the request was in flight");

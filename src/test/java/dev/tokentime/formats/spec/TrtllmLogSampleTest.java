@@ -58,6 +58,20 @@ class TrtllmLogSampleTest {
   }
 
   /**
+   * trtllm-serve answers the refused request with a 400 (constructed/trtllm-refused): that access
+   * line is the refused request's status, not a second failed request (it was two).
+   */
+  @Test
+  void aRefusedRequestsErrorResponseIsItsStatus() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of("src/test/resources/constructed/trtllm-refused/trtllm-serve-refused-400.log")));
+      assertEquals(List.of(List.of("refused-line-4", "error", 400)),
+          t.rows("SELECT request_id, status, http_status FROM requests"));
+      assertEquals(List.of(List.of(0L, 1L)), t.rows("SELECT ok_requests, failed_requests FROM run_summary"));
+    }
+  }
+
+  /**
    * A Received or Response started line cut inside its number ("at 3" of "at 32142.77058106") or
    * before it: a truncated reject, not an arrival at 3 s (the cut-lines review; Python writes its
    * float with a point and digits).
