@@ -383,6 +383,26 @@ class FieldExcerptsTest {
   }
 
   /**
+   * constructed/vllm-interleaved: another client's 400 between a streaming request's Received and
+   * Added lines. The Added line shows the engine took the request: the 400 is a failed request of
+   * its own (it ended the request as refused, then its Added line and chunks were rejects as
+   * repeats of a request already written).
+   */
+  @Test
+  void anotherClientsErrorBetweenReceivedAndAddedIsItsOwn() throws IOException {
+    Path dir = Path.of("src/test/resources/constructed/vllm-interleaved");
+    PinnedExcerpts p = new PinnedExcerpts(dir, "interleaved", Instant.parse("2026-06-30T00:00:00Z"));
+    for (String f : List.of("received-other-clients-400-added.log", "received-other-clients-400-added-suffix.log")) {
+      RecordingSink s = p.read(f).sink();
+      assertEquals(List.of(List.of("chatcmpl-ba7c746153081a9d", "ok", 200), List.of("http-400-line-2", "error", 400)),
+          s.requests.stream().map(r -> List.<Object>of(r.requestId, r.status, r.httpStatus))
+              .sorted(java.util.Comparator.comparing(Object::toString)).toList(), f);
+      assertEquals(2, s.tokens.size(), f);
+      assertEquals(List.of(), s.c.rejects, f);
+    }
+  }
+
+  /**
    * The C++ runtime's nested error: the line starts as the format's own part does, so the inner
    * "[TensorRT-LLM][ERROR]" is the message's, not where the line resumes behind a wrapper.
    */

@@ -65,6 +65,10 @@ final class VllmRequestTracker implements SpecParser.Handler {
    * second of the death or the failure; a 500 minutes later is another request's.
    */
   static final long AWAIT_NS = 60_000_000_000L;
+  /** A request an error access line ended as refused, until the next line settles it (settleRefused). */
+  private LoggedRequest refused;
+  /** That access line as a failed request of its own, for when the engine's next line takes the request. */
+  private RequestRecord refusedAccess;
   /** The request ended by the last lifecycle line, held for an access line that may follow. */
   private LoggedRequest lastEnded;
   /** The request whose Received/Added line was the last lifecycle line (streaming order). */
@@ -85,6 +89,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
   public SpecParser.Outcome line(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
     String event = m.kind.event();
+    settleRefused(event.equals("added") || event.equals("generated") || event.equals("finished")
+        || event.equals("lmcache") || event.equals("details") ? m.group("id") : null);
     if (event.equals("access")) {
       return access(m, ts, clock, raw, off, len);
     }
@@ -549,6 +555,32 @@ final class VllmRequestTracker implements SpecParser.Handler {
     return SpecParser.Outcome.RECORD;
   }
 
+  /**
+   * Settles a request an error access line right after its Received line ended as refused: the
+   * next line goes on with it (its Added, Generated or Finished line, {@code continuing} its id) —
+   * the engine took it, and the error was another client's, a failed request of its own — or does
+   * not, and it stays refused.
+   */
+  private void settleRefused(String continuing) {
+    if (refused == null) {
+      return;
+    }
+    LoggedRequest r = refused;
+    RequestRecord other = refusedAccess;
+    refused = null;
+    refusedAccess = null;
+    if (r.id.equals(continuing) || continuing != null && randomSuffix(continuing)
+        && r.id.equals(continuing.substring(0, continuing.length() - 9))) {
+      r.httpStatus = null;
+      r.status = null;
+      r.finishedNs = NONE;
+      sink.request(other, null, 0, 0);
+      return;
+    }
+    inFlight.remove(r.id);
+    write(r);
+  }
+
   // ---- access lines ----
 
   private SpecParser.Outcome access(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
@@ -573,12 +605,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
       tie(r, status);
       if (status >= 400) {
         // refused before the engine took it (vllm.md §5, #19739): it ends here, at the last
-        // time the log gave (the access line has none of its own)
-        inFlight.remove(r.id);
+        // time the log gave (the access line has none of its own), unless the engine's next
+        // line takes it (settleRefused): then the error was another client's
         if (r.finishedNs == NONE && times.lastNs() != NONE && times.lastNsClock() == r.clockId) {
           r.finishedNs = Math.max(times.lastNs(), r.arrivalNs);
         }
-        write(r);
+        refused = r;
+        refusedAccess = new RequestRecord();
+        ErrorAccessLines.fill(refusedAccess, m, status, ts, clock, times, ctx.defaultRun(), "vllm", m.origin());
       }
       return SpecParser.Outcome.RECORD;
     }
@@ -730,6 +764,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
   @Override
   public boolean continuation(MatchedLine m, byte[] raw, int off, int len) {
     if (m.kind == null || !m.kind.table().equals("requests")) {
+      settleRefused(null);
       resolvePendingAccess(null);
       lastStarted = null;
       if (lastEnded != null) {
@@ -799,6 +834,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
 
   @Override
   public void end() {
+    settleRefused(null);
     resolvePendingAccess(null);
     flushClosing(NONE);
     if (lastEnded != null) {
