@@ -153,6 +153,11 @@ class FieldExcerptsTest {
       Map.entry("80-triton-vllm-backend-failed-start-server8578.log", "vllm-log 13 2 11 0"),
       // LiteLLM's proxy header gives the time of day its uvicorn access lines lack: the 500 a failed request (was a reject)
       Map.entry("81-compose-litellm-proxy-access-200-500-2026.log", "vllm-log 4 1 3 0"),
+      Map.entry("82-v016-debug-level-stats-path-header-500-vllm40856.log", "vllm-log 3 3 0 0"),
+      Map.entry("83-v016-stats-two-500-same-port-toolparser-qwen38-148.log", "vllm-log 5 4 1 0"),
+      Map.entry("84-v010-worker-died-unexpectedly-stats-continue-vllm23582.log", "vllm-log 9 2 7 0"),
+      Map.entry("85-v011-docker-ts-stats-wrapped-midword-kv99-vllm27073.log", "vllm-log 9 2 7 0"),
+      Map.entry("86-v0202-stats-mm-specdecode-3pos-access-vllm42363.log", "vllm-log 5 4 1 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -380,6 +385,19 @@ class FieldExcerptsTest {
     assertEquals(0.81, st.extras.get("spec_accept_rate"), 1e-12);
     assertEquals(0.0, st.extras.get("retracted_req"), 1e-12);
     assertEquals(240768.0, st.extras.get("kv_tokens"), 1e-12);
+  }
+
+  /** 2025-2026 stats lines as published: a docker copy's mid-word wrap, vLLM 0.20's per-position acceptance rates. */
+  @Test
+  void newerStatsLinesAreReadWhole() throws IOException {
+    RecordingSink wrapped = read("85-v011-docker-ts-stats-wrapped-midword-kv99-vllm27073.log").sink();
+    assertEquals(List.of(List.of(34, 18, 0.992), List.of(33, 40, 0.975)), wrapped.stats.stream()
+        .map(r -> List.<Object>of(r.running, r.waiting, r.kvUsage)).toList());
+    RecordingSink spec = read("86-v0202-stats-mm-specdecode-3pos-access-vllm42363.log").sink();
+    var d = spec.stats.stream().filter(r -> r.extras.containsKey("spec_mean_acceptance_length")).findFirst().orElseThrow();
+    assertEquals(3.97, d.extras.get("spec_mean_acceptance_length"), 1e-12);
+    assertEquals(1.0, d.extras.get("spec_per_position_acceptance_rate_1"), 1e-12);
+    assertTrue(d.extras.containsKey("spec_per_position_acceptance_rate_3"), d.extras.toString());
   }
 
   /**
