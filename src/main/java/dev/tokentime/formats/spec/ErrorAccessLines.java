@@ -43,18 +43,8 @@ public final class ErrorAccessLines {
    */
   public static void fill(RequestRecord into, MatchedLine m, int status, long ts, int clock, LogTimes times,
       String run, String engine, String instance) throws SpecParser.BadLine {
-    Dated at = dated(ts, clock, times, "an HTTP " + status + " access line");
-    ts = at.ns();
-    clock = at.clock();
-    into.lineNo = m.lineNo;
-    into.run = run;
-    into.requestId = "http-" + status + "-line-" + m.lineNo;
-    into.engine = engine;
-    into.instance = instance;
-    into.clockId = clock;
-    into.arrivalNs = ts;
-    into.finishedNs = ts;
-    into.status = "error";
+    Dated at = failed(into, m.lineNo, "http-" + status + "-line-" + m.lineNo, ts, clock, times,
+        "an HTTP " + status + " access line", run, engine, instance);
     into.httpStatus = status;
     String cause = cause(m.previousMessage(), status);
     into.error = "HTTP " + status + " " + m.group("method") + " " + m.group("path")
@@ -103,6 +93,36 @@ public final class ErrorAccessLines {
 
   /** When a failed request known from one line happened, and where that time came from. */
   public record Dated(long ns, int clock, String from) {}
+
+  /**
+   * Fills {@code into} (already reset) as a failed request a line names by no id: {@code
+   * requestId}, status error, arrived and finished at the line's time or else the last time the
+   * log gave ({@link #dated}), which it returns.
+   *
+   * @throws SpecParser.BadLine when no line up to this one had a time: a request needs one
+   */
+  public static Dated failed(RequestRecord into, long lineNo, String requestId, long ts, int clock, LogTimes times,
+      String what, String run, String engine, String instance) throws SpecParser.BadLine {
+    Dated at = dated(ts, clock, times, what);
+    into.lineNo = lineNo;
+    into.run = run;
+    into.requestId = requestId;
+    into.engine = engine;
+    into.instance = instance;
+    into.clockId = at.clock();
+    into.arrivalNs = at.ns();
+    into.finishedNs = at.ns();
+    into.status = "error";
+    return at;
+  }
+
+  /**
+   * Whether two lines' origins (wrapper identities) may be one server's: equal, or either unknown
+   * (a line without a wrapper among wrapped ones). What ties an access line to a request.
+   */
+  public static boolean sameOrigin(String a, String b) {
+    return a == null || b == null || a.equals(b);
+  }
 
   /**
    * The line's own time ({@code ts}), or else the time of the last line before it that had one,

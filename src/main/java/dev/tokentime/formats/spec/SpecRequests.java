@@ -165,7 +165,7 @@ final class SpecRequests implements SpecParser.Handler {
     }
     for (java.util.Iterator<RequestRecord> it = refusals.iterator(); it.hasNext(); ) {
       RequestRecord held = it.next();
-      if (held.instance == null || m.origin() == null || held.instance.equals(m.origin())) {
+      if (ErrorAccessLines.sameOrigin(held.instance, m.origin())) {
         // the error response of the request the engine refused, not a failure of its own
         it.remove();
         held.httpStatus = Integer.parseInt(status);
@@ -190,17 +190,9 @@ final class SpecRequests implements SpecParser.Handler {
    */
   private SpecParser.Outcome refused(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
-    ErrorAccessLines.Dated at = ErrorAccessLines.dated(ts, clock, times, LineSpec.aKind(m.kind.name()) + " line");
     RequestRecord r = new RequestRecord();
-    r.lineNo = m.lineNo;
-    r.run = ctx.defaultRun();
-    r.requestId = "refused-line-" + m.lineNo;
-    r.engine = engine;
-    r.instance = m.origin();
-    r.clockId = at.clock();
-    r.arrivalNs = at.ns();
-    r.finishedNs = at.ns();
-    r.status = "error";
+    ErrorAccessLines.Dated at = ErrorAccessLines.failed(r, m.lineNo, "refused-line-" + m.lineNo, ts, clock, times,
+        LineSpec.aKind(m.kind.name()) + " line", ctx.defaultRun(), engine, m.origin());
     r.error = m.group("detail");
     if (ts == NONE) {
       r.extras.put("time_from", at.from());

@@ -89,8 +89,10 @@ final class VllmRequestTracker implements SpecParser.Handler {
   public SpecParser.Outcome line(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
     String event = m.kind.event();
-    settleRefused(event.equals("added") || event.equals("generated") || event.equals("finished")
-        || event.equals("lmcache") || event.equals("details") ? m.group("id") : null);
+    if (refused != null) {
+      settleRefused(event.equals("added") || event.equals("generated") || event.equals("finished")
+          || event.equals("lmcache") || event.equals("details") ? m.group("id") : null);
+    }
     if (event.equals("access")) {
       return access(m, ts, clock, raw, off, len);
     }
@@ -520,7 +522,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
       long best = Long.MAX_VALUE;
       long second = Long.MAX_VALUE;
       for (LoggedRequest r : placeholders.values()) {
-        if (r.clockId != clock || !sameOrigin(r.instance, m.origin()) || r.arrivalNs == NONE || r.arrivalNs > ts) {
+        if (r.clockId != clock || !ErrorAccessLines.sameOrigin(r.instance, m.origin()) || r.arrivalNs == NONE || r.arrivalNs > ts) {
           continue;
         }
         long d = Math.abs(r.arrivalNs - start);
@@ -569,8 +571,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     RequestRecord other = refusedAccess;
     refused = null;
     refusedAccess = null;
-    if (r.id.equals(continuing) || continuing != null && randomSuffix(continuing)
-        && r.id.equals(continuing.substring(0, continuing.length() - 9))) {
+    if (continuing != null && find(continuing) == r) { // by its id, or with the engine's suffix
       r.httpStatus = null;
       r.status = null;
       r.finishedNs = NONE;
@@ -592,13 +593,13 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (!ErrorAccessLines.inferenceRequest(m.group("method"), m.group("path"))) {
       return SpecParser.Outcome.OTHER; // /metrics, /health, /v1/models: no request of ours; a GET of an inference route (a probe)
     }
-    if (lastEnded != null && lastEnded.httpStatus == null && sameOrigin(lastEnded.instance, m.origin())) {
+    if (lastEnded != null && lastEnded.httpStatus == null && ErrorAccessLines.sameOrigin(lastEnded.instance, m.origin())) {
       tie(lastEnded, status);
       retire(lastEnded);
       lastEnded = null;
       return SpecParser.Outcome.RECORD;
     }
-    if (lastStarted != null && lastStarted.httpStatus == null && sameOrigin(lastStarted.instance, m.origin())
+    if (lastStarted != null && lastStarted.httpStatus == null && ErrorAccessLines.sameOrigin(lastStarted.instance, m.origin())
         && inFlight.get(lastStarted.id) == lastStarted) {
       LoggedRequest r = lastStarted;
       lastStarted = null;
@@ -724,7 +725,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (pendingStatus == null) {
       return;
     }
-    if (starting != null && starting.httpStatus == null && sameOrigin(starting.instance, pendingOrigin)) {
+    if (starting != null && starting.httpStatus == null && ErrorAccessLines.sameOrigin(starting.instance, pendingOrigin)) {
       tie(starting, pendingStatus);
       sink.record();
     } else {
@@ -744,9 +745,6 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
   }
 
-  private static boolean sameOrigin(String a, String b) {
-    return a == null || b == null || a.equals(b);
-  }
 
   private static void tie(LoggedRequest r, int status) {
     r.httpStatus = status;
