@@ -19,7 +19,8 @@ import org.apache.commons.csv.CSVRecord;
 /**
  * A server log downloaded from a log platform as CSV (CloudWatch's "Download search results":
  * {@code timestamp,message} with epoch ms; Logs Insights' {@code @timestamp,@message}; GCP's
- * {@code textPayload}; Azure's {@code LogMessage}; Datadog's, Kibana's and Splunk's
+ * {@code textPayload}; Azure's {@code LogMessage}, and Container Apps' console logs ({@code Log_s},
+ * {@code Log}, named by {@code ContainerGroupName_s} or {@code ReplicaName}); Datadog's, Kibana's and Splunk's
  * {@code message} / {@code _raw}): a container of log lines, like gzip or UTF-16, undone before
  * any format sees the file. The CSV quotes every line holding a comma or a quote (and doubles its
  * quotes): read as it is, each stats line ended in a stray quote and was a truncated reject, an
@@ -38,13 +39,14 @@ import org.apache.commons.csv.CSVRecord;
 public final class CsvLogExport extends GivenLines {
   /** Columns holding the logged line, by platform, in order of preference. */
   static final List<String> MESSAGE = List.of("message", "@message", "textPayload", "jsonPayload.message",
-      "LogMessage", "log", "Line", "line", "_raw", "Message", "msg");
+      "LogMessage", "Log_s", "Log", "log", "Line", "line", "_raw", "Message", "msg");
   /** Columns holding the entry's time (not the platform's receive time: receiveTimestamp is none). */
   static final List<String> TIME = List.of("timestamp", "@timestamp", "TimeGenerated", "TimeGenerated [UTC]",
       "time", "Time", "date", "Date", "_time", "Timestamp");
   /** Columns naming the stream, pod or host the line came from. */
   static final List<String> WHO = List.of("@logStream", "logStreamName", "logStream", "resource.labels.pod_name",
-      "kubernetes.pod_name", "PodName", "pod_name", "pod", "host", "Host");
+      "labels.instanceId", "kubernetes.pod_name", "PodName", "ContainerGroupName_s", "ContainerGroupName",
+      "ReplicaName", "pod_name", "pod", "host", "Host");
 
   static final int MAX_RECORD_LINES = 256;
   static final int MAX_RECORD_CHARS = 1 << 20;
@@ -54,6 +56,8 @@ public final class CsvLogExport extends GivenLines {
   private static final Pattern RFC3339 =
       Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?(Z|[+-]\\d\\d:\\d\\d)");
   private static final Pattern INSIGHTS = Pattern.compile("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?");
+  private static final Pattern US_CLOCK =
+      Pattern.compile("(\\d{1,2})/(\\d{1,2})/(\\d{4}),? (\\d{1,2}):(\\d\\d):(\\d\\d)(\\.\\d{1,9})? ([AaPp][Mm])");
   private static final Pattern NOT_IN_NAME = Pattern.compile("[\\s\\]]");
 
   /** How far the first line is looked at for a log export's CSV header. */
@@ -275,8 +279,20 @@ public final class CsvLogExport extends GivenLines {
       if (RFC3339.matcher(v).matches()) {
         return v;
       }
-      if (column.equals("@timestamp") && INSIGHTS.matcher(v).matches()) {
+      // Logs Insights' @timestamp, and a column that names its zone (Azure's "TimeGenerated [UTC]")
+      boolean utc = column.equals("@timestamp") || column.endsWith("[UTC]");
+      if (utc && INSIGHTS.matcher(v).matches()) {
         return v.replace(' ', 'T') + "Z";
+      }
+      java.util.regex.Matcher us = US_CLOCK.matcher(v);
+      if (column.endsWith("[UTC]") && us.matches()) {
+        // the Azure portal's US form: "6/27/2026, 2:23:02.100 AM"
+        if (Integer.parseInt(us.group(1)) > 12 || Integer.parseInt(us.group(2)) > 31 || Integer.parseInt(us.group(4)) > 12) {
+          return null;
+        }
+        int hour = Integer.parseInt(us.group(4)) % 12 + (us.group(8).equalsIgnoreCase("PM") ? 12 : 0);
+        return String.format("%s-%02d-%02dT%02d:%s:%s%sZ", us.group(3), Integer.parseInt(us.group(1)),
+            Integer.parseInt(us.group(2)), hour, us.group(5), us.group(6), us.group(7) == null ? "" : us.group(7));
       }
     } catch (ArithmeticException | NumberFormatException e) {
       return null;

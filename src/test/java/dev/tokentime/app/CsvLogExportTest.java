@@ -51,6 +51,29 @@ class CsvLogExportTest {
     }
   }
 
+  /** Azure Container Apps' console table: the line under Log_s, the replica under ContainerGroupName_s. */
+  @Test
+  void azureContainerAppsConsoleLogsAreTheirLines() throws Exception {
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      var r = t.ingest(CONSTRUCTED.resolve("azure-containerapps-log_s-500.csv")).files().get(0);
+      assertEquals(List.of("vllm-log", 0L), List.of(r.format(), r.rejected()));
+      assertEquals(List.of(List.of("error", 500, "pod/vllm--r1-abc / APIServer pid=41", "2026-06-27T02:23:02.300Z")),
+          t.rows("SELECT status, http_status, instance, strftime(make_timestamp(finished_ns // 1000), '%Y-%m-%dT%H:%M:%S.%gZ')"
+              + " FROM requests"));
+    }
+  }
+
+  /** A time column that names its zone is read in it, in the ISO form or the Azure portal's US one. */
+  @Test
+  void aTimeColumnNamedUtcIsUtc() {
+    assertEquals("2026-06-27T02:23:02.100Z", CsvLogExport.rfc3339("2026-06-27 02:23:02.100", "TimeGenerated [UTC]"));
+    assertEquals("2026-06-27T02:23:02.100Z", CsvLogExport.rfc3339("6/27/2026, 2:23:02.100 AM", "TimeGenerated [UTC]"));
+    assertEquals("2026-06-27T12:05:00Z", CsvLogExport.rfc3339("6/27/2026, 12:05:00 PM", "TimeGenerated [UTC]"));
+    assertEquals("2026-06-27T00:05:00Z", CsvLogExport.rfc3339("6/27/2026, 12:05:00 AM", "TimeGenerated [UTC]"));
+    assertNull(CsvLogExport.rfc3339("13/27/2026, 2:23:02 AM", "TimeGenerated [UTC]"));
+    assertNull(CsvLogExport.rfc3339("2026-06-27 02:23:02.100", "Date"), "no zone named: not a time the line may take");
+  }
+
   /** Columns after the message (Logs Insights' stream and group), Datadog's host before it. */
   @Test
   void statsLinesAreReadWhateverColumnsStandBesideThem() throws Exception {

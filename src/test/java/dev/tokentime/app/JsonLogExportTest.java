@@ -73,6 +73,28 @@ class JsonLogExportTest {
   }
 
   /**
+   * A real Cloud Run export (gcloud logging read): each entry names its container instance under
+   * labels.instanceId, which is the line's instance (replicas of a revision stay apart); vLLM's
+   * CLI refusing an argument is the server's crash (it never started).
+   */
+  @Test
+  void aCloudRunInstanceIsTheLinesInstanceAndACliRefusalACrash() throws Exception {
+    Path f = Path.of("src/test/resources/real-logs/exports/cloudrun-gcloud-logging-read-cli-error-gemma4tips.json");
+    try (TestDb t = new TestDb(tmp.resolve("cloudrun"))) {
+      var r = t.ingest(f).files().get(0);
+      assertEquals(List.of("vllm-log", 1L, 0L), List.of(r.format(), r.records(), r.rejected()));
+      assertEquals(r.lines(), r.records() + r.otherLines());
+      List<List<Object>> crash = t.rows("SELECT kind, instance, detail FROM engine_events");
+      assertEquals(1, crash.size(), crash.toString());
+      assertEquals("crash", crash.get(0).get(0));
+      assertEquals("pod/002f8ffd4705cdcb9744f7927e76904ea38e95e7b530133d369d94b89bde22e5a84e80627d46cd10ee2fa64f986269617654e0198de9b588b4974fa6d284a4ea158187401dae200558ae3c29c5d01bd2db774271cbaa601d81",
+          crash.get(0).get(1));
+      assertEquals("vllm serve: error: argument --limit-mm-per-prompt: Value {image:0,audio:0,video:0} cannot be converted"
+          + " to <function loads at 0x7f882f29d3a0>.", crash.get(0).get(2));
+    }
+  }
+
+  /**
    * A download cut inside an event: the events before it are read and the cut is a reject naming
    * where its event began, counted alike by --explain; a document that stops being JSON likewise.
    */

@@ -50,7 +50,7 @@ class FieldExcerptsTest {
       Map.entry("16-apiserver-startup-stats-access-sparkdocker217.log", "vllm-log 12 4 8 0"),
       Map.entry("17-docker-rfc3339-offset-v052-vllm7019.log", "vllm-log 13 1 12 0"),
       Map.entry("18-terminal-hardwrapped-stats-v0-tt246.log", "vllm-log 11 5 6 0"),
-      Map.entry("19-compose-single1-request-finished-syvai147.log", "vllm-log 7 3 4 0"),
+      Map.entry("19-compose-single1-request-finished-syvai147.log", "vllm-log 7 4 3 0"),
       Map.entry("20-nested-ray-proc-repeated-stats-pr38476.log", "vllm-log 6 5 1 0"),
       // "[Worker_TP3 pid=540] " in brackets: 4 stats, the worker's crash and its traceback
       Map.entry("21-bracket-proc-tags-v0111-workerproc-oom-vllm29070.log", "vllm-log 14 5 9 0"),
@@ -158,6 +158,7 @@ class FieldExcerptsTest {
       Map.entry("84-v010-worker-died-unexpectedly-stats-continue-vllm23582.log", "vllm-log 9 2 7 0"),
       Map.entry("85-v011-docker-ts-stats-wrapped-midword-kv99-vllm27073.log", "vllm-log 9 2 7 0"),
       Map.entry("86-v0202-stats-mm-specdecode-3pos-access-vllm42363.log", "vllm-log 5 4 1 0"),
+      Map.entry("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log", "vllm-log 342 5 337 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -398,6 +399,25 @@ class FieldExcerptsTest {
     assertEquals(3.97, d.extras.get("spec_mean_acceptance_length"), 1e-12);
     assertEquals(1.0, d.extras.get("spec_per_position_acceptance_rate_1"), 1e-12);
     assertTrue(d.extras.containsKey("spec_per_position_acceptance_rate_3"), d.extras.toString());
+  }
+
+  /**
+   * A container's own start-up printed 65 lines before vLLM's first (its sniff looked at 40:
+   * "cannot tell the format"); a patched engine's one line per request is the request whole.
+   */
+  @Test
+  void aLateFirstLineAndAPatchedEnginesRequestLineAreRead() throws IOException {
+    RecordingSink late = read("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log").sink();
+    assertEquals(List.of("version", "crash", "crash"), late.events.stream().map(e -> e[1])
+        .filter(k -> !k.equals("config")).toList().subList(0, 3));
+    RecordingSink patched = read("19-compose-single1-request-finished-syvai147.log").sink();
+    assertEquals(1, patched.requests.size());
+    var r = patched.requests.get(0);
+    assertEquals(List.of("chatcmpl-a48d45d3ab7520d3-bd798162", "ok", "stop", 11448, 46),
+        List.of(r.requestId, r.status, r.finishReason, r.promptTokens, r.outputTokens));
+    // its elapsed_s dates the arrival: E2E is the engine's 2.59 s
+    assertEquals(2_590_000_000L, r.finishedNs - r.arrivalNs);
+    assertEquals(ns("2025-09-18T11:35:00Z"), r.finishedNs); // 09-18 of the year before the run's June 2026
   }
 
   /**

@@ -463,6 +463,9 @@ public final class LineMatcher {
         } else if (dated != null) {
           // NIM's JSON logging of 2026 writes the year too ("2026-03-03 12:00:10"): a dated local time
           m.times.add(new MatchedLine.TimeReading(LocalDateTimes.RULE, dated));
+        } else if (RFC3339.matcher(t.asText()).matches()) {
+          // Dynamo's JSON lines (DYN_LOGGING_JSONL) use the same keys with an RFC 3339 instant
+          m.times.add(new MatchedLine.TimeReading(INSTANT_TIME, new String[] {t.asText()}));
         }
       } else if (t != null && t.isValueNode() && (t.isTextual() || !e.time().kind().equals("rfc3339"))) {
         m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
@@ -589,6 +592,8 @@ public final class LineMatcher {
   /** A full instant (a year, sub-second digits, a zone) in an unknown wrapper's text. */
   private static final Pattern INSTANT = Pattern.compile(
       "(?<!\\d)\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[.,]\\d{1,9}(?:Z|[+-]\\d\\d:?\\d\\d)(?![\\d:])");
+  private static final java.util.regex.Pattern RFC3339 = java.util.regex.Pattern.compile(
+      "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?(?:Z|[+-]\\d\\d:?\\d\\d)");
   private static final java.util.regex.Pattern MONTH_DAY =
       java.util.regex.Pattern.compile("(\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d)(?:[.,](\\d{1,9}))?");
   private static final LineSpec.TimeRule INSTANT_TIME = new LineSpec.TimeRule("rfc3339", List.of("ts"));

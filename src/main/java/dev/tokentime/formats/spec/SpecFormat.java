@@ -18,7 +18,11 @@ import java.util.regex.Pattern;
  * lifecycles that need real logic (vLLM's access-line adjacency, restarts).
  */
 public class SpecFormat implements InputFormat {
-  /** How many of a file's first lines the sniff rules look at. */
+  /**
+   * How many of a file's first lines the sniff rules look at, and beyond them the rest of the
+   * sample (64 KiB) when none of these held a rule's match: a container's own start-up (pip
+   * installs, a patch script, a banner) may print many lines before the server's first.
+   */
   static final int SNIFF_LINES = 40;
   private static final Pattern ANSI = Pattern.compile("\\x1b\\[[0-9;]*[A-Za-z]");
   /** A JSON number (Airflow's "[2025-05-12, 07:54:39 UTC] " is no array of numbers). */
@@ -77,10 +81,10 @@ public class SpecFormat implements InputFormat {
     return true;
   }
 
-  /** The highest score of a sniff rule found in one of the first lines. */
+  /** The highest score of a sniff rule found in one of the first lines ({@link #SNIFF_LINES}). */
   @Override
   public int sniff(Sample sample) {
-    List<String> lines = sample.firstLines(SNIFF_LINES);
+    List<String> lines = sample.firstLines(Integer.MAX_VALUE);
     if (lines.isEmpty()) {
       return 0;
     }
@@ -92,7 +96,8 @@ public class SpecFormat implements InputFormat {
     }
     MatchedLine matched = new MatchedLine();
     int best = 0;
-    for (String raw : lines) {
+    for (int i = 0; i < lines.size() && (i < SNIFF_LINES || best == 0); i++) {
+      String raw = lines.get(i);
       String line;
       if (unwrap != null) {
         unwrap.match(0, raw, matched);

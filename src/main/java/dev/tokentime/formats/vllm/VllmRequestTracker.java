@@ -36,6 +36,12 @@ final class VllmRequestTracker implements SpecParser.Handler {
   static final java.util.regex.Pattern PLACEHOLDER_ID =
       java.util.regex.Pattern.compile("(?i)n\\.?/?a\\.?|none|null|undefined|unknown|-+");
 
+  /** Whether an id is a placeholder; every line has an id, and almost none start as one can. */
+  static boolean placeholder(String id) {
+    char c = id.isEmpty() ? 0 : Character.toLowerCase(id.charAt(0));
+    return (c == 'n' || c == 'u' || c == '-') && PLACEHOLDER_ID.matcher(id).matches();
+  }
+
   static final int MAX_IN_FLIGHT = 65_536;
   private static final Pattern PROMPT_IDS = Pattern.compile("prompt_token_ids: \\[([^\\]]*)\\]");
   private static final Pattern MAX_TOKENS = Pattern.compile("max_tokens=(\\d+)");
@@ -136,10 +142,18 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (event.equals("kserve_latency")) {
       return kserveLatency(m, ts, clock);
     }
+    // a finished line's figures are checked before the line touches any request: a line rejected
+    // for one leaves no request behind (xinference's counts, a patched engine's elapsed_s)
+    String promptFigure = m.group("promptTokens");
+    String outputFigure = m.group("outputTokens");
+    String elapsedFigure = m.group("elapsed");
+    Integer promptCount = promptFigure == null ? null : count(promptFigure, "prompt tokens");
+    Integer outputCount = outputFigure == null ? null : count(outputFigure, "completion tokens");
+    long elapsed = elapsedFigure == null ? NONE : elapsedNs(elapsedFigure);
     String id = m.group("id");
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
     String placeholder = null;
-    if (PLACEHOLDER_ID.matcher(id).matches()) {
+    if (placeholder(id)) {
       // a front end that passes no id (KServe's "Received request N.A.: …"): each such line
       // starts a request of its own, named by its line; a later line under the placeholder
       // cannot say which request it is about
@@ -239,13 +253,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
         if (reason != null) {
           r.finishReason = reason;
         }
-        String prompt = m.group("promptTokens");
-        if (prompt != null && r.promptTokens == null) {
-          r.promptTokens = count(prompt, "prompt tokens");
+        if (promptCount != null && r.promptTokens == null) {
+          r.promptTokens = promptCount;
         }
-        String output = m.group("outputTokens");
-        if (output != null) {
-          r.completeTokens = count(output, "completion tokens");
+        if (outputCount != null) {
+          r.completeTokens = outputCount;
+        }
+        if (elapsed != NONE && sameClock && r.arrivalNs == NONE) {
+          r.arrivalNs = ts - elapsed; // the engine's seconds since it took the request: its E2E
         }
         end(r, ts, sameClock);
       }
@@ -285,6 +300,17 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private static String failedWith(MatchedLine m) {
     String why = m.group("why").strip();
     return "failed" + (why.isEmpty() ? "" : " " + why);
+  }
+
+  /** The most seconds a request's elapsed time is believed at: 30 days. */
+  private static final double MAX_ELAPSED_S = 30 * 86_400;
+
+  private static long elapsedNs(String seconds) throws SpecParser.BadLine {
+    double s = Double.parseDouble(seconds); // the pattern holds digits and one point
+    if (!(s <= MAX_ELAPSED_S)) {
+      throw new SpecParser.BadLine("elapsed_s: " + seconds + " is out of range (0 to " + (long) MAX_ELAPSED_S + " s)");
+    }
+    return Math.round(s * 1e9);
   }
 
   private static int count(String digits, String what) throws SpecParser.BadLine {

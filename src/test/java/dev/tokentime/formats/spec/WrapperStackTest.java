@@ -291,6 +291,14 @@ class WrapperStackTest {
     assertEquals(List.of(), nim2026.rejects);
     assertTrue(nim2026.stats.get(0).contains("ts=" + java.time.Instant.parse("2026-03-03T12:00:10Z").toEpochMilli() * 1_000_000L),
         nim2026.stats.get(0));
+    // NVIDIA Dynamo's JSON lines (DYN_LOGGING_JSONL, its docs' shape): the same keys, an RFC 3339
+    // instant under "time" (the stats row had none, a request line was a reject for want of one)
+    CollectingSink dynamo = parse("{\"time\":\"2025-09-02T15:53:31.943377Z\",\"level\":\"INFO\",\"target\":\"log\","
+        + "\"message\":\"Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 1.1 tokens/s, Running: 1 reqs,"
+        + " Waiting: 0 reqs, GPU KV cache usage: 0.1%, Prefix cache hit rate: 0.0%\",\"log.file\":"
+        + "\"/opt/dynamo/venv/lib/python3.12/site-packages/vllm/v1/metrics/loggers.py\",\"log.line\":310,\"log.target\":\"loggers.log\"}");
+    assertEquals(List.of(), dynamo.rejects);
+    assertTrue(dynamo.stats.get(0).contains("ts=1756828411943377000"), dynamo.stats.get(0));
     CollectingSink vector = parse(json(Map.of("message", INNER.get(0), "timestamp", "2025-08-12T10:00:03.123456Z")));
     assertTrue(vector.stats.get(0).contains("ts=1754992803123456000"), vector.stats.get(0));
   }

@@ -82,6 +82,45 @@ class VllmLogFormatTest {
   }
 
   /**
+   * A patched engine's line per request ("Request finished: req … elapsed_s=2.59"): a cut one is a
+   * truncated reject, one whose elapsed_s is out of range a reject that leaves no request behind
+   * (the line opened its request before it checked the figure: a row of an ok request with no end).
+   */
+  @Test
+  void aPatchedEnginesRequestLineIsWholeOrRejected() throws Exception {
+    String head = "INFO 09-18 11:35:0%d [scheduler.py:1984] Request finished: req chatcmpl-%s finish_reason=stop ";
+    Parse p = Parse.text(LOG, String.format(head, 0, "a") + "prompt_tokens=11448 generated_tokens=46 elapsed_s=2.59\n"
+        + String.format(head, 1, "b") + "prompt_tok\n"
+        + String.format(head, 2, "c") + "prompt_tokens=1 generated_tokens=4 elapsed_s=99999999\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(2L, 3L), p.sink.rejects.stream().map(r -> r.lineNo()).toList(), p.sink.rejects.toString());
+    assertTrue(p.sink.rejects.get(0).reason().startsWith("truncated"), p.sink.rejects.get(0).reason());
+    assertTrue(p.sink.rejects.get(1).reason().startsWith("elapsed_s: 99999999 is out of range"), p.sink.rejects.get(1).reason());
+    assertEquals(List.of("chatcmpl-a"), p.full.requests.stream().map(r -> r.requestId).toList());
+    assertEquals(2_590_000_000L, p.full.requests.get(0).finishedNs - p.full.requests.get(0).arrivalNs);
+  }
+
+  /**
+   * The platform plugins name their device where vLLM names the GPU (vllm-ascend's docs: "NPU KV
+   * cache usage: 0.0%, CPU KV cache usage: 0.0%"; Intel's "XPU KV cache usage"): the device's usage
+   * is kv_usage, the CPU's stays apart; before, both landed in extras and kv_usage was empty.
+   */
+  @Test
+  void aPluginsDeviceKvUsageIsTheKvUsage() throws Exception {
+    Parse p = Parse.text(LOG, "INFO 02-19 17:37:35 [metrics.py:453] Avg prompt throughput: 0.0 tokens/s, Avg generation"
+        + " throughput: 0.0 tokens/s, Running: 0 reqs, Swapped: 0 reqs, Pending: 0 reqs, NPU KV cache usage: 12.5%,"
+        + " CPU KV cache usage: 0.0%.\n"
+        + "INFO 02-19 17:37:45 [loggers.py:123] Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput:"
+        + " 2.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, XPU KV cache usage: 3.4%, Prefix cache hit rate: 0.0%\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of(0.125, 0.034), p.full.stats.stream().map(r -> r.kvUsage).toList());
+    assertEquals(0.0, p.full.stats.get(0).extras.get("cpu_kv_usage"));
+    assertEquals(List.of(false, false), p.full.stats.stream()
+        .map(r -> r.extras.keySet().stream().anyMatch(k -> k.contains("pu_kv") && !k.equals("cpu_kv_usage"))).toList());
+  }
+
+  /**
    * Two stats records on one physical line (their newline lost: a paste of vllm#2595, tqdm's \r
    * between records in a captured run): no row blending the first record's time with the last
    * one's figures and made-up extras keys; a near miss, said by the ingest.
