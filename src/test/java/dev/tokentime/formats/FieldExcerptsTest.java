@@ -114,7 +114,7 @@ class FieldExcerptsTest {
       Map.entry("60-sgl-watchdog-timeout-quoted-dp-tp-pr6555.log", "sglang-log 3 1 2 0"),
       // NIM's text header with the full date and ms
       Map.entry("61-nim-text-dated-header-stats-start-dstack1999.log", "vllm-log 6 5 1 0"),
-      Map.entry("62-ray-serve-enginedead-untimed-ray53267.log", "vllm-log 7 1 6 0"),
+      Map.entry("62-ray-serve-enginedead-untimed-ray53267.log", "vllm-log 7 2 5 0"),
       // vLLM 0.22's response_body line between a request's last line and its 200
       Map.entry("63-v0220-response-body-between-complete-and-200-iteration-deltas-codeidx67513209602.log", "vllm-log 32 13 19 0"),
       // Ray's own dated line behind vLLM's process tag dates the whole file
@@ -399,6 +399,18 @@ class FieldExcerptsTest {
     assertEquals(3.97, d.extras.get("spec_mean_acceptance_length"), 1e-12);
     assertEquals(1.0, d.extras.get("spec_per_position_acceptance_rate_1"), 1e-12);
     assertTrue(d.extras.containsKey("spec_per_position_acceptance_rate_3"), d.extras.toString());
+  }
+
+  /** Ray Serve LLM's failure line for a call the engine's death failed: a failed request, with that cause. */
+  @Test
+  void rayServesFailureLineIsAFailedRequest() throws IOException {
+    RecordingSink s = read("62-ray-serve-enginedead-untimed-ray53267.log").sink();
+    assertEquals(1, s.requests.size());
+    var r = s.requests.get(0);
+    assertEquals(List.of("ray-failure-line-3", "error", "ServeReplica:default:LLMDeploymentqwen-0_5b pid=14262"),
+        List.of(r.requestId, r.status, r.instance));
+    assertEquals(ns("2025-05-23T00:42:04.876Z"), r.finishedNs);
+    assertTrue(r.error.contains("700823bf-0cfe-460a-bb1c-00e25d0f3fb8") && r.error.contains("EngineDeadError"), r.error);
   }
 
   /**

@@ -142,6 +142,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (event.equals("kserve_latency")) {
       return kserveLatency(m, ts, clock);
     }
+    if (event.equals("ray_failure")) {
+      return rayFailure(m, ts, clock, raw, off, len);
+    }
     // a finished line's figures are checked before the line touches any request: a line rejected
     // for one leaves no request behind (xinference's counts, a patched engine's elapsed_s)
     String promptFigure = m.group("promptTokens");
@@ -721,6 +724,43 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (rayId != null) {
       rec.extras.put("ray_request_id", rayId);
     }
+    sink.request(rec, raw, off, len);
+    return SpecParser.Outcome.RECORD;
+  }
+
+  /**
+   * Ray Serve LLM's failure line for a call (vllm-log.spec, rayfailure): a failed request of its
+   * own at the line's time, unless the call's failure was counted already (its access line, or the
+   * vLLM request Ray handed its id to); its access line after it is then the same failure.
+   */
+  private SpecParser.Outcome rayFailure(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
+      throws SpecParser.BadLine {
+    String rayId = m.group("id");
+    if (m.prefixValue("rsdeployment") == null) {
+      return SpecParser.Outcome.OTHER; // without Ray's header the words are anyone's
+    }
+    if (rayFailed.put(rayId, Boolean.TRUE) != null) {
+      return SpecParser.Outcome.OTHER;
+    }
+    for (String id : new String[] {"chatcmpl-" + rayId, "cmpl-" + rayId, rayId}) {
+      LoggedRequest r = find(id);
+      if (r != null) {
+        r.status = "error";
+        r.error = "Ray Serve: failure while handling the request";
+        r.extras.put("ray_request_id", rayId);
+        return SpecParser.Outcome.RECORD;
+      }
+      if (written.contains(id)) {
+        return SpecParser.Outcome.OTHER;
+      }
+    }
+    rec.reset();
+    ErrorAccessLines.failed(rec, m.lineNo, "ray-failure-line-" + m.lineNo, ts, clock, times,
+        "a Ray Serve failure line", ctx.defaultRun(), "vllm", m.origin());
+    String cause = ErrorAccessLines.cause(m.previousMessage(), 500);
+    rec.error = "Ray Serve: failure while handling request " + rayId
+        + (cause == null ? "" : "; the error logged right before it: " + cause);
+    rec.extras.put("ray_request_id", rayId);
     sink.request(rec, raw, off, len);
     return SpecParser.Outcome.RECORD;
   }
