@@ -57,7 +57,7 @@ public final class CsvLogExport extends GivenLines {
       Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?(Z|[+-]\\d\\d:\\d\\d)");
   private static final Pattern INSIGHTS = Pattern.compile("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d(\\.\\d{1,9})?");
   private static final Pattern US_CLOCK =
-      Pattern.compile("(\\d{1,2})/(\\d{1,2})/(\\d{4}),? (\\d{1,2}):(\\d\\d):(\\d\\d)(\\.\\d{1,9})? ([AaPp][Mm])");
+      Pattern.compile("(\\d{1,2})/(\\d{1,2})/(\\d{4}),? (\\d{1,2}):(\\d\\d):(\\d\\d)(\\.\\d{1,9})? (AM|PM)");
   private static final Pattern NOT_IN_NAME = Pattern.compile("[\\s\\]]");
 
   /** How far the first line is looked at for a log export's CSV header. */
@@ -286,11 +286,11 @@ public final class CsvLogExport extends GivenLines {
       }
       java.util.regex.Matcher us = US_CLOCK.matcher(v);
       if (column.endsWith("[UTC]") && us.matches()) {
-        // the Azure portal's US form: "6/27/2026, 2:23:02.100 AM"
+        // the Azure portal's US form: "6/27/2026, 2:23:02.100 AM" (day-first locales print "am"/"pm")
         if (Integer.parseInt(us.group(1)) > 12 || Integer.parseInt(us.group(2)) > 31 || Integer.parseInt(us.group(4)) > 12) {
           return null;
         }
-        int hour = Integer.parseInt(us.group(4)) % 12 + (us.group(8).equalsIgnoreCase("PM") ? 12 : 0);
+        int hour = Integer.parseInt(us.group(4)) % 12 + (us.group(8).equals("PM") ? 12 : 0);
         return String.format("%s-%02d-%02dT%02d:%s:%s%sZ", us.group(3), Integer.parseInt(us.group(1)),
             Integer.parseInt(us.group(2)), hour, us.group(5), us.group(6), us.group(7) == null ? "" : us.group(7));
       }

@@ -267,7 +267,8 @@ public final class OpenedInput implements AutoCloseable {
     }
     byte[] lines = java.util.Arrays.copyOfRange(tail, Math.min(start + 1, tail.length), tail.length);
     FormatRegistry.Sniffed last = formats.sniffTail(new Sample(name, lines, lines.length));
-    return last != null && (head == null || last.score() > head.score()) ? last.format() : f;
+    // a claim on the head's later lines alone (none on its first) is never surer than the tail's
+    return last != null && (head == null || head.further() || last.score() > head.score()) ? last.format() : f;
   }
 
   /** A NUL byte in the head: a binary file (an archive, a database), never text a tool printed. */

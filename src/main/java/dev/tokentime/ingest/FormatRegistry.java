@@ -48,15 +48,24 @@ public final class FormatRegistry {
     return byId.get(id);
   }
 
-  /** The best-scoring format for the sample, or null when none is sure enough. */
+  /**
+   * The best-scoring format for the sample, or null when none is sure enough: of its first lines,
+   * else of the rest of it ({@link InputFormat#sniffFurther}), so a weak claim on the first lines
+   * is never beaten by another format's on later ones.
+   */
   public InputFormat sniff(Sample sample) {
-    Sniffed s = best(sample, f -> true);
+    Sniffed s = sniffScored(sample);
     return s == null ? null : s.format();
   }
 
   /** The best format for a sample, with its score (null when none reaches the minimum). */
   public Sniffed sniffScored(Sample sample) {
-    return best(sample, f -> true);
+    Sniffed first = best(sample, f -> true);
+    if (first != null) {
+      return first;
+    }
+    Sniffed further = best(sample, f -> true, InputFormat::sniffFurther);
+    return further == null ? null : new Sniffed(further.format(), further.score(), true);
   }
 
   /** The best of the formats whose records may come after anything ({@link InputFormat#readsFromAnywhere}). */
@@ -64,20 +73,28 @@ public final class FormatRegistry {
     return best(tail, InputFormat::readsFromAnywhere);
   }
 
-  /** A format and how sure its sniff was of a sample (higher: surer). */
-  public record Sniffed(InputFormat format, int score) {}
+  /**
+   * A format and how sure its sniff was of a sample (higher: surer); {@code further}: of the rest
+   * of it, none being sure of its first lines.
+   */
+  public record Sniffed(InputFormat format, int score, boolean further) {}
 
   private Sniffed best(Sample sample, java.util.function.Predicate<InputFormat> eligible) {
+    return best(sample, eligible, InputFormat::sniff);
+  }
+
+  private Sniffed best(Sample sample, java.util.function.Predicate<InputFormat> eligible,
+      java.util.function.ToIntBiFunction<InputFormat, Sample> score) {
     InputFormat best = null;
     int bestScore = MIN_SCORE - 1;
     for (InputFormat f : byId.values()) {
-      int s = eligible.test(f) ? f.sniff(sample) : 0;
+      int s = eligible.test(f) ? score.applyAsInt(f, sample) : 0;
       if (s > bestScore) {
         best = f;
         bestScore = s;
       }
     }
-    return best == null ? null : new Sniffed(best, bestScore);
+    return best == null ? null : new Sniffed(best, bestScore, false);
   }
 
   /** For each run-wide id namespace, the formats that share it. */

@@ -56,6 +56,15 @@ public interface InputFormat {
   }
 
   /**
+   * A second look, asked of every format only when none was sure enough of a file's first lines
+   * ({@link FormatRegistry#sniff}): how sure this one is of the rest of the sample (a server log
+   * after a container's own start-up of many lines). 0, by default: no second look.
+   */
+  default int sniffFurther(Sample sample) {
+    return 0;
+  }
+
+  /**
    * Whether the format's records may come after anything else in a file, so that a file whose
    * head shows no format may still be its own by its last lines (a console summary printed at
    * the end of a run's log); its parser reads the lines before as other lines.

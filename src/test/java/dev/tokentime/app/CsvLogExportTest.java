@@ -71,6 +71,7 @@ class CsvLogExportTest {
     assertEquals("2026-06-27T12:05:00Z", CsvLogExport.rfc3339("6/27/2026, 12:05:00 PM", "TimeGenerated [UTC]"));
     assertEquals("2026-06-27T00:05:00Z", CsvLogExport.rfc3339("6/27/2026, 12:05:00 AM", "TimeGenerated [UTC]"));
     assertNull(CsvLogExport.rfc3339("13/27/2026, 2:23:02 AM", "TimeGenerated [UTC]"));
+    assertNull(CsvLogExport.rfc3339("05/06/2026, 2:23:02.100 pm", "TimeGenerated [UTC]"), "a day-first locale's: day and month unknown");
     assertNull(CsvLogExport.rfc3339("2026-06-27 02:23:02.100", "Date"), "no zone named: not a time the line may take");
   }
 

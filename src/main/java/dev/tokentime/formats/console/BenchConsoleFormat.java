@@ -79,8 +79,8 @@ public final class BenchConsoleFormat implements InputFormat {
       // settings a run announces before it: those are kept as its level, see announced())
       + "|(?:Benchmark duration \\(s\\)|Total input tokens|Total generated tokens|Request throughput \\(req/s\\)"
       + "|Output token throughput \\(tok/s\\)|Total token throughput \\(tok/s\\)):\\s+[\\d.]+"
-      + "|-{3,}(?:Time to First Token|Speculative Decoding|Time per Output Token \\(excl\\. 1st token\\)"
-      + "|Inter-token Latency|End-to-end Latency|E2E Latency)-{3,})$");
+      + "|-{3,} ?(?:Time to First Token|Speculative Decoding|Time per Output Token \\(excl\\. 1st token\\)"
+      + "|Inter-token Latency|End-to-end Latency|E2E Latency|Client-side Queueing|Queue-inclusive End-to-end Latency) ?-{3,})$");
   /**
    * A block without its header, for sniffing: a figure that starts one, then a TTFT statistic
    * (with its unit in brackets, or after the number as benchmark_serving.py printed it in early
@@ -182,7 +182,9 @@ public final class BenchConsoleFormat implements InputFormat {
 
   /** Latency names in the stat lines (Mean TTFT (ms)) → the JSON's metric names. */
   private static final Map<String, String> SERVING_LATENCY = Map.of(
-      "ttft", "ttft", "tpot", "tpot", "itl", "itl", "e2el", "e2el", "e2e latency", "e2e_latency");
+      "ttft", "ttft", "tpot", "tpot", "itl", "itl", "e2el", "e2el", "e2e latency", "e2e_latency",
+      // vllm bench serve's queue-inclusive section (2026, vllm#54136): its JSON's *_e2el_including_client_queue_ms
+      "e2el incl. client queue", "e2el_including_client_queue");
 
   /** LLMPerf's printed run figures → its summary.json names. */
   private static final Map<String, String[]> LLMPERF_RUN = Map.of(

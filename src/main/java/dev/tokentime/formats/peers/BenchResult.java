@@ -265,7 +265,12 @@ final class BenchResult {
         || key.equals("last_gen_throughput") || key.equals("steady_decode_throughput")) {
       return "tokens/s";
     }
-    if (key.endsWith("_throughput") || key.endsWith("goodput")) {
+    // vllm bench serve's diffusion runs: tokens committed a second, as its console's "(tok/s)"
+    if (key.equals("diffusion_committed_throughput")) {
+      return "tokens/s";
+    }
+    // another "_throughput" (a new one: a speech run's, an embedding run's sequences) is not guessed
+    if (key.equals("request_throughput") || key.endsWith("goodput")) {
       return "requests/s";
     }
     if (key.contains("tokens")) {

@@ -42,6 +42,8 @@ public final class LogTimes {
   private int lastMonth;
   private int clockId;
   private long resolutionNs;
+  /** Whether an RFC 3339 time of this file had 7 or more fraction digits: a nanosecond writer's. */
+  private boolean nanoWriter;
   /** Year and zone were learned from a line with both a container and a vLLM time. */
   private boolean learned;
   /** Seconds a local wrapper time (with a year) is ahead of the engine's own, once learned. */
@@ -108,6 +110,16 @@ public final class LogTimes {
       if (exact != null) {
         long[] sn = exact.rule().kind().equals("epoch-us") ? epochMicros(exact.parts()[0])
             : rfc3339(exact.parts()[0]);
+        if (!exact.rule().kind().equals("epoch-us")) {
+          // a writer that trims trailing zeros (Go's RFC3339Nano: docker's json-file, containerd's
+          // CRI logs) prints 9 digits but fewer where the last are zero ("…33.12345678Z"): a time
+          // of 7 digits or more is such a writer's, and from then on every one is on its nanosecond
+          // clock (else a request's lines fell on clocks of their digit counts and lost its E2E)
+          nanoWriter |= sn[2] <= 100;
+          if (nanoWriter) {
+            sn[2] = 1;
+          }
+        }
         if (monthDay != null) {
           if (!learned) {
             learned = learnFrom(Instant.ofEpochSecond(sn[0], sn[1]), monthDay);

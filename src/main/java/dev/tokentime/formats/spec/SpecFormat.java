@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
  */
 public class SpecFormat implements InputFormat {
   /**
-   * How many of a file's first lines the sniff rules look at, and beyond them the rest of the
-   * sample (64 KiB) when none of these held a rule's match: a container's own start-up (pip
+   * How many of a file's first lines the sniff rules look at; the rest of the sample (64 KiB) only
+   * when no format was sure of them ({@link #sniffFurther}): a container's own start-up (pip
    * installs, a patch script, a banner) may print many lines before the server's first.
    */
   static final int SNIFF_LINES = 40;
@@ -84,7 +84,23 @@ public class SpecFormat implements InputFormat {
   /** The highest score of a sniff rule found in one of the first lines ({@link #SNIFF_LINES}). */
   @Override
   public int sniff(Sample sample) {
-    List<String> lines = sample.firstLines(Integer.MAX_VALUE);
+    return score(sample.firstLines(SNIFF_LINES));
+  }
+
+  /**
+   * The highest score of a sniff rule found in any line of the sample (asked only when no format
+   * was sure of the first lines); never for a program's source, whose strings may quote log lines.
+   */
+  @Override
+  public int sniffFurther(Sample sample) {
+    return SOURCE_CODE.matcher(sample.fileName()).find() ? 0 : score(sample.firstLines(Integer.MAX_VALUE));
+  }
+
+  private static final Pattern SOURCE_CODE =
+      Pattern.compile("\\.(?:py|pyi|ipynb|sh|bash|zsh|ps1|js|mjs|ts|java|kt|scala|go|rs|c|cc|cpp|h|hpp|rb|pl|lua|r|sql|toml|ya?ml)$",
+          Pattern.CASE_INSENSITIVE);
+
+  private int score(List<String> lines) {
     if (lines.isEmpty()) {
       return 0;
     }
@@ -96,8 +112,7 @@ public class SpecFormat implements InputFormat {
     }
     MatchedLine matched = new MatchedLine();
     int best = 0;
-    for (int i = 0; i < lines.size() && (i < SNIFF_LINES || best == 0); i++) {
-      String raw = lines.get(i);
+    for (String raw : lines) {
       String line;
       if (unwrap != null) {
         unwrap.match(0, raw, matched);

@@ -262,8 +262,12 @@ final class VllmRequestTracker implements SpecParser.Handler {
         if (outputCount != null) {
           r.completeTokens = outputCount;
         }
-        if (elapsed != NONE && sameClock && r.arrivalNs == NONE) {
-          r.arrivalNs = ts - elapsed; // the engine's seconds since it took the request: its E2E
+        // the engine's seconds since it took the request date its arrival where no line did, unless
+        // that falls after a time the request already has (a token line of the same whole second)
+        long from = ts - elapsed;
+        if (elapsed != NONE && sameClock && r.arrivalNs == NONE
+            && (r.queuedNs == NONE || r.queuedNs >= from) && (r.firstTokenNs == NONE || r.firstTokenNs >= from)) {
+          r.arrivalNs = from;
         }
         end(r, ts, sameClock);
       }

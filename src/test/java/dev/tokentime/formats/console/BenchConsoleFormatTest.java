@@ -528,4 +528,25 @@ class BenchConsoleFormatTest {
     assertTrue(levels.get(0).contains(" 8.0 ") && levels.get(1).contains(" 16.0 "), levels.toString());
     assertTrue(!levels.get(0).split(" ")[0].equals(levels.get(1).split(" ")[0]), "two runs: " + levels);
   }
+  /**
+   * vllm bench serve's queue-inclusive sections (2026) name their figures as its JSON does, and a
+   * new throughput's unit is its own: one name per figure whichever file a run's figures come from.
+   */
+  @Test
+  void newVllmFiguresAreNamedAsTheJsonNamesThem() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/console");
+    CollectingSink console = new CollectingSink();
+    FormatRegistry.standard().byId("vllm-bench-console").parse(Files.newInputStream(dir.resolve("vllm-2026-block-with-queue-sections.txt")),
+        new ParseContext("test-input", "r", false, null, null), console);
+    CollectingSink json = new CollectingSink();
+    FormatRegistry.standard().byId("vllm-bench-json").parse(Files.newInputStream(dir.resolve("vllm-2026-result-new-keys.json")),
+        new ParseContext("test-input", "r", false, null, null), json);
+    for (CollectingSink s : List.of(console, json)) {
+      assertEquals(List.of(), s.rejects);
+      assertTrue(s.reported.stream().anyMatch(r -> r.contains(" e2el_including_client_queue mean ")), s.reported.toString());
+      assertTrue(s.reported.stream().noneMatch(r -> r.contains("e2el_incl_client_queue")), s.reported.toString());
+    }
+    assertTrue(json.reported.stream().anyMatch(r -> r.contains(" diffusion_committed_throughput value ") && r.endsWith(" tokens/s")),
+        json.reported.stream().filter(r -> r.contains("diffusion")).toList().toString());
+  }
 }

@@ -303,6 +303,30 @@ class WrapperStackTest {
     assertTrue(vector.stats.get(0).contains("ts=1754992803123456000"), vector.stats.get(0));
   }
 
+  /**
+   * Docker's json-file and containerd's CRI logs write Go's RFC3339Nano, which drops trailing zeros
+   * ("…33.12345678Z" beside "…31.123456789Z"): one clock, so a request keeps its end (each digit
+   * count had a clock of its own, and a request whose lines fell on two lost its E2E).
+   */
+  @Test
+  void aNanosecondWritersTrimmedZerosAreOneClock() throws Exception {
+    String received = "INFO 09-02 15:53:31 [logger.py:1] Received request chatcmpl-a: prompt: 'x', params: None.";
+    String finished = "INFO 09-02 15:53:33 [x.py:1] Finished request chatcmpl-a.";
+    List<Long> e2e = List.of(1_999_999_911L, 2_000_000_009L);
+    for (String text : List.of(
+        json(Map.of("log", received + "\n", "stream", "stdout", "time", "2025-09-02T15:53:31.123456789Z")) + "\n"
+            + json(Map.of("log", finished + "\n", "stream", "stdout", "time", "2025-09-02T15:53:33.1234567Z")),
+        "2025-09-02T15:53:31.12345678Z stdout F " + received + "\n2025-09-02T15:53:33.123456789Z stdout F " + finished)) {
+      dev.tokentime.testing.RecordingSink s = new dev.tokentime.testing.RecordingSink();
+      new dev.tokentime.formats.vllm.VllmLogFormat().parse(
+          new ByteArrayInputStream((text + "\n").getBytes(StandardCharsets.UTF_8)), new ParseContext("t.log", "r", false, null, 2025), s);
+      assertEquals(List.of(), s.c.rejects);
+      assertEquals(1, s.requests.size());
+      var r = s.requests.get(0);
+      assertEquals(e2e.get(e2e.size() == 2 && text.startsWith("{") ? 0 : 1), r.finishedNs - r.arrivalNs, text);
+    }
+  }
+
   @Test
   void realWrappedExcerptsAreRead() throws Exception {
     String text = Files.readString(Path.of("src/test/resources/real-logs/wrapped/excerpts.log"));

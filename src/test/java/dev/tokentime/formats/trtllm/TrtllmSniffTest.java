@@ -32,6 +32,29 @@ class TrtllmSniffTest {
     return sniff(name, text.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * A format sure of a file's first lines keeps it, whatever another finds later: a trtllm-serve
+   * start-up of many lines (its C++ runtime's, score 55) then uvicorn's access lines (vLLM's rule,
+   * also 55, on lines past the first 40). The rest of a file is looked at only when no format was
+   * sure of its first lines; never in a program's source.
+   */
+  @Test
+  void onlyWhenNoFormatIsSureOfTheFirstLinesAreTheOthersLookedAt() {
+    StringBuilder trt = new StringBuilder();
+    for (int i = 1; i <= 45; i++) {
+      trt.append("[TensorRT-LLM][INFO] Loaded engine size: ").append(i).append(" MiB\n");
+    }
+    String access = "INFO:     127.0.0.1:51234 - \"POST /v1/completions HTTP/1.1\" 200 OK\n";
+    assertEquals("trtllm-log", sniff("server.log", trt + access.repeat(5)));
+    StringBuilder pip = new StringBuilder();
+    for (int i = 1; i <= 45; i++) {
+      pip.append("Requirement already satisfied: package").append(i).append(" in /usr/lib/python3/dist-packages\n");
+    }
+    String vllm = "INFO 06-27 02:06:27 [api_server.py:1790] vLLM API server version 0.16.0\n";
+    assertEquals("vllm-log", sniff("docker.log", pip + vllm));
+    assertNull(sniff("make_samples.py", pip + "print('INFO 06-27 02:06:27 [x.py:1] Received request cmpl-1: x')\n"));
+  }
+
   @Test
   void eachFormatClaimsItsOwnShapes() {
     Map<String, String> cases = new LinkedHashMap<>();

@@ -91,13 +91,25 @@ class VllmLogFormatTest {
     String head = "INFO 09-18 11:35:0%d [scheduler.py:1984] Request finished: req chatcmpl-%s finish_reason=stop ";
     Parse p = Parse.text(LOG, String.format(head, 0, "a") + "prompt_tokens=11448 generated_tokens=46 elapsed_s=2.59\n"
         + String.format(head, 1, "b") + "prompt_tok\n"
-        + String.format(head, 2, "c") + "prompt_tokens=1 generated_tokens=4 elapsed_s=99999999\n",
+        + String.format(head, 2, "c") + "prompt_tokens=1 generated_tokens=4 elapsed_s=99999999.00\n",
         Parse.ctx(2025, null, false, null));
     assertEquals(List.of(2L, 3L), p.sink.rejects.stream().map(r -> r.lineNo()).toList(), p.sink.rejects.toString());
     assertTrue(p.sink.rejects.get(0).reason().startsWith("truncated"), p.sink.rejects.get(0).reason());
-    assertTrue(p.sink.rejects.get(1).reason().startsWith("elapsed_s: 99999999 is out of range"), p.sink.rejects.get(1).reason());
+    assertTrue(p.sink.rejects.get(1).reason().startsWith("elapsed_s: 99999999.00 is out of range"), p.sink.rejects.get(1).reason());
     assertEquals(List.of("chatcmpl-a"), p.full.requests.stream().map(r -> r.requestId).toList());
     assertEquals(2_590_000_000L, p.full.requests.get(0).finishedNs - p.full.requests.get(0).arrivalNs);
+    // a terminal's hard wrap inside the figures is joined, never read as the figures it cut
+    Parse wrapped = Parse.text(LOG, String.format(head, 0, "d") + "prompt_tokens=1 generated_tokens=4\n6 elapsed_s=1.25\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), wrapped.sink.rejects);
+    assertEquals(List.of(46, 1_250_000_000L), List.of(wrapped.full.requests.get(0).outputTokens,
+        wrapped.full.requests.get(0).finishedNs - wrapped.full.requests.get(0).arrivalNs));
+    // elapsed_s dates no arrival after a time the request already has (its token lines, whole seconds)
+    Parse tokens = Parse.text(LOG, "INFO 09-18 11:35:05 [logger.py:1] Generated response chatcmpl-e (streaming delta): output:"
+        + " 'Hi', output_token_ids: [13], finish_reason: None\n"
+        + String.format(head, 6, "e") + "prompt_tokens=100 generated_tokens=1 elapsed_s=0.30\n", Parse.ctx(2025, null, false, null));
+    var e = tokens.full.requests.get(0);
+    assertEquals(List.of("chatcmpl-e", dev.tokentime.ingest.RequestRecord.NONE), List.of(e.requestId, e.arrivalNs), "no arrival after its first token");
   }
 
   /**
