@@ -159,6 +159,7 @@ class FieldExcerptsTest {
       Map.entry("85-v011-docker-ts-stats-wrapped-midword-kv99-vllm27073.log", "vllm-log 9 2 7 0"),
       Map.entry("86-v0202-stats-mm-specdecode-3pos-access-vllm42363.log", "vllm-log 5 4 1 0"),
       Map.entry("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log", "vllm-log 342 5 337 0"),
+      Map.entry("89-v0271-omni-plain-version-banner-startup-fail-xiao6pinggai.log", "vllm-log 69 4 65 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -192,7 +193,8 @@ class FieldExcerptsTest {
       Map.entry("trt-widep-srun-padded-ucx-bus-error-doc.log", "unrecognised"),
       Map.entry("sgl-0517-pd-decode-spec-prealloc-retracted-sgl30393.log", "sglang-log 3 2 1 0"),
       Map.entry("sgl-2026-headerless-prefill-cudagraph-healthcheck-sgl19712.log", "sglang-log 12 6 6 0"),
-      Map.entry("sgl-2026-receive-never-finished-hang-sgl26783.log", "sglang-log 1 1 0 0")));
+      Map.entry("sgl-2026-receive-never-finished-hang-sgl26783.log", "sglang-log 1 1 0 0"),
+      Map.entry("sgl-2026-diffusion-log-requests-dict-obj-pr23049.log", "sglang-log 6 4 2 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -401,6 +403,32 @@ class FieldExcerptsTest {
     assertEquals(3.97, d.extras.get("spec_mean_acceptance_length"), 1e-12);
     assertEquals(1.0, d.extras.get("spec_per_position_acceptance_rate_1"), 1e-12);
     assertTrue(d.extras.containsKey("spec_per_position_acceptance_rate_3"), d.extras.toString());
+  }
+
+  /**
+   * vLLM's plain banner (0.18 on, printed without the logo: "vLLM server version 0.27.1, serving
+   * model …") is a version event, which ends the requests a restart left in flight as lost.
+   */
+  @Test
+  void thePlainVersionBannerIsAVersion() throws IOException {
+    RecordingSink s = read("89-v0271-omni-plain-version-banner-startup-fail-xiao6pinggai.log").sink();
+    assertEquals(List.of("0.27.1"), s.events.stream().filter(e -> e[1].equals("version")).map(e -> e[2]).toList());
+    RecordingSink restart = new RecordingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(new java.io.ByteArrayInputStream((
+        "(APIServer pid=1) INFO 08-31 22:30:01 [async_llm.py:415] Added request chatcmpl-a1b2c3d4e5f60718-8181cd7c.\n"
+        + "(APIServer pid=7) INFO 08-31 22:40:48 [api_utils.py:345] vLLM server version 0.27.1, serving model /m/x\n")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8)), EXCERPTS.context("restart.log"), restart);
+    assertEquals(List.of("lost"), restart.requests.stream().map(r -> r.status).toList());
+  }
+
+  /** SGLang's diffusion runtime logs its request as a dict, its id under request_id: two requests with SGLang's own E2E. */
+  @Test
+  void sglangsDiffusionRequestsAreRequests() throws IOException {
+    RecordingSink s = read("sgl-2026-diffusion-log-requests-dict-obj-pr23049.log").sink();
+    assertEquals(List.of(List.of("6ef3fb55-a97c-4c92-87c5-b8f1fb7735da", "ok"), List.of("5d6089f0-dc0f-466d-a95d-17d40f3a7c0f", "ok")),
+        s.requests.stream().map(r -> List.of(r.requestId, r.status)).toList());
+    assertEquals(2718.243174997042, s.requests.get(0).e2eMs, 1e-6);
+    assertEquals(8437.134762993082, s.requests.get(1).e2eMs, 1e-6);
   }
 
   /** Ray Serve LLM's failure line for a call the engine's death failed: a failed request, with that cause. */

@@ -43,6 +43,8 @@ final class SglangRequests implements SpecParser.Handler {
    */
   static final int ANCHORS = 16;
   private static final Pattern RID = Pattern.compile("(?:\\(|, )rid=\\[?'([^']+)'");
+  /** The diffusion runtime's request, a dict ("obj={'request_id': '6ef3fb55-…', 'sampling_params': …"). */
+  private static final Pattern DICT_ID = Pattern.compile("^\\{'request_id': '([^']+)'");
   /** A batch's rids: "rid=['a', 'b', …]" (one Receive line for the batch, a Finish line per request). */
   private static final Pattern RID_LIST = Pattern.compile("(?:\\(|, )rid=\\[([^\\]]*)\\]");
   private static final Pattern QUOTED = Pattern.compile("'([^']+)'");
@@ -114,7 +116,7 @@ final class SglangRequests implements SpecParser.Handler {
         return receiveBatch(m, list.group(1), ts, clock);
       }
       Matcher id = RID.matcher(rest);
-      if (!id.find()) {
+      if (!id.find() && !(id = DICT_ID.matcher(rest)).find()) {
         return SpecParser.Outcome.OTHER; // an input without rid (embedding batches of old versions)
       }
       return receive(m, id.group(1), ts, clock);
@@ -265,8 +267,8 @@ final class SglangRequests implements SpecParser.Handler {
     String id = meta.get("id");
     if (id == null || id.isEmpty() || id.startsWith("[")) {
       Matcher r = RID.matcher(rest);
-      if (!r.find()) {
-        throw new SpecParser.BadLine("Finish line without a request id (meta_info id or rid)");
+      if (!r.find() && !(r = DICT_ID.matcher(rest)).find()) {
+        throw new SpecParser.BadLine("Finish line without a request id (meta_info id, rid or request_id)");
       }
       id = r.group(1);
     }
