@@ -44,7 +44,8 @@ public record PromFamily(String format, String description, Pattern names, Strin
           Map.entry("vllm:avg_prompt_throughput_toks_per_s", "prompt_tokens_per_s"),
           Map.entry("vllm:avg_generation_throughput_toks_per_s", "gen_tokens_per_s")),
       Map.of("vllm:time_per_output_token_seconds", "vllm:inter_token_latency_seconds"),
-      Pattern.compile("(?m)^(?:# TYPE )?vllm:"), "\"vllm:");
+      // a series' name after the prefix: never the CLI's "vllm: error: …" in a server's log
+      Pattern.compile("(?m)^(?:# TYPE )?vllm:[A-Za-z_]"), "\"vllm:");
 
   /**
    * SGLang (metrics_collector.py, {@code --enable-metrics}): the scheduler's gauges (labels
@@ -65,7 +66,7 @@ public record PromFamily(String format, String description, Pattern names, Strin
           Map.entry("sglang:gen_throughput", "gen_tokens_per_s"),
           Map.entry("sglang:num_retracted_reqs", "preemptions")),
       Map.of(),
-      Pattern.compile("(?m)^(?:# TYPE )?sglang:"), "\"sglang:");
+      Pattern.compile("(?m)^(?:# TYPE )?sglang:[A-Za-z_]"), "\"sglang:");
 
   /**
    * trtllm-serve's {@code /prometheus/metrics} (tensorrt_llm/metrics/collector.py): request

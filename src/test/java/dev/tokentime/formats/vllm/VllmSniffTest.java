@@ -62,4 +62,17 @@ class VllmSniffTest {
     assertNull(sniff("app.log", "2025-01-01 10:00:00 INFO starting worker\n2025-01-01 10:00:01 INFO done\n"));
     assertNull(sniff("r.jsonl", "{\"request_id\":\"r1\",\"metrics\":{\"latency\":3}}\n"));
   }
+  /**
+   * The CLI's own error in a server's log ("vllm: error: unrecognized arguments: …", argparse under
+   * the bare prog name) is no Prometheus sample line: the log is vLLM's, its refusal a crash.
+   */
+  @Test
+  void theClisErrorIsNoMetric() throws Exception {
+    String log = "INFO 06-06 10:00:00 [__init__.py:43] Available plugins for group vllm.platform_plugins:\n"
+        + "usage: vllm [-h] [-v] {chat,complete,serve,bench,collect-env,run-batch} ...\n"
+        + "vllm: error: unrecognized arguments: --foo\n";
+    assertEquals("vllm-log", sniff("server.log", log));
+    assertEquals("vllm-prometheus", sniff("metrics.txt", "# TYPE vllm:num_requests_running gauge\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 1.0\n"));
+  }
 }
