@@ -284,15 +284,17 @@ public final class CsvLogExport extends GivenLines {
       if (utc && INSIGHTS.matcher(v).matches()) {
         return v.replace(' ', 'T') + "Z";
       }
-      java.util.regex.Matcher us = US_CLOCK.matcher(v);
-      if (column.endsWith("[UTC]") && us.matches()) {
+      java.util.regex.Matcher us = column.endsWith("[UTC]") ? US_CLOCK.matcher(v) : null;
+      if (us != null && us.matches()) {
         // the Azure portal's US form: "6/27/2026, 2:23:02.100 AM" (day-first locales print "am"/"pm")
-        if (Integer.parseInt(us.group(1)) > 12 || Integer.parseInt(us.group(2)) > 31 || Integer.parseInt(us.group(4)) > 12) {
+        int month = Integer.parseInt(us.group(1));
+        int day = Integer.parseInt(us.group(2));
+        int hour = Integer.parseInt(us.group(4));
+        if (month > 12 || day > 31 || hour > 12) {
           return null;
         }
-        int hour = Integer.parseInt(us.group(4)) % 12 + (us.group(8).equals("PM") ? 12 : 0);
-        return String.format("%s-%02d-%02dT%02d:%s:%s%sZ", us.group(3), Integer.parseInt(us.group(1)),
-            Integer.parseInt(us.group(2)), hour, us.group(5), us.group(6), us.group(7) == null ? "" : us.group(7));
+        return String.format("%s-%02d-%02dT%02d:%s:%s%sZ", us.group(3), month, day,
+            hour % 12 + (us.group(8).equals("PM") ? 12 : 0), us.group(5), us.group(6), us.group(7) == null ? "" : us.group(7));
       }
     } catch (ArithmeticException | NumberFormatException e) {
       return null;

@@ -147,12 +147,18 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     // a finished line's figures are checked before the line touches any request: a line rejected
     // for one leaves no request behind (xinference's counts, a patched engine's elapsed_s)
-    String promptFigure = m.group("promptTokens");
-    String outputFigure = m.group("outputTokens");
-    String elapsedFigure = m.group("elapsed");
-    Integer promptCount = promptFigure == null ? null : count(promptFigure, "prompt tokens");
-    Integer outputCount = outputFigure == null ? null : count(outputFigure, "completion tokens");
-    long elapsed = elapsedFigure == null ? NONE : elapsedNs(elapsedFigure);
+    // (looked up on that kind's lines only: every token line comes this way)
+    Integer promptCount = null;
+    Integer outputCount = null;
+    long elapsed = NONE;
+    if (event.equals("finished")) {
+      String promptFigure = m.group("promptTokens");
+      String outputFigure = m.group("outputTokens");
+      String elapsedFigure = m.group("elapsed");
+      promptCount = promptFigure == null ? null : count(promptFigure, "prompt tokens");
+      outputCount = outputFigure == null ? null : count(outputFigure, "completion tokens");
+      elapsed = elapsedFigure == null ? NONE : elapsedNs(elapsedFigure);
+    }
     String id = m.group("id");
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
     String placeholder = null;
@@ -706,18 +712,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
       return SpecParser.Outcome.OTHER; // the same call's failure, logged again by the proxy or the router
     }
     if (rayId != null) {
-      // Ray Serve LLM may hand its id to vLLM, whose request is then chatcmpl-<id> (cmpl-…): the
-      // failure is that request's, not one more
-      for (String id : new String[] {"chatcmpl-" + rayId, "cmpl-" + rayId, rayId}) {
-        LoggedRequest r = find(id);
-        if (r != null) {
-          tie(r, status);
-          r.extras.put("ray_request_id", rayId);
-          return SpecParser.Outcome.RECORD;
-        }
-        if (written.contains(id)) {
-          return SpecParser.Outcome.OTHER; // already written: counted once, as that request
-        }
+      SpecParser.Outcome named = failNamedRequest(rayId, r -> tie(r, status));
+      if (named != null) {
+        return named;
       }
     }
     rec.reset();
@@ -746,17 +743,12 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (rayFailed.put(rayId, Boolean.TRUE) != null) {
       return SpecParser.Outcome.OTHER;
     }
-    for (String id : new String[] {"chatcmpl-" + rayId, "cmpl-" + rayId, rayId}) {
-      LoggedRequest r = find(id);
-      if (r != null) {
-        r.status = "error";
-        r.error = "Ray Serve: failure while handling the request";
-        r.extras.put("ray_request_id", rayId);
-        return SpecParser.Outcome.RECORD;
-      }
-      if (written.contains(id)) {
-        return SpecParser.Outcome.OTHER;
-      }
+    SpecParser.Outcome named = failNamedRequest(rayId, r -> {
+      r.status = "error";
+      r.error = "Ray Serve: failure while handling the request";
+    });
+    if (named != null) {
+      return named;
     }
     rec.reset();
     ErrorAccessLines.failed(rec, m.lineNo, "ray-failure-line-" + m.lineNo, ts, clock, times,
@@ -767,6 +759,27 @@ final class VllmRequestTracker implements SpecParser.Handler {
     rec.extras.put("ray_request_id", rayId);
     sink.request(rec, raw, off, len);
     return SpecParser.Outcome.RECORD;
+  }
+
+  /**
+   * A failed Ray call's request where the log names it: Ray Serve LLM may hand its id to vLLM,
+   * whose request is then chatcmpl-&lt;id&gt; (cmpl-…), and the failure is that request's, not one
+   * more. In flight: {@code fail} marks it (RECORD); already written: counted once, as that request
+   * (OTHER); named nowhere: null.
+   */
+  private SpecParser.Outcome failNamedRequest(String rayId, java.util.function.Consumer<LoggedRequest> fail) {
+    for (String id : new String[] {"chatcmpl-" + rayId, "cmpl-" + rayId, rayId}) {
+      LoggedRequest r = find(id);
+      if (r != null) {
+        fail.accept(r);
+        r.extras.put("ray_request_id", rayId);
+        return SpecParser.Outcome.RECORD;
+      }
+      if (written.contains(id)) {
+        return SpecParser.Outcome.OTHER;
+      }
+    }
+    return null;
   }
 
   /** Ray request ids of the failed calls already written (a proxy's line follows within seconds). */
