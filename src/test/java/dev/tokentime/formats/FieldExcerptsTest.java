@@ -159,7 +159,10 @@ class FieldExcerptsTest {
       Map.entry("85-v011-docker-ts-stats-wrapped-midword-kv99-vllm27073.log", "vllm-log 9 2 7 0"),
       Map.entry("86-v0202-stats-mm-specdecode-3pos-access-vllm42363.log", "vllm-log 5 4 1 0"),
       Map.entry("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log", "vllm-log 342 5 337 0"),
-      Map.entry("89-v0271-omni-plain-version-banner-startup-fail-xiao6pinggai.log", "vllm-log 69 4 65 0"),
+      Map.entry("89-v0271-omni-plain-version-banner-startup-fail-xiao6pinggai.log", "vllm-log 69 3 66 0"),
+      // 0.1-0.3: a Received line ends with its prompt's token ids ("prompt token ids: [1, 1824]."), not "None."
+      Map.entry("90-v03-openllm-received-prompt-token-ids-mdfranz.log", "vllm-log 12 4 8 0"),
+      Map.entry("91-v030-received-token-ids-lora-finished-500-vllm2706.log", "vllm-log 11 3 8 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -189,12 +192,14 @@ class FieldExcerptsTest {
       Map.entry("trt-triton-glog-quoted-shutdown-trtllm10450.log", "trtllm-log 5 1 4 0"),
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0"),
       Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0"),
-      Map.entry("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log", "trtllm-log 41 2 39 0"),
+      Map.entry("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log", "trtllm-log 41 1 40 0"),
       Map.entry("trt-widep-srun-padded-ucx-bus-error-doc.log", "unrecognised"),
       Map.entry("sgl-0517-pd-decode-spec-prealloc-retracted-sgl30393.log", "sglang-log 3 2 1 0"),
       Map.entry("sgl-2026-headerless-prefill-cudagraph-healthcheck-sgl19712.log", "sglang-log 12 6 6 0"),
       Map.entry("sgl-2026-receive-never-finished-hang-sgl26783.log", "sglang-log 1 1 0 0"),
-      Map.entry("sgl-2026-diffusion-log-requests-dict-obj-pr23049.log", "sglang-log 6 4 2 0")));
+      Map.entry("sgl-2026-diffusion-log-requests-dict-obj-pr23049.log", "sglang-log 6 4 2 0"),
+      // 0.1.17-0.2.0's "[gpu_id=0] Prefill batch. …"
+      Map.entry("sgl-v02-gpu-id-prefill-modeltpserver-exception-sgl747.log", "sglang-log 5 2 3 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -419,6 +424,61 @@ class FieldExcerptsTest {
         + "(APIServer pid=7) INFO 08-31 22:40:48 [api_utils.py:345] vLLM server version 0.27.1, serving model /m/x\n")
         .getBytes(java.nio.charset.StandardCharsets.UTF_8)), EXCERPTS.context("restart.log"), restart);
     assertEquals(List.of("lost"), restart.requests.stream().map(r -> r.status).toList());
+  }
+
+  /**
+   * vLLM 0.1-0.3 logged the prompt's token ids last on a Received line, spelt with spaces
+   * ("…, prompt token ids: [1, 1824, 349, 22377, 5244, 2059, 28804]."): a whole line, with its
+   * arrival and its prompt's length. SGLang 0.2.0's "[gpu_id=0] " is the rank's GPU.
+   */
+  @Test
+  void oldReceivedLinesEndWithTheirTokenIds() throws IOException {
+    PinnedExcerpts.Read openllm = read("90-v03-openllm-received-prompt-token-ids-mdfranz.log");
+    RequestRecord r = openllm.sink().requests.get(0);
+    assertEquals("openllm-aec7ac3874b94367a201caf8310b0050", r.requestId);
+    assertEquals(Integer.valueOf(7), r.promptTokens);
+    assertTrue(r.arrivalNs != RequestRecord.NONE);
+    RequestRecord v030 = read("91-v030-received-token-ids-lora-finished-500-vllm2706.log").sink()
+        .requests.stream().filter(q -> q.requestId.startsWith("cmpl-")).findFirst().orElseThrow();
+    assertEquals(Integer.valueOf(5), v030.promptTokens);
+    assertEquals("ok", v030.status);
+    RecordingSink sgl = read("sgl-v02-gpu-id-prefill-modeltpserver-exception-sgl747.log").sink();
+    assertEquals(1, sgl.steps.size());
+    assertEquals(Integer.valueOf(0), sgl.steps.get(0).rank);
+    assertEquals(42.0, sgl.steps.get(0).extras.get("cached_tokens"), 0.0);
+  }
+
+  /**
+   * A crash logged as a traceback says what failed by the exception line that ends it, per
+   * process, over the frames and a terminal's wraps between; a chained traceback ("The above
+   * exception was the direct cause …") is the same crash, and so is the traceback of an executor
+   * failure the line before named.
+   */
+  @Test
+  void aTracebacksCrashSaysWhatFailed() throws IOException {
+    RecordingSink chained = read("89-v0271-omni-plain-version-banner-startup-fail-xiao6pinggai.log").sink();
+    assertEquals(List.of("58 ModuleNotFoundError: No module named 'mindiesd'"), chained.events.stream()
+        .filter(e -> e[1].equals("crash")).map(e -> e[0] + " " + e[2]).toList());
+    PinnedExcerpts lifecycle = new PinnedExcerpts(Path.of("src/test/resources/real-logs/lifecycle"), "lifecycle",
+        Instant.parse("2026-06-30T00:00:00Z"));
+    RecordingSink engine = lifecycle.read("19-v1-080-startup-duplicate-id-enginecore-exception-vllm15041.log").sink();
+    assertEquals("EngineCore hit an exception: IndexError: index 1 is out of bounds for axis 0 with size 1",
+        engine.events.stream().filter(e -> e[1].equals("crash")).findFirst().orElseThrow()[2]);
+    RecordingSink trt = read("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log").sink();
+    assertEquals(List.of("Failed to initialize executor on rank 0: tuple index out of range"),
+        trt.events.stream().filter(e -> e[1].equals("crash")).map(e -> e[2]).toList());
+    // a traceback whose process printed nothing after its frames keeps the words it has
+    RecordingSink cut = new RecordingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(new java.io.ByteArrayInputStream((
+        "(EngineCore_DP0 pid=4) ERROR 08-31 22:30:01 [core.py:1] EngineCore failed to start.\n"
+        + "(APIServer pid=1) ERROR 08-31 22:30:01 [launcher.py:1] Traceback (most recent call last):\n"
+        + "(APIServer pid=1) ERROR 08-31 22:30:01 [launcher.py:1]   File \"/x/api_server.py\", line 10, in run\n"
+        + "(EngineCore_DP0 pid=4) ERROR 08-31 22:30:02 [core.py:1] Something else entirely\n"
+        + "(APIServer pid=1) ERROR 08-31 22:30:02 [launcher.py:1]     raise RuntimeError(\"x\")\n")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8)), EXCERPTS.context("cut.log"), cut);
+    assertEquals(List.of("1 EngineCore failed to start.", "2 Traceback (most recent call last):"),
+        cut.events.stream().sorted(java.util.Comparator.comparingLong(e -> Long.parseLong(e[0])))
+            .map(e -> e[0] + " " + e[2]).toList());
   }
 
   /** SGLang's diffusion runtime logs its request as a dict, its id under request_id: two requests with SGLang's own E2E. */
@@ -859,8 +919,12 @@ class FieldExcerptsTest {
   @Test
   void crashOnlyLogsKeepTheirCrashes() throws IOException {
     RecordingSink v = read("10-compose-enginecore-dp0-traceback-ascend4256.log").sink();
-    assertEquals(List.of("crash Traceback (most recent call last):", "crash Traceback (most recent call last):"),
-        v.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    // each process's traceback says what failed by its exception line: the engine's was cut
+    // before it, the API server's ends in its RuntimeError
+    assertEquals(List.of("crash Traceback (most recent call last):",
+            "crash RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"),
+        v.events.stream().sorted(java.util.Comparator.comparingLong(e -> Long.parseLong(e[0])))
+            .map(e -> e[1] + " " + e[2]).toList());
     RecordingSink t = read("trt-triton-glog-load-failed-backend118.log").sink();
     assertEquals(1, t.events.size());
     assertEquals("crash", t.events.get(0)[1]);

@@ -75,8 +75,9 @@ class LauncherExcerptsTest {
   @Test
   void aRanksTracebackIsAnEngineEvent() throws IOException {
     List<String[]> events = sink("04-torch-rank0-traceback-vllm064-oom-startup-vllm11560.log").events;
-    String[] crash = events.stream().filter(e -> e[2].startsWith("Traceback")).findFirst().orElseThrow();
-    assertEquals("crash", crash[1]);
+    String[] crash = events.stream().filter(e -> e[1].equals("crash")).findFirst().orElseThrow();
+    // the exception line that ends the rank's traceback is its detail
+    assertTrue(crash[2].startsWith("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 462.00 MiB."), crash[2]);
     assertEquals("rank0", crash[3]);
     String[] other = sink("12-mpirun-torchrun-pod-rank3-traceback-vllm08-external-launcher-vllm18998.log").events.get(0);
     assertEquals("rank3", other[3]);

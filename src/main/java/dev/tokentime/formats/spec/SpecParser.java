@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Runs a {@link LineSpec} over a stream: every line is decoded, matched, and then stored by the
@@ -132,6 +133,10 @@ public final class SpecParser {
       throw new dev.tokentime.ingest.InputRefused(reversed);
     }
     flushHeld();
+    for (Traceback t : tracebacks.values()) {
+      writeEvent(t, null); // cut before its exception line
+    }
+    tracebacks.clear();
     handler.end();
     if (explain != null) {
       explain.lines = lines;
@@ -248,6 +253,9 @@ public final class SpecParser {
     prevText = m.text;
     prevStart = m.messageStart();
     prevRaw = m.raw;
+    if (!tracebacks.isEmpty()) {
+      tracebackGoesOn();
+    }
     if (handler.continuation(m, buf, off, len)) {
       return;
     }
@@ -306,8 +314,16 @@ public final class SpecParser {
             clock = times.lastNsClock();
           }
           String detail = m.group("detail") != null ? m.group("detail") : m.message();
-          sink.engineEvent(lineNo, m.origin(), ts, clock, m.kind.event(),
-              detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
+          if (detail.endsWith(TRACEBACK)) {
+            // its detail says nothing yet: the exception line ending its traceback will
+            Traceback old = tracebacks.put(originKey(m), new Traceback(lineNo, m.origin(), ts, clock,
+                m.kind.event(), detail.substring(0, detail.length() - TRACEBACK.length()), bare(m)));
+            if (old != null) {
+              writeEvent(old, null);
+            }
+          } else {
+            sink.engineEvent(lineNo, m.origin(), ts, clock, m.kind.event(), shortDetail(detail));
+          }
           sink.record();
           handler.event(m, m.kind.event(), ts, clock);
         }
@@ -485,6 +501,91 @@ public final class SpecParser {
   private void hold(long lineNo, byte[] buf, int off, int len, LineSpec.Kind kind, String reason) {
     held = new Held(lineNo, java.util.Arrays.copyOfRange(buf, off, off + len), m.text, kind, reason, 1,
         m.text.length());
+  }
+
+  static final String TRACEBACK = "Traceback (most recent call last):";
+
+  /**
+   * A crash event whose line ends in {@code Traceback (most recent call last):} ("Scheduler hit
+   * an exception: Traceback …", or the traceback alone), waiting for the exception line that
+   * ends that traceback ("ModuleNotFoundError: No module named 'x'") to be its detail: the line
+   * that says what failed, which a post-mortem reads first. Its line, time and count stay the
+   * traceback's.
+   */
+  private record Traceback(long lineNo, String origin, long tsNs, int clockId, String kind, String lead,
+      boolean bare) {}
+
+  /** Tracebacks waiting for their exception line, per origin (processes interleave theirs). */
+  private final Map<String, Traceback> tracebacks = new java.util.LinkedHashMap<>();
+
+  /**
+   * The line that ends a traceback: an exception's dotted name, perhaps Ray's cause in
+   * parentheses, then its message ("torch.OutOfMemoryError: CUDA out of memory.",
+   * "ray.exceptions.RayTaskError(ValueError): …"), or a bare name that names an exception. The
+   * class's name is CamelCase, as Python's are: a logger's "ERROR: …" is none.
+   */
+  private static final Pattern EXCEPTION_LINE = Pattern.compile(
+      "^(?:[A-Za-z_]\\w*\\.)*[A-Z]\\w*[a-z]\\w*(?:\\([\\w.]+\\))?(?::\\s.*|:)$"
+          + "|^(?:[A-Za-z_]\\w*\\.)*[A-Z]\\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\\s*$");
+
+  /**
+   * Whether the line's message is indented, as a traceback's frames are: it starts with a space,
+   * or the prefix before it took two or more (a process tag's "(APIServer pid=1)   File …").
+   */
+  private static boolean indented(MatchedLine line) {
+    String msg = line.message();
+    int at = line.messageStart();
+    return Character.isWhitespace(msg.charAt(0))
+        || at >= 2 && Character.isWhitespace(line.text.charAt(at - 1)) && Character.isWhitespace(line.text.charAt(at - 2));
+  }
+
+  /** A line with no prefix and no header: its message is the whole line. */
+  private static boolean bare(MatchedLine line) {
+    return line.prefixes.isEmpty() && line.messageStart() == 0;
+  }
+
+  private static String originKey(MatchedLine line) {
+    String o = line.origin();
+    return o == null ? "" : o;
+  }
+
+  /**
+   * Offers the line to the traceback of its origin: a frame ({@code   File "…", line 10, in run},
+   * its source, its carets: indented) lets it wait on; the exception line is its detail; any
+   * other line ends it as it is. A line with no prefix at all (a traceback's frames printed
+   * raw below a logged header) belongs to the newest traceback; below a traceback whose own line
+   * was prefixed, as each of its frames then is, such a line is a terminal's wrap of the line
+   * before it and lets it wait on.
+   */
+  private void tracebackGoesOn() {
+    String key = originKey(m);
+    Traceback t = tracebacks.get(key);
+    boolean bare = bare(m);
+    if (t == null && bare) {
+      for (Map.Entry<String, Traceback> e : tracebacks.entrySet()) {
+        key = e.getKey();
+        t = e.getValue();
+      }
+    }
+    if (t == null || bare && !t.bare()) {
+      return;
+    }
+    String msg = m.message();
+    if (msg.isEmpty() || indented(m)) {
+      return;
+    }
+    tracebacks.remove(key);
+    String line = msg.strip();
+    writeEvent(t, EXCEPTION_LINE.matcher(line).matches() ? line : null);
+  }
+
+  private void writeEvent(Traceback t, String exception) {
+    sink.engineEvent(t.lineNo(), t.origin(), t.tsNs(), t.clockId(), t.kind(),
+        shortDetail(exception == null ? t.lead() + TRACEBACK : t.lead() + exception));
+  }
+
+  private static String shortDetail(String detail) {
+    return detail.length() > 300 ? detail.substring(0, 300) + "…" : detail;
   }
 
   /** A held line with nothing after it to join is what it looked like: truncated. */

@@ -43,10 +43,11 @@ final class VllmRequestTracker implements SpecParser.Handler {
   }
 
   static final int MAX_IN_FLIGHT = 65_536;
-  private static final Pattern PROMPT_IDS = Pattern.compile("prompt_token_ids: \\[([^\\]]*)\\]");
+  /** Its prompt's tokens: "prompt_token_ids: [1, 2]", 0.1-0.3's "prompt token ids: [1, 2]." */
+  private static final Pattern PROMPT_IDS = Pattern.compile("prompt(?:_token_ids| token ids): \\[([^\\]]*)\\]");
   private static final Pattern MAX_TOKENS = Pattern.compile("max_tokens=(\\d+)");
   private static final Pattern PROMPT = Pattern.compile(
-      "prompt: (.*?), (?:params|sampling_params|prefix_pos|prompt_token_ids):");
+      "prompt: (.*?), ?(?:params|sampling_params|sampling params|prefix_pos|prompt_token_ids|prompt token ids):");
   private static final Pattern RANDOM_SUFFIX = Pattern.compile(".-[0-9a-f]{8}$");
 
   private final ParseContext ctx;

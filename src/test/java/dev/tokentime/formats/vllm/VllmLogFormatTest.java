@@ -450,9 +450,13 @@ class VllmLogFormatTest {
         + "[VllmSidecar abc]: 2025-08-22T09:46:13.672Z 1 stdout: (VllmWorker TP1 pid=21355) ERROR 08-22 09:46:13"
         + " [multiproc_executor.py:559] WorkerProc failed to start.\n",
         Parse.ctx(2025, null, false, null));
+    // in line order: a traceback's event is written when its exception line (here none) is read
+    List<String[]> events = p.full.events.stream()
+        .sorted(java.util.Comparator.comparingLong(e -> Long.parseLong(e[0]))).toList();
     assertEquals(List.of("1 crash", "3 crash", "4 stop", "7 crash"),
-        p.full.events.stream().map(e -> e[0] + " " + e[1]).toList());
-    assertEquals("VllmWorker TP1 pid=21355", p.full.events.get(3)[3]);
+        events.stream().map(e -> e[0] + " " + e[1]).toList());
+    assertEquals("VllmWorker TP1 pid=21355", events.get(3)[3]);
+    assertEquals("Traceback (most recent call last):", events.get(1)[2]);
   }
 
   /** The rules of matching an error line to the request a death or failure ended (constructed/vllm-death, README there). */
