@@ -194,6 +194,8 @@ class FieldExcerptsTest {
       Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0"),
       Map.entry("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log", "trtllm-log 41 1 40 0"),
       Map.entry("trt-widep-srun-padded-ucx-bus-error-doc.log", "unrecognised"),
+      // Triton's --log-format ISO8601 header (its documentation's example)
+      Map.entry("trt-triton-iso8601-doc-extension-logging.log", "trtllm-log 7 0 7 0"),
       Map.entry("sgl-0517-pd-decode-spec-prealloc-retracted-sgl30393.log", "sglang-log 3 2 1 0"),
       Map.entry("sgl-2026-headerless-prefill-cudagraph-healthcheck-sgl19712.log", "sglang-log 12 6 6 0"),
       Map.entry("sgl-2026-receive-never-finished-hang-sgl26783.log", "sglang-log 1 1 0 0"),

@@ -60,6 +60,8 @@ public final class SpecReader {
     List<Pattern> strips = new ArrayList<>();
     List<LineSpec.Prefix> prefixes = new ArrayList<>();
     List<LineSpec.Kind> kinds = new ArrayList<>();
+    /** Another format's kinds, read after this spec's own (kinds-from): its lines in this one's logs. */
+    List<LineSpec.Kind> imported = new ArrayList<>();
     KindBuilder kind = null;
     PrefixBuilder prefix = null;
     String[] lines = text.split("\n", -1);
@@ -82,6 +84,12 @@ public final class SpecReader {
         switch (word) {
           case "format" -> format = rest;
           case "layer" -> layer = rest;
+          case "kinds-from" -> {
+            if (rest.equals(name) || rest.equals(WRAPPERS)) {
+              throw new IllegalArgumentException("kinds-from names another format's spec");
+            }
+            imported.addAll(layers.apply(rest).kinds());
+          }
           case "wrappers" -> {
             if (name.equals(WRAPPERS)) {
               throw new IllegalArgumentException("the wrapper layer cannot take in itself");
@@ -252,6 +260,17 @@ public final class SpecReader {
               + " is neither in its pattern nor in a prefix's");
         }
       }
+    }
+    if (layer != null && !imported.isEmpty()) {
+      throw new IllegalArgumentException(name + ": a layer holds prefixes, strips and envelopes, no kinds");
+    }
+    // an imported kind's group rules were checked in its own spec: a group its prefixes fill and
+    // this spec's do not is empty here
+    for (LineSpec.Kind k : imported) {
+      if (kinds.stream().anyMatch(own -> own.name().equals(k.name()))) {
+        throw new IllegalArgumentException(name + ": kind " + k.name() + " is its own and " + k.name() + " imported");
+      }
+      kinds.add(k);
     }
     return new LineSpec(format != null ? format : layer, description, fills, List.copyOf(sniffs),
         List.copyOf(strips), List.copyOf(prefixes), List.copyOf(envelopes), List.copyOf(kinds), scope,

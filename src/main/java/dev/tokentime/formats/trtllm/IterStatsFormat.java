@@ -63,7 +63,8 @@ public final class IterStatsFormat extends SpecFormat {
       }
     }
     if (hits > 0) {
-      return 92;
+      // above trtllm-log's request lines (95): this spec reads every kind of that one too
+      return 96;
     }
     String text = sample.text().stripLeading();
     if ((text.startsWith("[") || text.startsWith("{")) && text.contains("\"iterLatencyMS\"")) {
@@ -95,10 +96,39 @@ public final class IterStatsFormat extends SpecFormat {
         (node, lineNo, buf, off, len) -> steps.json(node, lineNo, buf, off, len));
   }
 
-  /** A log's stats objects, stored on the lanes of the spec's own steps (print_iter_log). */
+  /**
+   * A log's stats objects, stored on the lanes of the spec's own steps (print_iter_log); the
+   * request lines the spec takes from trtllm-log (a trtllm-serve log with its iteration log on)
+   * follow {@link SpecFormat}'s request events.
+   */
   @Override
   protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink) {
-    return new LoggedObjects(new Steps(ctx, sink, clockScope(ctx), s -> parser.step(s, true)), sink);
+    SpecParser.Handler requests = super.handler(parser, ctx, sink);
+    LoggedObjects objects = new LoggedObjects(new Steps(ctx, sink, clockScope(ctx), s -> parser.step(s, true)), sink);
+    return new SpecParser.Handler() {
+      @Override
+      public SpecParser.Outcome line(MatchedLine m, long tsNs, int clockId, byte[] raw, int off, int len)
+          throws SpecParser.BadLine {
+        return m.kind.table().equals("requests") ? requests.line(m, tsNs, clockId, raw, off, len)
+            : objects.line(m, tsNs, clockId, raw, off, len);
+      }
+
+      @Override
+      public void event(MatchedLine m, String kind, long tsNs, int clockId) {
+        requests.event(m, kind, tsNs, clockId);
+      }
+
+      @Override
+      public boolean continuation(MatchedLine m, byte[] raw, int off, int len) {
+        return objects.continuation(m, raw, off, len) || requests.continuation(m, raw, off, len);
+      }
+
+      @Override
+      public void end() {
+        objects.end();
+        requests.end();
+      }
+    };
   }
 
   /** The longest first line looked at to tell a wrapped log from a JSON file. */

@@ -23,7 +23,7 @@ class TrtllmIterLogSampleTest {
   @Test
   void printIterLogLinesAreStepsWithTheirOwnTimeAndRealGenerationRequests() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
-      t.ingestSample(IngestOptions.of(List.of("sample-logs/trtllm/pytorch-iter-log")), "trtllm-iter-stats", 16, 7, 9, 0);
+      t.ingestSample(IngestOptions.of(List.of("sample-logs/trtllm/pytorch-iter-log")), "trtllm-iter-stats", 16, 8, 8, 0);
       assertEquals(List.of(
           List.of(0L, 1759402870_000_000_000L, 41.8, 2, 1024, 0, 0),
           List.of(1L, 1759402870_000_000_000L, 9.2, 0, 0, 2, 2),
