@@ -60,6 +60,12 @@ public final class BenchConsoleFormat implements InputFormat {
   static final String OFFLINE_HEADER = "Offline Throughput Benchmark Result";
   private static final Pattern RULE = Pattern.compile("^=+$");
   /**
+   * The title alone on its line, its rules of '=' lost (as a markdown paste renders them: three
+   * SGLang PRs, sgl-project/sglang#30451): still the block's start, when a block line follows it.
+   */
+  private static final Pattern BARE_TITLE = Pattern.compile(
+      "(?m)^[ \\t]*(?:" + SERVING_HEADER + "|" + OFFLINE_HEADER + ")[ \\t]*\\R[ \\t]*[A-Z][^:\\n]*:[ \\t]*\\S");
+  /**
    * A titled rule inside a block: vLLM-Omni's "================== Text Result ===================",
    * "=== Audio Result ===" (2026): a section of the same run's block, not its end.
    */
@@ -70,6 +76,16 @@ public final class BenchConsoleFormat implements InputFormat {
    */
   private static final Pattern STAT_LABEL_NO_UNIT = Pattern.compile("^(Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?)\\s+([A-Z][A-Z0-9_]*)$");
   private static final Pattern SECTION = Pattern.compile("^-{3,}.*-{3,}$");
+  /** A latency statistic of the block with its number: "P95 E2E Latency (ms):   46912.26". */
+  private static final String LATENCY_STAT =
+      "(?:Mean|Median|Std|Max|P\\d+(?:\\.\\d+)?) (?:TTFT|TPOT|ITL|E2EL|E2E Latency) \\((?:ms|s)\\):\\s+-?[\\d.]+";
+  /**
+   * The end of a block pasted alone, for sniffing: one of its sections' rules with its first
+   * statistic under it (a server log prints neither).
+   */
+  private static final Pattern TAIL_SECTION = Pattern.compile(
+      "(?m)^\\s*-{3,} ?(?:Time to First Token|Time per Output Token \\(excl\\. 1st token\\)|Inter-[Tt]oken Latency"
+      + "|End-to-[Ee]nd Latency|E2E Latency) ?-{3,}\\s*\\R\\s*" + LATENCY_STAT + "\\s*$");
   /**
    * The first line of a serving block pasted without its "Serving Benchmark Result" header: its
    * first figure, or one of its sections' rules.
@@ -80,7 +96,9 @@ public final class BenchConsoleFormat implements InputFormat {
       + "|(?:Benchmark duration \\(s\\)|Total input tokens|Total generated tokens|Request throughput \\(req/s\\)"
       + "|Output token throughput \\(tok/s\\)|Total token throughput \\(tok/s\\)):\\s+[\\d.]+"
       + "|-{3,} ?(?:Time to First Token|Speculative Decoding|Time per Output Token \\(excl\\. 1st token\\)"
-      + "|Inter-token Latency|End-to-end Latency|E2E Latency|Client-side Queueing|Queue-inclusive End-to-end Latency) ?-{3,})$");
+      + "|Inter-[Tt]oken Latency|End-to-[Ee]nd Latency|E2E Latency|Client-side Queueing|Queue-inclusive End-to-end Latency) ?-{3,}"
+      // a paste of the block's end (sgl-project/sglang#30047): its first line a latency statistic
+      + "|" + LATENCY_STAT + ")$");
   /**
    * A block without its header, for sniffing: a figure that starts one, then a TTFT statistic
    * (with its unit in brackets, or after the number as benchmark_serving.py printed it in early
@@ -233,11 +251,13 @@ public final class BenchConsoleFormat implements InputFormat {
       case VLLM, SGLANG -> {
         boolean offline = text.contains(" " + OFFLINE_HEADER + " ");
         boolean header = text.contains("=" + " " + SERVING_HEADER + " =") || text.contains(" " + SERVING_HEADER + " ")
-            || offline;
+            || offline || BARE_TITLE.matcher(text).find();
         // without the header: a block's first figure and a latency line, or its spec-decoding section
         boolean headerless = !header && (HEADERLESS_FIGURES.matcher(text).find()
             || text.contains("---Speculative Decoding---") && text.contains("Acceptance rate (%):"));
-        if (!header && !headerless) {
+        // only the block's end: a section's rule and its statistics (less sure than a first figure)
+        boolean tail = !header && !headerless && TAIL_SECTION.matcher(text).find();
+        if (!header && !headerless && !tail) {
           // a run that printed no result (killed, crashed or still running when the log was
           // copied): its start is the tool's own, read to say so (a reject) rather than as the
           // server log its dataset loader's INFO lines look like
@@ -248,9 +268,9 @@ public final class BenchConsoleFormat implements InputFormat {
           return (tool == Tool.SGLANG) == sglang ? 65 : 0;
         }
         // SGLang's block names its backend and adds Little's-law concurrency and E2E latency
-        boolean sglang = offline || text.contains("Backend:") || text.contains("Mean E2E Latency (ms)")
+        boolean sglang = offline || text.contains("Backend:") || text.contains(" E2E Latency (ms):")
             || text.contains("(retokenized)") || Pattern.compile("(?m)^\\s*Concurrency:").matcher(text).find();
-        return (tool == Tool.SGLANG) == sglang ? (header ? 85 : 70) : 0;
+        return (tool == Tool.SGLANG) == sglang ? (header ? 85 : headerless ? 70 : 65) : 0;
       }
       case GENAI_PERF -> {
         return text.contains("NVIDIA GenAI-Perf |") || text.contains("┃") && text.contains(" Statistic ┃") ? 88 : 0;
@@ -417,10 +437,13 @@ public final class BenchConsoleFormat implements InputFormat {
       }
       if (!inBlock) {
         boolean header = (line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)) && line.startsWith("=");
+        // the title without its rules: the closing rule is likely lost too, so it ends as a block
+        // without its header does
+        boolean bareTitle = line.equals(SERVING_HEADER) || line.equals(OFFLINE_HEADER);
         // a block pasted without its header (a post's excerpt) starts at its first line
-        boolean headerless = !header && HEADERLESS_START.matcher(line).matches();
-        if (header || headerless) {
-          startBlock(headerless);
+        boolean headerless = !header && !bareTitle && HEADERLESS_START.matcher(line).matches();
+        if (header || bareTitle || headerless) {
+          startBlock(headerless || bareTitle);
         } else {
           announced(line);
         }
@@ -429,11 +452,12 @@ public final class BenchConsoleFormat implements InputFormat {
           return null;
         }
       }
-      if ((line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)) && line.startsWith("=")) {
+      boolean bareTitle = line.equals(SERVING_HEADER) || line.equals(OFFLINE_HEADER);
+      if ((line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)) && line.startsWith("=") || bareTitle) {
         // the next run's header, this block's closing rule missing (a paste): the next run, never
         // a section of this one (vLLM-Omni's titled rules are sections)
         endBlock();
-        startBlock(false);
+        startBlock(bareTitle);
         sink.otherLine();
         return null;
       }

@@ -68,7 +68,9 @@ class BenchConsoleFormatTest {
       // AIPerf's GPU telemetry alone: no figure of a run (they made two runs of GPU figures)
       "aiperf-gpu-telemetry-3gpu-doc.txt, aiperf-console, 0, 51, 0",
       "aiperf-gpu-telemetry-amd-aiperf1265.txt, aiperf-console, 0, 10, 0",
-      "benchmark-serving-2023-five-lines-vllm359.txt, vllm-bench-console, 5, 2, 0"})
+      "benchmark-serving-2023-five-lines-vllm359.txt, vllm-bench-console, 5, 2, 0",
+      "sglang-bench-console-title-without-rules-sgl30451.txt, sglang-bench-console, 17, 8, 0",
+      "sglang-bench-console-block-tail-from-p95-e2e-sgl30047.log, sglang-bench-console, 18, 6, 0"})
   void sniffedAndEveryLineAccounted(String file, String format, long records, long other, int rejected) throws IOException {
     CollectingSink s = parse(file);
     assertTrue(s.reported.contains("format " + format), s.reported.get(s.reported.size() - 1));
@@ -513,6 +515,50 @@ class BenchConsoleFormatTest {
         .sorted().toList();
     assertEquals(List.of("audio_rtf mean 0.21 null", "audio_rtf median 0.21 null", "audio_rtf p99 0.29 null",
         "max_concurrent_requests value 3.0 count", "streaming_continuity_ok_rate value 0.0 %"), first);
+  }
+
+  /**
+   * SGLang's block whose title lost its rules of '=' (real, sgl-project/sglang#30451, after the
+   * client's bar and two server access lines): the title alone starts the block, so every figure,
+   * "Max request concurrency" too (a figure, as under the ruled title), is read at its level.
+   */
+  @Test
+  void aTitleWithoutItsRulesStartsTheBlock() throws IOException {
+    CollectingSink s = parse("sglang-bench-console-title-without-rules-sgl30451.txt");
+    assertEquals(List.of(), s.rejects);
+    assertEquals("concurrency", s.levels.get("r")[0]);
+    assertEquals(40.0, s.levels.get("r")[1]);
+    for (String f : List.of("r 40.0 max_concurrency value 40.0 count", "r 40.0 completed value 40.0 count",
+        "r 40.0 duration value 48.97 s", "r 40.0 total_output_tokens_retokenized value 35576.0 tokens",
+        "r 40.0 request_throughput value 0.82 requests/s", "r 40.0 max_output_tokens_per_s value 1687.0 tokens/s",
+        "r 40.0 concurrency value 35.6 count", "r 40.0 accept_length value 3.4 tokens",
+        "r 40.0 e2e_latency mean 43580.33 ms", "r 40.0 e2e_latency median 43964.78 ms")) {
+      assertTrue(s.reported.contains(f), f + " in " + s.reported);
+    }
+    // the same title flush left (PRs #31659, #31880 print it so)
+    byte[] b = Files.readString(DIR.resolve("sglang-bench-console-title-without-rules-sgl30451.txt"))
+        .replace(" Serving Benchmark Result\n", "Serving Benchmark Result\n").getBytes(StandardCharsets.UTF_8);
+    assertEquals("sglang-bench-console", FormatRegistry.standard().sniff(new Sample("x.txt", b, b.length)).id());
+  }
+
+  /**
+   * Only the end of SGLang's block (real, an NPU CI log in sgl-project/sglang#30047): it starts at
+   * "P95 E2E Latency (ms):", before any section's rule. Sniffed below a headed block, every
+   * statistic read, the harness's "[METRIC]" lines after the rule other lines.
+   */
+  @Test
+  void aBlocksTailIsReadFromItsFirstStatistic() throws IOException {
+    CollectingSink s = parse("sglang-bench-console-block-tail-from-p95-e2e-sgl30047.log");
+    assertEquals(List.of(), s.rejects);
+    for (String f : List.of("r null e2e_latency p95 46912.26 ms", "r null e2e_latency p99 49681.91 ms",
+        "r null ttft mean 18206.82 ms", "r null ttft p90 19287.29 ms", "r null tpot p99 30.92 ms",
+        "r null itl median 21.71 ms", "r null itl max 6441.86 ms")) {
+      assertTrue(s.reported.contains(f), f + " in " + s.reported);
+    }
+    byte[] b = Files.readAllBytes(DIR.resolve("sglang-bench-console-block-tail-from-p95-e2e-sgl30047.log"));
+    assertEquals(65, new BenchConsoleFormat(BenchConsoleFormat.Tool.SGLANG).sniff(new Sample("x.log", b, b.length)),
+        "a tail is less sure than a headed block or a first figure");
+    assertEquals(0, new BenchConsoleFormat(BenchConsoleFormat.Tool.VLLM).sniff(new Sample("x.log", b, b.length)));
   }
 
   /** A block whose closing rule a paste lost: the next block's header starts the next run, never a section. */
