@@ -80,7 +80,9 @@ final class PromSeries {
       throw new Checked.OutOfRange(problem);
     }
     EngineStatsRecord r = row(labels, tsNs, line);
-    if (col == null) {
+    if (col == null || name.equals(TRITON_PENDING)) {
+      // Triton's pending count waits in extras until finish(): the backend's own waiting count
+      // of the same row, where there is one, takes the column
       r.extras.put(extraName(name, labels), value);
     } else {
       switch (col) {
@@ -98,11 +100,19 @@ final class PromSeries {
     return Use.STATS;
   }
 
+  /** Triton's count of requests in its own queue, before a backend takes them. */
+  private static final String TRITON_PENDING = "nv_inference_pending_request_count";
+
   /** The engine_stats column a gauge fills, or null (its value goes to extras). */
   private String column(String name, Map<String, String> labels) {
     String col = family.gauges().get(name);
-    if (col == null && name.equals("nv_trt_llm_request_metrics") && "active".equals(labels.get("request_type"))) {
-      col = "running"; // Triton's TensorRT-LLM backend: requests in flight in the engine
+    if (col == null && name.equals("nv_trt_llm_request_metrics")) {
+      // Triton's TensorRT-LLM backend, from its iteration stats: "active" = the requests the
+      // engine holds (as trtllm-iter-stats' Active Request Count), "waiting" = those of them not
+      // scheduled in the iteration (the backend's active - scheduled). "scheduled" and "context"
+      // describe one iteration's batch, "max" a limit: extras.
+      String type = labels.get("request_type");
+      col = "active".equals(type) ? "running" : "waiting".equals(type) ? "waiting" : null;
     }
     return col;
   }
@@ -281,7 +291,14 @@ final class PromSeries {
 
   /** Writes the stats rows, in instance and time order. */
   void finish() {
+    String pending = extraName(TRITON_PENDING, Map.of());
     for (EngineStatsRecord r : rows.values()) {
+      if (family == PromFamily.TRITON && r.waiting == null && r.extras.containsKey(pending)) {
+        // no backend queue beside it: Triton's pending count is the model's waiting requests.
+        // Beside the TensorRT-LLM backend's it stays in extras: that backend takes each request
+        // from Triton's queue at once, so Triton's count stays near 0 while the engine's grows
+        r.waiting = (int) Math.round(r.extras.remove(pending));
+      }
       Double used = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=used}");
       Double max = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=max}");
       if (r.kvUsage == null && used != null && max != null && max > 0 && used <= max) {

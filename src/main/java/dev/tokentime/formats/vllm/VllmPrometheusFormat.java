@@ -26,8 +26,10 @@ import java.util.Set;
  * vllm-prometheus (and, with another {@link PromFamily}, sglang-prometheus, trtllm-prometheus and
  * triton-prometheus): an engine's Prometheus metrics, either as the JSON Prometheus's HTTP API returns
  * for {@code query_range} (matrix) or an instant query (vector), or as {@code /metrics} text
- * scrapes. Text samples take their time from the exposition's timestamps (ms), else from
- * {@code --at}, else from the file's modification time. See {@link PromSeries} for the mapping.
+ * scrapes. Text samples take their time from the exposition's timestamps (ms), else from the
+ * last date line before them (a shell loop's {@code date -Is} before each scrape: {@link
+ * ScrapeTime}), else from {@code --at}, else from the file's modification time. See {@link
+ * PromSeries} for the mapping.
  */
 public final class VllmPrometheusFormat implements InputFormat {
   private final PromFamily family;
@@ -199,8 +201,15 @@ public final class VllmPrometheusFormat implements InputFormat {
     private PromSeries series;
     private int clockWithTs;
     private int clockWithoutTs;
+    /** The series of the current scrape without timestamps of their own: a repeat is a second scrape. */
     private final Set<String> seenWithoutTs = new HashSet<>();
     private final PromFamily family;
+    /** The samples after a date line, on that line's clock; null before the first. */
+    private PromSeries dated;
+    /** The time of the last date line (ns), or NONE. */
+    private long scrapeNs = NONE;
+    /** The times of the date lines so far: a scrape per time. */
+    private final Set<Long> scrapeTimes = new HashSet<>();
 
     TextReader(ParseContext ctx, RecordSink sink) {
       this(ctx, sink, PromFamily.VLLM);
@@ -228,20 +237,32 @@ public final class VllmPrometheusFormat implements InputFormat {
         @Override
         public void line(long lineNo, byte[] buf, int off, int len) {
           String line = new String(buf, off, len, StandardCharsets.UTF_8).strip();
-          if (line.isEmpty() || line.startsWith("#")) {
-            sink.otherLine();
+          if (line.isEmpty() || line.startsWith("#") || ScrapeTime.isShellPrompt(line)) {
+            sink.otherLine(); // a shell transcript's prompt and command around a scrape
             return;
           }
           try {
+            long[] date = ScrapeTime.parse(line);
+            if (date != null) {
+              dateLine(date);
+              sink.otherLine();
+              return;
+            }
             TextSample s = TextSample.parse(line);
             boolean timed = s.tsMs != null;
-            long ns = timed ? dev.tokentime.ingest.Checked.msToNs("sample timestamp", s.tsMs) : fallback;
-            PromSeries target = timed ? series : untimedSeries;
+            boolean byDate = !timed && dated != null;
+            long ns = timed ? dev.tokentime.ingest.Checked.msToNs("sample timestamp", s.tsMs)
+                : byDate ? scrapeNs : fallback;
+            PromSeries target = timed ? series : byDate ? dated : untimedSeries;
             if (!timed) {
               String key = s.name + s.labels;
               if (family.owns(s.name) && !seenWithoutTs.add(key)) {
-                throw new NumberFormatException("series " + key + " repeats in a file without sample"
-                    + " timestamps: several scrapes cannot be placed in time (give each its own file and --at)");
+                throw new NumberFormatException(byDate
+                    ? "series " + key + " repeats after the date line of " + java.time.Instant.ofEpochSecond(0, ns)
+                        + ": two scrapes under one time (print the time before each scrape)"
+                    : "series " + key + " repeats in a file without sample timestamps: several scrapes"
+                        + " cannot be placed in time (give each its own file and --at, or print the time"
+                        + " before each scrape)");
               }
             }
             if (target == null) {
@@ -268,7 +289,38 @@ public final class VllmPrometheusFormat implements InputFormat {
       if (untimedSeries != null) {
         untimedSeries.finish();
       }
+      if (dated != null) {
+        dated.finish();
+      }
       return n;
+    }
+
+    /**
+     * A line holding only a time ({@code date -Is} before each {@code curl …/metrics}): the
+     * samples after it, without timestamps of their own, are a scrape at that time.
+     */
+    private void dateLine(long[] date) {
+      long ns;
+      try {
+        ns = Math.addExact(Math.multiplyExact(date[0], 1_000_000_000L), date[1]);
+      } catch (ArithmeticException e) {
+        throw new dev.tokentime.ingest.Checked.OutOfRange("date line out of range: " + date[0] + " s");
+      }
+      dev.tokentime.ingest.Checked.timestamp("date line", ns);
+      if (ns == scrapeNs) {
+        return; // the same time again: its samples are checked against this scrape's
+      }
+      if (!scrapeTimes.add(ns)) {
+        throw new NumberFormatException("date line " + java.time.Instant.ofEpochSecond(0, ns)
+            + " repeats the time of an earlier scrape, not the one before it");
+      }
+      seenWithoutTs.clear();
+      if (dated == null) {
+        int clock = sink.clock(new ClockSpec("wall", family.format() + " " + ctx.sourceName() + " (date lines)",
+            date[2], null, false));
+        dated = new PromSeries(sink, clock, family);
+      }
+      scrapeNs = ns;
     }
 
     private long fallbackTime() {

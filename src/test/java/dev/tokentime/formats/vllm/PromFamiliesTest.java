@@ -171,6 +171,111 @@ class PromFamiliesTest {
     assertEquals(null, first.kvUsage);
   }
 
+  /**
+   * Triton's TensorRT-LLM backend (its README's scrape, PR-1): the engine's waiting requests are
+   * the backend's request_type="waiting"; active stays running; scheduled, context and max stay
+   * in extras.
+   */
+  @Test
+  void tritonTrtllmBackendsWaitingRequestsAreWaiting() throws Exception {
+    java.time.Instant at = java.time.Instant.parse("2025-07-01T00:00:00Z");
+    Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-1"), Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), p.sink.rejects);
+    EngineStatsRecord r = p.full.stats.stream().filter(e -> "tensorrt_llm / v1".equals(e.instance)).findFirst().orElseThrow();
+    assertEquals(1, r.waiting);
+    assertEquals(0, r.running);
+    assertEquals(1.0, r.extras.get("trt_llm_request_metrics{request_type=scheduled}"));
+    assertEquals(1.0, r.extras.get("trt_llm_request_metrics{request_type=context}"));
+    assertEquals(512.0, r.extras.get("trt_llm_request_metrics{request_type=max}"));
+    assertNull(r.extras.get("trt_llm_request_metrics{request_type=waiting}"));
+
+    // beside Triton's own pending count (0: the backend takes each request from Triton's queue at
+    // once), the backend's count is the column, in either order of the lines; the pending count is kept
+    String pending = "nv_inference_pending_request_count{model=\"tensorrt_llm\",version=\"1\"} 0\n";
+    for (String text : List.of(pending + realSample("PR-1"), realSample("PR-1") + pending)) {
+      Parse both = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), text, Parse.ctx(null, null, false, at));
+      EngineStatsRecord b = both.full.stats.get(0);
+      assertEquals(1, b.waiting);
+      assertEquals(0.0, b.extras.get("inference_pending_request_count"));
+    }
+    // without the backend's count, Triton's pending count is the waiting requests
+    Parse alone = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON),
+        pending.replace("} 0", "} 4"), Parse.ctx(null, null, false, at));
+    assertEquals(4, alone.full.stats.get(0).waiting);
+    assertNull(alone.full.stats.get(0).extras.get("inference_pending_request_count"));
+  }
+
+  /**
+   * A shell loop's {@code date -Is && curl …/metrics} (server#8463, PR-6): each printed time
+   * dates the scrape after it, the prompt lines are other lines, and the second scrape's samples
+   * are a second row rather than repeats.
+   */
+  @Test
+  void datePrintedBeforeEachScrapeTimesIt() throws Exception {
+    Parse real = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-6"), Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), real.sink.rejects);
+    assertEquals(1, real.full.stats.size());
+    EngineStatsRecord first = real.full.stats.get(0);
+    assertEquals("hbvllm / v1", first.instance);
+    assertEquals(Parse.ns("2025-10-18T04:12:40Z"), first.tsNs);
+    assertEquals(3075905.0, first.extras.get("inference_count"));
+    assertEquals(858150828.0, first.extras.get("inference_request_duration_us"));
+
+    Parse two = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), Files.readString(
+        Path.of("src/test/resources/constructed/prometheus-date-lines/two-scrapes-with-date-lines.txt")),
+        Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), two.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:41Z")),
+        two.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(3075910.0, two.full.stats.get(1).extras.get("inference_count"));
+    assertEquals(858150999.0, two.full.stats.get(1).extras.get("inference_request_duration_us"));
+    assertEquals(4, two.sink.records);
+
+    // a series twice under one date line is still a repeat, a line cut before its value still a
+    // reject, and a date line going back to an earlier scrape's time is refused
+    Parse bad = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), "$ date -Is && curl -s localhost:8002/metrics\n"
+        + "2025-10-18T04:12:40+00:00\n"
+        + "nv_inference_count{model=\"hbvllm\",version=\"1\"} 3075905\n"
+        + "nv_inference_count{model=\"hbvllm\",version=\"1\"} 3075910\n"
+        + "nv_inference_request_duration_us{model=\"hbvllm\",version=\"1\"}\n"
+        + "2025-10-18T04:12:41+00:00\n"
+        + "nv_inference_count{model=\"hbvllm\",version=\"1\"} 3075910\n"
+        + "2025-10-18T04:12:40+00:00\n", Parse.ctx(null, null, false, null));
+    assertEquals(List.of(4L, 5L, 8L), bad.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertEquals(2, bad.full.stats.size());
+    assertTrue(bad.sink.rejects.get(0).reason().contains("repeats after the date line of 2025-10-18T04:12:40Z"),
+        bad.sink.rejects.get(0).reason());
+    assertTrue(bad.sink.rejects.get(1).reason().contains("has no value"), bad.sink.rejects.get(1).reason());
+    assertTrue(bad.sink.rejects.get(2).reason().contains("repeats the time of an earlier scrape"),
+        bad.sink.rejects.get(2).reason());
+  }
+
+  /** The shapes of a printed time: date -Is / -Ins / --rfc-3339 / -R, and date's default in UTC. */
+  @Test
+  void dateLinesOfEachShape() {
+    long want = Parse.ns("2025-10-18T04:12:40Z");
+    for (String line : List.of("2025-10-18T04:12:40+00:00", "2025-10-18T06:12:40+02:00", "2025-10-18T04:12:40Z",
+        "2025-10-18 04:12:40+00:00", "Sat, 18 Oct 2025 04:12:40 +0000", "Sat Oct 18 04:12:40 UTC 2025",
+        "Sat Oct 18 04:12:40 AM UTC 2025", "Sat Oct 18 04:12:40 GMT 2025")) {
+      long[] t = ScrapeTime.parse(line);
+      assertEquals(want, t[0] * 1_000_000_000L + t[1], line);
+      assertEquals(1_000_000_000L, t[2], line);
+    }
+    long[] ns = ScrapeTime.parse("2025-10-18T04:12:40,123456789+00:00");
+    assertEquals(want + 123456789, ns[0] * 1_000_000_000L + ns[1]);
+    assertEquals(1, ns[2]);
+    // no offset, or a zone abbreviation that names none: not read in a guessed zone
+    assertNull(ScrapeTime.parse("2025-10-18T04:12:40"));
+    NumberFormatException e = org.junit.jupiter.api.Assertions.assertThrows(NumberFormatException.class,
+        () -> ScrapeTime.parse("Sat Oct 18 04:12:40 CST 2025"));
+    assertTrue(e.getMessage().contains("CST names no offset"), e.getMessage());
+    assertNull(ScrapeTime.parse("nv_inference_count{model=\"m\",version=\"1\"} 3"));
+    assertTrue(ScrapeTime.isShellPrompt("$ date -Is && curl http://localhost:7101/metrics"));
+    assertTrue(ScrapeTime.isShellPrompt("root@triton-0:/opt/tritonserver# curl localhost:8002/metrics"));
+    assertTrue(ScrapeTime.isShellPrompt("$"));
+    assertTrue(!ScrapeTime.isShellPrompt("nv_inference_count{model=\"m\",version=\"1\"} 3"));
+  }
+
   @Test
   void badValuesAreRejected() throws Exception {
     Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRTLLM),
