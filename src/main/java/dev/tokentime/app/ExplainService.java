@@ -81,7 +81,9 @@ public final class ExplainService {
         Files.getLastModifiedTime(in.path()).toInstant(), o.at());
     CountingSink sink = new CountingSink();
     try (OpenedInput input = OpenedInput.open(in.path())) {
-      ExplainStats stats = spec.explain(input.content(), ctx, new dev.tokentime.ingest.CheckedSink(sink));
+      // the ingest's reading: a tool's block among the log's lines is read as the ingest reads it
+      ExplainStats stats = spec.explain(input.content(), ctx.withEmbedded(input.embeddedIn(format, formats)),
+          new dev.tokentime.ingest.CheckedSink(sink));
       if (input.damage() != null) {
         stats.endsDamaged(input.damage()); // as the ingest counts it (IngestService)
       }

@@ -538,12 +538,13 @@ public final class IngestService {
         in.stdin() ? null : Files.getLastModifiedTime(p.path()).toInstant(), o.at());
     try (OpenedInput input = OpenedInput.open(p.path());
         SourceWriter writer = store.begin(info, replace)) {
+      ParseContext read = ctx.withEmbedded(input.embeddedIn(format, formats));
       long lines;
       long t0 = System.nanoTime();
       try (ProgressTicker ticker = new ProgressTicker(display, p.size(), input::rawBytesRead,
           () -> writer.records() + writer.otherLines() + writer.rejected(), listener)) {
         lines = writer.load(() -> {
-          long n = format.parse(input.content(), ctx, new dev.tokentime.ingest.CheckedSink(writer));
+          long n = format.parse(input.content(), read, new dev.tokentime.ingest.CheckedSink(writer));
           if (input.damage() != null) {
             // the cut or corrupt end of a compressed file is a rejected line (--strict refuses
             // the file), not just a warning: its lines after the damage are lost

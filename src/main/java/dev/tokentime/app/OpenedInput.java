@@ -241,9 +241,43 @@ public final class OpenedInput implements AutoCloseable {
     if (f != null && !f.yieldsToATail() || transcoded || !local && streamTail == null) {
       return f; // a structured document (JSON, YAML, CSV) is its head's: its text may quote anything
     }
+    Sample lines = tailSample();
+    if (lines == null) {
+      return f;
+    }
+    FormatRegistry.Sniffed last = formats.sniffTail(lines);
+    // a claim on the head's later lines alone (none on its first) is never surer than the tail's
+    return last != null && (head == null || head.further() || last.score() > head.score()) ? last.format() : f;
+  }
+
+  /**
+   * The format whose records stand among the lines of {@code host}'s in this file (a load-test
+   * tool's result block in a server's log: {@link InputFormat#embeddedReader}), or null: the
+   * best of the formats whose records may come anywhere, by the head or by the last 64 KiB, when
+   * the host is a line log.
+   */
+  public InputFormat embeddedIn(InputFormat host, FormatRegistry formats) throws IOException {
+    if (host == null || !host.yieldsToATail()) {
+      return null;
+    }
+    FormatRegistry.Sniffed head = formats.sniffTail(sample);
+    if (head != null && head.format() != host) {
+      return head.format();
+    }
+    Sample tail = tailSample();
+    FormatRegistry.Sniffed last = tail == null ? null : formats.sniffTail(tail);
+    return last != null && last.format() != host ? last.format() : null;
+  }
+
+  /** The last 64 KiB of a plain file longer than its head, from its first whole line; else null. */
+  private Sample tailSample() throws IOException {
+    boolean local = path != null && Files.isRegularFile(path);
+    if (transcoded || !local && streamTail == null) {
+      return null;
+    }
     long size = local ? Files.size(path) : streamSize;
     if (size <= SAMPLE_BYTES || binary(sample)) {
-      return f;
+      return null;
     }
     byte[] tail = new byte[SAMPLE_BYTES];
     if (local) {
@@ -266,9 +300,7 @@ public final class OpenedInput implements AutoCloseable {
       start++;
     }
     byte[] lines = java.util.Arrays.copyOfRange(tail, Math.min(start + 1, tail.length), tail.length);
-    FormatRegistry.Sniffed last = formats.sniffTail(new Sample(name, lines, lines.length));
-    // a claim on the head's later lines alone (none on its first) is never surer than the tail's
-    return last != null && (head == null || head.further() || last.score() > head.score()) ? last.format() : f;
+    return new Sample(name, lines, lines.length);
   }
 
   /** A NUL byte in the head: a binary file (an archive, a database), never text a tool printed. */

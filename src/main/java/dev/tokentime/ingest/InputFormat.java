@@ -74,6 +74,29 @@ public interface InputFormat {
   }
 
   /**
+   * A reader of this format's records where they stand among another format's lines (a load-test
+   * tool's result block printed into a server's log, as a CI job or a script's {@code &> run.log}
+   * leaves them), or null when its records never do. It is offered the lines the other format
+   * did not read, in order, and accounts for each line it takes.
+   */
+  default EmbeddedReader embeddedReader(ParseContext ctx, RecordSink sink) {
+    return null;
+  }
+
+  /** Reads one format's records from the lines a line log's own format leaves. */
+  interface EmbeddedReader {
+    /**
+     * Offers a line no kind of the host format read (its text as decoded, wrappers included):
+     * true when this reader takes it and accounts for it (a record, an other line or a reject,
+     * now or by {@link #end}); false leaves it to the host, to account as its own.
+     */
+    boolean offer(long lineNo, String line);
+
+    /** The input ended: write and account for what is held. */
+    void end();
+  }
+
+  /**
    * Whether a file this format was sniffed for by its head may still be a console summary's, by
    * its last lines ({@link #readsFromAnywhere}): true for a line log whose head can be start-up
    * lines alone (a bench client's log of the engine library's start-up), never for a structured

@@ -14,12 +14,24 @@ import java.time.ZoneId;
  * @param fileModified when the file was last written (its date helps sources that omit the
  *     year), null when unknown (stdin)
  * @param at when a snapshot without timestamps was taken (--at), null when not given
+ * @param embedded a format whose records the file holds among its own format's lines (a
+ *     tool's result block in a server's log: {@link InputFormat#embeddedReader}), or null
  */
 public record ParseContext(String sourceName, String defaultRun, boolean keepText, ZoneId zone,
-    Integer year, Instant fileModified, Instant at) {
+    Integer year, Instant fileModified, Instant at, InputFormat embedded) {
+
+  public ParseContext(String sourceName, String defaultRun, boolean keepText, ZoneId zone,
+      Integer year, Instant fileModified, Instant at) {
+    this(sourceName, defaultRun, keepText, zone, year, fileModified, at, null);
+  }
 
   public ParseContext(String sourceName, String defaultRun, boolean keepText, ZoneId zone,
       Integer year) {
     this(sourceName, defaultRun, keepText, zone, year, null, null);
+  }
+
+  /** The same, with a format embedded in the file's lines (null: none). */
+  public ParseContext withEmbedded(InputFormat format) {
+    return new ParseContext(sourceName, defaultRun, keepText, zone, year, fileModified, at, format);
   }
 }

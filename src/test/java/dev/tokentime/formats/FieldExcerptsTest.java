@@ -200,6 +200,8 @@ class FieldExcerptsTest {
       Map.entry("sgl-2026-headerless-prefill-cudagraph-healthcheck-sgl19712.log", "sglang-log 12 6 6 0"),
       Map.entry("sgl-2026-receive-never-finished-hang-sgl26783.log", "sglang-log 1 1 0 0"),
       Map.entry("sgl-2026-diffusion-log-requests-dict-obj-pr23049.log", "sglang-log 6 4 2 0"),
+      // a CI log: the server's lines, then the tail of the bench's result block (read with them)
+      Map.entry("sgl-ci-server-lines-then-bench-block-tail-sgl30047.log", "sglang-log 32 20 12 0"),
       // 0.1.17-0.2.0's "[gpu_id=0] Prefill batch. …"
       Map.entry("sgl-v02-gpu-id-prefill-modeltpserver-exception-sgl747.log", "sglang-log 5 2 3 0")));
 

@@ -52,7 +52,11 @@ public final class PinnedExcerpts {
       return new Read("unrecognised", null);
     }
     RecordingSink s = new RecordingSink();
-    long lines = f.parse(new ByteArrayInputStream(b), context(file), s);
+    InputFormat embedded; // a tool's block among the log's lines, as the ingest finds it
+    try (dev.tokentime.app.OpenedInput o = dev.tokentime.app.OpenedInput.open(dir.resolve(file))) {
+      embedded = o.embeddedIn(f, FormatRegistry.standard());
+    }
+    long lines = f.parse(new ByteArrayInputStream(b), context(file).withEmbedded(embedded), s);
     return new Read(f.id() + " " + lines + " " + s.c.records + " " + s.c.other + " " + s.c.rejects.size(), s);
   }
 

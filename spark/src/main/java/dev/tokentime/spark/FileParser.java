@@ -86,7 +86,7 @@ final class FileParser {
       if (format != null) {
         ParseContext ctx = new ParseContext(display, task.defaultRun(), o.keepText(),
             o.tz() == null ? null : ZoneId.of(o.tz()), o.year(),
-            Instant.ofEpochMilli(task.modifiedMs()), null);
+            Instant.ofEpochMilli(task.modifiedMs()), null).withEmbedded(in.embeddedIn(format, formats));
         try {
           // the same range checks as the CLI's ingest: an out-of-range value is a reject naming its field
           CheckedSink checked = new CheckedSink(sink);

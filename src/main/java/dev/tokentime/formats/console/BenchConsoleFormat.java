@@ -315,12 +315,7 @@ public final class BenchConsoleFormat implements InputFormat {
         }
         // a summary kept in a CI, container or journald log: its collector's wrappers (and colour
         // codes) come off first; console captures also carry carriage returns (progress bars)
-        line = wrappers.peel(line);
-        int cr = line.lastIndexOf('\r', line.length() - 2);
-        if (cr >= 0) {
-          line = line.substring(cr + 1);
-        }
-        line = line.stripTrailing();
+        line = consoleLine(wrappers, line);
         String reason = r.line(lineNo, line);
         if (reason == null) {
           return; // the reader counted the line itself
@@ -335,6 +330,55 @@ public final class BenchConsoleFormat implements InputFormat {
     });
     r.end();
     return n;
+  }
+
+  /**
+   * vllm bench serve's and SGLang's result block printed into a server's log (a CI job, a script
+   * that starts the server and the bench with one {@code &> run.log}): the block's lines, from its
+   * title or first figure to its end, are read as in a file of their own; every other line, and a
+   * run's progress, stays the server log's. The settings a run announces before its block
+   * ("Maximum request concurrency: 16") still give the block's level.
+   */
+  @Override
+  public EmbeddedReader embeddedReader(ParseContext ctx, RecordSink sink) {
+    if (tool != Tool.VLLM && tool != Tool.SGLANG) {
+      return null;
+    }
+    ServingReader r = new ServingReader(ctx, sink);
+    WrapperLayer wrappers = new WrapperLayer();
+    return new EmbeddedReader() {
+      @Override
+      public boolean offer(long lineNo, String text) {
+        String line = consoleLine(wrappers, text);
+        if (!r.inBlock && !r.startsBlock(line.strip())) {
+          r.announced(line.strip());
+          return false;
+        }
+        String reason = r.line(lineNo, line);
+        if (reason != null) {
+          byte[] b = text.getBytes(StandardCharsets.UTF_8);
+          sink.reject(lineNo, reason, b, 0, b.length);
+        }
+        return true;
+      }
+
+      @Override
+      public void end() {
+        if (r.inBlock) {
+          r.endBlock(); // a block cut before its closing rule keeps what was read
+        }
+      }
+    };
+  }
+
+  /** A console line as the readers take it: its collector's wrappers off, a progress bar's last frame, no trailing blanks. */
+  private static String consoleLine(WrapperLayer wrappers, String decoded) {
+    String line = wrappers.peel(decoded);
+    int cr = line.lastIndexOf('\r', line.length() - 2);
+    if (cr >= 0) {
+      line = line.substring(cr + 1);
+    }
+    return line.stripTrailing();
   }
 
   /** Reads one tool's console lines; line() returns a reject reason, or null once it has counted the line. */
@@ -388,6 +432,17 @@ public final class BenchConsoleFormat implements InputFormat {
       super(ctx, sink);
     }
 
+    /** The block's title between its rules of '='. */
+    private static boolean titledRule(String line) {
+      return (line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)) && line.startsWith("=");
+    }
+
+    /** Whether a line (stripped) starts a block: its title, ruled or bare, or a block's first figure. */
+    boolean startsBlock(String line) {
+      return titledRule(line) || line.equals(SERVING_HEADER) || line.equals(OFFLINE_HEADER)
+          || HEADERLESS_START.matcher(line).matches();
+    }
+
     /** A "Total time: N s" line held until the next line tells whether a 2023 block starts with it. */
     private String heldTotal;
     /** The block is 2023's five lines: every figure has its unit after its value. */
@@ -436,7 +491,7 @@ public final class BenchConsoleFormat implements InputFormat {
         return null; // counted when the next line decides
       }
       if (!inBlock) {
-        boolean header = (line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)) && line.startsWith("=");
+        boolean header = titledRule(line);
         // the title without its rules: the closing rule is likely lost too, so it ends as a block
         // without its header does
         boolean bareTitle = line.equals(SERVING_HEADER) || line.equals(OFFLINE_HEADER);

@@ -224,6 +224,9 @@ public class SpecFormat implements InputFormat {
     RecordSink counted = stats == null ? sink : new CountingSink(sink, stats);
     SpecParser p = new SpecParser(spec, ctx, counted, h, stats, clockScope(ctx));
     h.delegate = handler(p, ctx, counted);
+    if (ctx.embedded() != null && ctx.embedded() != this) {
+      p.embed(ctx.embedded().embeddedReader(ctx, counted));
+    }
     adjust.accept(p);
     // a dated line near the top dates the month-day lines before it (a file's copy has a new
     // modification date; the lines keep theirs)

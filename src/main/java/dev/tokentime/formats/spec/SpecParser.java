@@ -119,6 +119,14 @@ public final class SpecParser {
     return ctx;
   }
 
+  /** Another format's records among this format's lines (a tool's result block), or null. */
+  private dev.tokentime.ingest.InputFormat.EmbeddedReader embedded;
+
+  /** Offers the lines no kind reads to {@code reader} first ({@link dev.tokentime.ingest.InputFormat#embeddedReader}). */
+  void embed(dev.tokentime.ingest.InputFormat.EmbeddedReader reader) {
+    embedded = reader;
+  }
+
   /** For tests: the sequential path (lines = 0) or batches of this size. */
   void batches(int lines, int bytes) {
     batchLines = lines;
@@ -133,6 +141,9 @@ public final class SpecParser {
       throw new dev.tokentime.ingest.InputRefused(reversed);
     }
     flushHeld();
+    if (embedded != null) {
+      embedded.end();
+    }
     for (Traceback t : tracebacks.values()) {
       writeEvent(t, null); // cut before its exception line
     }
@@ -241,7 +252,9 @@ public final class SpecParser {
       return;
     }
     if (p == MatchedLine.Prepared.BLANK) {
-      other();
+      if (embedded == null || !embedded.offer(lineNo, "")) {
+        other();
+      }
       return;
     }
     this.m = matched;
@@ -380,6 +393,9 @@ public final class SpecParser {
   }
 
   private void unmatched(long lineNo, byte[] buf, int off, int len, boolean unterminated) {
+    if (embedded != null && embedded.offer(lineNo, m.text)) {
+      return;
+    }
     LineSpec.Kind near = matcher.nearMiss(m);
     if (near != null && unterminated) {
       reject(lineNo, "truncated last line: it looks like " + LineSpec.aKind(near.name())

@@ -1,0 +1,66 @@
+package dev.tokentime.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.testing.TestDb;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A load-test tool's result block printed into a server's log (a CI job, one {@code &> run.log}
+ * for server and bench) is read with the log: the server's lines by the log's format, the block's
+ * figures as the tool's console format reads them alone, every line accounted once, and
+ * {@code --explain} counting as the ingest does.
+ */
+class EmbeddedBlockTest {
+  static final Path MIXED = Path.of("src/test/resources/constructed/mixed-logs/vllm-server-log-then-bench-block.log");
+  static final Path CI = Path.of("src/test/resources/real-logs/field/sgl-ci-server-lines-then-bench-block-tail-sgl30047.log");
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void aBenchBlockInAServerLogIsReadWithIt() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      IngestResult.FileResult f = t.ingest(MIXED).files().get(0);
+      // the server's 5 lines as alone (4 records, 1 other); the block's 18 as alone (14 figures,
+      // 3 other, its cut last line rejected)
+      assertEquals(List.of("vllm-log", 23L, 18L, 4L, 1L),
+          List.of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected()));
+      assertEquals(4L, t.count("SELECT count(*) FROM engine_stats"));
+      assertEquals(14L, t.count("SELECT count(*) FROM reported_metrics"));
+      assertEquals(List.of(List.of("request_throughput", 7.79, "requests/s"), List.of("ttft", 157.75, "ms")),
+          t.rows("SELECT metric, value, unit FROM reported_metrics WHERE (metric, stat) IN "
+              + "(('request_throughput', 'value'), ('ttft', 'mean')) ORDER BY metric"));
+      assertEquals(23 - 18 - 4, t.count("SELECT count(*) FROM rejects"));
+    }
+  }
+
+  @Test
+  void aCiLogsServerLinesAndItsBlocksTailAreBothRead() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      IngestResult.FileResult f = t.ingest(CI).files().get(0);
+      assertEquals(List.of("sglang-log", 32L, 20L, 12L, 0L),
+          List.of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected()));
+      assertEquals(2L, t.count("SELECT count(*) FROM steps"));
+      assertEquals(List.of(List.of("e2e_latency", "p95", 46912.26), List.of("e2e_latency", "p99", 49681.91)),
+          t.rows("SELECT metric, stat, value FROM reported_metrics WHERE metric = 'e2e_latency' ORDER BY stat"));
+    }
+  }
+
+  @Test
+  void explainCountsTheBlockAsTheIngestDoes() throws Exception {
+    for (Path p : List.of(MIXED, CI)) {
+      ExplainService.Result e = new ExplainService(FormatRegistry.standard())
+          .explain(IngestOptions.of(List.of(p.toString()))).get(0);
+      try (TestDb t = new TestDb(tmp.resolve(p.getFileName().toString()))) {
+        IngestResult.FileResult f = t.ingest(p).files().get(0);
+        assertEquals(List.of(f.lines(), f.records(), f.otherLines(), f.rejected()),
+            List.of(e.stats().lines, e.records(), e.stats().other, e.stats().rejected), p.toString());
+      }
+    }
+  }
+}
