@@ -500,8 +500,14 @@ public final class IngestService {
       if (o.replace()) {
         replace = store.sourcesMatching(sha, storedPath);
       } else if (existing != null) {
-        return new IngestResult.FileResult(display, format.id(), p.compression(), existing,
-            "already ingested as source " + existing + " (same sha256); --replace ingests it again",
+        // read before as another format (--from names a new one): the same content twice would
+        // count its data twice, so the new reading takes the old one's place only when asked
+        String was = store.formatOf(existing);
+        String why = was != null && !was.equals(format.id())
+            ? "already ingested as source " + existing + ", read as " + was + " (same sha256); --replace reads it"
+                + " again as " + format.id() + ", in place of that reading"
+            : "already ingested as source " + existing + " (same sha256); --replace ingests it again";
+        return new IngestResult.FileResult(display, format.id(), p.compression(), existing, why,
             0, 0, 0, 0, 0, 0, List.of(), null, null, List.of(), List.of());
       }
     }

@@ -223,6 +223,19 @@ public final class IngestStore implements AutoCloseable {
     }
   }
 
+  /** The format a stored source was read as, or null. */
+  public String formatOf(int sourceId) throws SQLException {
+    synchronized (lock) {
+      try (PreparedStatement ps = db.connection().prepareStatement(
+          "SELECT format FROM sources WHERE source_id = ?")) {
+        ps.setInt(1, sourceId);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? rs.getString(1) : null;
+        }
+      }
+    }
+  }
+
   /**
    * Whether a stored source is compressed: its content may equal a file of another size (a log
    * and the same log compressed by rotation), so hashing before parsing is worth it.

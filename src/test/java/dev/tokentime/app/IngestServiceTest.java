@@ -118,6 +118,10 @@ class IngestServiceTest {
       assertTrue(again.files().get(0).outcome().startsWith("already ingested as source 1"),
           again.files().get(0).outcome());
       assertEquals(1, t.count("SELECT count(*) FROM sources"));
+      // named as another format, it says what it was read as and what --replace does
+      var asCsv = t.ingest(new IngestOptions(List.of(f.toString()), "tokentime-csv", null, false, false, false, null, null));
+      assertEquals("already ingested as source 1, read as tokentime-jsonl (same sha256); --replace reads it again"
+          + " as tokentime-csv, in place of that reading", asCsv.files().get(0).outcome());
       var o = new IngestOptions(List.of(f.toString()), null, null, true, false, false, null, null);
       var replaced = t.ingest(o);
       assertTrue(replaced.files().get(0).ingested());
