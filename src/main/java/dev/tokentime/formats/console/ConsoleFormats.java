@@ -12,6 +12,7 @@ public final class ConsoleFormats implements FormatFamily {
         new BenchConsoleFormat(BenchConsoleFormat.Tool.SGLANG),
         new BenchConsoleFormat(BenchConsoleFormat.Tool.GENAI_PERF),
         new BenchConsoleFormat(BenchConsoleFormat.Tool.AIPERF),
-        new BenchConsoleFormat(BenchConsoleFormat.Tool.LLMPERF));
+        new BenchConsoleFormat(BenchConsoleFormat.Tool.LLMPERF),
+        new VllmOfflineConsoleFormat());
   }
 }

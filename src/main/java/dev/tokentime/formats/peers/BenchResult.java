@@ -67,6 +67,8 @@ final class BenchResult {
   private String problem;
   /** The object has a key of vLLM's or SGLang's result: else it is no result of theirs (another tool's, under --from). */
   private boolean recognised;
+  /** The keys of the object: one of vLLM's offline benchmarks' results (latencies is theirs too) is told apart by them. */
+  private final java.util.Set<String> keys = new java.util.HashSet<>();
 
   /** Keys every version of either tool's result has some of (beside the statistics, mean_ttft_ms, …). */
   private static final java.util.Set<String> RESULT_KEYS = java.util.Set.of("completed", "failed", "duration",
@@ -125,6 +127,7 @@ final class BenchResult {
 
   private void reset() {
     recognised = false;
+    keys.clear();
     maxConcurrency = requestRate = null;
     runNumber = null;
     figures.clear();
@@ -139,6 +142,7 @@ final class BenchResult {
   private void field(JsonParser p, String name, JsonToken v) throws IOException, PeerJson.Bad {
     String key = name.endsWith(":") ? name.substring(0, name.length() - 1) : name; // "request_goodput:"
     recognised |= RESULT_KEYS.contains(key) || STAT.matcher(key).matches();
+    keys.add(key);
     switch (key) {
       case "ttfts" -> ttfts = doubles(p, key);
       case "start_times" -> startTimes = doubles(p, key);
@@ -314,6 +318,14 @@ final class BenchResult {
 
   private long emit() {
     long units = 1;
+    if (VllmOfflineBenchFormat.offlineResult(keys) && keys.stream().noneMatch(k -> !k.equals("latencies")
+        && (RESULT_KEYS.contains(k) || STAT.matcher(k).matches()))) {
+      // vllm bench latency's per-iteration latencies would pass for per-request arrays
+      sink.reject(line, "a vllm bench " + (keys.contains("avg_latency") ? "latency" : "throughput")
+          + " --output-json result (an offline benchmark, no serving run): read it --from vllm-bench-offline-json",
+          null, 0, 0);
+      return units;
+    }
     if (!recognised) {
       // evalscope's summary, llm-load-test's output, any JSON object named with --from: its
       // numbers would pass for this tool's figures under their own names, in no unit

@@ -83,7 +83,14 @@ class ToolOutputsTest {
       Map.entry("aiperf-0.8-2026-smoke-100k/profile_export_aiperf.csv", "aiperf-summary 25 0"),
       Map.entry("aiperf-0.8-2026-smoke-100k/profile_export_aiperf.json", "aiperf-summary 1 0"),
       // its console: the Error Summary's one row (its message wrapped over two more) and 12 figures
-      Map.entry("aiperf-0.8-2026-smoke-100k/profile_export_console.txt", "aiperf-console 13 0")));
+      Map.entry("aiperf-0.8-2026-smoke-100k/profile_export_console.txt", "aiperf-console 13 0"),
+      // vLLM's offline benchmarks' --output-json (vllm bench throughput, vllm bench latency)
+      Map.entry("vllm-offline-dstack-2024-11/nvidia-throughput_test_ip128_op2048_np8.json", "vllm-bench-offline-json 1 0"),
+      Map.entry("vllm-offline-dstack-2024-11/nvidia-latency_test_ip2048_op2048_np4.json", "vllm-bench-offline-json 1 0"),
+      Map.entry("vllm-offline-dstack-2024-11/Meta-Llama-3.1-405B-Instruct-FP8-KV_throughput_req16_in32784_out2048_.json",
+          "vllm-bench-offline-json 1 0"),
+      // gptManagerBenchmark's summary: its 11 figures (num_samples, printed twice, once)
+      Map.entry("trtllm-gptmanagerbenchmark-0.11-rate10/summary.txt", "trtllm-gptmanager-benchmark 11 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
