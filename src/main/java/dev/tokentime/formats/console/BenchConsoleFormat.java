@@ -372,7 +372,7 @@ public final class BenchConsoleFormat implements InputFormat {
   }
 
   /** A console line as the readers take it: its collector's wrappers off, a progress bar's last frame, no trailing blanks. */
-  private static String consoleLine(WrapperLayer wrappers, String decoded) {
+  static String consoleLine(WrapperLayer wrappers, String decoded) {
     String line = wrappers.peel(decoded);
     int cr = line.lastIndexOf('\r', line.length() - 2);
     if (cr >= 0) {

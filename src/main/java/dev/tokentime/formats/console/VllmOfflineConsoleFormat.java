@@ -126,12 +126,7 @@ public final class VllmOfflineConsoleFormat implements InputFormat {
 
   /** A line without its collector's wrappers, a progress bar's last frame (tqdm's bar ends where a print follows it), stripped. */
   private static String consoleLine(WrapperLayer wrappers, String decoded) {
-    String line = wrappers.peel(decoded);
-    int cr = line.lastIndexOf('\r', line.length() - 2);
-    if (cr >= 0) {
-      line = line.substring(cr + 1);
-    }
-    return line.strip();
+    return BenchConsoleFormat.consoleLine(wrappers, decoded).strip();
   }
 
   /** One file's (or log's) results: a run each, the k-th {@code <run>#k}. */
