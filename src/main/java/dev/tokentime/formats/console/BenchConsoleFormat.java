@@ -4,16 +4,12 @@ import dev.tokentime.formats.json.ToolMetricNames;
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
+import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -296,38 +292,15 @@ public final class BenchConsoleFormat implements InputFormat {
 
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
     Reader r = switch (tool) {
       case VLLM, SGLANG -> new ServingReader(ctx, sink);
       case GENAI_PERF, AIPERF -> new TableReader(ctx, sink);
       case LLMPERF -> new LlmperfReader(ctx, sink);
     };
     WrapperLayer wrappers = new WrapperLayer();
-    long n = new LineReader(in).forEach(new LineReader.Handler() {
-      @Override
-      public void line(long lineNo, byte[] buf, int off, int len) {
-        String line;
-        try {
-          line = decoder.decode(ByteBuffer.wrap(buf, off, len)).toString();
-        } catch (CharacterCodingException e) {
-          sink.reject(lineNo, "invalid UTF-8", buf, off, len);
-          return;
-        }
-        // a summary kept in a CI, container or journald log: its collector's wrappers (and colour
-        // codes) come off first; console captures also carry carriage returns (progress bars)
-        line = consoleLine(wrappers, line);
-        String reason = r.line(lineNo, line);
-        if (reason == null) {
-          return; // the reader counted the line itself
-        }
-        sink.reject(lineNo, reason, buf, off, len);
-      }
-
-      @Override
-      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
-        sink.reject(lineNo, "line of " + length + " bytes is too long for a console summary", head, 0, headLen);
-      }
-    });
+    // a summary kept in a CI, container or journald log: its collector's wrappers (and colour
+    // codes) come off first; console captures also carry carriage returns (progress bars)
+    long n = TextLines.read(in, sink, "a console summary", (lineNo, text) -> r.line(lineNo, consoleLine(wrappers, text)));
     r.end();
     return n;
   }

@@ -3,16 +3,12 @@ package dev.tokentime.formats.console;
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
+import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -75,29 +71,12 @@ public final class VllmOfflineConsoleFormat implements InputFormat {
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     Reader r = new Reader(ctx, sink);
     WrapperLayer wrappers = new WrapperLayer();
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
-    return new LineReader(in).forEach(new LineReader.Handler() {
-      @Override
-      public void line(long lineNo, byte[] buf, int off, int len) {
-        String line;
-        try {
-          line = decoder.decode(ByteBuffer.wrap(buf, off, len)).toString();
-        } catch (CharacterCodingException e) {
-          sink.reject(lineNo, "invalid UTF-8", buf, off, len);
-          return;
-        }
-        String reason = r.figure(consoleLine(wrappers, line));
-        if (reason == null) {
-          sink.otherLine();
-        } else if (!reason.isEmpty()) {
-          sink.reject(lineNo, reason, buf, off, len);
-        }
+    return TextLines.read(in, sink, "a benchmark's printout", (lineNo, text) -> {
+      String reason = r.figure(consoleLine(wrappers, text));
+      if (reason == null) {
+        sink.otherLine();
       }
-
-      @Override
-      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
-        sink.reject(lineNo, "line of " + length + " bytes is too long for a benchmark's printout", head, 0, headLen);
-      }
+      return reason == null || reason.isEmpty() ? null : reason;
     });
   }
 

@@ -4,17 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.json.ToolMetricNames;
 import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
+import dev.tokentime.ingest.TextLines;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -356,74 +353,55 @@ public final class ToolSummaryFormat implements InputFormat {
   private long csv(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     String run = ctx.defaultRun();
     String[][] header = {null};
-    var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
-    return new LineReader(in).forEach(new LineReader.Handler() {
-      @Override
-      public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
-        String line;
+    return TextLines.read(in, sink, "a summary row", (lineNo, text) -> {
+      String line = text;
+      if (line.startsWith("\uFEFF")) {
+        line = line.substring(1);
+      }
+      if (line.isBlank()) {
+        header[0] = null; // a blank line ends a table
+        sink.otherLine();
+        return null;
+      }
+      List<String> cells = cells(line);
+      if (cells == null) {
+        return "not a CSV row (unbalanced quotes)";
+      }
+      if (header[0] == null) {
+        header[0] = cells.toArray(new String[0]);
+        sink.otherLine();
+        return null;
+      }
+      if (!header[0][0].equals("Metric")) {
+        sink.otherLine(); // a table of another kind (GPU telemetry)
+        return null;
+      }
+      if (cells.size() != header[0].length) {
+        return "row has " + cells.size() + " fields but the header has " + header[0].length;
+      }
+      String[] name = ToolMetricNames.tagged(cells.get(0));
+      int n = 0;
+      for (int i = 1; i < cells.size(); i++) {
+        String v = cells.get(i).strip().replace(",", "");
+        if (v.isEmpty() || v.equalsIgnoreCase("N/A")) {
+          continue;
+        }
+        double d;
         try {
-          line = decoder.decode(java.nio.ByteBuffer.wrap(buf, off, len)).toString();
-        } catch (CharacterCodingException e) {
-          sink.reject(lineNo, "invalid UTF-8", buf, off, len);
-          return;
+          d = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+          return header[0][i] + ": expected a number, got " + PeerJson.quote(cells.get(i));
         }
-        if (line.startsWith("\uFEFF")) {
-          line = line.substring(1);
-        }
-        if (line.isBlank()) {
-          header[0] = null; // a blank line ends a table
-          sink.otherLine();
-          return;
-        }
-        List<String> cells = cells(line);
-        if (cells == null) {
-          sink.reject(lineNo, "not a CSV row (unbalanced quotes)", buf, off, len);
-          return;
-        }
-        if (header[0] == null) {
-          header[0] = cells.toArray(new String[0]);
-          sink.otherLine();
-          return;
-        }
-        if (!header[0][0].equals("Metric")) {
-          sink.otherLine(); // a table of another kind (GPU telemetry)
-          return;
-        }
-        if (cells.size() != header[0].length) {
-          sink.reject(lineNo, "row has " + cells.size() + " fields but the header has "
-              + header[0].length, buf, off, len);
-          return;
-        }
-        String[] name = ToolMetricNames.tagged(cells.get(0));
-        int n = 0;
-        for (int i = 1; i < cells.size(); i++) {
-          String v = cells.get(i).strip().replace(",", "");
-          if (v.isEmpty() || v.equalsIgnoreCase("N/A")) {
-            continue;
-          }
-          double d;
-          try {
-            d = Double.parseDouble(v);
-          } catch (NumberFormatException e) {
-            sink.reject(lineNo, header[0][i] + ": expected a number, got " + PeerJson.quote(cells.get(i)),
-                buf, off, len);
-            return;
-          }
-          String stat = header[0][i].equalsIgnoreCase("Value") ? "avg" : header[0][i];
-          sink.reportedMetric(run, null, name[0], stat, d, stat.equalsIgnoreCase("count") ? "count" : name[1]);
-          n++;
-        }
-        if (n == 0) {
-          sink.otherLine();
-        } else {
-          sink.record();
-        }
+        String stat = header[0][i].equalsIgnoreCase("Value") ? "avg" : header[0][i];
+        sink.reportedMetric(run, null, name[0], stat, d, stat.equalsIgnoreCase("count") ? "count" : name[1]);
+        n++;
       }
-
-      @Override
-      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
-        sink.reject(lineNo, "line of " + length + " bytes is too long for a summary row", head, 0, headLen);
+      if (n == 0) {
+        sink.otherLine();
+      } else {
+        sink.record();
       }
+      return null;
     });
   }
 

@@ -5,18 +5,13 @@ import static dev.tokentime.ingest.RequestRecord.NONE;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
+import dev.tokentime.ingest.TextLines;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
@@ -79,21 +74,9 @@ public final class BenchReportFormat implements InputFormat {
 
   private static long text(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     BenchReportText report = new BenchReportText(sink, ctx.defaultRun());
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
-    return new LineReader(in).forEach(new LineReader.Handler() {
-      @Override
-      public void line(long lineNo, byte[] buf, int off, int len) {
-        try {
-          report.line(lineNo, decoder.decode(ByteBuffer.wrap(buf, off, len)).toString());
-        } catch (CharacterCodingException e) {
-          sink.reject(lineNo, "invalid UTF-8", buf, off, len);
-        }
-      }
-
-      @Override
-      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
-        sink.reject(lineNo, "line of " + length + " bytes is too long for a report line", head, 0, headLen);
-      }
+    return TextLines.read(in, sink, "a report line", (lineNo, text) -> {
+      report.line(lineNo, text);
+      return null;
     });
   }
 

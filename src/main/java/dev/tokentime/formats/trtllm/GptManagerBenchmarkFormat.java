@@ -2,17 +2,12 @@ package dev.tokentime.formats.trtllm;
 
 import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
+import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -70,28 +65,7 @@ public final class GptManagerBenchmarkFormat implements InputFormat {
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     Report r = new Report(ctx, sink);
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
-    return new LineReader(in).forEach(new LineReader.Handler() {
-      @Override
-      public void line(long lineNo, byte[] buf, int off, int len) {
-        String line;
-        try {
-          line = decoder.decode(ByteBuffer.wrap(buf, off, len)).toString();
-        } catch (CharacterCodingException e) {
-          sink.reject(lineNo, "invalid UTF-8", buf, off, len);
-          return;
-        }
-        String reason = r.line(line.strip());
-        if (reason != null) {
-          sink.reject(lineNo, reason, buf, off, len);
-        }
-      }
-
-      @Override
-      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
-        sink.reject(lineNo, "line of " + length + " bytes is too long for a benchmark summary", head, 0, headLen);
-      }
-    });
+    return TextLines.read(in, sink, "a benchmark summary", (lineNo, text) -> r.line(text.strip()));
   }
 
   /** One file's reports: a run each, the k-th {@code <run>#k}. */

@@ -1,0 +1,56 @@
+package dev.tokentime.ingest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The lines of a text a format reads line by line itself (a tool's console summary, its report),
+ * decoded: a line that is not UTF-8, or longer than {@link LineReader}'s limit, is a reject here,
+ * so each reader sees text only.
+ */
+public final class TextLines {
+  private TextLines() {}
+
+  /** What a format makes of one decoded line. */
+  public interface Reader {
+    /**
+     * Accounts for the line (a record, an other line) and returns null, or returns why it is
+     * rejected (the line is then rejected with its bytes).
+     */
+    String line(long lineNo, String text) throws IOException;
+  }
+
+  /**
+   * Reads every line of {@code in}; {@code what} names a line of the format in the reason of a
+   * line too long ("a console summary"). Returns the number of lines read.
+   */
+  public static long read(InputStream in, RecordSink sink, String what, Reader reader) throws IOException {
+    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
+    return new LineReader(in).forEach(new LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
+        String text;
+        try {
+          text = decoder.decode(ByteBuffer.wrap(buf, off, len)).toString();
+        } catch (CharacterCodingException e) {
+          sink.reject(lineNo, "invalid UTF-8", buf, off, len);
+          return;
+        }
+        String reason = reader.line(lineNo, text);
+        if (reason != null) {
+          sink.reject(lineNo, reason, buf, off, len);
+        }
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        sink.reject(lineNo, "line of " + length + " bytes is too long for " + what, head, 0, headLen);
+      }
+    });
+  }
+}
