@@ -36,6 +36,27 @@ public final class PeerJson {
   private PeerJson() {}
 
   /**
+   * A file that holds one JSON document: the document, or null after rejecting the file (one
+   * unit) where Jackson broke; {@code extra} the reject of anything after it ({@link #trailing}).
+   */
+  public record OneDocument(com.fasterxml.jackson.databind.JsonNode doc, long extra, boolean broken) {}
+
+  /** Reads a file's one document ({@code what} names it, {@code why} says why one is all it holds). */
+  public static OneDocument one(java.io.InputStream in, dev.tokentime.ingest.RecordSink sink, String what, String why)
+      throws IOException {
+    try (JsonParser p = JSON.createParser(in)) {
+      com.fasterxml.jackson.databind.JsonNode doc;
+      try {
+        doc = TREE.readTree(p);
+      } catch (IOException e) {
+        sink.reject(Math.max(1, line(p)), reason(e), null, 0, 0);
+        return new OneDocument(null, 0, true);
+      }
+      return new OneDocument(doc, trailing(p, sink, what, why), false);
+    }
+  }
+
+  /**
    * The first token of a file's one document (null for an empty file); NOT_AVAILABLE after
    * rejecting the file (one unit) with the reason Jackson gave.
    */

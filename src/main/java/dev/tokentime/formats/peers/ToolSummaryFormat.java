@@ -116,17 +116,12 @@ public final class ToolSummaryFormat implements InputFormat {
   // ---- JSON ----
 
   private long json(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
-    JsonNode doc;
-    long extra;
-    try (var p = PeerJson.JSON.createParser(in)) {
-      try {
-        doc = PeerJson.TREE.readTree(p);
-      } catch (IOException e) {
-        sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
-        return 1;
-      }
-      extra = PeerJson.trailing(p, sink, "metrics object", "a summary file holds one");
+    PeerJson.OneDocument one = PeerJson.one(in, sink, "metrics object", "a summary file holds one");
+    if (one.broken()) {
+      return 1;
     }
+    JsonNode doc = one.doc();
+    long extra = one.extra();
     return extra + document(doc, ctx, sink);
   }
 

@@ -81,17 +81,12 @@ public final class VllmOfflineBenchFormat implements InputFormat {
 
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
-    JsonNode doc;
-    long extra;
-    try (var p = PeerJson.JSON.createParser(in)) {
-      try {
-        doc = PeerJson.TREE.readTree(p);
-      } catch (IOException e) {
-        sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
-        return 1;
-      }
-      extra = PeerJson.trailing(p, sink, "result object", "--output-json writes one");
+    PeerJson.OneDocument one = PeerJson.one(in, sink, "result object", "--output-json writes one");
+    if (one.broken()) {
+      return 1;
     }
+    JsonNode doc = one.doc();
+    long extra = one.extra();
     if (doc == null || !doc.isObject()) {
       sink.reject(1, "expected a vllm bench throughput or latency result object", null, 0, 0);
       return extra + 1;

@@ -81,17 +81,12 @@ public final class BenchReportFormat implements InputFormat {
   }
 
   private static long json(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
-    JsonNode doc;
-    long extra;
-    try (var p = PeerJson.JSON.createParser(in)) {
-      try {
-        doc = PeerJson.TREE.readTree(p);
-      } catch (IOException e) {
-        sink.reject(Math.max(1, PeerJson.line(p)), PeerJson.reason(e), null, 0, 0);
-        return 1;
-      }
-      extra = PeerJson.trailing(p, sink, "report object", "a report file holds one");
+    PeerJson.OneDocument one = PeerJson.one(in, sink, "report object", "a report file holds one");
+    if (one.broken()) {
+      return 1;
     }
+    JsonNode doc = one.doc();
+    long extra = one.extra();
     return extra + document(doc, ctx, sink);
   }
 
