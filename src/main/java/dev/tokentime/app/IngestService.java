@@ -64,12 +64,16 @@ public final class IngestService {
     }
   }
 
-  /** A file to ingest, with what was learnt of it before ingesting. */
-  private record Planned(InputResolver.Input input, Path path, InputFormat format,
+  /**
+   * A file to ingest, with what was learnt of it before ingesting; {@code embedded} a format whose
+   * records stand among its lines (OpenedInput.embeddedIn), or null.
+   */
+  private record Planned(InputResolver.Input input, Path path, InputFormat format, InputFormat embedded,
       String compression, long size, String sha256, String run, String head) {
 
-    Planned(InputResolver.Input input, Path path, InputFormat format, String compression, long size, String sha256) {
-      this(input, path, format, compression, size, sha256, null, null);
+    Planned(InputResolver.Input input, Path path, InputFormat format, InputFormat embedded, String compression,
+        long size, String sha256) {
+      this(input, path, format, embedded, compression, size, sha256, null, null);
     }
   }
 
@@ -226,10 +230,12 @@ public final class IngestService {
           spooled.add(path);
         }
         InputFormat format;
+        InputFormat embedded;
         String compression;
         try (OpenedInput probe = OpenedInput.open(path)) {
           compression = probe.compression();
           format = forced != null ? forced : probe.sniffed(formats);
+          embedded = probe.embeddedIn(format, formats);
         }
         if (format == null) {
           boolean empty = !in.stdin() && Files.size(path) == 0;
@@ -250,7 +256,7 @@ public final class IngestService {
         }
         long size = Files.size(path);
         sizes.merge(size, 1, Integer::sum);
-        plan.add(new Planned(in, path, format, compression, size, null));
+        plan.add(new Planned(in, path, format, embedded, compression, size, null));
       } catch (IOException e) {
         if (in.explicit() || strict) {
           throw new BadInputException("cannot read " + in.display() + ": " + e.getMessage(), e);
@@ -273,7 +279,7 @@ public final class IngestService {
           skipped.add(new IngestResult.Skipped(p.input().display(), IngestResult.Skipped.SAME_AS + first));
           continue;
         }
-        out.add(new Planned(p.input(), p.path(), p.format(), p.compression(), p.size(), sha));
+        out.add(new Planned(p.input(), p.path(), p.format(), p.embedded(), p.compression(), p.size(), sha));
       } catch (IOException e) {
         throw new BadInputException("cannot read " + p.input().display() + ": " + e.getMessage(), e);
       }
@@ -313,11 +319,13 @@ public final class IngestService {
       Path abs = p.path().toAbsolutePath().normalize();
       Path dir = abs.getParent();
       String run = p.format().runOf(abs);
-      if (run == null && p.format().runPerFile() && dir != null && dir.getFileName() != null
-          && perDir.computeIfAbsent(dir, this::formatCounts).getOrDefault(p.format().id(), 0) >= 2) {
+      // a server log holding a tool's result block is that tool's run file too (CI logs of a sweep)
+      InputFormat runs = p.format().runPerFile() || p.embedded() == null ? p.format() : p.embedded();
+      if (run == null && runs.runPerFile() && dir != null && dir.getFileName() != null
+          && perDir.computeIfAbsent(dir, this::formatCounts).getOrDefault(runs.id(), 0) >= 2) {
         run = dir.getFileName() + "/" + stem(abs.getFileName().toString());
       }
-      out.add(new Planned(p.input(), p.path(), p.format(), p.compression(), p.size(), p.sha256(), run,
+      out.add(new Planned(p.input(), p.path(), p.format(), p.embedded(), p.compression(), p.size(), p.sha256(), run,
           head(p)));
     }
     return out;
@@ -332,7 +340,7 @@ public final class IngestService {
     }
   }
 
-  /** How many files of the folder (not its subfolders) each format claims. */
+  /** How many files of the folder (not its subfolders) each format claims, as theirs or as one embedded in their lines. */
   private Map<String, Integer> formatCounts(Path dir) {
     Map<String, Integer> counts = new HashMap<>();
     if (dir == null) {
@@ -344,6 +352,10 @@ public final class IngestService {
           InputFormat format = probe.sniffed(formats);
           if (format != null) {
             counts.merge(format.id(), 1, Integer::sum);
+            InputFormat embedded = probe.embeddedIn(format, formats);
+            if (embedded != null) {
+              counts.merge(embedded.id(), 1, Integer::sum);
+            }
           }
         } catch (IOException | RuntimeException e) {
           // an unreadable neighbour counts for nothing
@@ -544,7 +556,7 @@ public final class IngestService {
         in.stdin() ? null : Files.getLastModifiedTime(p.path()).toInstant(), o.at());
     try (OpenedInput input = OpenedInput.open(p.path());
         SourceWriter writer = store.begin(info, replace)) {
-      ParseContext read = ctx.withEmbedded(input.embeddedIn(format, formats));
+      ParseContext read = ctx.withEmbedded(p.embedded());
       long lines;
       long t0 = System.nanoTime();
       try (ProgressTicker ticker = new ProgressTicker(display, p.size(), input::rawBytesRead,

@@ -51,6 +51,47 @@ class EmbeddedBlockTest {
     }
   }
 
+  /** The server's own lines among a block's (its header, a process tag) stay its other lines, never the block's rejects. */
+  @Test
+  void theServersLinesInsideABlockAreItsOwn() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path f = t.write("ci/run.log", ""
+          + "[2026-07-04 05:01:10 TP0] Decode batch, #running-req: 1, #full token: 70400, full token usage: 0.15,"
+          + " gen throughput (token/s): 6.97, #queue-req: 0\n"
+          + "P95 E2E Latency (ms):                    46912.26\n"
+          + "---------------Time to First Token----------------\n"
+          + "Mean TTFT (ms):                          18206.82\n"
+          + "[2026-07-04 05:01:11] Cache flushed successfully!\n"
+          + "Median TTFT (ms):                        19107.86\n"
+          + "[2026-07-04 05:01:23] Shutting down gracefully\n");
+      IngestResult.FileResult r = t.ingest(f).files().get(0);
+      assertEquals(List.of("sglang-log", 7L, 4L, 3L, 0L), List.of(r.format(), r.lines(), r.records(), r.otherLines(), r.rejected()));
+      assertEquals(List.of(List.of("e2e_latency", "p95"), List.of("ttft", "mean"), List.of("ttft", "median")),
+          t.rows("SELECT metric, stat FROM reported_metrics ORDER BY metric, stat"));
+    }
+  }
+
+  /** Two CI logs of a sweep in one folder, each with its block: two runs, each at its own level. */
+  @Test
+  void eachCiLogOfASweepIsARunOfItsOwn() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      for (int c : new int[] {16, 32}) {
+        t.write("ci/c" + c + ".log", ""
+            + "[2026-07-04 05:01:10 TP0] Decode batch, #running-req: " + c + ", #full token: 70400, full token usage: 0.15,"
+            + " gen throughput (token/s): 6.97, #queue-req: 0\n"
+            + "============ Serving Benchmark Result ============\n"
+            + "Backend:                                 sglang\n"
+            + "Max request concurrency:                 " + c + "\n"
+            + "Successful requests:                     100\n"
+            + "Benchmark duration (s):                  10.00\n"
+            + "==================================================\n");
+      }
+      t.ingest(tmp.resolve("ci"));
+      assertEquals(List.of(List.of("ci/c16", 16.0), List.of("ci/c32", 32.0)),
+          t.rows("SELECT run, level FROM runs ORDER BY run"));
+    }
+  }
+
   @Test
   void explainCountsTheBlockAsTheIngestDoes() throws Exception {
     for (Path p : List.of(MIXED, CI)) {

@@ -471,6 +471,31 @@ class FieldExcerptsTest {
     RecordingSink trt = read("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log").sink();
     assertEquals(List.of("Failed to initialize executor on rank 0: tuple index out of range"),
         trt.events.stream().filter(e -> e[1].equals("crash")).map(e -> e[2]).toList());
+    // SGLang's logger heads the traceback only: its frames and exception line come bare
+    assertEquals(List.of("DetokenizerManager hit an exception: AttributeError: 'TiktokenTokenizer' object has no attribute"
+            + " 'all_special_ids'"),
+        read("59-sgl-detokenizermanager-hit-exception-pr29853.log").sink().events.stream()
+            .filter(e -> e[1].equals("crash")).map(e -> e[2]).toList());
+    // a bare traceback cut short: a later tool's "Warning: …" is no exception line of it
+    RecordingSink warned = new RecordingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(new java.io.ByteArrayInputStream((
+        "Traceback (most recent call last):\n"
+        + "  File \"/usr/lib/python3.12/multiprocessing/resource_tracker.py\", line 1, in main\n"
+        + "(APIServer pid=1) INFO 08-31 22:30:05 [api_server.py:1] Starting vLLM API server on http://0.0.0.0:8000\n"
+        + "Warning: The cache directory /root/.cache is not writable.\n")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8)), EXCERPTS.context("warned.log"), warned);
+    assertEquals(List.of("Traceback (most recent call last):"),
+        warned.events.stream().filter(e -> e[1].equals("crash")).map(e -> e[2]).toList());
+    // a held traceback's time out of range is its line's reject, at once, as any event's
+    RecordingSink early = new RecordingSink();
+    new dev.tokentime.formats.sglang.SglangLogFormat().parse(new java.io.ByteArrayInputStream((
+        "[2024-10-01 12:00:00 TP0] Load weight begin.\n"
+        + "[1985-10-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+        + "[2024-10-01 12:00:02 TP0] Load weight end.\n")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8)), EXCERPTS.context("early.log"),
+        new dev.tokentime.ingest.CheckedSink(early));
+    assertEquals(List.of(), early.events);
+    assertEquals(List.of(2L), early.c.rejects.stream().map(r -> r.lineNo()).toList());
     // a traceback whose process printed nothing after its frames keeps the words it has
     RecordingSink cut = new RecordingSink();
     new dev.tokentime.formats.vllm.VllmLogFormat().parse(new java.io.ByteArrayInputStream((

@@ -1,5 +1,6 @@
 package dev.tokentime.formats.spec;
 
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.EngineStatsRecord;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
@@ -125,6 +126,25 @@ public final class SpecParser {
   /** Offers the lines no kind reads to {@code reader} first ({@link dev.tokentime.ingest.InputFormat#embeddedReader}). */
   void embed(dev.tokentime.ingest.InputFormat.EmbeddedReader reader) {
     embedded = reader;
+    for (int i = 0; i < matcher.spec().headers(); i++) {
+      ownHeaders.add(matcher.spec().prefixes().get(i).name());
+    }
+  }
+
+  /** The names of the format's own headers (its logger's prefixes, not the wrappers'). */
+  private final java.util.Set<String> ownHeaders = new java.util.HashSet<>();
+
+  /**
+   * Whether an unread line is the server's own, never a line of a tool's block printed among
+   * them: it carries the format's own header or a server process's tag ("(APIServer pid=1)").
+   */
+  private boolean serverLine(MatchedLine line) {
+    for (String p : line.prefixes) {
+      if (ownHeaders.contains(p)) {
+        return true;
+      }
+    }
+    return line.prefixValues.containsKey("process");
   }
 
   /** For tests: the sequential path (lines = 0) or batches of this size. */
@@ -329,8 +349,11 @@ public final class SpecParser {
           String detail = m.group("detail") != null ? m.group("detail") : m.message();
           if (detail.endsWith(TRACEBACK)) {
             // its detail says nothing yet: the exception line ending its traceback will
+            if (ts != RequestRecord.NONE) {
+              Checked.timestamp("engine_events ts_ns", ts); // out of range: this line's reject, now
+            }
             Traceback old = tracebacks.put(originKey(m), new Traceback(lineNo, m.origin(), ts, clock,
-                m.kind.event(), detail.substring(0, detail.length() - TRACEBACK.length()), bare(m)));
+                m.kind.event(), detail.substring(0, detail.length() - TRACEBACK.length())));
             if (old != null) {
               writeEvent(old, null);
             }
@@ -393,7 +416,7 @@ public final class SpecParser {
   }
 
   private void unmatched(long lineNo, byte[] buf, int off, int len, boolean unterminated) {
-    if (embedded != null && embedded.offer(lineNo, m.text)) {
+    if (embedded != null && !serverLine(m) && embedded.offer(lineNo, m.text)) {
       return;
     }
     LineSpec.Kind near = matcher.nearMiss(m);
@@ -528,21 +551,50 @@ public final class SpecParser {
    * that says what failed, which a post-mortem reads first. Its line, time and count stay the
    * traceback's.
    */
-  private record Traceback(long lineNo, String origin, long tsNs, int clockId, String kind, String lead,
-      boolean bare) {}
+  private static final class Traceback {
+    final long lineNo;
+    final String origin;
+    final long tsNs;
+    final int clockId;
+    final String kind;
+    final String lead;
+    /**
+     * Whether its frames come without any prefix (SGLang's and TensorRT-LLM's loggers print the
+     * header only; vLLM's prefixes every line): told by the first line of it after its own, null
+     * before.
+     */
+    Boolean framesBare;
+
+    Traceback(long lineNo, String origin, long tsNs, int clockId, String kind, String lead) {
+      this.lineNo = lineNo;
+      this.origin = origin;
+      this.tsNs = tsNs;
+      this.clockId = clockId;
+      this.kind = kind;
+      this.lead = lead;
+    }
+  }
+
+  /**
+   * How many lines after its own a traceback waits for its exception line at most: deeper than
+   * any Python prints (its recursion limit's frames are folded into "[Previous line repeated N
+   * more times]"); a traceback left unfinished (its process killed) keeps its bare words.
+   */
+  static final int TRACEBACK_LINES = 5_000;
 
   /** Tracebacks waiting for their exception line, per origin (processes interleave theirs). */
   private final Map<String, Traceback> tracebacks = new java.util.LinkedHashMap<>();
 
   /**
-   * The line that ends a traceback: an exception's dotted name, perhaps Ray's cause in
-   * parentheses, then its message ("torch.OutOfMemoryError: CUDA out of memory.",
-   * "ray.exceptions.RayTaskError(ValueError): …"), or a bare name that names an exception. The
-   * class's name is CamelCase, as Python's are: a logger's "ERROR: …" is none.
+   * The line that ends a traceback: an exception's class, dotted or not, perhaps Ray's cause in
+   * parentheses, then its message or nothing ("torch.OutOfMemoryError: CUDA out of memory.",
+   * "ray.exceptions.RayTaskError(ValueError): …", "EOFError"). The class is named as Python's
+   * are (RuntimeError, KeyboardInterrupt, SystemExit, StopIteration, UserWarning, …): a logger's
+   * "ERROR: …" or a tool's "Warning: …" is none.
    */
   private static final Pattern EXCEPTION_LINE = Pattern.compile(
-      "^(?:[A-Za-z_]\\w*\\.)*[A-Z]\\w*[a-z]\\w*(?:\\([\\w.]+\\))?(?::\\s.*|:)$"
-          + "|^(?:[A-Za-z_]\\w*\\.)*[A-Z]\\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\\s*$");
+      "^(?:[A-Za-z_]\\w*\\.)*(?:[A-Z]\\w*(?:Error|Exception|Exit|Interrupt|Iteration|Warning|Timeout|Fault|Failure)"
+          + "|Exception)(?:\\([\\w.]+\\))?(?::\\s.*|:)?$");
 
   /**
    * Whether the line's message is indented, as a traceback's frames are: it starts with a space,
@@ -569,11 +621,19 @@ public final class SpecParser {
    * Offers the line to the traceback of its origin: a frame ({@code   File "…", line 10, in run},
    * its source, its carets: indented) lets it wait on; the exception line is its detail; any
    * other line ends it as it is. A line with no prefix at all (a traceback's frames printed
-   * raw below a logged header) belongs to the newest traceback; below a traceback whose own line
-   * was prefixed, as each of its frames then is, such a line is a terminal's wrap of the line
-   * before it and lets it wait on.
+   * raw below a logged header) belongs to the newest traceback; where the traceback's frames are
+   * prefixed (its first line after its own says), such a line is a terminal's wrap of the line
+   * before it and lets it wait on. One that waited {@link #TRACEBACK_LINES} lines ends as it is.
    */
   private void tracebackGoesOn() {
+    var stale = tracebacks.entrySet().iterator();
+    while (stale.hasNext()) {
+      Traceback old = stale.next().getValue();
+      if (m.lineNo - old.lineNo > TRACEBACK_LINES) {
+        stale.remove();
+        writeEvent(old, null);
+      }
+    }
     String key = originKey(m);
     Traceback t = tracebacks.get(key);
     boolean bare = bare(m);
@@ -583,7 +643,12 @@ public final class SpecParser {
         t = e.getValue();
       }
     }
-    if (t == null || bare && !t.bare()) {
+    if (t == null) {
+      return;
+    }
+    if (t.framesBare == null) {
+      t.framesBare = bare;
+    } else if (bare && !t.framesBare) {
       return;
     }
     String msg = m.message();
@@ -596,8 +661,8 @@ public final class SpecParser {
   }
 
   private void writeEvent(Traceback t, String exception) {
-    sink.engineEvent(t.lineNo(), t.origin(), t.tsNs(), t.clockId(), t.kind(),
-        shortDetail(exception == null ? t.lead() + TRACEBACK : t.lead() + exception));
+    sink.engineEvent(t.lineNo, t.origin, t.tsNs, t.clockId, t.kind,
+        shortDetail(exception == null ? t.lead + TRACEBACK : t.lead + exception));
   }
 
   private static String shortDetail(String detail) {

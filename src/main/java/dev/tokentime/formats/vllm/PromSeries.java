@@ -80,9 +80,11 @@ final class PromSeries {
       throw new Checked.OutOfRange(problem);
     }
     EngineStatsRecord r = row(labels, tsNs, line);
-    if (col == null || name.equals(TRITON_PENDING)) {
-      // Triton's pending count waits in extras until finish(): the backend's own waiting count
-      // of the same row, where there is one, takes the column
+    if (name.equals(TRITON_PENDING)) {
+      // Triton's pending count waits until finish(): the backend's own waiting count of the same
+      // row, where there is one, takes the column (under its extras name, labels and all)
+      tritonPending.put(r, Map.entry(extraName(name, labels), value));
+    } else if (col == null) {
       r.extras.put(extraName(name, labels), value);
     } else {
       switch (col) {
@@ -102,6 +104,9 @@ final class PromSeries {
 
   /** Triton's count of requests in its own queue, before a backend takes them. */
   private static final String TRITON_PENDING = "nv_inference_pending_request_count";
+
+  /** Per row, Triton's pending count (its extras name and value), placed by finish(). */
+  private final Map<EngineStatsRecord, Map.Entry<String, Double>> tritonPending = new java.util.IdentityHashMap<>();
 
   /** The engine_stats column a gauge fills, or null (its value goes to extras). */
   private String column(String name, Map<String, String> labels) {
@@ -291,13 +296,15 @@ final class PromSeries {
 
   /** Writes the stats rows, in instance and time order. */
   void finish() {
-    String pending = extraName(TRITON_PENDING, Map.of());
     for (EngineStatsRecord r : rows.values()) {
-      if (family == PromFamily.TRITON && r.waiting == null && r.extras.containsKey(pending)) {
+      Map.Entry<String, Double> pending = tritonPending.get(r);
+      if (pending != null && family == PromFamily.TRITON && r.waiting == null) {
         // no backend queue beside it: Triton's pending count is the model's waiting requests.
-        // Beside the TensorRT-LLM backend's it stays in extras: that backend takes each request
+        r.waiting = (int) Math.round(pending.getValue());
+      } else if (pending != null) {
+        // beside the TensorRT-LLM backend's it stays in extras: that backend takes each request
         // from Triton's queue at once, so Triton's count stays near 0 while the engine's grows
-        r.waiting = (int) Math.round(r.extras.remove(pending));
+        r.extras.put(pending.getKey(), pending.getValue());
       }
       Double used = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=used}");
       Double max = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=max}");
@@ -309,5 +316,6 @@ final class PromSeries {
       sink.engineStats(r);
     }
     rows.clear();
+    tritonPending.clear();
   }
 }

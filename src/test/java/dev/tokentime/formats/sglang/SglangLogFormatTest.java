@@ -230,7 +230,8 @@ class SglangLogFormatTest {
         [2026-03-01 10:00:04 TP0] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)
         [2026-03-01 10:00:05] 🔌 Worker 0 - DetokenizerManager hit an exception: Traceback (most recent call last):
         """);
-    assertEquals(List.of("Traceback (most recent call last):", "Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)",
+    // the first traceback of the chain is the crash, its exception line the detail
+    assertEquals(List.of("ValueError: one", "Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)",
         "🔌 Worker 0 - DetokenizerManager hit an exception: Traceback (most recent call last):"),
         s.events.stream().map(e -> e[2]).toList());
   }

@@ -203,6 +203,12 @@ class PromFamiliesTest {
         pending.replace("} 0", "} 4"), Parse.ctx(null, null, false, at));
     assertEquals(4, alone.full.stats.get(0).waiting);
     assertNull(alone.full.stats.get(0).extras.get("inference_pending_request_count"));
+    // so it is with labels beyond the model's (a Kubernetes scrape's pod and namespace)
+    Parse labelled = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON),
+        "nv_inference_pending_request_count{model=\"llama\",version=\"1\",namespace=\"default\",pod=\"triton-0\"} 6\n",
+        Parse.ctx(null, null, false, at));
+    assertEquals(6, labelled.full.stats.get(0).waiting);
+    assertEquals(java.util.Map.of(), labelled.full.stats.get(0).extras);
   }
 
   /**
