@@ -71,7 +71,23 @@ public final class VllmOfflineBenchFormat implements InputFormat {
     boolean throughput = text.contains("\"elapsed_time\"") && text.contains("\"requests_per_second\"")
         && text.contains("\"tokens_per_second\"");
     boolean latency = text.contains("\"avg_latency\"") && (text.contains("\"percentiles\"") || text.contains("\"latencies\""));
-    return throughput || latency ? 90 : 0;
+    if (!throughput && !latency) {
+      return 0;
+    }
+    // the keys at the top of the document, not anywhere in a larger one (GuideLLM's report
+    // holds requests_per_second and tokens_per_second in its metrics): the result is a small
+    // object, whole in the sample
+    try {
+      JsonNode doc = PeerJson.TREE.readTree(text);
+      if (doc == null || !doc.isObject()) {
+        return 0;
+      }
+      Set<String> keys = new java.util.HashSet<>();
+      doc.fieldNames().forEachRemaining(keys::add);
+      return offlineResult(keys) ? 90 : 0;
+    } catch (IOException e) {
+      return 0;
+    }
   }
 
   /** An object is one of these results by its keys: a serving result's hold none of them. */

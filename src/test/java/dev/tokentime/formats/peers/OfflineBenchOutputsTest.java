@@ -33,6 +33,21 @@ class OfflineBenchOutputsTest {
     return t.rows("SELECT metric, stat, value, unit FROM reported_metrics ORDER BY metric, stat");
   }
 
+  /**
+   * Only an object whose own keys are an offline result's is one: GuideLLM's report holds
+   * elapsed_time, requests_per_second and tokens_per_second deep in its benchmarks (the head of a
+   * real 0.5 report, danielkorat/guidellm-bench, shortened).
+   */
+  @Test
+  void aReportHoldingTheSameKeysDeeperIsNotOne() {
+    String head = "{\"metadata\": {\"version\": 1, \"guidellm_version\": \"0.5.0.dev0\"}, \"benchmarks\": [{"
+        + "\"metrics\": {\"requests_per_second\": {\"mean\": 0.4}, \"output_tokens_per_second\": {\"mean\": 80.1},"
+        + " \"tokens_per_second\": {\"mean\": 90.2}}, \"elapsed_time\": 62.5}]}";
+    byte[] b = head.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, new VllmOfflineBenchFormat().sniff(new Sample("benchmarks.json", b, b.length)));
+    assertEquals("guidellm-json", FormatRegistry.standard().sniff(new Sample("benchmarks.json", b, b.length)).id());
+  }
+
   @Test
   void vllmThroughputJsonIsItsFiguresWithUnits() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
