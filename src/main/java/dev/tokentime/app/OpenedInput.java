@@ -269,8 +269,20 @@ public final class OpenedInput implements AutoCloseable {
     return last != null && last.format() != host ? last.format() : null;
   }
 
+  /** The tail sample once read (sniffed and embeddedIn both look at it), or null. */
+  private Sample tailLines;
+  private boolean tailRead;
+
   /** The last 64 KiB of a plain file longer than its head, from its first whole line; else null. */
   private Sample tailSample() throws IOException {
+    if (!tailRead) {
+      tailLines = readTail();
+      tailRead = true;
+    }
+    return tailLines;
+  }
+
+  private Sample readTail() throws IOException {
     boolean local = path != null && Files.isRegularFile(path);
     if (transcoded || !local && streamTail == null) {
       return null;

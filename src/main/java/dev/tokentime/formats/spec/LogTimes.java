@@ -241,7 +241,7 @@ public final class LogTimes {
    * An RFC 3339 time as {epoch second, nano, resolution}; a hand parser for the common shape
    * (this runs once per log line), java.time for anything else.
    */
-  static long[] rfc3339(String ts) {
+  public static long[] rfc3339(String ts) {
     long[] quick = utcQuick(ts);
     if (quick != null) {
       return quick;

@@ -1,7 +1,7 @@
 package dev.tokentime.formats.vllm;
 
+import dev.tokentime.formats.spec.LogTimes;
 import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -19,7 +19,7 @@ final class ScrapeTime {
 
   /** RFC 3339 / ISO 8601 with an offset: {@code date -Is}, {@code -Ins} (comma), {@code --rfc-3339}. */
   private static final Pattern ISO = Pattern.compile(
-      "(\\d{4}-\\d{2}-\\d{2})[T ](\\d{2}:\\d{2}:\\d{2})(?:[.,](\\d{1,9}))?(Z|z|[+-]\\d{2}(?::?\\d{2})?)");
+      "\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d{1,9})?(?:Z|z|[+-]\\d{2}(?::?\\d{2})?)");
 
   /** {@code date -R}: {@code Sat, 18 Oct 2025 04:12:40 +0000}. */
   private static final Pattern RFC2822 = Pattern.compile(
@@ -38,7 +38,8 @@ final class ScrapeTime {
 
   /** Whether a line is a shell prompt, with or without a command (never a sample: no name starts so). */
   static boolean isShellPrompt(String line) {
-    return PROMPT.matcher(line).matches();
+    // a sample line has neither: the regex only for lines that may be prompts
+    return (line.charAt(0) == '$' || line.indexOf('@') > 0) && PROMPT.matcher(line).matches();
   }
 
   /**
@@ -51,24 +52,15 @@ final class ScrapeTime {
   static long[] parse(String line) {
     char c = line.charAt(0);
     if (c >= '0' && c <= '9') {
-      Matcher m = ISO.matcher(line);
-      if (!m.matches()) {
+      if (!ISO.matcher(line).matches()) {
         return null;
       }
-      String frac = m.group(3);
-      String off = m.group(4);
-      if (off.equalsIgnoreCase("z")) {
-        off = "Z";
-      } else if (off.length() == 3) {
-        off += ":00";
-      } else if (off.length() == 5) {
-        off = off.substring(0, 3) + ":" + off.substring(3);
-      }
+      // the log wrappers' reader of RFC 3339 times (a comma, a space, +HHMM); +HH it takes as +HH:00
+      int n = line.length();
+      String t = line.charAt(n - 3) == '+' || line.charAt(n - 3) == '-' ? line + ":00" : line;
       try {
-        OffsetDateTime t = OffsetDateTime.parse(m.group(1) + "T" + m.group(2) + (frac == null ? "" : "." + frac) + off);
-        long res = frac == null ? 1_000_000_000L : (long) Math.pow(10, 9 - frac.length());
-        return new long[] {t.toEpochSecond(), t.getNano(), res};
-      } catch (DateTimeException e) {
+        return LogTimes.rfc3339(t);
+      } catch (DateTimeException | NumberFormatException e) {
         throw new NumberFormatException("date line \"" + line + "\" is no valid time: " + e.getMessage());
       }
     }
