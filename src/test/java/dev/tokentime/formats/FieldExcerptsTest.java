@@ -163,6 +163,14 @@ class FieldExcerptsTest {
       // 0.1-0.3: a Received line ends with its prompt's token ids ("prompt token ids: [1, 1824]."), not "None."
       Map.entry("90-v03-openllm-received-prompt-token-ids-mdfranz.log", "vllm-log 12 4 8 0"),
       Map.entry("91-v030-received-token-ids-lora-finished-500-vllm2706.log", "vllm-log 11 3 8 0"),
+      // routers and orchestrators around the engines: their own lines are other lines; a log of
+      // nothing else is no engine's (sgl-router's, the vLLM router's Rust lines)
+      Map.entry("92-dynamo-run-subprocess-src-header-v0-stats-cut-dyn986.log", "vllm-log 9 0 8 1"),
+      Map.entry("93-dynamo-kvbm-rust-slot-lines-among-apiserver-dyn4087.log", "vllm-log 6 1 5 0"),
+      Map.entry("94-dynamo16-trtllm13rc25-decode-worker-startup-srtslurm.log", "trtllm-log 23 1 22 0"),
+      Map.entry("95-sgl-router-rs-startup-debug-sgl12621.log", "unrecognised"),
+      Map.entry("96-ps-router-routing-health-scrape-access-ps428.log", "vllm-log 12 0 12 0"),
+      Map.entry("97-vllm-router-rs-pd-debug-request-span-router47.log", "unrecognised"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -895,6 +903,39 @@ class FieldExcerptsTest {
     assertEquals("crash EngineCore failed to start.", c.events.get(0)[1] + " " + c.events.get(0)[2]);
     assertEquals(Instant.parse("2025-06-06T09:52:01.833Z"), Instant.EPOCH.plusNanos(Long.parseLong(c.events.get(0)[4])));
     assertEquals(1, read("sgl-dynamo-tracing-prefill-batch-2026.log").sink().steps.size());
+  }
+
+  /**
+   * Engines behind routers and orchestrators: NVIDIA Dynamo's Rust lines (its runtime, its KV block
+   * manager's per-request lines, its TensorRT-LLM worker's start) and the routers' own lines
+   * (sgl-router, the production-stack router, the vLLM router) are other lines, never rejects, and
+   * never hide the engine's lines beside them: a log of them and an engine's is the engine's.
+   */
+  @Test
+  void routersAndOrchestratorsLinesAreOtherLines() throws IOException {
+    // `dynamo-run`'s subprocess re-emits vLLM's lines with vLLM's source header left in them
+    // ("… DEBUG dynamo_run::subprocess: [metrics.py:489] Avg prompt throughput: …"): a stats line,
+    // here cut by the paste, so a truncated one
+    RecordingSink run = read("92-dynamo-run-subprocess-src-header-v0-stats-cut-dyn986.log").sink();
+    assertEquals(List.of(9L), run.c.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(run.c.rejects.get(0).reason().startsWith("truncated: a stats line"), run.c.rejects.get(0).reason());
+    RecordingSink kvbm = read("93-dynamo-kvbm-rust-slot-lines-among-apiserver-dyn4087.log").sink();
+    assertEquals(List.of(16), kvbm.stats.stream().map(x -> x.running).toList());
+    assertEquals(List.of(), kvbm.requests);
+    RecordingSink trt = read("94-dynamo16-trtllm13rc25-decode-worker-startup-srtslurm.log").sink();
+    assertEquals(List.of("version 1.3.0rc25"), trt.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(List.of(), read("96-ps-router-routing-health-scrape-access-ps428.log").sink().requests);
+
+    // constructed: the same real lines interleaved with an engine's (README.md there)
+    PinnedExcerpts mixed = new PinnedExcerpts(Path.of("src/test/resources/constructed/router-interleaved"), "routers",
+        Instant.parse("2026-06-30T00:00:00Z"));
+    mixed.assertAccounts(Map.of("sglang-batches-among-sgl-router-lines.log", "sglang-log 10 3 7 0",
+        "vllm-requests-among-router-lines.log", "vllm-log 14 5 9 0"));
+    RecordingSink sgl = mixed.read("sglang-batches-among-sgl-router-lines.log").sink();
+    assertEquals(List.of(8192, 8192, 4096), sgl.steps.stream().map(x -> x.ctxTokens).toList());
+    RecordingSink vllm = mixed.read("vllm-requests-among-router-lines.log").sink();
+    assertEquals(List.of("chatcmpl-a269fdcb7c6ce890 200"),
+        vllm.requests.stream().map(r -> r.requestId + " " + r.httpStatus).toList());
   }
 
   /**

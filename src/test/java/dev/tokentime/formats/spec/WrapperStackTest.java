@@ -304,6 +304,33 @@ class WrapperStackTest {
   }
 
   /**
+   * NVIDIA Dynamo's vLLM workers (2026) log vLLM through their own formatter, VllmColorFormatter
+   * (ai-dynamo/dynamo components/src/dynamo/runtime/logging.py), which mimics Rust tracing but
+   * writes Python's level names right-aligned to five: " INFO", "WARNING", "CRITICAL". The
+   * tracing header knew Rust's WARN only: a warning stayed unread behind it and a critical line's
+   * detail kept the header.
+   */
+  @Test
+  void dynamosPythonLevelNamesAreTracingHeaders() throws Exception {
+    String e = "\u001b";
+    CollectingSink s = parse(e + "[2m2026-08-13T08:33:29.674517Z" + e + "[0m " + e + "[33mWARNING" + e + "[0m "
+        + e + "[2mscheduler._schedule" + e + "[0m" + e + "[2m:" + e + "[0m Sequence group 165 is preempted by"
+        + " PreemptionMode.RECOMPUTE mode because there is not enough KV cache space. This can affect the end-to-end"
+        + " performance. Increase gpu_memory_utilization or tensor_parallel_size to provide more KV cache memory."
+        + " total_num_cumulative_preemption=151\n"
+        + "2026-08-13T08:33:30.674517Z WARNING loggers.log: Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg"
+        + " generation throughput: 10.0 tokens/s, Running: 2 reqs, Waiting: 0 reqs, GPU KV cache usage: 2.0%, Prefix"
+        + " cache hit rate: 0.0%\n"
+        + "2026-08-13T08:33:31.674517Z CRITICAL core.run_engine_core: EngineCore encountered a fatal error.");
+    assertEquals(List.of(), s.rejects);
+    assertEquals(2, s.stats.size(), s.stats.toString());
+    assertTrue(s.stats.get(0).startsWith("line=1 ts=1786610009674517000 ") && s.stats.get(0).contains("preempt=151"),
+        s.stats.get(0));
+    assertTrue(s.stats.get(1).startsWith("line=2 ts=1786610010674517000 running=2 "), s.stats.get(1));
+    assertEquals(List.of("3 crash EngineCore encountered a fatal error."), s.events);
+  }
+
+  /**
    * Docker's json-file and containerd's CRI logs write Go's RFC3339Nano, which drops trailing zeros
    * ("…33.12345678Z" beside "…31.123456789Z"): one clock, so a request keeps its end (each digit
    * count had a clock of its own, and a request whose lines fell on two lost its E2E).
