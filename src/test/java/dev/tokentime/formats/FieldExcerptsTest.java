@@ -930,12 +930,17 @@ class FieldExcerptsTest {
     PinnedExcerpts mixed = new PinnedExcerpts(Path.of("src/test/resources/constructed/router-interleaved"), "routers",
         Instant.parse("2026-06-30T00:00:00Z"));
     mixed.assertAccounts(Map.of("sglang-batches-among-sgl-router-lines.log", "sglang-log 10 3 7 0",
-        "vllm-requests-among-router-lines.log", "vllm-log 14 5 9 0"));
+        "vllm-requests-among-router-lines.log", "vllm-log 14 5 9 0",
+        // an EPP's JSON lines first: the text lines after them are a log (was "cannot tell")
+        "vllm-requests-after-epp-json-lines.log", "vllm-log 10 5 5 0"));
     RecordingSink sgl = mixed.read("sglang-batches-among-sgl-router-lines.log").sink();
     assertEquals(List.of(8192, 8192, 4096), sgl.steps.stream().map(x -> x.ctxTokens).toList());
     RecordingSink vllm = mixed.read("vllm-requests-among-router-lines.log").sink();
     assertEquals(List.of("chatcmpl-a269fdcb7c6ce890 200"),
         vllm.requests.stream().map(r -> r.requestId + " " + r.httpStatus).toList());
+    RecordingSink epp = mixed.read("vllm-requests-after-epp-json-lines.log").sink();
+    assertEquals(List.of("chatcmpl-a269fdcb7c6ce890 200"),
+        epp.requests.stream().map(r -> r.requestId + " " + r.httpStatus).toList());
   }
 
   /**

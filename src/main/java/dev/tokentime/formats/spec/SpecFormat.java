@@ -112,9 +112,19 @@ public class SpecFormat implements InputFormat {
     }
     MatchedLine matched = new MatchedLine();
     int best = 0;
+    // a file may hold another program's JSON lines and then a log's text (an endpoint picker's
+    // before the engine's, as `kubectl logs --all-containers` concatenates them): when the first
+    // line is a whole JSON object, a later line that is no JSON is read as text; a file of JSON
+    // lines only, and a document whose object spans lines, stay JSON data
+    boolean jsonLines = json && first.strip().endsWith("}");
+    boolean foreignJson = false;
+    boolean text = false;
     for (String raw : lines) {
       String line;
-      if (unwrap != null) {
+      if (unwrap != null && jsonLines && !JSON_START.matcher(raw).lookingAt()) {
+        text |= !raw.isBlank();
+        line = ANSI.matcher(raw).replaceAll("");
+      } else if (unwrap != null) {
         unwrap.match(0, raw, matched);
         if (matched.prefixes.isEmpty() || !spec.envelopes().stream()
             .anyMatch(e -> e.name().equals(matched.prefixes.get(0)))) {
@@ -131,7 +141,10 @@ public class SpecFormat implements InputFormat {
             }
           }
           if (!own && best == 0) {
-            return 0;
+            if (!jsonLines) {
+              return 0;
+            }
+            foreignJson = true;
           }
           continue;
         }
@@ -159,7 +172,7 @@ public class SpecFormat implements InputFormat {
         }
       }
     }
-    return best;
+    return foreignJson && !text ? 0 : best;
   }
 
   /**
