@@ -189,6 +189,27 @@ class VllmLogFormatTest {
   }
 
   /**
+   * A stats line whose figure is printed "n/a" or "nan" (no value: a rate over nothing) is whole:
+   * a row with that column empty and the others read, not a "truncated" reject. A line cut inside
+   * such a value, or before it, is still truncated; a value that is neither a number nor one of
+   * those rejects the line naming its field and value. (Hand-made: constructed/vllm-stats-na.)
+   */
+  @Test
+  void aStatsFigurePrintedNaIsNoValueNotACut() throws Exception {
+    Parse p = Parse.real(LOG, "../../constructed/vllm-stats-na/stats-na.log", Parse.ctx(2025, null, false, null));
+    assertEquals(List.of("1 null 0.001 0.0", "2 0 0.001 null", "3 0 null 0.0", "6 0 0.001 null"),
+        p.full.stats.stream().map(s -> s.lineNo + " " + s.waiting + " " + s.kvUsage + " " + s.prefixHitRate).toList());
+    assertNull(p.full.stats.get(1).promptTokensPerS, "nan tokens/s");
+    assertEquals(20.3, p.full.stats.get(1).genTokensPerS, 0.0);
+    assertEquals(List.of(
+            "4 truncated: a stats line that ends before its last field",
+            "5 truncated: a stats line that ends before its last field",
+            "7 stats line: field Waiting: not a number: \"? reqs\"",
+            "8 truncated last line: a stats line that ends before its last field"),
+        p.sink.rejects.stream().map(r -> r.lineNo() + " " + r.reason()).toList());
+  }
+
+  /**
    * An access line cut before its status (a terminal's width, a paste) is a truncated reject: the
    * status it lost may have been a failure's. Whole lines around it are read.
    */
