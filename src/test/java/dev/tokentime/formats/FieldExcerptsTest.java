@@ -450,10 +450,13 @@ class FieldExcerptsTest {
     assertEquals("openllm-aec7ac3874b94367a201caf8310b0050", r.requestId);
     assertEquals(Integer.valueOf(7), r.promptTokens);
     assertTrue(r.arrivalNs != RequestRecord.NONE);
-    RequestRecord v030 = read("91-v030-received-token-ids-lora-finished-500-vllm2706.log").sink()
-        .requests.stream().filter(q -> q.requestId.startsWith("cmpl-")).findFirst().orElseThrow();
+    List<RequestRecord> v030s = read("91-v030-received-token-ids-lora-finished-500-vllm2706.log").sink().requests;
+    // its 500 after two bare "None" prints is its own response, not a failed request of its own
+    assertEquals(List.of("cmpl-e3ab58bfc7834026a608eee91a74dc15-0"), v030s.stream().map(q -> q.requestId).toList());
+    RequestRecord v030 = v030s.get(0);
     assertEquals(Integer.valueOf(5), v030.promptTokens);
-    assertEquals("ok", v030.status);
+    assertEquals("error", v030.status);
+    assertEquals(Integer.valueOf(500), v030.httpStatus);
     RecordingSink sgl = read("sgl-v02-gpu-id-prefill-modeltpserver-exception-sgl747.log").sink();
     assertEquals(1, sgl.steps.size());
     assertEquals(Integer.valueOf(0), sgl.steps.get(0).rank);

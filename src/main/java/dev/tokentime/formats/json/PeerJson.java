@@ -142,6 +142,66 @@ public final class PeerJson {
    */
   public static final com.fasterxml.jackson.dataformat.yaml.YAMLFactory YAML = yamlFactory();
 
+  /** YAML 1.1's special floats, which Jackson's YAML parser takes for numbers it cannot read. */
+  private static final java.util.regex.Pattern YAML_SPECIAL =
+      java.util.regex.Pattern.compile("([-+]?)\\.(?:(inf|Inf|INF)|nan|NaN|NAN)");
+
+  /**
+   * A YAML parser on which {@code .inf}, {@code -.inf} and {@code .nan} (what PyYAML writes for
+   * Python's infinities and NaN) read as those doubles, where Jackson's own fails the whole
+   * document ("Malformed numeric value '.inf'"). What a reader then does with one is its own
+   * concern: a figure that is not finite is a reject naming it, never a number stored.
+   */
+  public static JsonParser yamlSpecialFloats(JsonParser yaml) {
+    return new com.fasterxml.jackson.core.util.JsonParserDelegate(yaml) {
+      private Double special() throws IOException {
+        if (currentToken() != JsonToken.VALUE_NUMBER_FLOAT) {
+          return null;
+        }
+        java.util.regex.Matcher m = YAML_SPECIAL.matcher(getText());
+        if (!m.matches()) {
+          return null;
+        }
+        return m.group(2) == null ? Double.NaN
+            : m.group(1).equals("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+      }
+
+      @Override
+      public double getDoubleValue() throws IOException {
+        Double v = special();
+        return v != null ? v : super.getDoubleValue();
+      }
+
+      @Override
+      public float getFloatValue() throws IOException {
+        Double v = special();
+        return v != null ? v.floatValue() : super.getFloatValue();
+      }
+
+      @Override
+      public Number getNumberValue() throws IOException {
+        Double v = special();
+        return v != null ? v : super.getNumberValue();
+      }
+
+      @Override
+      public NumberType getNumberType() throws IOException {
+        return special() != null ? NumberType.DOUBLE : super.getNumberType();
+      }
+
+      @Override
+      public NumberTypeFP getNumberTypeFP() throws IOException {
+        return special() != null ? NumberTypeFP.DOUBLE64 : super.getNumberTypeFP();
+      }
+
+      @Override
+      public boolean isNaN() throws IOException {
+        Double v = special();
+        return v != null ? !Double.isFinite(v) : super.isNaN();
+      }
+    };
+  }
+
   private static com.fasterxml.jackson.dataformat.yaml.YAMLFactory yamlFactory() {
     org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
     options.setCodePointLimit(Integer.MAX_VALUE);

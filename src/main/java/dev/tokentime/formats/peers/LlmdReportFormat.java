@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * llm-d-benchmark's benchmark report, schema 0.1: the harness's one summary of a run, converted
+ * llm-d-benchmark's benchmark report, schemas 0.1 and 0.2: the harness's one summary of a run, converted
  * from the load generator it drove (vllm bench serve, GuideLLM, inference-perf, …), saved as
  * {@code benchmark_report,_<result file>.yaml} (or JSON) beside the tool's own result. Read: its
  * {@code metrics.latency} statistics ({@code time_to_first_token}, {@code time_per_output_token},
@@ -33,16 +33,24 @@ import java.util.regex.Pattern;
  * written p0.1 and p99.9, as the tools print them. The converter's unit labels are not checked
  * against the source: a GuideLLM-converted report of January 2026 labels request_latency "ms"
  * over values in seconds (docs/formats.md says so).
+ *
+ * <p>Schema 0.2 holds the same statistics under {@code results.request_performance.aggregate}
+ * (its throughputs statistics with units too), the run's duration in ISO 8601 under
+ * {@code run.time.duration}, and the level in {@code scenario.load.standardized}: its
+ * {@code concurrency}, else its {@code rate_qps}. PyYAML writes an unbounded concurrency or rate
+ * as {@code .inf}: read as infinity (PeerJson.yamlSpecialFloats), which is no level; a figure
+ * that is not finite is a reject naming it. Its time series and observability are not read.
  */
 public final class LlmdReportFormat implements InputFormat {
   /** YAML: the schema's version line and its latency statistics with units (PyYAML sorts keys). */
-  private static final Pattern YAML_VERSION = Pattern.compile("(?m)^\\s*version:\\s*['\"]?0\\.1['\"]?\\s*$");
+  private static final Pattern YAML_VERSION = Pattern.compile("(?m)^\\s*version:\\s*['\"]?0\\.[12]['\"]?\\s*$");
   private static final Pattern YAML_LATENCY = Pattern.compile(
       "(?m)^\\s+latency:\\s*\\n(?:\\s+\\S.*\\n){0,40}?\\s+(?:inter_token_latency|request_latency|time_to_first_token"
           + "|time_per_output_token|normalized_time_per_output_token):\\s*$");
-  private static final Pattern JSON_VERSION = Pattern.compile("\"version\":\\s*\"0\\.1\"");
+  private static final Pattern JSON_VERSION = Pattern.compile("\"version\":\\s*\"0\\.[12]\"");
   private static final ObjectMapper YAML_TREE = new ObjectMapper(PeerJson.YAML);
-  private static final Pattern YAML_TOP = Pattern.compile("(?m)^\\s*(?:metadata|metrics|scenario|version):");
+  /** Its first key (0.2 sorted: results; comment lines before it, as the schema's example has). */
+  private static final Pattern YAML_TOP = Pattern.compile("(?m)^(?:\\s*#.*\\n)*\\s*(?:metadata|metrics|results|run|scenario|version):");
   /** A statistic's units as the schema names them (the version line, written last, may lie past the sample). */
   private static final Pattern YAML_UNITS = Pattern.compile("(?m)^\\s+units:\\s*(?:ms|s|ms/token|s/token|count)\\s*$");
 
@@ -53,7 +61,7 @@ public final class LlmdReportFormat implements InputFormat {
 
   @Override
   public String description() {
-    return "llm-d-benchmark's benchmark report (schema 0.1, YAML or JSON): a run's latency statistics, requests and"
+    return "llm-d-benchmark's benchmark report (schema 0.1 or 0.2, YAML or JSON): a run's latency statistics, requests and"
         + " throughput as the harness converted them from its load generator";
   }
 
@@ -71,7 +79,7 @@ public final class LlmdReportFormat implements InputFormat {
   public int sniff(Sample sample) {
     String text = sample.text().stripLeading();
     if (text.startsWith("{")) {
-      return text.contains("\"metrics\"") && text.contains("\"latency\"") && text.contains("\"units\"")
+      return (text.contains("\"metrics\"") || text.contains("\"request_performance\"")) && text.contains("\"latency\"") && text.contains("\"units\"")
           && text.contains("\"scenario\"") && JSON_VERSION.matcher(text).find() ? 85 : 0;
     }
     if (!YAML_TOP.matcher(text).lookingAt() || !YAML_LATENCY.matcher(text).find()) {
@@ -89,7 +97,7 @@ public final class LlmdReportFormat implements InputFormat {
     b.reset();
     boolean json = first == '{';
     JsonNode report;
-    try (JsonParser p = json ? PeerJson.JSON.createParser(b) : PeerJson.YAML.createParser(b)) {
+    try (JsonParser p = json ? PeerJson.JSON.createParser(b) : PeerJson.yamlSpecialFloats(PeerJson.YAML.createParser(b))) {
       report = (json ? PeerJson.TREE : YAML_TREE).readTree(p);
       if (json && p.nextToken() != null) {
         sink.reject(Math.max(1, PeerJson.line(p)), "text after the report's object (a report holds one)", null, 0, 0);
@@ -99,20 +107,25 @@ public final class LlmdReportFormat implements InputFormat {
       sink.reject(1, PeerJson.reason(e).replace("JSON", json ? "JSON" : "YAML") + "; the report was not read", null, 0, 0);
       return 1;
     }
-    if (report == null || !report.path("metrics").path("latency").isObject()) {
-      sink.reject(1, "not an llm-d benchmark report: no metrics.latency", null, 0, 0);
+    String version = report == null ? "" : report.path("version").asText("");
+    if (!version.isEmpty() && !version.equals("0.1") && !version.equals("0.2")) {
+      sink.reject(1, "llm-d benchmark report schema " + version + ": only 0.1 and 0.2 are read", null, 0, 0);
       return 1;
     }
-    String version = report.path("version").asText("");
-    if (!version.isEmpty() && !version.equals("0.1")) {
-      sink.reject(1, "llm-d benchmark report schema " + version + ": only 0.1 is read", null, 0, 0);
+    boolean v02 = version.equals("0.2");
+    JsonNode metrics = report == null ? null
+        : v02 ? report.path("results").path("request_performance").path("aggregate") : report.path("metrics");
+    if (metrics == null || !metrics.path("latency").isObject()) {
+      sink.reject(1, "not an llm-d benchmark report: no " + (v02 ? "results.request_performance.aggregate" : "metrics")
+          + ".latency", null, 0, 0);
       return 1;
     }
     Figures f = new Figures(sink);
     String run = ctx.defaultRun();
     JsonNode load = report.path("scenario").path("load");
-    Double concurrency = PeerJson.positive(load.path("args").get("max_concurrency"));
-    Double rate = concurrency != null ? null : firstRate(load);
+    JsonNode standard = load.path("standardized");
+    Double concurrency = PeerJson.positive(v02 ? standard.get("concurrency") : load.path("args").get("max_concurrency"));
+    Double rate = concurrency != null ? null : v02 ? PeerJson.positive(standard.get("rate_qps")) : firstRate(load);
     String kind = concurrency != null ? "concurrency" : rate != null ? "request_rate" : null;
     Double level = concurrency != null ? concurrency : rate;
     if (kind != null && Checked.levelProblem(kind, level) != null) {
@@ -124,7 +137,6 @@ public final class LlmdReportFormat implements InputFormat {
       sink.reject(1, conflict, null, 0, 0);
       return 1;
     }
-    JsonNode metrics = report.path("metrics");
     for (Iterator<Map.Entry<String, JsonNode>> it = metrics.path("latency").fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> m = it.next();
       f.stats(run, level, m.getKey(), m.getValue());
@@ -146,10 +158,18 @@ public final class LlmdReportFormat implements InputFormat {
     }
     for (Iterator<Map.Entry<String, JsonNode>> it = metrics.path("throughput").fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> m = it.next();
-      f.figure(run, level, m.getKey(), "value", m.getValue(),
-          m.getKey().startsWith("requests") ? "requests/s" : "tokens/s");
+      if (m.getValue().isObject()) {
+        f.stats(run, level, m.getKey(), m.getValue()); // 0.2: statistics with their units
+      } else {
+        f.figure(run, level, m.getKey(), "value", m.getValue(),
+            m.getKey().startsWith("requests") ? "requests/s" : "tokens/s");
+      }
     }
-    f.figure(run, level, "duration", "value", metrics.path("time").get("duration"), "s");
+    if (v02) {
+      f.isoDuration(run, level, report.path("run").path("time").get("duration"));
+    } else {
+      f.figure(run, level, "duration", "value", metrics.path("time").get("duration"), "s");
+    }
     sink.record();
     return 1 + f.rejects;
   }
@@ -196,6 +216,33 @@ public final class LlmdReportFormat implements InputFormat {
           figure(run, level, metric, stat(e.getKey()), e.getValue(), unit);
         }
       }
+    }
+
+    /** Days, hours, minutes and seconds of an ISO 8601 duration (a time part with none is no duration). */
+    private static final Pattern ISO_DURATION =
+        Pattern.compile("P(?:(\\d+)D)?(?:T(?=\\d)(?:(\\d+)H)?(?:(\\d+)M)?(?:(\\d+(?:\\.\\d+)?)S)?)?");
+
+    /** 0.2's run.time.duration, an ISO 8601 duration ("PT49.97206788184121S"), in seconds. */
+    void isoDuration(String run, Double level, JsonNode v) {
+      if (v == null || v.isNull()) {
+        return;
+      }
+      // pydantic writes a timedelta's seconds with all their digits: more than java.time's nine
+      java.util.regex.Matcher m = ISO_DURATION.matcher(v.asText());
+      if (!v.isTextual() || !m.matches() || m.group(1) == null && m.group(2) == null && m.group(3) == null
+          && m.group(4) == null) {
+        rejects++;
+        sink.reject(1, "run.time.duration: not an ISO 8601 duration: " + v + "; not kept", null, 0, 0);
+        return;
+      }
+      double s = 0;
+      double[] unit = {86_400, 3_600, 60, 1};
+      for (int i = 0; i < 4; i++) {
+        if (m.group(i + 1) != null) {
+          s += Double.parseDouble(m.group(i + 1)) * unit[i];
+        }
+      }
+      figure(run, level, "duration", "value", com.fasterxml.jackson.databind.node.DoubleNode.valueOf(s), "s");
     }
 
     void figure(String run, Double level, String metric, String stat, JsonNode v, String unit) {

@@ -114,7 +114,8 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * @param items the group holding {@code key = value} / {@code key: value} items, or null
    * @param keep which items no field names land in extras (matched against the whole key), or
    *     null: all of them
-   * @param nullText an item value that stands for no value ({@code N/A}), or null
+   * @param nulls values that stand for no value ({@code N/A}, {@code nan}; compared ignoring case):
+   *     an item's whole value, or a list value's first word (before its unit or {@code %})
    * @param computes columns computed from two others of the row
    * @param time the kind's own time (a group or item holding a local date-time), or null
    * @param restarts an iteration counter going back in a lane (instance and rank) is recorded as
@@ -128,7 +129,7 @@ public record LineSpec(String format, String description, String fills, List<Sni
   public record Kind(String name, String table, String event, Pattern pattern, List<String> groups,
       Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
       Map<String, Column> groupRules, EventClock clock, String items, Pattern keep,
-      String nullText, List<Compute> computes, OwnTime time, boolean restarts, Pattern notAfter, Pattern cut) {
+      List<String> nulls, List<Compute> computes, OwnTime time, boolean restarts, Pattern notAfter, Pattern cut) {
 
     /** How a whole line of the kind ends, for judging its near misses: {@code cut}, else {@code end}. */
     public Pattern wholeEnd() {

@@ -408,7 +408,27 @@ public final class SpecParser {
   }
 
   private static boolean isNull(LineSpec.Kind k, String v) {
-    return k.nullText() != null && v.equalsIgnoreCase(k.nullText());
+    for (String n : k.nulls()) {
+      if (v.equalsIgnoreCase(n)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A list value that is no value: a {@code null} word, alone or before its unit ("nan tokens/s",
+   * "nan%", "n/a reqs"), so "N/A" is no value and "n/a2" is text.
+   */
+  private static boolean isNullValue(LineSpec.Kind k, String v) {
+    for (String n : k.nulls()) {
+      int len = n.length();
+      if (v.regionMatches(true, 0, n, 0, len)
+          && (v.length() == len || v.charAt(len) == '%' || Character.isWhitespace(v.charAt(len)))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String quote(String s) {
@@ -814,6 +834,8 @@ public final class SpecParser {
         LineSpec.Column c = k.fields().get(e.key());
         if (c == null) {
           unknownField(k, e, extras);
+        } else if (isNullValue(k, e.value())) {
+          continue; // its column stays empty, as a field the line lacks
         } else {
           put(c, field(c, e), columns, extras);
         }

@@ -200,7 +200,7 @@ public final class SpecReader {
           }
           case "items" -> requireKind(kind).items = rest;
           case "keep" -> requireKind(kind).keep = regex(rest);
-          case "null" -> requireKind(kind).nullText = rest;
+          case "null" -> requireKind(kind).nulls.addAll(List.of(rest.split("\\s+")));
           case "restarts" -> requireSteps(kind).restarts = true;
           case "compute" -> {
             Matcher c = COMPUTE.matcher(rest);
@@ -329,7 +329,7 @@ public final class SpecReader {
       kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
           k.list, k.listExtrasPrefix, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.fields)),
           java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.groupRules)), k.clock, k.items, k.keep,
-          k.nullText, List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut));
+          List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
@@ -423,7 +423,7 @@ public final class SpecReader {
     LineSpec.EventClock clock;
     String items;
     Pattern keep;
-    String nullText;
+    final List<String> nulls = new ArrayList<>();
     boolean restarts;
     Pattern notAfter;
     LineSpec.OwnTime time;

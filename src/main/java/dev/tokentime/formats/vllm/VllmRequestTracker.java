@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * <p>uvicorn access lines carry no id and no time; one is tied to a request only when it is
  * adjacent to that request's lines: right after the line that ended the request (non-streaming
  * order), right after its Received/Added line, or right before it (streaming order, vllm.md
- * §2.4). A status of 400 or more right after a Received line ends that request as an error (the
+ * §2.4); bare prints between do not part them (barePrint). A status of 400 or more right after a Received line ends that request as an error (the
  * server refused it before the engine saw it). Otherwise the access line is counted as other.
  */
 final class VllmRequestTracker implements SpecParser.Handler {
@@ -78,6 +78,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private RequestRecord refusedAccess;
   /** The request ended by the last lifecycle line, held for an access line that may follow. */
   private LoggedRequest lastEnded;
+  /** Whether bare prints came since the last line that was not one (barePrint). */
+  private boolean printed;
   /** The request whose Received/Added line was the last lifecycle line (streaming order). */
   private LoggedRequest lastStarted;
   /** An access line waiting for the Received/Added line that comes right after it. */
@@ -845,6 +847,18 @@ final class VllmRequestTracker implements SpecParser.Handler {
    */
   @Override
   public boolean continuation(MatchedLine m, byte[] raw, int off, int len) {
+    if (m.kind == null && barePrint(m)) {
+      printed = true;
+      return false;
+    }
+    boolean afterPrint = printed;
+    printed = false;
+    if (afterPrint && lastEnded != null && m.kind != null && !m.kind.event().equals("access")) {
+      // prints kept the ended request next to an access line, not to its own late lines, which
+      // may come long after them: those find it among the ended ones, as after any other line
+      retire(lastEnded);
+      lastEnded = null;
+    }
     if (m.kind == null || !m.kind.table().equals("requests")) {
       settleRefused(null);
       resolvePendingAccess(null);
@@ -855,6 +869,22 @@ final class VllmRequestTracker implements SpecParser.Handler {
       }
     }
     return false;
+  }
+
+  /** A logger's level opening a line with no header (uvicorn's "ERROR:    ", basicConfig's "WARNING:root:"). */
+  private static final Pattern LOGGER_LEVEL = Pattern.compile("(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\\b");
+
+  /**
+   * A process's bare print ({@code print(x)} in a server's code: vLLM 0.3's two "None" lines
+   * between a request's Finished line and its 500, field/91): no time, no header, no kind, not
+   * indented (a traceback's frame), no logger's level, no HTTP request. It says nothing happened
+   * between the lines around it, so it parts no request from the access line after it; a line
+   * that does (any of those) still parts them, and the adjacency it keeps is the one right before it.
+   */
+  private static boolean barePrint(MatchedLine m) {
+    String msg = m.message();
+    return m.times.isEmpty() && msg != null && !msg.isEmpty() && !Character.isWhitespace(msg.charAt(0))
+        && !LOGGER_LEVEL.matcher(msg).lookingAt() && !msg.contains("HTTP/");
   }
 
   // ---- endings ----

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * llm-d-benchmark's reports (schema 0.1), real ones from llm-d's guides (peers-extra/llmd-report,
- * PROVENANCE.md there): "cannot tell the format" before; now the run's level and every statistic
- * with the report's units, and its request counts.
+ * llm-d-benchmark's reports: schema 0.1, real ones from llm-d's guides, and 0.2, the schema's own
+ * example (peers-extra/llmd-report, PROVENANCE.md there): "cannot tell the format" before; now the
+ * run's level and every statistic with the report's units, and its request counts.
  */
 class LlmdReportFormatTest {
   static final Path DIR = Path.of("src/test/resources/real-logs/peers-extra/llmd-report");
@@ -76,9 +76,53 @@ class LlmdReportFormatTest {
         "metrics.requests: failures and incomplete (50.0) exceed total (10.0): the counts are not kept"),
         bad.rejects.stream().map(CollectingSink.Rej::reason).toList());
     assertTrue(bad.reported.stream().noneMatch(r -> r.contains("requests_total") || r.contains(" -5.0 ")), bad.reported.toString());
-    CollectingSink v2 = Parsing.parse(format, body.replace("version: '0.1'", "version: '0.2'").getBytes(), "r");
-    assertEquals(List.of("llm-d benchmark report schema 0.2: only 0.1 is read"),
-        v2.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    CollectingSink v3 = Parsing.parse(format, body.replace("version: '0.1'", "version: '0.3'").getBytes(), "r");
+    assertEquals(List.of("llm-d benchmark report schema 0.3: only 0.1 and 0.2 are read"),
+        v3.rejects.stream().map(CollectingSink.Rej::reason).toList());
+  }
+
+  static final String V02 = "br-v0.2-schema-example-inf-concurrency.yaml";
+
+  /**
+   * Schema 0.2 (llm-d-benchmark's own example of it, PROVENANCE.md): its aggregate under
+   * results.request_performance, throughputs as statistics with units, the run's ISO 8601
+   * duration, the level from scenario.load.standardized. Its "concurrency: .inf" (YAML's
+   * infinity: no bound) is no level and no crash; its rate_qps is the level. Time series and
+   * observability are not read.
+   */
+  @Test
+  void aSchema02ReportWithAnInfiniteConcurrency() throws IOException {
+    CollectingSink s = read(V02);
+    assertEquals(List.of(), s.rejects);
+    assertTrue(s.reported.contains("r 10.0 time_to_first_token mean 0.0368578234128654 s"), s.reported.toString());
+    assertTrue(s.reported.contains("r 10.0 time_to_first_token p99.9 0.057014757215045425 s"), s.reported.toString());
+    assertTrue(s.reported.contains("r 10.0 inter_token_latency mean 0.0368578234128654 s/token"), s.reported.toString());
+    assertTrue(s.reported.contains("r 10.0 requests_total value 500.0 requests"), s.reported.toString());
+    assertTrue(s.reported.contains("r 10.0 requests_failures value 0.0 requests"), s.reported.toString());
+    assertTrue(s.reported.contains("r 10.0 output_length p50 2262.0 count"), s.reported.toString());
+    assertTrue(s.reported.contains("r 10.0 output_token_rate mean 2262.448 tokens/s"), s.reported.toString());
+    assertTrue(s.reported.contains("r 10.0 request_rate max 2328.0 queries/s"), s.reported.toString());
+    assertTrue(s.reported.contains("r 10.0 duration value 49.97206788184121 s"), s.reported.toString());
+    assertTrue(s.reported.stream().noneMatch(r -> r.contains("kv_cache_usage") || r.contains("request_size")),
+        s.reported.toString());
+  }
+
+  /**
+   * YAML's infinity where a figure or the rate should be: a figure is a reject naming it, never a
+   * number stored; an infinite rate (vllm bench serve's default) gives no level.
+   */
+  @Test
+  void infinitiesInASchema02ReportAreNoFigures() throws IOException {
+    String body = Files.readString(DIR.resolve(V02));
+    CollectingSink s = Parsing.parse(format, body.replace("rate_qps: 10", "rate_qps: .inf")
+        .replace("          max: 0.0574655020609498\n", "          max: .inf\n")
+        .replace("    duration: PT49.97206788184121S", "    duration: 49.97 seconds").getBytes(), "r");
+    assertEquals(List.of("time_to_first_token max: Infinity is no finite number; not kept",
+            "run.time.duration: not an ISO 8601 duration: \"49.97 seconds\"; not kept"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertTrue(s.reported.contains("r null time_to_first_token mean 0.0368578234128654 s"), s.reported.toString());
+    assertTrue(s.reported.stream().noneMatch(r -> r.contains("time_to_first_token max") || r.contains("duration")),
+        s.reported.toString());
   }
 
   @TempDir

@@ -104,6 +104,15 @@ class SglangLogFormatTest {
     assertEquals(0.24, d.kvUsage, 1e-9);
     assertEquals(1938.0, d.extras.get("kv_tokens"));
     assertEquals(0, real("v01-newfill-traceback-i55.log").steps.get(0).running);
+    // PR #119 before its merge: the hit rates, the FSM cache's with them, before the queue counts
+    RecordingSink fsm = real("v01-newfill-fsm-cache-premerge-pr119.log");
+    assertEquals(1, fsm.steps.size());
+    StepRecord f = fsm.steps.get(0);
+    assertEquals(List.of(1, 18, 0, 0), java.util.Arrays.asList(f.ctxRequests, f.ctxTokens, f.running, f.waiting));
+    assertEquals(2510.0, f.extras.get("cached_tokens"));
+    assertEquals(0.6218, f.extras.get("cache_hit_rate"), 1e-9);
+    assertEquals(0.3333, f.extras.get("fsm_cache_hit_rate"), 1e-9);
+    assertEquals(15.73, f.extras.get("fsm_cache_avg_init_s"), 1e-9);
   }
 
   private static final String DECODE = "] Decode batch. #running-req: 1, #token: 4078, token usage: 0.00, "

@@ -150,6 +150,66 @@ class VllmLogFormatTest {
   }
 
   /**
+   * A bare print between a request's last line and its access line (vLLM 0.3's two "None" lines
+   * before the 500 of its request, real: field/91, vllm-project/vllm#2706) leaves them adjacent: it
+   * has no time, no header and names no request. A line that does say something happened between
+   * them (a header's line, a traceback frame, uvicorn's own logger) still parts them, and a bare
+   * print never ties an error to a request other than the one right before it.
+   */
+  @Test
+  void aBarePrintDoesNotPartARequestFromItsAccessLine() throws Exception {
+    String fin = "INFO 02-02 09:05:42 async_llm_engine.py:110] Finished request cmpl-a.\n";
+    String err = "INFO:     127.0.0.1:46374 - \"POST /v1/completions HTTP/1.1\" 500 Internal Server Error\n";
+    java.util.function.Function<String, List<String>> read = text -> {
+      try {
+        Parse p = Parse.text(LOG, text, Parse.ctx(2024, null, false, null));
+        return p.full.requests.stream().map(r -> r.requestId + " " + r.status + " " + r.httpStatus).sorted().toList();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+    assertEquals(List.of("cmpl-a error 500"), read.apply(fin + "None\nNone\n" + err));
+    // the next request's last line, after the print: the 500 is that request's, never cmpl-a's
+    assertEquals(List.of("cmpl-a ok null", "cmpl-b error 500"), read.apply(fin + "None\n"
+        + "INFO 02-02 09:05:43 async_llm_engine.py:110] Finished request cmpl-b.\nNone\n" + err));
+    // a stats line, a traceback's frame or uvicorn's error between: not adjacent, print or not
+    for (String between : List.of("INFO 02-02 09:05:47 llm_engine.py:706] Avg prompt throughput: 1.0 tokens/s,"
+            + " Avg generation throughput: 2.0 tokens/s, Running: 0 reqs, Swapped: 0 reqs, Pending: 0 reqs,"
+            + " GPU KV cache usage: 0.1%, CPU KV cache usage: 0.0%\nNone\n",
+        "None\n  File \"/usr/lib/python3.10/site-packages/vllm/x.py\", line 1, in f\n",
+        "ERROR:    Exception in ASGI application\nNone\n")) {
+      assertEquals(List.of("cmpl-a ok null", "http-500-line-" + (between.split("\n").length + 2) + " error 500"),
+          read.apply(fin + between + err), between);
+    }
+    // streaming order: the 200 before the request's Added line, a print between
+    assertEquals(List.of("cmpl-s ok 200"), read.apply(
+        "INFO:     127.0.0.1:46374 - \"POST /v1/completions HTTP/1.1\" 200 OK\nNone\n"
+        + "INFO 02-02 09:05:41 async_llm_engine.py:431] Added request cmpl-s.\n"
+        + "INFO 02-02 09:05:42 async_llm_engine.py:110] Finished request cmpl-s.\n"));
+  }
+
+  /**
+   * A stats line whose figure is printed "n/a" or "nan" (no value: a rate over nothing) is whole:
+   * a row with that column empty and the others read, not a "truncated" reject. A line cut inside
+   * such a value, or before it, is still truncated; a value that is neither a number nor one of
+   * those rejects the line naming its field and value. (Hand-made: constructed/vllm-stats-na.)
+   */
+  @Test
+  void aStatsFigurePrintedNaIsNoValueNotACut() throws Exception {
+    Parse p = Parse.real(LOG, "../../constructed/vllm-stats-na/stats-na.log", Parse.ctx(2025, null, false, null));
+    assertEquals(List.of("1 null 0.001 0.0", "2 0 0.001 null", "3 0 null 0.0", "6 0 0.001 null"),
+        p.full.stats.stream().map(s -> s.lineNo + " " + s.waiting + " " + s.kvUsage + " " + s.prefixHitRate).toList());
+    assertNull(p.full.stats.get(1).promptTokensPerS, "nan tokens/s");
+    assertEquals(20.3, p.full.stats.get(1).genTokensPerS, 0.0);
+    assertEquals(List.of(
+            "4 truncated: a stats line that ends before its last field",
+            "5 truncated: a stats line that ends before its last field",
+            "7 stats line: field Waiting: not a number: \"? reqs\"",
+            "8 truncated last line: a stats line that ends before its last field"),
+        p.sink.rejects.stream().map(r -> r.lineNo() + " " + r.reason()).toList());
+  }
+
+  /**
    * An access line cut before its status (a terminal's width, a paste) is a truncated reject: the
    * status it lost may have been a failure's. Whole lines around it are read.
    */
