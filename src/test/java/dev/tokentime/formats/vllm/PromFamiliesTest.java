@@ -157,6 +157,55 @@ class PromFamiliesTest {
     assertEquals(List.of(), tr.sink.rejects);
   }
 
+  /**
+   * Triton's failures per reason (core#377, the labels in the order Triton writes them): the
+   * reasons stay in extras, their sum is the total older Tritons wrote under the bare name, per
+   * model; a total Triton writes itself is kept as written.
+   */
+  @Test
+  void tritonFailuresPerReasonGiveTheTotal() throws Exception {
+    java.time.Instant at = java.time.Instant.parse("2025-07-01T00:00:00Z");
+    String text = "# TYPE nv_inference_request_failure counter\n"
+        + "nv_inference_request_failure{model=\"llama\",reason=\"OTHER\",version=\"1\"} 1\n"
+        + "nv_inference_request_failure{model=\"llama\",reason=\"BACKEND\",version=\"1\"} 4\n"
+        + "nv_inference_request_failure{model=\"llama\",reason=\"CANCELED\",version=\"1\"} 2\n"
+        + "nv_inference_request_failure{model=\"llama\",reason=\"REJECTED\",version=\"1\"} 0\n"
+        + "nv_inference_request_failure{model=\"ensemble\",reason=\"OTHER\",version=\"1\"} 3\n"
+        + "nv_inference_request_success{model=\"llama\",version=\"1\"} 93\n";
+    Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), text, Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), p.sink.rejects);
+    EngineStatsRecord llama = p.full.stats.stream().filter(e -> "llama / v1".equals(e.instance)).findFirst().orElseThrow();
+    assertEquals(7.0, llama.extras.get("inference_request_failure"));
+    assertEquals(4.0, llama.extras.get("inference_request_failure{reason=BACKEND}"));
+    assertEquals(93.0, llama.extras.get("inference_request_success"));
+    EngineStatsRecord ens = p.full.stats.stream().filter(e -> "ensemble / v1".equals(e.instance)).findFirst().orElseThrow();
+    assertEquals(3.0, ens.extras.get("inference_request_failure"));
+
+    Parse old = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON),
+        "nv_inference_request_failure{model=\"llama\",version=\"1\"} 5\n", Parse.ctx(null, null, false, at));
+    assertEquals(5.0, old.full.stats.get(0).extras.get("inference_request_failure"));
+  }
+
+  /**
+   * The TensorRT-LLM backend's own share of KV blocks in use ({@code kv_cache_block_type="fraction"},
+   * its README's scrape PR-1) is kv_usage where written, before used / max (as trtllm-iter-stats
+   * prefers the iteration stats' fraction); used / max where it is not.
+   */
+  @Test
+  void tritonKvFractionIsPreferredToUsedOverMax() throws Exception {
+    java.time.Instant at = java.time.Instant.parse("2025-07-01T00:00:00Z");
+    Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-1"), Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), p.sink.rejects);
+    EngineStatsRecord r = p.full.stats.stream().filter(e -> "tensorrt_llm / v1".equals(e.instance)).findFirst().orElseThrow();
+    assertEquals(0.4875, r.kvUsage);
+    assertEquals(1.0, r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=used}"));
+    Parse noFraction = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-1").replaceAll(
+        "(?m)^.*kv_cache_block_type=\"fraction\".*\n", ""), Parse.ctx(null, null, false, at));
+    EngineStatsRecord n = noFraction.full.stats.stream().filter(e -> "tensorrt_llm / v1".equals(e.instance)).findFirst()
+        .orElseThrow();
+    assertEquals(1.0 / 6239, n.kvUsage, 1e-15);
+  }
+
   /** KV blocks in use above the most (counts of two moments): no share is derived, nothing refused. */
   @Test
   void tritonBlocksUsedAboveTheMostGiveNoKvUsage() throws Exception {
