@@ -487,7 +487,7 @@ public final class VllmPrometheusFormat implements InputFormat {
     }
   }
 
-  /** One sample line: {@code name{label="v",…} value [timestamp_ms]}. */
+  /** One sample line: {@code name{label="v",…} value [timestamp]} (ms, or OpenMetrics' seconds). */
   record TextSample(String name, Map<String, String> labels, double value, Long tsMs) {
     static TextSample parse(String line) {
       int i = 0;
@@ -552,13 +552,32 @@ public final class VllmPrometheusFormat implements InputFormat {
       }
       Long ts = null;
       if (rest.length > 1) {
-        try {
-          ts = Long.parseLong(rest[1]);
-        } catch (NumberFormatException e) {
-          throw new NumberFormatException("sample " + name + ": timestamp \"" + rest[1] + "\" is not integer ms");
-        }
+        ts = timestampMs(name, rest[1]);
       }
       return new TextSample(name, labels, value, ts);
+    }
+
+    /**
+     * A sample's timestamp in ms. The Prometheus text format writes integer ms; OpenMetrics (the
+     * form that ends in {@code # EOF}) writes seconds, with a fraction or without. An integer
+     * below 10^11 is read as seconds: as ms it would be a time before March 1973.
+     */
+    static long timestampMs(String name, String text) {
+      try {
+        long v = Long.parseLong(text);
+        return Math.abs(v) < 100_000_000_000L ? Math.multiplyExact(v, 1000L) : v;
+      } catch (NumberFormatException e) {
+        double sec;
+        try {
+          sec = Double.parseDouble(text);
+        } catch (NumberFormatException e2) {
+          throw new NumberFormatException("sample " + name + ": timestamp \"" + text + "\" is not a number");
+        }
+        if (!(Math.abs(sec) < 9.2e15)) {
+          throw new NumberFormatException("sample " + name + ": timestamp \"" + text + "\" out of range (seconds)");
+        }
+        return Math.round(sec * 1000); // OpenMetrics' seconds with a fraction
+      }
     }
   }
 }

@@ -365,6 +365,16 @@ class PromFamiliesTest {
     assertEquals(List.of(4, 6), p.full.stats.stream().map(e -> e.running).toList());
     assertEquals(List.of(0L, 2L), p.full.stats.stream().map(e -> e.preemptions).toList());
 
+    // OpenMetrics' timestamps are seconds (with a fraction or without), the text format's ms
+    Parse timed = Parse.text(PromFamiliesTest.VLLM, "vllm:num_requests_running{model_name=\"m\"} 4.0 1760760760\n"
+        + "# EOF\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 6.0 1760760765.25\n"
+        + "# EOF\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 7.0 1760760770000\n", Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), timed.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:45.250Z"),
+        Parse.ns("2025-10-18T04:12:50Z")), timed.full.stats.stream().map(e -> e.tsNs).toList());
+
     java.time.Instant at = java.time.Instant.parse("2025-10-18T05:00:00Z");
     Parse undated = Parse.text(PromFamiliesTest.VLLM, "vllm:num_requests_running{model_name=\"m\"} 4.0\n"
         + "# EOF\n"
