@@ -40,8 +40,12 @@ final class ScrapeTime {
       "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\\d{1,2}"
           + " \\d{2}:\\d{2}:\\d{2})(?: ([AP]M))? ([A-Z][A-Za-z]{1,5}|[+-]\\d{2}(?:\\d{2})?) (\\d{4})");
 
-  /** A prompt: {@code $ cmd}, or {@code user@host:dir$ cmd} / {@code root@host:/# cmd}. */
-  private static final Pattern PROMPT = Pattern.compile("\\$(?:\\s.*)?|[\\w.-]+@[\\w.-]+(?::\\S*)?[$#](?:\\s.*)?");
+  /**
+   * A prompt: {@code $ cmd}, {@code user@host:dir$ cmd} / {@code root@host:/# cmd}, or the
+   * bracketed one of RHEL's bash, {@code [root@host dir]# cmd}.
+   */
+  private static final Pattern PROMPT = Pattern.compile(
+      "\\$(?:\\s.*)?|\\[?[\\w.-]+@[\\w.-]+(?::\\S*|\\s[^\\]]*\\])?[$#](?:\\s.*)?");
 
   /** Whether a line is a shell prompt, with or without a command (never a sample: no name starts so). */
   static boolean isShellPrompt(String line) {

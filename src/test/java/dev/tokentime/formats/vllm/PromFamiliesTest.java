@@ -182,6 +182,16 @@ class PromFamiliesTest {
     EngineStatsRecord ens = p.full.stats.stream().filter(e -> "ensemble / v1".equals(e.instance)).findFirst().orElseThrow();
     assertEquals(3.0, ens.extras.get("inference_request_failure"));
 
+    // a real scrape of two models (PR-7), after a RHEL prompt line: every count 0, the total too
+    Parse real = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-7"), Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), real.sink.rejects);
+    for (String model : List.of("densenet_onnx / v1", "cc_fraud_detect_model / v1")) {
+      EngineStatsRecord r = real.full.stats.stream().filter(e -> model.equals(e.instance)).findFirst().orElseThrow();
+      assertEquals(0.0, r.extras.get("inference_request_failure"), model);
+      assertEquals(0.0, r.extras.get("inference_request_failure{reason=REJECTED}"), model);
+      assertEquals(0, r.waiting, model);
+    }
+
     Parse old = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON),
         "nv_inference_request_failure{model=\"llama\",version=\"1\"} 5\n", Parse.ctx(null, null, false, at));
     assertEquals(5.0, old.full.stats.get(0).extras.get("inference_request_failure"));
@@ -430,6 +440,7 @@ class PromFamiliesTest {
     assertTrue(ScrapeTime.isShellPrompt("$ date -Is && curl http://localhost:7101/metrics"));
     assertTrue(ScrapeTime.isShellPrompt("root@triton-0:/opt/tritonserver# curl localhost:8002/metrics"));
     assertTrue(ScrapeTime.isShellPrompt("$"));
+    assertTrue(ScrapeTime.isShellPrompt("[root@t313lp68 operator-examples]# curl localhost:8002/metrics"));
     assertTrue(!ScrapeTime.isShellPrompt("nv_inference_count{model=\"m\",version=\"1\"} 3"));
   }
 
