@@ -356,7 +356,10 @@ public final class VllmPrometheusFormat implements InputFormat {
       current.samples.add(h);
     }
 
-    /** Why a scrape between two others, with no date line after it, is refused in a file of date-after lines. */
+    /**
+     * Why a scrape is refused in a file whose date lines follow their scrapes: another scrape began
+     * before a date line came for it.
+     */
     private String noDateAfter(Scrape sc, Scrape next) {
       return (sc == first ? "the file's first scrape" : "the scrape " + sc.why()) + " has no date line after it, as"
           + " this file's other scrapes have (curl; date): the next scrape begins " + next.why();
@@ -411,7 +414,7 @@ public final class VllmPrometheusFormat implements InputFormat {
         }
         endedAt = 0;
         for (Held h : current.samples) {
-          taking(h, dated, ns);
+          place(h, dated, ns);
         }
         first = null;
         current = new Scrape(0, null, 0);
@@ -423,7 +426,7 @@ public final class VllmPrometheusFormat implements InputFormat {
       if (side == Side.UNKNOWN) {
         // no date line: the first scrape takes the time of --at or the file, as one scrape does
         for (Held h : first.samples) {
-          taking(h, untimed, fallback);
+          place(h, untimed, fallback);
         }
         if (current != first) {
           refuse(current, noTime(current));
@@ -436,7 +439,7 @@ public final class VllmPrometheusFormat implements InputFormat {
       }
     }
 
-    private void taking(Held h, PromSeries target, long ns) {
+    private void place(Held h, PromSeries target, long ns) {
       try {
         untimedSample(target, h.sample(), ns, h.lineNo());
       } catch (NumberFormatException e) {
