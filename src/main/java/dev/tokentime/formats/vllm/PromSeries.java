@@ -86,6 +86,11 @@ final class PromSeries {
       tritonPending.put(r, Map.entry(extraName(name, labels), value));
     } else if (col == null) {
       r.extras.put(extraName(name, labels), value);
+      if (name.equals(TRITON_FAILURE) && labels.containsKey("reason")) {
+        Map<String, String> rest = new java.util.LinkedHashMap<>(labels);
+        rest.remove("reason");
+        failureTotals.computeIfAbsent(r, k -> new HashMap<>()).merge(extraName(name, rest), value, Double::sum);
+      }
     } else {
       switch (col) {
         case "running" -> r.running = (int) Math.round(value);
@@ -104,6 +109,12 @@ final class PromSeries {
 
   /** Triton's count of requests in its own queue, before a backend takes them. */
   private static final String TRITON_PENDING = "nv_inference_pending_request_count";
+
+  /** Triton's failed requests, counted per {@code reason} label by Triton 24.x. */
+  private static final String TRITON_FAILURE = "nv_inference_request_failure";
+
+  /** Per row, the sum of Triton's per-reason failure counts by the total's extras name, placed by finish(). */
+  private final Map<EngineStatsRecord, Map<String, Double>> failureTotals = new java.util.IdentityHashMap<>();
 
   /** Per row, Triton's pending count (its extras name and value), placed by finish(). */
   private final Map<EngineStatsRecord, Map.Entry<String, Double>> tritonPending = new java.util.IdentityHashMap<>();
@@ -306,16 +317,27 @@ final class PromSeries {
         // from Triton's queue at once, so Triton's count stays near 0 while the engine's grows
         r.extras.put(pending.getKey(), pending.getValue());
       }
+      Double fraction = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=fraction}");
       Double used = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=used}");
       Double max = r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=max}");
-      if (r.kvUsage == null && used != null && max != null && max > 0 && used <= max) {
+      if (r.kvUsage == null && fraction != null && fraction <= 1) {
+        // the backend's own share (the iteration stats' "Fraction used KV cache blocks", which
+        // trtllm-iter-stats prefers too), taken at one moment rather than from two counts
+        r.kvUsage = fraction;
+      } else if (r.kvUsage == null && used != null && max != null && max > 0 && used <= max) {
         // Triton's TensorRT-LLM backend: KV blocks in use of the most it may use; more in use than
         // the most (scrapes of two moments) is no share: the two counts stay in extras, as read
         r.kvUsage = used / max;
+      }
+      for (var f : failureTotals.getOrDefault(r, Map.of()).entrySet()) {
+        // Triton counts failures per reason only since core#377 (2024): their sum is the total older Tritons
+        // wrote, so a failure rate reads the same name either way
+        r.extras.putIfAbsent(f.getKey(), f.getValue());
       }
       sink.engineStats(r);
     }
     rows.clear();
     tritonPending.clear();
+    failureTotals.clear();
   }
 }

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 
 /**
  * The lines a shell transcript of /metrics scrapes holds besides the samples: the time a user
- * printed before each scrape ({@code date -Is && curl …/metrics}) and the shell's prompt lines.
+ * printed beside each scrape ({@code date -Is && curl …/metrics}, or {@code curl …; date}) and the
+ * shell's prompt lines.
  */
 final class ScrapeTime {
   private ScrapeTime() {}
@@ -20,6 +21,12 @@ final class ScrapeTime {
   /** RFC 3339 / ISO 8601 with an offset: {@code date -Is}, {@code -Ins} (comma), {@code --rfc-3339}. */
   private static final Pattern ISO = Pattern.compile(
       "\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d{1,9})?(?:Z|z|[+-]\\d{2}(?::?\\d{2})?)");
+
+  /**
+   * {@code date +%s} (or {@code +%s.%N}): seconds since the epoch, ten digits (2001 to 2286); no
+   * sample line is a bare number.
+   */
+  private static final Pattern EPOCH = Pattern.compile("(\\d{10})(?:\\.(\\d{1,9}))?");
 
   /** {@code date -R}: {@code Sat, 18 Oct 2025 04:12:40 +0000}. */
   private static final Pattern RFC2822 = Pattern.compile(
@@ -33,8 +40,12 @@ final class ScrapeTime {
       "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\\d{1,2}"
           + " \\d{2}:\\d{2}:\\d{2})(?: ([AP]M))? ([A-Z][A-Za-z]{1,5}|[+-]\\d{2}(?:\\d{2})?) (\\d{4})");
 
-  /** A prompt: {@code $ cmd}, or {@code user@host:dir$ cmd} / {@code root@host:/# cmd}. */
-  private static final Pattern PROMPT = Pattern.compile("\\$(?:\\s.*)?|[\\w.-]+@[\\w.-]+(?::\\S*)?[$#](?:\\s.*)?");
+  /**
+   * A prompt: {@code $ cmd}, {@code user@host:dir$ cmd} / {@code root@host:/# cmd}, or the
+   * bracketed one of RHEL's bash, {@code [root@host dir]# cmd}.
+   */
+  private static final Pattern PROMPT = Pattern.compile(
+      "\\$(?:\\s.*)?|\\[?[\\w.-]+@[\\w.-]+(?::\\S*|\\s[^\\]]*\\])?[$#](?:\\s.*)?");
 
   /** Whether a line is a shell prompt, with or without a command (never a sample: no name starts so). */
   static boolean isShellPrompt(String line) {
@@ -52,6 +63,13 @@ final class ScrapeTime {
   static long[] parse(String line) {
     char c = line.charAt(0);
     if (c >= '0' && c <= '9') {
+      Matcher epoch = EPOCH.matcher(line);
+      if (epoch.matches()) {
+        String frac = epoch.group(2);
+        return frac == null ? new long[] {Long.parseLong(epoch.group(1)), 0, 1_000_000_000L}
+            : new long[] {Long.parseLong(epoch.group(1)), Long.parseLong((frac + "00000000").substring(0, 9)),
+                (long) Math.pow(10, 9 - frac.length())};
+      }
       if (!ISO.matcher(line).matches()) {
         return null;
       }

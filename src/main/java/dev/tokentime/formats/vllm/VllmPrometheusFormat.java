@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,10 +27,10 @@ import java.util.Set;
  * vllm-prometheus (and, with another {@link PromFamily}, sglang-prometheus, trtllm-prometheus and
  * triton-prometheus): an engine's Prometheus metrics, either as the JSON Prometheus's HTTP API returns
  * for {@code query_range} (matrix) or an instant query (vector), or as {@code /metrics} text
- * scrapes. Text samples take their time from the exposition's timestamps (ms), else from the
- * last date line before them (a shell loop's {@code date -Is} before each scrape: {@link
- * ScrapeTime}), else from {@code --at}, else from the file's modification time. See {@link
- * PromSeries} for the mapping.
+ * scrapes. Text samples take their time from the exposition's timestamps (ms), else from the date
+ * line a shell loop printed beside their scrape (before or after it, as the file tells: {@link
+ * ScrapeTime}, {@link TextReader}), else from {@code --at}, else from the file's modification
+ * time. See {@link PromSeries} for the mapping.
  */
 public final class VllmPrometheusFormat implements InputFormat {
   private final PromFamily family;
@@ -194,7 +195,13 @@ public final class VllmPrometheusFormat implements InputFormat {
     };
   }
 
-  /** The text exposition format, a sample a line. */
+  /**
+   * The text exposition format, a sample a line. Samples without a timestamp of their own take
+   * the time of the date lines a shell loop printed beside its scrapes, on the side the file
+   * tells: a date line before any such sample means each date comes before its scrape ({@code
+   * date; curl}); such samples before the first date line mean each date comes after its scrape
+   * ({@code curl; date}), and those samples wait for it. OpenMetrics' {@code # EOF} ends a scrape.
+   */
   static final class TextReader {
     private final ParseContext ctx;
     private final RecordSink sink;
@@ -204,12 +211,56 @@ public final class VllmPrometheusFormat implements InputFormat {
     /** The series of the current scrape without timestamps of their own: a repeat is a second scrape. */
     private final Set<String> seenWithoutTs = new HashSet<>();
     private final PromFamily family;
-    /** The samples after a date line, on that line's clock; null before the first. */
+    /** The samples dated by date lines, on those lines' clock; null before the first. */
     private PromSeries dated;
     /** The time of the last date line (ns), or NONE. */
     private long scrapeNs = NONE;
     /** The times of the date lines so far: a scrape per time. */
     private final Set<Long> scrapeTimes = new HashSet<>();
+    /** The samples without a time of their own when the file has none: --at or the file's time. */
+    private PromSeries untimed;
+    private long fallback = NONE;
+
+    /** Which side of its scrape a date line is on, as the file tells. */
+    private enum Side { UNKNOWN, BEFORE, AFTER }
+
+    private Side side = Side.UNKNOWN;
+
+    /** An untimed sample waiting for its time (before the first date line, or before its date line). */
+    private record Held(long lineNo, TextSample sample, String text) {}
+
+    /**
+     * A scrape's untimed samples waiting for their time. A scrape ends at {@code # EOF} or where a
+     * series repeats: the {@code # EOF}'s line, or the repeated series and its line, say which began
+     * this one (neither for the file's first).
+     */
+    private static final class Scrape {
+      final List<Held> samples = new ArrayList<>();
+      final Set<String> keys = new HashSet<>();
+      final long eofLine;
+      final String repeated;
+      final long repeatLine;
+
+      Scrape(long eofLine, String repeated, long repeatLine) {
+        this.eofLine = eofLine;
+        this.repeated = repeated;
+        this.repeatLine = repeatLine;
+      }
+
+      /** How this scrape began, as a phrase after "the scrape". */
+      String why() {
+        return eofLine > 0 ? "after the # EOF of line " + eofLine
+            : repeated != null ? "from line " + repeatLine + ", where series " + repeated + " repeats"
+            : "from line " + samples.get(0).lineNo();
+      }
+    }
+
+    /** The first scrape while the side is unknown; null once placed. */
+    private Scrape first = new Scrape(0, null, 0);
+    /** The scrape being read, waiting for its time ({@link #first} at first). */
+    private Scrape current = first;
+    /** The line of the {@code # EOF} that ended the scrape being read, or 0 while it goes on. */
+    private long endedAt;
 
     TextReader(ParseContext ctx, RecordSink sink) {
       this(ctx, sink, PromFamily.VLLM);
@@ -224,19 +275,22 @@ public final class VllmPrometheusFormat implements InputFormat {
     long read(InputStream in) throws IOException {
       clockWithTs = sink.clock(new ClockSpec("wall", family.format() + " " + ctx.sourceName(), 1_000_000, null, false));
       series = new PromSeries(sink, clockWithTs, family);
-      PromSeries untimed = null;
-      long fallback = fallbackTime();
+      fallback = fallbackTime();
       if (fallback != NONE) {
         String how = ctx.at() != null ? "--at" : "file modification time";
         clockWithoutTs = sink.clock(new ClockSpec("wall", family.format() + " " + ctx.sourceName() + " (" + how + ")",
             1_000_000_000L, null, false));
         untimed = new PromSeries(sink, clockWithoutTs, family);
       }
-      PromSeries untimedSeries = untimed;
       long n = new LineReader(in).forEach(new LineReader.Handler() {
         @Override
         public void line(long lineNo, byte[] buf, int off, int len) {
           String line = new String(buf, off, len, StandardCharsets.UTF_8).strip();
+          if (line.equals("# EOF")) {
+            endedAt = current.samples.isEmpty() && side != Side.BEFORE ? endedAt : lineNo;
+            sink.otherLine(); // OpenMetrics' end of one exposition: the next sample starts a scrape
+            return;
+          }
           if (line.isEmpty() || line.startsWith("#") || ScrapeTime.isShellPrompt(line)) {
             sink.otherLine(); // a shell transcript's prompt and command around a scrape
             return;
@@ -249,31 +303,18 @@ public final class VllmPrometheusFormat implements InputFormat {
               return;
             }
             TextSample s = TextSample.parse(line);
-            boolean timed = s.tsMs != null;
-            boolean byDate = !timed && dated != null;
-            long ns = timed ? dev.tokentime.ingest.Checked.msToNs("sample timestamp", s.tsMs)
-                : byDate ? scrapeNs : fallback;
-            PromSeries target = timed ? series : byDate ? dated : untimedSeries;
-            if (!timed) {
-              String key = s.name + s.labels;
-              if (family.owns(s.name) && !seenWithoutTs.add(key)) {
-                throw new NumberFormatException(byDate
-                    ? "series " + key + " repeats after the date line of " + java.time.Instant.ofEpochSecond(0, ns)
-                        + ": two scrapes under one time (print the time before each scrape)"
-                    : "series " + key + " repeats in a file without sample timestamps: several scrapes"
-                        + " cannot be placed in time (give each its own file and --at, or print the time"
-                        + " before each scrape)");
+            if (s.tsMs != null) {
+              take(series, s, dev.tokentime.ingest.Checked.msToNs("sample timestamp", s.tsMs), lineNo);
+            } else if (!family.owns(s.name)) {
+              sink.otherLine(); // another exporter's series: no time needed
+            } else if (side == Side.BEFORE) {
+              if (endedAt > 0) {
+                throw new NumberFormatException("a scrape after the # EOF of line " + endedAt
+                    + " without a date line of its own (the date lines here come before their scrapes)");
               }
-            }
-            if (target == null) {
-              sink.otherLine();
-              return;
-            }
-            PromSeries.Use u = target.sample(s.name, s.labels, ns, s.value, lineNo);
-            if (u == PromSeries.Use.STATS || u == PromSeries.Use.HISTOGRAM) {
-              sink.record();
+              untimedSample(dated, s, scrapeNs, lineNo);
             } else {
-              sink.otherLine();
+              hold(new Held(lineNo, s, line));
             }
           } catch (NumberFormatException e) {
             sink.reject(lineNo, e.getMessage(), buf, off, len);
@@ -285,9 +326,10 @@ public final class VllmPrometheusFormat implements InputFormat {
           sink.reject(lineNo, "line of " + length + " bytes is longer than the limit; skipped", head, 0, headLen);
         }
       });
+      atEnd();
       series.finish();
-      if (untimedSeries != null) {
-        untimedSeries.finish();
+      if (untimed != null) {
+        untimed.finish();
       }
       if (dated != null) {
         dated.finish();
@@ -296,8 +338,44 @@ public final class VllmPrometheusFormat implements InputFormat {
     }
 
     /**
-     * A line holding only a time ({@code date -Is} before each {@code curl …/metrics}): the
-     * samples after it, without timestamps of their own, are a scrape at that time.
+     * An untimed sample whose date line is not read yet. A scrape ended by {@code # EOF}, or one
+     * a series repeats in, gives way to the next: at most the first and the latest are held.
+     */
+    private void hold(Held h) {
+      String key = h.sample().name + h.sample().labels;
+      if (!current.samples.isEmpty() && (endedAt > 0 || current.keys.contains(key))) {
+        Scrape next = endedAt > 0 ? new Scrape(endedAt, null, 0) : new Scrape(0, key, h.lineNo());
+        if (current != first) {
+          // neither the first scrape (the time of --at or the file) nor one a date line follows
+          refuse(current, side == Side.AFTER ? noDateAfter(current, next) : noTime(current));
+        }
+        current = next;
+      }
+      endedAt = 0;
+      current.keys.add(key);
+      current.samples.add(h);
+    }
+
+    /**
+     * Why a scrape is refused in a file whose date lines follow their scrapes: another scrape began
+     * before a date line came for it.
+     */
+    private String noDateAfter(Scrape sc, Scrape next) {
+      return (sc == first ? "the file's first scrape" : "the scrape " + sc.why()) + " has no date line after it, as"
+          + " this file's other scrapes have (curl; date): the next scrape begins " + next.why();
+    }
+
+    /** Why a scrape after the first is refused in a file without sample timestamps or date lines. */
+    private static String noTime(Scrape sc) {
+      return (sc.repeated == null ? "a scrape after the # EOF of line " + sc.eofLine
+          : "series " + sc.repeated + " repeats") + " in a file without sample timestamps or date lines: several"
+          + " scrapes cannot be placed in time (give each its own file and --at, or print the time beside each scrape)";
+    }
+
+    /**
+     * A line holding only a time. Before any untimed sample: each date line times the samples after
+     * it ({@code date -Is && curl …/metrics}). After such samples: each times the scrape before it
+     * ({@code curl …/metrics; date}).
      */
     private void dateLine(long[] date) {
       long ns;
@@ -307,12 +385,21 @@ public final class VllmPrometheusFormat implements InputFormat {
         throw new dev.tokentime.ingest.Checked.OutOfRange("date line out of range: " + date[0] + " s");
       }
       dev.tokentime.ingest.Checked.timestamp("date line", ns);
-      if (ns == scrapeNs) {
+      if (side == Side.UNKNOWN) {
+        side = first.samples.isEmpty() ? Side.BEFORE : Side.AFTER;
+      }
+      if (side == Side.BEFORE) {
+        endedAt = 0;
+      }
+      if (side == Side.AFTER && current.samples.isEmpty()) {
+        return; // no scrape since the last date line (the curl printed nothing)
+      }
+      if (ns == scrapeNs && side == Side.BEFORE) {
         return; // the same time again: its samples are checked against this scrape's
       }
       if (!scrapeTimes.add(ns)) {
         throw new NumberFormatException("date line " + java.time.Instant.ofEpochSecond(0, ns)
-            + " repeats the time of an earlier scrape, not the one before it");
+            + " repeats the time of an earlier scrape" + (side == Side.BEFORE ? ", not the one before it" : ""));
       }
       seenWithoutTs.clear();
       if (dated == null) {
@@ -321,6 +408,80 @@ public final class VllmPrometheusFormat implements InputFormat {
         dated = new PromSeries(sink, clock, family);
       }
       scrapeNs = ns;
+      if (side == Side.AFTER) {
+        if (first != null && current != first) {
+          refuse(first, noDateAfter(first, current));
+        }
+        endedAt = 0;
+        for (Held h : current.samples) {
+          place(h, dated, ns);
+        }
+        first = null;
+        current = new Scrape(0, null, 0);
+      }
+    }
+
+    /** At the end of the file: the held samples' time is --at or the file's, or none. */
+    private void atEnd() {
+      if (side == Side.UNKNOWN) {
+        // no date line: the first scrape takes the time of --at or the file, as one scrape does
+        for (Held h : first.samples) {
+          place(h, untimed, fallback);
+        }
+        if (current != first) {
+          refuse(current, noTime(current));
+        }
+      } else if (side == Side.AFTER && !current.samples.isEmpty()) {
+        refuse(current, "a scrape after the last date line: this file's date lines follow their scrapes (its first"
+            + " scrape comes before any date line: curl; date), and this one has none after it (were the dates"
+            + " printed before their scrapes instead, each scrape here would take the date before it, and the"
+            + " first none)");
+      }
+    }
+
+    private void place(Held h, PromSeries target, long ns) {
+      try {
+        untimedSample(target, h.sample(), ns, h.lineNo());
+      } catch (NumberFormatException e) {
+        byte[] b = h.text().getBytes(StandardCharsets.UTF_8);
+        sink.reject(h.lineNo(), e.getMessage(), b, 0, b.length);
+      }
+    }
+
+    private void refuse(Scrape scrape, String reason) {
+      for (Held h : scrape.samples) {
+        byte[] b = h.text().getBytes(StandardCharsets.UTF_8);
+        sink.reject(h.lineNo(), reason, b, 0, b.length);
+      }
+      scrape.samples.clear();
+    }
+
+    /** A sample of this engine without a timestamp of its own, at the time of its scrape. */
+    private void untimedSample(PromSeries target, TextSample s, long ns, long lineNo) {
+      String key = s.name + s.labels;
+      if (!seenWithoutTs.add(key)) {
+        throw new NumberFormatException(target == dated
+            ? "series " + key + " repeats " + (side == Side.AFTER ? "before" : "after") + " the date line of "
+                + java.time.Instant.ofEpochSecond(0, ns) + ": two scrapes under one time (print the time beside each"
+                + " scrape)"
+            : "series " + key + " repeats in a file without sample timestamps: several scrapes"
+                + " cannot be placed in time (give each its own file and --at, or print the time"
+                + " before each scrape)");
+      }
+      if (target == null) {
+        sink.otherLine();
+        return;
+      }
+      take(target, s, ns, lineNo);
+    }
+
+    private void take(PromSeries target, TextSample s, long ns, long lineNo) {
+      PromSeries.Use u = target.sample(s.name, s.labels, ns, s.value, lineNo);
+      if (u == PromSeries.Use.STATS || u == PromSeries.Use.HISTOGRAM) {
+        sink.record();
+      } else {
+        sink.otherLine();
+      }
     }
 
     private long fallbackTime() {
@@ -329,7 +490,7 @@ public final class VllmPrometheusFormat implements InputFormat {
     }
   }
 
-  /** One sample line: {@code name{label="v",…} value [timestamp_ms]}. */
+  /** One sample line: {@code name{label="v",…} value [timestamp]} (ms, or OpenMetrics' seconds). */
   record TextSample(String name, Map<String, String> labels, double value, Long tsMs) {
     static TextSample parse(String line) {
       int i = 0;
@@ -394,13 +555,32 @@ public final class VllmPrometheusFormat implements InputFormat {
       }
       Long ts = null;
       if (rest.length > 1) {
-        try {
-          ts = Long.parseLong(rest[1]);
-        } catch (NumberFormatException e) {
-          throw new NumberFormatException("sample " + name + ": timestamp \"" + rest[1] + "\" is not integer ms");
-        }
+        ts = timestampMs(name, rest[1]);
       }
       return new TextSample(name, labels, value, ts);
+    }
+
+    /**
+     * A sample's timestamp in ms. The Prometheus text format writes integer ms; OpenMetrics (the
+     * form that ends in {@code # EOF}) writes seconds, with a fraction or without. An integer
+     * below 10^11 is read as seconds: as ms it would be a time before March 1973.
+     */
+    static long timestampMs(String name, String text) {
+      try {
+        long v = Long.parseLong(text);
+        return Math.abs(v) < 100_000_000_000L ? Math.multiplyExact(v, 1000L) : v;
+      } catch (NumberFormatException e) {
+        double sec;
+        try {
+          sec = Double.parseDouble(text);
+        } catch (NumberFormatException e2) {
+          throw new NumberFormatException("sample " + name + ": timestamp \"" + text + "\" is not a number");
+        }
+        if (!(Math.abs(sec) < 9.2e15)) {
+          throw new NumberFormatException("sample " + name + ": timestamp \"" + text + "\" out of range (seconds)");
+        }
+        return Math.round(sec * 1000); // OpenMetrics' seconds with a fraction
+      }
     }
   }
 }

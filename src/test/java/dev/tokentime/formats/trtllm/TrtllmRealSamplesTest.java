@@ -62,6 +62,7 @@ class TrtllmRealSamplesTest {
     m.put("PR-4", new Yield("triton-prometheus", 0, 19, 1, 0, 0, 0)); // "nv_inference_q"
     // a shell transcript: the time printed before each scrape dates it (the second is cut at "# HEL")
     m.put("PR-6", new Yield("triton-prometheus", 2, 10, 0, 0, 0, 0));
+    m.put("PR-7", new Yield("triton-prometheus", 0, 62, 0, 0, 0, 0)); // failures per reason, a RHEL prompt; no time
     // not read by tokentime: aggregates, not per-request or per-iteration timing (PR-5: an
     // unmerged PR's pytrtllm: names)
     for (String s : new String[] {"TR-3", "TR-4", "PR-5",

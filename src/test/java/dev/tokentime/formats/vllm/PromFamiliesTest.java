@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * SGLang's query_range JSON of two data-parallel ranks, sniffing, rejects.
  */
 class PromFamiliesTest {
+  static final VllmPrometheusFormat VLLM = new VllmPrometheusFormat(PromFamily.VLLM);
   static final Path EXPECTED = Path.of("sample-logs/prometheus/expected/expected.json");
 
   @TempDir
@@ -157,6 +158,65 @@ class PromFamiliesTest {
     assertEquals(List.of(), tr.sink.rejects);
   }
 
+  /**
+   * Triton's failures per reason (core#377, the labels in the order Triton writes them): the
+   * reasons stay in extras, their sum is the total older Tritons wrote under the bare name, per
+   * model; a total Triton writes itself is kept as written.
+   */
+  @Test
+  void tritonFailuresPerReasonGiveTheTotal() throws Exception {
+    java.time.Instant at = java.time.Instant.parse("2025-07-01T00:00:00Z");
+    String text = "# TYPE nv_inference_request_failure counter\n"
+        + "nv_inference_request_failure{model=\"llama\",reason=\"OTHER\",version=\"1\"} 1\n"
+        + "nv_inference_request_failure{model=\"llama\",reason=\"BACKEND\",version=\"1\"} 4\n"
+        + "nv_inference_request_failure{model=\"llama\",reason=\"CANCELED\",version=\"1\"} 2\n"
+        + "nv_inference_request_failure{model=\"llama\",reason=\"REJECTED\",version=\"1\"} 0\n"
+        + "nv_inference_request_failure{model=\"ensemble\",reason=\"OTHER\",version=\"1\"} 3\n"
+        + "nv_inference_request_success{model=\"llama\",version=\"1\"} 93\n";
+    Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), text, Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), p.sink.rejects);
+    EngineStatsRecord llama = p.full.stats.stream().filter(e -> "llama / v1".equals(e.instance)).findFirst().orElseThrow();
+    assertEquals(7.0, llama.extras.get("inference_request_failure"));
+    assertEquals(4.0, llama.extras.get("inference_request_failure{reason=BACKEND}"));
+    assertEquals(93.0, llama.extras.get("inference_request_success"));
+    EngineStatsRecord ens = p.full.stats.stream().filter(e -> "ensemble / v1".equals(e.instance)).findFirst().orElseThrow();
+    assertEquals(3.0, ens.extras.get("inference_request_failure"));
+
+    // a real scrape of two models (PR-7), after a RHEL prompt line: every count 0, the total too
+    Parse real = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-7"), Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), real.sink.rejects);
+    for (String model : List.of("densenet_onnx / v1", "cc_fraud_detect_model / v1")) {
+      EngineStatsRecord r = real.full.stats.stream().filter(e -> model.equals(e.instance)).findFirst().orElseThrow();
+      assertEquals(0.0, r.extras.get("inference_request_failure"), model);
+      assertEquals(0.0, r.extras.get("inference_request_failure{reason=REJECTED}"), model);
+      assertEquals(0, r.waiting, model);
+    }
+
+    Parse old = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON),
+        "nv_inference_request_failure{model=\"llama\",version=\"1\"} 5\n", Parse.ctx(null, null, false, at));
+    assertEquals(5.0, old.full.stats.get(0).extras.get("inference_request_failure"));
+  }
+
+  /**
+   * The TensorRT-LLM backend's own share of KV blocks in use ({@code kv_cache_block_type="fraction"},
+   * its README's scrape PR-1) is kv_usage where written, before used / max (as trtllm-iter-stats
+   * prefers the iteration stats' fraction); used / max where it is not.
+   */
+  @Test
+  void tritonKvFractionIsPreferredToUsedOverMax() throws Exception {
+    java.time.Instant at = java.time.Instant.parse("2025-07-01T00:00:00Z");
+    Parse p = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-1"), Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), p.sink.rejects);
+    EngineStatsRecord r = p.full.stats.stream().filter(e -> "tensorrt_llm / v1".equals(e.instance)).findFirst().orElseThrow();
+    assertEquals(0.4875, r.kvUsage);
+    assertEquals(1.0, r.extras.get("trt_llm_kv_cache_block_metrics{kv_cache_block_type=used}"));
+    Parse noFraction = Parse.text(new VllmPrometheusFormat(PromFamily.TRITON), realSample("PR-1").replaceAll(
+        "(?m)^.*kv_cache_block_type=\"fraction\".*\n", ""), Parse.ctx(null, null, false, at));
+    EngineStatsRecord n = noFraction.full.stats.stream().filter(e -> "tensorrt_llm / v1".equals(e.instance)).findFirst()
+        .orElseThrow();
+    assertEquals(1.0 / 6239, n.kvUsage, 1e-15);
+  }
+
   /** KV blocks in use above the most (counts of two moments): no share is derived, nothing refused. */
   @Test
   void tritonBlocksUsedAboveTheMostGiveNoKvUsage() throws Exception {
@@ -256,13 +316,110 @@ class PromFamiliesTest {
         bad.sink.rejects.get(2).reason());
   }
 
+  /**
+   * A loop that prints the time after each scrape ({@code curl …; date -u}): the file's first
+   * scrape comes before any date line, so each date line times the scrape before it.
+   */
+  @Test
+  void datePrintedAfterEachScrapeTimesTheScrapeBeforeIt() throws Exception {
+    Parse p = Parse.text(PromFamiliesTest.VLLM, Files.readString(
+        Path.of("src/test/resources/constructed/prometheus-date-lines/date-after-each-scrape.txt")),
+        Parse.ctx(null, null, false, java.time.Instant.parse("2025-10-18T05:00:00Z")));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:45Z"), Parse.ns("2025-10-18T04:12:50Z")),
+        p.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(List.of(3, 5, 2), p.full.stats.stream().map(e -> e.running).toList());
+    assertEquals(List.of(0, 1, 0), p.full.stats.stream().map(e -> e.waiting).toList());
+    assertEquals(List.of(0.25, 0.4, 0.1), p.full.stats.stream().map(e -> e.kvUsage).toList());
+    assertEquals(9, p.sink.records);
+
+    // a last scrape with no date after it (the loop stopped before its date): refused, saying
+    // which order the file was read in and what the other order would mean
+    String text = Files.readString(Path.of("src/test/resources/constructed/prometheus-date-lines/date-after-each-scrape.txt"));
+    Parse cut = Parse.text(PromFamiliesTest.VLLM, text + "vllm:num_requests_running{engine=\"0\",model_name=\"m\"} 7.0\n",
+        Parse.ctx(null, null, false, null));
+    assertEquals(3, cut.full.stats.size());
+    assertEquals(List.of(14L), cut.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(cut.sink.rejects.get(0).reason().contains("after the last date line: this file's date lines follow their"
+        + " scrapes"), cut.sink.rejects.get(0).reason());
+
+    // two scrapes before one date line: the earlier has none of its own and is refused whole
+    Parse twice = Parse.text(PromFamiliesTest.VLLM, "vllm:num_requests_running{model_name=\"m\"} 1\n"
+        + "vllm:num_requests_waiting{model_name=\"m\"} 4\n"
+        + "1760760760\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 2\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 3\n"
+        + "1760760765\n", Parse.ctx(null, null, false, null));
+    assertEquals(List.of(4L), twice.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(twice.sink.rejects.get(0).reason().contains("has no date line after it"), twice.sink.rejects.get(0).reason());
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:45Z")),
+        twice.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(List.of(1, 3), twice.full.stats.stream().map(e -> e.running).toList());
+    assertEquals(4, twice.full.stats.get(0).waiting);
+  }
+
+  /**
+   * OpenMetrics' {@code # EOF} ends a scrape: two expositions each followed by {@code date +%s}
+   * are two rows; without date lines or timestamps the second cannot be placed and is refused
+   * whole (not merged into the first); with date lines before their scrapes, a scrape after
+   * {@code # EOF} without a date line of its own is refused.
+   */
+  @Test
+  void openMetricsEofEndsAScrape() throws Exception {
+    Parse p = Parse.text(PromFamiliesTest.VLLM, Files.readString(
+        Path.of("src/test/resources/constructed/prometheus-date-lines/openmetrics-eof-date-after.txt")),
+        Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:45Z")),
+        p.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(List.of(4, 6), p.full.stats.stream().map(e -> e.running).toList());
+    assertEquals(List.of(0L, 2L), p.full.stats.stream().map(e -> e.preemptions).toList());
+
+    // OpenMetrics' timestamps are seconds (with a fraction or without), the text format's ms
+    Parse timed = Parse.text(PromFamiliesTest.VLLM, "vllm:num_requests_running{model_name=\"m\"} 4.0 1760760760\n"
+        + "# EOF\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 6.0 1760760765.25\n"
+        + "# EOF\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 7.0 1760760770000\n", Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), timed.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:45.250Z"),
+        Parse.ns("2025-10-18T04:12:50Z")), timed.full.stats.stream().map(e -> e.tsNs).toList());
+
+    java.time.Instant at = java.time.Instant.parse("2025-10-18T05:00:00Z");
+    Parse undated = Parse.text(PromFamiliesTest.VLLM, "vllm:num_requests_running{model_name=\"m\"} 4.0\n"
+        + "# EOF\n"
+        + "vllm:kv_cache_usage_perc{model_name=\"m\"} 0.5\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 6.0\n"
+        + "# EOF\n", Parse.ctx(null, null, false, at));
+    assertEquals(1, undated.full.stats.size());
+    assertEquals(Parse.ns("2025-10-18T05:00:00Z"), undated.full.stats.get(0).tsNs);
+    assertEquals(4, undated.full.stats.get(0).running);
+    assertNull(undated.full.stats.get(0).kvUsage);
+    assertEquals(List.of(3L, 4L), undated.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(undated.sink.rejects.get(0).reason().contains("a scrape after the # EOF of line 2 in a file without sample"
+        + " timestamps or date lines"), undated.sink.rejects.get(0).reason());
+
+    Parse before = Parse.text(PromFamiliesTest.VLLM, "1760760760\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 4.0\n"
+        + "# EOF\n"
+        + "vllm:kv_cache_usage_perc{model_name=\"m\"} 0.5\n"
+        + "1760760765\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 6.0\n"
+        + "# EOF\n", Parse.ctx(null, null, false, null));
+    assertEquals(List.of(4L), before.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(before.sink.rejects.get(0).reason().contains("without a date line of its own"),
+        before.sink.rejects.get(0).reason());
+    assertEquals(List.of(4, 6), before.full.stats.stream().map(e -> e.running).toList());
+    assertNull(before.full.stats.get(0).kvUsage);
+  }
+
   /** The shapes of a printed time: date -Is / -Ins / --rfc-3339 / -R, and date's default in UTC. */
   @Test
   void dateLinesOfEachShape() {
     long want = Parse.ns("2025-10-18T04:12:40Z");
     for (String line : List.of("2025-10-18T04:12:40+00:00", "2025-10-18T06:12:40+02:00", "2025-10-18T04:12:40Z",
         "2025-10-18 04:12:40+00:00", "Sat, 18 Oct 2025 04:12:40 +0000", "Sat Oct 18 04:12:40 UTC 2025",
-        "Sat Oct 18 04:12:40 AM UTC 2025", "Sat Oct 18 04:12:40 GMT 2025")) {
+        "Sat Oct 18 04:12:40 AM UTC 2025", "Sat Oct 18 04:12:40 GMT 2025", "1760760760")) {
       long[] t = ScrapeTime.parse(line);
       assertEquals(want, t[0] * 1_000_000_000L + t[1], line);
       assertEquals(1_000_000_000L, t[2], line);
@@ -270,6 +427,10 @@ class PromFamiliesTest {
     long[] ns = ScrapeTime.parse("2025-10-18T04:12:40,123456789+00:00");
     assertEquals(want + 123456789, ns[0] * 1_000_000_000L + ns[1]);
     assertEquals(1, ns[2]);
+    long[] epoch = ScrapeTime.parse("1760760760.123");
+    assertEquals(want + 123_000_000, epoch[0] * 1_000_000_000L + epoch[1]);
+    assertEquals(1_000_000, epoch[2]);
+    assertNull(ScrapeTime.parse("17607607601")); // no time of date +%s
     // no offset, or a zone abbreviation that names none: not read in a guessed zone
     assertNull(ScrapeTime.parse("2025-10-18T04:12:40"));
     NumberFormatException e = org.junit.jupiter.api.Assertions.assertThrows(NumberFormatException.class,
@@ -279,6 +440,7 @@ class PromFamiliesTest {
     assertTrue(ScrapeTime.isShellPrompt("$ date -Is && curl http://localhost:7101/metrics"));
     assertTrue(ScrapeTime.isShellPrompt("root@triton-0:/opt/tritonserver# curl localhost:8002/metrics"));
     assertTrue(ScrapeTime.isShellPrompt("$"));
+    assertTrue(ScrapeTime.isShellPrompt("[root@t313lp68 operator-examples]# curl localhost:8002/metrics"));
     assertTrue(!ScrapeTime.isShellPrompt("nv_inference_count{model=\"m\",version=\"1\"} 3"));
   }
 
