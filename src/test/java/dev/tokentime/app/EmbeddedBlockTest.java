@@ -18,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 class EmbeddedBlockTest {
   static final Path MIXED = Path.of("src/test/resources/constructed/mixed-logs/vllm-server-log-then-bench-block.log");
   static final Path CI = Path.of("src/test/resources/real-logs/field/sgl-ci-server-lines-then-bench-block-tail-sgl30047.log");
+  static final Path GENAI_PERF = Path.of("src/test/resources/constructed/mixed-logs/vllm-server-log-then-genai-perf-table.log");
+  static final Path AIPERF = Path.of("src/test/resources/constructed/mixed-logs/sglang-server-log-then-aiperf-table.log");
+  static final Path LLMPERF = Path.of("src/test/resources/constructed/mixed-logs/vllm-server-log-then-llmperf-summary.log");
 
   @TempDir
   Path tmp;
@@ -48,6 +51,54 @@ class EmbeddedBlockTest {
       assertEquals(2L, t.count("SELECT count(*) FROM steps"));
       assertEquals(List.of(List.of("e2e_latency", "p95", 46912.26), List.of("e2e_latency", "p99", 49681.91)),
           t.rows("SELECT metric, stat, value FROM reported_metrics WHERE metric = 'e2e_latency' ORDER BY stat"));
+    }
+  }
+
+  /** genai-perf's table in a vLLM server's log: the server's 12 lines as alone (4 records), the table's 13 (8 rows). */
+  @Test
+  void aGenaiPerfTableInAServerLogIsReadWithIt() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      IngestResult.FileResult f = t.ingest(GENAI_PERF).files().get(0);
+      assertEquals(List.of("vllm-log", 25L, 4L + 8L, 8L + 5L, 0L),
+          List.of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected()));
+      assertEquals(2L, t.count("SELECT count(*) FROM engine_stats"));
+      assertEquals(33L, t.count("SELECT count(*) FROM reported_metrics"));
+      assertEquals(List.of(List.of("request_latency", "avg", 6740.76, "ms"), List.of("request_latency", "p99", 8929.88, "ms")),
+          t.rows("SELECT metric, stat, value, unit FROM reported_metrics WHERE metric = 'request_latency'"
+              + " AND stat IN ('avg', 'p99') ORDER BY stat"));
+    }
+  }
+
+  /**
+   * AIPerf's table in an SGLang server's log: the wrapped names joined, its duration a figure, its
+   * CLI command (wrapped over three lines) the run's level; its export paths the log's other lines.
+   */
+  @Test
+  void anAiperfTableInAServerLogIsReadWithIt() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      IngestResult.FileResult f = t.ingest(AIPERF).files().get(0);
+      assertEquals(List.of("sglang-log", 46L, 4L + 12L, 2L + 28L, 0L),
+          List.of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected()));
+      assertEquals(4L, t.count("SELECT count(*) FROM steps"));
+      assertEquals(60L, t.count("SELECT count(*) FROM reported_metrics"));
+      assertEquals(List.of(List.of("benchmark_duration", "avg", 15.81), List.of("output_token_throughput_per_user", "avg", 284.54)),
+          t.rows("SELECT metric, stat, value FROM reported_metrics WHERE metric IN ('benchmark_duration',"
+              + " 'output_token_throughput_per_user') AND stat = 'avg' ORDER BY metric"));
+      assertEquals(List.of(List.of("concurrency", 2.0)), t.rows("SELECT level_kind, level FROM runs"));
+    }
+  }
+
+  /** LLMPerf's printout in a vLLM server's log: 60 statistics and 4 run figures, its names and header other lines. */
+  @Test
+  void anLlmperfSummaryInAServerLogIsReadWithIt() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      IngestResult.FileResult f = t.ingest(LLMPERF).files().get(0);
+      assertEquals(List.of("vllm-log", 77L, 5L + 64L, 8L, 0L),
+          List.of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected()));
+      assertEquals(5L, t.count("SELECT count(*) FROM engine_stats"));
+      assertEquals(List.of(List.of("num_completed_requests", "value", 150.0), List.of("ttft_s", "p50", 0.2218883791938424)),
+          t.rows("SELECT metric, stat, value FROM reported_metrics WHERE (metric, stat) IN "
+              + "(('num_completed_requests', 'value'), ('ttft_s', 'p50')) ORDER BY metric"));
     }
   }
 
@@ -94,7 +145,7 @@ class EmbeddedBlockTest {
 
   @Test
   void explainCountsTheBlockAsTheIngestDoes() throws Exception {
-    for (Path p : List.of(MIXED, CI)) {
+    for (Path p : List.of(MIXED, CI, GENAI_PERF, AIPERF, LLMPERF)) {
       ExplainService.Result e = new ExplainService(FormatRegistry.standard())
           .explain(IngestOptions.of(List.of(p.toString()))).get(0);
       try (TestDb t = new TestDb(tmp.resolve(p.getFileName().toString()))) {
