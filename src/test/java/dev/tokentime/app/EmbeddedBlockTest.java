@@ -3,6 +3,7 @@ package dev.tokentime.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tokentime.ingest.FormatRegistry;
+import dev.tokentime.store.SourceWriter;
 import dev.tokentime.testing.TestDb;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,6 +34,7 @@ class EmbeddedBlockTest {
       // 3 other, its cut last line rejected)
       assertEquals(List.of("vllm-log", 23L, 18L, 4L, 1L),
           List.of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected()));
+      assertEquals(new SourceWriter.Embedded("vllm-bench-console", 14, 1), f.embedded());
       assertEquals(4L, t.count("SELECT count(*) FROM engine_stats"));
       assertEquals(14L, t.count("SELECT count(*) FROM reported_metrics"));
       assertEquals(List.of(List.of("request_throughput", 7.79, "requests/s"), List.of("ttft", 157.75, "ms")),
@@ -61,6 +63,7 @@ class EmbeddedBlockTest {
       IngestResult.FileResult f = t.ingest(GENAI_PERF).files().get(0);
       assertEquals(List.of("vllm-log", 25L, 4L + 8L, 8L + 5L, 0L),
           List.of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected()));
+      assertEquals(new SourceWriter.Embedded("genai-perf-console", 8, 0), f.embedded());
       assertEquals(2L, t.count("SELECT count(*) FROM engine_stats"));
       assertEquals(33L, t.count("SELECT count(*) FROM reported_metrics"));
       assertEquals(List.of(List.of("request_latency", "avg", 6740.76, "ms"), List.of("request_latency", "p99", 8929.88, "ms")),
@@ -79,6 +82,7 @@ class EmbeddedBlockTest {
       IngestResult.FileResult f = t.ingest(AIPERF).files().get(0);
       assertEquals(List.of("sglang-log", 46L, 4L + 12L, 2L + 28L, 0L),
           List.of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected()));
+      assertEquals(new SourceWriter.Embedded("aiperf-console", 12, 0), f.embedded());
       assertEquals(4L, t.count("SELECT count(*) FROM steps"));
       assertEquals(60L, t.count("SELECT count(*) FROM reported_metrics"));
       assertEquals(List.of(List.of("benchmark_duration", "avg", 15.81), List.of("output_token_throughput_per_user", "avg", 284.54)),
@@ -95,6 +99,7 @@ class EmbeddedBlockTest {
       IngestResult.FileResult f = t.ingest(LLMPERF).files().get(0);
       assertEquals(List.of("vllm-log", 77L, 5L + 64L, 8L, 0L),
           List.of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected()));
+      assertEquals(new SourceWriter.Embedded("llmperf-console", 64, 0), f.embedded());
       assertEquals(5L, t.count("SELECT count(*) FROM engine_stats"));
       assertEquals(List.of(List.of("num_completed_requests", "value", 150.0), List.of("ttft_s", "p50", 0.2218883791938424)),
           t.rows("SELECT metric, stat, value FROM reported_metrics WHERE (metric, stat) IN "
@@ -152,6 +157,8 @@ class EmbeddedBlockTest {
         IngestResult.FileResult f = t.ingest(p).files().get(0);
         assertEquals(List.of(f.lines(), f.records(), f.otherLines(), f.rejected()),
             List.of(e.stats().lines, e.records(), e.stats().other, e.stats().rejected), p.toString());
+        assertEquals(f.embedded(), new SourceWriter.Embedded(e.stats().embeddedFormat, e.stats().embeddedRecords,
+            e.stats().embeddedRejected), p.toString());
       }
     }
   }
