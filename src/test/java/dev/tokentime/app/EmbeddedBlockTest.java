@@ -127,6 +127,34 @@ class EmbeddedBlockTest {
     }
   }
 
+  /**
+   * A line printed among the block's rows that is neither a line of the block (not even a cut one)
+   * nor the server's own: a line of the log no kind reads, its other line as anywhere else in it;
+   * a figure cut short inside the block stays a reject.
+   */
+  @Test
+  void aStrayLineInsideABlockIsAnOtherLineOfTheLog() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path f = t.write("ci/run.log", ""
+          + "[2026-07-04 05:01:10 TP0] Decode batch, #running-req: 1, #full token: 70400, full token usage: 0.15,"
+          + " gen throughput (token/s): 6.97, #queue-req: 0\n"
+          + "============ Serving Benchmark Result ============\n"
+          + "Backend:                                 sglang\n"
+          + "Successful requests:                     100\n"
+          + "Waiting for the profiler to flush...\n"
+          + "Benchmark duration (s):                  10.00\n"
+          + "Mean TT\n"
+          + "Median TTFT (ms):                        19107.86\n"
+          + "==================================================\n");
+      IngestResult.FileResult r = t.ingest(f).files().get(0);
+      // 1 server line and 3 figures; the title, Backend, the rule and the stray line other; the cut line rejected
+      assertEquals(List.of("sglang-log", 9L, 4L, 4L, 1L), List.of(r.format(), r.lines(), r.records(), r.otherLines(), r.rejected()));
+      assertEquals(List.of(List.of(7L, "not a 'label: value' line inside the benchmark result (a cut line?)")),
+          t.rows("SELECT line_no, reason FROM rejects"));
+      assertEquals(new SourceWriter.Embedded("sglang-bench-console", 3, 1), r.embedded());
+    }
+  }
+
   /** Two CI logs of a sweep in one folder, each with its block: two runs, each at its own level. */
   @Test
   void eachCiLogOfASweepIsARunOfItsOwn() throws Exception {

@@ -72,6 +72,8 @@ public final class BenchConsoleFormat implements InputFormat {
    */
   private static final Pattern STAT_LABEL_NO_UNIT = Pattern.compile("^(Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?)\\s+([A-Z][A-Z0-9_]*)$");
   private static final Pattern SECTION = Pattern.compile("^-{3,}.*-{3,}$");
+  /** The start of a statistic's line, cut short before its colon ("P90 TPO", "Mean TT"). */
+  private static final Pattern CUT_STATISTIC = Pattern.compile("^(?:Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?) \\S");
   /** A latency statistic of the block with its number: "P95 E2E Latency (ms):   46912.26". */
   private static final String LATENCY_STAT =
       "(?:Mean|Median|Std|Max|P\\d+(?:\\.\\d+)?) (?:TTFT|TPOT|ITL|E2EL|E2E Latency) \\((?:ms|s)\\):\\s+-?[\\d.]+";
@@ -368,6 +370,11 @@ public final class BenchConsoleFormat implements InputFormat {
           r.announced(line.strip());
           return false;
         }
+        if (r.inBlock && r.stray(line.strip())) {
+          // printed among the block's rows by something else (the server's process without its
+          // header, a script's echo): a line of the log no kind reads, as anywhere else in it
+          return false;
+        }
         String reason = r.line(lineNo, line);
         if (reason != null) {
           byte[] b = text.getBytes(StandardCharsets.UTF_8);
@@ -457,6 +464,21 @@ public final class BenchConsoleFormat implements InputFormat {
     /** The block's title between its rules of '='. */
     private static boolean titledRule(String line) {
       return (line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)) && line.startsWith("=");
+    }
+
+    /**
+     * Whether a line (stripped) inside a block is none of its lines, not even one cut short: no
+     * "label: value", rule, fence or title, no statistic's start ("Mean TT") and no start of a
+     * label the block prints ("Successful req").
+     */
+    boolean stray(String line) {
+      if (line.isEmpty() || KEY_VALUE.matcher(line).matches() || line.startsWith("---") || line.startsWith("===")
+          || FENCE.matcher(line).matches() || line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)
+          || CUT_STATISTIC.matcher(line).find()) {
+        return false;
+      }
+      String lower = line.toLowerCase(Locale.ROOT);
+      return lower.length() < 4 || SERVING.keySet().stream().noneMatch(k -> k.startsWith(lower));
     }
 
     /** Whether a line (stripped) starts a block: its title, ruled or bare, or a block's first figure. */
