@@ -16,12 +16,23 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
   /**
    * A file that was read (or found already ingested). {@code grewFrom}: sources this file's
    * reading replaced because they held its beginning (the same log read again after it grew);
-   * {@code notes}: what the user should know of how it was read (an option that did not apply).
+   * {@code notes}: what the user should know of how it was read (an option that did not apply);
+   * {@code embedded}: another format's records read among its lines (a tool's result block in a
+   * server's log), counted in its own figures too, or null.
    */
   public record FileResult(String path, String format, String compression, Integer sourceId,
       String outcome, long lines, long records, long otherLines, long rejected, long requests,
       long tokens, List<SourceWriter.Reject> firstRejects, String damage, SourceWriter.NearMisses nearMisses,
-      List<Integer> grewFrom, List<String> notes) {
+      List<Integer> grewFrom, List<String> notes, SourceWriter.Embedded embedded) {
+
+    /** A file with no other format's records among its lines. */
+    public FileResult(String path, String format, String compression, Integer sourceId,
+        String outcome, long lines, long records, long otherLines, long rejected, long requests,
+        long tokens, List<SourceWriter.Reject> firstRejects, String damage, SourceWriter.NearMisses nearMisses,
+        List<Integer> grewFrom, List<String> notes) {
+      this(path, format, compression, sourceId, outcome, lines, records, otherLines, rejected, requests, tokens,
+          firstRejects, damage, nearMisses, grewFrom, notes, null);
+    }
 
     public boolean ingested() {
       return outcome.equals("ingested");
@@ -30,7 +41,7 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
     /** The same result with what the ingest noticed beside its counts. */
     FileResult with(List<Integer> grewFrom, List<String> notes) {
       return new FileResult(path, format, compression, sourceId, outcome, lines, records, otherLines, rejected,
-          requests, tokens, firstRejects, damage, nearMisses, grewFrom, notes);
+          requests, tokens, firstRejects, damage, nearMisses, grewFrom, notes, embedded);
     }
 
     /** Failed and rolled back (nothing of it stored); {@link #outcome} says why. */

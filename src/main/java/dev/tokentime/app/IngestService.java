@@ -604,7 +604,7 @@ public final class IngestService {
       Integer sourceId, String outcome, long lines, SourceWriter w, String damage) {
     return new IngestResult.FileResult(display, f.id(), compression, sourceId, outcome, lines,
         w.records(), w.otherLines(), w.rejected(), w.requestRows(), w.tokenRows(),
-        List.copyOf(w.firstRejects()), damage, w.nearMisses(), List.of(), List.of());
+        List.copyOf(w.firstRejects()), damage, w.nearMisses(), List.of(), List.of(), w.embeddedAccount());
   }
 
   /**

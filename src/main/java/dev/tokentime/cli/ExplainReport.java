@@ -11,8 +11,9 @@ final class ExplainReport {
 
   static void print(ExplainService.Result r, PrintWriter out) {
     ExplainStats s = r.stats();
-    out.printf(Locale.ROOT, "%s (%s): %,d lines = %,d records + %,d other + %,d rejected%n", r.path(),
-        r.format(), s.lines, r.records(), s.other, s.rejected);
+    out.printf(Locale.ROOT, "%s (%s%s): %,d lines = %,d records + %,d other + %,d rejected%n", r.path(),
+        r.format(), s.embeddedFormat == null ? "" : IngestReport.embedded(s.embeddedFormat, s.embeddedRecords, s.embeddedRejected),
+        s.lines, r.records(), s.other, s.rejected);
     out.printf("  %-16s %-14s %10s %12s%n", "line kind", "table", "matched", "near misses");
     for (ExplainStats.KindCount k : s.kinds()) {
       out.printf(Locale.ROOT, "  %-16s %-14s %,10d %,12d%n", k.kind, k.table, k.matched, k.nearMisses);

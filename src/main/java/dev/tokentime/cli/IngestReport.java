@@ -85,6 +85,15 @@ final class IngestReport implements IngestService.Listener {
     out.flush();
   }
 
+  /**
+   * Another format read among the file's lines, for its report line beside the file's format
+   * (", genai-perf-console inside: 8 records"): the counts after it stay the file's, all of them.
+   */
+  static String embedded(String format, long records, long rejected) {
+    return String.format(java.util.Locale.ROOT, ", %s inside: %,d record%s%s", format, records, records == 1 ? "" : "s",
+        rejected == 0 ? "" : String.format(java.util.Locale.ROOT, ", %,d rejected", rejected));
+  }
+
   @Override
   public void fileDone(IngestResult.FileResult r) {
     clearProgress();
@@ -99,9 +108,11 @@ final class IngestReport implements IngestService.Listener {
       out.flush();
       return;
     }
-    out.printf("%s %s (%s%s): %,d lines = %,d records + %,d other + %,d rejected; %,d requests, %,d tokens%n",
+    out.printf("%s %s (%s%s%s): %,d lines = %,d records + %,d other + %,d rejected; %,d requests, %,d tokens%n",
         r.ingested() ? "ingested" : r.outcome(), r.path(), r.format(),
-        r.compression().equals("none") ? "" : ", " + r.compression(), r.lines(), r.records(),
+        r.compression().equals("none") ? "" : ", " + r.compression(),
+        r.embedded() == null ? "" : embedded(r.embedded().format(), r.embedded().records(), r.embedded().rejected()),
+        r.lines(), r.records(),
         r.otherLines(), r.rejected(), r.requests(), r.tokens());
     if (r.damage() != null) {
       out.println("  warning: " + r.damage() + "; the lines before it were read");

@@ -108,6 +108,11 @@ public final class CheckedSink implements RecordSink {
   }
 
   @Override
+  public void embedded(String format, long records, long rejected) {
+    out.embedded(format, records, rejected);
+  }
+
+  @Override
   public void otherLine() {
     out.otherLine();
   }

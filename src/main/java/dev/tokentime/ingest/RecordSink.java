@@ -78,6 +78,13 @@ public interface RecordSink {
    */
   default void nearMiss(long lineNo, String kind) {}
 
+  /**
+   * How many of the file's records and rejects are another format's, read among its lines (a
+   * tool's result block in a server's log: {@link InputFormat#embeddedReader}); once, after the
+   * file's last line. The counts are already in the file's own: this says which are whose.
+   */
+  default void embedded(String format, long records, long rejected) {}
+
   /** The line could not be used; {@code line[off, off+len)} is the raw line for the excerpt. */
   void reject(long lineNo, String reason, byte[] line, int off, int len);
 }

@@ -377,6 +377,21 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     return otherLines;
   }
 
+  /** Another format's records read among the file's lines ({@link RecordSink#embedded}): which, and how many. */
+  public record Embedded(String format, long records, long rejected) {}
+
+  private Embedded embedded;
+
+  @Override
+  public void embedded(String format, long records, long rejected) {
+    embedded = new Embedded(format, records, rejected);
+  }
+
+  /** The account of another format's records read among the file's lines, or null: none. */
+  public Embedded embeddedAccount() {
+    return embedded;
+  }
+
   public long rejected() {
     return rejected;
   }

@@ -22,6 +22,22 @@ class ExplainCommandTest {
     return new String[] {Integer.toString(code), out.toString(), err.toString()};
   }
 
+  /**
+   * A tool's table read inside a server's log is named on the file's line, by the ingest and by
+   * --explain alike, and the line's counts stay the file's (all of its lines).
+   */
+  @Test
+  void aBlockReadInsideTheLogIsNamedOnItsLine() {
+    String log = "src/test/resources/constructed/mixed-logs/vllm-server-log-then-genai-perf-table.log";
+    String line = log + " (vllm-log, genai-perf-console inside: 8 records): 25 lines = 12 records + 13 other + 0 rejected";
+    String[] ingest = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), log);
+    assertEquals("0", ingest[0], ingest[2]);
+    assertTrue(ingest[1].contains("ingested " + line + "; 0 requests, 0 tokens"), ingest[1]);
+    String[] explain = run("ingest", "--explain", log);
+    assertEquals("0", explain[0], explain[2]);
+    assertTrue(explain[1].startsWith(line + "\n"), explain[1]);
+  }
+
   @Test
   void showsWhatANewVersionChanged() throws Exception {
     Path log = Files.writeString(tmp.resolve("server.log"), ""

@@ -72,6 +72,8 @@ public final class BenchConsoleFormat implements InputFormat {
    */
   private static final Pattern STAT_LABEL_NO_UNIT = Pattern.compile("^(Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?)\\s+([A-Z][A-Z0-9_]*)$");
   private static final Pattern SECTION = Pattern.compile("^-{3,}.*-{3,}$");
+  /** The start of a statistic's line, cut short before its colon ("P90 TPO", "Mean TT"). */
+  private static final Pattern CUT_STATISTIC = Pattern.compile("^(?:Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?) \\S");
   /** A latency statistic of the block with its number: "P95 E2E Latency (ms):   46912.26". */
   private static final String LATENCY_STAT =
       "(?:Mean|Median|Std|Max|P\\d+(?:\\.\\d+)?) (?:TTFT|TPOT|ITL|E2EL|E2E Latency) \\((?:ms|s)\\):\\s+-?[\\d.]+";
@@ -158,6 +160,11 @@ public final class BenchConsoleFormat implements InputFormat {
       "^(Mean|Median|Std|Min|Max|P\\d+(?:\\.\\d+)?)\\s+(.+?)\\s*\\((ms|s)\\)$");
   private static final Pattern NUMBER = Pattern.compile("^-?[0-9][0-9,]*(\\.[0-9]+)?([eE][-+]?[0-9]+)?$");
   private static final Pattern LLMPERF_KEY = Pattern.compile("^[a-z][a-z0-9_]*$");
+  /**
+   * The names of the metrics LLMPerf prints (its summary.json's without "results_"): a time in s,
+   * a rate per s, a count of tokens; among a server's lines, a bare word is none of them.
+   */
+  private static final Pattern LLMPERF_METRIC = Pattern.compile("^(?:[a-z][a-z0-9_]*_s|number_[a-z0-9_]+)$");
   // "    p25 = 0.18": indented as printed, but a wrapper's "\s+" (kubectl --timestamps, CI) may
   // have taken the indent; "name = value" alone tells a statistic from a metric's name
   private static final Pattern LLMPERF_STAT = Pattern.compile("^\\s*(p\\d+|mean|min|max|stddev)\\s*=\\s*(.*)$");
@@ -305,18 +312,54 @@ public final class BenchConsoleFormat implements InputFormat {
     return n;
   }
 
+  /** A tool's summary printed into a server's log (a CI job, a script's one {@code &> run.log} for server and bench). */
+  @Override
+  public EmbeddedReader embeddedReader(ParseContext ctx, RecordSink sink) {
+    return switch (tool) {
+      case VLLM, SGLANG -> servingEmbedded(ctx, sink);
+      case GENAI_PERF, AIPERF -> embedded(new TableReader(ctx, sink), sink);
+      case LLMPERF -> embedded(new LlmperfReader(ctx, sink), sink);
+    };
+  }
+
   /**
-   * vllm bench serve's and SGLang's result block printed into a server's log (a CI job, a script
-   * that starts the server and the bench with one {@code &> run.log}): the block's lines, from its
+   * genai-perf's and AIPerf's tables and LLMPerf's printout in a server's log: the lines only the
+   * tool prints (a table's borders, rows and title, AIPerf's CLI command and duration after it,
+   * LLMPerf's metric names, their statistics and its run figures) are read as in a file of their
+   * own; every other line stays the server log's.
+   */
+  private static EmbeddedReader embedded(Reader r, RecordSink sink) {
+    WrapperLayer wrappers = new WrapperLayer();
+    return new EmbeddedReader() {
+      @Override
+      public boolean offer(long lineNo, String text) {
+        String line = consoleLine(wrappers, text);
+        if (!r.takes(line)) {
+          r.passed(line);
+          return false;
+        }
+        String reason = r.line(lineNo, line);
+        if (reason != null) {
+          byte[] b = text.getBytes(StandardCharsets.UTF_8);
+          sink.reject(lineNo, reason, b, 0, b.length);
+        }
+        return true;
+      }
+
+      @Override
+      public void end() {
+        r.end();
+      }
+    };
+  }
+
+  /**
+   * vllm bench serve's and SGLang's result block in a server's log: the block's lines, from its
    * title or first figure to its end, are read as in a file of their own; every other line, and a
    * run's progress, stays the server log's. The settings a run announces before its block
    * ("Maximum request concurrency: 16") still give the block's level.
    */
-  @Override
-  public EmbeddedReader embeddedReader(ParseContext ctx, RecordSink sink) {
-    if (tool != Tool.VLLM && tool != Tool.SGLANG) {
-      return null;
-    }
+  private EmbeddedReader servingEmbedded(ParseContext ctx, RecordSink sink) {
     ServingReader r = new ServingReader(ctx, sink);
     WrapperLayer wrappers = new WrapperLayer();
     return new EmbeddedReader() {
@@ -325,6 +368,11 @@ public final class BenchConsoleFormat implements InputFormat {
         String line = consoleLine(wrappers, text);
         if (!r.inBlock && !r.startsBlock(line.strip())) {
           r.announced(line.strip());
+          return false;
+        }
+        if (r.inBlock && r.stray(line.strip())) {
+          // printed among the block's rows by something else (the server's process without its
+          // header, a script's echo): a line of the log no kind reads, as anywhere else in it
           return false;
         }
         String reason = r.line(lineNo, line);
@@ -374,6 +422,14 @@ public final class BenchConsoleFormat implements InputFormat {
 
     abstract String line(long lineNo, String line);
 
+    /** Among another format's lines: whether this line (wrappers off) is the tool's own, to be read here. */
+    boolean takes(String line) {
+      return true;
+    }
+
+    /** Among another format's lines: a line not taken (the host's) went by. */
+    void passed(String line) {}
+
     void end() {}
   }
 
@@ -408,6 +464,21 @@ public final class BenchConsoleFormat implements InputFormat {
     /** The block's title between its rules of '='. */
     private static boolean titledRule(String line) {
       return (line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)) && line.startsWith("=");
+    }
+
+    /**
+     * Whether a line (stripped) inside a block is none of its lines, not even one cut short: no
+     * "label: value", rule, fence or title, no statistic's start ("Mean TT") and no start of a
+     * label the block prints ("Successful req").
+     */
+    boolean stray(String line) {
+      if (line.isEmpty() || KEY_VALUE.matcher(line).matches() || line.startsWith("---") || line.startsWith("===")
+          || FENCE.matcher(line).matches() || line.contains(SERVING_HEADER) || line.contains(OFFLINE_HEADER)
+          || CUT_STATISTIC.matcher(line).find()) {
+        return false;
+      }
+      String lower = line.toLowerCase(Locale.ROOT);
+      return lower.length() < 4 || SERVING.keySet().stream().noneMatch(k -> k.startsWith(lower));
     }
 
     /** Whether a line (stripped) starts a block: its title, ruled or bare, or a block's first figure. */
@@ -803,6 +874,33 @@ public final class BenchConsoleFormat implements InputFormat {
     }
 
     @Override
+    boolean takes(String raw) {
+      String line = raw.strip();
+      if (inPanel || line.isEmpty()) {
+        return inPanel;
+      }
+      if (line.startsWith("│")) {
+        // a row: of the table open, or one of the tool's rows pasted without its header
+        List<String> c = cells(line, '│');
+        return header != null || telemetry || c != null
+            && c.size() == (tool == Tool.AIPERF ? AIPERF_COLUMNS : GENAI_PERF_COLUMNS).size();
+      }
+      if ("┏┃┡├└╭".indexOf(line.charAt(0)) >= 0) {
+        return true;
+      }
+      if (line.startsWith(tool == Tool.AIPERF ? "NVIDIA AIPerf |" : "NVIDIA GenAI-Perf |")) {
+        return true;
+      }
+      return tool == Tool.AIPERF && (GPU_TABLE_TITLE.matcher(line).find()
+          || run != null && (commandLine(line) || BENCHMARK_DURATION.matcher(line).matches()));
+    }
+
+    @Override
+    void passed(String line) {
+      cli = null; // the command printed wraps onto the lines right after it only
+    }
+
+    @Override
     String line(long lineNo, String raw) {
       String line = raw.strip();
       if (line.startsWith("╭") || inPanel) {
@@ -1035,6 +1133,26 @@ public final class BenchConsoleFormat implements InputFormat {
 
     LlmperfReader(ParseContext ctx, RecordSink sink) {
       super(ctx, sink);
+    }
+
+    @Override
+    boolean takes(String raw) {
+      if (raw.contains("Results for token benchmark for") || metric != null && LLMPERF_STAT.matcher(raw).matches()) {
+        return true;
+      }
+      String line = raw.strip();
+      if (raw.equals(line) && LLMPERF_METRIC.matcher(line).matches()) {
+        return true;
+      }
+      Matcher kv = KEY_VALUE.matcher(line);
+      return kv.matches() && LLMPERF_RUN.containsKey(kv.group(1).strip().toLowerCase(Locale.ROOT));
+    }
+
+    @Override
+    void passed(String raw) {
+      if (LLMPERF_KEY.matcher(raw).matches()) {
+        metric = null; // another name on its own line: the statistics after it are no metric's of the run
+      }
     }
 
     @Override

@@ -219,6 +219,11 @@ final class SglangSteps implements RecordSink {
   }
 
   @Override
+  public void embedded(String format, long records, long rejected) {
+    sink.embedded(format, records, rejected);
+  }
+
+  @Override
   public void otherLine() {
     sink.otherLine();
   }

@@ -34,6 +34,11 @@ final class CountingSink implements RecordSink {
   }
 
   @Override
+  public void embedded(String format, long records, long rejected) {
+    out.embedded(format, records, rejected);
+  }
+
+  @Override
   public void otherLine() {
     stats.other++;
     out.otherLine();

@@ -34,6 +34,13 @@ public final class ExplainStats {
   public long other;
   public long rejected;
   /**
+   * Another format read among the file's lines (a tool's result block in a server's log), and how
+   * many of the records and rejects above are its; null: none.
+   */
+  public String embeddedFormat;
+  public long embeddedRecords;
+  public long embeddedRejected;
+  /**
    * Other lines that carried a recognised prefix or header, or a kind's words under a header no
    * prefix knows (a log line no kind claims).
    */

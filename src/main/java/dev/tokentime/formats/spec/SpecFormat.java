@@ -237,8 +237,10 @@ public class SpecFormat implements InputFormat {
     RecordSink counted = stats == null ? sink : new CountingSink(sink, stats);
     SpecParser p = new SpecParser(spec, ctx, counted, h, stats, clockScope(ctx));
     h.delegate = handler(p, ctx, counted);
-    if (ctx.embedded() != null && ctx.embedded() != this) {
-      p.embed(ctx.embedded().embeddedReader(ctx, counted));
+    // the embedded format's lines are counted apart as well, for the file's report to say whose
+    ExplainStats embedded = ctx.embedded() != null && ctx.embedded() != this ? new ExplainStats(spec) : null;
+    if (embedded != null) {
+      p.embed(ctx.embedded().embeddedReader(ctx, new CountingSink(counted, embedded)));
     }
     adjust.accept(p);
     // a dated line near the top dates the month-day lines before it (a file's copy has a new
@@ -248,7 +250,16 @@ public class SpecFormat implements InputFormat {
     byte[] head = b.readNBytes(HEAD);
     b.reset();
     p.headDate(LogTimes.firstLineDate(head));
-    return p.parse(b);
+    long lines = p.parse(b);
+    if (embedded != null && embedded.records + embedded.other + embedded.rejected > 0) {
+      sink.embedded(ctx.embedded().id(), embedded.records, embedded.rejected);
+      if (stats != null) {
+        stats.embeddedFormat = ctx.embedded().id();
+        stats.embeddedRecords = embedded.records;
+        stats.embeddedRejected = embedded.rejected;
+      }
+    }
+    return lines;
   }
 
   /** How much of a file's start is searched for a dated line. */
