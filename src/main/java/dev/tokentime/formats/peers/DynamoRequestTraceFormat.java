@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * NVIDIA Dynamo's request trace ({@code DYN_REQUEST_TRACE}): JSON lines of schema
@@ -34,6 +35,9 @@ public final class DynamoRequestTraceFormat implements InputFormat {
 
   /** The schema names: the request trace's, and the agent trace's it was renamed from (same record). */
   static final Set<String> SCHEMAS = Set.of("dynamo.request.trace.v1", "dynamo.agent.trace.v1");
+
+  private static final Pattern SCHEMA_VALUE =
+      Pattern.compile("\"schema\"\\s*:\\s*\"dynamo\\.(?:request|agent)\\.trace\\.v1\"");
 
   @Override
   public String id() {
@@ -56,13 +60,9 @@ public final class DynamoRequestTraceFormat implements InputFormat {
     if (lines.isEmpty() || !lines.get(0).startsWith("{")) {
       return 0;
     }
-    // the schema string as a value of "schema", on the first line: no other JSON has it
-    for (String s : SCHEMAS) {
-      if (lines.get(0).contains("\"schema\":\"" + s + "\"")) {
-        return 93;
-      }
-    }
-    return 0;
+    // the schema string as a value of "schema", on the first line: no other JSON has it (Dynamo
+    // writes it compact; a copy through jq or Python's json spaces it)
+    return SCHEMA_VALUE.matcher(lines.get(0)).find() ? 93 : 0;
   }
 
   @Override

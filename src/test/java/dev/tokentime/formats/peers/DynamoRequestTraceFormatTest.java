@@ -87,6 +87,9 @@ class DynamoRequestTraceFormatTest {
         + "\"event_time_unix_ms\":1777312801000,\"request\":{\"request_id\":\"w\",\"request_received_ms\":1777312800000}}}\n";
     assertEquals(93, format.sniff(new Sample("t.jsonl", wrapped.getBytes(StandardCharsets.UTF_8), wrapped.length())),
         "the recorder's envelope");
+    String spaced = "{\"schema\": \"dynamo.request.trace.v1\", \"event_type\": \"request_end\"}\n";
+    assertEquals(93, format.sniff(new Sample("t.jsonl", spaced.getBytes(StandardCharsets.UTF_8), spaced.length())),
+        "a copy through jq or Python's json, spaced");
     String other = "{\"schema\":\"something.else.v1\",\"event_type\":\"request_end\",\"request\":{\"request_id\":\"x\"}}\n";
     assertEquals(0, format.sniff(new Sample("t.jsonl", other.getBytes(StandardCharsets.UTF_8), other.length())));
     String aiperf = AiperfJsonlFormatTest.NEW_OK + "\n";
