@@ -89,6 +89,8 @@ class ToolOutputsTest {
       Map.entry("vllm-offline-dstack-2024-11/nvidia-latency_test_ip2048_op2048_np4.json", "vllm-bench-offline-json 1 0"),
       Map.entry("vllm-offline-dstack-2024-11/Meta-Llama-3.1-405B-Instruct-FP8-KV_throughput_req16_in32784_out2048_.json",
           "vllm-bench-offline-json 1 0"),
+      // EvalScope perf 0.17's benchmark_summary.json: one record, its 15 figures
+      Map.entry("evalscope-0.17-blog-qwen3-235b-c10/benchmark_summary.json", "evalscope-perf 1 0"),
       // gptManagerBenchmark's summary: its 11 figures (num_samples, printed twice, once)
       Map.entry("trtllm-gptmanagerbenchmark-0.11-rate10/summary.txt", "trtllm-gptmanager-benchmark 11 0")));
 
