@@ -13,6 +13,7 @@ public final class ConsoleFormats implements FormatFamily {
         new BenchConsoleFormat(BenchConsoleFormat.Tool.GENAI_PERF),
         new BenchConsoleFormat(BenchConsoleFormat.Tool.AIPERF),
         new BenchConsoleFormat(BenchConsoleFormat.Tool.LLMPERF),
-        new VllmOfflineConsoleFormat());
+        new VllmOfflineConsoleFormat(),
+        new PerfAnalyzerConsoleFormat());
   }
 }
