@@ -14,6 +14,7 @@ public final class ConsoleFormats implements FormatFamily {
         new BenchConsoleFormat(BenchConsoleFormat.Tool.AIPERF),
         new BenchConsoleFormat(BenchConsoleFormat.Tool.LLMPERF),
         new VllmOfflineConsoleFormat(),
-        new PerfAnalyzerConsoleFormat());
+        new PerfAnalyzerConsoleFormat(),
+        new SglangOneBatchConsoleFormat());
   }
 }
