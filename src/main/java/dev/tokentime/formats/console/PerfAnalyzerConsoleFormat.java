@@ -137,6 +137,10 @@ public final class PerfAnalyzerConsoleFormat implements InputFormat {
         // stabilising) is no run
         pendingKind = m.group(1).equals("concurrency") ? "concurrency" : "request_rate";
         pendingLevel = Double.parseDouble(m.group(2));
+        if (!Double.isFinite(pendingLevel)) {
+          inBlock = false;
+          return "perf_analyzer's level " + m.group(2) + " is no finite number";
+        }
         inBlock = true;
         summaryStat = null;
         return null;
@@ -156,6 +160,9 @@ public final class PerfAnalyzerConsoleFormat implements InputFormat {
       if (m.matches() && summaryStat != null) {
         String kind = m.group(1).equals("Concurrency") ? "concurrency" : "request_rate";
         double lv = Double.parseDouble(m.group(2));
+        if (!Double.isFinite(lv)) {
+          return "perf_analyzer's level " + m.group(2) + " is no finite number";
+        }
         if (runOfLevel.containsKey(kind + " " + lv)) {
           return null; // its block's figures again, rounded as the block printed them
         }

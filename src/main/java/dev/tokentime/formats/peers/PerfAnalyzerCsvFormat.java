@@ -109,6 +109,9 @@ public final class PerfAnalyzerCsvFormat implements InputFormat {
         }
       }
       double level = Double.parseDouble(cells.get(0));
+      if (!Double.isFinite(level)) {
+        return header.get(0) + ": " + cells.get(0) + " is no finite number";
+      }
       for (int i = 1; i < cells.size(); i++) {
         String[] c = column(header.get(i));
         String bad = c == null ? null : Checked.figureProblem(header.get(i), Double.parseDouble(cells.get(i)), c[2]);

@@ -142,8 +142,10 @@ class PerfAnalyzerFormatsTest {
     Read r = read("out.csv", header
         + "10,9.8,12,300,40,5,900,3,1,1300,1500,1600,1700,1270,20,1250,gpu_uuid_0:0.33;gpu_uuid_1:0.5;,\n"
         + "20,19.5,12,300,40\n"
-        + "30,29.1,12,300,40,5,900,3,1,1300,1500,1600,1700,x,20,1250,gpu_uuid_0:0.5;,\n");
-    counts(r, "perf-analyzer-csv", 1, 1, 2);
+        + "30,29.1,12,300,40,5,900,3,1,1300,1500,1600,1700,x,20,1250,gpu_uuid_0:0.5;,\n"
+        + "1e400,29.1,12,300,40,5,900,3,1,1300,1500,1600,1700,1270,20,1250,gpu_uuid_0:0.5;,\n");
+    counts(r, "perf-analyzer-csv", 1, 1, 3);
+    assertEquals("Request Rate: 1e400 is no finite number", r.sink().rejects.get(2).reason());
     assertEquals("a cut row: 5 of the header's 17 cells", r.sink().rejects.get(0).reason());
     assertEquals("Avg latency: 'x' is no number", r.sink().rejects.get(1).reason());
     assertEquals("request_rate", r.sink().levels.get("r")[0]);
