@@ -14,6 +14,8 @@ public final class ConsoleFormats implements FormatFamily {
         new BenchConsoleFormat(BenchConsoleFormat.Tool.AIPERF),
         new BenchConsoleFormat(BenchConsoleFormat.Tool.LLMPERF),
         new VllmOfflineConsoleFormat(),
-        new EvalscopeConsoleFormat());
+        new EvalscopeConsoleFormat(),
+        new PerfAnalyzerConsoleFormat(),
+        new SglangOneBatchConsoleFormat());
   }
 }
