@@ -52,6 +52,8 @@ class WrapperStackTest {
   static final List<Wrapper> OUTER = List.of(
       new Wrapper("none", s -> s, false),
       new Wrapper("cri", s -> "2025-08-12T10:00:03.123456789Z stdout F " + s, true),
+      // podman's k8s-file log driver: CRI's shape with an offset
+      new Wrapper("podman-k8s-file", s -> "2025-08-12T10:00:03.123456789+00:00 stdout F " + s, true),
       new Wrapper("kubectl-timestamps", s -> "2025-08-12T10:00:03.123456789Z " + s, true),
       new Wrapper("github-actions", s -> "2025-08-12T10:00:03.1234567Z " + s, true),
       new Wrapper("ci", s -> "[2025-08-12T10:00:03.123Z] " + s, true),
@@ -121,6 +123,12 @@ class WrapperStackTest {
       new Wrapper("rayserve", s -> "INFO 2025-08-12 10:00:03,123 default_VLLMDeployment ujj4diu5 -- " + s, true),
       // NVIDIA Dynamo's Python formatter (0.7+; a year, whole seconds: the line's time)
       new Wrapper("dynamo-py", s -> "[2025-08-12 10:00:03] INFO loggers.py:271: " + s, true),
+      // moreutils' ts (its default; a format with the date and µs: the line's time), multilog's
+      // TAI64N label, annotate-output's stream tag
+      new Wrapper("ts-month", s -> "Aug 12 10:00:03 " + s, false),
+      new Wrapper("ts-dated", s -> "2025-08-12 10:00:03.123456 " + s, true),
+      new Wrapper("tai64n", s -> "@4000000068a1bd2e0757b0d4 " + s, false),
+      new Wrapper("annotate-output", s -> "10:00:03 O: " + s, false),
       // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
       new Wrapper("sidecar", s -> "[VllmSidecar kooEr8Ccal1cqylW5f5cz]: 2025-08-12T10:00:03.123Z 1 stdout: " + s, true),
       new Wrapper("unknown-text", s -> "tests/test_x.py::test_y[tp-2] " + s, false));
@@ -360,6 +368,35 @@ class WrapperStackTest {
     assertEquals(1, s.steps.size(), s.steps.toString());
     long prefill = java.time.Instant.parse("2025-12-12T19:45:12Z").toEpochMilli() * 1_000_000L;
     assertTrue(s.steps.get(0).contains("ts=" + prefill), s.steps.get(0));
+  }
+
+  /**
+   * moreutils' ts (its default and a dated format), multilog's TAI64N label, annotate-output's
+   * stream tag and podman's k8s-file driver around a vLLM log (constructed from their documented
+   * shapes: the folder's README): each reads as the bare log does. A dated ts time before vLLM's
+   * header was taken for a logging config's date and level, leaving "03-17 15:37:30 [api_server…"
+   * no kind read; the wrappers with a year and µs give the rows their time.
+   */
+  @Test
+  void collectorPrefixesReadLikeTheBareLog() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/collector-prefixes");
+    CollectingSink bare = parse(Files.readString(dir.resolve("bare.log")).strip());
+    assertTrue(bare.records >= 10 && bare.stats.size() >= 1, bare.records + " " + bare.stats);
+    for (String name : List.of("ts-default", "ts-dated", "tai64n", "annotate-output", "podman-k8s-file")) {
+      CollectingSink got = parse(Files.readString(dir.resolve(name + ".log")).strip());
+      assertEquals(List.of(), got.rejects, name);
+      assertEquals(List.of(bare.records, bare.other), List.of(got.records, got.other), name);
+      assertEquals(bare.stats.stream().map(r -> r.replaceAll("ts=\\d+ ", "")).toList(),
+          got.stats.stream().map(r -> r.replaceAll("ts=\\d+ ", "")).toList(), name);
+      assertEquals(bare.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(),
+          got.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(), name);
+      boolean micros = name.equals("ts-dated") || name.equals("podman-k8s-file");
+      String first = got.stats.get(0);
+      long second = Long.parseLong(bare.stats.get(0).replaceAll(".*ts=(\\d+) .*", "$1"));
+      long at = Long.parseLong(first.replaceAll(".*ts=(\\d+) .*", "$1"));
+      assertEquals(micros, at != second, name + ": " + first + " against " + bare.stats.get(0));
+      assertTrue(at - second >= 0 && at - second < 1_000_000_000L, name + ": " + first);
+    }
   }
 
   /**
