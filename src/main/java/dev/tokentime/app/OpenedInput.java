@@ -57,6 +57,8 @@ public final class OpenedInput implements AutoCloseable {
   private final String compression;
   /** Compressed or UTF-16: the content is not the file's bytes, and is hashed on its own. */
   private final boolean transcoded;
+  /** UTF-16: the content is transcoded text, and has no tail look. */
+  private final boolean utf16;
   /** What was undone to read the file: "none", "gzip", "zstd", "utf-16le", "gzip, utf-16le", … */
   private final String label;
   private final Sample sample;
@@ -131,6 +133,7 @@ public final class OpenedInput implements AutoCloseable {
           .setCharset(StandardCharsets.UTF_8).get();
     }
     this.transcoded = !compression.equals("none") || utf16 != null;
+    this.utf16 = utf16 != null;
     this.label = utf16 == null ? compression
         : (compression.equals("none") ? "" : compression + ", ") + utf16.name().toLowerCase(Locale.ROOT);
     if (transcoded) {
@@ -238,7 +241,7 @@ public final class OpenedInput implements AutoCloseable {
     FormatRegistry.Sniffed head = formats.sniffScored(sample);
     InputFormat f = head == null ? null : head.format();
     boolean local = path != null && Files.isRegularFile(path);
-    if (f != null && !f.yieldsToATail() || transcoded || !local && streamTail == null) {
+    if (f != null && !f.yieldsToATail() || utf16 || !local && (streamTail == null || transcoded)) {
       return f; // a structured document (JSON, YAML, CSV) is its head's: its text may quote anything
     }
     Sample lines = tailSample();
@@ -273,7 +276,11 @@ public final class OpenedInput implements AutoCloseable {
   private Sample tailLines;
   private boolean tailRead;
 
-  /** The last 64 KiB of a plain file longer than its head, from its first whole line; else null. */
+  /**
+   * The last 64 KiB of a file's content longer than its head, from its first whole line; else null.
+   * A compressed local file's content has no positions: it is decompressed once more, keeping only
+   * its last 64 KiB (a load-test block at the end of a rotated .gz server log).
+   */
   private Sample tailSample() throws IOException {
     if (!tailRead) {
       tailLines = readTail();
@@ -284,8 +291,11 @@ public final class OpenedInput implements AutoCloseable {
 
   private Sample readTail() throws IOException {
     boolean local = path != null && Files.isRegularFile(path);
-    if (transcoded || !local && streamTail == null) {
+    if (utf16 || !local && (streamTail == null || transcoded)) {
       return null;
+    }
+    if (transcoded) {
+      return sample.length() < SAMPLE_BYTES || binary(sample) ? null : lines(decompressedTail());
     }
     long size = local ? Files.size(path) : streamSize;
     if (size <= SAMPLE_BYTES || binary(sample)) {
@@ -305,6 +315,56 @@ public final class OpenedInput implements AutoCloseable {
       }
     } else {
       streamTail.readFully(size - SAMPLE_BYTES, tail);
+    }
+    return lines(tail);
+  }
+
+  /**
+   * The last 64 KiB of the decompressed content, or null when it is no longer than that: a ring of
+   * 64 KiB over one more pass, so memory stays bounded whatever the file's size. A cut or corrupt
+   * member ends the pass where the content ends (the parse reports the damage).
+   */
+  private byte[] decompressedTail() throws IOException {
+    byte[] ring = new byte[SAMPLE_BYTES];
+    long total = 0;
+    try (InputStream file = new BufferedInputStream(Files.newInputStream(path), 1 << 16);
+        InputStream in = compression.equals("gzip") ? new GzipMembers(file) : new ZstdInputStream(file)) {
+      byte[] chunk = new byte[1 << 16];
+      int n;
+      while (true) {
+        try {
+          n = in.read(chunk);
+        } catch (IOException cut) {
+          break;
+        }
+        if (n < 0) {
+          break;
+        }
+        for (int off = 0; off < n; ) {
+          int at = (int) (total % SAMPLE_BYTES);
+          int len = Math.min(n - off, SAMPLE_BYTES - at);
+          System.arraycopy(chunk, off, ring, at, len);
+          off += len;
+          total += len;
+        }
+      }
+    } catch (IOException unreadable) {
+      return null; // its head already said what is wrong with it
+    }
+    if (total <= SAMPLE_BYTES) {
+      return null;
+    }
+    int at = (int) (total % SAMPLE_BYTES);
+    byte[] tail = new byte[SAMPLE_BYTES];
+    System.arraycopy(ring, at, tail, 0, SAMPLE_BYTES - at);
+    System.arraycopy(ring, 0, tail, SAMPLE_BYTES - at, at);
+    return tail;
+  }
+
+  /** The sample of a tail's lines, from its first whole line; null for no tail. */
+  private Sample lines(byte[] tail) {
+    if (tail == null) {
+      return null;
     }
     // from the first whole line of the tail
     int start = 0;

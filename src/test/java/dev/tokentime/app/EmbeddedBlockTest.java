@@ -56,6 +56,39 @@ class EmbeddedBlockTest {
     }
   }
 
+  /**
+   * The same block at the end of a long server log compressed by rotation (its bytes past the first
+   * 64 KiB): a gzip file has no positions to read its tail at, so the block was not found and its
+   * lines were the log's other lines; its decompressed content's last 64 KiB now tell it, as a
+   * plain file's do.
+   */
+  @Test
+  void aBenchBlockPastTheHeadOfAGzippedLogIsFound() throws Exception {
+    StringBuilder log = new StringBuilder();
+    for (int i = 0; log.length() < 200_000; i++) {
+      log.append(String.format("INFO 08-12 10:%02d:%02d [loggers.py:127] Engine 000: Avg prompt throughput: 0.0 tokens/s,"
+          + " Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%%,"
+          + " Prefix cache hit rate: 0.0%%%n", i / 60 % 60, i % 60));
+    }
+    byte[] text = (log + java.nio.file.Files.readString(MIXED)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    Path plain = tmp.resolve("plain/server.log");
+    Path gz = tmp.resolve("gz/server.log.gz");
+    java.nio.file.Files.createDirectories(plain.getParent());
+    java.nio.file.Files.createDirectories(gz.getParent());
+    java.nio.file.Files.write(plain, text);
+    try (var out = new java.util.zip.GZIPOutputStream(java.nio.file.Files.newOutputStream(gz))) {
+      out.write(text);
+    }
+    for (Path file : List.of(plain, gz)) {
+      try (TestDb t = new TestDb(tmp.resolve("db-" + file.getParent().getFileName()))) {
+        IngestResult.FileResult f = t.ingest(file).files().get(0);
+        assertEquals("vllm-log", f.format(), file.toString());
+        assertEquals(new SourceWriter.Embedded("vllm-bench-console", 14, 1), f.embedded(), file.toString());
+        assertEquals(14L, t.count("SELECT count(*) FROM reported_metrics"), file.toString());
+      }
+    }
+  }
+
   /** genai-perf's table in a vLLM server's log: the server's 12 lines as alone (4 records), the table's 13 (8 rows). */
   @Test
   void aGenaiPerfTableInAServerLogIsReadWithIt() throws Exception {

@@ -23,10 +23,10 @@ final class ScrapeTime {
       "\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d{1,9})?(?:Z|z|[+-]\\d{2}(?::?\\d{2})?)");
 
   /**
-   * {@code date +%s} (or {@code +%s.%N}): seconds since the epoch, ten digits (2001 to 2286); no
-   * sample line is a bare number.
+   * {@code date +%s} (or {@code +%s.%N}): seconds since the epoch, ten digits (2001 to 2286); or
+   * {@code date +%s%3N}: milliseconds, thirteen digits; no sample line is a bare number.
    */
-  private static final Pattern EPOCH = Pattern.compile("(\\d{10})(?:\\.(\\d{1,9}))?");
+  private static final Pattern EPOCH = Pattern.compile("(\\d{10})(?:\\.(\\d{1,9}))?|(\\d{13})");
 
   /** {@code date -R}: {@code Sat, 18 Oct 2025 04:12:40 +0000}. */
   private static final Pattern RFC2822 = Pattern.compile(
@@ -65,6 +65,10 @@ final class ScrapeTime {
     if (c >= '0' && c <= '9') {
       Matcher epoch = EPOCH.matcher(line);
       if (epoch.matches()) {
+        if (epoch.group(3) != null) {
+          long ms = Long.parseLong(epoch.group(3));
+          return new long[] {ms / 1000, ms % 1000 * 1_000_000L, 1_000_000L};
+        }
         String frac = epoch.group(2);
         return frac == null ? new long[] {Long.parseLong(epoch.group(1)), 0, 1_000_000_000L}
             : new long[] {Long.parseLong(epoch.group(1)), Long.parseLong((frac + "00000000").substring(0, 9)),

@@ -119,12 +119,12 @@ class WrappedFormatsTest {
 
   /**
    * Wrappers found only before a start a log line can have: stern's "pod container ", srun's
-   * "0: ", argo's "pod: ", and text no prefix knows (a format's resync). A console summary's lines
+   * "0: ", argo's "pod: ", moreutils' ts, and text no prefix knows (a format's resync). A console summary's lines
    * have no such start.
    */
   private static boolean startsOnlyBeforeALogLine(Wrapper w) {
     return w.name().contains("stern") || w.name().equals("srun") || w.name().equals("argo")
-        || w.name().equals("sidecar") || w.name().equals("unknown-text");
+        || w.name().equals("sidecar") || w.name().equals("unknown-text") || w.name().startsWith("ts-");
   }
 
   private static void check(List<String> failures, String what, List<String> bare, List<String> got) {

@@ -52,6 +52,8 @@ class WrapperStackTest {
   static final List<Wrapper> OUTER = List.of(
       new Wrapper("none", s -> s, false),
       new Wrapper("cri", s -> "2025-08-12T10:00:03.123456789Z stdout F " + s, true),
+      // podman's k8s-file log driver: CRI's shape with an offset
+      new Wrapper("podman-k8s-file", s -> "2025-08-12T10:00:03.123456789+00:00 stdout F " + s, true),
       new Wrapper("kubectl-timestamps", s -> "2025-08-12T10:00:03.123456789Z " + s, true),
       new Wrapper("github-actions", s -> "2025-08-12T10:00:03.1234567Z " + s, true),
       new Wrapper("ci", s -> "[2025-08-12T10:00:03.123Z] " + s, true),
@@ -119,6 +121,14 @@ class WrapperStackTest {
       new Wrapper("basic-log", s -> "WARNING:vllm.bench:" + s, false),
       // Ray Serve's logger (a deployment's own logging of a line; its dated ms time is the line's)
       new Wrapper("rayserve", s -> "INFO 2025-08-12 10:00:03,123 default_VLLMDeployment ujj4diu5 -- " + s, true),
+      // NVIDIA Dynamo's Python formatter (0.7+; a year, whole seconds: the line's time)
+      new Wrapper("dynamo-py", s -> "[2025-08-12 10:00:03] INFO loggers.py:271: " + s, true),
+      // moreutils' ts (its default; a format with the date and µs: the line's time), multilog's
+      // TAI64N label, annotate-output's stream tag
+      new Wrapper("ts-month", s -> "Aug 12 10:00:03 " + s, false),
+      new Wrapper("ts-dated", s -> "2025-08-12 10:00:03.123456 " + s, true),
+      new Wrapper("tai64n", s -> "@4000000068a1bd2e0757b0d4 " + s, false),
+      new Wrapper("annotate-output", s -> "10:00:03 O: " + s, false),
       // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
       new Wrapper("sidecar", s -> "[VllmSidecar kooEr8Ccal1cqylW5f5cz]: 2025-08-12T10:00:03.123Z 1 stdout: " + s, true),
       new Wrapper("unknown-text", s -> "tests/test_x.py::test_y[tp-2] " + s, false));
@@ -328,6 +338,65 @@ class WrapperStackTest {
         s.stats.get(0));
     assertTrue(s.stats.get(1).startsWith("line=2 ts=1786610010674517000 running=2 "), s.stats.get(1));
     assertEquals(List.of("3 crash EngineCore encountered a fatal error."), s.events);
+  }
+
+  /**
+   * NVIDIA Dynamo 0.7's Python header, "[2025-12-12 19:45:12] INFO __init__.py:53: ", in front of an
+   * engine's message whose own header is gone (constructed from real parts: its README): each
+   * line gives the bare line's record at the header's time. vLLM's bracketed logging-config header
+   * took the date and the level and left "loggers.py:271: Engine 000: …", a near miss; SGLang's
+   * own header left "INFO scheduler_metrics_mixin.py:424: Prefill batch, …", an other line.
+   */
+  @Test
+  void dynamosPythonHeaderIsPeeled() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/dynamo-python-header");
+    CollectingSink v = parse(Files.readString(dir.resolve("vllm-worker.log")).strip());
+    assertEquals(List.of(), v.rejects);
+    assertEquals(1, v.other, "the nixl_connect warning carries nothing");
+    assertEquals(1, v.stats.size(), v.stats.toString());
+    CollectingSink bare = parse("INFO 12-12 19:45:20 [loggers.py:271] Engine 000: Avg prompt throughput: 6335.3 tokens/s,"
+        + " Avg generation throughput: 4.8 tokens/s, Running: 9 reqs, Waiting: 0 reqs, GPU KV cache usage: 62.8%,"
+        + " Prefix cache hit rate: 0.0%");
+    assertEquals(bare.stats.get(0).replaceAll("line=1 ts=\\d+ ", ""), v.stats.get(0).replaceAll("line=3 ts=\\d+ ", ""));
+    long at = java.time.Instant.parse("2025-12-12T19:45:20Z").toEpochMilli() * 1_000_000L;
+    assertTrue(v.stats.get(0).startsWith("line=3 ts=" + at + " running=9 "), v.stats.get(0));
+    assertEquals(1, v.requests.size(), "Added request");
+    CollectingSink s = new CollectingSink();
+    new dev.tokentime.formats.sglang.SglangLogFormat().parse(Files.newInputStream(dir.resolve("sglang-worker.log")),
+        new ParseContext("sglang-worker.log", "r", false, null, 2025), s);
+    assertEquals(List.of(), s.rejects);
+    assertEquals(1, s.steps.size(), s.steps.toString());
+    long prefill = java.time.Instant.parse("2025-12-12T19:45:12Z").toEpochMilli() * 1_000_000L;
+    assertTrue(s.steps.get(0).contains("ts=" + prefill), s.steps.get(0));
+  }
+
+  /**
+   * moreutils' ts (its default and a dated format), multilog's TAI64N label, annotate-output's
+   * stream tag and podman's k8s-file driver around a vLLM log (constructed from their documented
+   * shapes: the folder's README): each reads as the bare log does. A dated ts time before vLLM's
+   * header was taken for a logging config's date and level, leaving "03-17 15:37:30 [api_server…"
+   * no kind read; the wrappers with a year and µs give the rows their time.
+   */
+  @Test
+  void collectorPrefixesReadLikeTheBareLog() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/collector-prefixes");
+    CollectingSink bare = parse(Files.readString(dir.resolve("bare.log")).strip());
+    assertTrue(bare.records >= 10 && bare.stats.size() >= 1, bare.records + " " + bare.stats);
+    for (String name : List.of("ts-default", "ts-dated", "tai64n", "annotate-output", "podman-k8s-file")) {
+      CollectingSink got = parse(Files.readString(dir.resolve(name + ".log")).strip());
+      assertEquals(List.of(), got.rejects, name);
+      assertEquals(List.of(bare.records, bare.other), List.of(got.records, got.other), name);
+      assertEquals(bare.stats.stream().map(r -> r.replaceAll("ts=\\d+ ", "")).toList(),
+          got.stats.stream().map(r -> r.replaceAll("ts=\\d+ ", "")).toList(), name);
+      assertEquals(bare.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(),
+          got.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(), name);
+      boolean micros = name.equals("ts-dated") || name.equals("podman-k8s-file");
+      String first = got.stats.get(0);
+      long second = Long.parseLong(bare.stats.get(0).replaceAll(".*ts=(\\d+) .*", "$1"));
+      long at = Long.parseLong(first.replaceAll(".*ts=(\\d+) .*", "$1"));
+      assertEquals(micros, at != second, name + ": " + first + " against " + bare.stats.get(0));
+      assertTrue(at - second >= 0 && at - second < 1_000_000_000L, name + ": " + first);
+    }
   }
 
   /**

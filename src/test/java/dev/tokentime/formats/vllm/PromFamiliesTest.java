@@ -411,6 +411,15 @@ class PromFamiliesTest {
         before.sink.rejects.get(0).reason());
     assertEquals(List.of(4, 6), before.full.stats.stream().map(e -> e.running).toList());
     assertNull(before.full.stats.get(0).kvUsage);
+
+    // date +%s%3N before each scrape: epoch milliseconds (the line was rejected as no sample)
+    Parse millis = Parse.text(PromFamiliesTest.VLLM, "1760760760123\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 4.0\n"
+        + "1760760765456\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 6.0\n", Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), millis.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40.123Z"), Parse.ns("2025-10-18T04:12:45.456Z")),
+        millis.full.stats.stream().map(e -> e.tsNs).toList());
   }
 
   /** The shapes of a printed time: date -Is / -Ins / --rfc-3339 / -R, and date's default in UTC. */
@@ -431,6 +440,10 @@ class PromFamiliesTest {
     assertEquals(want + 123_000_000, epoch[0] * 1_000_000_000L + epoch[1]);
     assertEquals(1_000_000, epoch[2]);
     assertNull(ScrapeTime.parse("17607607601")); // no time of date +%s
+    long[] ms = ScrapeTime.parse("1760760760123"); // date +%s%3N
+    assertEquals(want + 123_000_000, ms[0] * 1_000_000_000L + ms[1]);
+    assertEquals(1_000_000, ms[2]);
+    assertNull(ScrapeTime.parse("17607607601234"));
     // no offset, or a zone abbreviation that names none: not read in a guessed zone
     assertNull(ScrapeTime.parse("2025-10-18T04:12:40"));
     NumberFormatException e = org.junit.jupiter.api.Assertions.assertThrows(NumberFormatException.class,
