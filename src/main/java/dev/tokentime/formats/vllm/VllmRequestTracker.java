@@ -78,8 +78,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private RequestRecord refusedAccess;
   /** The request ended by the last lifecycle line, held for an access line that may follow. */
   private LoggedRequest lastEnded;
-  /** Whether bare prints came since the last line that was not one (barePrint). */
-  private boolean printed;
+  /** How many bare prints came in a row since the last line that was not one (barePrint). */
+  private int printed;
+  /**
+   * At most this many bare prints in a row keep a request next to its access line: the real case
+   * is two "None" lines; a run of prints (a progress bar, a script's echoes) is time passing, and
+   * a 500 after it is no longer that request's by adjacency.
+   */
+  private static final int MAX_PRINTS = 3;
   /** The request whose Received/Added line was the last lifecycle line (streaming order). */
   private LoggedRequest lastStarted;
   /** An access line waiting for the Received/Added line that comes right after it. */
@@ -847,12 +853,12 @@ final class VllmRequestTracker implements SpecParser.Handler {
    */
   @Override
   public boolean continuation(MatchedLine m, byte[] raw, int off, int len) {
-    if (m.kind == null && barePrint(m)) {
-      printed = true;
+    if (m.kind == null && printed < MAX_PRINTS && barePrint(m)) {
+      printed++;
       return false;
     }
-    boolean afterPrint = printed;
-    printed = false;
+    boolean afterPrint = printed > 0;
+    printed = 0;
     if (afterPrint && lastEnded != null && m.kind != null && !m.kind.event().equals("access")) {
       // prints kept the ended request next to an access line, not to its own late lines, which
       // may come long after them: those find it among the ended ones, as after any other line
@@ -877,13 +883,15 @@ final class VllmRequestTracker implements SpecParser.Handler {
   /**
    * A process's bare print ({@code print(x)} in a server's code: vLLM 0.3's two "None" lines
    * between a request's Finished line and its 500, field/91): no time, no header, no kind, not
-   * indented (a traceback's frame), no logger's level, no HTTP request. It says nothing happened
-   * between the lines around it, so it parts no request from the access line after it; a line
+   * indented (a traceback's frame), no logger's level, no HTTP request, short. A few of them say
+   * nothing happened between the lines around them, so they part no request from the access line
+   * after them (up to MAX_PRINTS in a row); a line
    * that does (any of those) still parts them, and the adjacency it keeps is the one right before it.
    */
   private static boolean barePrint(MatchedLine m) {
     String msg = m.message();
-    return m.times.isEmpty() && msg != null && !msg.isEmpty() && !Character.isWhitespace(msg.charAt(0))
+    return m.times.isEmpty() && msg != null && !msg.isEmpty() && msg.length() <= 80
+        && !Character.isWhitespace(msg.charAt(0))
         && !LOGGER_LEVEL.matcher(msg).lookingAt() && !msg.contains("HTTP/");
   }
 

@@ -181,6 +181,11 @@ class VllmLogFormatTest {
       assertEquals(List.of("cmpl-a ok null", "http-500-line-" + (between.split("\n").length + 2) + " error 500"),
           read.apply(fin + between + err), between);
     }
+    // a run of prints (a progress bar, a script's echoes: time passing) or a long one parts them
+    assertEquals(List.of("cmpl-a ok null", "http-500-line-6 error 500"),
+        read.apply(fin + "Processed prompts: 1\nProcessed prompts: 2\nProcessed prompts: 3\nProcessed prompts: 4\n" + err));
+    assertEquals(List.of("cmpl-a ok null", "http-500-line-3 error 500"), read.apply(fin + "x".repeat(81) + "\n" + err));
+    assertEquals(List.of("cmpl-a error 500"), read.apply(fin + "None\nNone\nNone\n" + err));
     // streaming order: the 200 before the request's Added line, a print between
     assertEquals(List.of("cmpl-s ok 200"), read.apply(
         "INFO:     127.0.0.1:46374 - \"POST /v1/completions HTTP/1.1\" 200 OK\nNone\n"
