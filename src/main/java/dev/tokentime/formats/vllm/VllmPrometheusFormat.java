@@ -200,7 +200,9 @@ public final class VllmPrometheusFormat implements InputFormat {
    * the time of the date lines a shell loop printed beside its scrapes, on the side the file
    * tells: a date line before any such sample means each date comes before its scrape ({@code
    * date; curl}); such samples before the first date line mean each date comes after its scrape
-   * ({@code curl; date}), and those samples wait for it. OpenMetrics' {@code # EOF} ends a scrape.
+   * ({@code curl; date}), and those samples wait for it, unless a command that scrapes comes
+   * between them and that line (a one-off scrape before a {@code date; curl} loop, at the time of
+   * {@code --at} or the file). OpenMetrics' {@code # EOF} ends a scrape.
    */
   static final class TextReader {
     private final ParseContext ctx;
@@ -255,6 +257,20 @@ public final class VllmPrometheusFormat implements InputFormat {
       }
     }
 
+    /**
+     * Whether a command that scrapes (a prompt line naming curl, wget or /metrics) came after the
+     * first scrape and before any date line: that scrape was a command of its own, and the date
+     * lines come with the later command's scrapes, before each ({@code $ curl …} once, then {@code
+     * $ while …; do date; curl …; done}). A date printed after its scrape follows it with no
+     * command between.
+     */
+    private boolean scrapedAgain;
+
+    /** Whether a prompt line's command scrapes. */
+    private static boolean scrapes(String prompt) {
+      return prompt.contains("curl") || prompt.contains("wget") || prompt.contains("metrics");
+    }
+
     /** The first scrape while the side is unknown; null once placed. */
     private Scrape first = new Scrape(0, null, 0);
     /** The scrape being read, waiting for its time ({@link #first} at first). */
@@ -292,6 +308,9 @@ public final class VllmPrometheusFormat implements InputFormat {
             return;
           }
           if (line.isEmpty() || line.startsWith("#") || ScrapeTime.isShellPrompt(line)) {
+            if (side == Side.UNKNOWN && !first.samples.isEmpty() && !line.startsWith("#") && scrapes(line)) {
+              scrapedAgain = true;
+            }
             sink.otherLine(); // a shell transcript's prompt and command around a scrape
             return;
           }
@@ -386,7 +405,18 @@ public final class VllmPrometheusFormat implements InputFormat {
       }
       dev.tokentime.ingest.Checked.timestamp("date line", ns);
       if (side == Side.UNKNOWN) {
-        side = first.samples.isEmpty() ? Side.BEFORE : Side.AFTER;
+        side = first.samples.isEmpty() || scrapedAgain ? Side.BEFORE : Side.AFTER;
+        if (scrapedAgain) {
+          // the first scrape is a command of its own before the loop: the time of --at or the file
+          for (Held h : first.samples) {
+            place(h, untimed, fallback);
+          }
+          if (current != first) {
+            refuse(current, noTime(current));
+          }
+          first = null;
+          current = new Scrape(0, null, 0);
+        }
       }
       if (side == Side.BEFORE) {
         endedAt = 0;

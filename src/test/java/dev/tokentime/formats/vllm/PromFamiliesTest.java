@@ -359,6 +359,33 @@ class PromFamiliesTest {
   }
 
   /**
+   * One scrape by hand, then a loop printing the time before each scrape: the command between
+   * the first scrape and the first date line says the dates belong to the loop's scrapes after
+   * them; the one-off scrape takes the time of --at.
+   */
+  @Test
+  void oneOffScrapeBeforeADateBeforeLoopTakesTheFileTime() throws Exception {
+    Parse p = Parse.text(PromFamiliesTest.VLLM, Files.readString(
+        Path.of("src/test/resources/constructed/prometheus-date-lines/oneoff-scrape-then-date-before-loop.txt")),
+        Parse.ctx(null, null, false, java.time.Instant.parse("2025-10-18T04:12:30Z")));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:30Z"), Parse.ns("2025-10-18T04:12:40Z"),
+        Parse.ns("2025-10-18T04:12:45Z"), Parse.ns("2025-10-18T04:12:50Z")),
+        p.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(List.of(1, 3, 5, 2), p.full.stats.stream().map(e -> e.running).toList());
+    assertEquals(List.of(0, 0, 1, 0), p.full.stats.stream().map(e -> e.waiting).toList());
+    assertEquals(8, p.sink.records);
+
+    // a command between that only prints the time scrapes nothing: that date follows its scrape
+    Parse after = Parse.text(PromFamiliesTest.VLLM, "$ curl -s localhost:8000/metrics\n"
+        + "vllm:num_requests_running{model_name=\"m\"} 1\n"
+        + "$ date -u\n"
+        + "Sat Oct 18 04:12:40 UTC 2025\n", Parse.ctx(null, null, false, java.time.Instant.parse("2025-10-18T04:12:30Z")));
+    assertEquals(List.of(), after.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z")), after.full.stats.stream().map(e -> e.tsNs).toList());
+  }
+
+  /**
    * OpenMetrics' {@code # EOF} ends a scrape: two expositions each followed by {@code date +%s}
    * are two rows; without date lines or timestamps the second cannot be placed and is refused
    * whole (not merged into the first); with date lines before their scrapes, a scrape after
