@@ -2,6 +2,7 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.json.EvalscopeNames;
 import dev.tokentime.formats.json.ToolMetricNames;
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -156,13 +157,19 @@ public final class EvalscopeConsoleFormat implements InputFormat {
         if (parts.length != split.length) {
           return label + ": expected " + split.length + " numbers separated by /, got \"" + value + "\"";
         }
+        List<Object[]> figures = new ArrayList<>();
         for (int i = 0; i < parts.length; i++) {
           Double d = number(parts[i]);
           if (d == null) {
             return label + ": expected a number, got \"" + parts[i].strip() + "\"";
           }
-          pending.add(new Object[] {split[i], "value", d, "requests"});
+          String bad = Checked.figureProblem(split[i], d, "requests");
+          if (bad != null) {
+            return bad + "; the row not kept";
+          }
+          figures.add(new Object[] {split[i], "value", d, "requests"});
         }
+        pending.addAll(figures);
         sink.record();
         return null;
       }
@@ -178,15 +185,27 @@ public final class EvalscopeConsoleFormat implements InputFormat {
         sink.otherLine(); // EvalScope's placeholder for a figure without a sample
         return null;
       }
-      if (label.equals("Number of concurrency") || label.equals("Concurrency")) {
-        concurrency = d;
-      } else if (label.startsWith("Request rate") || label.startsWith("Request Rate")) {
-        rate = d;
-      }
       EvalscopeNames.Figure f = EvalscopeNames.CONSOLE_SUMMARY.getOrDefault(label, EvalscopeNames.SUMMARY.get(label));
       String[] other = f == null ? ToolMetricNames.split(label) : null;
-      pending.add(new Object[] {f != null ? f.metric() : other[0], f != null ? f.stat() : "value", d,
-          f != null ? f.unit() : other[1]});
+      String unit = f != null ? f.unit() : other[1];
+      String bad = Checked.figureProblem(label, d, unit);
+      if (bad != null) {
+        return bad + "; not kept"; // a hand-edited or corrupt table: no figure of a run
+      }
+      boolean isConcurrency = label.equals("Number of concurrency") || label.equals("Concurrency");
+      boolean isRate = label.startsWith("Request rate") || label.startsWith("Request Rate");
+      // a rate of 0 paced nothing (no level); a concurrency is always the run's level
+      String levelBad = isConcurrency ? Checked.levelProblem("concurrency", d)
+          : isRate && d > 0 ? Checked.levelProblem("request_rate", d) : null;
+      if (levelBad != null) {
+        return label + ": " + levelBad + "; not kept";
+      }
+      if (isConcurrency) {
+        concurrency = d;
+      } else if (isRate) {
+        rate = d;
+      }
+      pending.add(new Object[] {f != null ? f.metric() : other[0], f != null ? f.stat() : "value", d, unit});
       sink.record();
       return null;
     }
@@ -205,7 +224,7 @@ public final class EvalscopeConsoleFormat implements InputFormat {
         return "row has " + cells.size() + " cells but the header has " + header.size();
       }
       boolean byPercentile = header.get(0).equals("Percentiles");
-      int n = 0;
+      List<Object[]> figures = new ArrayList<>();
       for (int i = 1; i < cells.size(); i++) {
         String stat = EvalscopeNames.stat(byPercentile ? cells.get(0) : header.get(i));
         String column = byPercentile ? header.get(i) : cells.get(0);
@@ -221,10 +240,18 @@ public final class EvalscopeConsoleFormat implements InputFormat {
         }
         EvalscopeNames.Figure f = EvalscopeNames.PERCENTILE.get(column);
         String[] other = f == null ? ToolMetricNames.split(column) : null;
-        sink.reportedMetric(run, null, f != null ? f.metric() : other[0], stat, d, f != null ? f.unit() : other[1]);
-        n++;
+        String unit = f != null ? f.unit() : other[1];
+        String bad = Checked.figureProblem(column + " " + stat, d, unit);
+        if (bad != null) {
+          return bad + "; the row not kept";
+        }
+        figures.add(new Object[] {f != null ? f.metric() : other[0], stat, d, unit});
       }
-      if (n == 0) {
+      // the run's level, from its summary printed above (null when there was none)
+      for (Object[] f : figures) {
+        sink.reportedMetric(run, level, (String) f[0], (String) f[1], (Double) f[2], (String) f[3]);
+      }
+      if (figures.isEmpty()) {
         sink.otherLine();
       } else {
         sink.record();
@@ -246,16 +273,8 @@ public final class EvalscopeConsoleFormat implements InputFormat {
     return out;
   }
 
+  /** A decimal number as the tables print it (Java's "5f" or "0x1p3" is none), else null. */
   static Double number(String s) {
-    String v = s.strip().replace(",", "");
-    if (v.isEmpty()) {
-      return null;
-    }
-    try {
-      double d = Double.parseDouble(v);
-      return Double.isFinite(d) ? d : null;
-    } catch (NumberFormatException e) {
-      return null;
-    }
+    return BenchConsoleFormat.number(s);
   }
 }

@@ -79,7 +79,14 @@ public final class DynamoRequestTraceFormat implements InputFormat {
           return;
         }
         try {
-          JsonNode node = PeerJson.TREE.readTree(PeerJson.JSON.createParser(buf, off, len));
+          JsonNode node;
+          try (com.fasterxml.jackson.core.JsonParser p = PeerJson.JSON.createParser(buf, off, len)) {
+            node = PeerJson.TREE.readTree(p);
+            // readTree stops after the first value: a second one, or text, after it is no record's
+            if (node != null && p.nextToken() != null) {
+              throw new PeerJson.Bad("more after the JSON object (one record a line); not read");
+            }
+          }
           if (node == null || !node.isObject()) {
             throw new PeerJson.Bad("not a JSON object");
           }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.EvalscopeNames;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.json.ToolMetricNames;
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -106,8 +107,7 @@ public final class EvalscopePerfFormat implements InputFormat {
         if (doc == null) {
           return 1;
         }
-        summary(doc, run, sink);
-        return 1 + PeerJson.trailing(p, sink, "summary object", "benchmark_summary.json holds one");
+        return 1 + summary(doc, run, sink) + PeerJson.trailing(p, sink, "summary object", "benchmark_summary.json holds one");
       }
       sink.reject(1, "not an EvalScope perf result: expected a JSON object (benchmark_summary.json)"
           + " or array (benchmark_percentile.json)", null, 0, 0);
@@ -131,7 +131,7 @@ public final class EvalscopePerfFormat implements InputFormat {
     if (stat == null) {
       throw new PeerJson.Bad("\"Percentiles\": expected a percentage, min or max, got " + PeerJson.quote(label.asText()));
     }
-    int n = 0;
+    java.util.List<Object[]> figures = new java.util.ArrayList<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = row.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       if (e.getKey().equals("Percentiles")) {
@@ -143,21 +143,37 @@ public final class EvalscopePerfFormat implements InputFormat {
       }
       EvalscopeNames.Figure f = EvalscopeNames.PERCENTILE.get(e.getKey());
       String[] other = f == null ? ToolMetricNames.split(e.getKey()) : null;
-      sink.reportedMetric(run, null, f != null ? f.metric() : other[0], stat, v.asDouble(), f != null ? f.unit() : other[1]);
-      n++;
+      String unit = f != null ? f.unit() : other[1];
+      String bad = Checked.figureProblem(e.getKey() + " " + stat, v.asDouble(), unit);
+      if (bad != null) {
+        throw new PeerJson.Bad(bad + "; the row not kept");
+      }
+      figures.add(new Object[] {f != null ? f.metric() : other[0], v.asDouble(), unit});
     }
-    return n;
+    // no level: the run's is in benchmark_summary.json, another file
+    for (Object[] f : figures) {
+      sink.reportedMetric(run, null, (String) f[0], stat, (Double) f[1], (String) f[2]);
+    }
+    return figures.size();
   }
 
   /**
    * The summary's figures. EvalScope writes -1 for a figure it has no sample of (every average of
    * a run whose requests all failed; the multi-turn and speculative figures of a run without them;
    * the request rate of a run not paced by one): not kept. The run's level is its request rate when
-   * one paced it, else its concurrency (the {@code --parallel} every run has, 1 by default).
+   * one paced it, else its concurrency (the {@code --parallel} every run has, 1 by default). A
+   * figure out of its range (a negative duration, a TTFT of 1e300 ms), or a level no run has (2.5
+   * clients), is a reject naming it; the others are kept. Returns the number of such rejects.
    */
-  private static void summary(JsonNode doc, String run, RecordSink sink) {
+  private static int summary(JsonNode doc, String run, RecordSink sink) {
     Double rate = PeerJson.positive(first(doc, "Request rate (req/s)", "Request Rate (req/s)"));
     Double conc = PeerJson.positive(first(doc, "Number of concurrency", "Concurrency"));
+    if (rate != null && Checked.levelProblem("request_rate", rate) != null) {
+      rate = null;
+    }
+    if (conc != null && Checked.levelProblem("concurrency", conc) != null) {
+      conc = null;
+    }
     Double level = null;
     if (rate != null && sink.runLevel(run, "request_rate", rate, null, "EvalScope benchmark_summary.json") == null) {
       level = rate;
@@ -166,16 +182,30 @@ public final class EvalscopePerfFormat implements InputFormat {
       level = conc;
     }
     int n = 0;
+    int rejects = 0;
     for (Iterator<Map.Entry<String, JsonNode>> it = doc.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       JsonNode v = e.getValue();
-      if (!v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() == -1) {
-        continue; // text ("Result DB path") is the run's metadata
+      if (!v.isNumber() || Double.isNaN(v.asDouble()) || v.asDouble() == -1) {
+        continue; // text ("Result DB path") is the run's metadata; NaN, as in a percentile row, no sample
       }
       EvalscopeNames.Figure f = EvalscopeNames.SUMMARY.get(e.getKey());
       String[] other = f == null ? ToolMetricNames.split(e.getKey()) : null;
-      sink.reportedMetric(run, level, f != null ? f.metric() : other[0], f != null ? f.stat() : "value", v.asDouble(),
-          f != null ? f.unit() : other[1]);
+      String metric = f != null ? f.metric() : other[0];
+      String unit = f != null ? f.unit() : other[1];
+      double d = v.asDouble();
+      String bad = Checked.figureProblem(e.getKey(), d, unit);
+      if (bad == null && metric.equals("concurrency") && f != null) {
+        bad = prefixed(e.getKey(), Checked.levelProblem("concurrency", d));
+      } else if (bad == null && metric.equals("request_rate") && f != null && d > 0) {
+        bad = prefixed(e.getKey(), Checked.levelProblem("request_rate", d)); // 0 paced nothing: no level
+      }
+      if (bad != null) {
+        rejects++;
+        sink.reject(1, bad + "; not kept", null, 0, 0);
+        continue;
+      }
+      sink.reportedMetric(run, level, metric, f != null ? f.stat() : "value", d, unit);
       n++;
     }
     if (n == 0) {
@@ -183,6 +213,11 @@ public final class EvalscopePerfFormat implements InputFormat {
     } else {
       sink.record();
     }
+    return rejects;
+  }
+
+  private static String prefixed(String key, String problem) {
+    return problem == null ? null : key + ": " + problem;
   }
 
   private static JsonNode first(JsonNode doc, String a, String b) {

@@ -125,6 +125,21 @@ class DynamoRequestTraceFormatTest {
     assertTrue(reasons.get(6).startsWith("9: duplicate"), reasons.get(6));
   }
 
+  /** readTree reads the first value only: text or a second object after it makes no record. */
+  @Test
+  void moreAfterTheObjectIsAReject() throws IOException {
+    String ok = Files.readAllLines(SAMPLE).get(0);
+    String text = ok.replace("cmpl-123", "t1") + " trailing garbage\n" + ok.replace("cmpl-123", "t2") + " {}\n"
+        + ok + "  \n";
+    CollectingSink s = Parsing.parse(format, text);
+    assertEquals(1, s.records, "the last line: blanks after the object are no content");
+    assertEquals("cmpl-123", s.requests.get(0).id());
+    List<String> reasons = s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList();
+    assertEquals(2, reasons.size(), reasons.toString());
+    assertTrue(reasons.get(0).startsWith("1: "), reasons.get(0));
+    assertEquals("2: more after the JSON object (one record a line); not read", reasons.get(1));
+  }
+
   static byte[] gzip(byte[] b) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (GZIPOutputStream z = new GZIPOutputStream(out)) {

@@ -117,6 +117,33 @@ class EvalscopePerfFormatTest {
         "dir 10.0 failed_requests value 30.0 requests"), s.reported);
   }
 
+  /** A figure out of its range, or a level no run has, is a reject naming it; the others are kept. */
+  @Test
+  void figuresOutOfRangeAndImpossibleLevelsAreRejects() throws IOException {
+    CollectingSink s = Parsing.parse(format, "{\"Test Duration (s)\": -38.31, \"Concurrency\": 2.5,"
+        + " \"Avg TTFT (ms)\": 1e300, \"Avg Latency (s)\": 1e400, \"Success Requests\": 40}");
+    assertEquals(List.of("dir null succeed_requests value 40.0 requests"), s.reported);
+    assertEquals(null, s.levels.get("dir"), "2.5 clients is no run's level");
+    assertEquals(List.of("Test Duration (s) out of range: -38.31 (a latency, count or throughput is not negative); not kept",
+        "Concurrency: concurrency must be a whole number of requests, 1 or more; not kept",
+        "Avg TTFT (ms) out of range: 1.0E300 ms (a duration is 0 to 30 days); not kept",
+        "Avg Latency (s): Infinity is no finite number; not kept"),
+        s.rejects.stream().map(r -> r.reason()).toList());
+    assertEquals(1, s.records);
+
+    CollectingSink rate = Parsing.parse(format, "{\"Test Duration (s)\": 10.0, \"Concurrency\": 64,"
+        + " \"Request Rate (req/s)\": 1e12}");
+    assertEquals("concurrency", rate.levels.get("dir")[0], "the rate no run has is no level; the concurrency is");
+    assertEquals(List.of("Request Rate (req/s): a request rate of at most 10,000,000; not kept"),
+        rate.rejects.stream().map(r -> r.reason()).toList());
+
+    CollectingSink rows = Parsing.parse(format, "[{\"Percentiles\": \"50%\", \"TTFT (ms)\": 12.5},"
+        + " {\"Percentiles\": \"99%\", \"TTFT (ms)\": 12.5, \"Latency (s)\": -3.0}]");
+    assertEquals(List.of("dir null ttft p50 12.5 ms"), rows.reported, "the bad row keeps none of its figures");
+    assertEquals(List.of("[1]: Latency (s) p99 out of range: -3.0 (a latency, count or throughput is not negative);"
+        + " the row not kept"), rows.rejects.stream().map(r -> r.reason()).toList());
+  }
+
   @Test
   void percentileRowsAreStatisticsOfEachColumn() throws IOException {
     CollectingSink old = read("v1.6-parallel_20_number_500/benchmark_percentile.json");
