@@ -9,7 +9,9 @@ import dev.tokentime.ingest.Sample;
 import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -48,6 +50,8 @@ public final class PerfAnalyzerConsoleFormat implements InputFormat {
   private static final Pattern PART = Pattern.compile("^([A-Za-z/() ]+?) " + NUM + " usec$");
   /** perf_analyzer's own share of the client's time (24.x). */
   private static final Pattern OVERHEAD = Pattern.compile("^Avg client overhead: " + NUM + "%$");
+  /** An ensemble's sub-models, each with its own server figures: not the ensemble run's. */
+  private static final Pattern COMPOSING = Pattern.compile("^Composing models:$");
   private static final Pattern LEVEL_LABEL = Pattern.compile("^Request (?:concurrency|Rate): .*");
   /** The start of a figure's line: such a line that does not read whole is cut. */
   private static final Pattern FIGURE_LABEL = Pattern.compile(
@@ -137,9 +141,11 @@ public final class PerfAnalyzerConsoleFormat implements InputFormat {
         // stabilising) is no run
         pendingKind = m.group(1).equals("concurrency") ? "concurrency" : "request_rate";
         pendingLevel = Double.parseDouble(m.group(2));
-        if (!Double.isFinite(pendingLevel)) {
+        String lp = Checked.levelProblem(pendingKind, pendingLevel);
+        if (lp != null) {
           inBlock = false;
-          return "perf_analyzer's level " + m.group(2) + " is no finite number";
+          pendingKind = null;
+          return "perf_analyzer's level " + m.group(2) + ": " + lp;
         }
         inBlock = true;
         summaryStat = null;
@@ -160,29 +166,45 @@ public final class PerfAnalyzerConsoleFormat implements InputFormat {
       if (m.matches() && summaryStat != null) {
         String kind = m.group(1).equals("Concurrency") ? "concurrency" : "request_rate";
         double lv = Double.parseDouble(m.group(2));
-        if (!Double.isFinite(lv)) {
-          return "perf_analyzer's level " + m.group(2) + " is no finite number";
+        String lp = Checked.levelProblem(kind, lv);
+        if (lp != null) {
+          return "perf_analyzer's level " + m.group(2) + ": " + lp;
         }
         if (runOfLevel.containsKey(kind + " " + lv)) {
           return null; // its block's figures again, rounded as the block printed them
         }
-        String bad = start(kind, lv, "perf_analyzer closing table");
-        bad = bad != null ? bad : put("throughput", "value", m.group(3), "infer/sec");
-        bad = bad != null ? bad : put("latency", summaryStat, m.group(4), "usec");
-        return done(bad);
+        List<Figure> figs = new ArrayList<>();
+        String bad = check(figs, "throughput", "value", m.group(3), "infer/sec");
+        bad = bad != null ? bad : check(figs, "latency", summaryStat, m.group(4), "usec");
+        bad = bad != null ? bad : start(kind, lv, "perf_analyzer closing table");
+        return store(bad, figs);
       }
       if (!inBlock) {
         return null;
       }
-      if (pendingKind != null && FIGURE_LABEL.matcher(line).matches()) {
-        String bad = start(pendingKind, pendingLevel, "perf_analyzer block");
+      if (COMPOSING.matcher(line).matches()) {
+        inBlock = false; // the sub-models' figures until the next level's block
+        return null;
+      }
+      List<Figure> figs = new ArrayList<>();
+      String bad = figures(line, figs);
+      if (bad == null || !bad.isEmpty()) {
+        return bad;
+      }
+      if (pendingKind != null) {
+        bad = start(pendingKind, pendingLevel, "perf_analyzer block");
         pendingKind = null;
         if (bad != null) {
           inBlock = false;
           return bad;
         }
       }
-      m = COUNT.matcher(line);
+      return store(null, figs);
+    }
+
+    /** A figure line's figures, each checked, into {@code figs}: "", a reject's reason, or null for another line. */
+    private String figures(String line, List<Figure> figs) {
+      Matcher m = COUNT.matcher(line);
       if (m.matches()) {
         String what = m.group(1);
         String metric = switch (what) {
@@ -194,39 +216,39 @@ public final class PerfAnalyzerConsoleFormat implements InputFormat {
         };
         String unit = what.equals("Sequence count") ? "sequences" : what.equals("Inference count") ? "inferences"
             : what.equals("Execution count") ? "executions" : "requests";
-        return done(put(metric, "value", m.group(2), unit));
+        return ok(check(figs, metric, "value", m.group(2), unit));
       }
       m = THROUGHPUT.matcher(line);
       if (m.matches()) {
-        return done(put("throughput", "value", m.group(1), "infer/sec"));
+        return ok(check(figs, "throughput", "value", m.group(1), "infer/sec"));
       }
       m = AVG_LATENCY.matcher(line);
       if (m.matches()) {
-        String bad = put("latency", "avg", m.group(1), "usec");
-        return done(bad != null ? bad : put("latency", "std", m.group(2), "usec"));
+        String bad = check(figs, "latency", "avg", m.group(1), "usec");
+        return ok(bad != null ? bad : check(figs, "latency", "std", m.group(2), "usec"));
       }
       m = PERCENTILE.matcher(line);
       if (m.matches()) {
-        return done(put("latency", "p" + m.group(1), m.group(2), "usec"));
+        return ok(check(figs, "latency", "p" + m.group(1), m.group(2), "usec"));
       }
       m = OVERHEAD.matcher(line);
       if (m.matches()) {
-        return done(put("client_overhead", "avg", m.group(1), "%"));
+        return ok(check(figs, "client_overhead", "avg", m.group(1), "%"));
       }
       m = PARTS.matcher(line);
       if (m.matches()) {
         boolean server = m.group(1).equals("request latency");
-        String bad = put(server ? "server_request_latency" : snake(m.group(1)), "avg", m.group(2), "usec");
+        String bad = check(figs, server ? "server_request_latency" : snake(m.group(1)), "avg", m.group(2), "usec");
         for (String part : m.group(3).split(" \\+ ")) {
           Matcher p = PART.matcher(part.strip());
           if (bad == null && !p.matches()) {
             bad = "perf_analyzer's " + m.group(1) + " part '" + part.strip() + "' is no '<name> N usec'";
           }
           if (bad == null) {
-            bad = put((server ? "server_" : "") + snake(p.group(1)), "avg", p.group(2), "usec");
+            bad = check(figs, (server ? "server_" : "") + snake(p.group(1)), "avg", p.group(2), "usec");
           }
         }
-        return done(bad);
+        return ok(bad);
       }
       if (FIGURE_LABEL.matcher(line).matches()) {
         return "a cut line: perf_analyzer's figure '" + line + "' does not read whole (its number and usec or infer/sec)";
@@ -242,22 +264,31 @@ public final class PerfAnalyzerConsoleFormat implements InputFormat {
       return sink.runLevel(run, kind, lv, null, how);
     }
 
-    private String done(String bad) {
+    private static String ok(String bad) {
+      return bad != null ? bad : "";
+    }
+
+    /** A line's figures once all of them read: a line rejected stores none. */
+    private String store(String bad, List<Figure> figs) {
       if (bad != null) {
         return bad;
+      }
+      for (Figure f : figs) {
+        sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
       }
       sink.record();
       return "";
     }
 
-    private String put(String metric, String stat, String number, String unit) {
+    private static String check(List<Figure> figs, String metric, String stat, String number, String unit) {
       double v = Double.parseDouble(number);
       String bad = Checked.figureProblem(metric + (stat.equals("value") ? "" : " " + stat), v, unit);
-      if (bad != null) {
-        return bad;
+      if (bad == null) {
+        figs.add(new Figure(metric, stat, v, unit));
       }
-      sink.reportedMetric(run, level, metric, stat, v, unit);
-      return null;
+      return bad;
     }
   }
+
+  private record Figure(String metric, String stat, double value, String unit) {}
 }

@@ -100,9 +100,15 @@ public final class SglangOneBatchConsoleFormat implements InputFormat {
       }
       Matcher b = BATCH.matcher(line);
       if (b.matches()) {
+        double lv = Double.parseDouble(b.group(1));
+        String levelBad = Checked.levelProblem("concurrency", lv);
+        if (levelBad != null) {
+          run[0] = null; // its figures are no run's
+          return "bench_one_batch_server's batch size: " + levelBad;
+        }
         runs[0]++;
         run[0] = runs[0] == 1 ? ctx.defaultRun() : ctx.defaultRun() + "#" + runs[0];
-        level[0] = Double.parseDouble(b.group(1));
+        level[0] = lv;
         String conflict = sink.runLevel(run[0], "concurrency", level[0], null, "bench_one_batch_server case");
         if (conflict != null) {
           run[0] = null;

@@ -112,6 +112,11 @@ public final class PerfAnalyzerCsvFormat implements InputFormat {
       if (!Double.isFinite(level)) {
         return header.get(0) + ": " + cells.get(0) + " is no finite number";
       }
+      String kind = header.get(0).equals("Concurrency") ? "concurrency" : "request_rate";
+      String levelBad = Checked.levelProblem(kind, level);
+      if (levelBad != null) {
+        return header.get(0) + " " + cells.get(0) + ": " + levelBad;
+      }
       for (int i = 1; i < cells.size(); i++) {
         String[] c = column(header.get(i));
         String bad = c == null ? null : Checked.figureProblem(header.get(i), Double.parseDouble(cells.get(i)), c[2]);
@@ -121,7 +126,6 @@ public final class PerfAnalyzerCsvFormat implements InputFormat {
       }
       runs[0]++;
       String run = runs[0] == 1 ? ctx.defaultRun() : ctx.defaultRun() + "#" + runs[0];
-      String kind = header.get(0).equals("Concurrency") ? "concurrency" : "request_rate";
       String conflict = sink.runLevel(run, kind, level, null, "perf_analyzer CSV row");
       if (conflict != null) {
         return conflict;

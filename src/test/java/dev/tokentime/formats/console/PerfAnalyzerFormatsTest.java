@@ -156,6 +156,64 @@ class PerfAnalyzerFormatsTest {
   }
 
   @Test
+  void anEnsemblesComposingModelsAreNotTheRunsServerFigures() throws IOException {
+    // constructed after perf_analyzer's ensemble print (its report_writer): the sub-models'
+    // server figures follow "Composing models:"; only the ensemble's own are the run's
+    String sub = "      Inference count: 100\n      Execution count: 50\n      Successful request count: 100\n"
+        + "      Avg request latency: 46000 usec (overhead 1 usec + queue 2 usec + compute input 3 usec"
+        + " + compute infer 45990 usec + compute output 4 usec)\n";
+    Read r = read("pa.log", "Request concurrency: 1\n  Client: \n    Request count: 100\n    Throughput: 20 infer/sec\n"
+        + "  Server: \n    Inference count: 100\n    Execution count: 100\n    Successful request count: 100\n"
+        + "    Avg request latency: 48000 usec (overhead 10 usec + queue 20 usec + compute 47970 usec)\n\n"
+        + "  Composing models: \n  preprocess, version: 1\n" + sub + "\n  tensorrt_llm, version: 1\n" + sub
+        + "\nRequest concurrency: 2\n  Client: \n    Request count: 7\n");
+    counts(r, "perf-analyzer-console", 7, 19, 0);
+    assertEquals(List.of("r 1.0 request_count value 100.0 requests", "r 1.0 throughput value 20.0 infer/sec",
+        "r 1.0 server_inference_count value 100.0 inferences", "r 1.0 server_execution_count value 100.0 executions",
+        "r 1.0 server_success_count value 100.0 requests", "r 1.0 server_request_latency avg 48000.0 usec",
+        "r 1.0 server_overhead avg 10.0 usec", "r 1.0 server_queue avg 20.0 usec", "r 1.0 server_compute avg 47970.0 usec",
+        "r#2 2.0 request_count value 7.0 requests"), r.sink().reported);
+  }
+
+  @Test
+  void aLevelNoRunCanHaveIsARejectAndStartsNoRun() throws IOException {
+    Read r = read("pa.log", "Request concurrency: 0\n  Client: \n    Request count: 5\n    Throughput: 2 infer/sec\n"
+        + "\nInferences/Second vs. Client Average Batch Latency\nConcurrency: 2.5, throughput: 7 infer/sec, latency 100 usec\n"
+        + "Concurrency: 3, throughput: 7 infer/sec, latency 100 usec\n");
+    counts(r, "perf-analyzer-console", 1, 5, 2);
+    assertEquals("perf_analyzer's level 0: concurrency must be a whole number of requests, 1 or more",
+        r.sink().rejects.get(0).reason());
+    assertEquals(7, r.sink().rejects.get(1).lineNo());
+    assertEquals(List.of("r"), List.copyOf(r.sink().levels.keySet()));
+    assertEquals(3.0, r.sink().levels.get("r")[1]);
+    assertEquals(List.of("r 3.0 throughput value 7.0 infer/sec", "r 3.0 latency avg 100.0 usec"), r.sink().reported);
+
+    String header = "Concurrency,Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,"
+        + "Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency\n";
+    Read c = read("out.csv", header + "0,10,1,2,3,4,5,6,7,8,9,10,11\n2.5,10,1,2,3,4,5,6,7,8,9,10,11\n"
+        + "99999999999,10,1,2,3,4,5,6,7,8,9,10,11\n4,10,1,2,3,4,5,6,7,8,9,10,11\n");
+    counts(c, "perf-analyzer-csv", 1, 1, 3);
+    assertEquals(List.of("Concurrency 0: concurrency must be a whole number of requests, 1 or more",
+        "Concurrency 2.5: concurrency must be a whole number of requests, 1 or more",
+        "Concurrency 99999999999: concurrency of at most 10,000,000"),
+        c.sink().rejects.stream().map(x -> x.reason()).toList());
+    assertEquals(List.of("r"), List.copyOf(c.sink().levels.keySet()));
+    assertEquals(4.0, c.sink().levels.get("r")[1]);
+  }
+
+  @Test
+  void aLineWithOneBadNumberStoresNone() throws IOException {
+    Read r = read("pa.log", "Request concurrency: 1\n  Client: \n    Request count: 5\n"
+        + "    Avg latency: 5 usec (standard deviation 1e999 usec)\n"
+        + "    Avg HTTP time: 40 usec (send/recv 10 usec + response wait 1e999 usec)\n"
+        + "\nInferences/Second vs. Client Average Batch Latency\nConcurrency: 3, throughput: 7 infer/sec, latency 1e999 usec\n");
+    counts(r, "perf-analyzer-console", 1, 4, 3);
+    assertEquals("latency std: Infinity is no finite number", r.sink().rejects.get(0).reason());
+    assertEquals(List.of("r 1.0 request_count value 5.0 requests"), r.sink().reported);
+    assertEquals(List.of("r"), List.copyOf(r.sink().levels.keySet()), "the rejected table row starts no run");
+  }
+
+  @Test
   void othersCsvAndLinesAreNotClaimed() {
     FormatRegistry reg = FormatRegistry.standard();
     for (String text : List.of("Concurrency,Inferences/Second\n1,2\n", "Concurrency: 4, throughput: 83 infer/sec, latency 48064 usec\n",

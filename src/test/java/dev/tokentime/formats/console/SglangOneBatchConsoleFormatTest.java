@@ -50,6 +50,20 @@ class SglangOneBatchConsoleFormatTest {
   }
 
   @Test
+  void aBatchSizeNoRunCanHaveIsARejectAndItsFiguresNoRunsFigures() throws IOException {
+    Read r = PerfAnalyzerFormatsTest.read("one_batch.log", "batch size: 0\nlatency: 1.0 s\nttft: 0.1 s\n"
+        + "batch size: " + "9".repeat(400) + "\nlatency: 1.0 s\nttft: 0.1 s\n"
+        + "batch size: 4\nlatency: 2.0 s\nttft: 0.1 s\n");
+    PerfAnalyzerFormatsTest.counts(r, "sglang-one-batch-console", 3, 4, 2);
+    assertEquals(List.of("bench_one_batch_server's batch size: concurrency must be a whole number of requests, 1 or more",
+        "bench_one_batch_server's batch size: concurrency must be a whole number of requests, 1 or more"),
+        r.sink().rejects.stream().map(x -> x.reason()).toList());
+    assertEquals(List.of("r"), List.copyOf(r.sink().levels.keySet()));
+    assertEquals(List.of("r 4.0 batch_size value 4.0 requests", "r 4.0 latency value 2.0 s", "r 4.0 last_ttft value 0.1 s"),
+        r.sink().reported);
+  }
+
+  @Test
   void aBatchSizeWithoutItsFiguresIsNotClaimed() {
     for (String text : List.of("batch size: 4\nsomething\n", "latency: 0.42 s\noutput throughput: 19.05 token/s\n")) {
       byte[] b = text.getBytes(StandardCharsets.UTF_8);
