@@ -209,6 +209,24 @@ public final class PeerJson {
   }
 
   /** A value that cannot be used; the message becomes the reject reason. */
+  /**
+   * A line of a JSON-lines file as one object: a line that holds no object, or more after it (a
+   * second value, text), is no record ({@link Bad}); readTree alone stops after the first value.
+   */
+  public static com.fasterxml.jackson.databind.JsonNode lineObject(byte[] buf, int off, int len)
+      throws IOException, Bad {
+    try (JsonParser p = JSON.createParser(buf, off, len)) {
+      com.fasterxml.jackson.databind.JsonNode node = TREE.readTree(p);
+      if (node == null || !node.isObject()) {
+        throw new Bad("not a JSON object");
+      }
+      if (p.nextToken() != null) {
+        throw new Bad("more after the JSON object (one record a line); not read");
+      }
+      return node;
+    }
+  }
+
   public static final class Bad extends Exception {
     public Bad(String reason) {
       super(reason, null, false, false);

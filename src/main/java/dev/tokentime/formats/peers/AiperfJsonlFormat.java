@@ -75,10 +75,7 @@ public final class AiperfJsonlFormat implements InputFormat {
           return;
         }
         try {
-          JsonNode node = PeerJson.TREE.readTree(PeerJson.JSON.createParser(buf, off, len));
-          if (node == null || !node.isObject()) {
-            throw new PeerJson.Bad("not a JSON object");
-          }
+          JsonNode node = PeerJson.lineObject(buf, off, len);
           Record r = new Record(req, ctx, clockId, lineNo);
           r.read(node);
           String range = r.tokensProblem(); // before the request: the line is one unit

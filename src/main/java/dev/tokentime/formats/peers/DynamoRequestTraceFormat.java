@@ -79,17 +79,7 @@ public final class DynamoRequestTraceFormat implements InputFormat {
           return;
         }
         try {
-          JsonNode node;
-          try (com.fasterxml.jackson.core.JsonParser p = PeerJson.JSON.createParser(buf, off, len)) {
-            node = PeerJson.TREE.readTree(p);
-            // readTree stops after the first value: a second one, or text, after it is no record's
-            if (node != null && p.nextToken() != null) {
-              throw new PeerJson.Bad("more after the JSON object (one record a line); not read");
-            }
-          }
-          if (node == null || !node.isObject()) {
-            throw new PeerJson.Bad("not a JSON object");
-          }
+          JsonNode node = PeerJson.lineObject(buf, off, len);
           JsonNode event = node;
           if (!node.has("schema") && node.path("event").isObject()) {
             event = node.get("event"); // the recorder's envelope {timestamp, event}

@@ -83,6 +83,15 @@ class AiperfJsonlFormatTest {
     assertEquals(2, s.records);
   }
 
+  /** Two records run together on one line (a lost newline) are no record: readTree read only the first. */
+  @Test
+  void moreAfterTheObjectIsAReject() throws IOException {
+    CollectingSink s = Parsing.parse(format, NEW_OK + NEW_CANCELLED + "\n" + NEW_CANCELLED + " \n");
+    assertEquals(List.of("c35e"), s.requests.stream().map(r -> r.id().substring(0, 4)).toList(), "the last line only");
+    assertEquals(List.of("1: more after the JSON object (one record a line); not read"),
+        s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+  }
+
   @Test
   void badLinesAreRejectedWithTheirLineAndReason() throws IOException {
     String wrongType = NEW_OK.replace("\"value\":5.0,\"unit\":\"ms\"}", "\"value\":\"fast\",\"unit\":\"ms\"}");
