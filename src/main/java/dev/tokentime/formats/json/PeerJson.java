@@ -209,6 +209,45 @@ public final class PeerJson {
   }
 
   /** A value that cannot be used; the message becomes the reject reason. */
+  /** What an object-per-line reader does with one line's object (a reject: {@link Bad} or a range problem). */
+  public interface ObjectLine {
+    void object(long lineNo, com.fasterxml.jackson.databind.JsonNode node, byte[] buf, int off, int len)
+        throws IOException, Bad;
+  }
+
+  /**
+   * Reads a JSON-lines file of one object a line: a blank line is an other line; a line that is no
+   * object ({@link #lineObject}), cut, too long, or that {@code reader} refuses is a reject with
+   * its reason. Returns the lines read.
+   */
+  public static long objectLines(java.io.InputStream in, dev.tokentime.ingest.RecordSink sink, ObjectLine reader)
+      throws IOException {
+    return new dev.tokentime.ingest.LineReader(in).forEach(new dev.tokentime.ingest.LineReader.Handler() {
+      @Override
+      public void line(long lineNo, byte[] buf, int off, int len) {
+        if (JsonText.isBlank(buf, off, len)) {
+          sink.otherLine();
+          return;
+        }
+        try {
+          reader.object(lineNo, lineObject(buf, off, len), buf, off, len);
+        } catch (Bad | dev.tokentime.ingest.Checked.OutOfRange e) {
+          sink.reject(lineNo, e.getMessage(), buf, off, len);
+        } catch (IOException e) {
+          String reason = reason(e);
+          sink.reject(lineNo, reason.startsWith("truncated") ? "truncated JSON: the line ends"
+              + " inside the record" : reason, buf, off, len);
+        }
+      }
+
+      @Override
+      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
+        sink.reject(lineNo, "line of " + length + " bytes is longer than the limit of "
+            + dev.tokentime.ingest.LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
+      }
+    });
+  }
+
   /**
    * A line of a JSON-lines file as one object: a line that holds no object, or more after it (a
    * second value, text), is no record ({@link Bad}); readTree alone stops after the first value.

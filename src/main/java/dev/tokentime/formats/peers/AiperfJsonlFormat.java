@@ -1,12 +1,10 @@
 package dev.tokentime.formats.peers;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tokentime.formats.json.JsonText;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.json.ToolClocks;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -66,40 +64,17 @@ public final class AiperfJsonlFormat implements InputFormat {
     RequestRecord req = new RequestRecord();
     // shared with the server-metric scrapes AIPerf wrote into the same folder (ToolClocks)
     int clockId = sink.clock(ToolClocks.aiperf(ctx));
-    LineReader reader = new LineReader(in);
-    return reader.forEach(new LineReader.Handler() {
-      @Override
-      public void line(long lineNo, byte[] buf, int off, int len) {
-        if (JsonText.isBlank(buf, off, len)) {
-          sink.otherLine();
-          return;
-        }
-        try {
-          JsonNode node = PeerJson.lineObject(buf, off, len);
-          Record r = new Record(req, ctx, clockId, lineNo);
-          r.read(node);
-          String range = r.tokensProblem(); // before the request: the line is one unit
-          if (range != null) {
-            throw new PeerJson.Bad(range);
-          }
-          long key = sink.request(req, buf, off, len);
-          if (key >= 0) {
-            r.emitTokens(sink, key);
-            sink.record();
-          }
-        } catch (PeerJson.Bad e) {
-          sink.reject(lineNo, e.getMessage(), buf, off, len);
-        } catch (IOException e) {
-          String reason = PeerJson.reason(e);
-          sink.reject(lineNo, reason.startsWith("truncated") ? "truncated JSON: the line ends"
-              + " inside the record" : reason, buf, off, len);
-        }
+    return PeerJson.objectLines(in, sink, (lineNo, node, buf, off, len) -> {
+      Record r = new Record(req, ctx, clockId, lineNo);
+      r.read(node);
+      String range = r.tokensProblem(); // before the request: the line is one unit
+      if (range != null) {
+        throw new PeerJson.Bad(range);
       }
-
-      @Override
-      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
-        sink.reject(lineNo, "line of " + length + " bytes is longer than the limit of "
-            + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
+      long key = sink.request(req, buf, off, len);
+      if (key >= 0) {
+        r.emitTokens(sink, key);
+        sink.record();
       }
     });
   }

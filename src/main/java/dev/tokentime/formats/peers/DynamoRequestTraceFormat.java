@@ -1,12 +1,10 @@
 package dev.tokentime.formats.peers;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tokentime.formats.json.JsonText;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.InputFormat;
-import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -70,50 +68,27 @@ public final class DynamoRequestTraceFormat implements InputFormat {
     RequestRecord req = new RequestRecord();
     int clockId = sink.clock(new ClockSpec("wall", "Dynamo frontend wall clock, Unix epoch ms ("
         + folder(ctx.sourceName()) + ")", 1_000_000L, null, false));
-    LineReader reader = new LineReader(in);
-    return reader.forEach(new LineReader.Handler() {
-      @Override
-      public void line(long lineNo, byte[] buf, int off, int len) {
-        if (JsonText.isBlank(buf, off, len)) {
-          sink.otherLine();
-          return;
-        }
-        try {
-          JsonNode node = PeerJson.lineObject(buf, off, len);
-          JsonNode event = node;
-          if (!node.has("schema") && node.path("event").isObject()) {
-            event = node.get("event"); // the recorder's envelope {timestamp, event}
-          }
-          String schema = event.path("schema").asText("");
-          if (!SCHEMAS.contains(schema)) {
-            throw new PeerJson.Bad("not a dynamo.request.trace.v1 record (schema "
-                + PeerJson.quote(event.path("schema").toString()) + ")");
-          }
-          if (!"request_end".equals(event.path("event_type").asText(""))) {
-            sink.otherLine(); // tool_start / tool_end / tool_error / request_payload
-            return;
-          }
-          read(req, ctx, clockId, lineNo, node, event);
-          String range = Checked.requestProblem(req);
-          if (range != null) {
-            throw new PeerJson.Bad(range);
-          }
-          if (sink.request(req, buf, off, len) >= 0) {
-            sink.record();
-          }
-        } catch (PeerJson.Bad | Checked.OutOfRange e) {
-          sink.reject(lineNo, e.getMessage(), buf, off, len);
-        } catch (IOException e) {
-          String reason = PeerJson.reason(e);
-          sink.reject(lineNo, reason.startsWith("truncated") ? "truncated JSON: the line ends"
-              + " inside the record" : reason, buf, off, len);
-        }
+    return PeerJson.objectLines(in, sink, (lineNo, node, buf, off, len) -> {
+      JsonNode event = node;
+      if (!node.has("schema") && node.path("event").isObject()) {
+        event = node.get("event"); // the recorder's envelope {timestamp, event}
       }
-
-      @Override
-      public void tooLong(long lineNo, long length, byte[] head, int headLen) {
-        sink.reject(lineNo, "line of " + length + " bytes is longer than the limit of "
-            + LineReader.DEFAULT_MAX_LINE_BYTES + " bytes; skipped", head, 0, headLen);
+      String schema = event.path("schema").asText("");
+      if (!SCHEMAS.contains(schema)) {
+        throw new PeerJson.Bad("not a dynamo.request.trace.v1 record (schema "
+            + PeerJson.quote(event.path("schema").toString()) + ")");
+      }
+      if (!"request_end".equals(event.path("event_type").asText(""))) {
+        sink.otherLine(); // tool_start / tool_end / tool_error / request_payload
+        return;
+      }
+      read(req, ctx, clockId, lineNo, node, event);
+      String range = Checked.requestProblem(req);
+      if (range != null) {
+        throw new PeerJson.Bad(range);
+      }
+      if (sink.request(req, buf, off, len) >= 0) {
+        sink.record();
       }
     });
   }
