@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The seed methodology's case study (§3.3), through the packaged jar: a server with 16 batch
@@ -15,20 +14,11 @@ import org.junit.jupiter.api.io.TempDir;
  * name concurrency 16 as the level that meets the SLO; compare weighs the two.
  */
 class CaseStudyIT {
-  @TempDir
-  static Path tmp;
-
   static Path db;
 
   @BeforeAll
   static void ingestTheSweep() throws Exception {
-    Path in = tmp.resolve("sweep");
-    Cli.Result g = Cli.run("generate", "--out", in.toString(), "--levels", "16,32", "--requests", "200",
-        "--mean-output", "200", "--slots", "16", "--seed", "3");
-    assertEquals(0, g.code(), g.err());
-    db = tmp.resolve("sweep.duckdb");
-    Cli.Result r = Cli.run("ingest", "--db", db.toString(), in.toString());
-    assertEquals(0, r.code(), r.err());
+    db = CaseStudySweep.db();
   }
 
   @Test

@@ -30,6 +30,12 @@ final class Cli {
   /** java, its flags (the class archive the runs share) and the jar, then {@code args}. */
   private static List<String> command(String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m"));
+    // the tests' JIT choice (pom.xml, tt.testJit): most runs here are short, where C2 costs more
+    // than it returns; the slow profile leaves it empty
+    String jit = System.getProperty("tokentime.cliJit", "").strip();
+    if (!jit.isEmpty()) {
+      cmd.addAll(List.of(jit.split("\\s+")));
+    }
     cmd.addAll(classArchive());
     cmd.addAll(List.of("-jar", jar().toAbsolutePath().toString()));
     cmd.addAll(List.of(args));

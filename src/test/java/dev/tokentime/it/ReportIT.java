@@ -194,12 +194,8 @@ class ReportIT {
   @Test
   void caseStudyReportWithSloMarkdownAndCompare() throws Exception {
     Path dir = WORK.resolve("case");
-    Path in = dir.resolve("sweep");
-    Path db = dir.resolve("sweep.duckdb");
-    Files.deleteIfExists(db);
-    assertEquals(0, Cli.run("generate", "--out", in.toString(), "--levels", "16,32", "--requests", "200",
-        "--mean-output", "200", "--slots", "16", "--seed", "3").code());
-    assertEquals(0, Cli.run("ingest", "--db", db.toString(), in.toString()).code());
+    Files.createDirectories(dir);
+    Path db = CaseStudySweep.db();
     long tokens = Long.parseLong(Cli.run("query", "--db", db.toString(), "--format", "csv",
         "SELECT count(*) AS n FROM tokens").out().split("\n")[1].strip());
     assertTrue(tokens > 50_000, "tokens " + tokens);
