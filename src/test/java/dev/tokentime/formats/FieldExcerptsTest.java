@@ -171,6 +171,11 @@ class FieldExcerptsTest {
       Map.entry("95-sgl-router-rs-startup-debug-sgl12621.log", "unrecognised"),
       Map.entry("96-ps-router-routing-health-scrape-access-ps428.log", "vllm-log 12 0 12 0"),
       Map.entry("97-vllm-router-rs-pd-debug-request-span-router47.log", "unrecognised"),
+      // LMCache's lookup with a negative "need to load" (vLLM's own prefix cache held more): it was a
+      // near miss, an other line between the request's Added line and its access line
+      Map.entry("98-v1-lmcache-negative-need-to-load-added-200-stats-codeidx19149627186.log", "vllm-log 4 4 0 0"),
+      // the same lookups of requests the excerpt names nowhere else: other lines, no longer near misses
+      Map.entry("99-enginecore-dp0-lmcache-negative-need-to-load-pressure-access-codeidx67545753814.log", "vllm-log 8 0 8 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -407,6 +412,27 @@ class FieldExcerptsTest {
     assertEquals(0.81, st.extras.get("spec_accept_rate"), 1e-12);
     assertEquals(0.0, st.extras.get("retracted_req"), 1e-12);
     assertEquals(240768.0, st.extras.get("kv_tokens"), 1e-12);
+  }
+
+  /**
+   * LMCache's "need to load" is its hit less what vLLM's own prefix cache holds, below zero where
+   * vLLM holds more (LMCache/LMCache#2574): the request's cached tokens are vLLM's 496 (256 + 240),
+   * LMCache's 256 kept beside them, and the access line after the lookup gives the request its 200.
+   * The line was a near miss: the request kept no prompt length, no cached tokens and no status.
+   */
+  @Test
+  void negativeNeedToLoadIsVllmsOwnCacheHoldingMore() throws IOException {
+    RecordingSink s = read("98-v1-lmcache-negative-need-to-load-added-200-stats-codeidx19149627186.log").sink();
+    assertEquals(1, s.requests.size());
+    RequestRecord r = s.requests.get(0);
+    assertEquals("chatcmpl-917d97645fb9403c8a73e31bb9135e42", r.requestId);
+    assertEquals(List.of(497, 496, 200), java.util.Arrays.asList(r.promptTokens, r.cachedTokens, r.httpStatus));
+    assertEquals("-240", r.extras.get("lmcache_need_to_load"));
+    assertEquals("256", r.extras.get("lmcache_hit_tokens"));
+    var f = (dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log");
+    var lookups = EXCERPTS.explain(f, "99-enginecore-dp0-lmcache-negative-need-to-load-pressure-access-codeidx67545753814.log")
+        .kinds().stream().filter(k -> k.kind.equals("lmcache_hit")).findFirst().orElseThrow();
+    assertEquals(List.of(4L, 0L), List.of(lookups.matched, lookups.nearMisses));
   }
 
   /** 2025-2026 stats lines as published: a docker copy's mid-word wrap, vLLM 0.20's per-position acceptance rates. */
