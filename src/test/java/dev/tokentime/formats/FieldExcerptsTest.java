@@ -176,6 +176,13 @@ class FieldExcerptsTest {
       Map.entry("98-v1-lmcache-negative-need-to-load-added-200-stats-codeidx19149627186.log", "vllm-log 4 4 0 0"),
       // the same lookups of requests the excerpt names nowhere else: other lines, no longer near misses
       Map.entry("99-enginecore-dp0-lmcache-negative-need-to-load-pressure-access-codeidx67545753814.log", "vllm-log 8 0 8 0"),
+      // 2025-2026 shapes read as published (hunt-versions): SGLang behind an RL framework's Ray actor
+      // tag, two API servers of one container failing, an ANSI-lost tag before a rerank 500, V1 stats
+      // with metrics.py:120's spec decoding and the Anthropic route's access line
+      Map.entry("100-sgl-2026-ray-sglangengine-actor-decode-trailing-comma-openclaw44.log", "sglang-log 7 7 0 0"),
+      Map.entry("101-compose-two-apiservers-enginedead-500s-pr41834.log", "vllm-log 9 4 5 0"),
+      Map.entry("102-ansi-lost-rerank-500-enginedead-qwen3reranker6.log", "vllm-log 5 2 3 0"),
+      Map.entry("103-v1-specdecode-120-anthropic-messages-beta-access-club3090-986.log", "vllm-log 6 4 2 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -433,6 +440,39 @@ class FieldExcerptsTest {
     var lookups = EXCERPTS.explain(f, "99-enginecore-dp0-lmcache-negative-need-to-load-pressure-access-codeidx67545753814.log")
         .kinds().stream().filter(k -> k.kind.equals("lmcache_hit")).findFirst().orElseThrow();
     assertEquals(List.of(4L, 0L), List.of(lookups.matched, lookups.nearMisses));
+  }
+
+  /**
+   * 2025-2026 excerpts that were read right when found, pinned by value: SGLang's decode lines
+   * behind a Ray actor's tag (one instance, TP0), each of two API servers' 500 a failed request of
+   * its own server with the EngineDeadError before the first as its cause, a rerank 500, and
+   * metrics.py:120's spec decoding beside its stats line.
+   */
+  @Test
+  void newerVersionsReadAsPublished() throws IOException {
+    RecordingSink sgl = read("100-sgl-2026-ray-sglangengine-actor-decode-trailing-comma-openclaw44.log").sink();
+    assertEquals(7, sgl.steps.size());
+    var first = sgl.steps.get(0);
+    assertEquals(List.of("SGLangEngine pid=41820", 0, 6, 0, 0.04), java.util.Arrays.asList(first.instance, first.rank,
+        first.running, first.waiting, first.kvUsage));
+    assertEquals(42414.0, first.extras.get("kv_tokens"), 1e-9);
+    assertEquals(1374.02, first.extras.get("gen_tokens_per_s"), 1e-9);
+    assertEquals(ns("2026-03-22T13:53:37Z"), first.tsNs);
+    RecordingSink two = read("101-compose-two-apiservers-enginedead-500s-pr41834.log").sink();
+    assertEquals(List.of("vllm-sm120 / ApiServer_1 pid=782 500 error", "vllm-sm120 / ApiServer_2 pid=783 500 error"),
+        two.requests.stream().map(r -> r.instance + " " + r.httpStatus + " " + r.status).toList());
+    assertTrue(two.requests.get(0).error.contains("EngineDeadError"), two.requests.get(0).error);
+    RecordingSink rerank = read("102-ansi-lost-rerank-500-enginedead-qwen3reranker6.log").sink();
+    assertEquals(1, rerank.requests.size());
+    assertTrue(rerank.requests.get(0).error.startsWith("HTTP 500 POST /v1/rerank"), rerank.requests.get(0).error);
+    assertTrue(rerank.requests.get(0).error.contains("EngineDeadError"), rerank.requests.get(0).error);
+    RecordingSink spec = read("103-v1-specdecode-120-anthropic-messages-beta-access-club3090-986.log").sink();
+    var d = spec.stats.stream().filter(r -> r.extras.containsKey("spec_mean_acceptance_length")).toList();
+    assertEquals(2, d.size());
+    assertEquals(4.00, d.get(0).extras.get("spec_mean_acceptance_length"), 1e-12);
+    assertEquals(0.998, d.get(0).extras.get("spec_per_position_acceptance_rate_3"), 1e-12);
+    assertEquals(List.of(1, 0, 0.065), spec.stats.stream().filter(r -> r.running != null).findFirst()
+        .map(r -> List.<Object>of(r.running, r.waiting, r.kvUsage)).orElseThrow());
   }
 
   /** 2025-2026 stats lines as published: a docker copy's mid-word wrap, vLLM 0.20's per-position acceptance rates. */
