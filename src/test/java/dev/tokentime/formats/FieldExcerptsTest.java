@@ -210,6 +210,8 @@ class FieldExcerptsTest {
       Map.entry("trt-019-pyexec-E-failed-init-executor-rank6-i3879.log", "trtllm-log 2 1 1 0"),
       // quoted glog messages (24.07+) and the server giving up: a crash without a time
       Map.entry("trt-triton-glog-quoted-shutdown-trtllm10450.log", "trtllm-log 5 1 4 0"),
+      // the Triton backend refusing to stop a request it had finished: an other line (it was a crash)
+      Map.entry("trt-triton-late-stop-request-not-active-server7181.log", "trtllm-log 1 0 1 0"),
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0"),
       Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0"),
       Map.entry("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log", "trtllm-log 41 1 40 0"),
@@ -473,6 +475,19 @@ class FieldExcerptsTest {
     assertEquals(0.998, d.get(0).extras.get("spec_per_position_acceptance_rate_3"), 1e-12);
     assertEquals(List.of(1, 0, 0.065), spec.stats.stream().filter(r -> r.running != null).findFirst()
         .map(r -> List.<Object>of(r.running, r.waiting, r.kvUsage)).orElseThrow());
+  }
+
+  /**
+   * "[TensorRT-LLM][ERROR] Received stop request for requestId 7772708 but it's not active (might be
+   * completed already)." is the Triton backend refusing a stop for a request it had already finished
+   * (a client that sends one at each stream's end): no crash, the server goes on serving. It was
+   * stored as a crash event.
+   */
+  @Test
+  void aLateStopRequestIsNoCrash() throws IOException {
+    RecordingSink s = read("trt-triton-late-stop-request-not-active-server7181.log").sink();
+    assertEquals(List.of(), s.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(List.of(), s.requests);
   }
 
   /** 2025-2026 stats lines as published: a docker copy's mid-word wrap, vLLM 0.20's per-position acceptance rates. */
