@@ -212,6 +212,9 @@ class FieldExcerptsTest {
       Map.entry("trt-triton-glog-quoted-shutdown-trtllm10450.log", "trtllm-log 5 1 4 0"),
       // the Triton backend refusing to stop a request it had finished: an other line (it was a crash)
       Map.entry("trt-triton-late-stop-request-not-active-server7181.log", "trtllm-log 1 0 1 0"),
+      // a failed step: its error a crash, the request it took a failed request (no time in the
+      // excerpt: rejected for want of one; it was a second crash)
+      Map.entry("trt-triton-step-failed-error-for-requestid-backend435.log", "trtllm-log 3 1 1 1"),
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0"),
       Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0"),
       Map.entry("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log", "trtllm-log 41 1 40 0"),
@@ -488,6 +491,21 @@ class FieldExcerptsTest {
     RecordingSink s = read("trt-triton-late-stop-request-not-active-server7181.log").sink();
     assertEquals(List.of(), s.events.stream().map(e -> e[1] + " " + e[2]).toList());
     assertEquals(List.of(), s.requests);
+  }
+
+  /**
+   * A failed step of TensorRT-LLM's executor logs its error, then "Encountered error for requestId N:
+   * …" for each request it took with it, then "Step function failed, continuing.": one crash, and each
+   * such line a failed request (here without a time anywhere in the excerpt, so rejected for want of
+   * one, never dropped). The request's line was a second crash and no failure was counted.
+   */
+  @Test
+  void aFailedStepsRequestIsAFailedRequestNotASecondCrash() throws IOException {
+    RecordingSink s = read("trt-triton-step-failed-error-for-requestid-backend435.log").sink();
+    assertEquals(List.of("crash Encountered an error in forward function: std::bad_cast"),
+        s.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(1, s.c.rejects.size());
+    assertTrue(s.c.rejects.get(0).reason().startsWith("no timestamp"), s.c.rejects.get(0).reason());
   }
 
   /** 2025-2026 stats lines as published: a docker copy's mid-word wrap, vLLM 0.20's per-position acceptance rates. */
