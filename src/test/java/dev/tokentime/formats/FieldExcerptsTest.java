@@ -183,6 +183,7 @@ class FieldExcerptsTest {
       Map.entry("101-compose-two-apiservers-enginedead-500s-pr41834.log", "vllm-log 9 4 5 0"),
       Map.entry("102-ansi-lost-rerank-500-enginedead-qwen3reranker6.log", "vllm-log 5 2 3 0"),
       Map.entry("103-v1-specdecode-120-anthropic-messages-beta-access-club3090-986.log", "vllm-log 6 4 2 0"),
+      Map.entry("104-v1-grammar-rejected-request-failed-500-codeidx61893643560.log", "vllm-log 4 2 2 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -451,7 +452,8 @@ class FieldExcerptsTest {
    * 2025-2026 excerpts that were read right when found, pinned by value: SGLang's decode lines
    * behind a Ray actor's tag (one instance, TP0), each of two API servers' 500 a failed request of
    * its own server with the EngineDeadError before the first as its cause, a rerank 500, and
-   * metrics.py:120's spec decoding beside its stats line.
+   * metrics.py:120's spec decoding beside its stats line, and a request the grammar ended failed with
+   * the 500 its API server answered.
    */
   @Test
   void newerVersionsReadAsPublished() throws IOException {
@@ -478,6 +480,9 @@ class FieldExcerptsTest {
     assertEquals(0.998, d.get(0).extras.get("spec_per_position_acceptance_rate_3"), 1e-12);
     assertEquals(List.of(1, 0, 0.065), spec.stats.stream().filter(r -> r.running != null).findFirst()
         .map(r -> List.<Object>of(r.running, r.waiting, r.kvUsage)).orElseThrow());
+    RecordingSink grammar = read("104-v1-grammar-rejected-request-failed-500-codeidx61893643560.log").sink();
+    assertEquals(List.of("chatcmpl-8da6fc665494abe1 error 500 failed with an internal error during generation"),
+        grammar.requests.stream().map(r -> r.requestId + " " + r.status + " " + r.httpStatus + " " + r.error).toList());
   }
 
   /**
