@@ -171,6 +171,19 @@ class FieldExcerptsTest {
       Map.entry("95-sgl-router-rs-startup-debug-sgl12621.log", "unrecognised"),
       Map.entry("96-ps-router-routing-health-scrape-access-ps428.log", "vllm-log 12 0 12 0"),
       Map.entry("97-vllm-router-rs-pd-debug-request-span-router47.log", "unrecognised"),
+      // LMCache's lookup with a negative "need to load" (vLLM's own prefix cache held more): it was a
+      // near miss, an other line between the request's Added line and its access line
+      Map.entry("98-v1-lmcache-negative-need-to-load-added-200-stats-codeidx19149627186.log", "vllm-log 4 4 0 0"),
+      // the same lookups of requests the excerpt names nowhere else: other lines, no longer near misses
+      Map.entry("99-enginecore-dp0-lmcache-negative-need-to-load-pressure-access-codeidx67545753814.log", "vllm-log 8 0 8 0"),
+      // 2025-2026 shapes read as published (hunt-versions): SGLang behind an RL framework's Ray actor
+      // tag, two API servers of one container failing, an ANSI-lost tag before a rerank 500, V1 stats
+      // with metrics.py:120's spec decoding and the Anthropic route's access line
+      Map.entry("100-sgl-2026-ray-sglangengine-actor-decode-trailing-comma-openclaw44.log", "sglang-log 7 7 0 0"),
+      Map.entry("101-compose-two-apiservers-enginedead-500s-pr41834.log", "vllm-log 9 4 5 0"),
+      Map.entry("102-ansi-lost-rerank-500-enginedead-qwen3reranker6.log", "vllm-log 5 2 3 0"),
+      Map.entry("103-v1-specdecode-120-anthropic-messages-beta-access-club3090-986.log", "vllm-log 6 4 2 0"),
+      Map.entry("104-v1-grammar-rejected-request-failed-500-codeidx61893643560.log", "vllm-log 4 2 2 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -198,6 +211,11 @@ class FieldExcerptsTest {
       Map.entry("trt-019-pyexec-E-failed-init-executor-rank6-i3879.log", "trtllm-log 2 1 1 0"),
       // quoted glog messages (24.07+) and the server giving up: a crash without a time
       Map.entry("trt-triton-glog-quoted-shutdown-trtllm10450.log", "trtllm-log 5 1 4 0"),
+      // the Triton backend refusing to stop a request it had finished: an other line (it was a crash)
+      Map.entry("trt-triton-late-stop-request-not-active-server7181.log", "trtllm-log 1 0 1 0"),
+      // a failed step: its error a crash, the request it took a failed request (no time in the
+      // excerpt: rejected for want of one; it was a second crash)
+      Map.entry("trt-triton-step-failed-error-for-requestid-backend435.log", "trtllm-log 3 1 1 1"),
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0"),
       Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0"),
       Map.entry("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log", "trtllm-log 41 1 40 0"),
@@ -407,6 +425,92 @@ class FieldExcerptsTest {
     assertEquals(0.81, st.extras.get("spec_accept_rate"), 1e-12);
     assertEquals(0.0, st.extras.get("retracted_req"), 1e-12);
     assertEquals(240768.0, st.extras.get("kv_tokens"), 1e-12);
+  }
+
+  /**
+   * LMCache's "need to load" is its hit less what vLLM's own prefix cache holds, below zero where
+   * vLLM holds more (LMCache/LMCache#2574): the request's cached tokens are vLLM's 496 (256 + 240),
+   * LMCache's 256 kept beside them, and the access line after the lookup gives the request its 200.
+   * The line was a near miss: the request kept no prompt length, no cached tokens and no status.
+   */
+  @Test
+  void negativeNeedToLoadIsVllmsOwnCacheHoldingMore() throws IOException {
+    RecordingSink s = read("98-v1-lmcache-negative-need-to-load-added-200-stats-codeidx19149627186.log").sink();
+    assertEquals(1, s.requests.size());
+    RequestRecord r = s.requests.get(0);
+    assertEquals("chatcmpl-917d97645fb9403c8a73e31bb9135e42", r.requestId);
+    assertEquals(List.of(497, 496, 200), java.util.Arrays.asList(r.promptTokens, r.cachedTokens, r.httpStatus));
+    assertEquals("-240", r.extras.get("lmcache_need_to_load"));
+    assertEquals("256", r.extras.get("lmcache_hit_tokens"));
+    var f = (dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log");
+    var lookups = EXCERPTS.explain(f, "99-enginecore-dp0-lmcache-negative-need-to-load-pressure-access-codeidx67545753814.log")
+        .kinds().stream().filter(k -> k.kind.equals("lmcache_hit")).findFirst().orElseThrow();
+    assertEquals(List.of(4L, 0L), List.of(lookups.matched, lookups.nearMisses));
+  }
+
+  /**
+   * 2025-2026 excerpts that were read right when found, pinned by value: SGLang's decode lines
+   * behind a Ray actor's tag (one instance, TP0), each of two API servers' 500 a failed request of
+   * its own server with the EngineDeadError before the first as its cause, a rerank 500, and
+   * metrics.py:120's spec decoding beside its stats line, and a request the grammar ended failed with
+   * the 500 its API server answered.
+   */
+  @Test
+  void newerVersionsReadAsPublished() throws IOException {
+    RecordingSink sgl = read("100-sgl-2026-ray-sglangengine-actor-decode-trailing-comma-openclaw44.log").sink();
+    assertEquals(7, sgl.steps.size());
+    var first = sgl.steps.get(0);
+    assertEquals(List.of("SGLangEngine pid=41820", 0, 6, 0, 0.04), java.util.Arrays.asList(first.instance, first.rank,
+        first.running, first.waiting, first.kvUsage));
+    assertEquals(42414.0, first.extras.get("kv_tokens"), 1e-9);
+    assertEquals(1374.02, first.extras.get("gen_tokens_per_s"), 1e-9);
+    assertEquals(ns("2026-03-22T13:53:37Z"), first.tsNs);
+    RecordingSink two = read("101-compose-two-apiservers-enginedead-500s-pr41834.log").sink();
+    assertEquals(List.of("vllm-sm120 / ApiServer_1 pid=782 500 error", "vllm-sm120 / ApiServer_2 pid=783 500 error"),
+        two.requests.stream().map(r -> r.instance + " " + r.httpStatus + " " + r.status).toList());
+    assertTrue(two.requests.get(0).error.contains("EngineDeadError"), two.requests.get(0).error);
+    RecordingSink rerank = read("102-ansi-lost-rerank-500-enginedead-qwen3reranker6.log").sink();
+    assertEquals(1, rerank.requests.size());
+    assertTrue(rerank.requests.get(0).error.startsWith("HTTP 500 POST /v1/rerank"), rerank.requests.get(0).error);
+    assertTrue(rerank.requests.get(0).error.contains("EngineDeadError"), rerank.requests.get(0).error);
+    RecordingSink spec = read("103-v1-specdecode-120-anthropic-messages-beta-access-club3090-986.log").sink();
+    var d = spec.stats.stream().filter(r -> r.extras.containsKey("spec_mean_acceptance_length")).toList();
+    assertEquals(2, d.size());
+    assertEquals(4.00, d.get(0).extras.get("spec_mean_acceptance_length"), 1e-12);
+    assertEquals(0.998, d.get(0).extras.get("spec_per_position_acceptance_rate_3"), 1e-12);
+    assertEquals(List.of(1, 0, 0.065), spec.stats.stream().filter(r -> r.running != null).findFirst()
+        .map(r -> List.<Object>of(r.running, r.waiting, r.kvUsage)).orElseThrow());
+    RecordingSink grammar = read("104-v1-grammar-rejected-request-failed-500-codeidx61893643560.log").sink();
+    assertEquals(List.of("chatcmpl-8da6fc665494abe1 error 500 failed with an internal error during generation"),
+        grammar.requests.stream().map(r -> r.requestId + " " + r.status + " " + r.httpStatus + " " + r.error).toList());
+  }
+
+  /**
+   * "[TensorRT-LLM][ERROR] Received stop request for requestId 7772708 but it's not active (might be
+   * completed already)." is the Triton backend refusing a stop for a request it had already finished
+   * (a client that sends one at each stream's end): no crash, the server goes on serving. It was
+   * stored as a crash event.
+   */
+  @Test
+  void aLateStopRequestIsNoCrash() throws IOException {
+    RecordingSink s = read("trt-triton-late-stop-request-not-active-server7181.log").sink();
+    assertEquals(List.of(), s.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(List.of(), s.requests);
+  }
+
+  /**
+   * A failed step of TensorRT-LLM's executor logs its error, then "Encountered error for requestId N:
+   * …" for each request it took with it, then "Step function failed, continuing.": one crash, and each
+   * such line a failed request (here without a time anywhere in the excerpt, so rejected for want of
+   * one, never dropped). The request's line was a second crash and no failure was counted.
+   */
+  @Test
+  void aFailedStepsRequestIsAFailedRequestNotASecondCrash() throws IOException {
+    RecordingSink s = read("trt-triton-step-failed-error-for-requestid-backend435.log").sink();
+    assertEquals(List.of("crash Encountered an error in forward function: std::bad_cast"),
+        s.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(1, s.c.rejects.size());
+    assertTrue(s.c.rejects.get(0).reason().startsWith("no timestamp"), s.c.rejects.get(0).reason());
   }
 
   /** 2025-2026 stats lines as published: a docker copy's mid-word wrap, vLLM 0.20's per-position acceptance rates. */

@@ -121,14 +121,35 @@ final class VllmRequestTracker implements SpecParser.Handler {
       try {
         int total = Integer.parseInt(m.group("total"));
         int hit = Integer.parseInt(m.group("hit"));
+        int load = Integer.parseInt(m.group("load"));
         if (hit > total) {
           throw new SpecParser.BadLine("LMCache hit tokens " + hit + " exceed the request's " + total + " tokens");
+        }
+        // the prompt's cached tokens are the larger of LMCache's hit and what vLLM's own prefix cache
+        // holds (LMCache's own reckoning). The 2026 line names vLLM's share; the older one only its
+        // difference, "need to load", which goes below zero when vLLM holds more
+        // (LMCache/LMCache#2574, #2703)
+        String computed = m.group("computed");
+        int engine = computed != null ? Integer.parseInt(computed) : load < 0 ? hit - load : 0;
+        // under LMCache's min_retrieve ("…, but need to load: 16 < min_retrieve 256, skip retrieve …")
+        // it loads nothing: vLLM's share alone is cached
+        int cached = m.group("skip") != null ? engine : Math.max(hit, engine);
+        if (cached > total) {
+          throw new SpecParser.BadLine("vLLM's prefix cache would hold " + engine + " of the request's "
+              + total + " tokens (LMCache hit tokens " + hit + ", need to load " + load + ")");
         }
         if (r.promptTokens == null) {
           r.promptTokens = total;
         }
-        r.cachedTokens = hit;
+        r.cachedTokens = cached;
         r.extras.put("lmcache_need_to_load", m.group("load"));
+        // a later lookup of the same request stands whole (the last one is the one it ran with)
+        if (cached != hit) {
+          // the cached tokens are not LMCache's hit: keep its figure beside them
+          r.extras.put("lmcache_hit_tokens", Integer.toString(hit));
+        } else {
+          r.extras.remove("lmcache_hit_tokens");
+        }
       } catch (NumberFormatException e) {
         throw new SpecParser.BadLine("LMCache token counts: not counts");
       }

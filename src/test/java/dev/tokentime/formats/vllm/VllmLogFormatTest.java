@@ -826,6 +826,30 @@ class VllmLogFormatTest {
   }
 
   /**
+   * LMCache's 2026 lookup line names vLLM's own share ("Inference Engine computed tokens: N",
+   * LMCache/LMCache#2552; constructed lines after its format strings, see the folder's README): the
+   * cached tokens are the larger share, and under min_retrieve ("but need to load: 256 <
+   * min_retrieve 512, skip retrieve …") vLLM's alone, LMCache loading nothing. Both were near misses
+   * (other lines): the requests kept no prompt length and no cached tokens.
+   */
+  @Test
+  void lmcaches2026LookupNamesVllmsShare() throws Exception {
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/test/resources/constructed/lmcache-2026-lookup-lines/vllm-lmcache-engine-computed-tokens.log"));
+    Parse p = Parse.text(LOG, text, Parse.ctx(2025, null, false, null));
+    RequestRecord vllmMore = p.full.request("chatcmpl-917d97645fb9403c8a73e31bb9135e42");
+    assertEquals(List.of(497, 496, 200), java.util.Arrays.asList(vllmMore.promptTokens, vllmMore.cachedTokens, vllmMore.httpStatus));
+    assertEquals("256", vllmMore.extras.get("lmcache_hit_tokens"));
+    RequestRecord lmcacheMore = p.full.request("chatcmpl-a867c905f6045a62");
+    assertEquals(List.of(1546, 1280), List.of(lmcacheMore.promptTokens, lmcacheMore.cachedTokens));
+    assertEquals(null, lmcacheMore.extras.get("lmcache_hit_tokens"));
+    RequestRecord skipped = p.full.request("chatcmpl-8a60c111b2b85690");
+    assertEquals(List.of(1067, 512), List.of(skipped.promptTokens, skipped.cachedTokens));
+    assertEquals("768", skipped.extras.get("lmcache_hit_tokens"));
+    assertEquals(List.of(), p.sink.rejects);
+  }
+
+  /**
    * MTP-1's SpecDecoding line has one per-position rate (vllm-project/vllm-ascend#9673, 2026): it is
    * spec_per_position_acceptance_rate_1, as MTP-3's are _1 to _3, so one query reads both.
    */
