@@ -184,6 +184,8 @@ class FieldExcerptsTest {
       Map.entry("102-ansi-lost-rerank-500-enginedead-qwen3reranker6.log", "vllm-log 5 2 3 0"),
       Map.entry("103-v1-specdecode-120-anthropic-messages-beta-access-club3090-986.log", "vllm-log 6 4 2 0"),
       Map.entry("104-v1-grammar-rejected-request-failed-500-codeidx61893643560.log", "vllm-log 4 2 2 0"),
+      // a Python model's traceback alone (Triton's glog, no TensorRT-LLM line): no format is sure of it
+      Map.entry("105-triton-trtllm-bls-model-py-request-traceback-backend193.log", "unrecognised"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -1136,6 +1138,27 @@ class FieldExcerptsTest {
     var none = f.explain(new ByteArrayInputStream(plain.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
         EXCERPTS.context("plain.log"), new RecordingSink());
     assertEquals(0, none.unmatchedLogLines);
+  }
+
+  /**
+   * Triton's Python models (the TensorRT-LLM BLS, pre- and postprocessing) log a request's error
+   * with its traceback under their own glog source ("E1206 10:58:56.559834 61613 model.py:345]
+   * Traceback …") and answer that request with it; the server goes on serving. It was a crash.
+   */
+  @Test
+  void aTritonPythonModelsRequestTracebackIsNoCrash() throws IOException {
+    String file = "105-triton-trtllm-bls-model-py-request-traceback-backend193.log";
+    RecordingSink s = new RecordingSink();
+    FORMATS.byId("trtllm-log").parse(java.nio.file.Files.newInputStream(FIELD.resolve(file)), EXCERPTS.context(file), s);
+    assertEquals(List.of(), s.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(List.of(), s.requests);
+    // the C++ runtime's own traceback-less errors and a traceback under another glog source stay crashes
+    RecordingSink t = new RecordingSink();
+    String other = "E1206 10:58:56.559834 61613 pb_stub.cc:345] Traceback (most recent call last):\n"
+        + "RuntimeError: stub died\n";
+    FORMATS.byId("trtllm-log").parse(new ByteArrayInputStream(other.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("other.log"), t);
+    assertEquals(List.of("crash RuntimeError: stub died"), t.events.stream().map(e -> e[1] + " " + e[2]).toList());
   }
 
   /** V1's SpecDecoding line names no engine: it is the engine's whose stats line came just before. */

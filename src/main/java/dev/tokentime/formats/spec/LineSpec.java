@@ -129,13 +129,20 @@ public record LineSpec(String format, String description, String fills, List<Sni
   public record Kind(String name, String table, String event, Pattern pattern, List<String> groups,
       Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
       Map<String, Column> groupRules, EventClock clock, String items, Pattern keep,
-      List<String> nulls, List<Compute> computes, OwnTime time, boolean restarts, Pattern notAfter, Pattern cut) {
+      List<String> nulls, List<Compute> computes, OwnTime time, boolean restarts, Pattern notAfter, Pattern cut,
+      NotFrom notFrom) {
 
     /** How a whole line of the kind ends, for judging its near misses: {@code cut}, else {@code end}. */
     public Pattern wholeEnd() {
       return cut != null ? cut : end;
     }
   }
+
+  /**
+   * {@code not-from GROUP REGEX}: the kind does not apply to a line whose prefix group GROUP holds
+   * a value REGEX finds (Triton's glog source {@code model.py:345}: a Python model's own log).
+   */
+  public record NotFrom(String group, Pattern pattern) {}
 
   /** {@code compute COLUMN = A - B}: the column from two others of the row, where both are known. */
   public record Compute(String column, String left, char op, String right) {}

@@ -315,6 +315,13 @@ public final class SpecParser {
         other(); // its kind does not apply after that line (a request's traceback, not the engine's)
         return;
       }
+      if (m.kind.notFrom() != null) {
+        String from = m.prefixValue(m.kind.notFrom().group());
+        if (from != null && m.kind.notFrom().pattern().matcher(from).find()) {
+          other(); // its kind does not apply to a line of that origin (a Python model's own traceback)
+          return;
+        }
+      }
       if (m.kind.end() != null && !endMatcher(m.kind).reset(m.message()).find()) {
         // cut mid-record ("… Running: 1 reqs, Wa"), whether or not a newline follows: a row of
         // the fields before the cut would pass for a whole one

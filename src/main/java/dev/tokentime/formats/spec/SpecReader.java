@@ -193,6 +193,13 @@ public final class SpecReader {
           case "end" -> requireKind(kind).end = regex(rest);
           case "cut" -> requireKind(kind).cut = regex(rest);
           case "not-after" -> requireKind(kind).notAfter = regex(rest);
+          case "not-from" -> {
+            String[] parts = rest.split("\\s+", 2);
+            if (parts.length != 2) {
+              throw new IllegalArgumentException("not-from GROUP REGEX");
+            }
+            requireKind(kind).notFrom = new LineSpec.NotFrom(parts[0], regex(parts[1]));
+          }
           case "list" -> {
             String[] parts = rest.split("\\s+");
             requireKind(kind).list = parts[0];
@@ -329,7 +336,7 @@ public final class SpecReader {
       kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
           k.list, k.listExtrasPrefix, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.fields)),
           java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.groupRules)), k.clock, k.items, k.keep,
-          List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut));
+          List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut, k.notFrom));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
@@ -379,7 +386,7 @@ public final class SpecReader {
 
   /** The words whose rest is a regex: a trailing space of theirs is refused, not dropped. */
   private static final java.util.Set<String> PATTERN_WORDS = java.util.Set.of("prefix", "match", "hint", "end", "cut",
-      "not-after", "keep", "sniff", "resync", "strip");
+      "not-after", "not-from", "keep", "sniff", "resync", "strip");
 
   private static String firstWord(String s) {
     int sp = s.indexOf(' ');
@@ -426,6 +433,7 @@ public final class SpecReader {
     final List<String> nulls = new ArrayList<>();
     boolean restarts;
     Pattern notAfter;
+    LineSpec.NotFrom notFrom;
     LineSpec.OwnTime time;
     final List<LineSpec.Compute> computes = new ArrayList<>();
     final Map<String, LineSpec.Column> fields = new LinkedHashMap<>();
