@@ -186,6 +186,12 @@ class FieldExcerptsTest {
       Map.entry("104-v1-grammar-rejected-request-failed-500-codeidx61893643560.log", "vllm-log 4 2 2 0"),
       // a Python model's traceback alone (Triton's glog, no TensorRT-LLM line): no format is sure of it
       Map.entry("105-triton-trtllm-bls-model-py-request-traceback-backend193.log", "unrecognised"),
+      // a doc's example wrapped by hand in three lines: the first two joined as a hard wrap, the
+      // space lost after the comma put back; the third is an other line (docs/formats.md)
+      Map.entry("106-sgl-pd-prefill-dp-tp-ep-wrapped-after-comma-srtslurm-doc-codeidx22165919356.log", "sglang-log 3 1 2 0"),
+      Map.entry("107-sgl-2411-prefill-cache-hit-rate-tp0-sgl2255.log", "sglang-log 3 3 0 0"),
+      Map.entry("109-trt-triton-2402-backend-startup-json-warnings-mpi-rank-backend396.log", "trtllm-log 16 5 11 0"),
+      Map.entry("110-sgl-pd-decode-spec-prealloc-transfer-retracted-headerless-codeidx55838197638.log", "sglang-log 1 1 0 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -1159,6 +1165,46 @@ class FieldExcerptsTest {
     FORMATS.byId("trtllm-log").parse(new ByteArrayInputStream(other.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
         EXCERPTS.context("other.log"), t);
     assertEquals(List.of("crash RuntimeError: stub died"), t.events.stream().map(e -> e[1] + " " + e[2]).toList());
+  }
+
+  /**
+   * A line wrapped right after a list's comma lost the space after it (a paste keeps no trailing
+   * whitespace): joined as "16384,#cached-token: 0", the cached tokens were one item with the new
+   * tokens and were dropped. The space is put back between the pieces.
+   */
+  @Test
+  void aWrapAfterACommaKeepsTheFieldAfterIt() throws IOException {
+    var s = read("106-sgl-pd-prefill-dp-tp-ep-wrapped-after-comma-srtslurm-doc-codeidx22165919356.log").sink().steps;
+    assertEquals(1, s.size());
+    var p = s.get(0);
+    assertEquals(List.of("DP0", 0, 18, 16384, 0, 0, 0.0), List.<Object>of(p.instance, p.rank, p.ctxRequests, p.ctxTokens,
+        p.running, p.waiting, p.kvUsage));
+    assertEquals(0.0, p.extras.get("cached_tokens"), "was missing: joined into #new-token's item");
+  }
+
+  /** SGLang and Triton/TensorRT-LLM lines of versions not pinned before, read right when found. */
+  @Test
+  void sglangAndTritonExcerptsReadByValue() throws IOException {
+    // 2024-11, 0.3.x: "Prefill batch. …, cache hit rate: 0.00%, …" at TP0
+    var pre = read("107-sgl-2411-prefill-cache-hit-rate-tp0-sgl2255.log").sink().steps;
+    assertEquals(List.of(List.of(2, 2048, 2048.0, 0.0, 0.00, 1, 30), List.of(2, 2048, 2031.0, 0.0, 0.00, 2, 48),
+            List.of(2, 2048, 2014.0, 0.0, 0.01, 3, 70)),
+        pre.stream().map(r -> List.<Object>of(r.ctxRequests, r.ctxTokens, r.extras.get("cached_tokens"),
+            r.extras.get("cache_hit_rate"), r.kvUsage, r.running, r.waiting)).toList());
+    assertEquals(List.of(0, 0, 0), pre.stream().map(r -> r.rank).toList());
+    assertEquals(Instant.parse("2024-11-29T10:28:25Z"), Instant.EPOCH.plusNanos(pre.get(0).tsNs));
+    // a PD decode server's line with spec decoding: its queues (prealloc, transfer, retracted) in extras
+    var d = read("110-sgl-pd-decode-spec-prealloc-transfer-retracted-headerless-codeidx55838197638.log").sink().steps.get(0);
+    assertEquals(List.of(1, 0, 0.01), List.<Object>of(d.genRequests, d.waiting, d.kvUsage));
+    assertEquals(Map.of("kv_tokens", 41536.0, "spec_accept_len", 2.20, "spec_accept_rate", 0.73, "pre_allocated_usage", 0.0,
+            "prealloc_req", 0.0, "transfer_req", 1.0, "retracted_req", 0.0, "gen_tokens_per_s", 0.40),
+        d.extras.entrySet().stream().filter(e -> !e.getKey().startsWith("decode_log"))
+            .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+    // Triton 24.02's TensorRT-LLM backend start-up: its JSON warnings are other lines; version and config kept
+    RecordingSink t = read("109-trt-triton-2402-backend-startup-json-warnings-mpi-rank-backend396.log").sink();
+    assertEquals(List.of("version 0.8.0", "config MPI size: 4, rank: 0", "config Rank 0 is using GPU 0",
+            "config TRTGptModel maxNumSequences: 1", "config TRTGptModel maxBatchSize: 1"),
+        t.events.stream().map(e -> e[1] + " " + e[2]).toList());
   }
 
   /** V1's SpecDecoding line names no engine: it is the engine's whose stats line came just before. */

@@ -541,7 +541,7 @@ public final class SpecParser {
     if (p == MatchedLine.Prepared.MATCHED && next.kind == null && next.prefixes.isEmpty()
         && next.text.length() <= h.width() + 1) {
       MatchedLine j = new MatchedLine().reset(h.lineNo());
-      matcher.match(h.lineNo(), h.text() + next.text, j, false);
+      matcher.match(h.lineNo(), h.text() + glue(h.text(), next.text) + next.text, j, false);
       if (j.kind == h.kind()) {
         // a kind without an end holds its ending in its pattern (its cut): matched, it is whole
         if (h.kind().end() == null || h.kind().end().matcher(j.message()).find()) {
@@ -558,6 +558,16 @@ public final class SpecParser {
     }
     reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);
     return false;
+  }
+
+  /**
+   * What joins two pieces of a wrapped line: nothing, but a space after a piece that ends in a
+   * comma when the next starts with none. A wrap that fell between a list's ", " lost the space
+   * with the piece's trailing whitespace (a paste keeps none), and "16384,#cached-token: 0" is one
+   * item to a {@code key: value} list: the field after the comma was dropped unseen.
+   */
+  static String glue(String before, String after) {
+    return before.endsWith(",") && !after.isEmpty() && !Character.isWhitespace(after.charAt(0)) ? " " : "";
   }
 
   /**
