@@ -267,6 +267,11 @@ public final class SpecReader {
               + " is neither in its pattern nor in a prefix's");
         }
       }
+      // a misspelt group would leave the kind applying everywhere, unseen
+      if (k.notFrom() != null && !prefixGroups.contains(k.notFrom().group())) {
+        throw new IllegalArgumentException(name + ": kind " + k.name() + ": not-from group " + k.notFrom().group()
+            + " is in no prefix");
+      }
     }
     if (layer != null && !imported.isEmpty()) {
       throw new IllegalArgumentException(name + ": a layer holds prefixes, strips and envelopes, no kinds");

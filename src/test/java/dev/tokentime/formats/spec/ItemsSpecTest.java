@@ -130,6 +130,8 @@ class ItemsSpecTest {
         {"  items kv\n  group who -> rank\n", "group who is neither in its pattern nor in a prefix's"},
         {"  items kv\n  time utc at\n", "a kind's time is local NAME"},
         {"  time local at\n", "time group at is not in its pattern"},
+        {"  not-from src model\\.py\n", "not-from group src is in no prefix"},
+        {"  not-from src\n", "not-from GROUP REGEX"},
         {"  items kv\n  restarts\n", null}}) {
       if (bad[1] == null) {
         SpecReader.read("x.spec", base + bad[0]);
