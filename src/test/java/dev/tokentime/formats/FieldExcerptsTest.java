@@ -190,6 +190,8 @@ class FieldExcerptsTest {
       // space lost after the comma put back; the third is an other line (docs/formats.md)
       Map.entry("106-sgl-pd-prefill-dp-tp-ep-wrapped-after-comma-srtslurm-doc-codeidx22165919356.log", "sglang-log 3 1 2 0"),
       Map.entry("107-sgl-2411-prefill-cache-hit-rate-tp0-sgl2255.log", "sglang-log 3 3 0 0"),
+      // a disaggregated proxy's 500: the error its traceback ends in is the failed request's, no crash
+      Map.entry("108-trt-13dev-disagg-proxy-serve-tag-internal-error-traceback-500-codeidx56537573517.log", "trtllm-log 17 3 14 0"),
       Map.entry("109-trt-triton-2402-backend-startup-json-warnings-mpi-rank-backend396.log", "trtllm-log 16 5 11 0"),
       Map.entry("110-sgl-pd-decode-spec-prealloc-transfer-retracted-headerless-codeidx55838197638.log", "sglang-log 1 1 0 0"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
@@ -1200,6 +1202,16 @@ class FieldExcerptsTest {
             "prealloc_req", 0.0, "transfer_req", 1.0, "retracted_req", 0.0, "gen_tokens_per_s", 0.40),
         d.extras.entrySet().stream().filter(e -> !e.getKey().startsWith("decode_log"))
             .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+    // trtllm-serve's disaggregated proxy (1.3 dev, 2026-05): "[E] [serve   ] Internal server error:  Traceback …"
+    // then the 500: one failed request carrying the ValueError, ready twice, no crash
+    RecordingSink px = read("108-trt-13dev-disagg-proxy-serve-tag-internal-error-traceback-500-codeidx56537573517.log").sink();
+    assertEquals(List.of("ready All servers are ready", "ready Application startup complete"),
+        px.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(1, px.requests.size());
+    RequestRecord r = px.requests.get(0);
+    assertEquals(List.of("error", 500), List.<Object>of(r.status, r.httpStatus));
+    assertTrue(r.error.endsWith("ValueError: Context server returned 4 choices, expecting 1."), r.error);
+    assertEquals(Instant.parse("2026-05-19T14:25:08Z"), Instant.EPOCH.plusNanos(r.finishedNs));
     // Triton 24.02's TensorRT-LLM backend start-up: its JSON warnings are other lines; version and config kept
     RecordingSink t = read("109-trt-triton-2402-backend-startup-json-warnings-mpi-rank-backend396.log").sink();
     assertEquals(List.of("version 0.8.0", "config MPI size: 4, rank: 0", "config Rank 0 is using GPU 0",
