@@ -1,5 +1,7 @@
 package dev.tokentime.formats.peers;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
@@ -24,8 +26,8 @@ import java.util.Set;
  * mean, stddev, sum, p25 … p99}} and run figures) and {@code individual_request_metrics} (one
  * object per request: durations and token counts, no timestamps), and since September 2025
  * {@code _time_unit}, the unit of every latency in the file ("s" or "ms"; seconds before it existed).
- * The unit is written after the records, so the file is read whole. Counted in records: one for
- * the run's figures and one per request. The folder's {@code experiment_metadata.json} (the
+ * The unit is written after the records, so the records are held until it is read. Counted in
+ * records: one for the run's figures and one per request. The folder's {@code experiment_metadata.json} (the
  * command and settings, no measurement) is claimed only to say so.
  */
 public final class GenaiBenchFormat implements InputFormat {
@@ -81,57 +83,134 @@ public final class GenaiBenchFormat implements InputFormat {
 
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
-    PeerJson.OneDocument one = PeerJson.one(in, sink, "run object", "a genai-bench run file holds one");
-    if (one.broken()) {
-      return 1;
-    }
-    JsonNode doc = one.doc();
-    long extra = one.extra();
-    if (doc == null || !doc.isObject()) {
-      sink.reject(1, "not a genai-bench run file: expected a JSON object", null, 0, 0);
-      return 1 + extra;
-    }
-    if (!doc.has("aggregated_metrics") && doc.has("traffic_scenario")) {
-      sink.reject(1, METADATA_NOT_READ, null, 0, 0);
-      return 1 + extra;
-    }
-    String unit = "s";
-    JsonNode u = doc.get("_time_unit");
-    if (u != null && !u.isNull()) {
-      if (!u.isTextual() || !(u.asText().equals("s") || u.asText().equals("ms"))) {
-        // every latency of the file is in this unit: none can be read without it
-        sink.reject(1, "_time_unit: expected \"s\" or \"ms\", got " + shown(u)
-            + "; no latency of the file can be read", null, 0, 0);
-        return 1 + extra;
+    try (JsonParser p = PeerJson.JSON.createParser(in)) {
+      JsonToken t = PeerJson.firstToken(p, sink);
+      if (t == JsonToken.NOT_AVAILABLE) {
+        return 1;
       }
-      unit = u.asText();
-    }
-    String run = ctx.defaultRun();
-    Double level = aggregated(doc.get("aggregated_metrics"), run, unit, sink);
-    long n = 1;
-    JsonNode records = doc.get("individual_request_metrics");
-    if (records != null && !records.isNull()) {
-      if (!records.isArray()) {
-        sink.reject(1, "individual_request_metrics: expected an array of request objects", null, 0, 0);
-        return n + 1 + extra;
+      if (t != JsonToken.START_OBJECT) {
+        sink.reject(1, "not a genai-bench run file: expected a JSON object", null, 0, 0);
+        return 1;
       }
+      Doc d = read(p);
+      if (d.aggregated == null && d.metadata) {
+        sink.reject(1, METADATA_NOT_READ, null, 0, 0);
+        return 1 + (d.cut == null ? PeerJson.trailing(p, sink, "object", "experiment_metadata.json holds one") : 0);
+      }
+      if (d.cut != null && d.unit == null && (d.aggregated == null || d.aggregated.has("run_duration"))) {
+        // a layout with run_duration may be in ms (since September 2025), which is said only after the records
+        sink.reject(d.cutLine, d.cut + "; genai-bench writes the unit of its times (_time_unit) after the"
+            + " records, so none of the run's figures or requests can be read", null, 0, 0);
+        return 1;
+      }
+      String unit = "s"; // absent: the layout before _time_unit, or a cut file of before run_duration
+      if (d.unit != null && !d.unit.isNull()) {
+        if (!d.unit.isTextual() || !(d.unit.asText().equals("s") || d.unit.asText().equals("ms"))) {
+          // every latency of the file is in this unit: none can be read without it
+          sink.reject(d.unitLine, "_time_unit: expected \"s\" or \"ms\", got " + shown(d.unit)
+              + "; no latency of the file can be read", null, 0, 0);
+          return 1 + (d.cut == null ? PeerJson.trailing(p, sink, "run object", "a genai-bench run file holds one") : 0);
+        }
+        unit = d.unit.asText();
+      }
+      String run = ctx.defaultRun();
+      aggregated(d.aggregated, d.aggregatedLine, run, unit, sink);
+      long n = 1;
       RequestRecord req = new RequestRecord();
       double toMs = unit.equals("ms") ? 1 : 1e3;
-      int index = 0;
-      for (JsonNode r : records) {
+      for (int i = 0; i < d.records.size(); i++) {
         n++;
+        long line = d.recordLines.get(i);
         try {
-          request(req, r, index, run, toMs, ctx);
+          request(req, d.records.get(i), i, line, run, toMs, ctx);
           if (sink.request(req, null, 0, 0) >= 0) {
             sink.record();
           }
         } catch (PeerJson.Bad | NumberFormatException x) {
-          sink.reject(1, "individual_request_metrics[" + index + "]: " + x.getMessage(), null, 0, 0);
+          sink.reject(line, "individual_request_metrics[" + i + "]: " + x.getMessage(), null, 0, 0);
         }
-        index++;
       }
+      if (d.recordsNotArray) {
+        n++;
+        sink.reject(d.recordsLine, "individual_request_metrics: expected an array of request objects", null, 0, 0);
+      }
+      if (d.cut != null) {
+        // a cut file of the layout before run_duration and _time_unit: seconds, what came before is kept
+        sink.reject(d.cutLine, d.cut + " (after " + d.records.size() + " request records); nothing after this point could be read",
+            null, 0, 0);
+        return n + 1;
+      }
+      return n + PeerJson.trailing(p, sink, "run object", "a genai-bench run file holds one");
     }
-    return n + extra;
+  }
+
+  /** What a run file holds, read field by field; {@code cut} the reason where the JSON broke. */
+  private static final class Doc {
+    JsonNode aggregated;
+    long aggregatedLine = 1;
+    final List<JsonNode> records = new ArrayList<>();
+    final List<Long> recordLines = new ArrayList<>();
+    boolean recordsNotArray;
+    long recordsLine = 1;
+    JsonNode unit;
+    long unitLine = 1;
+    boolean metadata;
+    String cut;
+    long cutLine = 1;
+  }
+
+  private static Doc read(JsonParser p) {
+    Doc d = new Doc();
+    long line = 1;
+    try {
+      JsonToken t;
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        t = p.nextToken();
+        line = PeerJson.line(p);
+        if (t == null) {
+          break;
+        }
+        switch (name) {
+          case "aggregated_metrics" -> {
+            d.aggregatedLine = line;
+            d.aggregated = PeerJson.TREE.readTree(p);
+          }
+          case "individual_request_metrics" -> {
+            d.recordsLine = line;
+            if (t == JsonToken.START_ARRAY) {
+              while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                if (t == null) {
+                  throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "end of input in the array");
+                }
+                line = PeerJson.line(p);
+                JsonNode r = PeerJson.TREE.readTree(p);
+                d.records.add(r);
+                d.recordLines.add(line);
+              }
+            } else {
+              d.recordsNotArray = t != JsonToken.VALUE_NULL;
+              p.skipChildren();
+            }
+          }
+          case "_time_unit" -> {
+            d.unitLine = line;
+            d.unit = PeerJson.TREE.readTree(p);
+          }
+          default -> {
+            d.metadata |= name.equals("traffic_scenario");
+            p.skipChildren();
+          }
+        }
+      }
+      if (t != JsonToken.END_OBJECT) {
+        throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "end of input in the object");
+      }
+    } catch (IOException e) {
+      d.cut = PeerJson.reason(e);
+      d.cutLine = Math.max(line, PeerJson.line(p));
+    }
+    return d;
   }
 
   /**
@@ -140,9 +219,9 @@ public final class GenaiBenchFormat implements InputFormat {
    * kept: a missing object, a figure out of range or a level no run has is one reject that keeps
    * none. Returns the run's level, or null.
    */
-  private static Double aggregated(JsonNode a, String run, String timeUnit, RecordSink sink) {
+  private static Double aggregated(JsonNode a, long line, String run, String timeUnit, RecordSink sink) {
     if (a == null || !a.isObject()) {
-      sink.reject(1, "aggregated_metrics: expected an object (the run's statistics)", null, 0, 0);
+      sink.reject(line, "aggregated_metrics: expected an object (the run's statistics)", null, 0, 0);
       return null;
     }
     List<Object[]> figures = new ArrayList<>();
@@ -201,7 +280,7 @@ public final class GenaiBenchFormat implements InputFormat {
       figures.add(new Object[] {"batch_size", "value", a.get("batch_size").asDouble(), "count"});
     }
     if (bad != null) {
-      sink.reject(1, "aggregated_metrics: " + bad + "; none of the run's figures kept", null, 0, 0);
+      sink.reject(line, "aggregated_metrics: " + bad + "; none of the run's figures kept", null, 0, 0);
       return null;
     }
     for (Object[] f : figures) {
@@ -237,13 +316,13 @@ public final class GenaiBenchFormat implements InputFormat {
     return metric.contains("tokens") ? "tokens" : "count";
   }
 
-  private static void request(RequestRecord req, JsonNode r, int index, String run, double toMs, ParseContext ctx)
+  private static void request(RequestRecord req, JsonNode r, int index, long line, String run, double toMs, ParseContext ctx)
       throws PeerJson.Bad {
     if (!r.isObject()) {
       throw new PeerJson.Bad("expected an object");
     }
     req.reset();
-    req.lineNo = 1;
+    req.lineNo = line;
     req.run = run;
     req.requestId = Integer.toString(index);
     req.engine = "genai-bench";

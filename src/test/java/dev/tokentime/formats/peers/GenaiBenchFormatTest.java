@@ -50,6 +50,7 @@ class GenaiBenchFormatTest {
     assertEquals(2120.0, ok.e2eMs, 1e-9);
     assertEquals(10.0, ok.tpotMs, 1e-9);
     assertEquals(201, ok.outputTokens);
+    assertEquals(179, ok.lineNo, "the line its record starts on");
     assertEquals(512, ok.promptTokens);
     assertEquals("40", ok.extras.get("reasoning_tokens"));
     RequestRecord err = s.request("1");
@@ -94,10 +95,30 @@ class GenaiBenchFormatTest {
     assertEquals(List.of(), range.reported);
     assertTrue(range.rejects.get(0).reason().startsWith("aggregated_metrics: run_duration out of range: -3.0"), range.rejects.toString());
 
-    // a file cut in its records: one reject, as the unit comes after them
-    CollectingSink cut = Parsing.parse(format, "{\"aggregated_metrics\":{\"num_concurrency\":1},\"individual_request_metrics\":[{\"ttft\":0.1},");
-    assertEquals(0, cut.records);
-    assertEquals(1, cut.rejects.size());
+    // a file cut in its records, of the layout before run_duration (seconds, no _time_unit): the
+    // run and the records before the cut are kept, the cut a reject
+    CollectingSink cut = Parsing.parse(format, "{\"aggregated_metrics\":{\"num_concurrency\":1,\"num_requests\":3},"
+        + "\"individual_request_metrics\":[{\"ttft\":0.1,\"e2e_latency\":1},\n{\"ttft\":0.2,");
+    assertEquals(2, cut.records);
+    assertEquals(List.of("truncated JSON: the input ends inside a value (after 1 request records); nothing after this point could be read"),
+        cut.rejects.stream().map(x -> x.reason()).toList());
+    assertEquals(2, cut.rejects.get(0).lineNo());
+    // of a layout with run_duration the unit may be ms, said after the records: nothing can be placed
+    CollectingSink cut25 = Parsing.parse(format, "{\"aggregated_metrics\":{\"num_concurrency\":1,\"run_duration\":9.5},"
+        + "\"individual_request_metrics\":[{\"ttft\":0.1,\"e2e_latency\":1},{\"ttft\":0.2,");
+    assertEquals(0, cut25.records);
+    assertEquals(1, cut25.rejects.size());
+    assertTrue(cut25.rejects.get(0).reason().endsWith("genai-bench writes the unit of its times (_time_unit) after the records,"
+        + " so none of the run's figures or requests can be read"), cut25.rejects.toString());
+
+    // invalid UTF-8 inside a record: the run and the record before it kept, the break a reject
+    CollectingSink utf = Parsing.parse(format, Parsing.withInvalidUtf8("{\"aggregated_metrics\":{\"num_concurrency\":1},"
+        + "\"individual_request_metrics\":[{\"ttft\":0.1},\n{\"error_code\":500,\"error_message\":\"@@\"}]}"), "dir");
+    assertEquals(2, utf.records);
+    assertEquals(1, utf.rejects.size());
+    assertTrue(utf.rejects.get(0).reason().contains("UTF-8"), utf.rejects.toString());
+    CollectingSink array = Parsing.parse(format, "[{\"aggregated_metrics\":{}}]");
+    assertEquals(List.of("not a genai-bench run file: expected a JSON object"), array.rejects.stream().map(x -> x.reason()).toList());
 
     // a second document appended is a reject; the first is read
     CollectingSink twice = Parsing.parse(format, "{\"aggregated_metrics\":{\"num_concurrency\":1,\"num_requests\":0}}\n{}");
