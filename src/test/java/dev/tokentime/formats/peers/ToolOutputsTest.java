@@ -91,6 +91,9 @@ class ToolOutputsTest {
           "vllm-bench-offline-json 1 0"),
       // EvalScope perf 0.17's benchmark_summary.json: one record, its 15 figures
       Map.entry("evalscope-0.17-blog-qwen3-235b-c10/benchmark_summary.json", "evalscope-perf 1 0"),
+      // genai-bench 2024: the run's figures and the 2 requests the fixture keeps; its metadata, alone, a reject saying what it is
+      Map.entry("genai-bench-2024-sglang-h100-c1/D100_100_text-to-text_num_concurrency_1_time_60s.json", "genai-bench-json 3 0"),
+      Map.entry("genai-bench-2024-sglang-h100-c1/experiment_metadata.json", "genai-bench-json 0 1"),
       // gptManagerBenchmark's summary: its 11 figures (num_samples, printed twice, once)
       Map.entry("trtllm-gptmanagerbenchmark-0.11-rate10/summary.txt", "trtllm-gptmanager-benchmark 11 0")));
 
@@ -518,6 +521,28 @@ class ToolOutputsTest {
           + " USING (run, metric, stat) WHERE s.stat = 'value' AND (abs(s.value - r.value) > 1e-3 * abs(r.value) OR s.unit <> r.unit)"));
       assertEquals(9L, t.count("SELECT count(*) FROM sglang_bench_metrics s JOIN reported_metrics r USING (run, metric, stat)"
           + " WHERE s.stat = 'value'"));
+    }
+  }
+
+  /**
+   * genai-bench's published run file (2024: seconds, no _time_unit) was "cannot tell the format";
+   * now a run at concurrency 1 with its 2 requests (ms from seconds) and the tool's figures, and
+   * its experiment_metadata.json beside it is left out, named.
+   */
+  @Test
+  void aGenaiBenchExperimentFolderIsItsRunFiles() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      IngestResult r = t.ingest(IngestOptions.of(List.of(DIR.resolve("genai-bench-2024-sglang-h100-c1").toString())));
+      assertEquals(1, r.skipped().size(), r.skipped().toString());
+      String run = "genai-bench-2024-sglang-h100-c1/D100_100_text-to-text_num_concurrency_1_time_60s";
+      assertEquals(List.of(List.of(run, "concurrency", 1.0)), t.rows("SELECT run, level_kind, level FROM runs"));
+      assertEquals(List.of(List.of("0", "ok", 669.5356667041779, 2530.9561993926764, 18.614205326884986, 92, 100),
+          List.of("1", "ok", 33.43930281698704, 1821.7247072607279, 17.88285404443741, 89, 100)),
+          t.rows("SELECT request_id, status, ttft_ms, e2e_ms, tpot_ms, prompt_tokens, output_tokens FROM requests ORDER BY request_id"));
+      assertEquals(List.of(List.of(119L, 0.47234579389914955, 32.0, 31.9995250891596)), t.rows("SELECT count(*),"
+          + " max(value) FILTER (metric = 'ttft' AND stat = 'p99' AND unit = 's'),"
+          + " max(value) FILTER (metric = 'num_requests' AND unit = 'requests'),"
+          + " max(value) FILTER (metric = 'requests_per_minute' AND unit = 'requests/min') FROM reported_metrics"));
     }
   }
 }
