@@ -186,8 +186,8 @@ class FieldExcerptsTest {
       Map.entry("104-v1-grammar-rejected-request-failed-500-codeidx61893643560.log", "vllm-log 4 2 2 0"),
       // a Python model's traceback alone (Triton's glog, no TensorRT-LLM line): no format is sure of it
       Map.entry("105-triton-trtllm-bls-model-py-request-traceback-backend193.log", "unrecognised"),
-      // a doc's example wrapped by hand in three lines: the first two joined as a hard wrap, the
-      // space lost after the comma put back; the third is an other line (docs/formats.md)
+      // a doc's example wrapped by hand in three lines: all three joined as a hard wrap, the
+      // space lost after the comma put back; the pieces after the first are other lines (docs/formats.md)
       Map.entry("106-sgl-pd-prefill-dp-tp-ep-wrapped-after-comma-srtslurm-doc-codeidx22165919356.log", "sglang-log 3 1 2 0"),
       Map.entry("107-sgl-2411-prefill-cache-hit-rate-tp0-sgl2255.log", "sglang-log 3 3 0 0"),
       // a disaggregated proxy's 500: the error its traceback ends in is the failed request's, no crash
@@ -1182,6 +1182,11 @@ class FieldExcerptsTest {
     assertEquals(List.of("DP0", 0, 18, 16384, 0, 0, 0.0), List.<Object>of(p.instance, p.rank, p.ctxRequests, p.ctxTokens,
         p.running, p.waiting, p.kvUsage));
     assertEquals(0.0, p.extras.get("cached_tokens"), "was missing: joined into #new-token's item");
+    // the third piece goes on the second's trailing comma: the PD queues and the throughput (an
+    // other line before: the two pieces joined already ended whole at "#queue-req: 0,")
+    assertEquals(Map.of("cached_tokens", 0.0, "prealloc_req", 0.0, "inflight_req", 0.0, "input_tokens_per_s", 0.0),
+        p.extras.entrySet().stream().filter(e -> !e.getKey().startsWith("decode_log"))
+            .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
   }
 
   /** SGLang and Triton/TensorRT-LLM lines of versions not pinned before, read right when found. */

@@ -516,9 +516,13 @@ public final class SpecParser {
     times.headDate(d);
   }
 
-  /** A line cut before its kind's end, waiting for the next line: the rest of a hard wrap? */
+  /**
+   * A line cut before its kind's end, waiting for the next line: the rest of a hard wrap? Or, when
+   * {@code whole} is set, pieces already joined into a whole line of the kind, waiting one line to
+   * see whether the wrap goes on ({@code lastWidth}: the width of its last piece).
+   */
   private record Held(long lineNo, byte[] bytes, String text, LineSpec.Kind kind, String reason, int pieces,
-      int width) {}
+      int width, MatchedLine whole, int lastWidth) {}
 
   private Held held;
 
@@ -534,30 +538,116 @@ public final class SpecParser {
    * one line at the first line's number, each further piece an other line (as a quoted CSV field
    * spanning lines); one that does not takes the next piece too, when this one filled the width.
    * Otherwise the held line is rejected as truncated and this line is read on its own (false).
+   *
+   * <p>A joined line that ends whole may still go on: a terminal's wrap of three pieces that fell
+   * inside its last number ("… (token/s): 12" / "34.5") ends whole at "12", and a doc wrapped by
+   * hand after a comma ends whole before the fields its next piece holds. So a whole join whose
+   * last piece filled the width, or that ends in a comma, waits for one more line ({@link
+   * #goesOn}); read on its own, the value it cut would be stored short.
    */
   private boolean joined(MatchedLine.Prepared p, MatchedLine next) {
     Held h = held;
     held = null;
     if (p == MatchedLine.Prepared.MATCHED && next.kind == null && next.prefixes.isEmpty()
-        && next.text.length() <= h.width() + 1) {
+        && next.text.length() <= h.width() + 1 && (h.whole() == null || goesOn(h, next.text))) {
       MatchedLine j = new MatchedLine().reset(h.lineNo());
       matcher.match(h.lineNo(), h.text() + glue(h.text(), next.text) + next.text, j, false);
       if (j.kind == h.kind()) {
+        boolean filled = Math.abs(next.text.length() - h.width()) <= 1;
         // a kind without an end holds its ending in its pattern (its cut): matched, it is whole
         if (h.kind().end() == null || h.kind().end().matcher(j.message()).find()) {
           other(); // the piece
-          process(h.lineNo(), h.bytes(), 0, h.bytes().length, MatchedLine.Prepared.MATCHED, false, j);
+          if (h.pieces() + 1 < MAX_PIECES && (filled || j.text.stripTrailing().endsWith(","))) {
+            held = new Held(h.lineNo(), h.bytes(), j.text, h.kind(), h.reason(), h.pieces() + 1, h.width(), j,
+                next.text.length());
+          } else {
+            process(h.lineNo(), h.bytes(), 0, h.bytes().length, MatchedLine.Prepared.MATCHED, false, j);
+          }
           return true;
         }
-        if (h.pieces() + 1 < MAX_PIECES && Math.abs(next.text.length() - h.width()) <= 1) {
+        if (h.pieces() + 1 < MAX_PIECES && filled) {
           other(); // a middle piece, as wide as the first
-          held = new Held(h.lineNo(), h.bytes(), j.text, h.kind(), h.reason(), h.pieces() + 1, h.width());
+          held = new Held(h.lineNo(), h.bytes(), j.text, h.kind(), h.reason(), h.pieces() + 1, h.width(), null,
+              next.text.length());
           return true;
         }
       }
     }
-    reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);
+    release(h);
     return false;
+  }
+
+  /**
+   * Whether a line may go on a joined line that already ends whole: the wrap's evidence (the last
+   * piece filled the width, or a comma stands between the two) and what the line adds reads as the
+   * rest of the list: the last item's value going on ("12" + "34.5"), then {@code key: value}
+   * items, each value a number (with its unit), a word or a time. A bare print, a traceback, a
+   * progress bar is none ("Processed prompts: 100%|███| 10/10 [00:01<00:00, 5.3it/s]"), and a
+   * line the terminal wrapped at its width again may end in a cut key or value.
+   */
+  private static boolean goesOn(Held h, String piece) {
+    String before = h.text().stripTrailing();
+    boolean comma = before.endsWith(",") || piece.stripLeading().startsWith(",");
+    boolean filled = Math.abs(h.lastWidth() - h.width()) <= 1;
+    if (!comma && !filled) {
+      return false;
+    }
+    int item = h.text().lastIndexOf(", ");
+    String tail = h.text().substring(item < 0 ? 0 : item + 2) + glue(h.text(), piece) + piece;
+    return listTail(tail, Math.abs(piece.length() - h.width()) <= 1);
+  }
+
+  private static final Pattern TAIL_KEY = Pattern.compile("[#A-Za-z][^,]*");
+  private static final Pattern TAIL_VALUE = Pattern.compile(
+      "-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?(?:\\s*%|%?\\s[A-Za-z/][\\w/]*(?:\\s[A-Za-z/][\\w/]*)?|ms|s|us|x)?"
+          + "|[A-Za-z][\\w/]*|\\d{4}-\\d\\d-\\d\\d[T ][\\d:.]+(?:Z|[+-]\\d\\d:?\\d\\d)?");
+  /** The start of an item a terminal's wrap may have cut: a key, perhaps its colon, part of its value. */
+  private static final Pattern TAIL_CUT = Pattern.compile("[#A-Za-z][\\w\\s#()/.\\-]*(?::\\s*[\\w.%/ ]*)?");
+
+  /**
+   * Whether the text is a list's last items: {@code key: value} (or {@code key=value}) or a bare
+   * value, split at ", ", one trailing comma or period allowed; the last item may be cut when
+   * {@code cut} (its piece filled the width).
+   */
+  static boolean listTail(String tail, boolean cut) {
+    String t = tail.strip();
+    if (t.endsWith(",") || (t.endsWith(".") && !cut)) {
+      t = t.substring(0, t.length() - 1).stripTrailing();
+    }
+    String[] items = t.split(", ", -1);
+    for (int i = 0; i < items.length; i++) {
+      String it = items[i].strip();
+      if (it.isEmpty() && i == 0) {
+        continue; // the piece started with the separator
+      }
+      if (i == items.length - 1 && cut) {
+        if (!TAIL_CUT.matcher(it).matches()) {
+          return false;
+        }
+        continue;
+      }
+      int colon = it.lastIndexOf(": ");
+      int sep = 2;
+      if (colon < 0) {
+        colon = it.indexOf('=');
+        sep = 1;
+      }
+      String value = colon < 0 ? it : it.substring(colon + sep).strip();
+      if (colon >= 0 && !TAIL_KEY.matcher(it.substring(0, colon).strip()).matches()
+          || !TAIL_VALUE.matcher(value).matches()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A held line the next did not go on: read as it is when whole, else rejected as truncated. */
+  private void release(Held h) {
+    if (h.whole() != null) {
+      process(h.lineNo(), h.bytes(), 0, h.bytes().length, MatchedLine.Prepared.MATCHED, false, h.whole());
+    } else {
+      reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);
+    }
   }
 
   /**
@@ -576,7 +666,7 @@ public final class SpecParser {
    */
   private void hold(long lineNo, byte[] buf, int off, int len, LineSpec.Kind kind, String reason) {
     held = new Held(lineNo, java.util.Arrays.copyOfRange(buf, off, off + len), m.text, kind, reason, 1,
-        m.text.length());
+        m.text.length(), null, m.text.length());
   }
 
   static final String TRACEBACK = "Traceback (most recent call last):";
@@ -706,12 +796,12 @@ public final class SpecParser {
     return detail.length() > 300 ? detail.substring(0, 300) + "…" : detail;
   }
 
-  /** A held line with nothing after it to join is what it looked like: truncated. */
+  /** A held line with nothing after it to join is what it looked like: whole, or truncated. */
   private void flushHeld() {
     if (held != null) {
       Held h = held;
       held = null;
-      reject(h.lineNo(), h.reason(), h.bytes(), 0, h.bytes().length);
+      release(h);
     }
   }
 

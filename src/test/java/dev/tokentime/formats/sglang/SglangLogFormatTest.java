@@ -74,6 +74,30 @@ class SglangLogFormatTest {
     }
   }
 
+  /**
+   * PD prefill lines a terminal wrapped at 120 and at 80 columns inside their last number
+   * (constructed/hard-wrap-pieces): the pieces before the last already end as a whole line
+   * ("… (token/s): 12345.6"), and the throughput was stored short (12345.6, 23456.7) with its last
+   * digit an other line. The wrap goes on while the next line continues the list; a progress bar
+   * and a bare print after a line that ends whole are no part of it.
+   */
+  @Test
+  void aWrapInsideTheLastNumberIsJoinedWhole() throws IOException {
+    RecordingSink s;
+    try (InputStream in = Files.newInputStream(
+        Path.of("src/test/resources/constructed/hard-wrap-pieces/sgl-pd-prefill-wrapped-inside-throughput-w120-w80.log"))) {
+      s = parse(in);
+    }
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of(1L, 4L, 8L, 12L), s.steps.stream().map(x -> x.lineNo).toList());
+    assertEquals(java.util.Arrays.asList(12345.67, 23456.78, 3456.78, null),
+        s.steps.stream().map(x -> x.extras.get("input_tokens_per_s")).toList());
+    assertEquals(List.of(8, 9, 3, 4), s.steps.stream().map(x -> x.ctxRequests).toList());
+    assertEquals(List.of(0, 0, 2, 1), s.steps.stream().map(x -> x.waiting).toList());
+    assertEquals(List.of(0.0, 0.0, 0.0), s.steps.subList(0, 3).stream().map(x -> x.extras.get("inflight_req")).toList());
+    assertEquals(10, s.c.other, "the 8 pieces after a first, the progress bar, the bare print");
+  }
+
   /** A batch's Receive line opens a request per rid (only the first was), and a batch sent again is a reject. */
   @Test
   void aBatchsReceiveLineOpensEachOfItsRequests() throws IOException {

@@ -148,4 +148,25 @@ class SpecEngineTest {
         SpecParser.asShown("Loading safetensors checkpoint shards:   0% Completed | 0/2 [00:00<?, ?it/s]"
             + "\rLoading safetensors checkpoint shards: 100% Completed | 2/2 [00:02<00:00]"));
   }
+
+  /**
+   * What may go on a wrapped line that already ends whole: the rest of its list (its last value
+   * going on, further key: value items), never a bare print, a traceback or a progress bar.
+   */
+  @Test
+  void onlyTheRestOfAListGoesOnAWholeWrappedLine() {
+    for (String tail : List.of("input throughput (token/s): 12345.67", "#queue-req: 0, #prealloc-req: 0, #inflight-req: 0",
+        "cuda graph: True, input throughput (token/s): 1.0", "Prefix cache hit rate: GPU: 12.5%, CPU: 0.0%.",
+        "Avg time/tok: 149.4 ms.", "#queue-req: 1,")) {
+      assertTrue(SpecParser.listTail(tail, false), tail);
+    }
+    for (String tail : List.of("input throughput (token/s): 0.00warmup done", "#queue-req: 1, warmup done, 3 requests sent",
+        "#queue-req: 1, Traceback (most recent call last):",
+        "#queue-req: 1, Processed prompts: 100%|##########| 8/8 [00:01<00:00,  5.31it/s]")) {
+      assertTrue(!SpecParser.listTail(tail, false), tail);
+    }
+    // a piece that filled the width may end inside a key or a value; never inside a progress bar
+    assertTrue(SpecParser.listTail("#queue-req: 0, #prealloc-req: 0, input throughput (tok", true));
+    assertTrue(!SpecParser.listTail("#queue-req: 0, Processed prompts:  50%|#####", true));
+  }
 }

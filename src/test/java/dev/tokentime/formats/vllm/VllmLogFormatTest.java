@@ -720,6 +720,26 @@ class VllmLogFormatTest {
     assertEquals(4, p.sink.other, "its four pieces after the first");
   }
 
+  /**
+   * A V1 stats line a 120-column terminal wrapped in three pieces inside its last figure: the
+   * first two end as a whole line ("… Prefix cache hit rate: 1"), which was read alone (hit rate
+   * 1%, the "2.5%" an other line); the third piece goes on it, so the rate is the 12.5% printed.
+   */
+  @Test
+  void aWrapInsideTheLastFigureIsJoinedNotReadShort() throws Exception {
+    String line = "(APIServer pid=1) INFO 05-21 00:19:00 [loggers.py:123] Engine 000: Avg prompt throughput: 10240.0"
+        + " tokens/s, Avg generation throughput: 960.3 tokens/s, Running: 140 reqs, Waiting: 100 reqs, GPU KV cache"
+        + " usage: 18.5%, Prefix cache hit rate: 12.5%";
+    String text = wrapped(line, 120) + "Processed prompts: 100%|##########| 8/8 [00:01<00:00,  5.31it/s]\n";
+    assertTrue(text.contains("hit rate: 1\n2.5%\n"), text);
+    Parse p = Parse.text(LOG, text, Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of(1L), p.full.stats.stream().map(r -> r.lineNo).toList());
+    assertEquals(0.125, p.full.stats.get(0).prefixHitRate, 1e-12);
+    assertEquals(List.of(140, 100), List.of(p.full.stats.get(0).running, p.full.stats.get(0).waiting));
+    assertEquals(3, p.sink.other, "its two pieces after the first, and the progress bar");
+  }
+
   /** The line as a terminal of this width shows it: pieces of the width, each on a line. */
   static String wrapped(String line, int width) {
     StringBuilder b = new StringBuilder();
