@@ -556,7 +556,7 @@ public final class IngestService {
         in.stdin() ? null : Files.getLastModifiedTime(p.path()).toInstant(), o.at());
     try (OpenedInput input = OpenedInput.open(p.path());
         SourceWriter writer = store.begin(info, replace)) {
-      ParseContext read = ctx.withEmbedded(p.embedded());
+      ParseContext read = ctx.withEmbedded(p.embedded()).withReopen(() -> OpenedInput.reopened(OpenedInput.open(p.path())));
       long lines;
       long t0 = System.nanoTime();
       try (ProgressTicker ticker = new ProgressTicker(display, p.size(), input::rawBytesRead,

@@ -391,6 +391,19 @@ public final class OpenedInput implements AutoCloseable {
     return content;
   }
 
+  /**
+   * The content of a file opened again, as {@link #content} gives it (decompressed, decoded),
+   * closing the file when closed: a parser's second reading ({@code ParseContext.reopen}).
+   */
+  public static InputStream reopened(OpenedInput input) {
+    return new FilterInputStream(input.content) {
+      @Override
+      public void close() throws IOException {
+        input.close();
+      }
+    };
+  }
+
   /** What was undone to read the file ("none", "gzip", "zstd", "utf-16le", "gzip, utf-16le", …). */
   public String compression() {
     return label;

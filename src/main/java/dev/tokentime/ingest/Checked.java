@@ -197,11 +197,16 @@ public final class Checked {
    * a latency, a duration, a count, a throughput or a percentage: none is negative, a time is at
    * most {@link #MAX_DURATION_MS} and an acceptance rate at most 100 %. A figure of no known unit is only
    * required to be finite. Other tools' summaries hold real negative figures (GuideLLM's
-   * schedule_delay, AIPerf's osl_mismatch_diff_pct) and are checked for finiteness alone.
+   * schedule_delay, AIPerf's osl_mismatch_diff_pct) and are checked for finiteness alone. A
+   * figure that counts requests or tokens, by its name, is a whole number within {@link
+   * #MAX_COUNT} in every tool's summary ({@link #countFigureProblem}).
    */
   public static String figureProblem(String field, double v, String unit) {
     if (!Double.isFinite(v)) {
       return field + ": " + v + " is no finite number";
+    }
+    if (COUNT_FIGURE.matcher(field.toLowerCase(java.util.Locale.ROOT).replace('_', ' ')).matches()) {
+      return countFigureProblem(field, v); // printed with a unit or without one ("Request count: 7")
     }
     if (unit == null || unit.isEmpty()) {
       return null;
@@ -224,6 +229,38 @@ public final class Checked {
       return field + " out of range: " + v + " % (a percentage, 0 to 100)";
     }
     return null;
+  }
+
+  /** The most requests or tokens one run's summary counts: more is a corrupt or hand-edited figure. */
+  public static final double MAX_COUNT = 1e12;
+
+  /**
+   * The summary figures that count requests or tokens, by their printed label or their metric
+   * name (underscores as spaces, lower case): "Successful requests", "Total input tokens",
+   * perf_analyzer's "Request count", LLMPerf's "Number Of Completed Requests". Means, rates and
+   * SGLang's "Concurrency" (Little's law, a mean) are no counts.
+   */
+  private static final java.util.regex.Pattern COUNT_FIGURE = java.util.regex.Pattern.compile(
+      "(?:.* )?count|(?:total|successful|succeed|success|failed|completed|stream|non-stream|expected number of"
+          + "|number of errored|number of completed) requests|number of concurrent workers"
+          + "|total (?:num )?(?:input|generated|output|prompt)(?: text| vision)? tokens(?: \\(retokenized\\))?"
+          + "|total num \\w+ tokens|drafts|(?:draft|accepted) tokens|peak concurrent requests"
+          + "|max(?:imum)? reque?e?st concurrency");
+
+  /**
+   * Null when {@code v} is a count of a run's summary (a whole number, 0 to {@link #MAX_COUNT}),
+   * else why not (naming {@code field}): "Request count: 1e26" or "Successful requests: 12.5" is
+   * no count a run had.
+   */
+  public static String countFigureProblem(String field, double v) {
+    if (!Double.isFinite(v)) {
+      return field + ": " + v + " is no finite number";
+    }
+    if (v < 0 || v > MAX_COUNT) {
+      return field + " out of range: " + BigDecimal.valueOf(v).toPlainString()
+          + " (a count of requests or tokens, 0 to 10^12)";
+    }
+    return v == Math.rint(v) ? null : field + ": " + v + " is no whole number (a count of requests or tokens)";
   }
 
   /** Null when {@code v} is absent or finite, else why not (naming {@code field}). */

@@ -442,4 +442,29 @@ class IngestServiceTest {
     }
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
+
+  /**
+   * A reader that learns only at the file's end how to read what came before reads the file a
+   * second time (ParseContext.reopen), compressed or not: metrics scrapes with a one-off scrape,
+   * then the time printed before each (constructed/prometheus-date-lines), take the date before
+   * them, not the one after.
+   */
+  @Test
+  void aFileIsReadAgainForAReaderThatNeedsItsEnd() throws Exception {
+    byte[] text = java.nio.file.Files.readAllBytes(Path.of(
+        "src/test/resources/constructed/prometheus-date-lines/oneoff-scrape-then-date-before-loop-no-prompts.txt"));
+    java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gz)) {
+      out.write(text);
+    }
+    try (TestDb t = new TestDb(tmp)) {
+      Path f = t.writeBytes("m/scrapes.txt.gz", gz.toByteArray());
+      var r = t.ingest(new IngestOptions(List.of(f.toString()), "vllm-prometheus", null, false, false, false, null, null,
+          java.time.Instant.parse("2025-10-18T04:12:30Z")));
+      assertEquals(0, r.files().get(0).rejected());
+      assertEquals(List.of(List.of(1760760750000000000L, 1), List.of(1760760760000000000L, 3),
+          List.of(1760760765000000000L, 5), List.of(1760760770000000000L, 2)),
+          t.rows("SELECT ts_ns, running FROM engine_stats ORDER BY ts_ns"));
+    }
+  }
 }

@@ -43,6 +43,17 @@ final class FileParser {
     return registry;
   }
 
+  /** The file opened again as the CLI opens it, for a parser's second reading (ParseContext.reopen). */
+  private static java.io.InputStream reopen(FileSystem fs, Path path, long size) throws IOException {
+    org.apache.hadoop.fs.FSDataInputStream stream = fs.open(path);
+    try {
+      return OpenedInput.reopened(OpenedInput.open(stream, path.getName(), size, null));
+    } catch (IOException | RuntimeException e) {
+      stream.close();
+      throw e;
+    }
+  }
+
   static void parse(FileTask task, ParseOptions o, Map<String, String> hadoopConf, Consumer<Row> out)
       throws IOException {
     Configuration conf = new Configuration();
@@ -86,7 +97,8 @@ final class FileParser {
       if (format != null) {
         ParseContext ctx = new ParseContext(display, task.defaultRun(), o.keepText(),
             o.tz() == null ? null : ZoneId.of(o.tz()), o.year(),
-            Instant.ofEpochMilli(task.modifiedMs()), null).withEmbedded(in.embeddedIn(format, formats));
+            Instant.ofEpochMilli(task.modifiedMs()), null).withEmbedded(in.embeddedIn(format, formats))
+            .withReopen(() -> reopen(fs, path, size));
         try {
           // the same range checks as the CLI's ingest: an out-of-range value is a reject naming its field
           CheckedSink checked = new CheckedSink(sink);

@@ -1188,6 +1188,10 @@ public final class BenchConsoleFormat implements InputFormat {
           if (v == null) {
             return kv.group(1).strip() + ": expected a number, got " + quote(value) + " (a cut line?)";
           }
+          String bad = Checked.figureProblem(kv.group(1).strip(), v, named[1]);
+          if (bad != null) {
+            return bad; // "Number Of Completed Requests: 1e26" is no count of a run
+          }
           sink.reportedMetric(runName(), null, named[0], "value", v, named[1]);
           sink.record();
           return null;

@@ -12,36 +12,63 @@ public final class Numbers {
   /** A number and the unit word written after it ("" when none). */
   public record Reading(double value, String unit) {}
 
+  /**
+   * A number standing on its own, with the unit word after it: never digits inside a word or
+   * after a point ({@code nan5}, {@code n/a5}, {@code v0.7.1}'s {@code .1}).
+   */
   private static final Pattern NUMBER =
-      Pattern.compile("(-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?)\\s*(%|[A-Za-z/][\\w/]*)?");
+      Pattern.compile("(?<![\\w.])(-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?)\\s*(%|[A-Za-z/][\\w/]*)?");
 
-  /** Every number in the text, with its unit. */
+  /** Words that say a figure has no value; never the unit of a number written before them. */
+  private static boolean noValue(String unit) {
+    return unit != null && (unit.equalsIgnoreCase("nan") || unit.equalsIgnoreCase("n/a"));
+  }
+
+  /**
+   * Every number in the text, with its unit; a number run into a word that says there is no
+   * value ({@code 5n/a}, {@code 5 nan}) is none.
+   */
   public static List<Reading> readings(String text) {
     List<Reading> out = new ArrayList<>();
     Matcher m = NUMBER.matcher(text);
     while (m.find()) {
-      double v = Double.parseDouble(m.group(1));
-      if (Double.isInfinite(v) || Double.isNaN(v)) {
-        throw new NumberFormatException("not a finite number: " + m.group(1));
+      if (noValue(m.group(2))) {
+        continue;
       }
-      out.add(new Reading(v, m.group(2) == null ? "" : m.group(2)));
+      out.add(reading(m));
     }
     return out;
+  }
+
+  private static Reading reading(Matcher m) {
+    double v = Double.parseDouble(m.group(1));
+    if (Double.isInfinite(v) || Double.isNaN(v)) {
+      throw new NumberFormatException("not a finite number: " + m.group(1));
+    }
+    return new Reading(v, m.group(2) == null ? "" : m.group(2));
   }
 
   /**
    * The value of a field written in {@code unit} (spec units, parsers/README.md), converted for
    * {@code column}: {@code %} → 0..1, seconds → ms for a {@code _ms} column.
    *
+   * The first number of the text, as {@link #readings} finds them: {@code n/a5} or {@code nan5}
+   * has none, and a text that starts with a word saying there is no value ({@code n/a 5}) or
+   * whose first number runs into one ({@code 5n/a}) is no number either.
+   *
    * @throws NumberFormatException when the text holds no number
    */
   public static double convert(String text, String unit, String column) {
-    List<Reading> r = readings(text);
-    if (r.isEmpty()) {
+    String t = text.stripLeading();
+    Matcher m = NUMBER.matcher(t);
+    boolean nan = t.regionMatches(true, 0, "nan", 0, 3) && (t.length() == 3 || !Character.isLetter(t.charAt(3)));
+    if (nan || t.regionMatches(true, 0, "n/a", 0, 3) || !m.find()
+        || noValue(m.group(2))) {
       throw new NumberFormatException("not a number: \"" + shorten(text) + "\"");
     }
-    double v = r.get(0).value();
-    boolean percent = unit.equals("%") || (unit.isEmpty() && r.get(0).unit().equals("%"));
+    Reading r = reading(m);
+    double v = r.value();
+    boolean percent = unit.equals("%") || (unit.isEmpty() && r.unit().equals("%"));
     if (percent) {
       return ratio(v);
     }

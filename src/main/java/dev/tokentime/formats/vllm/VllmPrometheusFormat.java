@@ -201,8 +201,10 @@ public final class VllmPrometheusFormat implements InputFormat {
    * tells: a date line before any such sample means each date comes before its scrape ({@code
    * date; curl}); such samples before the first date line mean each date comes after its scrape
    * ({@code curl; date}), and those samples wait for it, unless a command that scrapes comes
-   * between them and that line (a one-off scrape before a {@code date; curl} loop, at the time of
-   * {@code --at} or the file). OpenMetrics' {@code # EOF} ends a scrape.
+   * between them and that line, or the file ends with a scrape after its last date line (read
+   * from the file again: {@link #endsWithScrape}): then those samples are a one-off scrape
+   * before a {@code date; curl} loop, at the time of {@code --at} or the file. OpenMetrics'
+   * {@code # EOF} ends a scrape.
    */
   static final class TextReader {
     private final ParseContext ctx;
@@ -405,8 +407,12 @@ public final class VllmPrometheusFormat implements InputFormat {
       }
       dev.tokentime.ingest.Checked.timestamp("date line", ns);
       if (side == Side.UNKNOWN) {
-        side = first.samples.isEmpty() || scrapedAgain ? Side.BEFORE : Side.AFTER;
-        if (scrapedAgain) {
+        // a scrape before the first date line: its own command (a one-off curl before a date;
+        // curl loop) when a prompt says so or the file ends with a scrape after its last date,
+        // else the scrape that date follows (curl; date)
+        boolean oneOff = !first.samples.isEmpty() && (scrapedAgain || endsWithScrape());
+        side = first.samples.isEmpty() || oneOff ? Side.BEFORE : Side.AFTER;
+        if (oneOff) {
           // the first scrape is a command of its own before the loop: the time of --at or the file
           for (Held h : first.samples) {
             place(h, untimed, fallback);
@@ -449,6 +455,55 @@ public final class VllmPrometheusFormat implements InputFormat {
         first = null;
         current = new Scrape(0, null, 0);
       }
+    }
+
+    /**
+     * Whether the file's last scrape comes after its last date line, read from the file again
+     * ({@link ParseContext#reopen}; false when it cannot be). The one thing that tells a loop
+     * printing the time before each scrape, after a one-off scrape, from one printing it after
+     * each: {@code S D S D S} is a one-off scrape, then {@code date; curl} twice (stopped during
+     * its sleep), where {@code curl; date} stopped during its sleep ends with a date line. Only
+     * the kind of each line is looked at: nothing is held.
+     */
+    private boolean endsWithScrape() {
+      if (ctx.reopen() == null) {
+        return false;
+      }
+      boolean[] scrapeLast = {false};
+      try (InputStream again = ctx.reopen().open()) {
+        new LineReader(again).forEach(new LineReader.Handler() {
+          @Override
+          public void line(long lineNo, byte[] buf, int off, int len) {
+            String line = new String(buf, off, len, StandardCharsets.UTF_8).strip();
+            if (line.isEmpty() || line.startsWith("#") || ScrapeTime.isShellPrompt(line)) {
+              return;
+            }
+            try {
+              if (ScrapeTime.parse(line) != null) {
+                scrapeLast[0] = false;
+                return;
+              }
+            } catch (NumberFormatException e) {
+              scrapeLast[0] = false; // a date line in a zone of no offset is still a date line
+              return;
+            }
+            try {
+              TextSample sample = TextSample.parse(line);
+              if (sample.tsMs == null && family.owns(sample.name)) {
+                scrapeLast[0] = true;
+              }
+            } catch (NumberFormatException e) {
+              // a cut or other line: neither a scrape's sample nor a time
+            }
+          }
+
+          @Override
+          public void tooLong(long lineNo, long length, byte[] head, int headLen) {}
+        });
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      return scrapeLast[0];
     }
 
     /** At the end of the file: the held samples' time is --at or the file's, or none. */

@@ -269,6 +269,52 @@ class BenchConsoleFormatTest {
   }
 
   /**
+   * A count (requests, tokens) is a whole number of at most 10^12: "Request count: 1e26" or a
+   * fractional "Total input tokens" is a reject naming it, where a mean ("Peak concurrent
+   * requests" printed as 61.00, SGLang's Little's-law "Concurrency: 3.12") stays. Made-up values:
+   * no real console prints them.
+   */
+  @Test
+  void aCountOutOfRangeOrNotWholeIsARejectNamingIt() throws IOException {
+    String block = """
+        ============ Serving Benchmark Result ============
+        Successful requests:                     1e26
+        Request count:                           1e26
+        Failed requests:                         0
+        Total input tokens:                      2560.5
+        Total generated tokens:                  2560
+        Peak concurrent requests:                61.00
+        Concurrency:                             3.12
+        ==================================================
+        """;
+    CollectingSink s = new CollectingSink();
+    long n = new BenchConsoleFormat(BenchConsoleFormat.Tool.VLLM).parse(new ByteArrayInputStream(block.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("test-input", "r", false, null, null), s);
+    assertEquals(n, s.records + s.other + s.rejects.size());
+    assertEquals(List.of(
+        "2: Successful requests out of range: 100000000000000000000000000 (a count of requests or tokens, 0 to 10^12)",
+        "3: Request count out of range: 100000000000000000000000000 (a count of requests or tokens, 0 to 10^12)",
+        "5: Total input tokens: 2560.5 is no whole number (a count of requests or tokens)"),
+        s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+    assertEquals(List.of("r null failed value 0.0 count", "r null total_output_tokens value 2560.0 tokens",
+        "r null max_concurrent_requests value 61.0 count", "r null concurrency value 3.12 count"), s.reported);
+
+    // LLMPerf's printed run figures, read straight into the run's figures, are checked the same way
+    String llmperf = "Results for token benchmark for m queried with the openai api.\n"
+        + "Number Of Errored Requests: 0\n"
+        + "Number Of Completed Requests: 1e26\n"
+        + "Completed Requests Per Minute: 176.5\n";
+    CollectingSink l = new CollectingSink();
+    n = new BenchConsoleFormat(BenchConsoleFormat.Tool.LLMPERF).parse(new ByteArrayInputStream(llmperf.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("test-input", "r", false, null, null), l);
+    assertEquals(n, l.records + l.other + l.rejects.size());
+    assertEquals(List.of("3: Number Of Completed Requests out of range: 100000000000000000000000000 (a count of"
+        + " requests or tokens, 0 to 10^12)"), l.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+    assertEquals(List.of("r null number_errors value 0.0 count",
+        "r null num_completed_requests_per_min value 176.5 requests/min"), l.reported);
+  }
+
+  /**
    * Six non-streaming runs whose every ITL statistic is 0.00 (no gap between chunks, the tool's
    * `np.mean(itls or 0)`): placeholders, no ITL figures, as the result JSON's empty itls say; the
    * runs' other figures kept at their rates.

@@ -201,6 +201,22 @@ class PerfAnalyzerFormatsTest {
     assertEquals(4.0, c.sink().levels.get("r")[1]);
   }
 
+  /**
+   * A count no run has (digits past 10^12: 1e26 read as a double) is a reject naming it, as in
+   * every console summary (Checked.countFigureProblem); the block's other figures are kept.
+   * Made-up values.
+   */
+  @Test
+  void aCountPastAnyRunsIsARejectNamingIt() throws IOException {
+    Read r = read("pa.log", "Request concurrency: 1\n  Client: \n    Request count: 100000000000000000000000000\n"
+        + "    Throughput: 2 infer/sec\n  Server: \n    Inference count: 12\n    Execution count: 1000000000001\n");
+    assertEquals(List.of("3: request_count out of range: 100000000000000000000000000 (a count of requests or tokens, 0 to 10^12)",
+        "7: server_execution_count out of range: 1000000000001 (a count of requests or tokens, 0 to 10^12)"),
+        r.sink().rejects.stream().map(x -> x.lineNo() + ": " + x.reason()).toList());
+    assertEquals(List.of("r 1.0 throughput value 2.0 infer/sec", "r 1.0 server_inference_count value 12.0 inferences"),
+        r.sink().reported);
+  }
+
   @Test
   void aLineWithOneBadNumberStoresNone() throws IOException {
     Read r = read("pa.log", "Request concurrency: 1\n  Client: \n    Request count: 5\n"

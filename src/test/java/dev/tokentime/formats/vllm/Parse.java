@@ -33,16 +33,22 @@ final class Parse {
 
   static Parse real(InputFormat f, String file, ParseContext ctx) throws IOException {
     try (InputStream in = Files.newInputStream(REAL.resolve(file))) {
-      return run(f, in, ctx);
+      return run(f, in, ctx.reopen() != null ? ctx : ctx.withReopen(() -> Files.newInputStream(REAL.resolve(file))));
     }
   }
 
+  /** The text as the ingest reads a file: its content may be read again ({@link ParseContext#reopen}). */
   static Parse text(InputFormat f, String text, ParseContext ctx) throws IOException {
-    return run(f, new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), ctx);
+    return bytes(f, text.getBytes(StandardCharsets.UTF_8), ctx);
   }
 
   static Parse bytes(InputFormat f, byte[] bytes, ParseContext ctx) throws IOException {
-    return run(f, new ByteArrayInputStream(bytes), ctx);
+    return run(f, new ByteArrayInputStream(bytes), ctx.reopen() != null ? ctx : ctx.withReopen(() -> new ByteArrayInputStream(bytes)));
+  }
+
+  /** The text as a stream read once (no {@link ParseContext#reopen}: a stream that cannot be read again). */
+  static Parse once(InputFormat f, String text, ParseContext ctx) throws IOException {
+    return run(f, new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), ctx);
   }
 
   private static Parse run(InputFormat f, InputStream in, ParseContext ctx) throws IOException {

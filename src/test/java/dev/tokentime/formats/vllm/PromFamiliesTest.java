@@ -333,11 +333,22 @@ class PromFamiliesTest {
     assertEquals(List.of(0.25, 0.4, 0.1), p.full.stats.stream().map(e -> e.kvUsage).toList());
     assertEquals(9, p.sink.records);
 
-    // a last scrape with no date after it (the loop stopped before its date): refused, saying
-    // which order the file was read in and what the other order would mean
+    // a scrape after the last date line: the file's end is that of date; curl after a one-off
+    // scrape (stopped during its sleep), and so it is read: each date times the scrape after it,
+    // the first scrape takes the file's time
     String text = Files.readString(Path.of("src/test/resources/constructed/prometheus-date-lines/date-after-each-scrape.txt"));
-    Parse cut = Parse.text(PromFamiliesTest.VLLM, text + "vllm:num_requests_running{engine=\"0\",model_name=\"m\"} 7.0\n",
-        Parse.ctx(null, null, false, null));
+    String endsWithScrape = text + "vllm:num_requests_running{engine=\"0\",model_name=\"m\"} 7.0\n";
+    Parse before = Parse.text(PromFamiliesTest.VLLM, endsWithScrape, Parse.ctx(null, null, false, null));
+    assertEquals(List.of(), before.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-12-31T00:00:00Z"), Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:45Z"),
+        Parse.ns("2025-10-18T04:12:50Z")), before.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(List.of(3, 5, 2, 7), before.full.stats.stream().map(e -> e.running).toList());
+
+    // read once (a stream that cannot be read again), the file's end is not known when its first
+    // date line comes: its first scrape before any date says curl; date, and the last scrape,
+    // with no date after it, is refused, saying which order the file was read in and what the
+    // other order would mean
+    Parse cut = Parse.once(PromFamiliesTest.VLLM, endsWithScrape, Parse.ctx(null, null, false, null));
     assertEquals(3, cut.full.stats.size());
     assertEquals(List.of(14L), cut.sink.rejects.stream().map(r -> r.lineNo()).toList());
     assertTrue(cut.sink.rejects.get(0).reason().contains("after the last date line: this file's date lines follow their"
@@ -383,6 +394,45 @@ class PromFamiliesTest {
         + "Sat Oct 18 04:12:40 UTC 2025\n", Parse.ctx(null, null, false, java.time.Instant.parse("2025-10-18T04:12:30Z")));
     assertEquals(List.of(), after.sink.rejects);
     assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z")), after.full.stats.stream().map(e -> e.tsNs).toList());
+  }
+
+  /**
+   * One scrape alone, then a loop printing the time before each scrape, with no prompt lines (a
+   * script's output redirected to a file): only the file's end tells it from a loop printing the
+   * time after each scrape. It ends with a scrape after its last date line, so each date times
+   * the scrape after it (not the one before: every scrape an interval late) and the first scrape
+   * takes the time of --at; the same scrapes ending with a date line are read the other way.
+   */
+  @Test
+  void oneOffScrapeWithoutPromptsIsToldByTheFilesEnd() throws Exception {
+    String text = Files.readString(
+        Path.of("src/test/resources/constructed/prometheus-date-lines/oneoff-scrape-then-date-before-loop-no-prompts.txt"));
+    java.time.Instant at = java.time.Instant.parse("2025-10-18T04:12:30Z");
+    Parse p = Parse.text(PromFamiliesTest.VLLM, text, Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:30Z"), Parse.ns("2025-10-18T04:12:40Z"),
+        Parse.ns("2025-10-18T04:12:45Z"), Parse.ns("2025-10-18T04:12:50Z")),
+        p.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(List.of(1, 3, 5, 2), p.full.stats.stream().map(e -> e.running).toList());
+    assertEquals(List.of(0, 0, 1, 0), p.full.stats.stream().map(e -> e.waiting).toList());
+    assertEquals(8, p.sink.records);
+    assertEquals(11, p.lines);
+
+    // the same lines ending with a date line (curl; date, stopped during its sleep): each date
+    // times the scrape before it
+    Parse after = Parse.text(PromFamiliesTest.VLLM, text + "Sat Oct 18 04:12:55 UTC 2025\n", Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), after.sink.rejects);
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:45Z"),
+        Parse.ns("2025-10-18T04:12:50Z"), Parse.ns("2025-10-18T04:12:55Z")),
+        after.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(List.of(1, 3, 5, 2), after.full.stats.stream().map(e -> e.running).toList());
+
+    // an OpenMetrics scrape (# EOF after each) and a trailing blank, prompt or comment line do not
+    // change what the end is
+    Parse eof = Parse.text(PromFamiliesTest.VLLM, text.replace("0.0\nSat", "0.0\n# EOF\nSat") + "# EOF\n\n$ \n",
+        Parse.ctx(null, null, false, at));
+    assertEquals(List.of(), eof.sink.rejects);
+    assertEquals(p.full.stats.stream().map(e -> e.tsNs).toList(), eof.full.stats.stream().map(e -> e.tsNs).toList());
   }
 
   /**

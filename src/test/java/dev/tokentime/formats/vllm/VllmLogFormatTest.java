@@ -215,6 +215,33 @@ class VllmLogFormatTest {
   }
 
   /**
+   * A value a no-value word runs into ("n/a5", "5n/a", "nan5") is no number: the line is a reject
+   * naming its field (it read as 5 % or 5 reqs, the number found inside the text), where "n/a" or
+   * "nan" alone still leaves the column empty. Made-up lines.
+   */
+  @Test
+  void aNumberRunIntoANoValueWordIsARejectNamingItsField() throws Exception {
+    String head = "INFO 05-30 07:55:2%d [loggers.py:1] Engine 000: Avg prompt throughput: 0.0 tokens/s,"
+        + " Avg generation throughput: 20.3 tokens/s, Running: 1 reqs, Waiting: %s, GPU KV cache usage: 0.1%%,"
+        + " Prefix cache hit rate: %s\n";
+    Parse p = Parse.text(LOG, String.format(head, 0, "0 reqs", "n/a5")
+        + String.format(head, 1, "5n/a", "0.0%") + String.format(head, 2, "nan5 reqs", "0.0%")
+        + String.format(head, 3, "n/a", "nan") + String.format(head, 4, "2 reqs", "5n/a%")
+        + String.format(head, 5, "2 reqs", "0.0%, Spec rate: n/a5, Draft rate: 7n/a"),
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(
+            "1 stats line: field Prefix cache hit rate: not a number: \"n/a5\"",
+            "2 stats line: field Waiting: not a number: \"5n/a\"",
+            "3 stats line: field Waiting: not a number: \"nan5 reqs\"",
+            "5 stats line: field Prefix cache hit rate: not a number: \"5n/a%\""),
+        p.sink.rejects.stream().map(r -> r.lineNo() + " " + r.reason()).toList());
+    assertEquals(List.of("4 null 0.001 null", "6 2 0.001 0.0"),
+        p.full.stats.stream().map(s -> s.lineNo + " " + s.waiting + " " + s.kvUsage + " " + s.prefixHitRate).toList());
+    // a field no spec names keeps its numbers in extras: none in these
+    assertEquals(java.util.Map.of(), p.full.stats.get(1).extras);
+  }
+
+  /**
    * An access line cut before its status (a terminal's width, a paste) is a truncated reject: the
    * status it lost may have been a failure's. Whole lines around it are read.
    */
