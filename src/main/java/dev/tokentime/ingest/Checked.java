@@ -231,6 +231,42 @@ public final class Checked {
     return null;
   }
 
+  /**
+   * Null when {@code v} is a plausible statistic {@code stat} of {@code metric} in a summary whose
+   * figures may be negative (genai-perf's and AIPerf's: {@code osl_mismatch_diff_pct}), else why
+   * not: it is finite, a count (a request count or a total by the metric's name, or the statistic
+   * {@code count}) is a whole
+   * number within {@link #MAX_COUNT}, and a time (ms, s, us, ns) lies within 30 days either way
+   * (not an epoch timestamp, nor a sum over every request).
+   */
+  public static String signedFigureProblem(String metric, String stat, double v, String unit) {
+    String field = stat == null || stat.equalsIgnoreCase("avg") || stat.equalsIgnoreCase("value")
+        ? metric : metric + " " + stat;
+    if (!Double.isFinite(v)) {
+      return field + ": " + v + " is no finite number";
+    }
+    // a run's counts (request_count, error_request_count, totals of tokens) and how many values a
+    // statistic is of; not a per-request distribution named "… count" (output_token_count's mean
+    // is 262.99)
+    String name = metric.toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+    if ("count".equalsIgnoreCase(stat) || name.endsWith("request count")
+        || (!name.endsWith("count") && COUNT_FIGURE.matcher(name).matches())) {
+      return countFigureProblem(field, v);
+    }
+    if (name.contains("timestamp") || "sum".equalsIgnoreCase(stat)) {
+      return null; // an epoch time in ns (min_request_timestamp), a sum over every request
+    }
+    double ms = switch (unit == null ? "" : unit) {
+      case "ms" -> v;
+      case "s", "sec" -> v * 1000;
+      case "us" -> v / 1e3;
+      case "ns" -> v / 1e6;
+      default -> 0;
+    };
+    return Math.abs(ms) > MAX_DURATION_MS
+        ? field + " out of range: " + v + " " + unit + " (a duration is within 30 days)" : null;
+  }
+
   /** The most requests or tokens one run's summary counts: more is a corrupt or hand-edited figure. */
   public static final double MAX_COUNT = 1e12;
 

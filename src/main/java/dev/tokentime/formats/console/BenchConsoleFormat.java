@@ -1052,6 +1052,12 @@ public final class BenchConsoleFormat implements InputFormat {
           bad = header.get(i) + ": expected a number, got " + quote(cell);
           break;
         }
+        // genai-perf's and AIPerf's figures may be negative (osl_mismatch_diff_pct): finite,
+        // counts whole, times within 30 days
+        bad = Checked.signedFigureProblem(metric, header.get(i).toLowerCase(Locale.ROOT), v, unit);
+        if (bad != null) {
+          break;
+        }
         kept++;
       }
       if (bad != null || kept == 0) {
@@ -1168,6 +1174,10 @@ public final class BenchConsoleFormat implements InputFormat {
         Double v = number(st.group(2));
         if (v == null) {
           return metric + " " + st.group(1) + ": expected a number, got " + quote(st.group(2)) + " (a cut line?)";
+        }
+        String bad = Checked.figureProblem(metric + " " + st.group(1), v, unitOf(metric));
+        if (bad != null) {
+          return bad; // a latency of 1e12 s or a negative throughput is no figure of a run
         }
         sink.reportedMetric(runName(), null, metric, st.group(1), v, unitOf(metric));
         sink.record();

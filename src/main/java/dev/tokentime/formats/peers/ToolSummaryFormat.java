@@ -153,23 +153,27 @@ public final class ToolSummaryFormat implements InputFormat {
     }
     String run = ctx.defaultRun();
     Double level = level(doc.get("input_config"), run, sink);
-    int n = metrics(doc, run, level, sink, true);
+    Figures figures = new Figures();
+    int n = metrics(doc, run, level, figures, true);
     JsonNode records = doc.get("records"); // AIPerf's early-October-2025 layout
     if (records != null && records.isArray()) {
       for (JsonNode r : records) {
         if (r.isObject() && r.hasNonNull("tag")) {
-          n += metric(r.get("tag").asText(), r, run, level, sink, true);
+          n += metric(r.get("tag").asText(), r, run, level, figures, true);
         }
       }
     } else if (records != null && records.isObject()) {
-      n += metrics(records, run, level, sink, true);
+      n += metrics(records, run, level, figures, true);
     }
     if (tool == Tool.AIPERF) {
-      n += errorSummary(doc.get("error_summary"), run, level, sink);
+      n += errorSummary(doc.get("error_summary"), run, level, figures);
     }
-    if (n == 0) {
+    if (figures.problem != null) {
+      sink.reject(1, figures.problem, null, 0, 0);
+    } else if (n == 0) {
       sink.reject(1, "no metric of the form {\"unit\": ..., \"avg\": ...} found", null, 0, 0);
     } else {
+      figures.emit(sink);
       sink.record();
     }
     return 1;
@@ -181,7 +185,7 @@ public final class ToolSummaryFormat implements InputFormat {
    * {@code error_count} with the error as its stat ({@code TimeoutError}, {@code 500 InternalServerError}):
    * for a run whose requests all failed, what they failed with (a summary file alone has no rows).
    */
-  private static int errorSummary(JsonNode errors, String run, Double level, RecordSink sink) {
+  private static int errorSummary(JsonNode errors, String run, Double level, Figures sink) {
     if (errors == null || !errors.isArray()) {
       return 0;
     }
@@ -211,18 +215,22 @@ public final class ToolSummaryFormat implements InputFormat {
   private long sweep(JsonNode combinations, ParseContext ctx, RecordSink sink) {
     int i = 0;
     int n = 0;
+    Figures figures = new Figures();
     for (JsonNode c : combinations) {
       i++;
       String run = i == 1 ? ctx.defaultRun() : ctx.defaultRun() + "#" + i;
       Double level = sweepLevel(c.path("parameters"), run, sink);
       JsonNode m = c.get("metrics");
       if (m != null && m.isObject()) {
-        n += metrics(m, run, level, sink, false);
+        n += metrics(m, run, level, figures, false);
       }
     }
-    if (n == 0) {
+    if (figures.problem != null) {
+      sink.reject(1, figures.problem, null, 0, 0);
+    } else if (n == 0) {
       sink.reject(1, "a sweep aggregate without a metric of the form {\"unit\": ..., \"avg\": ...}", null, 0, 0);
     } else {
+      figures.emit(sink);
       sink.record();
     }
     return 1;
@@ -241,7 +249,7 @@ public final class ToolSummaryFormat implements InputFormat {
   }
 
   /** Every {@code {"unit": …, stat: …}} member of {@code obj}; {@code withStd} as {@link #metric}. */
-  private static int metrics(JsonNode obj, String run, Double level, RecordSink sink, boolean withStd) {
+  private static int metrics(JsonNode obj, String run, Double level, Figures sink, boolean withStd) {
     int n = 0;
     Iterator<Map.Entry<String, JsonNode>> it = obj.fields();
     while (it.hasNext()) {
@@ -254,7 +262,7 @@ public final class ToolSummaryFormat implements InputFormat {
   }
 
   /** {@code withStd}: the object's std is across requests (a run's export), not across trials. */
-  private static int metric(String tag, JsonNode m, String run, Double level, RecordSink sink, boolean withStd) {
+  private static int metric(String tag, JsonNode m, String run, Double level, Figures sink, boolean withStd) {
     String name = canonicalTag(tag);
     String unit = m.path("unit").asText("");
     int n = 0;
@@ -345,6 +353,33 @@ public final class ToolSummaryFormat implements InputFormat {
 
   // ---- CSV ----
 
+  private static final java.util.regex.Pattern PLAIN_NUMBER =
+      java.util.regex.Pattern.compile("-?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?");
+
+  /**
+   * A document's (or a CSV row's) figures, range-checked (Checked.signedFigureProblem: genai-perf's
+   * and AIPerf's summaries hold real negative figures) and held until all are read: one bad figure
+   * rejects the whole, and nothing of it is stored.
+   */
+  private static final class Figures {
+    private final List<Object[]> held = new java.util.ArrayList<>();
+    String problem;
+
+    void reportedMetric(String run, Double level, String metric, String stat, double v, String unit) {
+      String p = dev.tokentime.ingest.Checked.signedFigureProblem(metric, stat, v, unit);
+      if (p != null && problem == null) {
+        problem = p;
+      }
+      held.add(new Object[] {run, level, metric, stat, v, unit});
+    }
+
+    void emit(RecordSink sink) {
+      for (Object[] f : held) {
+        sink.reportedMetric((String) f[0], (Double) f[1], (String) f[2], (String) f[3], (Double) f[4], (String) f[5]);
+      }
+    }
+  }
+
   private long csv(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     String run = ctx.defaultRun();
     String[][] header = {null};
@@ -376,24 +411,28 @@ public final class ToolSummaryFormat implements InputFormat {
       }
       String[] name = ToolMetricNames.tagged(cells.get(0));
       int n = 0;
+      Figures row = new Figures();
       for (int i = 1; i < cells.size(); i++) {
         String v = cells.get(i).strip().replace(",", "");
         if (v.isEmpty() || v.equalsIgnoreCase("N/A")) {
           continue;
         }
-        double d;
-        try {
-          d = Double.parseDouble(v);
-        } catch (NumberFormatException e) {
+        if (!PLAIN_NUMBER.matcher(v).matches()) {
+          // Java's parser takes "NaN", "Infinity", "0x1p3" and "5f"; none is a figure the tool writes
           return header[0][i] + ": expected a number, got " + PeerJson.quote(cells.get(i));
         }
+        double d = Double.parseDouble(v);
         String stat = header[0][i].equalsIgnoreCase("Value") ? "avg" : header[0][i];
-        sink.reportedMetric(run, null, name[0], stat, d, stat.equalsIgnoreCase("count") ? "count" : name[1]);
+        row.reportedMetric(run, null, name[0], stat, d, stat.equalsIgnoreCase("count") ? "count" : name[1]);
         n++;
+      }
+      if (row.problem != null) {
+        return row.problem; // nothing of the row stored
       }
       if (n == 0) {
         sink.otherLine();
       } else {
+        row.emit(sink);
         sink.record();
       }
       return null;

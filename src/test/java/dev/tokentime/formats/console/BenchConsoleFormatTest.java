@@ -274,6 +274,22 @@ class BenchConsoleFormatTest {
    * requests" printed as 61.00, SGLang's Little's-law "Concurrency: 3.12") stays. Made-up values:
    * no real console prints them.
    */
+  /** genai-perf's and AIPerf's console tables are range-checked as their JSON is: a row whole or not at all. */
+  @Test
+  void aToolTablesFigureOutOfRangeRejectsItsRow() throws IOException {
+    String table = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/test/resources/real-logs/console/genai-perf-goodput-llm.txt"), StandardCharsets.UTF_8)
+        .replace("   109.61 │", " 4.0e12 │");
+    CollectingSink s = new CollectingSink();
+    long n = new BenchConsoleFormat(BenchConsoleFormat.Tool.GENAI_PERF).parse(new ByteArrayInputStream(
+        table.getBytes(StandardCharsets.UTF_8)), new ParseContext("test-input", "r", false, null, null), s);
+    assertEquals(n, s.records + s.other + s.rejects.size());
+    assertEquals(List.of("5: time_to_first_token p99 out of range: 4.0E12 ms (a duration is within 30 days)"),
+        s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+    assertTrue(s.reported.stream().noneMatch(r -> r.contains("time_to_first_token")), s.reported.toString());
+    assertTrue(s.reported.contains("r null inter_token_latency avg 19.32 ms"), s.reported.toString());
+  }
+
   @Test
   void aCountOutOfRangeOrNotWholeIsARejectNamingIt() throws IOException {
     String block = """

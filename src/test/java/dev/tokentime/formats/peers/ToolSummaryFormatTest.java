@@ -156,6 +156,44 @@ class ToolSummaryFormatTest {
     assertEquals(2, d.rejects.get(0).lineNo());
   }
 
+  /**
+   * The summaries' figures are range-checked before anything of the document (JSON) or the row
+   * (CSV) is stored: a count past 10^12 or not whole, a latency past 30 days, a CSV cell Java's
+   * parser would take (NaN, Infinity, 5f). genai-perf's and AIPerf's real negative figures stay.
+   */
+  @Test
+  void aFigureOutOfRangeRejectsItsDocumentOrRowWhole() throws IOException {
+    String json = "{\"request_count\": {\"unit\": \"requests\", \"avg\": 1e26},"
+        + " \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 80.5, \"p99\": 120.0},"
+        + " \"osl_mismatch_diff_pct\": {\"unit\": \"%\", \"avg\": -12.5}}";
+    CollectingSink s = Parsing.parse(aiperf, json.getBytes(StandardCharsets.UTF_8), "r");
+    assertEquals(java.util.List.of("1: request_count out of range: 100000000000000000000000000 (a count of requests or tokens, 0 to 10^12)"),
+        s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+    assertEquals(java.util.List.of(), s.reported, "nothing of a rejected document stored");
+    CollectingSink ok = Parsing.parse(aiperf, json.replace("1e26", "640").getBytes(StandardCharsets.UTF_8), "r");
+    assertEquals(1, ok.records);
+    assertTrue(ok.reported.contains("r null osl_mismatch_diff_pct avg -12.5 %"), ok.reported.toString());
+    CollectingSink late = Parsing.parse(genai, json.replace("1e26", "640").replace("120.0", "4e12")
+        .getBytes(StandardCharsets.UTF_8), "r");
+    assertEquals("time_to_first_token p99 out of range: 4.0E12 ms (a duration is within 30 days)", late.rejects.get(0).reason());
+
+    String csv = "Metric,avg,min,max,p99\n"
+        + "Time To First Token (ms),80.50,60.00,NaN,119.00\n"
+        + "Inter Token Latency (ms),19.30,19.00,5f,19.50\n"
+        + "Request Latency (ms),6740.76,4387.10,8930.90,8929.88\n"
+        + "\n"
+        + "Metric,Value\n"
+        + "Request Count,12.5\n"
+        + "Request Throughput (per sec),0.15\n";
+    CollectingSink c = Parsing.parse(aiperf, csv.getBytes(StandardCharsets.UTF_8), "r");
+    assertEquals(java.util.List.of("2: max: expected a number, got \"NaN\"", "3: max: expected a number, got \"5f\"",
+        "7: request_count: 12.5 is no whole number (a count of requests or tokens)"),
+        c.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+    assertEquals(java.util.List.of("r null request_latency avg 6740.76 ms", "r null request_latency min 4387.1 ms",
+        "r null request_latency max 8930.9 ms", "r null request_latency p99 8929.88 ms",
+        "r null request_throughput avg 0.15 requests/sec"), c.reported, "the rejected rows store nothing");
+  }
+
   static String text(Path p) throws IOException {
     return Files.readString(p, StandardCharsets.UTF_8);
   }
