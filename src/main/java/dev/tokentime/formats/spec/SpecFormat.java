@@ -32,10 +32,12 @@ public class SpecFormat implements InputFormat {
    * log header is not JSON: "[2025-07-29T16:48:56Z] ", "[vllm-rbln] ", SGLang's
    * "[2026-04-08 14:05:21 TP0] ", TensorRT-LLM's "[10/02/2025-11:00:00] ", nor colour codes whose
    * ESC a paste turned into "[" ("[[36m(VLLMActor pid=50643) "): an array in an array starts
-   * with a value too.
+   * with a value too. Nor is a number in brackets with text after it: journalctl -o
+   * short-monotonic's seconds since boot, "[ 1234.567890] gpu-1 vllm[2107]: ".
    */
   private static final Pattern JSON_START = Pattern.compile(
-      "\\{|\\[\\s*(?:[{\"\\]]|" + NUMBER + "\\s*[,\\]]|\\[\\s*(?:[\\[{\"\\]]|" + NUMBER + "\\s*[,\\]]))");
+      "\\{|\\[\\s*(?:[{\"\\]]|" + NUMBER + "\\s*(?:,|\\](?!\\s*[\\w(\\[<]))|\\[\\s*(?:[\\[{\"\\]]|" + NUMBER
+      + "\\s*[,\\]]))");
   /** This format's matcher for sniffing, one per thread: building one costs more than a sample's lines. */
   private final ThreadLocal<LineMatcher> sniffMatcher = ThreadLocal.withInitial(() -> new LineMatcher(spec()));
 

@@ -68,6 +68,14 @@ class WrapperStackTest {
       new Wrapper("airflow", s -> "[2025-08-12T10:00:03.123+0000] {subprocess.py:93} INFO - " + s, true),
       new Wrapper("airflow-web", s -> "[2025-08-12, 10:00:03 UTC] {subprocess.py:93} INFO - " + s, false),
       new Wrapper("buildkite-raw", s -> "\u001b_bk;t=1754992803123\u0007" + s, false),
+      new Wrapper("gitlab-timestamps", s -> "2025-08-12T10:00:03.123456Z 01O " + s, true),
+      new Wrapper("gitlab-timestamps-stderr", s -> "2025-08-12T10:00:03.123456Z 02E " + s, true),
+      new Wrapper("journald-short-full", s -> "Tue 2025-08-12 10:00:03 UTC gpu-1 vllm[2107]: " + s, true),
+      new Wrapper("journald-with-unit", s -> "Tue 2025-08-12 10:00:03 CEST gpu-1 vllm.service[2107]: " + s, true),
+      new Wrapper("journald-short-monotonic", s -> "[ 4519.001203] gpu-1 vllm[2107]: " + s, false),
+      new Wrapper("journald-short-delta", s -> "[ 4519.001203 <    0.000123>] gpu-1 vllm[2107]: " + s, false),
+      new Wrapper("journald-short-unix", s -> "1754992803.123456 gpu-1 vllm[2107]: " + s, false),
+      new Wrapper("runpod", s -> "j6zswihe185nfq[info]" + s, false),
       new Wrapper("docker-json", s -> json(Map.of("log", s + "\n", "stream", "stdout",
           "time", "2025-08-12T10:00:03.123456789Z")), true),
       new Wrapper("journald-json", s -> json(Map.of("MESSAGE", s, "__REALTIME_TIMESTAMP", "1754992803123456",
@@ -205,6 +213,12 @@ class WrapperStackTest {
         "240.248.0.198 / MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589 / APIServer pid=1");
     want.put("Mar 18 11:23:44 sgl-router-janus-pro-7b[931930]: ", "sgl-router-janus-pro-7b[931930] / APIServer pid=1");
     want.put("[llmhost] | ", "llmhost / APIServer pid=1");
+    // journalctl's other short forms name the same host and unit; RunPod's console its worker
+    want.put("Tue 2025-08-12 10:00:03 UTC gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("Tue 2025-08-12 10:00:03 UTC gpu-1 vllm.service[2107]: ", "gpu-1/vllm.service[2107] / APIServer pid=1");
+    want.put("[ 4519.001203] gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("1754992803.123456 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("j6zswihe185nfq[info]", "j6zswihe185nfq / APIServer pid=1");
     // a shipper's JSON record names the pod in nested keys (dotted envelope values)
     String line = INNER.get(0);
     want.put(json(Map.of("log", line + "\n", "time", "2025-08-12T10:00:03Z", "kubernetes",
@@ -272,7 +286,8 @@ class WrapperStackTest {
       assertEquals(plain.stats.get(0).replaceAll("ts=\\d+ ", ""), row.replaceAll("ts=\\d+ ", ""), out.name());
       if (out.timed()) {
         // to the wrapper's sub-second digits, where it has them (journalctl's short-iso and Fly.io's have none)
-        boolean fraction = !out.name().equals("journald-short-iso") && !out.name().equals("fly");
+        boolean fraction = !out.name().equals("journald-short-iso") && !out.name().equals("fly")
+            && !out.name().equals("journald-short-full") && !out.name().equals("journald-with-unit");
         assertTrue(row.contains(fraction ? "ts=175499280312" : "ts=1754992803000000000 "), out.name() + ": " + row);
       }
     }
@@ -397,6 +412,101 @@ class WrapperStackTest {
       assertEquals(micros, at != second, name + ": " + first + " against " + bare.stats.get(0));
       assertTrue(at - second >= 0 && at - second < 1_000_000_000L, name + ": " + first);
     }
+  }
+
+  /**
+   * GitLab CI's job log with the runner's timestamps ("…Z 01O "), journalctl's -o short-full and
+   * -o with-unit ("Mon 2025-03-17 15:37:30 UTC gpu-1 vllm[2107]: "), -o short-monotonic ("[
+   * 4519.001203] gpu-1 …") and -o short-unix ("1742225850.001203 gpu-1 …"), and RunPod's console
+   * copy ("j6zswihe185nfq[info]"), around the bare log of the folder (constructed from their
+   * documented shapes: the folder's README). Each reads as the bare log does and names the line's
+   * origin; GitLab's µs become the rows' times, short-full's date gives their year. Before, the
+   * resync read these lines without the origin and short-full's year came from the file's date,
+   * and a short-monotonic file was not recognised (its first "[ 4519.001203]" read as JSON).
+   */
+  @Test
+  void moreCollectorPrefixesNameTheOriginAndTheTime() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/collector-prefixes");
+    String bareText = Files.readString(dir.resolve("bare.log"));
+    CollectingSink plain = parse(bareText.strip());
+    Map<String, String> origin = new java.util.LinkedHashMap<>();
+    origin.put("gitlab-timestamps", "APIServer pid=1");
+    origin.put("journalctl-short-full", "gpu-1/vllm[2107] / APIServer pid=1");
+    origin.put("journalctl-with-unit", "gpu-1/vllm.service[2107] / APIServer pid=1");
+    origin.put("journalctl-short-monotonic", "gpu-1/vllm[2107] / APIServer pid=1");
+    origin.put("journalctl-short-unix", "gpu-1/vllm[2107] / APIServer pid=1");
+    origin.put("runpod-console", "j6zswihe185nfq / APIServer pid=1");
+    // the bare file tags every other line: behind a wrapper that names an origin, its access lines
+    // (tagged) do not answer the requests received on untagged lines, as behind journald's short
+    // form; the wrappers with an identity are held to that reading of the same lines
+    CollectingSink named = parse(bareText.strip().lines().map(l -> "Mar 17 15:37:30 gpu-1 vllm[2107]: " + l)
+        .collect(java.util.stream.Collectors.joining("\n")));
+    long second = Long.parseLong(plain.stats.get(0).replaceAll(".*ts=(\\d+) .*", "$1"));
+    for (Map.Entry<String, String> e : origin.entrySet()) {
+      String name = e.getKey();
+      String text = Files.readString(dir.resolve(name + ".log"));
+      CollectingSink got = parse(text.strip());
+      CollectingSink bare = name.equals("gitlab-timestamps") ? plain : named;
+      assertEquals(List.of(), got.rejects, name);
+      assertEquals(List.of(bare.records, bare.other), List.of(got.records, got.other), name);
+      assertEquals(bare.stats.stream().map(r -> r.replaceAll("ts=\\d+ ", "")).toList(),
+          got.stats.stream().map(r -> r.replaceAll("ts=\\d+ ", "")).toList(), name);
+      assertEquals(bare.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(),
+          got.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(), name);
+      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      assertEquals("vllm-log", dev.tokentime.ingest.FormatRegistry.standard()
+          .sniff(new dev.tokentime.ingest.Sample(name + ".log", bytes, bytes.length)).id(), name);
+      long at = Long.parseLong(got.stats.get(0).replaceAll(".*ts=(\\d+) .*", "$1"));
+      boolean micros = name.equals("gitlab-timestamps");
+      assertEquals(micros, at != second, name + ": " + got.stats.get(0));
+      assertTrue(at - second >= 0 && at - second < 1_000_000_000L, name + ": " + got.stats.get(0));
+      dev.tokentime.testing.RecordingSink r = new dev.tokentime.testing.RecordingSink();
+      new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+          new ParseContext(name + ".log", "r", false, null, 2025), r);
+      assertEquals("version " + e.getValue(), r.events.get(0)[1] + " " + r.events.get(0)[3], name);
+      // without --year, in a file dated a year later: short-full's own date gives the year
+      java.time.Instant later = java.time.Instant.parse("2026-06-01T00:00:00Z");
+      dev.tokentime.testing.RecordingSink undated = new dev.tokentime.testing.RecordingSink();
+      new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+          new ParseContext(name + ".log", "r", false, null, null, later, null), undated);
+      boolean dated = name.equals("gitlab-timestamps") || name.startsWith("journalctl-short-full")
+          || name.equals("journalctl-with-unit");
+      long year = java.time.Instant.ofEpochSecond(undated.stats.get(0).tsNs / 1_000_000_000L)
+          .atZone(java.time.ZoneOffset.UTC).getYear();
+      assertEquals(dated ? 2025 : 2026, year, name);
+    }
+  }
+
+  /**
+   * RunPod serverless's console copy of a worker's log (vllm-project/vllm#15411, a vLLM 0.7 start
+   * that failed): "j6zswihe185nfq[info]" right before each line, the worker's own logger's lines
+   * too. Every line's message is the line after the tag and its origin the worker; before, the
+   * worker's handler lines kept the tag in their message (no start the resync knows) and vLLM's
+   * lines named no origin.
+   */
+  @Test
+  void runpodsWorkerTagIsPeeled() throws Exception {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    List<String> lines = Files.readAllLines(
+        Path.of("src/test/resources/real-logs/wrapped/runpod-serverless-worker-startup-fail-vllm15411.log"));
+    int tagged = 0;
+    for (String line : lines) {
+      java.util.regex.Matcher t = java.util.regex.Pattern.compile("^j6zswihe185nfq\\[(?:info|warning|error)\\]").matcher(line);
+      if (!t.lookingAt()) {
+        continue;
+      }
+      tagged++;
+      MatchedLine m = new MatchedLine();
+      matcher.match(1, line, m);
+      MatchedLine b = new MatchedLine();
+      String inner = line.substring(t.end());
+      matcher.match(1, inner, b);
+      assertEquals(b.message(), m.message(), line);
+      assertEquals(b.kind, m.kind, line);
+      String own = b.origin();
+      assertEquals(own == null ? "j6zswihe185nfq" : "j6zswihe185nfq/" + own, m.origin(), line);
+    }
+    assertEquals(4, tagged);
   }
 
   /**
