@@ -1,10 +1,10 @@
 -- Why two tools disagree on the same run: for every run, each headline figure as tokentime
 -- defines it (metric_stats, run_summary), as each peer tool defines it (computed by tokentime
 -- from the same rows: genai_perf_metrics, aiperf_metrics, vllm_bench_metrics,
--- sglang_bench_metrics, llmperf_metrics, guidellm_metrics, inference_perf_metrics), and as the tool itself reported it when its own summary
+-- sglang_bench_metrics, llmperf_metrics, guidellm_metrics, inference_perf_metrics, genai_bench_metrics), and as the tool itself reported it when its own summary
 -- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
--- converted (GuideLLM's latency and inference-perf's times in seconds too), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
+-- converted (GuideLLM's latency, inference-perf's and genai-bench's times in seconds too; a genai-bench file's own figures in its _time_unit), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
 -- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
 -- at 50 M tokens with 2 threads; `tokentime conventions` computes each tool's view on its own
 -- first (from SQL: copy each into a temporary table of the same name, or SET threads = 1).
@@ -12,7 +12,7 @@
 -- @column run [id] Run name.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column stat [text] mean, std, p50, p90, p99 (latencies) or value (throughputs).
--- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm or inference-perf.
+-- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf or genai-bench.
 -- @column tool_metric [text] The tool's own name for its closest figure, and the statistic as the tool names it.
 -- @column tokentime_value [ms or 1/s] The figure under tokentime's definition.
 -- @column convention_value [ms or 1/s] The figure under the tool's definition, computed by tokentime.
@@ -23,8 +23,8 @@
 -- tool computes the standard deviation).
 -- @column not_reproducible [text] NULL, or why convention_value cannot be the tool's own number on
 -- this run: the figure rests on output lengths the tool counts with its tokenizer (genai-perf,
--- AIPerf and LLMPerf tokenize the output text; vLLM and SGLang take usage, else the tokenizer or,
--- SGLang, the requested length), and some of the run's requests carry no usage, so tokentime
+-- AIPerf and LLMPerf tokenize the output text; vLLM, SGLang and genai-bench take usage, else the
+-- tokenizer or, SGLang, the requested length), and some of the run's requests carry no usage, so tokentime
 -- counted their content chunks (request_latency.output_tokens_basis = 'chunks'); or a vLLM results
 -- file without per-request latencies (benchmark_serving.py of 2024), or an SGLang bench_serving file
 -- (its --output-details keep ttfts and itls, no latencies), whose E2E tokentime rebuilds from ttfts
@@ -71,7 +71,12 @@ WITH names (convention, tool_metric, metric, factor, why) AS (
     ('inference-perf', 'time_per_output_token', 'tpot_ms', 1000.0, 'per request (last - first token time)/(N - 1), as tokentime''s TPOT; seconds'),
     ('inference-perf', 'request_latency', 'e2e_ms', 1000.0, 'ends when the response has been read whole; seconds'),
     ('inference-perf', 'output_tokens_per_sec', 'output_tokens_per_s', 1.0, 'over the last end - first start of all requests, failed included'),
-    ('inference-perf', 'requests_per_sec', 'requests_per_s', 1.0, 'successful requests over the same span')
+    ('inference-perf', 'requests_per_sec', 'requests_per_s', 1.0, 'successful requests over the same span'),
+    ('genai-bench', 'ttft', 'ttft_ms', 1000.0, 'same first-token rule (first chunk with content or reasoning); seconds'),
+    ('genai-bench', 'tpot', 'tpot_ms', 1000.0, 'same formula from genai-bench''s E2E (to the usage chunk, else [DONE]); a request with under 1 ms of output latency is left out; seconds'),
+    ('genai-bench', 'e2e_latency', 'e2e_ms', 1000.0, 'ends where genai-bench stops reading: the usage-only chunk, else [DONE], not the last token; seconds'),
+    ('genai-bench', 'mean_output_throughput_tokens_per_s', 'output_tokens_per_s', 1.0, 'output tokens of completed requests over genai-bench''s run_duration (its whole run), not tokentime''s window'),
+    ('genai-bench', 'requests_per_second', 'requests_per_s', 1.0, 'completed requests over genai-bench''s run_duration')
 ),
 stat_names (convention, tool_stat, stat) AS (
     VALUES
@@ -88,7 +93,9 @@ stat_names (convention, tool_stat, stat) AS (
     ('guidellm', 'mean', 'mean'), ('guidellm', 'std_dev', 'std'), ('guidellm', 'median', 'p50'),
     ('guidellm', 'p90', 'p90'), ('guidellm', 'p99', 'p99'),
     ('inference-perf', 'mean', 'mean'), ('inference-perf', 'median', 'p50'), ('inference-perf', 'p90', 'p90'),
-    ('inference-perf', 'p99', 'p99'), ('inference-perf', 'value', 'value')
+    ('inference-perf', 'p99', 'p99'), ('inference-perf', 'value', 'value'),
+    ('genai-bench', 'mean', 'mean'), ('genai-bench', 'stddev', 'std'), ('genai-bench', 'p50', 'p50'),
+    ('genai-bench', 'p90', 'p90'), ('genai-bench', 'p99', 'p99'), ('genai-bench', 'value', 'value')
 ),
 computed AS (
     SELECT 'genai-perf' AS convention, run, metric AS tool_metric, stat AS tool_stat, value FROM genai_perf_metrics
@@ -98,6 +105,7 @@ computed AS (
     UNION ALL SELECT 'llmperf', run, metric, stat, value FROM llmperf_metrics
     UNION ALL SELECT 'guidellm', run, metric, stat, value FROM guidellm_metrics
     UNION ALL SELECT 'inference-perf', run, metric, stat, value FROM inference_perf_metrics
+    UNION ALL SELECT 'genai-bench', run, metric, stat, value FROM genai_bench_metrics
 ),
 reported_figures AS (
     SELECT
@@ -114,6 +122,7 @@ reported_figures AS (
             WHEN 'llmperf-console' THEN 'llmperf'
             WHEN 'guidellm-json' THEN 'guidellm'
             WHEN 'inference-perf-json' THEN 'inference-perf'
+            WHEN 'genai-bench-json' THEN 'genai-bench'
         END AS convention,
         m.run,
         m.metric AS tool_metric,
@@ -174,10 +183,11 @@ untimed AS (
 ),
 -- runs whose tool counted more requests than the run holds (a per-request file of part of the
 -- run, or one cut short): the tool's figures are of requests tokentime does not have
--- (GuideLLM counts its successful requests only, and its 0.4-0.5.3 kept 10 records per status)
+-- (GuideLLM and genai-bench count their successful requests only, and GuideLLM 0.4-0.5.3 kept
+-- 10 records per status)
 partial AS (
     SELECT r.run, r.convention, max(r.value) AS tool_count,
-        any_value(CASE WHEN r.convention = 'guidellm' THEN h.n_ok ELSE h.n END) AS held
+        any_value(CASE WHEN r.convention IN ('guidellm', 'genai-bench') THEN h.n_ok ELSE h.n END) AS held
     FROM reported AS r
     JOIN (SELECT run, count(*) FILTER (WHERE measured) AS n, count(*) FILTER (WHERE measured AND ok) AS n_ok
         FROM request_latency GROUP BY run) AS h USING (run)
@@ -186,8 +196,9 @@ partial AS (
         OR (r.convention = 'llmperf' AND r.tool_metric = 'num_completed_requests')
         OR (r.convention = 'guidellm' AND r.tool_metric = 'request_latency' AND r.tool_stat = 'count')
         OR (r.convention = 'inference-perf' AND r.tool_metric = 'successes' AND r.tool_stat = 'count')
+        OR (r.convention = 'genai-bench' AND r.tool_metric = 'num_completed_requests')
     GROUP BY r.run, r.convention
-    HAVING max(r.value) > any_value(CASE WHEN r.convention = 'guidellm' THEN h.n_ok ELSE h.n END)
+    HAVING max(r.value) > any_value(CASE WHEN r.convention IN ('guidellm', 'genai-bench') THEN h.n_ok ELSE h.n END)
 ),
 -- the figures that divide by or sum output lengths, per convention
 length_based (convention, metric, counter) AS (
@@ -201,7 +212,9 @@ length_based (convention, metric, counter) AS (
     ('sglang', 'tpot_ms', 'usage.completion_tokens, else the requested output length'),
     ('sglang', 'output_tokens_per_s', 'usage.completion_tokens, else the requested output length'),
     ('llmperf', 'itl_ms', 'the llama tokenizer on the output text'),
-    ('llmperf', 'output_tokens_per_s', 'the llama tokenizer on the output text')
+    ('llmperf', 'output_tokens_per_s', 'the llama tokenizer on the output text'),
+    ('genai-bench', 'tpot_ms', 'usage.completion_tokens, else its tokenizer on the output text'),
+    ('genai-bench', 'output_tokens_per_s', 'usage.completion_tokens, else its tokenizer on the output text')
 ),
 tokentime AS (
     SELECT run, metric, stat, value

@@ -35,6 +35,7 @@ public final class Conventions {
     VIEWS.put("sglang", "sglang_bench_metrics");
     VIEWS.put("guidellm", "guidellm_metrics");
     VIEWS.put("inference-perf", "inference_perf_metrics");
+    VIEWS.put("genai-bench", "genai_bench_metrics");
   }
 
   public static List<String> names() {

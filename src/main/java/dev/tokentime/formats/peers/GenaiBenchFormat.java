@@ -342,7 +342,7 @@ public final class GenaiBenchFormat implements InputFormat {
     }
     req.ttftMs = duration(r, "ttft", toMs);
     req.e2eMs = duration(r, "e2e_latency", toMs);
-    req.tpotMs = duration(r, "tpot", toMs); // (e2e - ttft) / (output tokens - 1), as tokentime's TPOT
+    req.tpotMs = duration(r, "tpot", toMs); // (e2e - ttft) / (output tokens - 1) since 2025; 2024 files divided by the output tokens
     Double decode = duration(r, "output_latency", toMs);
     if (decode != null) {
       req.extras.put("output_latency_ms", Double.toString(decode));
