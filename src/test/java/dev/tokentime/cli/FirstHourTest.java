@@ -178,6 +178,23 @@ class FirstHourTest {
         + " (tokentime summary --db FILE)\n", r.err());
   }
 
+  /**
+   * A mistyped --run beside a right one: check left it out and passed (exit 0, "every level
+   * checked meets the SLO"), a CI gate green over a run it never saw.
+   */
+  @Test
+  void aMistypedRunIsNamedByCheckAndReport() throws Exception {
+    String db = ingested();
+    Run check = run("check", "--db", db, "--slo", "ttft_p95<=10s", "--run", "c1", "--run", "c11");
+    assertEquals(2, check.code());
+    assertEquals("tokentime: no run named c11 (runs: c1)\n", check.err());
+    assertEquals("", check.out());
+    Run report = run("report", "--db", db, "--run", "c11", "-o", tmp.resolve("r.html").toString());
+    assertEquals(2, report.code());
+    assertEquals("tokentime: no run named c11 (runs: c1)\n", report.err());
+    assertFalse(Files.exists(tmp.resolve("r.html")));
+  }
+
   private String ingested() {
     Path db = tmp.resolve("c1.duckdb");
     Run in = run("ingest", "--db", db.toString(), "sample-logs/canonical/c1.jsonl");
