@@ -26,10 +26,12 @@ public final class Main {
     // (store.ArrowBatch) never write past the capacity they allocated, and the checks cost a
     // tenth of the ingest. Must be set before the first Arrow class loads. Tests keep the checks.
     System.setProperty("arrow.enable_unsafe_memory_access", "true");
+    Interrupted.watch(args.length > 0 ? args[0] : null, System.err);
     int code = commandLine(new PrintWriter(System.out, true),
         // stderr carries messages only: log text quoted in them is shown, never obeyed
         dev.tokentime.output.Terminal.printable(new java.io.OutputStreamWriter(System.err)),
         args.length > 0 ? args[0] : null).execute(args);
+    Interrupted.finished();
     System.exit(code);
   }
 

@@ -195,6 +195,14 @@ class FirstHourTest {
     assertFalse(Files.exists(tmp.resolve("r.html")));
   }
 
+  @Test
+  void anInterruptSaysWhatIsKept() {
+    // the built CLI interrupted: InterruptIT
+    assertTrue(Interrupted.message("ingest").startsWith("tokentime: interrupted. Each file is stored whole or not"));
+    assertEquals("tokentime: interrupted; no summary was printed.", Interrupted.message("analyze"));
+    assertEquals("tokentime: interrupted.", Interrupted.message("query"));
+  }
+
   private String ingested() {
     Path db = tmp.resolve("c1.duckdb");
     Run in = run("ingest", "--db", db.toString(), "sample-logs/canonical/c1.jsonl");
