@@ -645,6 +645,8 @@ public final class IngestService {
   /** Standard input is copied to a temporary file, so it can be sniffed, hashed and re-read. */
   private static Path spoolStdin() throws IOException {
     Path tmp = Files.createTempFile("tokentime-stdin-", ".in");
+    // a copy of the whole input: an ingest interrupted by Ctrl-C left it in the temporary directory
+    tmp.toFile().deleteOnExit();
     try (InputStream in = System.in) {
       Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
     }
