@@ -135,7 +135,12 @@ public final class DatabaseAccess {
     java.util.List<String> near = new java.util.ArrayList<>();
     if (dir != null && Files.isDirectory(dir)) {
       try (var files = Files.list(dir)) {
-        files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".duckdb")).sorted().forEach(near::add);
+        // the likeliest meant first: the longest start shared with the name given
+        String wanted = path.getFileName() == null ? "" : path.getFileName().toString();
+        files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".duckdb"))
+            .sorted(java.util.Comparator.comparingInt((String n) -> -sharedStart(n, wanted))
+                .thenComparing(java.util.Comparator.naturalOrder()))
+            .forEach(near::add);
       } catch (java.io.IOException | java.io.UncheckedIOException e) {
         near.clear(); // a folder we may not list: no names to offer
       }
@@ -143,6 +148,14 @@ public final class DatabaseAccess {
     String beside = near.isEmpty() ? "" : "; the databases beside it: " + (near.size() <= 5 ? String.join(", ", near)
         : String.join(", ", near.subList(0, 5)) + ", … (" + near.size() + " in all)");
     return "database not found: " + path + " (tokentime ingest --db " + path + " FILES creates it" + beside + ")";
+  }
+
+  private static int sharedStart(String a, String b) {
+    int i = 0;
+    while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+      i++;
+    }
+    return i;
   }
 
   private static Database open(Path path, Database.Mode mode) {

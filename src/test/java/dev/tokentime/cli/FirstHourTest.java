@@ -125,12 +125,16 @@ class FirstHourTest {
 
   @Test
   void aMissingDatabaseSaysHowToMakeOneAndNamesThoseBesideIt() throws Exception {
-    Files.writeString(tmp.resolve("sweep.duckdb"), "");
+    for (String n : new String[] {"a.duckdb", "b.duckdb", "c.duckdb", "d.duckdb", "e.duckdb", "sweep.duckdb"}) {
+      Files.writeString(tmp.resolve(n), "");
+    }
     Path typo = tmp.resolve("swep.duckdb");
     Run r = run("summary", "--db", typo.toString());
     assertEquals(2, r.code());
+    // the likeliest meant first, then the others by name
     assertEquals("tokentime: database not found: " + typo + " (tokentime ingest --db " + typo
-        + " FILES creates it; the databases beside it: sweep.duckdb)\n", r.err());
+        + " FILES creates it; the databases beside it: sweep.duckdb, a.duckdb, b.duckdb, c.duckdb, d.duckdb, … (6 in"
+        + " all))\n", r.err());
     Path nowhere = tmp.resolve("no-such-dir/run.duckdb");
     Run q = run("query", "--db", nowhere.toString(), "runs");
     assertEquals(2, q.code());
