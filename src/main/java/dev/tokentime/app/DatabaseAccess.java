@@ -87,6 +87,9 @@ public final class DatabaseAccess {
    * where the file may be written.
    */
   public static Database forReading(Path path) throws SQLException {
+    if (!Files.exists(path)) {
+      throw new dev.tokentime.BadInputException(notFound(path));
+    }
     Database db = open(path, Database.Mode.READ_ONLY);
     boolean current = QueryLibrary.get().hash().equals(db.meta("queries_hash"));
     long pending = Deriver.pendingRunCount(db);
@@ -117,6 +120,42 @@ public final class DatabaseAccess {
           java.util.List.of()));
     }
     return rw;
+  }
+
+  /**
+   * A database that is not there, with what to do: "database not found: x.duckdb" alone left a
+   * user to guess whether the name was mistyped (the databases beside it are named) or nothing
+   * was ingested yet.
+   */
+  static String notFound(Path path) {
+    Path dir = path.toAbsolutePath().getParent();
+    if (dir != null && !Files.isDirectory(dir)) {
+      return "database not found: " + path + " (there is no directory " + dir + ")";
+    }
+    java.util.List<String> near = new java.util.ArrayList<>();
+    if (dir != null && Files.isDirectory(dir)) {
+      try (var files = Files.list(dir)) {
+        // the likeliest meant first: the longest start shared with the name given
+        String wanted = path.getFileName() == null ? "" : path.getFileName().toString();
+        files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".duckdb"))
+            .sorted(java.util.Comparator.comparingInt((String n) -> -sharedStart(n, wanted))
+                .thenComparing(java.util.Comparator.naturalOrder()))
+            .forEach(near::add);
+      } catch (java.io.IOException | java.io.UncheckedIOException e) {
+        near.clear(); // a folder we may not list: no names to offer
+      }
+    }
+    String beside = near.isEmpty() ? "" : "; the databases beside it: " + (near.size() <= 5 ? String.join(", ", near)
+        : String.join(", ", near.subList(0, 5)) + ", … (" + near.size() + " in all)");
+    return "database not found: " + path + " (tokentime ingest --db " + path + " FILES creates it" + beside + ")";
+  }
+
+  private static int sharedStart(String a, String b) {
+    int i = 0;
+    while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+      i++;
+    }
+    return i;
   }
 
   private static Database open(Path path, Database.Mode mode) {

@@ -56,15 +56,27 @@ public final class DatabaseErrors {
     List<String> lines = new ArrayList<>();
     lines.add(Database.firstLine(s));
     String m = s.getMessage() == null ? "" : s.getMessage();
-    for (String line : m.split("\n")) {
-      String t = line.strip();
+    String[] all = m.split("\n");
+    String position = null;
+    for (int i = 0; i < all.length; i++) {
+      String t = all[i].strip();
       // DuckDB's catalog functions are no answer to a mistyped view ("Did you mean duckdb_views?")
       if (HINT.matcher(t).matches() && !lines.contains(t) && !t.matches("Did you mean \"?(duckdb_|pg_|information_schema).*")) {
         lines.add(t);
       }
+      if (position == null && i + 1 < all.length && POSITION.matcher(all[i]).matches()
+          && all[i + 1].matches(" *\\^ *")) {
+        // where in the statement DuckDB stopped: "syntax error at or near ','" alone did not say
+        // which of a long query's commas; kept as DuckDB wrote it, so the caret stays under it
+        position = all[i].stripTrailing() + "\n" + all[i + 1].stripTrailing();
+      }
     }
-    return oneSpace(String.join("\n", lines));
+    String told = oneSpace(String.join("\n", lines));
+    return position == null ? told : told + "\n" + position;
   }
+
+  /** DuckDB's quote of the statement around an error's position, on the line before a caret. */
+  private static final Pattern POSITION = Pattern.compile("LINE \\d+: .*");
 
   /** The first failure to write the database seen by this process (a full disk), or null. */
   private static volatile String storageFailure;

@@ -98,7 +98,11 @@ public final class IngestService {
     }
     List<InputResolver.Input> inputs = InputResolver.resolve(o.inputs());
     if (inputs.isEmpty()) {
-      throw new BadInputException("no input files");
+      // the names given, so that a wrong folder (the parent of the run's, an empty mount) shows
+      List<String> given = o.inputs();
+      throw new BadInputException("no input files: " + (given.size() <= 3 ? String.join(", ", given)
+          : String.join(", ", given.subList(0, 3)) + ", …") + (given.size() == 1 ? " holds" : " hold")
+          + " no file to read (folders are read recursively, expected/ folders skipped)");
     }
     long t = System.nanoTime();
     QueryLibrary.get().installIfChanged(db);
@@ -232,17 +236,24 @@ public final class IngestService {
         InputFormat format;
         InputFormat embedded;
         String compression;
+        String looks = null;
         try (OpenedInput probe = OpenedInput.open(path)) {
           compression = probe.compression();
           format = forced != null ? forced : probe.sniffed(formats);
           embedded = probe.embeddedIn(format, formats);
+          if (format == null) {
+            looks = UnknownContent.describe(probe.sample());
+          }
         }
         if (format == null) {
-          boolean empty = !in.stdin() && Files.size(path) == 0;
+          boolean empty = Files.size(path) == 0;
           if (in.explicit() || strict && !empty) {
             // under --strict nothing is stored when a file found in a folder cannot be read
-            throw new BadInputException(empty ? in.display() + " is empty: nothing to ingest"
-                : "cannot tell the format of " + in.display() + "; name it with --from (tokentime formats lists them)"
+            throw new BadInputException(empty ? (in.stdin()
+                ? "standard input (-) is empty: nothing was piped in (cat FILE | tokentime ingest -)"
+                : in.display() + " is empty: nothing to ingest")
+                : "cannot tell the format of " + in.display() + "; "
+                + (looks != null ? looks : "name it with --from (tokentime formats lists them)")
                 + (in.explicit() ? "" : ", or leave it out (--strict reads every file it finds, or stops)"));
           }
           skipped.add(new IngestResult.Skipped(in.display(), empty ? IngestResult.Skipped.EMPTY
@@ -634,6 +645,8 @@ public final class IngestService {
   /** Standard input is copied to a temporary file, so it can be sniffed, hashed and re-read. */
   private static Path spoolStdin() throws IOException {
     Path tmp = Files.createTempFile("tokentime-stdin-", ".in");
+    // a copy of the whole input: an ingest interrupted by Ctrl-C left it in the temporary directory
+    tmp.toFile().deleteOnExit();
     try (InputStream in = System.in) {
       Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
     }

@@ -100,7 +100,7 @@ public final class OpenedInput implements AutoCloseable {
     buffered.mark(264);
     byte[] magic = buffered.readNBytes(264);
     buffered.reset();
-    String archive = archive(magic);
+    String archive = archive(magic, name);
     if (archive != null) {
       raw.close();
       throw new RefusedInput(archive);
@@ -183,6 +183,18 @@ public final class OpenedInput implements AutoCloseable {
    * lines run together (tar), even under --from.
    */
   static String archive(byte[] b) {
+    return archive(b, "");
+  }
+
+  /**
+   * As {@link #archive(byte[])}, knowing the file's name: a spreadsheet or a document is a zip
+   * too, and "extract it (unzip FILE)" gave a folder of XML no format reads.
+   */
+  static String archive(byte[] b, String name) {
+    String office = officeZip(name);
+    if (office != null && b.length >= 4 && b[0] == 'P' && b[1] == 'K' && b[2] == 3 && b[3] == 4) {
+      return office;
+    }
     if (b.length >= 10 && b[0] == 'B' && b[1] == 'Z' && b[2] == 'h' && b[3] >= '1' && b[3] <= '9'
         && b[4] == 0x31 && b[5] == 0x41 && b[6] == 0x59 && b[7] == 0x26 && b[8] == 0x53 && b[9] == 0x59) {
       return "bzip2-compressed: decompress it first (bunzip2 -k FILE); gzip and zstd files are read as they are";
@@ -200,6 +212,19 @@ public final class OpenedInput implements AutoCloseable {
     if (isTar(b)) {
       return "a tar archive (several files in one): extract it (tar -xf FILE) and ingest the folder; read as one"
           + " log, its files' lines would run together";
+    }
+    return null;
+  }
+
+  /** What to do with a spreadsheet or document of Office's zip formats, by its name; null for any other name. */
+  private static String officeZip(String name) {
+    String n = name == null ? "" : name.toLowerCase(java.util.Locale.ROOT);
+    if (n.endsWith(".xlsx") || n.endsWith(".xlsm") || n.endsWith(".ods") || n.endsWith(".numbers")) {
+      return "a spreadsheet workbook, not a log: save the sheet as CSV and ingest the .csv (tokentime formats"
+          + " lists the CSV shapes it reads)";
+    }
+    if (n.endsWith(".docx") || n.endsWith(".odt") || n.endsWith(".pptx")) {
+      return "an Office document, not a log: copy the log's lines into a text file and ingest that";
     }
     return null;
   }

@@ -14,9 +14,17 @@ public final class ScratchDatabase implements AutoCloseable {
   private final Path path;
   private final Path tempDir;
 
+  /** Deletes the temporary directory when the process is stopped (Ctrl-C) before {@link #close}. */
+  private final Thread onExit;
+
   private ScratchDatabase(Path path, Path tempDir) {
     this.path = path;
     this.tempDir = tempDir;
+    // an analyze interrupted by Ctrl-C left its whole database in the temporary directory
+    this.onExit = tempDir == null ? null : new Thread(this::delete, "tokentime-scratch");
+    if (onExit != null) {
+      Runtime.getRuntime().addShutdownHook(onExit);
+    }
   }
 
   /** {@code given} when not null, else a new temporary file named {@code name}. */
@@ -37,6 +45,15 @@ public final class ScratchDatabase implements AutoCloseable {
     if (tempDir == null) {
       return;
     }
+    try {
+      Runtime.getRuntime().removeShutdownHook(onExit);
+    } catch (IllegalStateException e) {
+      // the process is stopping: the hook deletes it
+    }
+    delete();
+  }
+
+  private void delete() {
     try (var s = Files.walk(tempDir)) {
       s.sorted(Comparator.reverseOrder()).forEach(p -> {
         try {

@@ -56,6 +56,7 @@ final class AnalyzeCommand extends BaseCommand {
       var ingest = IngestReport.ingest(input.toOptions(inputs), err(), err());
       return DatabaseAccess.write(scratch.path(), d -> {
         IngestResult r = ingest.apply(d);
+        IngestReport.requireSomethingRead(r);
         if (r.strictFailure()) {
           err().println("tokentime: " + IngestReport.strictMessage(r));
           return ExitCode.BAD_INPUT;

@@ -38,7 +38,11 @@ final class CheckCommand extends BaseCommand {
   @Override
   protected int run() throws Exception {
     SloSpec spec = SloSpec.parse(slo);
-    SloReport report = access.read(d -> new SloCheck().check(d, spec, runs.set()));
+    SloReport report = access.read(d -> {
+      // a mistyped --run among right ones was left out in silence; alone it gave no run list
+      dev.tokentime.app.QueryService.requireRuns(d, runs.set());
+      return new SloCheck().check(d, spec, runs.set());
+    });
     if (report.levels().isEmpty()) {
       err().println("tokentime: no run to check" + (runs.isEmpty() ? "" : " named " + runs.describe()));
       return ExitCode.BAD_INPUT;

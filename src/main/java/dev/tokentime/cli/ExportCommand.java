@@ -51,30 +51,13 @@ final class ExportCommand extends BaseCommand {
       throw new dev.tokentime.BadInputException("export writes files; for standard output use tokentime query"
           + " --format csv, json or arrow (e.g. tokentime query --db run.duckdb --format arrow request_latency | python read.py)");
     }
-    ExportFormat f = format != null ? ExportFormat.parse(format) : fromExtension(output);
+    ExportFormat f = ExportTarget.format(format, output, partitionBy != null,
+        "tokentime query --db " + access.path() + " " + IngestReport.shellWord(query) + " --format json > " + output);
     String sql = QueryService.toSql(query);
     List<String> by = partitionBy == null ? List.of() : partitionBy;
     ExportService.Result r = access.read(d -> new ExportService().export(d, sql, f, output, by, csv.raw));
     out().println(r.rows() + " rows written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
         + (partitionBy == null ? "" : ", partitioned by " + String.join(", ", partitionBy)) + ")");
     return ExitCode.OK;
-  }
-
-  private ExportFormat fromExtension(Path p) {
-    String name = p.getFileName() == null ? "" : p.getFileName().toString().toLowerCase(Locale.ROOT);
-    if (name.endsWith(".parquet")) {
-      return ExportFormat.PARQUET;
-    }
-    if (name.endsWith(".arrow") || name.endsWith(".feather") || name.endsWith(".ipc")) {
-      return ExportFormat.ARROW;
-    }
-    if (name.endsWith(".csv")) {
-      return ExportFormat.CSV;
-    }
-    if (partitionBy != null) {
-      return ExportFormat.PARQUET;
-    }
-    throw new dev.tokentime.BadInputException("say --format parquet, arrow or csv (the name " + p
-        + " does not tell)");
   }
 }

@@ -12,7 +12,11 @@ import picocli.CommandLine.Mixin;
 
 @Command(name = "formats",
     description = {"List the input formats tokentime reads, with the tables each fills.",
-        "Files are sniffed for their format; --from FORMAT overrides. Field lists: docs/formats.md."})
+        "Files are sniffed for their format; --from FORMAT overrides. Field lists: docs/formats.md."},
+    footer = {"", "Examples:",
+        "  tokentime formats",
+        "  tokentime formats --format markdown > formats.md",
+        "  tokentime ingest --db run.duckdb --from vllm-log server.txt   # a file its head does not tell"})
 final class FormatsCommand extends BaseCommand {
   @Mixin
   FormatOption format;

@@ -22,7 +22,7 @@ final class GenerateCommand extends BaseCommand {
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Directory to write into (created).")
   Path out;
 
-  @Option(names = "--levels", split = ",", defaultValue = "1,2,4", paramLabel = "C,C,...",
+  @Option(names = "--levels", split = ",", splitSynopsisLabel = ",", defaultValue = "1,2,4", paramLabel = "C",
       description = "Concurrency levels, one run each (default: ${DEFAULT-VALUE}).")
   List<Integer> levels;
 

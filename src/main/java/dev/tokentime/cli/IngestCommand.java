@@ -54,6 +54,7 @@ final class IngestCommand extends BaseCommand {
     IngestResult r = DatabaseAccess.write(db.resolve(), d -> {
       Timing.since("open database", t[0]);
       IngestResult result = ingest.apply(d);
+      IngestReport.requireSomethingRead(result);
       t[0] = System.nanoTime();
       return result;
     });

@@ -194,6 +194,19 @@ final class IngestReport implements IngestService.Listener {
     }
   }
 
+  /**
+   * Fails an ingest that found files and read none of them (a folder of notes, pages or
+   * spreadsheets): it was exit 0 with an empty database, and a script went on to summarise nothing.
+   */
+  static void requireSomethingRead(IngestResult r) {
+    if (r.files().isEmpty() && !r.skipped().isEmpty()) {
+      int n = r.skipped().size();
+      throw new dev.tokentime.BadInputException("nothing was ingested: " + (n == 1 ? "the one file found was not"
+          : "none of the " + n + " files found was") + " read (\"skipped\" above says why); tokentime formats lists"
+          + " the formats read, and --from FORMAT reads a file as one");
+    }
+  }
+
   /** The --strict failure: what was wrong, in a few lines. */
   static String strictMessage(IngestResult result) {
     IngestResult.FileResult bad = result.files().get(result.files().size() - 1);

@@ -11,9 +11,10 @@ import picocli.CommandLine.Command;
     versionProvider = Main.VersionProvider.class,
     description = {"LLM serving timing logs into one DuckDB database, answered with documented SQL.",
         "TTFT split into queueing and prefill, ITL distributions, throughput, per-level tables."},
-    footer = {"", "Exit codes: 0 ok, 1 SLO not met or check failed, 2 bad input or usage, 3 internal error.",
-        "", "Start with: tokentime analyze sample-logs/"})
+    footer = {"", Main.EXIT_CODES, "", "Start with: tokentime analyze sample-logs/"})
 public final class Main {
+  static final String EXIT_CODES = "Exit codes: 0 ok, 1 SLO not met or check failed, 2 bad input or usage, 3 internal error.";
+
   /** The commands, in the order the help lists them. */
   static final List<Class<?>> COMMANDS = List.of(AnalyzeCommand.class, IngestCommand.class, SummaryCommand.class,
       QueryCommand.class, ReportCommand.class, CheckCommand.class, CompareCommand.class, ConventionsCommand.class,
@@ -25,10 +26,12 @@ public final class Main {
     // (store.ArrowBatch) never write past the capacity they allocated, and the checks cost a
     // tenth of the ingest. Must be set before the first Arrow class loads. Tests keep the checks.
     System.setProperty("arrow.enable_unsafe_memory_access", "true");
+    Interrupted.watch(args.length > 0 ? args[0] : null, System.err);
     int code = commandLine(new PrintWriter(System.out, true),
         // stderr carries messages only: log text quoted in them is shown, never obeyed
         dev.tokentime.output.Terminal.printable(new java.io.OutputStreamWriter(System.err)),
         args.length > 0 ? args[0] : null).execute(args);
+    Interrupted.finished();
     System.exit(code);
   }
 
@@ -67,6 +70,10 @@ public final class Main {
           && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
         message = "unknown command " + u.getUnmatched().get(0);
       }
+      if (message.equals("Missing required subcommand") && ex.getCommandLine().getParent() == null) {
+        // tokentime alone: the commands, rather than picocli's words for an empty line
+        message = "no command given; the commands: " + String.join(", ", commandNames());
+      }
       w.println("tokentime: " + message.replaceAll(" {2,}", " "));
       String hint = ex instanceof CommandLine.UnmatchedArgumentException u ? Suggestions.forUnmatched(u) : null;
       if (hint != null) {
@@ -77,7 +84,32 @@ public final class Main {
       return ExitCode.BAD_INPUT;
     });
     escapePercents(cl);
+    exitCodesInHelp(cl);
     return cl;
+  }
+
+  /**
+   * Every command's help ends with the exit codes: they were on the top-level help only, and a
+   * script's author reads the help of the command the script runs.
+   */
+  private static void exitCodesInHelp(CommandLine cl) {
+    for (CommandLine sub : cl.getSubcommands().values()) {
+      var usage = sub.getCommandSpec().usageMessage();
+      if (sub.getCommand() instanceof CommandLine.HelpCommand) {
+        continue;
+      }
+      java.util.List<String> footer = new java.util.ArrayList<>(List.of(usage.footer()));
+      if (!footer.contains(EXIT_CODES)) {
+        footer.add("");
+        footer.add(EXIT_CODES);
+        usage.footer(footer.toArray(String[]::new));
+      }
+    }
+  }
+
+  /** The commands' names, in the order the help lists them. */
+  static List<String> commandNames() {
+    return COMMANDS.stream().map(c -> c.getAnnotation(Command.class).name()).toList();
   }
 
   /** The command class whose name or alias is {@code arg}, or null. */

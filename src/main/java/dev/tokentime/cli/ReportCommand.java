@@ -48,9 +48,12 @@ final class ReportCommand extends BaseCommand {
     }
     String window = access.window().describe();
     Path db = access.path();
-    ReportFiles.Written w = access.read(d -> compare == null
-        ? ReportFiles.report(d, runs.set(), spec, window, db, report.settings())
-        : ReportFiles.compare(d, compare.get(0), compare.get(1), window, db, report.settings()));
+    ReportFiles.Written w = access.read(d -> {
+      dev.tokentime.app.QueryService.requireRuns(d, runs.set()); // as summary and check: a typo is named, with the runs
+      return compare == null
+          ? ReportFiles.report(d, runs.set(), spec, window, db, report.settings())
+          : ReportFiles.compare(d, compare.get(0), compare.get(1), window, db, report.settings());
+    });
     w.print(out(), err());
     return ExitCode.OK;
   }

@@ -171,7 +171,8 @@ class CliTest {
     assertEquals(1, r.err().strip().lines().count(), r.err());
     Run missing = run("summary", "--db", tmp.resolve("missing.duckdb").toString());
     assertEquals(2, missing.code());
-    assertEquals("tokentime: database not found: " + tmp.resolve("missing.duckdb") + "\n", missing.err());
+    assertEquals("tokentime: database not found: " + tmp.resolve("missing.duckdb") + " (tokentime ingest --db "
+        + tmp.resolve("missing.duckdb") + " FILES creates it; the databases beside it: garbage.duckdb)\n", missing.err());
   }
 
   @Test

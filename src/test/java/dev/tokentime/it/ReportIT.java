@@ -249,7 +249,7 @@ class ReportIT {
     assertEquals(2, bad.code(), "svg charts need Markdown: " + bad.err());
     Cli.Result none = Cli.run("report", "--db", samplesDb.toString(), "--run", "nope");
     assertEquals(2, none.code(), none.err());
-    assertTrue(none.err().contains("no run to report named nope"), none.err());
+    assertTrue(none.err().contains("no run named nope (runs: "), none.err());
   }
 
   /** Shows the tooltip of the first slow-request point of the load chart and copies its HTML into #tt-tip. */

@@ -1,0 +1,85 @@
+package dev.tokentime.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Ctrl-C (SIGINT) in the middle of an ingest: the built CLI says it was interrupted and what of
+ * the ingest is kept, on stderr, exit 130, and the database opens. Before, it ended with no word.
+ */
+class InterruptIT {
+  @TempDir
+  Path tmp;
+
+  @Test
+  void anInterruptedIngestSaysWhatIsKept() throws Exception {
+    Path db = tmp.resolve("x.duckdb");
+    Path err = tmp.resolve("err.txt");
+    Path out = tmp.resolve("out.txt");
+    // reading standard input that never ends: the ingest is under way (its database made) when interrupted
+    Path temp = Files.createDirectories(tmp.resolve("temp"));
+    ProcessBuilder pb = new ProcessBuilder(Cli.javaBin(), "-Xmx512m", "-Djava.io.tmpdir=" + temp, "-jar",
+        Cli.jar().toString(), "ingest", "--db", db.toString(), "-");
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+    Process p = pb.start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!Files.exists(db) && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertTrue(Files.exists(db), "the ingest opened its database");
+      new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+      assertTrue(p.waitFor(1, TimeUnit.MINUTES));
+    } finally {
+      p.destroyForcibly();
+    }
+    assertEquals(130, p.exitValue());
+    assertEquals("tokentime: interrupted. Each file is stored whole or not at all: the files reported as ingested are"
+        + " kept, the one being read is not; the same command again reads the rest (stored files are left as they"
+        + " are).\n", Files.readString(err, StandardCharsets.UTF_8));
+    assertEquals("", Files.readString(out, StandardCharsets.UTF_8));
+    Cli.Result s = Cli.run("summary", "--db", db.toString(), "--format", "csv");
+    assertEquals(0, s.code(), "the database opens after the interrupt: " + s.err());
+    assertEquals(List.of(), list(temp), "the copy of standard input is deleted");
+  }
+
+  /** analyze without --db works in a temporary database: an interrupt left it behind, whole. */
+  @Test
+  void anInterruptedAnalyzeLeavesNoTemporaryDatabase() throws Exception {
+    Path temp = Files.createDirectories(tmp.resolve("temp"));
+    Path err = tmp.resolve("err.txt");
+    ProcessBuilder pb = new ProcessBuilder(Cli.javaBin(), "-Xmx512m", "-Djava.io.tmpdir=" + temp, "-jar",
+        Cli.jar().toString(), "analyze", "-");
+    pb.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile());
+    Process p = pb.start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      // the temporary database and the copy of standard input: the command is reading
+      while (list(temp).size() < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertEquals(2, list(temp).size(), list(temp).toString());
+      new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+      assertTrue(p.waitFor(1, TimeUnit.MINUTES));
+    } finally {
+      p.destroyForcibly();
+    }
+    assertEquals(130, p.exitValue());
+    assertEquals("tokentime: interrupted; no summary was printed.\n", Files.readString(err, StandardCharsets.UTF_8));
+    assertEquals(List.of(), list(temp));
+  }
+
+  private static List<String> list(Path dir) throws java.io.IOException {
+    try (var s = Files.list(dir)) {
+      return s.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
+}
