@@ -54,6 +54,16 @@ class FirstHourTest {
   }
 
   @Test
+  void aNegativeMaxRowsIsRefused() throws Exception {
+    Path db = tmp.resolve("s.duckdb");
+    assertEquals(0, run("ingest", "--db", db.toString(), "sample-logs/canonical/c1.jsonl").code());
+    Run r = run("query", "--db", db.toString(), "--max-rows", "-1", "runs");
+    assertEquals(2, r.code(), r.err());
+    assertEquals("", r.out());
+    assertTrue(r.err().contains("--max-rows -1: give a number of rows, or 0 for all"), r.err());
+  }
+
+  @Test
   void anEmptyFolderIsNamed() throws Exception {
     Path dir = Files.createDirectories(tmp.resolve("results/c16"));
     Run r = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), dir.toString());
