@@ -65,6 +65,8 @@ public final class QueryService {
           out.print(f == OutputFormat.TEXT ? TableRenderer.text(t, width) : TableRenderer.markdown(t));
         }
       }
+    } catch (SQLException e) {
+      throw d.whyItFailed(sql, e);
     }
   }
 
@@ -108,6 +110,8 @@ public final class QueryService {
     try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
       ArrowIpc.writeStream(rs, out);
       out.flush();
+    } catch (SQLException e) {
+      throw d.whyItFailed(sql, e);
     }
   }
 

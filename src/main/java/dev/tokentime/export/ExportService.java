@@ -74,6 +74,8 @@ public final class ExportService {
         FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING)) {
       return ArrowIpc.writeFile(rs, ch);
+    } catch (SQLException e) {
+      throw db.whyItFailed(sql, e);
     } finally {
       db.streamResults(false);
     }

@@ -84,6 +84,10 @@ public final class ShellSession implements AutoCloseable {
     return false;
   }
 
+  private static final java.util.regex.Pattern READ_ONLY = java.util.regex.Pattern.compile(
+      "\\s*\\(*\\s*(?:SELECT|WITH|FROM|VALUES|TABLE|SUMMARIZE|DESCRIBE|SHOW|PIVOT|UNPIVOT)\\b",
+      java.util.regex.Pattern.CASE_INSENSITIVE);
+
   private void sql(String sql) throws SQLException, IOException {
     // computed as it is printed: DuckDB JDBC otherwise builds a result whole before its first row,
     // outside the memory limit, and a text table shows only its first rows
@@ -96,6 +100,11 @@ public final class ShellSession implements AutoCloseable {
           ResultPrinter.print(rs, settings.format, out.width(), settings.maxRows, out.writer());
         }
       }
+    } catch (SQLException e) {
+      // a lone query that failed streamed, run again unstreamed for DuckDB's own words (never a
+      // statement that changes something: it would run twice)
+      throw READ_ONLY.matcher(sql).lookingAt() && sql.strip().replaceAll(";\\s*$", "").indexOf(';') < 0
+          ? db.whyItFailed(sql, e) : e;
     } finally {
       running = null;
       // a streamed result is the only thing its connection may run while it is open: the

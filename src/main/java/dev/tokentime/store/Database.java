@@ -563,6 +563,26 @@ public final class Database implements AutoCloseable {
   }
 
   /**
+   * DuckDB JDBC reports any error inside a streamed query as "Invalid result set" (a conversion
+   * error of {@code WHERE ttft_ms > 'abc'} as much as a lack of memory): the query is run once
+   * more unstreamed, which fails with DuckDB's own words, and those are what the user reads.
+   * Where it then runs, the streamed error stands.
+   */
+  public SQLException whyItFailed(String sql, SQLException streamed) {
+    if (streamed.getMessage() == null || !streamed.getMessage().contains("Invalid result set")) {
+      return streamed;
+    }
+    try {
+      streamResults(false);
+      try (Statement st = connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        return streamed;
+      }
+    } catch (SQLException real) {
+      return real;
+    }
+  }
+
+  /**
    * Whether DuckDB JDBC streams query results on this connection: on, a result is computed as it
    * is read; off (DuckDB JDBC's default, and tokentime's but where a result may be big), it is
    * built whole before the first row is read, outside the memory limit (a view of one row per

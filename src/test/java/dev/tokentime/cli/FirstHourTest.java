@@ -63,6 +63,23 @@ class FirstHourTest {
     assertTrue(r.err().contains("--max-rows -1: give a number of rows, or 0 for all"), r.err());
   }
 
+  /**
+   * A query that fails while its rows stream (a conversion error) was reported as "Invalid result
+   * set … most often for lack of memory": DuckDB JDBC's words for any streamed failure.
+   */
+  @Test
+  void aQueryFailingWhileItStreamsSaysWhy() throws Exception {
+    Path db = tmp.resolve("s.duckdb");
+    assertEquals(0, run("ingest", "--db", db.toString(), "sample-logs/canonical/c1.jsonl").code());
+    Run r = run("query", "--db", db.toString(), "SELECT * FROM request_latency WHERE ttft_ms > 'abc'");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("Conversion Error: Could not convert string 'abc' to DOUBLE"), r.err());
+    assertFalse(r.err().contains("lack of memory"), r.err());
+    Run csv = run("query", "--db", db.toString(), "--format", "csv", "SELECT CAST(request_id AS INT) FROM requests");
+    assertEquals(2, csv.code(), csv.err());
+    assertTrue(csv.err().contains("Conversion Error: Could not convert string"), csv.err());
+  }
+
   @Test
   void anEmptyFolderIsNamed() throws Exception {
     Path dir = Files.createDirectories(tmp.resolve("results/c16"));

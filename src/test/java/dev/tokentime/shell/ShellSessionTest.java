@@ -50,6 +50,14 @@ class ShellSessionTest {
     assertEquals("request_id  ttft_ms\n----------  -------\na                10\nb                20\n", r.out());
   }
 
+  /** DuckDB JDBC says only "Invalid result set" for an error inside a streamed query: DuckDB's own words are shown. */
+  @Test
+  void anErrorWhileRowsStreamIsDuckDbsOwn() throws Exception {
+    Run r = script("SELECT CAST(request_id AS INT) AS n FROM request_latency;\n");
+    assertEquals(1, r.failed());
+    assertTrue(r.err().startsWith("tokentime: line 1: Conversion Error: Could not convert string 'a' to INT32"), r.err());
+  }
+
   @Test
   void anErrorNamesItsLineAndTheNextStatementStillRuns() throws Exception {
     Run r = script("SELECT 1 AS one;\n\nSELECT ttf_ms\n  FROM nope;\nSELECT 42 AS answer;\n.nonsense\n");
