@@ -52,6 +52,9 @@ public final class QueryService {
   /** As above; {@code csvRaw} writes CSV text cells as they are (no formula neutralisation). */
   public void print(Database d, String sql, OutputFormat f, long maxRows, int width, PrintWriter out,
       boolean csvRaw) throws SQLException, IOException {
+    if (maxRows < 0) {
+      throw new BadInputException("--max-rows " + maxRows + ": give a number of rows, or 0 for all");
+    }
     refuseWrites(d, sql);
     d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
     try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {

@@ -59,9 +59,6 @@ final class QueryCommand extends BaseCommand {
       throw new BadInputException("Parquet is written to a file: tokentime export QUERY --format parquet -o FILE");
     }
     OutputFormat f = OutputFormat.parse(format, ", arrow");
-    if (maxRows != null && maxRows < 0) {
-      throw new BadInputException("--max-rows " + maxRows + ": give a number of rows, or 0 for all");
-    }
     long rows = maxRows == null ? 100 : maxRows;
     return access.read(d -> {
       new QueryService().print(d, sql, f, rows, Terminal.width(), out(), csv.raw);
