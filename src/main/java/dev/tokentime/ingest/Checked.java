@@ -240,6 +240,15 @@ public final class Checked {
    * (not an epoch timestamp, nor a sum over every request).
    */
   public static String signedFigureProblem(String metric, String stat, double v, String unit) {
+    return signedFigureProblem(metric, stat, v, unit, true);
+  }
+
+  /**
+   * As {@link #signedFigureProblem(String, String, double, String)}; {@code wholeCounts} false for
+   * statistics across trials (AIPerf's sweep aggregate: a request count's mean, std and confidence
+   * bounds), where a count is only checked for its range.
+   */
+  public static String signedFigureProblem(String metric, String stat, double v, String unit, boolean wholeCounts) {
     String field = stat == null || stat.equalsIgnoreCase("avg") || stat.equalsIgnoreCase("value")
         ? metric : metric + " " + stat;
     if (!Double.isFinite(v)) {
@@ -251,6 +260,11 @@ public final class Checked {
     String name = metric.toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
     if ("count".equalsIgnoreCase(stat) || name.endsWith("request count")
         || (!name.endsWith("count") && COUNT_FIGURE.matcher(name).matches())) {
+      if (!wholeCounts) {
+        // a confidence bound of a count may fall below zero
+        return Math.abs(v) <= MAX_COUNT ? null : field + " out of range: " + BigDecimal.valueOf(v).toPlainString()
+            + " (a statistic of counts of requests or tokens, within 10^12)";
+      }
       return countFigureProblem(field, v);
     }
     if (name.contains("timestamp") || "sum".equalsIgnoreCase(stat)) {

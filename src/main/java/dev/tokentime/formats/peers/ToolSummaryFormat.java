@@ -152,8 +152,8 @@ public final class ToolSummaryFormat implements InputFormat {
       return sweep(combinations, ctx, sink);
     }
     String run = ctx.defaultRun();
-    Double level = level(doc.get("input_config"), run, sink);
-    Figures figures = new Figures();
+    Figures figures = new Figures(true);
+    Double level = figures.level(run, level(doc.get("input_config")));
     int n = metrics(doc, run, level, figures, true);
     JsonNode records = doc.get("records"); // AIPerf's early-October-2025 layout
     if (records != null && records.isArray()) {
@@ -215,11 +215,12 @@ public final class ToolSummaryFormat implements InputFormat {
   private long sweep(JsonNode combinations, ParseContext ctx, RecordSink sink) {
     int i = 0;
     int n = 0;
-    Figures figures = new Figures();
+    // a sweep's statistics are across the trials of a value: a request count's mean may be 2044.5
+    Figures figures = new Figures(false);
     for (JsonNode c : combinations) {
       i++;
       String run = i == 1 ? ctx.defaultRun() : ctx.defaultRun() + "#" + i;
-      Double level = sweepLevel(c.path("parameters"), run, sink);
+      Double level = figures.level(run, sweepLevel(c.path("parameters")));
       JsonNode m = c.get("metrics");
       if (m != null && m.isObject()) {
         n += metrics(m, run, level, figures, false);
@@ -237,12 +238,11 @@ public final class ToolSummaryFormat implements InputFormat {
   }
 
   /** A combination's level: its concurrency, else its request rate. */
-  private static Double sweepLevel(JsonNode parameters, String run, RecordSink sink) {
+  private static Level sweepLevel(JsonNode parameters) {
     for (String kind : new String[] {"concurrency", "request_rate"}) {
       JsonNode v = parameters.get(kind);
-      if (v != null && v.isNumber() && v.asDouble() > 0
-          && sink.runLevel(run, kind, v.asDouble(), null, "AIPerf sweep aggregate parameters") == null) {
-        return v.asDouble();
+      if (v != null && v.isNumber() && v.asDouble() > 0) {
+        return new Level(kind, v.asDouble(), "AIPerf sweep aggregate parameters");
       }
     }
     return null;
@@ -297,7 +297,7 @@ public final class ToolSummaryFormat implements InputFormat {
   }
 
   /** The run's level from the tool's recorded configuration (concurrency or request rate). */
-  private static Double level(JsonNode config, String run, RecordSink sink) {
+  private static Level level(JsonNode config) {
     if (config == null) {
       return null;
     }
@@ -324,10 +324,7 @@ public final class ToolSummaryFormat implements InputFormat {
     }
     String kind = conc != null ? "concurrency" : rate != null ? "request_rate" : null;
     Double level = conc != null ? conc : rate;
-    if (kind != null && sink.runLevel(run, kind, level, null, "tool summary input_config") == null) {
-      return level;
-    }
-    return null;
+    return kind == null ? null : new Level(kind, level, "tool summary input_config");
   }
 
   private static Double positive(JsonNode v) {
@@ -363,22 +360,49 @@ public final class ToolSummaryFormat implements InputFormat {
    */
   private static final class Figures {
     private final List<Object[]> held = new java.util.ArrayList<>();
+    private final Map<String, Level> levels = new java.util.LinkedHashMap<>();
+    private final boolean wholeCounts;
     String problem;
 
+    /** {@code wholeCounts}: a count is a whole number (a run's own figures; not means across trials). */
+    Figures(boolean wholeCounts) {
+      this.wholeCounts = wholeCounts;
+    }
+
+    /** The run's level, registered with the figures (only when they are stored); its value or null. */
+    Double level(String run, Level level) {
+      if (level == null) {
+        return null;
+      }
+      levels.put(run, level);
+      return level.value();
+    }
+
     void reportedMetric(String run, Double level, String metric, String stat, double v, String unit) {
-      String p = dev.tokentime.ingest.Checked.signedFigureProblem(metric, stat, v, unit);
+      String p = dev.tokentime.ingest.Checked.signedFigureProblem(metric, stat, v, unit, wholeCounts);
       if (p != null && problem == null) {
         problem = p;
       }
       held.add(new Object[] {run, level, metric, stat, v, unit});
     }
 
+    /** The runs' levels, then the figures (a level the sink refuses leaves its run's figures without one). */
     void emit(RecordSink sink) {
+      Map<String, Double> accepted = new java.util.HashMap<>();
+      levels.forEach((run, l) -> {
+        if (sink.runLevel(run, l.kind(), l.value(), null, l.source()) == null) {
+          accepted.put(run, l.value());
+        }
+      });
       for (Object[] f : held) {
-        sink.reportedMetric((String) f[0], (Double) f[1], (String) f[2], (String) f[3], (Double) f[4], (String) f[5]);
+        sink.reportedMetric((String) f[0], f[1] == null ? null : accepted.get((String) f[0]), (String) f[2],
+            (String) f[3], (Double) f[4], (String) f[5]);
       }
     }
   }
+
+  /** A run's level as the tool's file states it: its kind (concurrency, request_rate), value and where it was read. */
+  private record Level(String kind, double value, String source) {}
 
   private long csv(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     String run = ctx.defaultRun();
@@ -411,7 +435,7 @@ public final class ToolSummaryFormat implements InputFormat {
       }
       String[] name = ToolMetricNames.tagged(cells.get(0));
       int n = 0;
-      Figures row = new Figures();
+      Figures row = new Figures(true);
       for (int i = 1; i < cells.size(); i++) {
         String v = cells.get(i).strip().replace(",", "");
         if (v.isEmpty() || v.equalsIgnoreCase("N/A")) {

@@ -170,6 +170,29 @@ class ToolSummaryFormatTest {
     assertEquals(java.util.List.of("1: request_count out of range: 100000000000000000000000000 (a count of requests or tokens, 0 to 10^12)"),
         s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
     assertEquals(java.util.List.of(), s.reported, "nothing of a rejected document stored");
+    String withLevel = json.replace("{\"request_count\"", "{\"input_config\": {\"loadgen\": {\"concurrency\": 16}}, \"request_count\"");
+    CollectingSink lv = Parsing.parse(aiperf, withLevel.getBytes(StandardCharsets.UTF_8), "r");
+    assertEquals(1, lv.rejects.size());
+    assertEquals(java.util.Map.of(), lv.levels, "no run of its own either");
+    CollectingSink lvOk = Parsing.parse(aiperf, withLevel.replace("1e26", "640").getBytes(StandardCharsets.UTF_8), "r");
+    assertEquals("[concurrency, 16.0, null]", java.util.Arrays.toString(lvOk.levels.get("r")));
+    assertTrue(lvOk.reported.contains("r 16.0 request_count avg 640.0 requests"), lvOk.reported.toString());
+
+    // a sweep's statistics are across trials: a request count's mean of 2044.5 and a confidence
+    // bound below zero are figures of it, not corrupt counts
+    String sweep = "{\"aggregation_type\": \"sweep\", \"per_combination_metrics\": ["
+        + "{\"parameters\": {\"concurrency\": 16}, \"metrics\": {\"request_count\": {\"unit\": \"requests\","
+        + " \"avg\": 2044.5, \"std\": 0.7, \"cv\": 0.0003, \"ci_low\": 2038.1, \"ci_high\": 2050.9},"
+        + " \"error_request_count\": {\"unit\": \"requests\", \"avg\": 0.5, \"ci_low\": -5.85, \"ci_high\": 6.85}}},"
+        + "{\"parameters\": {\"concurrency\": 32}, \"metrics\": {\"request_count\": {\"unit\": \"requests\", \"avg\": 3001.0}}}]}";
+    CollectingSink sw = Parsing.parse(aiperf, sweep.getBytes(StandardCharsets.UTF_8), "r");
+    assertEquals(java.util.List.of(), sw.rejects);
+    assertEquals(1, sw.records);
+    assertTrue(sw.reported.contains("r 16.0 request_count avg 2044.5 requests"), sw.reported.toString());
+    assertTrue(sw.reported.contains("r#2 32.0 request_count avg 3001.0 requests"), sw.reported.toString());
+    CollectingSink swBad = Parsing.parse(aiperf, sweep.replace("3001.0", "1e26").getBytes(StandardCharsets.UTF_8), "r");
+    assertEquals(1, swBad.rejects.size(), swBad.rejects.toString());
+    assertEquals(java.util.Map.of(), swBad.levels, "no run of a rejected sweep");
     CollectingSink ok = Parsing.parse(aiperf, json.replace("1e26", "640").getBytes(StandardCharsets.UTF_8), "r");
     assertEquals(1, ok.records);
     assertTrue(ok.reported.contains("r null osl_mismatch_diff_pct avg -12.5 %"), ok.reported.toString());
