@@ -602,7 +602,9 @@ public final class SpecParser {
       "-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?(?:\\s*%|%?\\s[A-Za-z/][\\w/]*(?:\\s[A-Za-z/][\\w/]*)?|ms|s|us|x)?"
           + "|[A-Za-z][\\w/]*|\\d{4}-\\d\\d-\\d\\d[T ][\\d:.]+(?:Z|[+-]\\d\\d:?\\d\\d)?");
   /** The start of an item a terminal's wrap may have cut: a key, perhaps its colon, part of its value. */
-  private static final Pattern TAIL_CUT = Pattern.compile("[#A-Za-z][\\w\\s#()/.\\-]*(?::\\s*[\\w.%/ ]*)?");
+  // possessive: the spaces after the colon are the value's class too, and a long run of them
+  // before a character of neither backtracked in quadratic time
+  private static final Pattern TAIL_CUT = Pattern.compile("[#A-Za-z][\\w\\s#()/.\\-]*+(?::\\s*+[\\w.%/ ]*+)?");
 
   /**
    * Whether the text is a list's last items: {@code key: value} (or {@code key=value}) or a bare

@@ -153,6 +153,19 @@ class SpecEngineTest {
    * What may go on a wrapped line that already ends whole: the rest of its list (its last value
    * going on, further key: value items), never a bare print, a traceback or a progress bar.
    */
+  /**
+   * A cut last item with a long run of spaces after its colon, then a character of no value: the
+   * pattern backtracked in quadratic time (a line of 80,000 spaces held an ingest for a minute).
+   * The bound is no benchmark: linear work finishes in milliseconds, the old one in minutes.
+   */
+  @Test
+  void aLongCutItemIsJudgedInLinearTime() {
+    String tail = "#queue-req: 0, X: " + " ".repeat(200_000) + "!";
+    boolean judged = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+        () -> SpecParser.listTail(tail, true));
+    org.junit.jupiter.api.Assertions.assertFalse(judged);
+  }
+
   @Test
   void onlyTheRestOfAListGoesOnAWholeWrappedLine() {
     for (String tail : List.of("input throughput (token/s): 12345.67", "#queue-req: 0, #prealloc-req: 0, #inflight-req: 0",
