@@ -27,10 +27,24 @@ public final class Main {
     // tenth of the ingest. Must be set before the first Arrow class loads. Tests keep the checks.
     System.setProperty("arrow.enable_unsafe_memory_access", "true");
     Interrupted.watch(args.length > 0 ? args[0] : null, System.err);
-    int code = commandLine(new PrintWriter(System.out, true),
-        // stderr carries messages only: log text quoted in them is shown, never obeyed
-        dev.tokentime.output.Terminal.printable(new java.io.OutputStreamWriter(System.err)),
-        args.length > 0 ? args[0] : null).execute(args);
+    int code;
+    try {
+      code = commandLine(new PrintWriter(System.out, true),
+          // stderr carries messages only: log text quoted in them is shown, never obeyed
+          dev.tokentime.output.Terminal.printable(new java.io.OutputStreamWriter(System.err)),
+          args.length > 0 ? args[0] : null).execute(args);
+    } catch (Throwable t) {
+      // an Error the commands do not catch (out of memory, a missing class): exit 3 saying so,
+      // not the JVM's 1 (SLO not met) nor the shutdown hook's "interrupted"
+      Interrupted.finished();
+      System.err.println("tokentime: internal error: " + t
+          + (t instanceof OutOfMemoryError ? " (TOKENTIME_JAVA_OPTS=-Xmx2g gives the JVM more)" : "")
+          + " (please report it)");
+      if (System.getenv("TOKENTIME_DEBUG") != null) {
+        t.printStackTrace();
+      }
+      code = ExitCode.INTERNAL;
+    }
     Interrupted.finished();
     System.exit(code);
   }

@@ -19,6 +19,24 @@ class InterruptIT {
   @TempDir
   Path tmp;
 
+  /**
+   * An Error no command catches (the JVM out of heap) is an internal error, exit 3, saying so; it
+   * was the JVM's exit 1 ("SLO not met") with the shutdown hook's "interrupted" after its trace.
+   */
+  @Test
+  void anOutOfMemoryErrorIsExit3NotAnInterrupt() throws Exception {
+    Path err = tmp.resolve("oom-err.txt");
+    ProcessBuilder pb = new ProcessBuilder(Cli.javaBin(), "-Xmx12m", "-jar", Cli.jar().toString(), "ingest", "--db",
+        tmp.resolve("oom.duckdb").toString(), "src/test/resources/real-logs/console/");
+    pb.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile());
+    Process p = pb.start();
+    assertTrue(p.waitFor(2, TimeUnit.MINUTES));
+    String e = Files.readString(err, StandardCharsets.UTF_8);
+    assertEquals(3, p.exitValue(), e);
+    assertTrue(e.contains("tokentime: internal error: java.lang.OutOfMemoryError"), e);
+    assertTrue(!e.contains("interrupted"), e);
+  }
+
   @Test
   void anInterruptedIngestSaysWhatIsKept() throws Exception {
     Path db = tmp.resolve("x.duckdb");
