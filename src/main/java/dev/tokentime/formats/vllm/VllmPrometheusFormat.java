@@ -462,14 +462,19 @@ public final class VllmPrometheusFormat implements InputFormat {
      * ({@link ParseContext#reopen}; false when it cannot be). The one thing that tells a loop
      * printing the time before each scrape, after a one-off scrape, from one printing it after
      * each: {@code S D S D S} is a one-off scrape, then {@code date; curl} twice (stopped during
-     * its sleep), where {@code curl; date} stopped during its sleep ends with a date line. Only
-     * the kind of each line is looked at: nothing is held.
+     * its sleep), where {@code curl; date} stopped during its sleep ends with a date line. A
+     * last scrape missing a series of the scrape before it is cut ({@code curl; date} stopped
+     * during its curl: {@code S D S D S'}) and does not count: that file stays {@code curl; date},
+     * its cut scrape refused for want of a date line after it. Only each line's kind and series
+     * are looked at: nothing else is held.
      */
     private boolean endsWithScrape() {
       if (ctx.reopen() == null) {
         return false;
       }
       boolean[] scrapeLast = {false};
+      // the series of the scrape since the last date line, and of the one before that line
+      List<Set<String>> keys = new ArrayList<>(List.of(new HashSet<>(), new HashSet<>()));
       try (InputStream again = ctx.reopen().open()) {
         new LineReader(again).forEach(new LineReader.Handler() {
           @Override
@@ -480,21 +485,31 @@ public final class VllmPrometheusFormat implements InputFormat {
             }
             try {
               if (ScrapeTime.parse(line) != null) {
-                scrapeLast[0] = false;
+                dated();
                 return;
               }
             } catch (NumberFormatException e) {
-              scrapeLast[0] = false; // a date line in a zone of no offset is still a date line
+              dated(); // a date line in a zone of no offset is still a date line
               return;
             }
             try {
               TextSample sample = TextSample.parse(line);
               if (sample.tsMs == null && family.owns(sample.name)) {
                 scrapeLast[0] = true;
+                keys.get(0).add(sample.name + sample.labels);
               }
             } catch (NumberFormatException e) {
               // a cut or other line: neither a scrape's sample nor a time
             }
+          }
+
+          /** A date line: the scrape since the last one, if any, is the one before the next. */
+          private void dated() {
+            if (scrapeLast[0]) {
+              keys.set(1, keys.get(0));
+              keys.set(0, new HashSet<>());
+            }
+            scrapeLast[0] = false;
           }
 
           @Override
@@ -503,7 +518,7 @@ public final class VllmPrometheusFormat implements InputFormat {
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
-      return scrapeLast[0];
+      return scrapeLast[0] && keys.get(0).containsAll(keys.get(1));
     }
 
     /** At the end of the file: the held samples' time is --at or the file's, or none. */

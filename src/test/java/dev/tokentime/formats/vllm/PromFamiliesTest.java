@@ -338,7 +338,9 @@ class PromFamiliesTest {
     // the first scrape takes the file's time
     String text = Files.readString(Path.of("src/test/resources/constructed/prometheus-date-lines/date-after-each-scrape.txt"));
     String endsWithScrape = text + "vllm:num_requests_running{engine=\"0\",model_name=\"m\"} 7.0\n";
-    Parse before = Parse.text(PromFamiliesTest.VLLM, endsWithScrape, Parse.ctx(null, null, false, null));
+    String endsWithWholeScrape = endsWithScrape + "vllm:num_requests_waiting{engine=\"0\",model_name=\"m\"} 2.0\n"
+        + "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"m\"} 0.3\n";
+    Parse before = Parse.text(PromFamiliesTest.VLLM, endsWithWholeScrape, Parse.ctx(null, null, false, null));
     assertEquals(List.of(), before.sink.rejects);
     assertEquals(List.of(Parse.ns("2025-12-31T00:00:00Z"), Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:45Z"),
         Parse.ns("2025-10-18T04:12:50Z")), before.full.stats.stream().map(e -> e.tsNs).toList());
@@ -353,6 +355,12 @@ class PromFamiliesTest {
     assertEquals(List.of(14L), cut.sink.rejects.stream().map(r -> r.lineNo()).toList());
     assertTrue(cut.sink.rejects.get(0).reason().contains("after the last date line: this file's date lines follow their"
         + " scrapes"), cut.sink.rejects.get(0).reason());
+
+    // a last scrape missing series of the one before it is cut (curl; date stopped during its
+    // curl), not a scrape after a date: read from a file too, the dates follow their scrapes
+    Parse cutFile = Parse.text(PromFamiliesTest.VLLM, endsWithScrape, Parse.ctx(null, null, false, null));
+    assertEquals(p.full.stats.stream().map(e -> e.tsNs).toList(), cutFile.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(List.of(14L), cutFile.sink.rejects.stream().map(r -> r.lineNo()).toList());
 
     // two scrapes before one date line: the earlier has none of its own and is refused whole
     Parse twice = Parse.text(PromFamiliesTest.VLLM, "vllm:num_requests_running{model_name=\"m\"} 1\n"
@@ -433,6 +441,29 @@ class PromFamiliesTest {
         Parse.ctx(null, null, false, at));
     assertEquals(List.of(), eof.sink.rejects);
     assertEquals(p.full.stats.stream().map(e -> e.tsNs).toList(), eof.full.stats.stream().map(e -> e.tsNs).toList());
+  }
+
+  /**
+   * A loop printing the time after each scrape ({@code curl; date}) stopped during its next
+   * scrape: the file ends with a scrape after its last date line, but a cut one (a series of the
+   * scrape before it missing), so it is not a one-off scrape before a {@code date; curl} loop:
+   * each date times the scrape before it and the cut scrape, with no date line after it, is
+   * refused (not placed a date early, nor the first scrape at the time of --at).
+   */
+  @Test
+  void curlDateCutDuringAScrapeKeepsDatesAfterTheirScrapes() throws Exception {
+    Parse p = Parse.text(PromFamiliesTest.VLLM, Files.readString(
+        Path.of("src/test/resources/constructed/prometheus-date-lines/curl-date-cut-during-scrape.txt")),
+        Parse.ctx(null, null, false, java.time.Instant.parse("2025-10-18T04:12:30Z")));
+    assertEquals(List.of(Parse.ns("2025-10-18T04:12:40Z"), Parse.ns("2025-10-18T04:12:45Z")),
+        p.full.stats.stream().map(e -> e.tsNs).toList());
+    assertEquals(List.of(1, 3), p.full.stats.stream().map(e -> e.running).toList());
+    assertEquals(List.of(0, 0), p.full.stats.stream().map(e -> e.waiting).toList());
+    assertEquals(List.of(7L), p.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    assertTrue(p.sink.rejects.get(0).reason().contains("a scrape after the last date line"),
+        p.sink.rejects.get(0).reason());
+    assertEquals(4, p.sink.records);
+    assertEquals(7, p.lines);
   }
 
   /**
