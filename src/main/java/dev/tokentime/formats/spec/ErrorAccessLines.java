@@ -118,10 +118,12 @@ public final class ErrorAccessLines {
 
   /**
    * Whether two lines' origins (wrapper identities) may be one server's: equal, or either unknown
-   * (a line without a wrapper among wrapped ones). What ties an access line to a request.
+   * (a line without a wrapper among wrapped ones), or one the other's with the process tag the
+   * other line lacks ({@code host/vllm[2107]} and {@code host/vllm[2107] / APIServer pid=1}: vLLM
+   * tags some of a server's lines and not others). What ties an access line to a request.
    */
   public static boolean sameOrigin(String a, String b) {
-    return a == null || b == null || a.equals(b);
+    return a == null || b == null || a.equals(b) || a.startsWith(b + " / ") || b.startsWith(a + " / ");
   }
 
   /**
