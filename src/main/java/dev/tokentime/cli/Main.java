@@ -35,8 +35,7 @@ public final class Main {
           args.length > 0 ? args[0] : null).execute(args);
     } catch (Throwable t) {
       // an Error the commands do not catch (out of memory, a missing class): exit 3 saying so,
-      // not the JVM's 1 (SLO not met) nor the shutdown hook's "interrupted"
-      Interrupted.finished();
+      // not the JVM's 1 (SLO not met) nor the shutdown hook's "interrupted" (finished below)
       System.err.println("tokentime: internal error: " + t
           + (t instanceof OutOfMemoryError ? " (TOKENTIME_JAVA_OPTS=-Xmx2g gives the JVM more)" : "")
           + " (please report it)");

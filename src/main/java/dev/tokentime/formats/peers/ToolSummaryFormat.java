@@ -359,7 +359,7 @@ public final class ToolSummaryFormat implements InputFormat {
    * rejects the whole, and nothing of it is stored.
    */
   private static final class Figures {
-    private final List<Object[]> held = new java.util.ArrayList<>();
+    private final List<Figure> held = new java.util.ArrayList<>();
     private final Map<String, Level> levels = new java.util.LinkedHashMap<>();
     private final boolean wholeCounts;
     String problem;
@@ -383,7 +383,7 @@ public final class ToolSummaryFormat implements InputFormat {
       if (p != null && problem == null) {
         problem = p;
       }
-      held.add(new Object[] {run, level, metric, stat, v, unit});
+      held.add(new Figure(run, level != null, metric, stat, v, unit));
     }
 
     /** The runs' levels, then the figures (a level the sink refuses leaves its run's figures without one). */
@@ -394,12 +394,14 @@ public final class ToolSummaryFormat implements InputFormat {
           accepted.put(run, l.value());
         }
       });
-      for (Object[] f : held) {
-        sink.reportedMetric((String) f[0], f[1] == null ? null : accepted.get((String) f[0]), (String) f[2],
-            (String) f[3], (Double) f[4], (String) f[5]);
+      for (Figure f : held) {
+        sink.reportedMetric(f.run(), f.leveled() ? accepted.get(f.run()) : null, f.metric(), f.stat(), f.value(), f.unit());
       }
     }
   }
+
+  /** A figure held until its document or row is known good; {@code leveled}: read with its run's level. */
+  private record Figure(String run, boolean leveled, String metric, String stat, double value, String unit) {}
 
   /** A run's level as the tool's file states it: its kind (concurrency, request_rate), value and where it was read. */
   private record Level(String kind, double value, String source) {}

@@ -123,7 +123,13 @@ public final class ErrorAccessLines {
    * tags some of a server's lines and not others). What ties an access line to a request.
    */
   public static boolean sameOrigin(String a, String b) {
-    return a == null || b == null || a.equals(b) || a.startsWith(b + " / ") || b.startsWith(a + " / ");
+    return a == null || b == null || a.equals(b) || taggedOf(a, b) || taggedOf(b, a);
+  }
+
+  /** Whether {@code longer} is {@code origin + " / " + tag} (no string built: access lines test many). */
+  private static boolean taggedOf(String longer, String origin) {
+    return longer.length() > origin.length() + 3 && longer.startsWith(origin)
+        && longer.startsWith(" / ", origin.length());
   }
 
   /**
