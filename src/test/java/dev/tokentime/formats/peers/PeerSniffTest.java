@@ -51,6 +51,8 @@ class PeerSniffTest {
     assertEquals("aiperf-jsonl", sniff("records.jsonl", AiperfJsonlFormatTest.OLD_CANCELLED + "\n"));
     assertEquals("vllm-bench-json", sniff("vllm-8.0qps-Llama.json", VllmBenchFormatTest.DETAILED));
     assertEquals("sglang-bench-jsonl", sniff("sglang.jsonl", SglangBenchFormatTest.LINE + "\n"));
+    // the GKE latency profile generator's result (Google's benchmark_serving.py): "metrics", no vLLM key
+    assertEquals("gke-lpg-json", sniff(GkeLpgFormatTest.IHC.getFileName().toString(), Files.readAllBytes(GkeLpgFormatTest.IHC)));
     assertEquals("genai-perf-summary", sniff("profile_export_genai_perf.csv",
         "Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\nTime To First Token (ms),1,1,1,1,1,1,1,1,1,1,1,1\r\n"));
     assertEquals("genai-perf-summary", sniff("profile_export_genai_perf.json",
