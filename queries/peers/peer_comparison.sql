@@ -1,7 +1,8 @@
 -- Why two tools disagree on the same run: for every run, each headline figure as tokentime
 -- defines it (metric_stats, run_summary), as each peer tool defines it (computed by tokentime
 -- from the same rows: genai_perf_metrics, aiperf_metrics, vllm_bench_metrics,
--- sglang_bench_metrics, llmperf_metrics, guidellm_metrics, inference_perf_metrics, genai_bench_metrics), and as the tool itself reported it when its own summary
+-- sglang_bench_metrics, llmperf_metrics, guidellm_metrics, inference_perf_metrics, genai_bench_metrics,
+-- llm_load_test_metrics), and as the tool itself reported it when its own summary
 -- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
 -- converted (GuideLLM's latency, inference-perf's and genai-bench's times in seconds too; a genai-bench file's own figures in its _time_unit), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
@@ -12,7 +13,7 @@
 -- @column run [id] Run name.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column stat [text] mean, std, p50, p90, p99 (latencies) or value (throughputs).
--- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf or genai-bench.
+-- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench or llm-load-test.
 -- @column tool_metric [text] The tool's own name for its closest figure, and the statistic as the tool names it.
 -- @column tokentime_value [ms or 1/s] The figure under tokentime's definition.
 -- @column convention_value [ms or 1/s] The figure under the tool's definition, computed by tokentime.
@@ -76,7 +77,11 @@ WITH names (convention, tool_metric, metric, factor, why) AS (
     ('genai-bench', 'tpot', 'tpot_ms', 1000.0, 'same formula from genai-bench''s E2E (to the usage chunk, else [DONE]); a request with under 1 ms of output latency is left out; seconds'),
     ('genai-bench', 'e2e_latency', 'e2e_ms', 1000.0, 'ends where genai-bench stops reading: the usage-only chunk, else [DONE], not the last token; seconds'),
     ('genai-bench', 'mean_output_throughput_tokens_per_s', 'output_tokens_per_s', 1.0, 'output tokens of completed requests over genai-bench''s run_duration (its whole run), not tokentime''s window'),
-    ('genai-bench', 'requests_per_second', 'requests_per_s', 1.0, 'completed requests over genai-bench''s run_duration')
+    ('genai-bench', 'requests_per_second', 'requests_per_s', 1.0, 'completed requests over genai-bench''s run_duration'),
+    ('llm-load-test', 'ttft', 'ttft_ms', 1.0, 'same first-token rule (first chunk carrying a token); only the successful requests whose tokens all came before the test''s end'),
+    ('llm-load-test', 'itl', 'tpot_ms', 1.0, 'llm-load-test ITL is per request (end - first token)/(N - 1), tokentime''s TPOT, but its end is the [DONE] line, not the last token; only the requests whose tokens all came before the test''s end'),
+    ('llm-load-test', 'response_time', 'e2e_ms', 1.0, 'ends at the [DONE] line (the end of the stream), not at the last token'),
+    ('llm-load-test', 'throughput_full_duration', 'output_tokens_per_s', 1.0, 'output tokens of the requests without error_text over their last end - first start')
 ),
 stat_names (convention, tool_stat, stat) AS (
     VALUES
@@ -95,7 +100,9 @@ stat_names (convention, tool_stat, stat) AS (
     ('inference-perf', 'mean', 'mean'), ('inference-perf', 'median', 'p50'), ('inference-perf', 'p90', 'p90'),
     ('inference-perf', 'p99', 'p99'), ('inference-perf', 'value', 'value'),
     ('genai-bench', 'mean', 'mean'), ('genai-bench', 'stddev', 'std'), ('genai-bench', 'p50', 'p50'),
-    ('genai-bench', 'p90', 'p90'), ('genai-bench', 'p99', 'p99'), ('genai-bench', 'value', 'value')
+    ('genai-bench', 'p90', 'p90'), ('genai-bench', 'p99', 'p99'), ('genai-bench', 'value', 'value'),
+    ('llm-load-test', 'mean', 'mean'), ('llm-load-test', 'median', 'p50'), ('llm-load-test', 'percentile_90', 'p90'),
+    ('llm-load-test', 'percentile_99', 'p99'), ('llm-load-test', 'value', 'value')
 ),
 computed AS (
     SELECT 'genai-perf' AS convention, run, metric AS tool_metric, stat AS tool_stat, value FROM genai_perf_metrics
@@ -106,6 +113,7 @@ computed AS (
     UNION ALL SELECT 'guidellm', run, metric, stat, value FROM guidellm_metrics
     UNION ALL SELECT 'inference-perf', run, metric, stat, value FROM inference_perf_metrics
     UNION ALL SELECT 'genai-bench', run, metric, stat, value FROM genai_bench_metrics
+    UNION ALL SELECT 'llm-load-test', run, metric, stat, value FROM llm_load_test_metrics
 ),
 reported_figures AS (
     SELECT
@@ -123,6 +131,7 @@ reported_figures AS (
             WHEN 'guidellm-json' THEN 'guidellm'
             WHEN 'inference-perf-json' THEN 'inference-perf'
             WHEN 'genai-bench-json' THEN 'genai-bench'
+            WHEN 'llm-load-test-json' THEN 'llm-load-test'
         END AS convention,
         m.run,
         m.metric AS tool_metric,
@@ -197,6 +206,7 @@ partial AS (
         OR (r.convention = 'guidellm' AND r.tool_metric = 'request_latency' AND r.tool_stat = 'count')
         OR (r.convention = 'inference-perf' AND r.tool_metric = 'successes' AND r.tool_stat = 'count')
         OR (r.convention = 'genai-bench' AND r.tool_metric = 'num_completed_requests')
+        OR (r.convention = 'llm-load-test' AND r.tool_metric = 'total_requests')
     GROUP BY r.run, r.convention
     HAVING max(r.value) > any_value(CASE WHEN r.convention IN ('guidellm', 'genai-bench') THEN h.n_ok ELSE h.n END)
 ),

@@ -36,6 +36,7 @@ public final class Conventions {
     VIEWS.put("guidellm", "guidellm_metrics");
     VIEWS.put("inference-perf", "inference_perf_metrics");
     VIEWS.put("genai-bench", "genai_bench_metrics");
+    VIEWS.put("llm-load-test", "llm_load_test_metrics");
   }
 
   public static List<String> names() {

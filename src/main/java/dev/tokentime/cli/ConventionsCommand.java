@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "conventions",
     description = {"Show one run under every benchmark tool's definitions side by side, and why they differ.",
         "TTFT, ITL, TPOT, E2E, output and request throughput as tokentime, vLLM bench serve, "
-            + "genai-perf, AIPerf, LLMPerf, SGLang, GuideLLM, inference-perf and genai-bench compute them (first-token rule, ITL per request "
+            + "genai-perf, AIPerf, LLMPerf, SGLang, GuideLLM, inference-perf, genai-bench and llm-load-test compute them (first-token rule, ITL per request "
             + "or pooled, TTFT inside ITL or not, E2E to the last token, the usage chunk or [DONE], which requests "
             + "count, population or sample std). Give files to read them into a temporary database, "
             + "or --db for one already ingested."},

@@ -32,7 +32,7 @@ final class SummaryCommand extends BaseCommand {
 
   @Option(names = "--convention", paramLabel = "TOOL", defaultValue = "tokentime",
       description = "Compute the figures as this tool does: tokentime (default), vllm, genai-perf, aiperf, "
-          + "llmperf, sglang, guidellm, inference-perf or genai-bench (first-token rule, ITL per request or pooled, end of E2E, which requests "
+          + "llmperf, sglang, guidellm, inference-perf, genai-bench or llm-load-test (first-token rule, ITL per request or pooled, end of E2E, which requests "
           + "count, std, rounding; docs/metrics.md). tokentime conventions shows them side by side.")
   String convention;
 

@@ -94,6 +94,8 @@ class ToolOutputsTest {
       // genai-bench 2024: the run's figures and the 2 requests the fixture keeps; its metadata, alone, a reject saying what it is
       Map.entry("genai-bench-2024-sglang-h100-c1/D100_100_text-to-text_num_concurrency_1_time_60s.json", "genai-bench-json 3 0"),
       Map.entry("genai-bench-2024-sglang-h100-c1/experiment_metadata.json", "genai-bench-json 0 1"),
+      // llm-load-test 2024, non-streaming: 36 requests, its config (the level) and its summary (NaN statistics no figure)
+      Map.entry("llm-load-test-2024-nonstreaming-c2/output.json", "llm-load-test-json 38 0"),
       // gptManagerBenchmark's summary: its 11 figures (num_samples, printed twice, once)
       Map.entry("trtllm-gptmanagerbenchmark-0.11-rate10/summary.txt", "trtllm-gptmanager-benchmark 11 0")));
 
