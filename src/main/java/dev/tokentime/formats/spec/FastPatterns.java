@@ -44,8 +44,9 @@ final class FastPatterns {
       + "(?:\\(https?://[^)\\s]*\\)\\])?\\s?";
   /** A response line (parsers/vllm-log.spec, {@code kind generated}). */
   static final String GENERATED = "^Generated response (?<id>[^\\s:]+?)(?: \\((?<mode>streaming delta|"
-      + "streaming complete)\\))?: output: (?<output>.*?), output_token_ids: (?<ids>\\[[^\\]]*\\]|None)"
-      + "(?:, finish_reason: (?<reason>None|stop|length|abort|error|[A-Za-z_]{6,}))?\\s*$";
+      + "streaming complete)\\))?: output: (?<output>.*?)(?:, output_token_ids: (?<ids>\\[[^\\]]*\\]|None)"
+      + "(?:, finish_reason: (?<reason>None|stop|length|abort|error|[A-Za-z_]{6,}))?|, finish_reason: "
+      + "(?<infoReason>None|stop|length|abort|error|[A-Za-z_]{6,}))\\s*$";
 
   private static final Map<String, Fast> BY_PATTERN = Map.of(
       CONTAINER, new Container(),
@@ -510,6 +511,25 @@ final class FastPatterns {
           || s.regionMatches(from, "abort", 0, 5) && n == 5 || s.regionMatches(from, "error", 0, 5) && n == 5;
     }
 
+    /** Where the word of letters and underscores (a finish reason) starting at {@code r} ends. */
+    private static int reasonEnd(String s, int r) {
+      int e = r;
+      while (e < s.length() && (Character.isLetter(s.charAt(e)) && s.charAt(e) < 128 || s.charAt(e) == '_')) {
+        e++;
+      }
+      return e;
+    }
+
+    private static void fill(String[] out, String s, int idStart, int idEnd, String mode, int outStart, int outEnd,
+        String ids, String reason, String infoReason) {
+      out[0] = s.substring(idStart, idEnd);
+      out[1] = mode;
+      out[2] = s.substring(outStart, outEnd);
+      out[3] = ids;
+      out[4] = reason;
+      out[5] = infoReason;
+    }
+
     private static final String HEAD = "Generated response ";
     private static final String OUTPUT = ": output: ";
     private static final String IDS = ", output_token_ids: ";
@@ -517,7 +537,7 @@ final class FastPatterns {
 
     @Override
     public List<String> groups() {
-      return List.of("id", "mode", "output", "ids", "reason");
+      return List.of("id", "mode", "output", "ids", "reason", "infoReason");
     }
 
     @Override
@@ -547,41 +567,42 @@ final class FastPatterns {
       }
       int outStart = i + OUTPUT.length();
       int n = s.length();
-      for (int x = s.indexOf(IDS, outStart); x >= 0; x = s.indexOf(IDS, x + 1)) {
-        int y = x + IDS.length();
-        int idsEnd;
-        if (at(s, y, '[')) {
-          int close = s.indexOf(']', y + 1);
-          if (close < 0) {
-            continue;
+      // the regex's lazy output ends at the first ", " from which either ending runs to the line's
+      // end: the ids (and their reason), or (2026-08 on) the finish reason alone
+      for (int x = s.indexOf(", ", outStart); x >= 0; x = s.indexOf(", ", x + 1)) {
+        if (s.startsWith(IDS, x)) {
+          int y = x + IDS.length();
+          int idsEnd = -1;
+          if (at(s, y, '[')) {
+            int close = s.indexOf(']', y + 1);
+            idsEnd = close < 0 ? -1 : close + 1;
+          } else if (s.startsWith("None", y)) {
+            idsEnd = y + 4;
           }
-          idsEnd = close + 1;
-        } else if (s.startsWith("None", y)) {
-          idsEnd = y + 4;
-        } else {
-          continue;
-        }
-        String reason = null;
-        if (s.startsWith(REASON, idsEnd)) {
-          int r = idsEnd + REASON.length();
-          int e = r;
-          while (e < n && (Character.isLetter(s.charAt(e)) && s.charAt(e) < 128 || s.charAt(e) == '_')) {
-            e++;
+          if (idsEnd >= 0) {
+            String reason = null;
+            boolean whole = false;
+            if (s.startsWith(REASON, idsEnd)) {
+              int r = idsEnd + REASON.length();
+              int e = reasonEnd(s, r);
+              if (e > r && spaces(s, e) == n && knownReason(s, r, e)) {
+                reason = s.substring(r, e);
+                whole = true;
+              }
+            }
+            if (whole || spaces(s, idsEnd) == n) {
+              fill(out, s, idStart, idEnd, mode, outStart, x, s.substring(y, idsEnd), reason, null);
+              return n;
+            }
           }
+        } else if (s.startsWith(REASON, x)) {
+          int r = x + REASON.length();
+          int e = reasonEnd(s, r);
           if (e > r && spaces(s, e) == n && knownReason(s, r, e)) {
-            reason = s.substring(r, e);
-          } else if (spaces(s, idsEnd) != n) {
-            continue;
+            fill(out, s, idStart, idEnd, mode, outStart, x, null, null, s.substring(r, e));
+            return n;
           }
-        } else if (spaces(s, idsEnd) != n) {
-          continue;
         }
-        out[0] = s.substring(idStart, idEnd);
-        out[1] = mode;
-        out[2] = s.substring(outStart, x);
-        out[3] = s.substring(y, idsEnd);
-        out[4] = reason;
-        return n;
       }
       return NO_MATCH;
     }

@@ -35,6 +35,12 @@ final class LoggedRequest {
   /** Lifecycle lines seen: a second Received or Added line names another request with the same id. */
   boolean received;
   boolean added;
+  /**
+   * Token count of the DEBUG ids line just read (2026-08 on: "Generated response X details:
+   * output_token_ids: [...]"), for the INFO line of the same mode that follows it; -1 when none waits.
+   */
+  int idsWaiting = -1;
+  String idsWaitingMode;
   /** First seen on a streaming delta: the file joined it mid-stream (a log that starts later). */
   boolean midStream;
   final Map<String, String> extras = new LinkedHashMap<>();

@@ -105,8 +105,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
       throws SpecParser.BadLine {
     String event = m.kind.event();
     if (refused != null) {
-      settleRefused(event.equals("added") || event.equals("generated") || event.equals("finished")
-          || event.equals("lmcache") || event.equals("details") ? m.group("id") : null);
+      settleRefused(event.equals("added") || event.equals("generated") || event.equals("generated_ids")
+          || event.equals("finished") || event.equals("lmcache") || event.equals("details") ? m.group("id") : null);
     }
     if (event.equals("access")) {
       return access(m, ts, clock, raw, off, len);
@@ -153,6 +153,18 @@ final class VllmRequestTracker implements SpecParser.Handler {
       } catch (NumberFormatException e) {
         throw new SpecParser.BadLine("LMCache token counts: not counts");
       }
+      return SpecParser.Outcome.RECORD;
+    }
+    if (event.equals("generated_ids")) {
+      // a response's token ids on a DEBUG line of their own (2026-08 on), right before the INFO line
+      // that no longer carries them: the count waits for that line. Ids of a request the log has
+      // not named (it starts mid-stream) or has written are no request of their own
+      LoggedRequest r = find(m.group("id"));
+      if (r == null) {
+        return SpecParser.Outcome.OTHER;
+      }
+      r.idsWaiting = Math.max(tokenCount(m.group("ids")), -1);
+      r.idsWaitingMode = m.group("mode");
       return SpecParser.Outcome.RECORD;
     }
     if (event.equals("response_body")) {
@@ -234,7 +246,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
             + " file (ids repeat across restarts); the first is kept");
       }
       resolvePendingAccess(null);
-      if (event.equals("generated") && "streaming delta".equals(m.group("mode")) && tokenCount(m.group("ids")) > 0) {
+      if (event.equals("generated") && "streaming delta".equals(m.group("mode")) && carriesOutput(m)) {
         // a chunk of output no request holds any more: never dropped without a word
         throw new SpecParser.BadLine("a streamed chunk of request " + id + " logged after the request was written"
             + " (it had ended: more than " + CLOSING_NS / 1_000_000_000L + " s of log time before, or its server"
@@ -452,17 +464,22 @@ final class VllmRequestTracker implements SpecParser.Handler {
 
   private void generated(LoggedRequest r, MatchedLine m, long ts, boolean sameClock) {
     String mode = m.group("mode");
-    int n = tokenCount(m.group("ids"));
-    String reason = m.group("reason");
+    String ids = m.group("ids");
+    // the 2026-08 line names no ids: its count is the DEBUG line's right before it, if the log has it
+    int n = ids != null ? tokenCount(ids)
+        : r.idsWaiting >= 0 && java.util.Objects.equals(r.idsWaitingMode, mode) ? r.idsWaiting : -1;
+    r.idsWaiting = -1;
+    String reason = m.group("reason") != null ? m.group("reason") : m.group("infoReason");
     boolean finished = reason != null && !reason.equals("None");
     if ("streaming delta".equals(mode)) {
       String output = m.group("output");
-      ChunkKind kind = n == 0 ? ChunkKind.EMPTY
+      // a delta of unknown count is empty when its text is (the 2026-08 line without its DEBUG ids)
+      ChunkKind kind = n == 0 || n < 0 && emptyText(output) ? ChunkKind.EMPTY
           : output.startsWith("'[reasoning") || output.startsWith("\"[reasoning") ? ChunkKind.REASONING
           : ChunkKind.CONTENT;
       if (sameClock) {
         r.token(ts, n, kind);
-        if (n != 0) {
+        if (kind != ChunkKind.EMPTY) {
           r.firstTokenNs = r.firstTokenNs == NONE ? ts : r.firstTokenNs;
           r.lastTokenNs = ts;
         }
@@ -484,6 +501,17 @@ final class VllmRequestTracker implements SpecParser.Handler {
       r.status = statusOf(r.finishReason, r.status);
       end(r, ts, sameClock);
     }
+  }
+
+  /** Python's repr of an empty string. */
+  private static boolean emptyText(String output) {
+    return output.equals("''") || output.equals("\"\"");
+  }
+
+  /** Whether a streamed delta line carries output: ids, else (2026-08 on) its text. */
+  private static boolean carriesOutput(MatchedLine m) {
+    String ids = m.group("ids");
+    return ids != null ? tokenCount(ids) > 0 : !emptyText(m.group("output"));
   }
 
   private static String statusOf(String finishReason, String status) {

@@ -150,6 +150,12 @@ class LineMatcherShortcutsTest {
     seeds.add("Jan  5 10:00:00 vllm[9]: INFO 01-05 10:00:00 [a.py:1] Added request r.");
     seeds.add("Jan  5 10:00:00 vllm: INFO 01-05 10:00:00 [a.py:1] Added request r.");
     seeds.add("Generated response r: output: None, output_token_ids: None, finish_reason: stop x");
+    // the 2026-08 line: the finish reason alone after the text, and the ids' DEBUG line
+    seeds.add("(APIServer pid=1) INFO 08-20 10:00:06 [request_logger.py:95] Generated response r (streaming delta): "
+        + "output: 'a, finish_reason: None', finish_reason: stop");
+    seeds.add("Generated response r (streaming complete): output: 'a, output_token_ids: [1]', finish_reason: streaming_complete ");
+    seeds.add("Generated response r: output: 'x', finish_reason: length, output_token_ids: [1]");
+    seeds.add("DEBUG 08-20 10:00:06 [request_logger.py:88] Generated response r (streaming delta) details: output_token_ids: [1]");
     // the header's source pasted as a markdown link (vllm-ascend#10532), and near forms of it
     for (String src : new String[] {"[[loggers.py:259](http://loggers.py:259/)]", "[[loggers.py:259](https://x.py:259/)] ",
         "[[a.py:1](http://a.py:1)]", "[[a.py:1](http://a b)]", "[[a.py:1](http://a.py:1/)", "[a.py:1](http://)]",

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.RequestRecord;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
@@ -485,6 +487,55 @@ class VllmLogFormatTest {
     assertEquals(200, r.httpStatus);
     assertEquals(List.of(0, 2, 1), p.sink.tokens.stream().map(t -> t.nTokens()).toList());
     assertEquals("EMPTY", p.sink.tokens.get(0).kind().name());
+  }
+
+  /**
+   * vLLM from 2026-08 (#52098): the INFO response line keeps text and finish reason, the token ids
+   * moved to a DEBUG line right before it. At DEBUG both are read as one delta with its count; at
+   * INFO alone the deltas stay (first token, last token, finish reason), their counts unknown.
+   */
+  @Test
+  void responseLinesWithoutTheirIdsAndTheDebugLineThatCarriesThem() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/vllm-log-outputs-2026");
+    Parse debug = Parse.text(LOG, Files.readString(dir.resolve("debug.log")), Parse.ctx(2026, null, false, null));
+    assertEquals(List.of(), debug.sink.rejects);
+    assertEquals(0, debug.sink.other);
+    assertEquals(13, debug.sink.records, "every line a record: the version, prompt and ids lines too");
+    RequestRecord r = debug.full.request("chatcmpl-9f2a");
+    assertEquals(Parse.ns("2026-08-20T10:00:05Z"), r.arrivalNs);
+    assertEquals(Parse.ns("2026-08-20T10:00:06Z"), r.firstTokenNs);
+    assertEquals(Parse.ns("2026-08-20T10:00:07Z"), r.lastTokenNs);
+    assertEquals(Parse.ns("2026-08-20T10:00:07Z"), r.finishedNs);
+    assertEquals("stop", r.finishReason);
+    assertEquals("ok", r.status);
+    assertEquals(200, r.httpStatus);
+    assertEquals(3, r.outputTokens, "the deltas' ids: 0 + 2 + 1 (the complete line's are None)");
+    assertEquals(List.of(0, 2, 1), debug.sink.tokens.stream().map(t -> t.nTokens()).toList());
+    assertEquals(List.of("EMPTY", "CONTENT", "CONTENT"), debug.sink.tokens.stream().map(t -> t.kind().name()).toList());
+
+    Parse info = Parse.text(LOG, Files.readString(dir.resolve("info.log")), Parse.ctx(2026, null, false, null));
+    assertEquals(List.of(), info.sink.rejects);
+    RequestRecord i = info.full.request("chatcmpl-9f2a");
+    assertEquals(r.firstTokenNs, i.firstTokenNs, "the empty first delta is no first token, by its text");
+    assertEquals(r.lastTokenNs, i.lastTokenNs);
+    assertEquals("stop", i.finishReason);
+    assertEquals(200, i.httpStatus);
+    assertNull(i.outputTokens, "no ids at INFO: the count is unknown, never the number of lines");
+    assertEquals(List.of("EMPTY", "CONTENT", "CONTENT"), info.sink.tokens.stream().map(t -> t.kind().name()).toList());
+    assertTrue(info.sink.tokens.stream().allMatch(t -> t.nTokens() < 0),
+        info.sink.tokens.toString());
+
+    // cut inside the new line's finish reason, or inside its text: a reject each, never a delta
+    for (String line : new String[] {
+        "INFO 08-20 10:00:06 [request_logger.py:95] Generated response x (streaming delta): output: 'a', finish_reason: N",
+        "INFO 08-20 10:00:06 [request_logger.py:95] Generated response x (streaming delta): output: 'a, finish",
+        "DEBUG 08-20 10:00:06 [request_logger.py:88] Generated response x (streaming delta) details: output_token_ids: [1, 2"}) {
+      Parse p = Parse.text(LOG, "INFO 08-20 10:00:05 [async_llm.py:1] Added request x.\n" + line,
+          Parse.ctx(2026, null, false, null));
+      assertEquals(1, p.sink.rejects.size(), line);
+      assertTrue(p.sink.rejects.get(0).reason().startsWith("truncated"), p.sink.rejects.get(0).reason());
+      assertEquals(List.of(), p.sink.tokens, line);
+    }
   }
 
   @Test
