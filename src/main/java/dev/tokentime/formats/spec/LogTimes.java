@@ -100,7 +100,7 @@ public final class LogTimes {
     for (MatchedLine.TimeReading t : m.times) {
       switch (t.rule().kind()) {
         case "time-of-day" -> timeOfDay = timeOfDay == null ? t : timeOfDay;
-        case "rfc3339", "epoch-us" -> exact = exact == null ? t : exact;
+        case "rfc3339", "epoch-us", "utc" -> exact = exact == null ? t : exact;
         case "date" -> dated = dated == null ? t : dated;
         case "date-mdy" -> dated = dated == null ? new MatchedLine.TimeReading(t.rule(), mdyToYmd(t.parts())) : dated;
         default -> monthDay = monthDay == null ? t : monthDay;
@@ -109,7 +109,7 @@ public final class LogTimes {
     try {
       if (exact != null) {
         long[] sn = exact.rule().kind().equals("epoch-us") ? epochMicros(exact.parts()[0])
-            : rfc3339(exact.parts()[0]);
+            : rfc3339(exact.rule().kind().equals("utc") ? utcInstant(exact.parts()) : exact.parts()[0]);
         if (!exact.rule().kind().equals("epoch-us")) {
           // a writer that trims trailing zeros (Go's RFC3339Nano: docker's json-file, containerd's
           // CRI logs) prints 9 digits but fewer where the last are zero ("…33.12345678Z"): a time
@@ -241,6 +241,15 @@ public final class LogTimes {
    * An RFC 3339 time as {epoch second, nano, resolution}; a hand parser for the common shape
    * (this runs once per log line), java.time for anything else.
    */
+  /**
+   * A UTC date and time written without a zone (svlogd's "2025-08-12_10:00:03.12345"), as the
+   * RFC 3339 instant it names: date, time of day and fraction from their groups.
+   */
+  static String utcInstant(String[] parts) {
+    String frac = parts.length > 2 ? parts[2] : null;
+    return parts[0] + "T" + parts[1] + (frac == null || frac.isEmpty() ? "" : "." + frac) + "Z";
+  }
+
   public static long[] rfc3339(String ts) {
     long[] quick = utcQuick(ts);
     if (quick != null) {

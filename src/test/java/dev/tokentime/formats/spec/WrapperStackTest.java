@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +65,9 @@ class WrapperStackTest {
       new Wrapper("journald-short-precise", s -> "Aug 12 10:00:03.123456 gpu-1 vllm[2107]: " + s, false),
       new Wrapper("journald-short-iso", s -> "2025-08-12T10:00:03+0000 gpu-1 vllm[2107]: " + s, true),
       new Wrapper("journald-short-iso-precise", s -> "2025-08-12T10:00:03.123456+0000 gpu-1 vllm[2107]: " + s, true),
+      // rsyslog's file format (RSYSLOG_FileFormat), with the sender's pid and without one
+      new Wrapper("rsyslog-file", s -> "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm[2107]: " + s, true),
+      new Wrapper("rsyslog-file-nopid", s -> "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: " + s, true),
       new Wrapper("logcli", s -> "2025-08-12T10:00:03.123456789Z {container=\"vllm\", pod=\"vllm-0\"} " + s, true),
       new Wrapper("airflow", s -> "[2025-08-12T10:00:03.123+0000] {subprocess.py:93} INFO - " + s, true),
       new Wrapper("airflow-web", s -> "[2025-08-12, 10:00:03 UTC] {subprocess.py:93} INFO - " + s, false),
@@ -136,6 +140,9 @@ class WrapperStackTest {
       new Wrapper("ts-month", s -> "Aug 12 10:00:03 " + s, false),
       new Wrapper("ts-dated", s -> "2025-08-12 10:00:03.123456 " + s, true),
       new Wrapper("tai64n", s -> "@4000000068a1bd2e0757b0d4 " + s, false),
+      // runit's svlogd -tt and -ttt: UTC without a zone written, 10 µs
+      new Wrapper("svlogd-tt", s -> "2025-08-12_10:00:03.12345 " + s, true),
+      new Wrapper("svlogd-ttt", s -> "2025-08-12T10:00:03.12345 " + s, true),
       new Wrapper("annotate-output", s -> "10:00:03 O: " + s, false),
       // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
       new Wrapper("sidecar", s -> "[VllmSidecar kooEr8Ccal1cqylW5f5cz]: 2025-08-12T10:00:03.123Z 1 stdout: " + s, true),
@@ -219,6 +226,10 @@ class WrapperStackTest {
     want.put("[ 4519.001203] gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
     want.put("1754992803.123456 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
     want.put("j6zswihe185nfq[info]", "j6zswihe185nfq / APIServer pid=1");
+    // rsyslog's file format names the host and the tag, with the pid where the sender gave one
+    want.put("2025-08-12T10:00:03.123456+00:00 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: ", "gpu-1/vllm / APIServer pid=1");
+    want.put("2025-08-12T10:00:03.123456+02:00 gpu-1.example.com python3: ", "gpu-1.example.com/python3 / APIServer pid=1");
     // a shipper's JSON record names the pod in nested keys (dotted envelope values)
     String line = INNER.get(0);
     want.put(json(Map.of("log", line + "\n", "time", "2025-08-12T10:00:03Z", "kubernetes",
@@ -436,6 +447,10 @@ class WrapperStackTest {
     origin.put("journalctl-short-monotonic", "gpu-1/vllm[2107] / APIServer pid=1");
     origin.put("journalctl-short-unix", "gpu-1/vllm[2107] / APIServer pid=1");
     origin.put("runpod-console", "j6zswihe185nfq / APIServer pid=1");
+    // rsyslog's file format without the sender's pid (before, the resync read these lines without
+    // their host and tag), runit's svlogd -tt (its UTC time was not read)
+    origin.put("rsyslog-file", "gpu-1/vllm / APIServer pid=1");
+    origin.put("svlogd-tt", "APIServer pid=1");
     // the bare file tags every other line: behind a wrapper that names an origin, its access lines
     // (tagged) answer the requests received on untagged lines as they do bare (they were other
     // lines, 38 records for 40, each request without its 200), journald's short form as well
@@ -459,7 +474,7 @@ class WrapperStackTest {
       assertEquals("vllm-log", dev.tokentime.ingest.FormatRegistry.standard()
           .sniff(new dev.tokentime.ingest.Sample(name + ".log", bytes, bytes.length)).id(), name);
       long at = Long.parseLong(got.stats.get(0).replaceAll(".*ts=(\\d+) .*", "$1"));
-      boolean micros = name.equals("gitlab-timestamps");
+      boolean micros = Set.of("gitlab-timestamps", "rsyslog-file", "svlogd-tt").contains(name);
       assertEquals(micros, at != second, name + ": " + got.stats.get(0));
       assertTrue(at - second >= 0 && at - second < 1_000_000_000L, name + ": " + got.stats.get(0));
       dev.tokentime.testing.RecordingSink r = new dev.tokentime.testing.RecordingSink();
@@ -471,8 +486,8 @@ class WrapperStackTest {
       dev.tokentime.testing.RecordingSink undated = new dev.tokentime.testing.RecordingSink();
       new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
           new ParseContext(name + ".log", "r", false, null, null, later, null), undated);
-      boolean dated = name.equals("gitlab-timestamps") || name.startsWith("journalctl-short-full")
-          || name.equals("journalctl-with-unit");
+      boolean dated = Set.of("gitlab-timestamps", "journalctl-short-full", "journalctl-with-unit", "rsyslog-file",
+          "svlogd-tt").contains(name);
       long year = java.time.Instant.ofEpochSecond(undated.stats.get(0).tsNs / 1_000_000_000L)
           .atZone(java.time.ZoneOffset.UTC).getYear();
       assertEquals(dated ? 2025 : 2026, year, name);
@@ -509,6 +524,29 @@ class WrapperStackTest {
       assertEquals(own == null ? "j6zswihe185nfq" : "j6zswihe185nfq/" + own, m.origin(), line);
     }
     assertEquals(4, tagged);
+  }
+
+  /**
+   * rsyslog's file format without the sender's pid ("… gpu-1 vllm: ") is peeled only before a
+   * start a log line has, and never with a level word for its host: a tracing header ("…Z  INFO
+   * engine.core: [x]") and free text after a timestamp stay as they were (the timestamp alone is
+   * the container prefix), where an rsyslog line names its host and tag.
+   */
+  @Test
+  void rsyslogsTagWithoutAPidIsPeeledOnlyBeforeALineStart() {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: INFO 08-12 10:00:03 [async_llm.py:346] Added request r1.", m);
+    assertEquals(List.of("journaldiso", "vllm"), m.prefixes);
+    assertEquals("added", m.kind.name());
+    assertEquals("gpu-1/vllm", m.origin());
+    matcher.match(2, "2025-05-15T08:05:10.736Z  INFO engine.core: [x] Added request r2.", m);
+    assertTrue(!m.prefixes.contains("journaldiso"), m.prefixes.toString());
+    matcher.match(3, "2025-08-12T10:00:03.123456+00:00 Processed prompts: 100%|##########| 1/1", m);
+    assertEquals(List.of("container"), m.prefixes);
+    matcher.match(4, "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: Traceback (most recent call last):", m);
+    assertEquals(List.of("container"), m.prefixes);
+    assertEquals("gpu-1 vllm: Traceback (most recent call last):", m.message());
   }
 
   /**
