@@ -299,6 +299,16 @@ for k in ("arrival_ns", "queued_ns", "first_token_ns", "last_token_ns", "finishe
     e["request"][k] = e["request"][k] // 10_000 * 10_000
 e["stats"]["ts_ns"] = e["stats"]["ts_ns"] // 10_000 * 10_000
 e["version_ts_ns"] = e["version_ts_ns"] // 10_000 * 10_000
+# Fluentd's stdout output (a fluentd daemonset's own log): the event's time to the ns with its
+# offset, the tag, the record as JSON with the kubernetes filter's metadata
+def fluentd(t, x):
+    cid = "5f0c" * 16
+    rec = {"log": x + "\n", "stream": "stdout", "docker": {"container_id": cid},
+           "kubernetes": {"container_name": "vllm", "namespace_name": "inference", "pod_name": "vllm-0",
+                          "host": "gpu-node-1"}}
+    return [f"{t:%Y-%m-%d %H:%M:%S}.{t.microsecond:06d}000 +0000 kubernetes.var.log.containers.vllm-0_inference_vllm-{cid}.log: "
+            + json.dumps(rec, separators=(",", ":"))]
+expected.append(build("fluentd-stdout", 8, fluentd, ident="vllm-0/vllm"))
 
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)

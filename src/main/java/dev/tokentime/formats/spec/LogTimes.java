@@ -609,6 +609,11 @@ public final class LogTimes {
     if (t.length() > 10 && t.charAt(10) == ' ') {
       t = t.substring(0, 10) + 'T' + t.substring(11);
     }
+    if (t.length() > 25 && t.charAt(t.length() - 6) == ' '
+        && (t.charAt(t.length() - 5) == '+' || t.charAt(t.length() - 5) == '-')) {
+      // a space before the offset: Fluentd's "%Y-%m-%d %H:%M:%S.%N %z" ("2019-06-18 10:12:44.393970145 +0000")
+      t = t.substring(0, t.length() - 6) + t.substring(t.length() - 5);
+    }
     int n = t.length();
     if (n > 5 && (t.charAt(n - 5) == '+' || t.charAt(n - 5) == '-') && Character.isDigit(t.charAt(n - 3))) {
       t = t.substring(0, n - 2) + ":" + t.substring(n - 2);

@@ -136,6 +136,12 @@ public final class SpecReader {
             String n = firstWord(rest);
             prefix = new PrefixBuilder(n, regex(rest.substring(n.length()).strip()));
           }
+          case "json" -> {
+            if (prefix == null || !rest.isEmpty()) {
+              throw new IllegalArgumentException("json (no argument) belongs to a prefix: a JSON object follows it");
+            }
+            prefix.json = true;
+          }
           case "time" -> {
             if (kind != null) {
               String[] parts = rest.split("\\s+");
@@ -344,7 +350,7 @@ public final class SpecReader {
           List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut, k.notFrom));
     }
     if (p != null) {
-      prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
+      prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json));
     }
   }
 
@@ -415,6 +421,7 @@ public final class SpecReader {
     final String name;
     final Pattern pattern;
     LineSpec.TimeRule time;
+    boolean json;
 
     PrefixBuilder(String name, Pattern pattern) {
       this.name = name;

@@ -96,6 +96,10 @@ class WrapperStackTest {
       // structured entry, an Elasticsearch hit, a Splunk JSON export row
       new Wrapper("fluentbit-k8s", s -> json(Map.of("log", s + "\n", "stream", "stdout", "time", "2025-08-12T10:00:03.123456789Z",
           "kubernetes", Map.of("pod_name", "vllm-0", "container_name", "vllm"))), true),
+      // Fluentd's stdout output: the event's time with its offset, the tag, the record as JSON
+      new Wrapper("fluentd-stdout", s -> "2025-08-12 10:00:03.123456789 +0000 kubernetes.var.log.containers.vllm-0_default_vllm-"
+          + "ab".repeat(32) + ".log: " + json(Map.of("log", s + "\n", "stream", "stdout",
+          "kubernetes", Map.of("pod_name", "vllm-0", "container_name", "vllm"))), true),
       new Wrapper("gcp-jsonpayload", s -> json(Map.of("jsonPayload", Map.of("message", s), "timestamp", "2025-08-12T10:00:03.123Z",
           "resource", Map.of("labels", Map.of("pod_name", "vllm-0")))), true),
       new Wrapper("es-hit", s -> json(Map.of("_index", "logs", "_source", Map.of("message", s, "@timestamp",
@@ -242,10 +246,13 @@ class WrapperStackTest {
         Map.of("pod", "vllm-4", "container", "vllm"))), "vllm-4/vllm / APIServer pid=1");
     want.put(json(Map.of("_source", Map.of("message", line, "@timestamp", "2025-08-12T10:00:03Z", "kubernetes",
         Map.of("pod", Map.of("name", "vllm-5")), "host", Map.of("name", "gpu-1")))), "gpu-1/vllm-5 / APIServer pid=1");
+    String fluentd = "2025-08-12 10:00:03.123456789 +0000 kubernetes.var.log.containers.x.log: ";
+    want.put(fluentd + json(Map.of("log", line + "\n", "kubernetes", Map.of("pod_name", "vllm-6", "container_name", "vllm"))),
+        "vllm-6/vllm / APIServer pid=1");
     Map<String, String> got = new java.util.LinkedHashMap<>();
     for (String w : want.keySet()) {
       MatchedLine m = new MatchedLine();
-      matcher.match(1, w.startsWith("{") ? w : w + INNER.get(0), m);
+      matcher.match(1, w.endsWith("}") ? w : w + INNER.get(0), m);
       got.put(w, m.kind == null ? "no kind" : m.origin());
     }
     assertEquals(want, got);
@@ -547,6 +554,39 @@ class WrapperStackTest {
     matcher.match(4, "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: Traceback (most recent call last):", m);
     assertEquals(List.of("container"), m.prefixes);
     assertEquals("gpu-1 vllm: Traceback (most recent call last):", m.message());
+  }
+
+  /**
+   * Fluentd's stdout output as a fluentd daemonset's log shows it (a published excerpt,
+   * real-logs/wrapped/fluentd-stdout-k8s-daemonset.log): "TIME +0000 TAG: {record}". The record is
+   * read by the layer's envelopes: the line is its "log" (or "message"), at the event's time to the
+   * ns, from the record's pod and container. Before, the whole line was the message (a vLLM line
+   * in it was read by the resync up to its JSON tail: a stats line was rejected as cut).
+   */
+  @Test
+  void fluentdsStdoutRecordIsReadByItsEnvelope() throws Exception {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    List<String> lines = Files.readAllLines(Path.of("src/test/resources/real-logs/wrapped/fluentd-stdout-k8s-daemonset.log"));
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, lines.get(0), m);
+    assertEquals("This is stdout #6473", m.message());
+    assertEquals("log-demo-ff9cc9745-t6tbd/log-demo", m.origin());
+    assertEquals(List.of("fluentd", "docker-json"), m.prefixes);
+    matcher.match(2, lines.get(1), m);
+    assertEquals("This is error #6473", m.message());
+    // a vLLM stats line in the same shape: the bare line's row at the event's time
+    String bare = INNER.get(0);
+    CollectingSink got = parse("2019-06-18 10:12:44.393970145 +0000 kubernetes.var.log.containers.vllm-0_default_vllm-"
+        + "ab".repeat(32) + ".log: " + json(Map.of("log", bare + "\n", "stream", "stdout")));
+    assertEquals(List.of(), got.rejects);
+    assertEquals(1, got.stats.size());
+    String row = parse(bare).stats.get(0).replaceAll("ts=\\d+ ", "");
+    assertEquals(row, got.stats.get(0).replaceAll("ts=\\d+ ", ""));
+    assertTrue(got.stats.get(0).contains("ts=1560852764393970145 "), got.stats.get(0));
+    // not JSON after the tag: the prefix is peeled, the rest is no line of a kind
+    matcher.match(3, "2019-06-18 10:12:44.393970145 +0000 kube.x.log: {not json", m);
+    assertEquals(List.of("fluentd"), m.prefixes);
+    assertEquals(null, m.kind);
   }
 
   /**
