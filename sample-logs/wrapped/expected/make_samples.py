@@ -309,6 +309,10 @@ def fluentd(t, x):
     return [f"{t:%Y-%m-%d %H:%M:%S}.{t.microsecond:06d}000 +0000 kubernetes.var.log.containers.vllm-0_inference_vllm-{cid}.log: "
             + json.dumps(rec, separators=(",", ":"))]
 expected.append(build("fluentd-stdout", 8, fluentd, ident="vllm-0/vllm"))
+# az containerapp logs show (Azure Container Apps' console log stream, --format json): the line
+# under "Log", its time under "TimeStamp" (7 digits, UTC)
+expected.append(build("azure-containerapp", 9,
+                      lambda t, x: [json.dumps({"TimeStamp": rfc(t, 7), "Log": x})]))
 
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)

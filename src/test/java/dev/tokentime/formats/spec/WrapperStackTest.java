@@ -100,6 +100,8 @@ class WrapperStackTest {
       new Wrapper("fluentd-stdout", s -> "2025-08-12 10:00:03.123456789 +0000 kubernetes.var.log.containers.vllm-0_default_vllm-"
           + "ab".repeat(32) + ".log: " + json(Map.of("log", s + "\n", "stream", "stdout",
           "kubernetes", Map.of("pod_name", "vllm-0", "container_name", "vllm"))), true),
+      // az containerapp logs show (Azure Container Apps), 7 fractional digits
+      new Wrapper("azure-containerapp", s -> json(Map.of("TimeStamp", "2025-08-12T10:00:03.1234567Z", "Log", s)), true),
       new Wrapper("gcp-jsonpayload", s -> json(Map.of("jsonPayload", Map.of("message", s), "timestamp", "2025-08-12T10:00:03.123Z",
           "resource", Map.of("labels", Map.of("pod_name", "vllm-0")))), true),
       new Wrapper("es-hit", s -> json(Map.of("_index", "logs", "_source", Map.of("message", s, "@timestamp",
@@ -587,6 +589,25 @@ class WrapperStackTest {
     matcher.match(3, "2019-06-18 10:12:44.393970145 +0000 kube.x.log: {not json", m);
     assertEquals(List.of("fluentd"), m.prefixes);
     assertEquals(null, m.kind);
+  }
+
+  /**
+   * az containerapp logs show's JSON lines (Azure/azure-cli#29767's published line): the line is
+   * its "Log", at its "TimeStamp". Before, no envelope had the key: the object was the message.
+   */
+  @Test
+  void azureContainerAppsLogLinesAreAnEnvelope() throws Exception {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    String line = Files.readString(Path.of("src/test/resources/real-logs/wrapped/azure-containerapp-logs-show-cli29767.log")).strip();
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, line, m);
+    assertEquals("azure-containerapp", m.prefixes.get(0));
+    assertTrue(m.message().startsWith("UTC time: 2024-08-22 08:37:18.326665+00:00, IST time") && m.message().endsWith(
+        "\"GET /secrets/foobar/?api-version=7.5 HTTP/11\" 401 97"), m.message());
+    assertEquals(List.of("2024-08-22T08:37:19.1646828Z"), m.times.stream().map(t -> t.parts()[0]).toList());
+    CollectingSink got = parse(json(Map.of("TimeStamp", "2025-08-12T10:00:03.1234567Z", "Log", INNER.get(0))));
+    assertEquals(List.of(), got.rejects);
+    assertTrue(got.stats.get(0).startsWith("line=1 ts=1754992803123456700 running=1 "), got.stats.get(0));
   }
 
   /**
