@@ -536,6 +536,29 @@ class WrapperStackTest {
   }
 
   /**
+   * GitLab's runner splits a long line it got in pieces, each with its own header, the later ones
+   * marked "+" ("…Z 01O+rest of the line"): the pieces are joined (constructed/collector-prefixes/
+   * gitlab-timestamps-split.log, every line over 150 characters in pieces of 100), so the log reads
+   * as the unsplit one, each piece after the first an other line. Before, each piece was a line of
+   * its own: a Received line's first piece was rejected as truncated.
+   */
+  @Test
+  void gitlabsSplitLinesAreJoined() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/collector-prefixes");
+    CollectingSink whole = parse(Files.readString(dir.resolve("gitlab-timestamps.log")).strip());
+    String split = Files.readString(dir.resolve("gitlab-timestamps-split.log")).strip();
+    long pieces = split.lines().filter(l -> l.startsWith(" 01O+", 27)).count();
+    assertEquals(33, pieces);
+    CollectingSink got = parse(split);
+    assertEquals(List.of(), got.rejects);
+    assertEquals(List.of(whole.records, whole.other + pieces), List.of(got.records, got.other));
+    assertEquals(whole.stats.stream().map(r -> r.replaceAll("line=\\d+ ", "")).toList(),
+        got.stats.stream().map(r -> r.replaceAll("line=\\d+ ", "")).toList());
+    assertEquals(whole.requests.stream().map(r -> r.id() + " " + r.arrivalNs() + " " + r.firstTokenNs() + " " + r.outputTokens() + " " + r.status() + " " + r.extras()).toList(),
+        got.requests.stream().map(r -> r.id() + " " + r.arrivalNs() + " " + r.firstTokenNs() + " " + r.outputTokens() + " " + r.status() + " " + r.extras()).toList());
+  }
+
+  /**
    * rsyslog's file format without the sender's pid ("… gpu-1 vllm: ") is peeled only before a
    * start a log line has, and never with a level word for its host: a tracing header ("…Z  INFO
    * engine.core: [x]") and free text after a timestamp stay as they were (the timestamp alone is
