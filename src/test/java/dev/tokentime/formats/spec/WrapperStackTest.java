@@ -556,6 +556,16 @@ class WrapperStackTest {
         got.stats.stream().map(r -> r.replaceAll("line=\\d+ ", "")).toList());
     assertEquals(whole.requests.stream().map(r -> r.id() + " " + r.arrivalNs() + " " + r.firstTokenNs() + " " + r.outputTokens() + " " + r.status() + " " + r.extras()).toList(),
         got.requests.stream().map(r -> r.id() + " " + r.arrivalNs() + " " + r.firstTokenNs() + " " + r.outputTokens() + " " + r.status() + " " + r.extras()).toList());
+    // a raw trace's section markers (GitLab's "section_start:TS:NAME\r\e[0K", the header after it
+    // often a "+" piece) are no reject: the marker is dropped, the header an other line
+    String e = "\u001b";
+    CollectingSink sections = parse("2026-01-21T09:47:05.094269Z 00O section_start:1768988825:prepare_executor\r" + e + "[0K\n"
+        + "2026-01-21T09:47:05.094270Z 00O+" + e + "[0K" + e + "[0K" + e + "[36;1mPreparing the \"docker+machine\" executor"
+        + e + "[0;m" + e + "[0;m\n"
+        + "2026-01-21T09:47:06.000000Z 01O INFO 08-12 10:00:03 [async_llm.py:346] Added request r1.\n"
+        + "2026-01-21T09:47:07.000000Z 00O section_end:1768988846:prepare_executor\r" + e + "[0K");
+    assertEquals(List.of(), sections.rejects);
+    assertEquals(List.of(1L, 3L), List.of((long) sections.records, (long) sections.other));
   }
 
   /**
