@@ -238,10 +238,6 @@ public final class LogTimes {
   }
 
   /**
-   * An RFC 3339 time as {epoch second, nano, resolution}; a hand parser for the common shape
-   * (this runs once per log line), java.time for anything else.
-   */
-  /**
    * A UTC date and time written without a zone (svlogd's "2025-08-12_10:00:03.12345"), as the
    * RFC 3339 instant it names: date, time of day and fraction from their groups.
    */
@@ -250,6 +246,10 @@ public final class LogTimes {
     return parts[0] + "T" + parts[1] + (frac == null || frac.isEmpty() ? "" : "." + frac) + "Z";
   }
 
+  /**
+   * An RFC 3339 time as {epoch second, nano, resolution}; a hand parser for the common shape
+   * (this runs once per log line), java.time for anything else.
+   */
   public static long[] rfc3339(String ts) {
     long[] quick = utcQuick(ts);
     if (quick != null) {

@@ -1152,8 +1152,8 @@ public final class SpecParser {
   static String asShown(String line) {
     if (line.contains("section_")) {
       // GitLab's collapsible sections: "section_start:1768988825:prepare_executor\r\e[0K" before a
-      // header, hidden in every view of the log (the erase-line after the CR); the line was
-      // rejected for its CR. The marker is dropped, what follows it kept
+      // header, hidden in every view of the log (the erase-line after the CR), so no carriage
+      // return of the line's own to name: the marker is dropped, what follows it kept
       line = GITLAB_SECTION.matcher(line).replaceAll("");
       if (line.indexOf('\r') < 0) {
         return line;

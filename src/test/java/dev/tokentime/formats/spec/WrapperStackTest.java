@@ -591,6 +591,16 @@ class WrapperStackTest {
     assertEquals("gpu-1 vllm: Traceback (most recent call last):", m.message());
   }
 
+  /** svlogd's time is UTC whatever --tz says (the zone is for local times; svlogd writes none). */
+  @Test
+  void svlogdsTimeIsUtcUnderAnyTz() throws Exception {
+    String line = "2025-08-12_10:00:03.12345 " + INNER.get(0) + "\n";
+    dev.tokentime.testing.RecordingSink s = new dev.tokentime.testing.RecordingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream(line.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("t.log", "r", false, java.time.ZoneId.of("America/Los_Angeles"), 2025), s);
+    assertEquals(1754992803123450000L, s.stats.get(0).tsNs);
+  }
+
   /**
    * Fluentd's stdout output as a fluentd daemonset's log shows it (a published excerpt,
    * real-logs/wrapped/fluentd-stdout-k8s-daemonset.log): "TIME +0000 TAG: {record}". The record is
