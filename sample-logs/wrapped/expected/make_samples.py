@@ -285,6 +285,34 @@ expected.append(build("argo", 4, lambda t, x: [f"vllm-serve-x7k2p: {x}"], wrappe
 # pm2 started with --time: its prefix, then "2025-08-12T05:00:01: " (whole seconds, with the year)
 expected.append(build("pm2-time", 5, lambda t, x: [f"0|vllm     | {t:%Y-%m-%dT%H:%M:%S}: {x}"], wrapper_exact=False,
                       ident="vllm"))
+# rsyslog's file format (RSYSLOG_FileFormat) for a sender that gave no pid: the µs and the offset
+# of RFC 3339, the host and the tag; read only before a start a log line has
+expected.append(build("rsyslog-file", 6,
+                      lambda t, x: [f"{t:%Y-%m-%dT%H:%M:%S}.{t.microsecond:06d}+00:00 gpu-node-1 vllm: {x}"],
+                      ident="gpu-node-1/vllm"))
+# runit's svlogd -tt: UTC without a zone written, in units of 10 µs
+def svlogd(t, x):
+    return [f"{t:%Y-%m-%d_%H:%M:%S}.{t.microsecond // 10:05d} {x}"]
+expected.append(build("svlogd", 7, svlogd))
+e = expected[-1]
+for k in ("arrival_ns", "queued_ns", "first_token_ns", "last_token_ns", "finished_ns"):
+    e["request"][k] = e["request"][k] // 10_000 * 10_000
+e["stats"]["ts_ns"] = e["stats"]["ts_ns"] // 10_000 * 10_000
+e["version_ts_ns"] = e["version_ts_ns"] // 10_000 * 10_000
+# Fluentd's stdout output (a fluentd daemonset's own log): the event's time to the ns with its
+# offset, the tag, the record as JSON with the kubernetes filter's metadata
+def fluentd(t, x):
+    cid = "5f0c" * 16
+    rec = {"log": x + "\n", "stream": "stdout", "docker": {"container_id": cid},
+           "kubernetes": {"container_name": "vllm", "namespace_name": "inference", "pod_name": "vllm-0",
+                          "host": "gpu-node-1"}}
+    return [f"{t:%Y-%m-%d %H:%M:%S}.{t.microsecond:06d}000 +0000 kubernetes.var.log.containers.vllm-0_inference_vllm-{cid}.log: "
+            + json.dumps(rec, separators=(",", ":"))]
+expected.append(build("fluentd-stdout", 8, fluentd, ident="vllm-0/vllm"))
+# az containerapp logs show (Azure Container Apps' console log stream, --format json): the line
+# under "Log", its time under "TimeStamp" (7 digits, UTC)
+expected.append(build("azure-containerapp", 9,
+                      lambda t, x: [json.dumps({"TimeStamp": rfc(t, 7), "Log": x})]))
 
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)

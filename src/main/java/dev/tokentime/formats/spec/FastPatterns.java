@@ -58,9 +58,11 @@ final class FastPatterns {
   static final String JOURNALD = "^(?:<\\d{1,3}>)?(?<jdate>\\S{3,12}\\s+\\d{1,2}\\s+\\d\\d:\\d\\d:\\d\\d(?:\\.\\d{1,9})?)"
       + "\\s+(?:(?<host>[\\w.-]+)\\s+|(?=[\\w.@/-]+\\[\\d+\\]:))(?<unit>[\\w.@/-]+?)(?:\\[(?<upid>\\d+)\\])?:\\s?";
 
-  /** journalctl -o short-iso (parsers/wrappers.spec, {@code prefix journaldiso}). */
+  /** journalctl -o short-iso and rsyslog's file format (parsers/wrappers.spec, {@code prefix journaldiso}). */
   static final String JOURNALD_ISO = "^(?<ts>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?(?:Z|[+-]\\d\\d:?\\d\\d))"
-      + "\\s+(?<host>[\\w.-]+)\\s+(?<unit>[\\w.@/-]+?)\\[(?<upid>\\d+)\\]:\\s?";
+      + "\\s+(?!(?:TRACE|DEBUG|INFO|WARN(?:ING)?|ERROR|CRITICAL)\\s)(?<host>[\\w.-]+)\\s+(?<unit>[\\w.@/-]+?)"
+      + "(?:\\[(?<upid>\\d+)\\]:\\s?|:\\s?(?=\\((?:[\\w:.()=,-]+ ){0,2}pid=|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)"
+      + " \\d\\d-\\d\\d |INFO: |\\[))";
 
   /** A necessary condition for a pattern to match at a place: false means it cannot. */
   interface Precheck {
@@ -111,8 +113,9 @@ final class FastPatterns {
 
   /**
    * JOURNALD_ISO, on printable ASCII: the timestamp holds no space, so the first space ends it;
-   * then a host word, spaces, and a unit whose characters run up to a '['. A container timestamp
-   * before a vLLM line fails at the '(' of its process tag, a CRI line at "stdout F " (no '[').
+   * then a host word, spaces, and a unit whose characters run up to a '[' (its pid) or a ':' (no
+   * pid: rsyslog's file format). A container timestamp before a vLLM line fails at the '(' of its
+   * process tag, a CRI line at "stdout F " (neither follows the F).
    */
   private static boolean mayBeJournaldIso(String s, int from) {
     int end = Math.min(s.length(), from + 40);
@@ -136,7 +139,7 @@ final class FastPatterns {
     while (i < s.length() && (word(s.charAt(i)) || "./@-".indexOf(s.charAt(i)) >= 0)) {
       i++;
     }
-    return i > unit && at(s, i, '[');
+    return i > unit && (at(s, i, '[') || at(s, i, ':'));
   }
 
   /** The equivalent of exactly this pattern text, or null. */

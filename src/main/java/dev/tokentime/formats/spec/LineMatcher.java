@@ -245,21 +245,7 @@ public final class LineMatcher {
     if (!spec.envelopes().isEmpty() && !line.isEmpty() && line.charAt(0) == '{') {
       text = unwrap(line, m);
     }
-    for (int i = 0; i < strips.size(); i++) {
-      int first = stripFirstChars[i];
-      if (first >= 0 && text.indexOf(first) < 0) {
-        continue;
-      }
-      String lit = stripLiterals[i];
-      if (!lit.isEmpty() && !text.contains(lit)) {
-        continue; // a plain search instead of a regex scan of every line
-      }
-      Matcher s = strips.get(i);
-      s.reset(text);
-      if (s.find()) {
-        text = s.replaceAll("");
-      }
-    }
+    text = strip(text);
     m.text = text;
     boolean fast = (printable && text == line) || FastPatterns.printableAscii(text);
     int at = 0;
@@ -310,6 +296,18 @@ public final class LineMatcher {
           at = pm.end();
           found = true;
           header |= i < spec.headers();
+          if (p.json() && at < text.length() && text.charAt(at) == '{' && !spec.envelopes().isEmpty()) {
+            // a JSON record after the prefix (Fluentd's stdout output): its envelope's line is read
+            // from here as a line that is the record alone would be
+            String record = text.substring(at);
+            String inner = unwrap(record, m);
+            if (inner != record) {
+              text = strip(inner);
+              m.text = text;
+              fast = FastPatterns.printableAscii(text);
+              at = 0;
+            }
+          }
           break;
         }
       }
@@ -403,6 +401,26 @@ public final class LineMatcher {
       }
     }
     return node;
+  }
+
+  /** The text without what the spec's strips remove (colour codes, Ray's dedup suffix). */
+  private String strip(String text) {
+    for (int i = 0; i < strips.size(); i++) {
+      int first = stripFirstChars[i];
+      if (first >= 0 && text.indexOf(first) < 0) {
+        continue;
+      }
+      String lit = stripLiterals[i];
+      if (!lit.isEmpty() && !text.contains(lit)) {
+        continue; // a plain search instead of a regex scan of every line
+      }
+      Matcher s = strips.get(i);
+      s.reset(text);
+      if (s.find()) {
+        text = s.replaceAll("");
+      }
+    }
+    return text;
   }
 
   /**

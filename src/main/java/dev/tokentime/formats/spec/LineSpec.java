@@ -77,8 +77,14 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * An outer prefix or log header, tried at the start of the line; prefixes nest in any order.
    *
    * @param time how the prefix's groups give the line's time, or null when it carries none
+   * @param json a JSON object follows the prefix (Fluentd's stdout output): it is unwrapped by the
+   *     spec's envelopes as a line that is one would be
    */
-  public record Prefix(String name, Pattern pattern, List<String> groups, TimeRule time) {}
+  public record Prefix(String name, Pattern pattern, List<String> groups, TimeRule time, boolean json) {
+    public Prefix(String name, Pattern pattern, List<String> groups, TimeRule time) {
+      this(name, pattern, groups, time, false);
+    }
+  }
 
   /**
    * How groups of a prefix give a time.

@@ -100,7 +100,7 @@ public final class LogTimes {
     for (MatchedLine.TimeReading t : m.times) {
       switch (t.rule().kind()) {
         case "time-of-day" -> timeOfDay = timeOfDay == null ? t : timeOfDay;
-        case "rfc3339", "epoch-us" -> exact = exact == null ? t : exact;
+        case "rfc3339", "epoch-us", "utc" -> exact = exact == null ? t : exact;
         case "date" -> dated = dated == null ? t : dated;
         case "date-mdy" -> dated = dated == null ? new MatchedLine.TimeReading(t.rule(), mdyToYmd(t.parts())) : dated;
         default -> monthDay = monthDay == null ? t : monthDay;
@@ -109,7 +109,7 @@ public final class LogTimes {
     try {
       if (exact != null) {
         long[] sn = exact.rule().kind().equals("epoch-us") ? epochMicros(exact.parts()[0])
-            : rfc3339(exact.parts()[0]);
+            : rfc3339(exact.rule().kind().equals("utc") ? utcInstant(exact.parts()) : exact.parts()[0]);
         if (!exact.rule().kind().equals("epoch-us")) {
           // a writer that trims trailing zeros (Go's RFC3339Nano: docker's json-file, containerd's
           // CRI logs) prints 9 digits but fewer where the last are zero ("…33.12345678Z"): a time
@@ -235,6 +235,15 @@ public final class LogTimes {
   /** {@code yyyy-MM-dd} and {@code HH:mm:ss} as a local date-time. */
   private static LocalDateTime dateTime(String ymd, String hms) {
     return LocalDateTime.of(num4(ymd), num(ymd, 5), num(ymd, 8), num(hms, 0), num(hms, 3), num(hms, 6));
+  }
+
+  /**
+   * A UTC date and time written without a zone (svlogd's "2025-08-12_10:00:03.12345"), as the
+   * RFC 3339 instant it names: date, time of day and fraction from their groups.
+   */
+  static String utcInstant(String[] parts) {
+    String frac = parts.length > 2 ? parts[2] : null;
+    return parts[0] + "T" + parts[1] + (frac == null || frac.isEmpty() ? "" : "." + frac) + "Z";
   }
 
   /**
@@ -599,6 +608,11 @@ public final class LogTimes {
     String t = s.replace(',', '.');
     if (t.length() > 10 && t.charAt(10) == ' ') {
       t = t.substring(0, 10) + 'T' + t.substring(11);
+    }
+    if (t.length() > 25 && t.charAt(t.length() - 6) == ' '
+        && (t.charAt(t.length() - 5) == '+' || t.charAt(t.length() - 5) == '-')) {
+      // a space before the offset: Fluentd's "%Y-%m-%d %H:%M:%S.%N %z" ("2019-06-18 10:12:44.393970145 +0000")
+      t = t.substring(0, t.length() - 6) + t.substring(t.length() - 5);
     }
     int n = t.length();
     if (n > 5 && (t.charAt(n - 5) == '+' || t.charAt(n - 5) == '-') && Character.isDigit(t.charAt(n - 3))) {

@@ -18,6 +18,12 @@ import java.util.Arrays;
  * ends in {@code \n}. Those are joined into one record: the first piece's record with every
  * piece's {@code log} text in its {@code log} (the JSON-escaped texts put end to end are the
  * escaped whole), numbered as its last piece, the other pieces other lines as CRI's P lines are.
+ *
+ * <p>GitLab's runner, with timestamps ({@code FF_TIMESTAMPS}), marks the other way round: a piece
+ * that continues the line before it has {@code +} after its stream ({@code TS 00O+text}), the
+ * first piece a space. So each such line is held until the next one shows whether it goes on;
+ * its continuations are joined to it (the first piece's header, then every piece's text), numbered
+ * as the last, the earlier pieces other lines.
  */
 final class PartialLines implements LineReader.Handler {
   /** The downstream reader of lines, told about partial pieces as well. */
@@ -31,6 +37,11 @@ final class PartialLines implements LineReader.Handler {
   private final Piece[] pendingJson = {new Piece(), new Piece()};
   /** The first json piece's record after its log's text (from the closing quote on), per stream. */
   private final byte[][] jsonTail = {new byte[0], new byte[0]};
+
+  /** The last GitLab runner line, held until the next line shows whether it continues it. */
+  private final Piece gitlab = new Piece();
+  /** Its stream: the two hex digits and O or E of its header. */
+  private final byte[] gitlabStream = new byte[3];
 
   PartialLines(Sink out) {
     this.out = out;
@@ -90,6 +101,78 @@ final class PartialLines implements LineReader.Handler {
     }
     int text = sp + 10 - off;
     return text << 2 | stream << 1 | (tag == 'P' ? 1 : 0);
+  }
+
+  /**
+   * Where the text of a GitLab runner line starts ({@code 2024-06-12T10:27:13.765080Z 00O text},
+   * {@code … 00O+text}), with whether it continues the line before ({@code +}), as
+   * {@code text << 1 | continues}, and where its stream (three bytes) is, as {@code stream << 32};
+   * -1 for any other line.
+   */
+  static long gitlab(byte[] b, int off, int len) {
+    if (len < 25 || b[off + 4] != '-' || b[off + 10] != 'T' || b[off + 13] != ':') {
+      return -1;
+    }
+    int sp = -1;
+    for (int i = off + 19; i < off + Math.min(len, 40); i++) {
+      if (b[i] == ' ') {
+        sp = i;
+        break;
+      }
+    }
+    if (sp < 0 || sp + 5 > off + len || (b[sp - 1] != 'Z' && !Character.isDigit(b[sp - 1]))) {
+      return -1;
+    }
+    if (!hex(b[sp + 1]) || !hex(b[sp + 2]) || (b[sp + 3] != 'O' && b[sp + 3] != 'E')) {
+      return -1;
+    }
+    byte flag = b[sp + 4];
+    if (flag != '+' && flag != ' ') {
+      return -1;
+    }
+    return (long) (sp + 1 - off) << 32 | (long) (sp + 5 - off) << 1 | (flag == '+' ? 1 : 0);
+  }
+
+  private static boolean hex(byte c) {
+    return c >= '0' && c <= '9' || c >= 'a' && c <= 'f';
+  }
+
+  /** Emits the held GitLab line, if any. */
+  private void flushGitlab() throws IOException {
+    if (gitlab.held()) {
+      gitlab.firstLine = -1;
+      out.line(gitlab.lastLine, gitlab.buf, 0, gitlab.len);
+    }
+  }
+
+  /** A GitLab runner line: held, or joined to the held one it continues. */
+  private boolean gitlabLine(long lineNo, byte[] buf, int off, int len) throws IOException {
+    long g = gitlab(buf, off, len);
+    if (g < 0) {
+      return false;
+    }
+    int stream = (int) (g >>> 32);
+    int text = (int) ((g & 0xffffffffL) >>> 1);
+    boolean continues = (g & 1) == 1;
+    if (continues && gitlab.held() && Arrays.equals(gitlabStream, 0, 3, buf, off + stream, off + stream + 3)) {
+      out.partial(gitlab.lastLine);
+      if (gitlab.len + len - text > LineReader.DEFAULT_MAX_LINE_BYTES) {
+        out.tooLong(lineNo, (long) gitlab.len + len - text, gitlab.buf, Math.min(256, gitlab.len));
+        gitlab.firstLine = -1;
+        return true;
+      }
+      gitlab.append(buf, off + text, len - text);
+      gitlab.lastLine = lineNo;
+      return true;
+    }
+    flushGitlab();
+    // a line of its own (or a continuation of nothing held: read as it is), held in turn
+    gitlab.len = 0;
+    gitlab.firstLine = lineNo;
+    gitlab.lastLine = lineNo;
+    gitlab.append(buf, off, len);
+    System.arraycopy(buf, off + stream, gitlabStream, 0, 3);
+    return true;
   }
 
   private static final byte[] DOCKER_LOG = "{\"log\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -177,6 +260,10 @@ final class PartialLines implements LineReader.Handler {
 
   @Override
   public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
+    if (len > 0 && buf[off] >= '0' && buf[off] <= '9' && gitlabLine(lineNo, buf, off, len)) {
+      return;
+    }
+    flushGitlab(); // a line of another shape: the held one went on no further
     if (len > 0 && buf[off] == '{' && json(lineNo, buf, off, len)) {
       return;
     }
@@ -219,6 +306,7 @@ final class PartialLines implements LineReader.Handler {
 
   /** The input ended: pieces still held are emitted as the lines they are. */
   void end() throws IOException {
+    flushGitlab();
     for (Piece p : pending) {
       if (p.held()) {
         p.firstLine = -1;

@@ -1150,6 +1150,15 @@ public final class SpecParser {
    * as it is, to be named.
    */
   static String asShown(String line) {
+    if (line.contains("section_")) {
+      // GitLab's collapsible sections: "section_start:1768988825:prepare_executor\r\e[0K" before a
+      // header, hidden in every view of the log (the erase-line after the CR), so no carriage
+      // return of the line's own to name: the marker is dropped, what follows it kept
+      line = GITLAB_SECTION.matcher(line).replaceAll("");
+      if (line.indexOf('\r') < 0) {
+        return line;
+      }
+    }
     int end = line.length();
     while (end > 0 && line.charAt(end - 1) == '\r') {
       end--;
@@ -1174,6 +1183,10 @@ public final class SpecParser {
     }
     return bar || before.isBlank() ? before + frames[frames.length - 1] : line;
   }
+
+  /** GitLab's section marker (its docs: "\e[0Ksection_start:`date +%s`:name[collapsed=true]\r\e[0K"). */
+  private static final java.util.regex.Pattern GITLAB_SECTION = java.util.regex.Pattern.compile(
+      "(?:\u001b\\[0K)?section_(?:start|end):\\d+:[\\w.-]+(?:\\[[^\\]\r]*\\])?\r\u001b\\[0K");
 
   /**
    * A frame of a progress bar: tqdm's "45%|████▌     | 9/20 [00:01<00:01, 8.1it/s]", vLLM's

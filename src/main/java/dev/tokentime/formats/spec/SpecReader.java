@@ -22,7 +22,7 @@ public final class SpecReader {
   private SpecReader() {}
 
   static final Set<String> TABLES = Set.of("engine_stats", "steps", "engine_events", "requests", "none");
-  static final Set<String> TIME_KINDS = Set.of("rfc3339", "date", "date-mdy", "month-day", "time-of-day");
+  static final Set<String> TIME_KINDS = Set.of("rfc3339", "utc", "date", "date-mdy", "month-day", "time-of-day");
   /** The spec of the wrapper layer a line spec takes in with {@code wrappers}. */
   public static final String WRAPPERS = "wrappers.spec";
   private static final Pattern COMPUTE = Pattern.compile("(\\S+)\\s*=\\s*(\\S+)\\s*([-+*/])\\s*(\\S+)");
@@ -135,6 +135,12 @@ public final class SpecReader {
             kind = null;
             String n = firstWord(rest);
             prefix = new PrefixBuilder(n, regex(rest.substring(n.length()).strip()));
+          }
+          case "json" -> {
+            if (prefix == null || !rest.isEmpty()) {
+              throw new IllegalArgumentException("json (no argument) belongs to a prefix: a JSON object follows it");
+            }
+            prefix.json = true;
           }
           case "time" -> {
             if (kind != null) {
@@ -344,7 +350,7 @@ public final class SpecReader {
           List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut, k.notFrom));
     }
     if (p != null) {
-      prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time));
+      prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json));
     }
   }
 
@@ -415,6 +421,7 @@ public final class SpecReader {
     final String name;
     final Pattern pattern;
     LineSpec.TimeRule time;
+    boolean json;
 
     PrefixBuilder(String name, Pattern pattern) {
       this.name = name;

@@ -81,7 +81,15 @@ class LineMatcherShortcutsTest {
       "2025-08-12T10:00:03Z gpu-1 vllm 2107: INFO 01-01 00:00:00 [x.py:1] Added request r.",
       "2025-08-12T10:00:03Z stdout F INFO 01-01 00:00:00 [x.py:1] Added request r.",
       "2025-08-12T10:00:03Z gpu(1) vllm[2107]: INFO 01-01 00:00:00 [x.py:1] Added request r.",
-      "2025-08-12T10:00:03Z gpu-1 [2107]: INFO 01-01 00:00:00 [x.py:1] Added request r.");
+      "2025-08-12T10:00:03Z gpu-1 [2107]: INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      // rsyslog's file format without a pid: only before a line start, never a level word as host
+      "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm:(APIServer pid=1) INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: Traceback (most recent call last):",
+      "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: [rank0]: Traceback (most recent call last):",
+      "2025-08-12T10:00:03Z  INFO engine.core: [x] Added request r.",
+      "2025-08-12T10:00:03Z WARNING scheduler._schedule: INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "2025-08-12T10:00:03Z gpu-1 vllm@0.service: INFO: 10.0.0.1:1 - \"POST /v1/completions HTTP/1.1\" 200 OK");
 
   @Test
   void shortcutsNeverChangeWhatALineMatches() throws IOException {

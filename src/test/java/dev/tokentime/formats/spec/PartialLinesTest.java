@@ -78,4 +78,39 @@ class PartialLinesTest {
         "2025-08-12T02:00:01Z stdout F bc");
     assertEquals(List.of("1 {\"request_id\":\"r1\"}", "2 partial", "3 2025-08-12T02:00:01Z stdout P INFO abc"), out);
   }
+
+  /**
+   * GitLab's runner marks a piece that continues the line before it with "+" after its stream
+   * ("TS 00O+text"): each runner line is held until the next shows whether it goes on; pieces are
+   * joined per stream, numbered as the last, earlier pieces partial. Before, each piece was a line
+   * of its own (a vLLM line split so was read as two near misses).
+   */
+  @Test
+  void gitlabContinuationsAreJoinedToTheLineBefore() throws IOException {
+    feed(joiner(),
+        "2024-06-12T10:27:13.765080Z 00O INFO a",
+        "2024-06-12T10:27:13.765090Z 00O+bc",
+        "2024-06-12T10:27:13.765095Z 00O+d",
+        "2024-06-12T10:27:13.765100Z 00O whole",
+        "2024-06-12T10:27:13.765110Z 01E+other stream",
+        "{\"request_id\":\"r1\"}",
+        "2024-06-12T10:27:13.765120Z 00O last");
+    assertEquals(List.of(
+        "1 partial",
+        "2 partial",
+        "3 2024-06-12T10:27:13.765080Z 00O INFO abcd",
+        "4 2024-06-12T10:27:13.765100Z 00O whole",
+        "5 2024-06-12T10:27:13.765110Z 01E+other stream",
+        "6 {\"request_id\":\"r1\"}",
+        "7 2024-06-12T10:27:13.765120Z 00O last"), out);
+    // a published trace (real-logs/wrapped/gitlab-runner-trace-continuation.log)
+    out.clear();
+    List<String> real = java.nio.file.Files.readAllLines(
+        java.nio.file.Path.of("src/test/resources/real-logs/wrapped/gitlab-runner-trace-continuation.log"));
+    feed(joiner(), real.toArray(String[]::new));
+    assertEquals(List.of("1 " + real.get(0), "2 " + real.get(1), "3 partial",
+        "4 2026-01-21T09:47:05.094269Z 00O section_start:1768988825:prepare_executor[0K[0K[36;1mPreparing the"
+            + " \"docker+machine\" executor[0;m[0;m",
+        "5 " + real.get(4)), out);
+  }
 }

@@ -139,6 +139,13 @@ class SpecEngineTest {
     assertEquals("INFO 06-16 x", SpecParser.asShown("\rProcessed:  5%|#  | 1/20 [00:01]\rINFO 06-16 x"));
     assertEquals("INFO 06-16 x", SpecParser.asShown("\rINFO 06-16 x"));
     assertEquals("a\rb", SpecParser.asShown("a\rb"), "no bar was overwritten: left to be named");
+    // GitLab's section markers (CR and erase-line: hidden in every view of a job log) are dropped
+    assertEquals("2026-01-21T09:47:05.094269Z 00O \u001b[0K\u001b[36;1mPreparing the executor",
+        SpecParser.asShown("2026-01-21T09:47:05.094269Z 00O section_start:1768988825:prepare_executor\r\u001b[0K"
+            + "\u001b[0K\u001b[36;1mPreparing the executor"));
+    assertEquals("\u001b[0KHeader", SpecParser.asShown(
+        "\u001b[0Ksection_end:1:a\r\u001b[0K\u001b[0Ksection_start:2:b_c[collapsed=true]\r\u001b[0K\u001b[0KHeader"));
+    assertEquals("section_start:x:a\rb", SpecParser.asShown("section_start:x:a\rb"), "no marker: left to be named");
     assertEquals("a\rb\rc", SpecParser.asShown("a\rb\rc"), "lines ended by lone CRs: named");
     // a wrapper's prefix before the first redraw stays the line's
     assertEquals("2025-08-12T10:00:03Z INFO 06-16 x",

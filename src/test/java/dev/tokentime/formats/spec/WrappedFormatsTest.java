@@ -119,11 +119,12 @@ class WrappedFormatsTest {
 
   /**
    * Wrappers found only before a start a log line can have: stern's "pod container ", srun's
-   * "0: ", argo's "pod: ", moreutils' ts, and text no prefix knows (a format's resync). A console summary's lines
-   * have no such start.
+   * "0: ", argo's "pod: ", moreutils' ts, rsyslog's "host tag: " without a pid, and text no prefix
+   * knows (a format's resync). A console summary's lines have no such start.
    */
   private static boolean startsOnlyBeforeALogLine(Wrapper w) {
     return w.name().contains("stern") || w.name().equals("srun") || w.name().equals("argo")
+        || w.name().equals("rsyslog-file-nopid")
         || w.name().equals("sidecar") || w.name().equals("unknown-text") || w.name().startsWith("ts-");
   }
 

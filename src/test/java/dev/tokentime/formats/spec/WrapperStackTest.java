@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +65,9 @@ class WrapperStackTest {
       new Wrapper("journald-short-precise", s -> "Aug 12 10:00:03.123456 gpu-1 vllm[2107]: " + s, false),
       new Wrapper("journald-short-iso", s -> "2025-08-12T10:00:03+0000 gpu-1 vllm[2107]: " + s, true),
       new Wrapper("journald-short-iso-precise", s -> "2025-08-12T10:00:03.123456+0000 gpu-1 vllm[2107]: " + s, true),
+      // rsyslog's file format (RSYSLOG_FileFormat), with the sender's pid and without one
+      new Wrapper("rsyslog-file", s -> "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm[2107]: " + s, true),
+      new Wrapper("rsyslog-file-nopid", s -> "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: " + s, true),
       new Wrapper("logcli", s -> "2025-08-12T10:00:03.123456789Z {container=\"vllm\", pod=\"vllm-0\"} " + s, true),
       new Wrapper("airflow", s -> "[2025-08-12T10:00:03.123+0000] {subprocess.py:93} INFO - " + s, true),
       new Wrapper("airflow-web", s -> "[2025-08-12, 10:00:03 UTC] {subprocess.py:93} INFO - " + s, false),
@@ -92,6 +96,12 @@ class WrapperStackTest {
       // structured entry, an Elasticsearch hit, a Splunk JSON export row
       new Wrapper("fluentbit-k8s", s -> json(Map.of("log", s + "\n", "stream", "stdout", "time", "2025-08-12T10:00:03.123456789Z",
           "kubernetes", Map.of("pod_name", "vllm-0", "container_name", "vllm"))), true),
+      // Fluentd's stdout output: the event's time with its offset, the tag, the record as JSON
+      new Wrapper("fluentd-stdout", s -> "2025-08-12 10:00:03.123456789 +0000 kubernetes.var.log.containers.vllm-0_default_vllm-"
+          + "ab".repeat(32) + ".log: " + json(Map.of("log", s + "\n", "stream", "stdout",
+          "kubernetes", Map.of("pod_name", "vllm-0", "container_name", "vllm"))), true),
+      // az containerapp logs show (Azure Container Apps), 7 fractional digits
+      new Wrapper("azure-containerapp", s -> json(Map.of("TimeStamp", "2025-08-12T10:00:03.1234567Z", "Log", s)), true),
       new Wrapper("gcp-jsonpayload", s -> json(Map.of("jsonPayload", Map.of("message", s), "timestamp", "2025-08-12T10:00:03.123Z",
           "resource", Map.of("labels", Map.of("pod_name", "vllm-0")))), true),
       new Wrapper("es-hit", s -> json(Map.of("_index", "logs", "_source", Map.of("message", s, "@timestamp",
@@ -136,6 +146,9 @@ class WrapperStackTest {
       new Wrapper("ts-month", s -> "Aug 12 10:00:03 " + s, false),
       new Wrapper("ts-dated", s -> "2025-08-12 10:00:03.123456 " + s, true),
       new Wrapper("tai64n", s -> "@4000000068a1bd2e0757b0d4 " + s, false),
+      // runit's svlogd -tt and -ttt: UTC without a zone written, 10 µs
+      new Wrapper("svlogd-tt", s -> "2025-08-12_10:00:03.12345 " + s, true),
+      new Wrapper("svlogd-ttt", s -> "2025-08-12T10:00:03.12345 " + s, true),
       new Wrapper("annotate-output", s -> "10:00:03 O: " + s, false),
       // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
       new Wrapper("sidecar", s -> "[VllmSidecar kooEr8Ccal1cqylW5f5cz]: 2025-08-12T10:00:03.123Z 1 stdout: " + s, true),
@@ -219,6 +232,10 @@ class WrapperStackTest {
     want.put("[ 4519.001203] gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
     want.put("1754992803.123456 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
     want.put("j6zswihe185nfq[info]", "j6zswihe185nfq / APIServer pid=1");
+    // rsyslog's file format names the host and the tag, with the pid where the sender gave one
+    want.put("2025-08-12T10:00:03.123456+00:00 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: ", "gpu-1/vllm / APIServer pid=1");
+    want.put("2025-08-12T10:00:03.123456+02:00 gpu-1.example.com python3: ", "gpu-1.example.com/python3 / APIServer pid=1");
     // a shipper's JSON record names the pod in nested keys (dotted envelope values)
     String line = INNER.get(0);
     want.put(json(Map.of("log", line + "\n", "time", "2025-08-12T10:00:03Z", "kubernetes",
@@ -231,10 +248,13 @@ class WrapperStackTest {
         Map.of("pod", "vllm-4", "container", "vllm"))), "vllm-4/vllm / APIServer pid=1");
     want.put(json(Map.of("_source", Map.of("message", line, "@timestamp", "2025-08-12T10:00:03Z", "kubernetes",
         Map.of("pod", Map.of("name", "vllm-5")), "host", Map.of("name", "gpu-1")))), "gpu-1/vllm-5 / APIServer pid=1");
+    String fluentd = "2025-08-12 10:00:03.123456789 +0000 kubernetes.var.log.containers.x.log: ";
+    want.put(fluentd + json(Map.of("log", line + "\n", "kubernetes", Map.of("pod_name", "vllm-6", "container_name", "vllm"))),
+        "vllm-6/vllm / APIServer pid=1");
     Map<String, String> got = new java.util.LinkedHashMap<>();
     for (String w : want.keySet()) {
       MatchedLine m = new MatchedLine();
-      matcher.match(1, w.startsWith("{") ? w : w + INNER.get(0), m);
+      matcher.match(1, w.endsWith("}") ? w : w + INNER.get(0), m);
       got.put(w, m.kind == null ? "no kind" : m.origin());
     }
     assertEquals(want, got);
@@ -436,6 +456,10 @@ class WrapperStackTest {
     origin.put("journalctl-short-monotonic", "gpu-1/vllm[2107] / APIServer pid=1");
     origin.put("journalctl-short-unix", "gpu-1/vllm[2107] / APIServer pid=1");
     origin.put("runpod-console", "j6zswihe185nfq / APIServer pid=1");
+    // rsyslog's file format without the sender's pid (before, the resync read these lines without
+    // their host and tag), runit's svlogd -tt (its UTC time was not read)
+    origin.put("rsyslog-file", "gpu-1/vllm / APIServer pid=1");
+    origin.put("svlogd-tt", "APIServer pid=1");
     // the bare file tags every other line: behind a wrapper that names an origin, its access lines
     // (tagged) answer the requests received on untagged lines as they do bare (they were other
     // lines, 38 records for 40, each request without its 200), journald's short form as well
@@ -459,7 +483,7 @@ class WrapperStackTest {
       assertEquals("vllm-log", dev.tokentime.ingest.FormatRegistry.standard()
           .sniff(new dev.tokentime.ingest.Sample(name + ".log", bytes, bytes.length)).id(), name);
       long at = Long.parseLong(got.stats.get(0).replaceAll(".*ts=(\\d+) .*", "$1"));
-      boolean micros = name.equals("gitlab-timestamps");
+      boolean micros = Set.of("gitlab-timestamps", "rsyslog-file", "svlogd-tt").contains(name);
       assertEquals(micros, at != second, name + ": " + got.stats.get(0));
       assertTrue(at - second >= 0 && at - second < 1_000_000_000L, name + ": " + got.stats.get(0));
       dev.tokentime.testing.RecordingSink r = new dev.tokentime.testing.RecordingSink();
@@ -471,8 +495,8 @@ class WrapperStackTest {
       dev.tokentime.testing.RecordingSink undated = new dev.tokentime.testing.RecordingSink();
       new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
           new ParseContext(name + ".log", "r", false, null, null, later, null), undated);
-      boolean dated = name.equals("gitlab-timestamps") || name.startsWith("journalctl-short-full")
-          || name.equals("journalctl-with-unit");
+      boolean dated = Set.of("gitlab-timestamps", "journalctl-short-full", "journalctl-with-unit", "rsyslog-file",
+          "svlogd-tt").contains(name);
       long year = java.time.Instant.ofEpochSecond(undated.stats.get(0).tsNs / 1_000_000_000L)
           .atZone(java.time.ZoneOffset.UTC).getYear();
       assertEquals(dated ? 2025 : 2026, year, name);
@@ -509,6 +533,124 @@ class WrapperStackTest {
       assertEquals(own == null ? "j6zswihe185nfq" : "j6zswihe185nfq/" + own, m.origin(), line);
     }
     assertEquals(4, tagged);
+  }
+
+  /**
+   * GitLab's runner splits a long line it got in pieces, each with its own header, the later ones
+   * marked "+" ("…Z 01O+rest of the line"): the pieces are joined (constructed/collector-prefixes/
+   * gitlab-timestamps-split.log, every line over 150 characters in pieces of 100), so the log reads
+   * as the unsplit one, each piece after the first an other line. Before, each piece was a line of
+   * its own: a Received line's first piece was rejected as truncated.
+   */
+  @Test
+  void gitlabsSplitLinesAreJoined() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/collector-prefixes");
+    CollectingSink whole = parse(Files.readString(dir.resolve("gitlab-timestamps.log")).strip());
+    String split = Files.readString(dir.resolve("gitlab-timestamps-split.log")).strip();
+    long pieces = split.lines().filter(l -> l.startsWith(" 01O+", 27)).count();
+    assertEquals(33, pieces);
+    CollectingSink got = parse(split);
+    assertEquals(List.of(), got.rejects);
+    assertEquals(List.of(whole.records, whole.other + pieces), List.of(got.records, got.other));
+    assertEquals(whole.stats.stream().map(r -> r.replaceAll("line=\\d+ ", "")).toList(),
+        got.stats.stream().map(r -> r.replaceAll("line=\\d+ ", "")).toList());
+    assertEquals(whole.requests.stream().map(r -> r.id() + " " + r.arrivalNs() + " " + r.firstTokenNs() + " " + r.outputTokens() + " " + r.status() + " " + r.extras()).toList(),
+        got.requests.stream().map(r -> r.id() + " " + r.arrivalNs() + " " + r.firstTokenNs() + " " + r.outputTokens() + " " + r.status() + " " + r.extras()).toList());
+    // a raw trace's section markers (GitLab's "section_start:TS:NAME\r\e[0K", the header after it
+    // often a "+" piece) are no reject: the marker is dropped, the header an other line
+    String e = "\u001b";
+    CollectingSink sections = parse("2026-01-21T09:47:05.094269Z 00O section_start:1768988825:prepare_executor\r" + e + "[0K\n"
+        + "2026-01-21T09:47:05.094270Z 00O+" + e + "[0K" + e + "[0K" + e + "[36;1mPreparing the \"docker+machine\" executor"
+        + e + "[0;m" + e + "[0;m\n"
+        + "2026-01-21T09:47:06.000000Z 01O INFO 08-12 10:00:03 [async_llm.py:346] Added request r1.\n"
+        + "2026-01-21T09:47:07.000000Z 00O section_end:1768988846:prepare_executor\r" + e + "[0K");
+    assertEquals(List.of(), sections.rejects);
+    assertEquals(List.of(1L, 3L), List.of((long) sections.records, (long) sections.other));
+  }
+
+  /**
+   * rsyslog's file format without the sender's pid ("… gpu-1 vllm: ") is peeled only before a
+   * start a log line has, and never with a level word for its host: a tracing header ("…Z  INFO
+   * engine.core: [x]") and free text after a timestamp stay as they were (the timestamp alone is
+   * the container prefix), where an rsyslog line names its host and tag.
+   */
+  @Test
+  void rsyslogsTagWithoutAPidIsPeeledOnlyBeforeALineStart() {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: INFO 08-12 10:00:03 [async_llm.py:346] Added request r1.", m);
+    assertEquals(List.of("journaldiso", "vllm"), m.prefixes);
+    assertEquals("added", m.kind.name());
+    assertEquals("gpu-1/vllm", m.origin());
+    matcher.match(2, "2025-05-15T08:05:10.736Z  INFO engine.core: [x] Added request r2.", m);
+    assertTrue(!m.prefixes.contains("journaldiso"), m.prefixes.toString());
+    matcher.match(3, "2025-08-12T10:00:03.123456+00:00 Processed prompts: 100%|##########| 1/1", m);
+    assertEquals(List.of("container"), m.prefixes);
+    matcher.match(4, "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: Traceback (most recent call last):", m);
+    assertEquals(List.of("container"), m.prefixes);
+    assertEquals("gpu-1 vllm: Traceback (most recent call last):", m.message());
+  }
+
+  /** svlogd's time is UTC whatever --tz says (the zone is for local times; svlogd writes none). */
+  @Test
+  void svlogdsTimeIsUtcUnderAnyTz() throws Exception {
+    String line = "2025-08-12_10:00:03.12345 " + INNER.get(0) + "\n";
+    dev.tokentime.testing.RecordingSink s = new dev.tokentime.testing.RecordingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream(line.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("t.log", "r", false, java.time.ZoneId.of("America/Los_Angeles"), 2025), s);
+    assertEquals(1754992803123450000L, s.stats.get(0).tsNs);
+  }
+
+  /**
+   * Fluentd's stdout output as a fluentd daemonset's log shows it (a published excerpt,
+   * real-logs/wrapped/fluentd-stdout-k8s-daemonset.log): "TIME +0000 TAG: {record}". The record is
+   * read by the layer's envelopes: the line is its "log" (or "message"), at the event's time to the
+   * ns, from the record's pod and container. Before, the whole line was the message (a vLLM line
+   * in it was read by the resync up to its JSON tail: a stats line was rejected as cut).
+   */
+  @Test
+  void fluentdsStdoutRecordIsReadByItsEnvelope() throws Exception {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    List<String> lines = Files.readAllLines(Path.of("src/test/resources/real-logs/wrapped/fluentd-stdout-k8s-daemonset.log"));
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, lines.get(0), m);
+    assertEquals("This is stdout #6473", m.message());
+    assertEquals("log-demo-ff9cc9745-t6tbd/log-demo", m.origin());
+    assertEquals(List.of("fluentd", "docker-json"), m.prefixes);
+    matcher.match(2, lines.get(1), m);
+    assertEquals("This is error #6473", m.message());
+    // a vLLM stats line in the same shape: the bare line's row at the event's time
+    String bare = INNER.get(0);
+    CollectingSink got = parse("2019-06-18 10:12:44.393970145 +0000 kubernetes.var.log.containers.vllm-0_default_vllm-"
+        + "ab".repeat(32) + ".log: " + json(Map.of("log", bare + "\n", "stream", "stdout")));
+    assertEquals(List.of(), got.rejects);
+    assertEquals(1, got.stats.size());
+    String row = parse(bare).stats.get(0).replaceAll("ts=\\d+ ", "");
+    assertEquals(row, got.stats.get(0).replaceAll("ts=\\d+ ", ""));
+    assertTrue(got.stats.get(0).contains("ts=1560852764393970145 "), got.stats.get(0));
+    // not JSON after the tag: the prefix is peeled, the rest is no line of a kind
+    matcher.match(3, "2019-06-18 10:12:44.393970145 +0000 kube.x.log: {not json", m);
+    assertEquals(List.of("fluentd"), m.prefixes);
+    assertEquals(null, m.kind);
+  }
+
+  /**
+   * az containerapp logs show's JSON lines (Azure/azure-cli#29767's published line): the line is
+   * its "Log", at its "TimeStamp". Before, no envelope had the key: the object was the message.
+   */
+  @Test
+  void azureContainerAppsLogLinesAreAnEnvelope() throws Exception {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    String line = Files.readString(Path.of("src/test/resources/real-logs/wrapped/azure-containerapp-logs-show-cli29767.log")).strip();
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, line, m);
+    assertEquals("azure-containerapp", m.prefixes.get(0));
+    assertTrue(m.message().startsWith("UTC time: 2024-08-22 08:37:18.326665+00:00, IST time") && m.message().endsWith(
+        "\"GET /secrets/foobar/?api-version=7.5 HTTP/11\" 401 97"), m.message());
+    assertEquals(List.of("2024-08-22T08:37:19.1646828Z"), m.times.stream().map(t -> t.parts()[0]).toList());
+    CollectingSink got = parse(json(Map.of("TimeStamp", "2025-08-12T10:00:03.1234567Z", "Log", INNER.get(0))));
+    assertEquals(List.of(), got.rejects);
+    assertTrue(got.stats.get(0).startsWith("line=1 ts=1754992803123456700 running=1 "), got.stats.get(0));
   }
 
   /**
