@@ -1,0 +1,62 @@
+package dev.tokentime.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tokentime.cli.CliTest.Run;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a new user met in a first hour with the CLI, end to end: the listing orders, the files an
+ * ingest of a folder leaves out, a failed first ingest, a pasted traceback.
+ */
+class FirstHourFrictionTest {
+  @TempDir
+  Path tmp;
+
+  private static Run run(String... args) {
+    return CliTest.run(args);
+  }
+
+  /**
+   * `query runs` listed the runs in the order the derive step wrote them (c16, c4, c2 when read in
+   * that order; c2, c1, c4 from a parallel ingest of sample-logs/): now by level, then name.
+   */
+  @Test
+  void queryRunsListsRunsByLevelThenName() throws Exception {
+    Path gen = tmp.resolve("gen");
+    assertEquals(0, run("generate", "--out", gen.toString(), "--levels", "16,4,2", "--requests", "2",
+        "--mean-output", "5").code());
+    Path other = Files.createDirectories(tmp.resolve("zeta"));
+    Files.copy(Path.of("sample-logs/vllm/server.log"), other.resolve("server.log"));
+    String db = tmp.resolve("r.duckdb").toString();
+    // one ingest each, so the runs are written in this order: no level first, then c16, c4, c2
+    for (String f : List.of(other.resolve("server.log").toString(), gen.resolve("c16.jsonl").toString(),
+        gen.resolve("c4.jsonl").toString(), gen.resolve("c2.jsonl").toString())) {
+      Run r = run("ingest", "--db", db, f);
+      assertEquals(0, r.code(), r.err());
+    }
+    Run q = run("query", "--db", db, "--format", "csv", "runs");
+    assertEquals(0, q.code(), q.err());
+    assertEquals(List.of("run", "c2", "c4", "c16", "zeta"),
+        q.out().lines().map(l -> l.split(",", -1)[0]).toList(), q.out());
+  }
+
+  /** `query checks` came in a different order from one call to the next (a UNION ALL). */
+  @Test
+  void queryChecksListsTheChecksInTheirDeclaredOrder() throws Exception {
+    String db = tmp.resolve("c.duckdb").toString();
+    assertEquals(0, run("ingest", "--db", db, "sample-logs/canonical/c1.jsonl").code());
+    List<String> want = List.of("check_name", "check_source_lines", "check_request_timestamps", "check_token_order",
+        "check_token_seq_unique", "check_tokens_have_request", "check_stub_requests", "check_ttft_parts");
+    for (int i = 0; i < 5; i++) {
+      Run q = run("query", "--db", db, "--format", "csv", "checks");
+      assertEquals(want, q.out().lines().map(l -> l.split(",", -1)[0]).toList(), q.out());
+    }
+  }
+}
