@@ -73,6 +73,11 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
     return files.stream().filter(FileResult::refused).count();
   }
 
+  /** The ingest failed (exit 2): --strict stopped at a rejected line, or a file was refused. */
+  public boolean failed() {
+    return strictFailure() || refusedFiles() > 0;
+  }
+
   public long ingestedFiles() {
     return files.stream().filter(FileResult::ingested).count();
   }

@@ -57,7 +57,7 @@ final class IngestCommand extends BaseCommand {
       IngestReport.requireSomethingRead(result);
       t[0] = System.nanoTime();
       return result;
-    });
+    }, IngestResult::failed);
     Timing.since("close (checkpoint)", t[0]);
     if (r.strictFailure()) {
       err().println("tokentime: " + IngestReport.strictMessage(r));

@@ -59,4 +59,47 @@ class FirstHourFrictionTest {
       assertEquals(want, q.out().lines().map(l -> l.split(",", -1)[0]).toList(), q.out());
     }
   }
+
+  /**
+   * A first ingest that read nothing (a folder of notes: exit 2) removed its empty database but
+   * left x.duckdb.lock beside the path; one stopped by --strict at a rejected line left the empty
+   * database and its lock, and the next summary said "0 runs" with exit 0. Now nothing is left,
+   * and the next command says there is no database yet.
+   */
+  @Test
+  void aFailedFirstIngestLeavesNothingBesideTheDatabasePath() throws Exception {
+    Path notes = Files.createDirectories(tmp.resolve("notes"));
+    Files.writeString(notes.resolve("README.txt"), "what I ran\n");
+    Path dbDir = Files.createDirectories(tmp.resolve("db"));
+    String db = dbDir.resolve("x.duckdb").toString();
+    Run r = run("ingest", "--db", db, notes.toString());
+    assertEquals(2, r.code(), r.err());
+    assertEquals(List.of(), list(dbDir));
+
+    Path bad = Files.writeString(tmp.resolve("c1.jsonl"), "{\"request_id\":\"a\",\"arrival_ns\":1,\"finished_ns\":2}\n"
+        + "{\"request_id\":\"b\",\"arrival_ns\":\"x\"}\n");
+    Run strict = run("ingest", "--strict", "--db", db, bad.toString());
+    assertEquals(2, strict.code(), strict.err());
+    assertTrue(strict.err().startsWith("tokentime: --strict: 1 rejected line in "), strict.err());
+    assertEquals(List.of(), list(dbDir));
+    Run analyze = run("analyze", "--strict", "--db", db, bad.toString());
+    assertEquals(2, analyze.code(), analyze.err());
+    assertEquals(List.of(), list(dbDir));
+
+    Run next = run("summary", "--db", db);
+    assertEquals(2, next.code(), next.out());
+    assertTrue(next.err().startsWith("tokentime: database not found: " + db + " (tokentime ingest --db "), next.err());
+
+    // a database that was there keeps its data, and its lock file, after a failed ingest
+    assertEquals(0, run("ingest", "--db", db, "sample-logs/canonical/c1.jsonl").code());
+    assertEquals(2, run("ingest", "--strict", "--db", db, bad.toString()).code());
+    assertEquals(List.of("x.duckdb", "x.duckdb.lock"), list(dbDir));
+    assertTrue(run("summary", "--db", db).out().startsWith("tokentime summary: 1 run, 1 source file"));
+  }
+
+  private static List<String> list(Path dir) throws java.io.IOException {
+    try (var s = Files.list(dir)) {
+      return s.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
 }
