@@ -97,6 +97,36 @@ class FirstHourFrictionTest {
     assertTrue(run("summary", "--db", db).out().startsWith("tokentime summary: 1 run, 1 source file"));
   }
 
+  private static final Path TRACEBACKS = Path.of("src/test/resources/constructed/client-traceback");
+
+  /**
+   * A pasted traceback of vLLM's benchmark client (frames under a checkout's vllm/benchmarks/) was
+   * sniffed as a vLLM server log and read as one server crash. Now its format is not told, and
+   * read as vllm-log its lines are other lines; a bare traceback with frames in vLLM's server
+   * package is still a crash.
+   */
+  @Test
+  void aClientsTracebackIsNoServerCrash() throws Exception {
+    String client = TRACEBACKS.resolve("benchmark-client-error.txt").toString();
+    Run sniffed = run("ingest", "--explain", client);
+    assertEquals(2, sniffed.code(), sniffed.out());
+    assertTrue(sniffed.err().contains("format not recognised"), sniffed.err());
+    Run forced = run("ingest", "--explain", "--from", "vllm-log", client);
+    assertEquals(0, forced.code(), forced.err());
+    assertTrue(forced.out().startsWith(client + " (vllm-log): 8 lines = 0 records + 8 other + 0 rejected\n"), forced.out());
+    assertTrue(forced.out().matches("(?s).*\n  traceback +engine_events +0 +0\n.*"), forced.out());
+
+    String server = TRACEBACKS.resolve("server-import-crash.txt").toString();
+    Run crash = run("ingest", "--explain", server);
+    assertEquals(0, crash.code(), crash.err());
+    assertTrue(crash.out().startsWith(server + " (vllm-log): 6 lines = 1 records + 5 other + 0 rejected\n"), crash.out());
+    assertTrue(crash.out().matches("(?s).*\n  traceback +engine_events +1 +0\n.*"), crash.out());
+    String db = tmp.resolve("t.duckdb").toString();
+    assertEquals(0, run("ingest", "--db", db, server).code());
+    Run events = run("query", "--db", db, "--format", "csv", "SELECT kind, detail FROM engine_events");
+    assertEquals("kind,detail\ncrash,ModuleNotFoundError: No module named 'uvloop'\n", events.out());
+  }
+
   private static List<String> list(Path dir) throws java.io.IOException {
     try (var s = Files.list(dir)) {
       return s.map(f -> f.getFileName().toString()).sorted().toList();
