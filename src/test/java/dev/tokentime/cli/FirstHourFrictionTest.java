@@ -97,6 +97,44 @@ class FirstHourFrictionTest {
     assertTrue(run("summary", "--db", db).out().startsWith("tokentime summary: 1 run, 1 source file"));
   }
 
+  /**
+   * An ingest of a folder with notes and a plot beside the log said "skipped 15 files (format not
+   * recognised …)" and named all fifteen on one line, with no word on what one was or how to see
+   * why: now ten names, each with what its content shows where that says something, "… and N
+   * more", and the --explain hint; --explain of the folder says why each was not read.
+   */
+  @Test
+  void skippedFilesAreNamedWithTheirReasonAndTheExplainHint() throws Exception {
+    Path run = Files.createDirectories(tmp.resolve("logs/c16"));
+    Files.copy(Path.of("sample-logs/vllm/server.log"), run.resolve("server.log"));
+    Files.write(run.resolve("a-plot.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13});
+    for (int i = 1; i <= 12; i++) {
+      Files.writeString(run.resolve(String.format("note%02d.txt", i)), "what I ran, take " + i + "\n");
+    }
+    String db = tmp.resolve("s.duckdb").toString();
+    Run r = run("ingest", "--db", db, tmp.resolve("logs").toString());
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(4, lines.size(), r.out());
+    StringBuilder want = new StringBuilder("skipped 13 files (format not recognised; name one with --from): "
+        + run.resolve("a-plot.png") + " (it is binary data, not text a server or a load-test tool writes), ");
+    for (int i = 1; i <= 9; i++) {
+      want.append(run.resolve(String.format("note%02d.txt", i))).append(", ");
+    }
+    want.append("… and 3 more");
+    assertEquals(want.toString(), lines.get(1));
+    assertEquals("  (why a file was not read: tokentime ingest --explain FILE; the folder instead of FILE: each of them)",
+        lines.get(2));
+
+    Run explain = run("ingest", "--explain", tmp.resolve("logs").toString());
+    assertEquals(0, explain.code(), explain.err());
+    assertTrue(explain.out().contains(run.resolve("note12.txt") + ": not read: format not recognised: no format knows"
+        + " its first lines (the first: \"what I ran, take 12\"); tokentime formats lists the formats read\n"), explain.out());
+    assertTrue(explain.out().contains(run.resolve("a-plot.png") + ": not read: format not recognised: it is binary data,"
+        + " not text a server or a load-test tool writes\n"), explain.out());
+    assertTrue(explain.out().contains(run.resolve("server.log") + " (vllm-log): 289 lines = 287 records"), explain.out());
+  }
+
   private static final Path TRACEBACKS = Path.of("src/test/resources/constructed/client-traceback");
 
   /**
