@@ -165,6 +165,21 @@ class FirstHourFrictionTest {
     assertEquals("kind,detail\ncrash,ModuleNotFoundError: No module named 'uvloop'\n", events.out());
   }
 
+  /**
+   * Help that promised more than the command does: query --max-rows 0 said "all" (a text table
+   * holds 100,000), generate said "in the canonical formats" (it also writes a vLLM log), and
+   * ingest --explain did not say it tells why a file is not read.
+   */
+  @Test
+  void helpSaysWhatTheCommandsDo() {
+    String query = run("query", "--help").out().replaceAll("\\s+", " ");
+    assertTrue(query.contains("(default 100; 0 = all a table holds, 100,000)"), query);
+    String generate = run("generate", "--help").out().replaceAll("\\s+", " ");
+    assertTrue(generate.contains("in the canonical formats or as a vLLM server log"), generate);
+    String ingest = run("ingest", "--help").out().replaceAll("\\s+", " ");
+    assertTrue(ingest.contains("for a file no format claims, why it is not read."), ingest);
+  }
+
   private static List<String> list(Path dir) throws java.io.IOException {
     try (var s = Files.list(dir)) {
       return s.map(f -> f.getFileName().toString()).sorted().toList();
