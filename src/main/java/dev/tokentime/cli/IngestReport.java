@@ -161,9 +161,9 @@ final class IngestReport implements IngestService.Listener {
     skipped(result, IngestResult.Skipped.EMPTY, "empty");
     skipped(result, IngestResult.Skipped.SAME_AS, "the same content as a file before it, read once");
     skipped(result, IngestResult.Skipped.UNREADABLE, "not readable");
-    told |= skipped(result, IngestResult.Skipped.LEFT_OUT, "left out, each for the reason given; ingest one alone to read it");
+    skipped(result, IngestResult.Skipped.LEFT_OUT, "left out, each for the reason given; ingest one alone to read it");
     if (told) {
-      // a count and names said which files; what one holds, and why it was not read, was left to guess
+      // names said which files were not recognised; what one holds, and why no format claims it, was left to guess
       out.println("  (why a file was not read: tokentime ingest --explain FILE; the folder instead of FILE: each of them)");
     }
     for (IngestResult.FailedCheck c : result.failedChecks()) {
