@@ -25,3 +25,4 @@ WHERE (m.metric IN ('completed', 'failed', 'num_completed_requests', 'number_err
     OR (m.metric IN ('requests_total', 'requests_failures', 'requests_incomplete') AND m.stat = 'value'
         AND s.format = 'llmd-benchmark-report')
 GROUP BY m.run, s.format, m.metric
+ORDER BY natural_sort_key(m.run), m.run, s.format, m.metric

@@ -53,3 +53,4 @@ LEFT JOIN errors AS e USING (run)
 WHERE s.requests + s.excluded_requests = 0
 GROUP BY f.run
 HAVING max(coalesce(f.ok, f.total)) IS NOT NULL OR max(coalesce(f.failed, f.errored, f.failures, f.incomplete)) IS NOT NULL
+ORDER BY natural_sort_key(f.run), f.run

@@ -53,23 +53,31 @@ public final class DatabaseAccess {
    * unrecognised file, a bad option): a failed first ingest leaves nothing behind.
    */
   public static <T> T write(Path path, Work<T> work) throws Exception {
+    return write(path, work, result -> false);
+  }
+
+  /**
+   * As {@link #write(Path, Work)}; a result that {@code failed} (an ingest --strict stopped, every
+   * file refused: exit 2) also removes the database this call created when nothing was stored in
+   * it. It was left empty, and the next command answered "0 runs" with exit 0.
+   */
+  public static <T> T write(Path path, Work<T> work, java.util.function.Predicate<T> failed) throws Exception {
     boolean existed = Files.exists(path);
-    boolean empty = false;
-    try {
-      try (Database d = forWriting(path)) {
-        try {
-          return work.apply(d);
-        } catch (Exception e) {
-          empty = !existed && storedNothing(d);
-          throw e;
+    try (Database d = forWriting(path)) {
+      try {
+        T result = work.apply(d);
+        if (failed.test(result) && !existed && storedNothing(d)) {
+          d.closeAndDelete();
         }
+        return result;
+      } catch (Exception e) {
+        if (!existed && storedNothing(d)) {
+          // under the writer lock, which goes with the file: a lock file left beside the path
+          // was all a failed first ingest left
+          d.closeAndDelete();
+        }
+        throw e;
       }
-    } catch (Exception e) {
-      if (empty) {
-        Files.deleteIfExists(Path.of(path + ".wal"));
-        Files.deleteIfExists(path);
-      }
-      throw e;
     }
   }
 

@@ -26,8 +26,15 @@ import java.util.Map;
  */
 public final class ExplainService {
 
-  /** What one file gave. */
-  public record Result(String path, String format, long records, ExplainStats stats) {}
+  /**
+   * What one file gave; {@code stats} null for a file found in a folder that no format claims,
+   * {@code note} then why it is not read (as the ingest skips it).
+   */
+  public record Result(String path, String format, long records, ExplainStats stats, String note) {
+    public Result(String path, String format, long records, ExplainStats stats) {
+      this(path, format, records, stats, null);
+    }
+  }
 
   private final FormatRegistry formats;
 
@@ -62,19 +69,24 @@ public final class ExplainService {
 
   private Result explain(InputResolver.Input in, IngestOptions o) throws IOException {
     InputFormat format;
+    String unknown = null;
     try (OpenedInput probe = OpenedInput.open(in.path())) {
       format = o.from() != null ? formats.byId(o.from()) : probe.sniffed(formats);
+      if (format == null && o.from() == null) {
+        unknown = unrecognised(probe.sample());
+      }
     }
     if (o.from() != null && format == null) {
       throw new BadInputException("unknown format " + o.from() + " (tokentime formats lists them)");
     }
     if (!(format instanceof SpecFormat spec)) {
       if (in.explicit()) {
-        throw new BadInputException(in.display() + ": " + (format == null ? "format not recognised"
+        throw new BadInputException(in.display() + ": " + (format == null ? unknown
             : format.id() + " is not spec-driven") + "; --explain works for "
             + String.join(", ", specFormats()) + " (name one with --from)");
       }
-      return null;
+      // a file the ingest of its folder skips: said here too, with why, instead of passed over
+      return unknown == null ? null : new Result(in.display(), null, 0, null, unknown);
     }
     String run = o.run() != null ? o.run() : IngestService.defaultRun(in, in.path());
     ParseContext ctx = new ParseContext(in.display(), run, false, o.zone(), o.year(),
@@ -89,6 +101,24 @@ public final class ExplainService {
       }
       return new Result(in.display(), spec.id(), stats.records, stats);
     }
+  }
+
+  /**
+   * Why no format claims a file: what it looks like (UnknownContent), else its first line, which
+   * no format's sniffing recognises.
+   */
+  static String unrecognised(dev.tokentime.ingest.Sample sample) {
+    String looks = UnknownContent.describe(sample);
+    if (looks != null) {
+      return "format not recognised: " + looks;
+    }
+    List<String> first = sample.firstLines(1);
+    if (first.isEmpty()) {
+      return "format not recognised: it holds only blank lines";
+    }
+    String line = first.get(0).replaceAll("\\p{Cntrl}", "?");
+    return "format not recognised: no format knows its first lines (the first: \""
+        + (line.length() > 80 ? line.substring(0, 80) + "…" : line) + "\"); tokentime formats lists the formats read";
   }
 
   private List<String> specFormats() {

@@ -55,6 +55,7 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
    * {@link #UNREADABLE}, or {@link #LEFT_OUT} by its format for what lies beside it.
    */
   public record Skipped(String path, String reason) {
+    /** No format claims it: perhaps followed by ": " and what it looks like (UnknownContent). */
     public static final String UNRECOGNISED = "format not recognised";
     public static final String EMPTY = "empty";
     public static final String SAME_AS = "same content as ";
@@ -71,6 +72,11 @@ public record IngestResult(List<FileResult> files, List<Skipped> skipped, List<S
   /** Files that failed and were rolled back: the command exits 2. */
   public long refusedFiles() {
     return files.stream().filter(FileResult::refused).count();
+  }
+
+  /** The ingest failed (exit 2): --strict stopped at a rejected line, or a file was refused. */
+  public boolean failed() {
+    return strictFailure() || refusedFiles() > 0;
   }
 
   public long ingestedFiles() {

@@ -257,7 +257,7 @@ public final class IngestService {
                 + (in.explicit() ? "" : ", or leave it out (--strict reads every file it finds, or stops)"));
           }
           skipped.add(new IngestResult.Skipped(in.display(), empty ? IngestResult.Skipped.EMPTY
-              : IngestResult.Skipped.UNRECOGNISED));
+              : IngestResult.Skipped.UNRECOGNISED + (looks == null ? "" : ": " + looks)));
           continue;
         }
         String leaveOut = in.stdin() ? null : leaveOut(format, path, neighbours);

@@ -28,7 +28,9 @@ public final class QueryService {
   public static String toSql(String q) throws IOException {
     String t = q.strip();
     if (t.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-      return "SELECT * FROM " + t;
+      // a view orders its own rows; a canonical table is listed in its documented order
+      String order = dev.tokentime.schema.CanonicalSchema.LISTING_ORDER.get(t.toLowerCase(java.util.Locale.ROOT));
+      return "SELECT * FROM " + t + (order == null ? "" : " ORDER BY " + order);
     }
     if (t.endsWith(".sql")) {
       Path p = Path.of(t);

@@ -68,7 +68,7 @@ final class AnalyzeCommand extends BaseCommand {
           err().println("wrote " + w.files().get(0));
         }
         return ExitCode.OK;
-      });
+      }, code -> code != ExitCode.OK);
     }
   }
 }

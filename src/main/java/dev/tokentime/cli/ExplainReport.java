@@ -11,6 +11,11 @@ final class ExplainReport {
 
   static void print(ExplainService.Result r, PrintWriter out) {
     ExplainStats s = r.stats();
+    if (s == null) {
+      out.println(r.path() + ": not read: " + r.note());
+      out.flush();
+      return;
+    }
     out.printf(Locale.ROOT, "%s (%s%s): %,d lines = %,d records + %,d other + %,d rejected%n", r.path(),
         r.format(), s.embeddedFormat == null ? "" : IngestReport.embedded(s.embeddedFormat, s.embeddedRecords, s.embeddedRejected),
         s.lines, r.records(), s.other, s.rejected);

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "generate",
-    description = {"Write a synthetic load test in the canonical formats (for trying tokentime, tests and benchmarks).",
+    description = {"Write a synthetic load test in the canonical formats or as a vLLM server log (for trying tokentime, tests and benchmarks).",
         "Closed-loop clients at each concurrency level against a server with --slots batch slots: "
             + "requests queue once the level exceeds the slots, prefill grows with the prompt, token "
             + "gaps grow with the batch. By default the server runs engine iterations: the requests "

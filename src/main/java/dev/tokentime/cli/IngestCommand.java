@@ -37,7 +37,7 @@ final class IngestCommand extends BaseCommand {
   @Option(names = "--explain",
       description = "Store nothing: for each file in a spec-driven format (vllm-log, …) print per line kind how "
           + "many lines matched, the near misses and the first lines no kind claims, to see what a new "
-          + "version of the log changed.")
+          + "version of the log changed; for a file no format claims, why it is not read.")
   boolean explain;
 
   @Override
@@ -57,7 +57,7 @@ final class IngestCommand extends BaseCommand {
       IngestReport.requireSomethingRead(result);
       t[0] = System.nanoTime();
       return result;
-    });
+    }, IngestResult::failed);
     Timing.since("close (checkpoint)", t[0]);
     if (r.strictFailure()) {
       err().println("tokentime: " + IngestReport.strictMessage(r));

@@ -157,11 +157,15 @@ final class IngestReport implements IngestService.Listener {
   }
 
   void finish(IngestResult result) {
-    skipped(result, IngestResult.Skipped.UNRECOGNISED, "format not recognised; name one with --from", false);
-    skipped(result, IngestResult.Skipped.EMPTY, "empty", false);
-    skipped(result, IngestResult.Skipped.SAME_AS, "the same content as a file before it, read once", true);
-    skipped(result, IngestResult.Skipped.UNREADABLE, "not readable", true);
-    skipped(result, IngestResult.Skipped.LEFT_OUT, "left out, each for the reason given; ingest one alone to read it", true);
+    boolean told = skipped(result, IngestResult.Skipped.UNRECOGNISED, "format not recognised; name one with --from");
+    skipped(result, IngestResult.Skipped.EMPTY, "empty");
+    skipped(result, IngestResult.Skipped.SAME_AS, "the same content as a file before it, read once");
+    skipped(result, IngestResult.Skipped.UNREADABLE, "not readable");
+    skipped(result, IngestResult.Skipped.LEFT_OUT, "left out, each for the reason given; ingest one alone to read it");
+    if (told) {
+      // names said which files were not recognised; what one holds, and why no format claims it, was left to guess
+      out.println("  (why a file was not read: tokentime ingest --explain FILE; the folder instead of FILE: each of them)");
+    }
     for (IngestResult.FailedCheck c : result.failedChecks()) {
       out.println("warning: " + c.violations() + " violation" + (c.violations() == 1 ? "" : "s")
           + " of \"" + c.invariant() + "\" (SELECT * FROM " + c.view() + ")");
@@ -183,15 +187,29 @@ final class IngestReport implements IngestService.Listener {
     return s.matches("[\\w./:@%+=,-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
   }
 
-  /** One line for the files skipped for one reason (those whose reason starts with {@code reason}). */
-  private void skipped(IngestResult result, String reason, String why, boolean withReason) {
+  /** Files named per reason on the "skipped" lines; the rest are counted ("… and 12 more"). */
+  static final int MAX_SKIPPED_NAMED = 10;
+
+  /**
+   * One line for the files skipped for one reason (those whose reason starts with {@code reason}),
+   * each with what its reason adds (what an unrecognised file looks like, the file it copies, why
+   * it was left out); true when there were any.
+   */
+  private boolean skipped(IngestResult result, String reason, String why) {
     List<IngestResult.Skipped> these = result.skipped().stream().filter(s -> s.reason().startsWith(reason)).toList();
-    if (!these.isEmpty()) {
-      out.println("skipped " + these.size() + " file" + (these.size() == 1 ? "" : "s") + " (" + why + "): "
-          + these.stream().map(s -> withReason ? s.path() + " (" + (reason.equals(IngestResult.Skipped.LEFT_OUT) ? s.reason().substring(reason.length()) : s.reason())
-              + ")" : s.path())
-              .collect(Collectors.joining(", ")));
+    if (these.isEmpty()) {
+      return false;
     }
+    // a folder of 300 notes listed every name on one line
+    String names = these.stream().limit(MAX_SKIPPED_NAMED).map(s -> {
+      String more = s.reason().substring(reason.length()).replaceFirst("^: ", "");
+      boolean own = reason.equals(IngestResult.Skipped.LEFT_OUT) || reason.equals(IngestResult.Skipped.UNRECOGNISED);
+      return s.path() + (own ? more.isEmpty() ? "" : " (" + more + ")" : reason.equals(IngestResult.Skipped.EMPTY) ? ""
+          : " (" + s.reason() + ")");
+    }).collect(Collectors.joining(", "));
+    out.println("skipped " + these.size() + " file" + (these.size() == 1 ? "" : "s") + " (" + why + "): " + names
+        + (these.size() > MAX_SKIPPED_NAMED ? ", … and " + (these.size() - MAX_SKIPPED_NAMED) + " more" : ""));
+    return true;
   }
 
   /**

@@ -34,7 +34,7 @@ final class QueryCommand extends BaseCommand {
           + "Default: ${DEFAULT-VALUE}.")
   String format;
 
-  @Option(names = "--max-rows", paramLabel = "N", description = "Rows shown in text and Markdown output (default 100; 0 = all). CSV and JSON write every row.")
+  @Option(names = "--max-rows", paramLabel = "N", description = "Rows shown in text and Markdown output (default 100; 0 = all a table holds, 100,000). CSV and JSON write every row.")
   Long maxRows;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "QUERY",

@@ -28,7 +28,7 @@ public final class CanonicalSchema {
 
   public static final TableDef RUNS = new TableDef("runs",
       "One row per run",
-      "A run is one measured configuration (a concurrency level, a request rate, a label); repeats are separate runs.",
+      "A run is one measured configuration (a concurrency level, a request rate, a label); repeats are separate runs. tokentime query runs lists them by level, then name.",
       List.of(of("run", "VARCHAR", "id", "Run name: the record's run/label, else --run, else the file's parent directory."),
           of("level_kind", "VARCHAR", "text", "What the level measures: concurrency, request_rate, or NULL when the run has no level."),
           of("level", "DOUBLE", "level_kind", "Concurrency (requests in flight) or request rate (requests/s) of the run."),
@@ -279,6 +279,19 @@ public final class CanonicalSchema {
   public static final List<TableDef> TABLES = List.of(RUNS, SOURCES, CLOCKS, REQUESTS, REQUEST_LINKS,
       TOKENS, STEPS, ENGINE_STATS, ENGINE_EVENTS, METRIC_HISTOGRAMS, REPORTED_METRICS, REJECTS,
       CLOCK_ANCHORS);
+
+  /**
+   * The order a table's rows are listed in when a user names the table alone (tokentime query
+   * runs, export sources): a table has no order of its own, and runs came out in the order the
+   * derive step happened to write them (c2, c1, c4). Runs as the per-run views list them: by kind
+   * of level, level, repeat, then name in natural order (c1, c4, c16); the rest by their keys. The
+   * tables of millions of rows (requests, tokens, steps) are listed as they are.
+   */
+  public static final java.util.Map<String, String> LISTING_ORDER = java.util.Map.of(
+      "runs", "level_kind NULLS LAST, level NULLS LAST, \"repeat\" NULLS LAST, natural_sort_key(run), run",
+      "sources", "source_id",
+      "clocks", "clock_id",
+      "rejects", "source_id, line_no");
 
   /** Tables rebuilt by the derive step. */
   public static final List<TableDef> DERIVED = List.of(DERIVED_REQUEST_TOKENS, DERIVED_DIRTY_REQUESTS,

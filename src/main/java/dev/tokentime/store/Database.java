@@ -626,6 +626,25 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes the database and deletes its file and write-ahead log while the writer lock is still
+   * held, so no other writer opens it in between; the lock file goes with them (WriterLock).
+   */
+  public void closeAndDelete() throws java.io.IOException {
+    WriterLock held = lock;
+    lock = null;
+    try {
+      close();
+      Path abs = path.toAbsolutePath();
+      Files.deleteIfExists(Path.of(abs + ".wal"));
+      Files.deleteIfExists(abs);
+    } finally {
+      if (held != null) {
+        held.close();
+      }
+    }
+  }
+
   /** DuckDB 1.5 puts a generic line before the real one; keep the informative line. */
   public static String firstLine(SQLException e) {
     String m = e.getMessage() == null ? e.toString() : e.getMessage();

@@ -18,9 +18,15 @@ import java.util.Map;
  * created until the writer closes it. DuckDB's own lock is taken only once the file is open, so
  * two first ingests could both see no file, both create one, and one lose its data; and a
  * writer that finds the database busy would fail at once. Under this lock a second writer waits
- * ({@link #waitSeconds}) and then fails naming the process that holds it. The lock file is never
- * deleted: deleting a lock file lets a third process lock a new inode while the second holds the
- * old one. The operating system releases the lock when the process ends, however it ends.
+ * ({@link #waitSeconds}) and then fails naming the process that holds it. The operating system
+ * releases the lock when the process ends, however it ends.
+ *
+ * <p>The lock file of a database that is not there when its writer closes (a first ingest that
+ * failed, its empty database removed) is deleted with it, under the lock: left behind, it was the
+ * one file a failed first ingest left beside the database path. Deleting a lock file lets a
+ * process waiting on it lock the deleted file while a third locks a new one at the path, so a
+ * writer that gets the lock checks that the file at the path is the one it locked (it reads back
+ * the pid it wrote), and else opens the path again.
  */
 final class WriterLock implements AutoCloseable {
   /** Locks this process holds, by lock file, with how many opens share each (tests open twice). */
@@ -71,14 +77,7 @@ final class WriterLock implements AutoCloseable {
     }
     long deadline = System.nanoTime() + waitSeconds() * 1_000_000_000L;
     boolean told = false;
-    FileChannel ch;
-    try {
-      ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-          StandardOpenOption.WRITE);
-    } catch (IOException e) {
-      throw new BadInputException("cannot lock database " + database + " for writing: cannot open "
-          + file + ": " + e.getMessage(), e);
-    }
+    FileChannel ch = open(database, file);
     try {
       while (true) {
         FileLock l;
@@ -88,8 +87,17 @@ final class WriterLock implements AutoCloseable {
           l = null;
         }
         if (l != null) {
+          String pid = Long.toString(ProcessHandle.current().pid());
           ch.truncate(0);
-          ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+          ch.write(ByteBuffer.wrap((pid + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+          if (!pid.equals(pidAt(file))) {
+            // the file locked was deleted by the writer before (its database failed to be made):
+            // the lock that counts is on the file now at the path
+            l.release();
+            closeQuietly(ch);
+            ch = open(database, file);
+            continue;
+          }
           WriterLock w = new WriterLock(file, ch, l);
           synchronized (HELD) {
             HELD.put(file, w);
@@ -121,6 +129,24 @@ final class WriterLock implements AutoCloseable {
     }
   }
 
+  private static FileChannel open(Path database, Path file) {
+    try {
+      return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw new BadInputException("cannot lock database " + database + " for writing: cannot open "
+          + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The pid the file at the path holds, or null when there is none. */
+  private static String pidAt(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8).strip();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /** " (pid N)" from the lock file, or "" when it says nothing usable. */
   static String holder(Path lockFile) {
     try {
@@ -146,6 +172,15 @@ final class WriterLock implements AutoCloseable {
         return;
       }
       HELD.remove(file);
+    }
+    String name = file.getFileName().toString();
+    Path database = file.resolveSibling(name.substring(0, name.length() - ".lock".length()));
+    if (!Files.exists(database)) {
+      try {
+        Files.deleteIfExists(file); // still held: see the class comment
+      } catch (IOException ignored) {
+        // a lock file left behind is harmless: the next writer locks it
+      }
     }
     try {
       lock.release();

@@ -601,10 +601,12 @@ class FieldExcerptsTest {
             + " 'all_special_ids'"),
         read("59-sgl-detokenizermanager-hit-exception-pr29853.log").sink().events.stream()
             .filter(e -> e[1].equals("crash")).map(e -> e[2]).toList());
-    // a bare traceback cut short: a later tool's "Warning: …" is no exception line of it
+    // a bare traceback cut short: a later tool's "Warning: …" is no exception line of it (a
+    // frame in vLLM's package makes a bare traceback the server's: FirstHourFrictionTest)
     RecordingSink warned = new RecordingSink();
     new dev.tokentime.formats.vllm.VllmLogFormat().parse(new java.io.ByteArrayInputStream((
         "Traceback (most recent call last):\n"
+        + "  File \"/usr/local/lib/python3.12/dist-packages/vllm/entrypoints/cli/main.py\", line 1, in main\n"
         + "  File \"/usr/lib/python3.12/multiprocessing/resource_tracker.py\", line 1, in main\n"
         + "(APIServer pid=1) INFO 08-31 22:30:05 [api_server.py:1] Starting vLLM API server on http://0.0.0.0:8000\n"
         + "Warning: The cache directory /root/.cache is not writable.\n")

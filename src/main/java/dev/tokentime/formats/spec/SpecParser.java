@@ -334,7 +334,11 @@ public final class SpecParser {
         reject(lineNo, reason, buf, off, len);
         return;
       }
-      if (explain != null) {
+      // a bare traceback whose count waits on its frames (the kind's frames rule) is counted,
+      // matched or other, when it ends (writeEvent)
+      boolean waitsOnFrames = m.kind.frames() != null && bare(m) && m.kind.table().equals("engine_events")
+          && (m.group("detail") != null ? m.group("detail") : m.message()).endsWith(TRACEBACK);
+      if (explain != null && !waitsOnFrames) {
         explain.matched(m.kind);
       }
       switch (m.kind.table()) {
@@ -359,10 +363,19 @@ public final class SpecParser {
             if (ts != RequestRecord.NONE) {
               Checked.timestamp("engine_events ts_ns", ts); // out of range: this line's reject, now
             }
-            Traceback old = tracebacks.put(originKey(m), new Traceback(lineNo, m.origin(), ts, clock,
-                m.kind.event(), detail.substring(0, detail.length() - TRACEBACK.length())));
+            Traceback t = new Traceback(lineNo, m.origin(), ts, clock,
+                m.kind.event(), detail.substring(0, detail.length() - TRACEBACK.length()));
+            if (waitsOnFrames) {
+              t.waitsOnFrames = m.kind;
+              // the line before may name the process it ends ("Process EngineCore_0:")
+              t.framesShown = before != null && m.kind.frames().matcher(before).region(beforeStart, before.length()).find();
+            }
+            Traceback old = tracebacks.put(originKey(m), t);
             if (old != null) {
               writeEvent(old, null);
+            }
+            if (waitsOnFrames) {
+              return; // neither a record nor an other line yet; no format's Java hears of it
             }
           } else {
             sink.engineEvent(lineNo, m.origin(), ts, clock, m.kind.event(), shortDetail(detail));
@@ -693,6 +706,12 @@ public final class SpecParser {
      * before.
      */
     Boolean framesBare;
+    /**
+     * The kind of a bare traceback (no prefix: a paste, a client script's) whose frames must
+     * show it is the server's ({@code frames}), else null; {@link #framesShown} once one does.
+     */
+    LineSpec.Kind waitsOnFrames;
+    boolean framesShown;
 
     Traceback(long lineNo, String origin, long tsNs, int clockId, String kind, String lead) {
       this.lineNo = lineNo;
@@ -781,6 +800,9 @@ public final class SpecParser {
       return;
     }
     String msg = m.message();
+    if (t.waitsOnFrames != null && !t.framesShown && t.waitsOnFrames.frames().matcher(msg).find()) {
+      t.framesShown = true;
+    }
     if (msg.isEmpty() || indented(m)) {
       return;
     }
@@ -790,6 +812,16 @@ public final class SpecParser {
   }
 
   private void writeEvent(Traceback t, String exception) {
+    if (t.waitsOnFrames != null) {
+      if (!t.framesShown) {
+        other(); // no frame of the server's: another program's traceback (a client script's)
+        return;
+      }
+      sink.record();
+      if (explain != null) {
+        explain.matched(t.waitsOnFrames);
+      }
+    }
     sink.engineEvent(t.lineNo, t.origin, t.tsNs, t.clockId, t.kind,
         shortDetail(exception == null ? t.lead + TRACEBACK : t.lead + exception));
   }

@@ -199,6 +199,7 @@ public final class SpecReader {
           case "end" -> requireKind(kind).end = regex(rest);
           case "cut" -> requireKind(kind).cut = regex(rest);
           case "not-after" -> requireKind(kind).notAfter = regex(rest);
+          case "frames" -> requireKind(kind).frames = regex(rest);
           case "not-from" -> {
             String[] parts = rest.split("\\s+", 2);
             if (parts.length != 2) {
@@ -334,6 +335,9 @@ public final class SpecReader {
       if (k.items != null && !groups.contains(k.items)) {
         throw new IllegalArgumentException("kind " + k.name + ": items group " + k.items + " is not in its pattern");
       }
+      if (k.frames != null && !k.table.equals("engine_events")) {
+        throw new IllegalArgumentException("kind " + k.name + ": frames is for an engine_events kind whose line opens a traceback");
+      }
       if (k.items != null && k.list != null) {
         throw new IllegalArgumentException("kind " + k.name + ": list and items exclude each other");
       }
@@ -347,7 +351,7 @@ public final class SpecReader {
       kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
           k.list, k.listExtrasPrefix, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.fields)),
           java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.groupRules)), k.clock, k.items, k.keep,
-          List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut, k.notFrom));
+          List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut, k.notFrom, k.frames));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json));
@@ -397,7 +401,7 @@ public final class SpecReader {
 
   /** The words whose rest is a regex: a trailing space of theirs is refused, not dropped. */
   private static final java.util.Set<String> PATTERN_WORDS = java.util.Set.of("prefix", "match", "hint", "end", "cut",
-      "not-after", "not-from", "keep", "sniff", "resync", "strip");
+      "not-after", "not-from", "frames", "keep", "sniff", "resync", "strip");
 
   private static String firstWord(String s) {
     int sp = s.indexOf(' ');
@@ -445,6 +449,7 @@ public final class SpecReader {
     final List<String> nulls = new ArrayList<>();
     boolean restarts;
     Pattern notAfter;
+    Pattern frames;
     LineSpec.NotFrom notFrom;
     LineSpec.OwnTime time;
     final List<LineSpec.Compute> computes = new ArrayList<>();
