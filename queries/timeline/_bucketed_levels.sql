@@ -48,7 +48,7 @@ grid_spec AS (
 ),
 -- each segment is cut at the bucket edges it crosses (a range per segment, not a join of every
 -- bucket with every segment: that was quadratic)
-seg_buckets AS (
+seg_buckets AS MATERIALIZED (
     SELECT s.*, g.start_ns, g.w_ns,
         (s.t0_ns - g.start_ns) // g.w_ns AS b0,
         (s.t1_ns - 1 - g.start_ns) // g.w_ns AS b1
@@ -56,10 +56,26 @@ seg_buckets AS (
     JOIN grid_spec AS g USING (run, clock_id)
     WHERE s.t1_ns > s.t0_ns
 ),
+-- A bucket a segment covers whole (neither its first nor its last) needs no aggregate on a basis
+-- of one lane: no other segment of the series reaches into it (each series' segments are half-open
+-- and follow one another: a sweep line, the token steps), so its mean and max are the segment's
+-- level and its coverage 1; only a segment's first and last bucket, which it may share, are cut and
+-- summed. Steps and engine stats have lanes (engine instances and ranks) and a lane's segments
+-- from several files or epochs may overlap in time: every bucket they touch is cut and summed.
+-- Grouping every bucket of every segment was most of a fine token batch timeline's time.
 cut AS (
     SELECT run, clock_id, measure, basis, lane, approximate, start_ns, w_ns, t0_ns, t1_ns, level,
         unnest(range(b0, b1 + 1)) AS b
     FROM seg_buckets
+    WHERE basis IN ('steps', 'engine_stats')
+    UNION ALL
+    SELECT run, clock_id, measure, basis, lane, approximate, start_ns, w_ns, t0_ns, t1_ns, level, b0
+    FROM seg_buckets
+    WHERE basis NOT IN ('steps', 'engine_stats')
+    UNION ALL
+    SELECT run, clock_id, measure, basis, lane, approximate, start_ns, w_ns, t0_ns, t1_ns, level, b1
+    FROM seg_buckets
+    WHERE basis NOT IN ('steps', 'engine_stats') AND b1 > b0
 ),
 overlap AS (
     SELECT
@@ -78,6 +94,14 @@ per_lane AS MATERIALIZED (
     FROM overlap
     WHERE o_ns > 0
     GROUP BY run, clock_id, measure, basis, lane, b
+    UNION ALL
+    SELECT run, clock_id, measure, basis, lane, b, start_ns, w_ns, approximate, level AS mean, level AS max,
+        1.0::DOUBLE AS coverage
+    FROM (
+        SELECT *, unnest(range(b0 + 1, b1)) AS b
+        FROM seg_buckets
+        WHERE basis NOT IN ('steps', 'engine_stats')
+    )
 )
 -- Lanes add up, so bases with lanes (engine instances and ranks) are summed per bucket; the other
 -- bases have one lane, and their rows pass as they are: a second hash aggregate over every
