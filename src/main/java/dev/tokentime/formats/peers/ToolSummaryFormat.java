@@ -443,6 +443,11 @@ public final class ToolSummaryFormat implements InputFormat {
         if (v.isEmpty() || v.equalsIgnoreCase("N/A")) {
           continue;
         }
+        if (v.equals("inf") && name[0].startsWith("adj_")) {
+          // AIPerf's error-adjusted statistics count each failed request as an unbounded latency:
+          // Python writes such a statistic "inf" (the JSON null); no figure, the row's others kept
+          continue;
+        }
         if (!PLAIN_NUMBER.matcher(v).matches()) {
           // Java's parser takes "NaN", "Infinity", "0x1p3" and "5f"; none is a figure the tool writes
           return header[0][i] + ": expected a number, got " + PeerJson.quote(cells.get(i));
