@@ -64,19 +64,27 @@ public final class AiperfJsonlFormat implements InputFormat {
     RequestRecord req = new RequestRecord();
     // shared with the server-metric scrapes AIPerf wrote into the same folder (ToolClocks)
     int clockId = sink.clock(ToolClocks.aiperf(ctx));
-    return PeerJson.objectLines(in, sink, (lineNo, node, buf, off, len) -> {
-      Record r = new Record(req, ctx, clockId, lineNo);
-      r.read(node);
-      String range = r.tokensProblem(); // before the request: the line is one unit
-      if (range != null) {
-        throw new PeerJson.Bad(range);
-      }
-      long key = sink.request(req, buf, off, len);
-      if (key >= 0) {
-        r.emitTokens(sink, key);
-        sink.record();
-      }
-    });
+    return PeerJson.objectLines(in, sink, (lineNo, node, buf, off, len) ->
+        record(node, req, ctx, clockId, lineNo, sink, buf, off, len));
+  }
+
+  /**
+   * One record ({@code {metadata, metrics, …}}, as this file writes it or as the per-record CSV's
+   * row is rebuilt into it) to the sink: its request, then its chunks; a bad value throws.
+   */
+  static void record(JsonNode node, RequestRecord req, ParseContext ctx, int clockId, long lineNo,
+      RecordSink sink, byte[] buf, int off, int len) throws PeerJson.Bad {
+    Record r = new Record(req, ctx, clockId, lineNo);
+    r.read(node);
+    String range = r.tokensProblem(); // before the request: the line is one unit
+    if (range != null) {
+      throw new PeerJson.Bad(range);
+    }
+    long key = sink.request(req, buf, off, len);
+    if (key >= 0) {
+      r.emitTokens(sink, key);
+      sink.record();
+    }
   }
 
   /** One record's meaning: fills the request and keeps the chunk gaps to rebuild its stream. */
