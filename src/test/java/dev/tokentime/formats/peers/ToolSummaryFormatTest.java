@@ -149,6 +149,30 @@ class ToolSummaryFormatTest {
    * and rejected as having "no metric of the form {unit, avg}". Found in a folder it is left out,
    * named; read alone it is rejected for what it is.
    */
+  /**
+   * AIPerf's steady-state export (2026): the JSON was rejected as "no metric of the form {unit,
+   * avg}" (it has them, under "metrics"), the CSV was "cannot tell the format". Both are now said to
+   * be what they are, and left out and listed beside the run's files.
+   */
+  @Test
+  void aiperfsSteadyStateExportIsSaidToBeOne() throws IOException {
+    Path dir = Path.of("src/test/resources/constructed/aiperf-steady-state");
+    byte[] csvBytes = Files.readAllBytes(dir.resolve("profile_export_aiperf_steady_state.csv"));
+    assertEquals("aiperf-summary", new PeerSniffTest().sniff("profile_export_aiperf_steady_state.csv", csvBytes));
+    for (String f : java.util.List.of("profile_export_aiperf_steady_state.json", "profile_export_aiperf_steady_state.csv")) {
+      CollectingSink s = Parsing.parse(aiperf, Files.readAllBytes(dir.resolve(f)), "r");
+      assertEquals(0, s.records, f);
+      assertEquals(java.util.List.of(), s.reported, f);
+      assertEquals(java.util.List.of("1: AIPerf's steady-state export"),
+          s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason().substring(0, r.reason().indexOf(':'))).toList(), f);
+      var beside = java.util.Set.of(f, "profile_export_aiperf.json", "profile_export.jsonl");
+      assertTrue(aiperf.leaveOut(f, beside).startsWith("AIPerf's steady-state export"), f);
+      assertEquals(null, aiperf.leaveOut(f, java.util.Set.of(f)), "alone: read");
+    }
+    CollectingSink csv = Parsing.parse(aiperf, csvBytes, "r");
+    assertEquals(20, csv.other, "the file's other lines");
+  }
+
   @Test
   void aiperfsTimeSliceExportIsSaidToBeOne() throws IOException {
     String json = "{\"timeslices\": [{\"start_ns\": 1780510243574377472, \"end_ns\": 1780510244574377472,"
