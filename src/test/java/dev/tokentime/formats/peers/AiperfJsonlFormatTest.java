@@ -130,6 +130,33 @@ class AiperfJsonlFormatTest {
     assertEquals(0, s.requests.size());
   }
 
+  /**
+   * aiperf_metrics gives AIPerf's error-adjusted companions (2026) where a run has successes and
+   * failures: each failure an unbounded sample, numpy's "nearest" percentiles, count over both; the
+   * statistics the failures reach are no figure. A real AIPerf 0.8 run, 10 of 20 requests failed.
+   */
+  @Test
+  void aiperfMetricsGiveTheErrorAdjustedCompanions(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(tmp)) {
+      t.ingest(java.nio.file.Path.of("src/test/resources/real-logs/tools/aiperf-databloom-llama32/profile_export.jsonl"),
+          java.nio.file.Path.of("src/test/resources/real-logs/tools/aiperf-0.12-mlx-probe-c1/profile_export.jsonl"));
+      assertEquals(List.of(
+              List.of("adj_request_latency", "count", 20.0, "count"),
+              List.of("adj_request_latency", "min", 332.579, "ms"),
+              List.of("adj_request_latency", "p1", 332.579, "ms"),
+              List.of("adj_request_latency", "p10", 358.676, "ms"),
+              List.of("adj_request_latency", "p25", 585.651, "ms"),
+              List.of("adj_request_latency", "p5", 333.139, "ms")),
+          t.rows("SELECT metric, stat, round(value, 3), unit FROM aiperf_metrics"
+              + " WHERE run = 'aiperf-databloom-llama32' AND metric = 'adj_request_latency' ORDER BY stat"));
+      assertEquals(List.of(List.of("adj_inter_token_latency", 20.0), List.of("adj_time_to_first_token", 20.0)),
+          t.rows("SELECT metric, value FROM aiperf_metrics WHERE run = 'aiperf-databloom-llama32'"
+              + " AND metric IN ('adj_time_to_first_token', 'adj_inter_token_latency') AND stat = 'count' ORDER BY 1"));
+      assertEquals(0L, t.count("SELECT count(*) FROM aiperf_metrics WHERE run = 'aiperf-0.12-mlx-probe-c1'"
+          + " AND metric LIKE 'adj%'"), "no failure: no companion");
+    }
+  }
+
   @Test
   void moreAfterTheObjectIsAReject() throws IOException {
     CollectingSink s = Parsing.parse(format, NEW_OK + NEW_CANCELLED + "\n" + NEW_CANCELLED + " \n");
