@@ -15,7 +15,7 @@
 -- Times in ms.
 -- @grain one row per run per AIPerf metric per statistic
 -- @column run [id] Run name.
--- @column metric [text] AIPerf's metric tag (time_to_first_token, time_to_first_output_token, inter_token_latency, inter_chunk_latency, tokens_per_chunk, request_throughput, ...).
+-- @column metric [text] AIPerf's metric tag (time_to_first_token, time_to_first_output_token, inter_token_latency, inter_chunk_latency, tokens_per_chunk, request_throughput, the error-adjusted adj_request_latency, ...).
 -- @column stat [text] count, avg, min, max, std, p1 ... p99 as AIPerf names them (run-level figures: avg only).
 -- @column value [unit] The figure.
 -- @column unit [text] ms, sec, tokens, tokens/sec, tokens/sec/user, requests/sec or requests.
@@ -116,6 +116,42 @@ stats AS (
     FROM _gap_quantiles('chunk_gap') AS g
     SEMI JOIN stored_runs USING (run)
 ),
+-- AIPerf's error-adjusted companions (2026: adj_request_latency, adj_time_to_first_token,
+-- adj_inter_token_latency): the metric's samples plus one unbounded (+inf) sample per failed
+-- request, percentiles by numpy's "nearest" (index round-half-even(q * (n - 1))), count over
+-- both; a run with no failure or no success has none. A statistic the failures reach (avg, sum,
+-- max, std, the upper percentiles) is no figure, as AIPerf's JSON writes it null.
+adj_samples AS (
+    SELECT run, 'adj_' || metric AS metric, value
+    FROM samples
+    WHERE metric IN ('request_latency', 'time_to_first_token', 'inter_token_latency') AND value IS NOT NULL
+    UNION ALL
+    SELECT p.run, m.metric, 'inf'::DOUBLE
+    FROM _peer_requests AS p
+    CROSS JOIN (VALUES ('adj_request_latency'), ('adj_time_to_first_token'), ('adj_inter_token_latency')) AS m(metric)
+    WHERE p.measured AND NOT p.ok
+),
+adj_ranked AS (
+    SELECT run, metric, value,
+        row_number() OVER (PARTITION BY run, metric ORDER BY value) - 1 AS i,
+        count(*) OVER (PARTITION BY run, metric) AS n
+    FROM adj_samples
+),
+adj_stats AS (
+    SELECT run, metric, any_value(n)::DOUBLE AS count, min(value) AS min,
+        max(value) FILTER (WHERE i = round_even(0.01 * (n - 1), 0)) AS p1,
+        max(value) FILTER (WHERE i = round_even(0.05 * (n - 1), 0)) AS p5,
+        max(value) FILTER (WHERE i = round_even(0.10 * (n - 1), 0)) AS p10,
+        max(value) FILTER (WHERE i = round_even(0.25 * (n - 1), 0)) AS p25,
+        max(value) FILTER (WHERE i = round_even(0.50 * (n - 1), 0)) AS p50,
+        max(value) FILTER (WHERE i = round_even(0.75 * (n - 1), 0)) AS p75,
+        max(value) FILTER (WHERE i = round_even(0.90 * (n - 1), 0)) AS p90,
+        max(value) FILTER (WHERE i = round_even(0.95 * (n - 1), 0)) AS p95,
+        max(value) FILTER (WHERE i = round_even(0.99 * (n - 1), 0)) AS p99
+    FROM adj_ranked
+    GROUP BY run, metric
+    HAVING min(value) < 'inf'::DOUBLE AND max(value) = 'inf'::DOUBLE
+),
 per_run AS (
     SELECT
         run,
@@ -158,4 +194,9 @@ FROM (
 JOIN (VALUES ('benchmark_duration', 'sec'), ('request_throughput', 'requests/sec'),
     ('output_token_throughput', 'tokens/sec'), ('request_count', 'requests'),
     ('error_request_count', 'requests')) AS u(metric, unit) USING (metric)
+UNION ALL
+SELECT run, metric, stat, value, CASE WHEN stat = 'count' THEN 'count' ELSE 'ms' END AS unit
+FROM adj_stats
+UNPIVOT (value FOR stat IN (count, min, p1, p5, p10, p25, p50, p75, p90, p95, p99))
+WHERE isfinite(value)
 ORDER BY run, metric, stat

@@ -42,8 +42,25 @@ public final class ToolMetricNames {
     };
   }
 
+  private static final String ERROR_ADJUSTED = "(error-adjusted)";
+
+  private static String[] adjusted(String[] tagged) {
+    return new String[] {"adj_" + tagged[0], tagged[1]};
+  }
+
   /** "Total Input Sequence Length (tokens)" → {total_isl, tokens}: {@link #split}, then the JSON's tag. */
   public static String[] tagged(String display) {
+    String[] nu = nameAndUnit(display);
+    // AIPerf's error-adjusted companion ("Request Latency (error-adjusted) (ms)"): its JSON tag is
+    // the base metric's with adj_ before it (adj_request_latency)
+    if (display.strip().endsWith(ERROR_ADJUSTED)) {
+      String d = display.strip();
+      return adjusted(tagged(d.substring(0, d.length() - ERROR_ADJUSTED.length())));
+    }
+    if (nu[0].endsWith(ERROR_ADJUSTED)) {
+      String base = nu[0].substring(0, nu[0].length() - ERROR_ADJUSTED.length()).strip();
+      return adjusted(tagged(base + " (" + nu[1] + ")"));
+    }
     String[] s = split(display);
     // a percentage named with "%" ("Overall Usage Prompt Cache Read % (%)") is the JSON's *_pct
     boolean pct = nameAndUnit(display)[0].endsWith("%");

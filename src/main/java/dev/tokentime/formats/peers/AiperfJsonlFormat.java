@@ -64,19 +64,27 @@ public final class AiperfJsonlFormat implements InputFormat {
     RequestRecord req = new RequestRecord();
     // shared with the server-metric scrapes AIPerf wrote into the same folder (ToolClocks)
     int clockId = sink.clock(ToolClocks.aiperf(ctx));
-    return PeerJson.objectLines(in, sink, (lineNo, node, buf, off, len) -> {
-      Record r = new Record(req, ctx, clockId, lineNo);
-      r.read(node);
-      String range = r.tokensProblem(); // before the request: the line is one unit
-      if (range != null) {
-        throw new PeerJson.Bad(range);
-      }
-      long key = sink.request(req, buf, off, len);
-      if (key >= 0) {
-        r.emitTokens(sink, key);
-        sink.record();
-      }
-    });
+    return PeerJson.objectLines(in, sink, (lineNo, node, buf, off, len) ->
+        record(node, req, ctx, clockId, lineNo, sink, buf, off, len));
+  }
+
+  /**
+   * One record ({@code {metadata, metrics, …}}, as this file writes it or as the per-record CSV's
+   * row is rebuilt into it) to the sink: its request, then its chunks; a bad value throws.
+   */
+  static void record(JsonNode node, RequestRecord req, ParseContext ctx, int clockId, long lineNo,
+      RecordSink sink, byte[] buf, int off, int len) throws PeerJson.Bad {
+    Record r = new Record(req, ctx, clockId, lineNo);
+    r.read(node);
+    String range = r.tokensProblem(); // before the request: the line is one unit
+    if (range != null) {
+      throw new PeerJson.Bad(range);
+    }
+    long key = sink.request(req, buf, off, len);
+    if (key >= 0) {
+      r.emitTokens(sink, key);
+      sink.record();
+    }
   }
 
   /** One record's meaning: fills the request and keeps the chunk gaps to rebuild its stream. */
@@ -111,6 +119,22 @@ public final class AiperfJsonlFormat implements InputFormat {
         metrics(metrics);
       }
       error(rec.get("error"), meta);
+      JsonNode trace = rec.get("trace_data");
+      if (trace != null && !trace.isNull()) {
+        traceData(trace);
+      }
+      JsonNode spec = rec.get("spec_decode_acceptance");
+      if (spec != null && !spec.isNull()) {
+        specDecode(spec);
+      }
+      // a member later versions add, as written (nothing left out unsaid)
+      Iterator<Map.Entry<String, JsonNode>> more = rec.fields();
+      while (more.hasNext()) {
+        Map.Entry<String, JsonNode> e = more.next();
+        if (!RECORD_MEMBERS.contains(e.getKey()) && !e.getValue().isNull()) {
+          req.extras.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());
+        }
+      }
       if (req.status == null) {
         req.status = "ok";
       }
@@ -169,6 +193,94 @@ public final class AiperfJsonlFormat implements InputFormat {
           req.extras.put(k, v.isValueNode() ? v.asText() : v.toString());
         }
       }
+    }
+
+    private static final java.util.Set<String> RECORD_MEMBERS =
+        java.util.Set.of("metadata", "metrics", "error", "trace_data", "spec_decode_acceptance");
+
+    /** trace_data's durations computed from its timestamps (k6/HAR names), in ns. */
+    private static final java.util.Set<String> TRACE_DURATIONS = java.util.Set.of("sending_ns", "waiting_ns",
+        "receiving_ns", "duration_ns", "blocked_ns", "dns_lookup_ns", "connecting_ns");
+
+    /**
+     * {@code --export-http-trace}'s {@code trace_data} (AIPerf 2026): the HTTP exchange on AIPerf's
+     * wall clock. The response's status is the request's {@code http_status} (the server's, where
+     * the error's code may be AIPerf's own 499); the rest is kept in extras as
+     * {@code trace_data.<field>}, headers as JSON. Its {@code request_chunks} / {@code response_chunks}
+     * lists (socket writes and reads, not the stream's chunks) are not kept: their counts and bytes are.
+     */
+    private void traceData(JsonNode t) throws PeerJson.Bad {
+      if (!t.isObject()) {
+        throw new PeerJson.Bad("trace_data: expected an object, got " + shown(t));
+      }
+      Iterator<Map.Entry<String, JsonNode>> it = t.fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String k = e.getKey();
+        JsonNode v = e.getValue();
+        if (v == null || v.isNull() || k.equals("request_chunks") || k.equals("response_chunks")) {
+          continue;
+        }
+        String field = "trace_data." + k;
+        if (k.equals("response_status_code")) {
+          if (!v.isIntegralNumber() || v.asLong() < 100 || v.asLong() > 599) {
+            throw new PeerJson.Bad(field + ": expected an HTTP status, got " + shown(v));
+          }
+          req.httpStatus = v.asInt();
+          continue;
+        }
+        if (k.endsWith("_ns") || k.endsWith("_count") || k.endsWith("_total") || k.endsWith("_port")) {
+          if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
+            throw new PeerJson.Bad(field + ": expected a whole number of at least 0, got "
+                + shown(v));
+          }
+          String p = !k.endsWith("_ns") ? null : TRACE_DURATIONS.contains(k)
+              ? dev.tokentime.ingest.Checked.durationProblem(field, v.asLong() / 1e6)
+              : dev.tokentime.ingest.Checked.timestampProblem(field, v.asLong());
+          if (p != null) {
+            throw new PeerJson.Bad(p);
+          }
+        }
+        req.extras.put(field, v.isValueNode() ? v.asText() : v.toString());
+      }
+    }
+
+    /**
+     * The engine's speculative-decoding acceptance for the request (AIPerf 2026,
+     * {@code spec_decode_acceptance}): kept in extras as {@code spec_decode_acceptance.<field>}, the
+     * histogram and per-step lists as JSON; a count that is no whole number of at least 0, or a
+     * mean or rate that is no finite number of at least 0, rejects the record.
+     */
+    private void specDecode(JsonNode sd) throws PeerJson.Bad {
+      if (!sd.isObject()) {
+        throw new PeerJson.Bad("spec_decode_acceptance: expected an object, got " + shown(sd));
+      }
+      Iterator<Map.Entry<String, JsonNode>> it = sd.fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String k = e.getKey();
+        JsonNode v = e.getValue();
+        if (v == null || v.isNull()) {
+          continue;
+        }
+        String field = "spec_decode_acceptance." + k;
+        if (k.startsWith("num_") || k.equals("completion_tokens")) {
+          if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
+            throw new PeerJson.Bad(field + ": expected a count, got " + shown(v));
+          }
+        } else if (k.equals("mean_acceptance_length") || k.equals("draft_acceptance_rate")) {
+          if (!v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() < 0) {
+            throw new PeerJson.Bad(field + ": expected a finite number of at least 0, got "
+                + shown(v));
+          }
+        }
+        req.extras.put(field, v.isValueNode() ? v.asText() : v.toString());
+      }
+    }
+
+    /** A value as a reject names it: a string's text (not its JSON quotes), else its JSON. */
+    private static String shown(JsonNode v) {
+      return PeerJson.quote(v.isTextual() ? v.asText() : v.toString());
     }
 
     /** Metadata read into columns above (or its phase's, kept when not a known phase). */

@@ -11,6 +11,7 @@ public final class PeerFormats implements FormatFamily {
     return List.of(new GenaiPerfExportFormat(),
         new ToolSummaryFormat(ToolSummaryFormat.Tool.GENAI_PERF),
         new AiperfJsonlFormat(),
+        new AiperfRecordsCsvFormat(),
         new ToolSummaryFormat(ToolSummaryFormat.Tool.AIPERF),
         new VllmBenchFormat(),
         new VllmOfflineBenchFormat(),

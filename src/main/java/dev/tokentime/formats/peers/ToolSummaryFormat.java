@@ -84,6 +84,9 @@ public final class ToolSummaryFormat implements InputFormat {
           : text.contains("\"error_summary\"") || text.contains("\"benchmark_duration\"");
       return mine ? 70 : 0;
     }
+    if (tool == Tool.AIPERF && text.startsWith(STEADY_CSV_HEAD)) {
+      return 92; // claimed to be said what it is (not read)
+    }
     if (text.startsWith("Metric,avg,")) {
       // the columns are read by name; their order moved between versions (AIPerf 0.8's
       // avg,min,max,sum,p1,…, a 2026 build's avg,sum,min,max,p1,…): AIPerf's has a sum or lists
@@ -131,11 +134,22 @@ public final class ToolSummaryFormat implements InputFormat {
   private static final String TIMESLICES_NOT_READ = "AIPerf's time-slice export (--slice-duration): the run's"
       + " figures per slice, which tokentime does not read; the run's own are in profile_export_aiperf.json";
 
+  /** AIPerf's steady-state window export (2026): profile_export_aiperf_steady_state.json / .csv. */
+  private static final java.util.regex.Pattern STEADY =
+      java.util.regex.Pattern.compile("(?i).*_steady_state\\.(?:json|csv)(?:\\.gz|\\.zst)?");
+  private static final String STEADY_CSV_HEAD = "# Steady-State Window Metadata";
+  private static final String STEADY_NOT_READ = "AIPerf's steady-state export: the run's figures over its"
+      + " detected steady window (ramp-up and ramp-down left out), which tokentime does not read; the run's"
+      + " own are in profile_export_aiperf.json";
+
   @Override
   public String leaveOut(String fileName, java.util.Set<String> folder) {
     // ingested alone it is read, and rejected as what it is
-    return tool == Tool.AIPERF && folder.size() > 1 && TIMESLICES.matcher(fileName).matches()
-        ? TIMESLICES_NOT_READ : null;
+    if (tool != Tool.AIPERF || folder.size() <= 1) {
+      return null;
+    }
+    return TIMESLICES.matcher(fileName).matches() ? TIMESLICES_NOT_READ
+        : STEADY.matcher(fileName).matches() ? STEADY_NOT_READ : null;
   }
 
   private long document(JsonNode doc, ParseContext ctx, RecordSink sink) {
@@ -145,6 +159,10 @@ public final class ToolSummaryFormat implements InputFormat {
     }
     if (tool == Tool.AIPERF && doc.path("timeslices").isArray()) {
       sink.reject(1, TIMESLICES_NOT_READ, null, 0, 0);
+      return 1;
+    }
+    if (tool == Tool.AIPERF && doc.path("window_metadata").isObject() && doc.path("metrics").isObject()) {
+      sink.reject(1, STEADY_NOT_READ, null, 0, 0);
       return 1;
     }
     JsonNode combinations = doc.get("per_combination_metrics");
@@ -409,10 +427,19 @@ public final class ToolSummaryFormat implements InputFormat {
   private long csv(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {
     String run = ctx.defaultRun();
     String[][] header = {null};
+    boolean[] steady = {false};
     return TextLines.read(in, sink, "a summary row", (lineNo, text) -> {
       String line = text;
       if (line.startsWith("\uFEFF")) {
         line = line.substring(1);
+      }
+      if (steady[0]) {
+        sink.otherLine();
+        return null;
+      }
+      if (lineNo == 1 && tool == Tool.AIPERF && line.startsWith(STEADY_CSV_HEAD)) {
+        steady[0] = true; // the file's first line stands for it
+        return STEADY_NOT_READ;
       }
       if (line.isBlank()) {
         header[0] = null; // a blank line ends a table
@@ -441,6 +468,11 @@ public final class ToolSummaryFormat implements InputFormat {
       for (int i = 1; i < cells.size(); i++) {
         String v = cells.get(i).strip().replace(",", "");
         if (v.isEmpty() || v.equalsIgnoreCase("N/A")) {
+          continue;
+        }
+        if (v.equals("inf") && name[0].startsWith("adj_")) {
+          // AIPerf's error-adjusted statistics count each failed request as an unbounded latency:
+          // Python writes such a statistic "inf" (the JSON null); no figure, the row's others kept
           continue;
         }
         if (!PLAIN_NUMBER.matcher(v).matches()) {

@@ -84,6 +84,79 @@ class AiperfJsonlFormatTest {
   }
 
   /** Two records run together on one line (a lost newline) are no record: readTree read only the first. */
+  /**
+   * --export-http-trace's trace_data and the engine's spec_decode_acceptance (AIPerf 2026) were
+   * dropped unsaid: a 200 had no http_status. Now the response's status is the request's, the rest
+   * is in extras; a bad value rejects the record naming it.
+   */
+  @Test
+  void httpTraceAndSpecDecodeAcceptanceAreKept(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    java.nio.file.Path file = java.nio.file.Path.of("src/test/resources/constructed/aiperf-http-trace/profile_export.jsonl");
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(tmp)) {
+      t.ingestSample(dev.tokentime.app.IngestOptions.of(List.of(file.toString())), "aiperf-jsonl", 3, 3, 0, 0);
+      assertEquals(List.of(
+              List.of("4bd7e5ae", "ok", 200, "547692500", "3", "78", "{\"0\":12,\"1\":9,\"2\":14,\"3\":15}"),
+              List.of("5b0c8a1e", "error", 503, "2600000", "1", "-", "-"),
+              List.of("ea14b929", "ok", 200, "937334376", "3", "-", "-")),
+          t.rows("SELECT left(request_id, 8), status, http_status, extras['trace_data.waiting_ns'],"
+              + " extras['trace_data.response_chunks_count'],"
+              + " coalesce(extras['spec_decode_acceptance.num_accepted_draft_tokens'], '-'),"
+              + " coalesce(extras['spec_decode_acceptance.acceptance_histogram'], '-') FROM requests ORDER BY 1"));
+      assertEquals(List.of(List.of("aiohttp", "OK", "{\"content-type\":\"text/event-stream; charset=utf-8\",\"transfer-encoding\":\"chunked\"}", 0L)),
+          t.rows("SELECT extras['trace_data.trace_type'], extras['trace_data.response_reason'],"
+              + " extras['trace_data.response_headers'], count(*) FILTER (WHERE extras['trace_data.response_chunks'] IS NOT NULL)"
+              + " FROM requests WHERE request_id LIKE 'ea14%' GROUP BY ALL"));
+    }
+    // the server's status, not AIPerf's 499, for a request AIPerf cancelled after the 200
+    String traced = NEW_CANCELLED.replace(",\"error\":", ",\"trace_data\":{\"trace_type\":\"aiohttp\","
+        + "\"request_send_start_ns\":1759879161119147826,\"response_status_code\":200,\"waiting_ns\":400000},\"error\":");
+    CollectingSink ok = Parsing.parse(format, traced + "\n");
+    assertEquals("cancelled", ok.requests.get(0).status());
+    assertEquals("400000", ok.requests.get(0).extras().get("trace_data.waiting_ns"));
+    String[] bad = {
+        traced.replace("\"response_status_code\":200", "\"response_status_code\":\"OK\""),
+        traced.replace("\"waiting_ns\":400000", "\"waiting_ns\":-400000"),
+        traced.replace("\"request_send_start_ns\":1759879161119147826", "\"request_send_start_ns\":1.5"),
+        traced.replace("\"trace_data\":{", "\"spec_decode_acceptance\":{\"num_draft_tokens\":-3},\"trace_data\":{"),
+        traced.replace("\"trace_data\":{", "\"spec_decode_acceptance\":{\"draft_acceptance_rate\":\"high\"},\"trace_data\":{")};
+    CollectingSink s = Parsing.parse(format, String.join("\n", bad) + "\n");
+    assertEquals(List.of(
+            "1: trace_data.response_status_code: expected an HTTP status, got \"OK\"",
+            "2: trace_data.waiting_ns: expected a whole number of at least 0, got \"-400000\"",
+            "3: trace_data.request_send_start_ns: expected a whole number of at least 0, got \"1.5\"",
+            "4: spec_decode_acceptance.num_draft_tokens: expected a count, got \"-3\"",
+            "5: spec_decode_acceptance.draft_acceptance_rate: expected a finite number of at least 0, got \"high\""),
+        s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+    assertEquals(0, s.requests.size());
+  }
+
+  /**
+   * aiperf_metrics gives AIPerf's error-adjusted companions (2026) where a run has successes and
+   * failures: each failure an unbounded sample, numpy's "nearest" percentiles, count over both; the
+   * statistics the failures reach are no figure. A real AIPerf 0.8 run, 10 of 20 requests failed.
+   */
+  @Test
+  void aiperfMetricsGiveTheErrorAdjustedCompanions(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    try (dev.tokentime.testing.TestDb t = new dev.tokentime.testing.TestDb(tmp)) {
+      t.ingest(java.nio.file.Path.of("src/test/resources/real-logs/tools/aiperf-databloom-llama32/profile_export.jsonl"),
+          java.nio.file.Path.of("src/test/resources/real-logs/tools/aiperf-0.12-mlx-probe-c1/profile_export.jsonl"));
+      assertEquals(List.of(
+              List.of("adj_request_latency", "count", 20.0, "count"),
+              List.of("adj_request_latency", "min", 332.579, "ms"),
+              List.of("adj_request_latency", "p1", 332.579, "ms"),
+              List.of("adj_request_latency", "p10", 358.676, "ms"),
+              List.of("adj_request_latency", "p25", 585.651, "ms"),
+              List.of("adj_request_latency", "p5", 333.139, "ms")),
+          t.rows("SELECT metric, stat, round(value, 3), unit FROM aiperf_metrics"
+              + " WHERE run = 'aiperf-databloom-llama32' AND metric = 'adj_request_latency' ORDER BY stat"));
+      assertEquals(List.of(List.of("adj_inter_token_latency", 20.0), List.of("adj_time_to_first_token", 20.0)),
+          t.rows("SELECT metric, value FROM aiperf_metrics WHERE run = 'aiperf-databloom-llama32'"
+              + " AND metric IN ('adj_time_to_first_token', 'adj_inter_token_latency') AND stat = 'count' ORDER BY 1"));
+      assertEquals(0L, t.count("SELECT count(*) FROM aiperf_metrics WHERE run = 'aiperf-0.12-mlx-probe-c1'"
+          + " AND metric LIKE 'adj%'"), "no failure: no companion");
+    }
+  }
+
   @Test
   void moreAfterTheObjectIsAReject() throws IOException {
     CollectingSink s = Parsing.parse(format, NEW_OK + NEW_CANCELLED + "\n" + NEW_CANCELLED + " \n");

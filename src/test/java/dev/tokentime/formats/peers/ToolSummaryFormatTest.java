@@ -48,6 +48,39 @@ class ToolSummaryFormatTest {
   }
 
   /**
+   * AIPerf's error-adjusted companions (adj_request_latency, "Request Latency (error-adjusted)"):
+   * each failed request an unbounded latency, so past the failure share the statistics are
+   * infinite, null in the JSON and "inf" in the CSV. Both files keep the finite ones under the
+   * JSON's tag; the CSV's rows were rejected whole for "inf", under another name.
+   */
+  @Test
+  void aiperfsErrorAdjustedRowsKeepTheirFiniteFiguresUnderTheJsonsTag() throws IOException {
+    Path dir = Path.of("src/test/resources/constructed/aiperf-error-adjusted");
+    CollectingSink csv = Parsing.parse(aiperf, Files.readAllBytes(dir.resolve("profile_export_aiperf.csv")), "r");
+    CollectingSink json = Parsing.parse(aiperf, Files.readAllBytes(dir.resolve("profile_export_aiperf.json")), "r");
+    assertEquals(java.util.List.of(), csv.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+    assertEquals(7, csv.records, "4 distribution rows and 3 figures");
+    assertTrue(csv.reported.contains("r null adj_request_latency p50 802.0 ms"), csv.reported.toString());
+    assertTrue(csv.reported.contains("r null adj_request_latency min 640.12 ms"), csv.reported.toString());
+    assertTrue(csv.reported.contains("r null adj_time_to_first_token p25 104.0 ms"), csv.reported.toString());
+    assertTrue(json.reported.contains("r 16.0 adj_request_latency p50 802.0 ms"), json.reported.toString());
+    java.util.function.Function<CollectingSink, java.util.Set<String>> adj = s -> s.reported.stream()
+        .map(r -> r.split(" ")).filter(f -> f[2].startsWith("adj_")).map(f -> f[2] + " " + f[3])
+        .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    java.util.Set<String> fromJson = adj.apply(json);
+    fromJson.removeIf(n -> n.endsWith(" count")); // the CSV has no count column
+    assertEquals(fromJson, adj.apply(csv), "the same finite statistics, none of the unbounded ones");
+    assertEquals(6 * 2, adj.apply(csv).size(), "min, p1, p5, p10, p25 and p50 of each, no avg, max, sum or p75..p99");
+    assertEquals("adj_effective_latency",
+        dev.tokentime.formats.json.ToolMetricNames.tagged("Effective Latency (CO-aware) (error-adjusted) (ms)")[0]);
+    // "inf" is the unbounded statistic of an error-adjusted row only: elsewhere it is no figure
+    CollectingSink bad = Parsing.parse(aiperf, ("Metric,avg,min,max,sum,p1,p50,p99,std\r\n"
+        + "Request Latency (ms),inf,1.0,2.0,3.0,1.0,1.5,2.0,0.1\r\n").getBytes(StandardCharsets.UTF_8), "r");
+    assertEquals(java.util.List.of("2: avg: expected a number, got \"inf\""),
+        bad.rejects.stream().map(r -> r.lineNo() + ": " + r.reason()).toList());
+  }
+
+  /**
    * AIPerf 0.10's CSV beside its JSON (a real 2026 run): each CSV figure under the JSON's name and
    * unit. "Overall Usage Prompt Cache Read % (%)" is overall_usage_prompt_cache_read_pct, and the
    * counts shown without a unit have the JSON's (requests, count), not none.
@@ -116,6 +149,30 @@ class ToolSummaryFormatTest {
    * and rejected as having "no metric of the form {unit, avg}". Found in a folder it is left out,
    * named; read alone it is rejected for what it is.
    */
+  /**
+   * AIPerf's steady-state export (2026): the JSON was rejected as "no metric of the form {unit,
+   * avg}" (it has them, under "metrics"), the CSV was "cannot tell the format". Both are now said to
+   * be what they are, and left out and listed beside the run's files.
+   */
+  @Test
+  void aiperfsSteadyStateExportIsSaidToBeOne() throws IOException {
+    Path dir = Path.of("src/test/resources/constructed/aiperf-steady-state");
+    byte[] csvBytes = Files.readAllBytes(dir.resolve("profile_export_aiperf_steady_state.csv"));
+    assertEquals("aiperf-summary", new PeerSniffTest().sniff("profile_export_aiperf_steady_state.csv", csvBytes));
+    for (String f : java.util.List.of("profile_export_aiperf_steady_state.json", "profile_export_aiperf_steady_state.csv")) {
+      CollectingSink s = Parsing.parse(aiperf, Files.readAllBytes(dir.resolve(f)), "r");
+      assertEquals(0, s.records, f);
+      assertEquals(java.util.List.of(), s.reported, f);
+      assertEquals(java.util.List.of("1: AIPerf's steady-state export"),
+          s.rejects.stream().map(r -> r.lineNo() + ": " + r.reason().substring(0, r.reason().indexOf(':'))).toList(), f);
+      var beside = java.util.Set.of(f, "profile_export_aiperf.json", "profile_export.jsonl");
+      assertTrue(aiperf.leaveOut(f, beside).startsWith("AIPerf's steady-state export"), f);
+      assertEquals(null, aiperf.leaveOut(f, java.util.Set.of(f)), "alone: read");
+    }
+    CollectingSink csv = Parsing.parse(aiperf, csvBytes, "r");
+    assertEquals(20, csv.other, "the file's other lines");
+  }
+
   @Test
   void aiperfsTimeSliceExportIsSaidToBeOne() throws IOException {
     String json = "{\"timeslices\": [{\"start_ns\": 1780510243574377472, \"end_ns\": 1780510244574377472,"
