@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -135,15 +136,16 @@ public final class LlmperfFormat implements InputFormat {
               continue;
             }
             String run = runs == 0 ? ctx.defaultRun() : ctx.defaultRun() + "#" + (runs + 1);
-            if (summary(e.getValue(), run, "entry \"" + e.getKey() + "\": ", sink)) {
+            int kept = summary(e.getValue(), run, "entry \"" + e.getKey() + "\": ", sink);
+            if (kept >= 0) {
               runs++;
             }
-            n++;
+            n += 1 + Math.max(kept, 0);
           }
           return n + PeerJson.trailing(p, sink, "object", "an LLMPerf file holds one");
         }
-        summary(s, ctx.defaultRun(), "", sink);
-        return 1 + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
+        int kept = summary(s, ctx.defaultRun(), "", sink);
+        return 1 + Math.max(kept, 0) + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
       }
       sink.reject(1, "not an LLMPerf result: expected a JSON array or object", null, 0, 0);
       return 1;
@@ -269,9 +271,9 @@ public final class LlmperfFormat implements InputFormat {
   /**
    * One summary.json object: its figures, the run's concurrency. Every figure is gathered before
    * any is kept: an object without an LLMPerf figure, or whose level conflicts, is one reject and
-   * keeps nothing. Whether the run was kept.
+   * keeps nothing. -1 when the run was not kept, else the figures rejected (each a unit of its own).
    */
-  private static boolean summary(JsonNode s, String run, String where, RecordSink sink) {
+  private static int summary(JsonNode s, String run, String where, RecordSink sink) {
     JsonNode conc = s.get("num_concurrent_requests");
     Double level = conc != null && conc.isNumber() && conc.asDouble() > 0 ? conc.asDouble() : null;
     List<Figure> figures = new java.util.ArrayList<>();
@@ -304,19 +306,34 @@ public final class LlmperfFormat implements InputFormat {
     if (!results) {
       // an object that holds no LLMPerf figure (a "results_…" key) was stored as a record of nothing
       sink.reject(1, where + "no LLMPerf figure (results_…) in the object: not a summary.json", null, 0, 0);
-      return false;
+      return -1;
     }
     String conflict = sink.runLevel(run, level == null ? null : "concurrency", level, null, "llmperf summary");
     if (conflict != null) {
       sink.reject(1, where + conflict, null, 0, 0);
-      return false;
+      return -1;
     }
+    int bad = 0;
     for (Figure f : figures) {
-      sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
+      // pandas' statistics of no value (every request errored) and the sample std of one are NaN,
+      // which json.dump writes as is: no figure, a reject naming it, never stored nor dropped unsaid
+      String field = f.metric() + (f.stat().equals("value") ? "" : " " + f.stat());
+      String problem = COUNTS.contains(f.metric()) ? Checked.countFigureProblem(field, f.value())
+          : Checked.figureProblem(field, f.value(), f.unit());
+      if (problem != null) {
+        bad++;
+        sink.reject(1, where + problem + "; not kept", null, 0, 0);
+      } else {
+        sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
+      }
     }
     sink.record();
-    return true;
+    return bad;
   }
+
+  /** The summary's counts of requests: whole numbers. */
+  private static final java.util.Set<String> COUNTS = java.util.Set.of("num_requests_started", "number_errors",
+      "num_completed_requests");
 
   private record Figure(String metric, String stat, double value, String unit) {}
 

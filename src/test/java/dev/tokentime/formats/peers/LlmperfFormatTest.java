@@ -133,4 +133,30 @@ class LlmperfFormatTest {
     assertEquals(1, a.requests.size());
     assertEquals(1, a.rejects.size(), "the second array");
   }
+
+  /**
+   * A summary whose statistics pandas could not compute: the sample std of the one successful
+   * request is NaN, which json.dump writes as is (src/test/resources/constructed/llmperf-2024-one-success,
+   * README there). They were stored as NaN figures; now each is a reject naming it, the others kept.
+   */
+  @Test
+  void aSummarysNanStatisticsAreRejectsNamingThem() throws Exception {
+    java.nio.file.Path file = java.nio.file.Path.of("src/test/resources/constructed/llmperf-2024-one-success/"
+        + "meta-llama-Llama-3-1-8B-Instruct_550_150_summary.json");
+    CollectingSink s = Parsing.parse(format, java.nio.file.Files.readAllBytes(file), "dir");
+    assertEquals(List.of("inter_token_latency_s stddev: NaN is no finite number; not kept",
+        "ttft_s stddev: NaN is no finite number; not kept", "end_to_end_latency_s stddev: NaN is no finite number; not kept",
+        "request_output_throughput_token_per_s stddev: NaN is no finite number; not kept",
+        "number_input_tokens stddev: NaN is no finite number; not kept",
+        "number_output_tokens stddev: NaN is no finite number; not kept"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertEquals(1, s.records);
+    assertTrue(s.reported.contains("dir 2.0 ttft_s mean 0.41234 s"), s.reported.toString());
+    assertTrue(s.reported.stream().noneMatch(r -> r.contains("NaN")), s.reported.toString());
+    CollectingSink counts = Parsing.parse(format, "{\"num_concurrent_requests\":1,\"results_num_completed_requests\":12.5,"
+        + "\"results_end_to_end_latency_s_mean\":-3.0,\"results_ttft_s_mean\":0.4}");
+    assertEquals(List.of("num_completed_requests: 12.5 is no whole number (a count of requests or tokens); not kept",
+        "end_to_end_latency_s mean out of range: -3.0 (a latency, count or throughput is not negative); not kept"),
+        counts.rejects.stream().map(CollectingSink.Rej::reason).toList());
+  }
 }
