@@ -144,6 +144,7 @@ final class BenchResult {
     problem = null;
     pooling = false;
     failedMask = null;
+    failedRequests = null;
   }
 
   /**
@@ -177,6 +178,20 @@ final class BenchResult {
       case "start_times" -> startTimes = doubles(p, key);
       case "latencies" -> latencies = doubles(p, key);
       case "queue_times" -> queueTimes = doubles(p, key);
+      case "failed_requests" -> {
+        expectArray(p, key);
+        failedRequests = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          failedRequests.add(PeerJson.TREE.readTree(p));
+        }
+      }
+      case "steady_state" -> {
+        // vllm-bench (Rust): the figures over the window in which the client's concurrency held
+        // at its target, each a figure named steady_state_…; null when no window was found
+        if (v == JsonToken.START_OBJECT) {
+          steadyState(PeerJson.TREE.readTree(p));
+        }
+      }
       case "input_lens" -> inputLens = longs(p, key);
       case "output_lens" -> outputLens = longs(p, key);
       case "errors" -> errors = strings(p, key);
@@ -252,6 +267,40 @@ final class BenchResult {
     }
   }
 
+  private void steadyState(com.fasterxml.jackson.databind.JsonNode s) {
+    for (java.util.Iterator<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it = s.fields(); it.hasNext(); ) {
+      var e = it.next();
+      String k = e.getKey();
+      com.fasterxml.jackson.databind.JsonNode v = e.getValue();
+      if (k.equals("window") && v.isObject()) {
+        for (String w : List.of("duration_s", "target_concurrency", "observed_peak", "requests_started_in_window",
+            "requests_completed_in_window", "requests_total")) {
+          if (v.path(w).isNumber()) {
+            figure("steady_state_" + w.replace("duration_s", "duration"), "value",
+                w.equals("duration_s") ? "s" : "count", v.path(w).asDouble());
+          }
+        }
+      } else if (k.startsWith("percentiles_") && k.endsWith("_ms") && v.isArray()) {
+        // [[99.0, 123.4], …]: a percentile and its value, as vllm-bench serialises the pairs
+        String metric = "steady_state_" + k.substring("percentiles_".length(), k.length() - 3);
+        for (com.fasterxml.jackson.databind.JsonNode pair : v) {
+          if (pair.isArray() && pair.size() == 2 && pair.get(0).isNumber() && pair.get(1).isNumber()) {
+            double pct = pair.get(0).asDouble();
+            String word = pct == Math.rint(pct) ? Long.toString((long) pct) : Double.toString(pct);
+            figure(metric, "p" + word, "ms", pair.get(1).asDouble());
+          }
+        }
+      } else if (v.isNumber()) {
+        Matcher m = STAT.matcher(k);
+        if (m.matches()) {
+          figure("steady_state_" + m.group(2), m.group(1), "ms", v.asDouble());
+        } else {
+          figure("steady_state_" + k, "value", unitOf(k), v.asDouble());
+        }
+      }
+    }
+  }
+
   private void scalar(String key, double value) {
     Matcher probe = PROBE_STAT.matcher(key);
     if (probe.matches()) {
@@ -294,7 +343,11 @@ final class BenchResult {
     if (key.equals("cache_hit_rate")) {
       return "ratio";
     }
-    if (key.endsWith("input_len") || key.endsWith("output_len") || key.equals("acc_length")) {
+    if (key.endsWith("_rps")) {
+      return "requests/s"; // a ramp-up's start and end rates (--ramp-up-start-rps, --ramp-up-end-rps)
+    }
+    if (key.endsWith("input_len") || key.endsWith("output_len") || key.equals("acc_length")
+        || key.equals("max_model_len")) {
       return "tokens"; // bench_one_batch_server's input_len, output_len; accepted tokens per draft step
     }
     if (key.equals("spec_decode_acceptance_rate") || key.equals("accuracy_rate")) {
@@ -438,8 +491,73 @@ final class BenchResult {
         sink.reject(line, "request " + i + ": " + e.getMessage(), null, 0, 0);
       }
     }
+    if (n == 0 && failedRequests != null) {
+      // vllm-bench (Rust; vllm bench serve with VLLM_USE_RUST_BENCH=1) logs its failed requests
+      // without --save-detailed; with it, they are the detailed arrays' own errors, read above
+      int failedClock = 0;
+      for (int k = 0; k < failedRequests.size(); k++) {
+        units++;
+        try {
+          if (failedClock == 0 && failedRequests.get(k).path("start_time").isNumber()) {
+            failedClock = sink.clock(new ClockSpec("client", tool.engine + " client clock, s (" + ctx.sourceName()
+                + ", run " + run + ")", 1, null, false));
+          }
+          failedRequest(failedRequests.get(k), failedClock);
+        } catch (PeerJson.Bad e) {
+          sink.reject(line, "failed_requests[" + k + "]: " + e.getMessage(), null, 0, 0);
+        }
+      }
+    }
     return units;
   }
+
+  /** One entry of vllm-bench's failed_requests: {index, error, prompt_len, start_time, latency, ttft, output_tokens, itl}. */
+  private void failedRequest(com.fasterxml.jackson.databind.JsonNode f, int clock) throws PeerJson.Bad {
+    if (!f.isObject() || !f.path("index").canConvertToInt() || f.path("index").asInt() < 0) {
+      throw new PeerJson.Bad("expected an object with the request's index, got " + PeerJson.quote(f.toString()));
+    }
+    req.reset();
+    req.lineNo = line;
+    req.run = run;
+    req.requestId = Integer.toString(f.path("index").asInt());
+    req.engine = tool.engine;
+    req.status = "error";
+    String err = f.path("error").asText("");
+    req.error = err.isEmpty() ? "failed" : err.length() > 2000 ? err.substring(0, 2000) : err;
+    if (f.path("prompt_len").isNumber()) {
+      req.promptTokens = length("prompt_len", (int) f.path("index").asInt(), f.path("prompt_len").asLong());
+    }
+    if (f.path("output_tokens").isNumber()) {
+      req.outputTokens = length("output_tokens", f.path("index").asInt(), f.path("output_tokens").asLong());
+    }
+    double start = f.path("start_time").asDouble(0);
+    double latency = f.path("latency").asDouble(0);
+    if (!Double.isFinite(start) || start < 0 || start > dev.tokentime.ingest.Checked.MAX_EPOCH_NS / 1e9) {
+      throw new PeerJson.Bad("start_time out of range: " + start + " s");
+    }
+    String bad = dev.tokentime.ingest.Checked.durationProblem("latency", latency * 1e3);
+    if (bad != null) {
+      throw new PeerJson.Bad(bad);
+    }
+    if (clock != 0) {
+      req.clockId = clock;
+    } else {
+      req.clockId = sink.clock(new ClockSpec("client", tool.engine + " request-relative, start = 0 ("
+          + ctx.sourceName() + ", run " + run + ", request " + req.requestId + ")", 1, null, false));
+    }
+    req.arrivalNs = PeerJson.secondsToNs(clock != 0 ? start : 0);
+    if (latency > 0) {
+      // a partial failure: tokens streamed before the error; its latency is a measurement
+      req.e2eMs = latency * 1e3;
+      req.finishedNs = PeerJson.secondsToNs((clock != 0 ? start : 0) + latency);
+    }
+    if (sink.request(req, null, 0, 0) >= 0) {
+      sink.record();
+    }
+  }
+
+  /** vllm-bench's failed_requests entries, read whole (each a small object). */
+  private List<com.fasterxml.jackson.databind.JsonNode> failedRequests;
 
   private String arraysProblem;
 

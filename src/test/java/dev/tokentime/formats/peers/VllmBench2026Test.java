@@ -79,4 +79,35 @@ class VllmBench2026Test {
       assertTrue(s.reported.contains("dir 2.0 " + f), f + " in " + s.reported);
     }
   }
+
+  /**
+   * vllm-bench, the Rust client (constructed/vllm-bench-rust-2026, README there): its keys are
+   * sorted, so with --save-detailed the arrays come before every figure and the file was "cannot
+   * tell the format"; its failed_requests (written without --save-detailed) were unread, and its
+   * steady_state figures too.
+   */
+  @Test
+  void theRustClientsResults() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/vllm-bench-rust-2026");
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of(dir.toString())));
+      assertEquals(0L, t.count("SELECT count(*) FROM rejects"));
+      assertEquals(List.of(List.of("vllm-bench-json", 2L)), t.rows("SELECT format, count(*) FROM sources GROUP BY format"));
+      String plain = "vllm-bench-rust-2026/openai-infqps-concurrency4-Qwen3-0.6B-20261203-141500";
+      String detailed = "vllm-bench-rust-2026/detailed-openai-infqps-concurrency4-Qwen3-0.6B-20261203-141500";
+      // the plain file's one failed request, from failed_requests; the detailed file's own 30, once each
+      assertEquals(List.of(List.of(plain, "3", "error", "connection reset", 128)), t.rows("SELECT run, request_id, status,"
+          + " error, prompt_tokens FROM requests WHERE run = '" + plain + "'"));
+      assertEquals(List.of(List.of(30L, 1L)), t.rows("SELECT count(*), count(*) FILTER (WHERE status = 'error')"
+          + " FROM requests WHERE run = '" + detailed + "'"));
+      // every figure vllm_bench_metrics computes reproduces the file's (ttft, tpot, itl, the peak)
+      assertEquals(List.of(List.of(21L, 0L)), t.rows("SELECT count(*), count(*) FILTER (WHERE abs(v.value - r.value) > 1e-6)"
+          + " FROM reported_metrics r JOIN vllm_bench_metrics v USING (run, metric, stat) WHERE run = '" + detailed + "'"));
+      assertEquals(List.of(List.of("steady_state_duration", "value", 0.06, "s"), List.of("steady_state_request_throughput",
+          "value", 16.6667, "requests/s"), List.of("steady_state_ttft", "p99", 84.1, "ms")),
+          t.rows("SELECT metric, stat, round(value, 4), unit FROM reported_metrics WHERE run = '" + plain + "' AND"
+              + " (metric IN ('steady_state_duration', 'steady_state_request_throughput') OR metric = 'steady_state_ttft'"
+              + " AND stat = 'p99') ORDER BY metric"));
+    }
+  }
 }
