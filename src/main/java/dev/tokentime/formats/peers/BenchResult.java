@@ -185,6 +185,15 @@ final class BenchResult {
           failedRequests.add(PeerJson.TREE.readTree(p));
         }
       }
+      case "per_turn_metrics" -> {
+        // vllm-bench's multi-turn run: each turn's counts, throughputs and statistics, as
+        // figures turn_<k>_… (turn_0_ttft mean, turn_0_completed, …)
+        if (v == JsonToken.START_ARRAY) {
+          perTurn(PeerJson.TREE.readTree(p));
+        } else {
+          p.skipChildren();
+        }
+      }
       case "steady_state" -> {
         // vllm-bench (Rust): the figures over the window in which the client's concurrency held
         // at its target, each a figure named steady_state_…; null when no window was found
@@ -262,6 +271,26 @@ final class BenchResult {
           scalar(key, p.getDoubleValue());
         } else {
           p.skipChildren(); // texts, metadata, per-class tables: not figures of the run
+        }
+      }
+    }
+  }
+
+  private void perTurn(com.fasterxml.jackson.databind.JsonNode turns) {
+    int position = 0;
+    for (com.fasterxml.jackson.databind.JsonNode t : turns) {
+      int k = t.path("turn_index").canConvertToInt() ? t.path("turn_index").asInt() : position;
+      position++;
+      for (java.util.Iterator<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it = t.fields(); it.hasNext(); ) {
+        var e = it.next();
+        if (e.getKey().equals("turn_index") || !e.getValue().isNumber()) {
+          continue;
+        }
+        Matcher m = STAT.matcher(e.getKey());
+        if (m.matches()) {
+          figure("turn_" + k + "_" + m.group(2), m.group(1), "ms", e.getValue().asDouble());
+        } else {
+          figure("turn_" + k + "_" + e.getKey(), "value", unitOf(e.getKey()), e.getValue().asDouble());
         }
       }
     }
@@ -396,7 +425,8 @@ final class BenchResult {
 
   /** Counts both tools write under names that say so only here. */
   private static final java.util.Set<String> COUNTS = java.util.Set.of("completed", "failed", "max_concurrency",
-      "concurrency", "probe_completed", "probe_failed", "total_input_sequences",
+      "concurrency", "probe_completed", "probe_failed", "total_input_sequences", "conversations_completed",
+      "conversations_failed", "turns_per_conversation", "avg_turns_completed", "num_samples",
       "total_requests", "successful", "errored");
 
   /** The result says that no request succeeded ("completed": 0). */
@@ -513,13 +543,22 @@ final class BenchResult {
 
   /** One entry of vllm-bench's failed_requests: {index, error, prompt_len, start_time, latency, ttft, output_tokens, itl}. */
   private void failedRequest(com.fasterxml.jackson.databind.JsonNode f, int clock) throws PeerJson.Bad {
-    if (!f.isObject() || !f.path("index").canConvertToInt() || f.path("index").asInt() < 0) {
+    // a multi-turn run's failed turn is named by its conversation and turn instead of an index
+    boolean turn = f.isObject() && !f.has("index") && f.has("conversation_id") && f.path("turn_index").canConvertToInt();
+    if (!f.isObject() || !turn && (!f.path("index").canConvertToInt() || f.path("index").asInt() < 0)) {
       throw new PeerJson.Bad("expected an object with the request's index, got " + PeerJson.quote(f.toString()));
     }
     req.reset();
     req.lineNo = line;
     req.run = run;
-    req.requestId = Integer.toString(f.path("index").asInt());
+    if (turn) {
+      String conversation = f.path("conversation_id").asText();
+      req.requestId = conversation + ":" + f.path("turn_index").asInt();
+      req.extras.put("session_id", conversation);
+      req.extras.put("turn_index", Integer.toString(f.path("turn_index").asInt()));
+    } else {
+      req.requestId = Integer.toString(f.path("index").asInt());
+    }
     req.engine = tool.engine;
     req.status = "error";
     String err = f.path("error").asText("");

@@ -92,7 +92,7 @@ class VllmBench2026Test {
     try (TestDb t = new TestDb(tmp)) {
       t.ingest(IngestOptions.of(List.of(dir.toString())));
       assertEquals(0L, t.count("SELECT count(*) FROM rejects"));
-      assertEquals(List.of(List.of("vllm-bench-json", 2L)), t.rows("SELECT format, count(*) FROM sources GROUP BY format"));
+      assertEquals(List.of(List.of("vllm-bench-json", 3L)), t.rows("SELECT format, count(*) FROM sources GROUP BY format"));
       String plain = "vllm-bench-rust-2026/openai-infqps-concurrency4-Qwen3-0.6B-20261203-141500";
       String detailed = "vllm-bench-rust-2026/detailed-openai-infqps-concurrency4-Qwen3-0.6B-20261203-141500";
       // the plain file's one failed request, from failed_requests; the detailed file's own 30, once each
@@ -108,6 +108,14 @@ class VllmBench2026Test {
           t.rows("SELECT metric, stat, round(value, 4), unit FROM reported_metrics WHERE run = '" + plain + "' AND"
               + " (metric IN ('steady_state_duration', 'steady_state_request_throughput') OR metric = 'steady_state_ttft'"
               + " AND stat = 'p99') ORDER BY metric"));
+      // a multi-turn run: its failed turn named by conversation and turn, each turn's figures
+      String multi = "vllm-bench-rust-2026/openai-chat-multiturn-Qwen3-0.6B-20261204-090000";
+      assertEquals(List.of(List.of("conv-1:1", "error", "timeout", 30000.0, "conv-1")), t.rows("SELECT request_id, status,"
+          + " error, e2e_ms, extras['session_id'] FROM requests WHERE run = '" + multi + "'"));
+      assertEquals(List.of(List.of("conversations_failed", "value", 1.0, "count"), List.of("turn_1_failed", "value", 1.0, "count"),
+          List.of("turn_1_ttft", "mean", 120.0, "ms")), t.rows("SELECT metric, stat, round(value, 4), unit FROM reported_metrics"
+              + " WHERE run = '" + multi + "' AND (metric IN ('conversations_failed', 'turn_1_failed')"
+              + " OR metric = 'turn_1_ttft' AND stat = 'mean') ORDER BY metric"));
     }
   }
 }
