@@ -352,12 +352,23 @@ public final class LlmperfFormat implements InputFormat {
     if (metric.endsWith("_per_min")) {
       return "requests/min";
     }
+    // a fork's (SaharaaQuestLab/llmperf) num_completed_requests_per_sec over its overall_test_time
+    if (metric.endsWith("_per_sec")) {
+      return metric.contains("token") ? "tokens/s" : "requests/s";
+    }
+    if (metric.equals("overall_test_time")) {
+      return "s";
+    }
     if (metric.endsWith("_s")) {
       return "s";
     }
     if (metric.contains("tokens")) {
       return "tokens";
     }
-    return metric.endsWith("rate") ? "ratio" : "count";
+    if (metric.endsWith("rate")) {
+      return "ratio";
+    }
+    // num_requests_started, number_errors, num_concurrent_requests …; a fork's other figure gets no guessed unit
+    return metric.startsWith("num") ? "count" : null;
   }
 }

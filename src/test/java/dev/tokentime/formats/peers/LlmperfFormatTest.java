@@ -159,4 +159,20 @@ class LlmperfFormatTest {
         "end_to_end_latency_s mean out of range: -3.0 (a latency, count or throughput is not negative); not kept"),
         counts.rejects.stream().map(CollectingSink.Rej::reason).toList());
   }
+
+  /**
+   * A fork's summary (SaharaaQuestLab/llmperf: constructed/llmperf-fork-per-sec, README there):
+   * overall_test_time (s) and num_completed_requests_per_sec (requests/s) were stored as counts.
+   */
+  @Test
+  void aForksPerSecondFiguresHaveTheirUnits() throws Exception {
+    java.nio.file.Path file = java.nio.file.Path.of("src/test/resources/constructed/llmperf-fork-per-sec/"
+        + "meta-llama-Llama-3-1-8B-Instruct_550_150_summary.json");
+    CollectingSink s = Parsing.parse(format, java.nio.file.Files.readAllBytes(file), "dir");
+    assertEquals(List.of(), s.rejects);
+    assertTrue(s.reported.contains("dir 1.0 overall_test_time value 6.2 s"), s.reported.toString());
+    assertTrue(s.reported.contains("dir 1.0 num_completed_requests_per_sec value 0.48387096774193544 requests/s"),
+        s.reported.toString());
+    assertTrue(s.reported.contains("dir 1.0 num_requests_started value 3.0 count"), s.reported.toString());
+  }
 }
