@@ -34,6 +34,10 @@ class VllmBench2026Test {
       String plain = "vllm-bench-2026/openai-4.0qps-concurrency2-Qwen3-0.6B-20261201-101500";
       assertEquals(List.of(List.of(8L, 1L, 0L, 7L)), t.rows("SELECT count(*), count(*) FILTER (WHERE status = 'error'),"
           + " count(ttft_ms), count(e2e_ms) FROM requests WHERE run = '" + plain + "'"));
+      // with --save-detailed the same: the failed request's latency 0.0 is no E2E (it was 0 ms)
+      assertEquals(List.of(List.of(8L, 1L, 7L, 7L)), t.rows("SELECT count(*), count(*) FILTER (WHERE status = 'error'),"
+          + " count(ttft_ms), count(e2e_ms) FROM requests WHERE run = 'vllm-bench-2026/detailed-openai-4.0qps-concurrency2-"
+          + "Qwen3-0.6B-20261201-101500'"));
       assertEquals(List.of(List.of("error", "406.726")), t.rows("SELECT status, printf('%.3f',"
           + " CAST(extras['client_queue_ms'] AS DOUBLE)) FROM requests WHERE run = '" + plain + "' AND request_id = '5'"));
       // the tool's E2EL, client-queue and queue-inclusive statistics, recomputed from the requests,
