@@ -96,7 +96,8 @@ public final class LlmperfFormat implements InputFormat {
     // the head tells a summary object from response objects without their array's brackets
     java.io.BufferedInputStream in = new java.io.BufferedInputStream(raw, 1 << 16);
     in.mark(1 << 16);
-    String head = new String(in.readNBytes(1 << 16), java.nio.charset.StandardCharsets.UTF_8).stripLeading();
+    String text = new String(in.readNBytes(1 << 16), java.nio.charset.StandardCharsets.UTF_8);
+    String head = text.stripLeading();
     in.reset();
     boolean objects = head.startsWith("{") && responseObjects(head);
     InputStream source = in;
@@ -136,7 +137,7 @@ public final class LlmperfFormat implements InputFormat {
               continue;
             }
             String run = runs == 0 ? ctx.defaultRun() : ctx.defaultRun() + "#" + (runs + 1);
-            int kept = summary(e.getValue(), run, "entry \"" + e.getKey() + "\": ", sink);
+            int kept = summary(e.getValue(), run, "entry \"" + e.getKey() + "\": ", sink, key -> 1);
             if (kept >= 0) {
               runs++;
             }
@@ -144,7 +145,12 @@ public final class LlmperfFormat implements InputFormat {
           }
           return n + PeerJson.trailing(p, sink, "object", "an LLMPerf file holds one");
         }
-        int kept = summary(s, ctx.defaultRun(), "", sink);
+        // a summary is one object over many lines (indent=4): a figure's reject names its key's line
+        java.util.function.ToLongFunction<String> lineOf = key -> {
+          int at = text.indexOf("\"" + key + "\"");
+          return at < 0 ? 1 : 1 + text.substring(0, at).chars().filter(c -> c == '\n').count();
+        };
+        int kept = summary(s, ctx.defaultRun(), "", sink, lineOf);
         return 1 + Math.max(kept, 0) + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
       }
       sink.reject(1, "not an LLMPerf result: expected a JSON array or object", null, 0, 0);
@@ -273,7 +279,8 @@ public final class LlmperfFormat implements InputFormat {
    * any is kept: an object without an LLMPerf figure, or whose level conflicts, is one reject and
    * keeps nothing. -1 when the run was not kept, else the figures rejected (each a unit of its own).
    */
-  private static int summary(JsonNode s, String run, String where, RecordSink sink) {
+  private static int summary(JsonNode s, String run, String where, RecordSink sink,
+      java.util.function.ToLongFunction<String> lineOf) {
     JsonNode conc = s.get("num_concurrent_requests");
     Double level = conc != null && conc.isNumber() && conc.asDouble() > 0 ? conc.asDouble() : null;
     List<Figure> figures = new java.util.ArrayList<>();
@@ -290,17 +297,17 @@ public final class LlmperfFormat implements InputFormat {
       Matcher q = QUANTILE.matcher(key);
       Matcher m = STAT.matcher(key);
       if (q.matches()) {
-        figures.add(new Figure(q.group(1), q.group(2), value, unitOf(q.group(1))));
+        figures.add(new Figure(key, q.group(1), q.group(2), value, unitOf(q.group(1))));
         results = true;
       } else if (m.matches() && !key.endsWith("_per_min")) { // num_completed_requests_per_min is a figure, not a min
-        figures.add(new Figure(m.group(1), m.group(2), value, unitOf(m.group(1))));
+        figures.add(new Figure(key, m.group(1), m.group(2), value, unitOf(m.group(1))));
         results = true;
       } else if (key.startsWith("results_")) {
         String metric = key.substring("results_".length());
-        figures.add(new Figure(metric, "value", value, unitOf(metric)));
+        figures.add(new Figure(key, metric, "value", value, unitOf(metric)));
         results = true;
       } else if (key.startsWith("mean_") || key.startsWith("stddev_") || key.equals("num_concurrent_requests")) {
-        figures.add(new Figure(key, "value", value, unitOf(key)));
+        figures.add(new Figure(key, key, "value", value, unitOf(key)));
       }
     }
     if (!results) {
@@ -322,7 +329,7 @@ public final class LlmperfFormat implements InputFormat {
           : Checked.figureProblem(field, f.value(), f.unit());
       if (problem != null) {
         bad++;
-        sink.reject(1, where + problem + "; not kept", null, 0, 0);
+        sink.reject(lineOf.applyAsLong(f.key()), where + problem + "; not kept", null, 0, 0);
       } else {
         sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
       }
@@ -335,7 +342,7 @@ public final class LlmperfFormat implements InputFormat {
   private static final java.util.Set<String> COUNTS = java.util.Set.of("num_requests_started", "number_errors",
       "num_completed_requests");
 
-  private record Figure(String metric, String stat, double value, String unit) {}
+  private record Figure(String key, String metric, String stat, double value, String unit) {}
 
   private static Double number(String s) {
     try {

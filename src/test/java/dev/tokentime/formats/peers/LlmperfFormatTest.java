@@ -150,6 +150,8 @@ class LlmperfFormatTest {
         "number_input_tokens stddev: NaN is no finite number; not kept",
         "number_output_tokens stddev: NaN is no finite number; not kept"),
         s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertEquals(List.of(19L, 29L, 39L, 49L, 59L, 69L), s.rejects.stream().map(CollectingSink.Rej::lineNo).toList(),
+        "each at its key's line");
     assertEquals(1, s.records);
     assertTrue(s.reported.contains("dir 2.0 ttft_s mean 0.41234 s"), s.reported.toString());
     assertTrue(s.reported.stream().noneMatch(r -> r.contains("NaN")), s.reported.toString());
