@@ -206,6 +206,13 @@ public final class LlmperfFormat implements InputFormat {
     if (tput != null && tput.isNumber()) {
       req.extras.put("request_output_throughput_token_per_s", tput.asText());
     }
+    // a fork's (Jounce-IO/llmperf, ray-project/llmperf PRs #71, #73, #79) request_time: when the
+    // request was handed to the launcher, s since the test's start (time.monotonic()); not its
+    // send time (it may wait for a free client), so no arrival on a clock
+    Double handed = seconds(r, "request_time");
+    if (handed != null) {
+      req.extras.put("request_time_s", Double.toString(handed / 1e3));
+    }
     if (ctx.keepText() && r.has("generated_text")) {
       req.extras.put("generated_text", r.get("generated_text").asText());
     }

@@ -177,4 +177,18 @@ class LlmperfFormatTest {
         s.reported.toString());
     assertTrue(s.reported.contains("dir 1.0 num_requests_started value 3.0 count"), s.reported.toString());
   }
+
+  /**
+   * A fork's per-request request_time (Jounce-IO/llmperf, the code of ray-project/llmperf PR #79:
+   * req_config.sample_time, s since the test's start) was unread; now extras, checked as the
+   * durations are (made-up values in that writer's shape).
+   */
+  @Test
+  void aForksRequestTimeIsKept() throws IOException {
+    CollectingSink s = Parsing.parse(format, "[" + OK.replace("}", ",\"request_time\":1.25}") + ","
+        + OK.replace("}", ",\"request_time\":-2}") + "]");
+    assertEquals("1.25", s.requests.get(0).extras().get("request_time_s"));
+    assertEquals(List.of("[1]: request_time: negative duration -2"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+  }
 }
