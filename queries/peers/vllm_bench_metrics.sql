@@ -7,10 +7,14 @@
 -- the peak of a sweep over the half-open intervals [start, start + E2EL) of the successful
 -- requests (departures before arrivals at equal times; needs start times on one clock). Throughputs divide by the
 -- run's duration as vLLM reported it (reported_metrics), else by tokentime's measured window.
+-- client_queue_time (the wait for the client's --max-concurrency semaphore, requests.extras
+-- 'client_queue_ms') and e2el_including_client_queue (E2EL plus that wait) are computed for the
+-- runs whose file reports them (vLLM computes them only with --max-concurrency, the latter only at
+-- a finite request rate), over the successful requests as vLLM does.
 -- Statistics as numpy: mean, median, population std, linear percentiles. Times in ms.
 -- @grain one row per run per vLLM metric per statistic
 -- @column run [id] Run name.
--- @column metric [text] vLLM's name: ttft, tpot, itl, e2el (statistics) or duration, completed, failed, request_throughput, output_throughput, total_token_throughput, total_input_tokens, total_output_tokens, max_concurrent_requests (run figures).
+-- @column metric [text] vLLM's name: ttft, tpot, itl, e2el, client_queue_time, e2el_including_client_queue (statistics) or duration, completed, failed, request_throughput, output_throughput, total_token_throughput, total_input_tokens, total_output_tokens, max_concurrent_requests (run figures).
 -- @column stat [text] mean, median, std, p1 ... p99 (as in vLLM's mean_ttft_ms, p99_itl_ms, ...), or value for run figures.
 -- @column value [unit] The figure.
 -- @column unit [text] ms, s, count, tokens, requests/s or tokens/s.
@@ -72,7 +76,24 @@ choice_gaps AS NOT MATERIALIZED (
     )
     WHERE v IS NOT NULL
 ),
+-- the client-side queue of the runs whose file reports its statistics
+client_queue AS (
+    SELECT v.run, TRY_CAST(r.extras['client_queue_ms'] AS DOUBLE) AS q, v.e2el
+    FROM valid AS v
+    JOIN requests AS r USING (request_key)
+    WHERE r.extras['client_queue_ms'] IS NOT NULL
+),
+queue_reported AS (
+    SELECT DISTINCT run, metric FROM reported_metrics
+    WHERE metric IN ('client_queue_time', 'e2el_including_client_queue')
+),
 samples AS (
+    SELECT run, 'client_queue_time' AS metric, q AS value FROM client_queue
+    SEMI JOIN (SELECT run FROM queue_reported WHERE metric = 'client_queue_time') USING (run)
+    UNION ALL
+    SELECT run, 'e2el_including_client_queue', e2el + q FROM client_queue
+    SEMI JOIN (SELECT run FROM queue_reported WHERE metric = 'e2el_including_client_queue') USING (run)
+    UNION ALL
     SELECT run, 'ttft' AS metric, ttft AS value FROM valid
     UNION ALL
     SELECT run, 'e2el', e2el FROM valid

@@ -41,6 +41,8 @@ final class BenchResult {
   /** {mean,median,std,pNN,max,min}_{metric}_ms, as both tools name their statistics. */
   private static final Pattern STAT = Pattern.compile("^(mean|median|std|min|max|p\\d+(?:\\.\\d+)?)_(.+)_ms$");
   private static final Pattern STAT_SECONDS = Pattern.compile("^(mean|median|std|min|max|p\\d+(?:\\.\\d+)?)_(audio_.+)_s$");
+  /** vllm bench serve's probe requests (2026, --probe-request-rate): probe_{median,p99,max}_e2el_ms. */
+  private static final Pattern PROBE_STAT = Pattern.compile("^probe_(mean|median|std|min|max|p\\d+(?:\\.\\d+)?)_(.+)_ms$");
   private static final Pattern STAT_RATIO = Pattern.compile("^(mean|median|std|min|max|p\\d+(?:\\.\\d+)?)_(.+_rtf)$");
 
   private final Tool tool;
@@ -59,12 +61,15 @@ final class BenchResult {
   private double[] ttfts;
   private double[] startTimes;
   private double[] latencies;
+  private double[] queueTimes; // vllm bench serve (2026): the wait for the --max-concurrency semaphore, s
   private long[] inputLens;
   private long[] outputLens;
   private String[] errors;
   private double[] itlFlat;
   private int[] itlStart; // itls of request i are itlFlat[itlStart[i] .. itlStart[i+1])
   private String problem;
+  /** A pooling (embedding) run's result: input_sequence_throughput, no output tokens. */
+  private boolean pooling;
   /** The object has a key of vLLM's or SGLang's result: else it is no result of theirs (another tool's, under --from). */
   private boolean recognised;
   /** The keys of the object: one of vLLM's offline benchmarks' results (latencies is theirs too) is told apart by them. */
@@ -132,21 +137,70 @@ final class BenchResult {
     runNumber = null;
     figures.clear();
     values.clear();
-    ttfts = startTimes = latencies = itlFlat = null;
+    ttfts = startTimes = latencies = queueTimes = itlFlat = null;
     inputLens = outputLens = null;
     errors = null;
     itlStart = null;
     problem = null;
+    pooling = false;
+    failedMask = null;
+    failedRequests = null;
   }
+
+  /**
+   * SGLang's sglang.benchmark package (2026) writes its BenchmarkMetrics fields under their own
+   * names: the totals bench_serving.py called total_input_tokens, total_output_tokens,
+   * total_output_tokens_retokenized, kept under those names (its console prints the same lines).
+   */
+  private static final java.util.Map<String, String> SGLANG_METRICS_FIELDS = java.util.Map.of(
+      "total_input", "total_input_tokens", "total_output", "total_output_tokens",
+      "total_output_retokenized", "total_output_tokens_retokenized",
+      "total_input_text", "total_input_text_tokens", "total_input_vision", "total_input_vision_tokens");
 
   private void field(JsonParser p, String name, JsonToken v) throws IOException, PeerJson.Bad {
     String key = name.endsWith(":") ? name.substring(0, name.length() - 1) : name; // "request_goodput:"
+    if (tool == Tool.SGLANG) {
+      key = SGLANG_METRICS_FIELDS.getOrDefault(key, key);
+    }
+    if (key.equals("details") && v == JsonToken.START_OBJECT) {
+      // sglang.benchmark (2026) nests --output-details' per-request arrays in one object
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String inner = p.currentName();
+        field(p, inner, p.nextToken());
+      }
+      return;
+    }
     recognised |= RESULT_KEYS.contains(key) || STAT.matcher(key).matches();
     keys.add(key);
+    pooling |= key.equals("input_sequence_throughput");
     switch (key) {
       case "ttfts" -> ttfts = doubles(p, key);
       case "start_times" -> startTimes = doubles(p, key);
       case "latencies" -> latencies = doubles(p, key);
+      case "queue_times" -> queueTimes = doubles(p, key);
+      case "failed_requests" -> {
+        expectArray(p, key);
+        failedRequests = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          failedRequests.add(PeerJson.TREE.readTree(p));
+        }
+      }
+      case "per_turn_metrics" -> {
+        // vllm-bench's multi-turn run: each turn's counts, throughputs and statistics, as
+        // figures turn_<k>_… (turn_0_ttft mean, turn_0_completed, …)
+        if (v == JsonToken.START_ARRAY) {
+          perTurn(PeerJson.TREE.readTree(p));
+        } else {
+          p.skipChildren();
+        }
+      }
+      case "steady_state" -> {
+        // vllm-bench (Rust): the figures over the window in which the client's concurrency held
+        // at its target, each a figure named steady_state_…; null when no window was found
+        if (v == JsonToken.START_OBJECT) {
+          steadyState(PeerJson.TREE.readTree(p));
+        }
+      }
       case "input_lens" -> inputLens = longs(p, key);
       case "output_lens" -> outputLens = longs(p, key);
       case "errors" -> errors = strings(p, key);
@@ -203,6 +257,12 @@ final class BenchResult {
         figure(key, "value", unitOf(key), x);
       }
       case "request_rate" -> {
+        if (v == JsonToken.VALUE_STRING && p.getText().strip().equalsIgnoreCase("trace")) {
+          // SGLang's --use-trace-timestamps (a mooncake trace replayed at its own times): no rate
+          // was set, so the run has no request-rate level
+          requestRate = null;
+          return;
+        }
         requestRate = v == JsonToken.VALUE_NULL ? null : PeerJson.number(p, key);
         figure(key, "value", "requests/s", requestRate); // as the console prints it
       }
@@ -216,7 +276,68 @@ final class BenchResult {
     }
   }
 
+  private void perTurn(com.fasterxml.jackson.databind.JsonNode turns) {
+    int position = 0;
+    for (com.fasterxml.jackson.databind.JsonNode t : turns) {
+      int k = t.path("turn_index").canConvertToInt() ? t.path("turn_index").asInt() : position;
+      position++;
+      for (java.util.Iterator<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it = t.fields(); it.hasNext(); ) {
+        var e = it.next();
+        if (e.getKey().equals("turn_index") || !e.getValue().isNumber()) {
+          continue;
+        }
+        Matcher m = STAT.matcher(e.getKey());
+        if (m.matches()) {
+          figure("turn_" + k + "_" + m.group(2), m.group(1), "ms", e.getValue().asDouble());
+        } else {
+          figure("turn_" + k + "_" + e.getKey(), "value", unitOf(e.getKey()), e.getValue().asDouble());
+        }
+      }
+    }
+  }
+
+  private void steadyState(com.fasterxml.jackson.databind.JsonNode s) {
+    for (java.util.Iterator<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it = s.fields(); it.hasNext(); ) {
+      var e = it.next();
+      String k = e.getKey();
+      com.fasterxml.jackson.databind.JsonNode v = e.getValue();
+      if (k.equals("window") && v.isObject()) {
+        for (String w : List.of("duration_s", "target_concurrency", "observed_peak", "requests_started_in_window",
+            "requests_completed_in_window", "requests_total")) {
+          if (v.path(w).isNumber()) {
+            figure("steady_state_" + w.replace("duration_s", "duration"), "value",
+                w.equals("duration_s") ? "s" : "count", v.path(w).asDouble());
+          }
+        }
+      } else if (k.startsWith("percentiles_") && k.endsWith("_ms") && v.isArray()) {
+        // [[99.0, 123.4], …]: a percentile and its value, as vllm-bench serialises the pairs
+        String metric = "steady_state_" + k.substring("percentiles_".length(), k.length() - 3);
+        for (com.fasterxml.jackson.databind.JsonNode pair : v) {
+          if (pair.isArray() && pair.size() == 2 && pair.get(0).isNumber() && pair.get(1).isNumber()) {
+            double pct = pair.get(0).asDouble();
+            String word = pct == Math.rint(pct) ? Long.toString((long) pct) : Double.toString(pct);
+            figure(metric, "p" + word, "ms", pair.get(1).asDouble());
+          }
+        }
+      } else if (v.isNumber()) {
+        Matcher m = STAT.matcher(k);
+        if (m.matches()) {
+          figure("steady_state_" + m.group(2), m.group(1), "ms", v.asDouble());
+        } else {
+          figure("steady_state_" + k, "value", unitOf(k), v.asDouble());
+        }
+      }
+    }
+  }
+
   private void scalar(String key, double value) {
+    Matcher probe = PROBE_STAT.matcher(key);
+    if (probe.matches()) {
+      // the latency of the single-token probes sent beside the load, as the console prints it
+      // ("Median probe E2EL (ms)"): metric probe_e2el, not a statistic named probe_median_e2el_ms
+      figure("probe_" + probe.group(2), probe.group(1), "ms", value);
+      return;
+    }
     Matcher m = STAT.matcher(key);
     if (m.matches()) {
       figure(m.group(2), m.group(1), "ms", value);
@@ -251,7 +372,11 @@ final class BenchResult {
     if (key.equals("cache_hit_rate")) {
       return "ratio";
     }
-    if (key.endsWith("input_len") || key.endsWith("output_len") || key.equals("acc_length")) {
+    if (key.endsWith("_rps")) {
+      return "requests/s"; // a ramp-up's start and end rates (--ramp-up-start-rps, --ramp-up-end-rps)
+    }
+    if (key.endsWith("input_len") || key.endsWith("output_len") || key.equals("acc_length")
+        || key.equals("max_model_len")) {
       return "tokens"; // bench_one_batch_server's input_len, output_len; accepted tokens per draft step
     }
     if (key.equals("spec_decode_acceptance_rate") || key.equals("accuracy_rate")) {
@@ -266,12 +391,17 @@ final class BenchResult {
     // SGLang's total_throughput is input plus output tokens per second (vLLM's is total_token_throughput)
     if (key.endsWith("_tokens_per_s") || key.endsWith("token_throughput") || key.equals("output_throughput")
         || key.equals("input_throughput") || key.equals("total_throughput") || key.equals("overall_throughput")
-        || key.equals("last_gen_throughput") || key.equals("steady_decode_throughput")) {
+        || key.equals("last_gen_throughput") || key.equals("steady_decode_throughput")
+        || key.endsWith("_throughput_retokenized")) {
       return "tokens/s";
     }
     // vllm bench serve's diffusion runs: tokens committed a second, as its console's "(tok/s)"
     if (key.equals("diffusion_committed_throughput")) {
       return "tokens/s";
+    }
+    // a pooling run's inputs (texts to embed) a second, as its console's "Input throughput (inputs/s)"
+    if (key.equals("input_sequence_throughput")) {
+      return "inputs/s";
     }
     // another "_throughput" (a new one: a speech run's, an embedding run's sequences) is not guessed
     if (key.equals("request_throughput") || key.endsWith("goodput")) {
@@ -295,7 +425,8 @@ final class BenchResult {
 
   /** Counts both tools write under names that say so only here. */
   private static final java.util.Set<String> COUNTS = java.util.Set.of("completed", "failed", "max_concurrency",
-      "concurrency",
+      "concurrency", "probe_completed", "probe_failed", "total_input_sequences", "conversations_completed",
+      "conversations_failed", "turns_per_conversation", "avg_turns_completed", "num_samples",
       "total_requests", "successful", "errored");
 
   /** The result says that no request succeeded ("completed": 0). */
@@ -390,8 +521,82 @@ final class BenchResult {
         sink.reject(line, "request " + i + ": " + e.getMessage(), null, 0, 0);
       }
     }
+    if (n == 0 && failedRequests != null) {
+      // vllm-bench (Rust; vllm bench serve with VLLM_USE_RUST_BENCH=1) logs its failed requests
+      // without --save-detailed; with it, they are the detailed arrays' own errors, read above
+      int failedClock = 0;
+      for (int k = 0; k < failedRequests.size(); k++) {
+        units++;
+        try {
+          if (failedClock == 0 && failedRequests.get(k).path("start_time").isNumber()) {
+            failedClock = sink.clock(new ClockSpec("client", tool.engine + " client clock, s (" + ctx.sourceName()
+                + ", run " + run + ")", 1, null, false));
+          }
+          failedRequest(failedRequests.get(k), failedClock);
+        } catch (PeerJson.Bad e) {
+          sink.reject(line, "failed_requests[" + k + "]: " + e.getMessage(), null, 0, 0);
+        }
+      }
+    }
     return units;
   }
+
+  /** One entry of vllm-bench's failed_requests: {index, error, prompt_len, start_time, latency, ttft, output_tokens, itl}. */
+  private void failedRequest(com.fasterxml.jackson.databind.JsonNode f, int clock) throws PeerJson.Bad {
+    // a multi-turn run's failed turn is named by its conversation and turn instead of an index
+    boolean turn = f.isObject() && !f.has("index") && f.has("conversation_id") && f.path("turn_index").canConvertToInt();
+    if (!f.isObject() || !turn && (!f.path("index").canConvertToInt() || f.path("index").asInt() < 0)) {
+      throw new PeerJson.Bad("expected an object with the request's index, got " + PeerJson.quote(f.toString()));
+    }
+    req.reset();
+    req.lineNo = line;
+    req.run = run;
+    if (turn) {
+      String conversation = f.path("conversation_id").asText();
+      req.requestId = conversation + ":" + f.path("turn_index").asInt();
+      req.extras.put("session_id", conversation);
+      req.extras.put("turn_index", Integer.toString(f.path("turn_index").asInt()));
+    } else {
+      req.requestId = Integer.toString(f.path("index").asInt());
+    }
+    req.engine = tool.engine;
+    req.status = "error";
+    String err = f.path("error").asText("");
+    req.error = err.isEmpty() ? "failed" : err.length() > 2000 ? err.substring(0, 2000) : err;
+    if (f.path("prompt_len").isNumber()) {
+      req.promptTokens = length("prompt_len", (int) f.path("index").asInt(), f.path("prompt_len").asLong());
+    }
+    if (f.path("output_tokens").isNumber()) {
+      req.outputTokens = length("output_tokens", f.path("index").asInt(), f.path("output_tokens").asLong());
+    }
+    double start = f.path("start_time").asDouble(0);
+    double latency = f.path("latency").asDouble(0);
+    if (!Double.isFinite(start) || start < 0 || start > dev.tokentime.ingest.Checked.MAX_EPOCH_NS / 1e9) {
+      throw new PeerJson.Bad("start_time out of range: " + start + " s");
+    }
+    String bad = dev.tokentime.ingest.Checked.durationProblem("latency", latency * 1e3);
+    if (bad != null) {
+      throw new PeerJson.Bad(bad);
+    }
+    if (clock != 0) {
+      req.clockId = clock;
+    } else {
+      req.clockId = sink.clock(new ClockSpec("client", tool.engine + " request-relative, start = 0 ("
+          + ctx.sourceName() + ", run " + run + ", request " + req.requestId + ")", 1, null, false));
+    }
+    req.arrivalNs = PeerJson.secondsToNs(clock != 0 ? start : 0);
+    if (latency > 0) {
+      // a partial failure: tokens streamed before the error; its latency is a measurement
+      req.e2eMs = latency * 1e3;
+      req.finishedNs = PeerJson.secondsToNs((clock != 0 ? start : 0) + latency);
+    }
+    if (sink.request(req, null, 0, 0) >= 0) {
+      sink.record();
+    }
+  }
+
+  /** vllm-bench's failed_requests entries, read whole (each a small object). */
+  private List<com.fasterxml.jackson.databind.JsonNode> failedRequests;
 
   private String arraysProblem;
 
@@ -403,7 +608,8 @@ final class BenchResult {
         {"output_lens", outputLens == null ? -1 : outputLens.length},
         {"errors", errors == null ? -1 : errors.length},
         {"start_times", startTimes == null ? -1 : startTimes.length},
-        {"latencies", latencies == null ? -1 : latencies.length}};
+        {"latencies", latencies == null ? -1 : latencies.length},
+        {"queue_times", queueTimes == null ? -1 : queueTimes.length}};
     int n = -1;
     String first = null;
     for (Object[] a : named) {
@@ -420,12 +626,58 @@ final class BenchResult {
         return -1;
       }
     }
-    if (n > 0 && ttfts == null) {
-      arraysProblem = "per-request arrays without ttfts";
+    if (n > 0 && ttfts == null && itlStart != null) {
+      arraysProblem = "per-request itls without ttfts: no chunk can be placed";
       return -1;
+    }
+    if (n > 0 && ttfts == null && errors == null) {
+      // vllm bench serve keeps latencies and queue_times without --save-detailed (2026), a fork
+      // input_lens and output_lens: arrays without ttfts or errors, whose failed requests only
+      // their figures count
+      failedMask = failedWithoutErrors(n);
+      if (failedMask == null) {
+        return -1;
+      }
     }
     return Math.max(n, 0);
   }
+
+  /** Which requests failed, in arrays without errors; null (and arraysProblem) when it cannot be told. */
+  private boolean[] failedWithoutErrors(int n) {
+    Double failed = figureValue("failed");
+    Double completed = figureValue("completed");
+    Double count = failed != null ? failed : completed != null ? Double.valueOf(n - completed) : null;
+    boolean[] mask = new boolean[n];
+    if (count != null && count == 0) {
+      return mask;
+    }
+    // the writer leaves a failed request's latency at its default 0.0 (one it counted as
+    // successful ended at a chunk, after its start) and its output length at 0
+    int marked = 0;
+    for (int i = 0; i < n; i++) {
+      mask[i] = latencies != null ? latencies[i] == 0 : outputLens != null && outputLens[i] == 0;
+      marked += mask[i] ? 1 : 0;
+    }
+    if (count != null && marked == count) {
+      return mask;
+    }
+    arraysProblem = "per-request arrays without errors or ttfts (no --save-detailed): cannot tell which of the "
+        + n + " requests failed (the result says " + (count == null ? "no failed count" : count.longValue() + " failed")
+        + ", " + marked + " have " + (latencies != null ? "latency 0.0" : "output length 0") + ")";
+    return null;
+  }
+
+  private Double figureValue(String metric) {
+    for (int i = 0; i < figures.size(); i++) {
+      if (figures.get(i)[0].equals(metric) && figures.get(i)[1].equals("value")) {
+        return values.get(i);
+      }
+    }
+    return null;
+  }
+
+  /** Requests that failed, told from arrays without errors; null with an errors array or ttfts. */
+  private boolean[] failedMask;
 
   private void request(int i, int runClock) throws PeerJson.Bad {
     req.reset();
@@ -434,10 +686,24 @@ final class BenchResult {
     req.requestId = Integer.toString(i);
     req.engine = tool.engine;
     String err = errors == null ? null : errors[i];
-    boolean ok = err == null || err.isEmpty();
+    boolean ok = failedMask != null ? !failedMask[i] : err == null || err.isEmpty();
     req.status = ok ? "ok" : "error";
     if (!ok) {
-      req.error = err.length() > 2000 ? err.substring(0, 2000) : err;
+      req.error = err == null ? "failed (the result keeps no error text without --save-detailed)"
+          : err.length() > 2000 ? err.substring(0, 2000) : err;
+    }
+    if (pooling) {
+      req.extras.put("output_kind", "none"); // vllm bench serve of an embedding or pooling model: no tokens out
+    }
+    if (queueTimes != null && queueTimes[i] != -1) {
+      // the wait for the client's --max-concurrency semaphore before the request was sent (its
+      // start time): outside its E2EL, inside vLLM's e2el_including_client_queue
+      String bad = queueTimes[i] < 0 ? "queue_times[" + i + "]: expected a duration >= 0 s, got " + queueTimes[i]
+          : dev.tokentime.ingest.Checked.durationProblem("queue_times[" + i + "]", queueTimes[i] * 1e3);
+      if (bad != null) {
+        throw new PeerJson.Bad(bad);
+      }
+      req.extras.put("client_queue_ms", Double.toString(queueTimes[i] * 1e3));
     }
     if (inputLens != null) {
       req.promptTokens = length("input_lens", i, inputLens[i]);
@@ -454,8 +720,9 @@ final class BenchResult {
         || startTimes[i] > dev.tokentime.ingest.Checked.MAX_EPOCH_NS / 1e9)) {
       throw new PeerJson.Bad("start_times[" + i + "] out of range: " + startTimes[i] + " s");
     }
-    double ttft = ttfts[i];
-    if (ttft < 0 || !Double.isFinite(ttft)) {
+    // without ttfts (a result without --save-detailed, a pooling run's): no first token, no chunk
+    double ttft = ttfts == null ? 0 : ttfts[i];
+    if (ttfts != null && (ttft < 0 || !Double.isFinite(ttft))) {
       throw new PeerJson.Bad("ttfts[" + i + "]: expected a duration >= 0 s, got " + ttft);
     }
     int from = itlStart == null ? 0 : itlStart[i];
@@ -469,7 +736,7 @@ final class BenchResult {
     // counted as successful that received none (2024's benchmark_serving.py: output 0, no itls,
     // TTFT 0.0) has no first token, only that default; the tools' own figures count it at 0
     // (vllm_bench_metrics, sglang_bench_metrics), tokentime's do not
-    boolean noChunk = ok && ttft == 0 && to == from && outputLens != null && outputLens[i] == 0;
+    boolean noChunk = ttfts == null || ok && ttft == 0 && to == from && outputLens != null && outputLens[i] == 0;
     if (ok && !noChunk) {
       req.ttftMs = ttft * 1e3;
     }
@@ -477,7 +744,8 @@ final class BenchResult {
     for (int k = from; k < to; k++) {
       e2e += itlFlat[k];
     }
-    if (latencies != null && latencies[i] >= 0) {
+    // a failed request's latency is the writer's default 0.0, no measurement
+    if (latencies != null && latencies[i] >= 0 && (ok || latencies[i] > 0)) {
       req.e2eMs = latencies[i] * 1e3;
     } else if (ok && !noChunk) {
       req.e2eMs = e2e * 1e3;
@@ -494,7 +762,7 @@ final class BenchResult {
     if (latencies != null && latencies[i] >= 0 && (ok || latencies[i] > 0)) {
       req.finishedNs = PeerJson.secondsToNs(start + latencies[i]);
     }
-    String range = ok ? dev.tokentime.ingest.Checked.durationProblem("ttft + itls", e2e * 1e3) : null;
+    String range = ok && ttfts != null ? dev.tokentime.ingest.Checked.durationProblem("ttft + itls", e2e * 1e3) : null;
     if (range != null) {
       throw new PeerJson.Bad(range); // before the request: the record is one unit
     }

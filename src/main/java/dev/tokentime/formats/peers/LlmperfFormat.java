@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -95,7 +96,8 @@ public final class LlmperfFormat implements InputFormat {
     // the head tells a summary object from response objects without their array's brackets
     java.io.BufferedInputStream in = new java.io.BufferedInputStream(raw, 1 << 16);
     in.mark(1 << 16);
-    String head = new String(in.readNBytes(1 << 16), java.nio.charset.StandardCharsets.UTF_8).stripLeading();
+    String text = new String(in.readNBytes(1 << 16), java.nio.charset.StandardCharsets.UTF_8);
+    String head = text.stripLeading();
     in.reset();
     boolean objects = head.startsWith("{") && responseObjects(head);
     InputStream source = in;
@@ -135,15 +137,21 @@ public final class LlmperfFormat implements InputFormat {
               continue;
             }
             String run = runs == 0 ? ctx.defaultRun() : ctx.defaultRun() + "#" + (runs + 1);
-            if (summary(e.getValue(), run, "entry \"" + e.getKey() + "\": ", sink)) {
+            int kept = summary(e.getValue(), run, "entry \"" + e.getKey() + "\": ", sink, key -> 1);
+            if (kept >= 0) {
               runs++;
             }
-            n++;
+            n += 1 + Math.max(kept, 0);
           }
           return n + PeerJson.trailing(p, sink, "object", "an LLMPerf file holds one");
         }
-        summary(s, ctx.defaultRun(), "", sink);
-        return 1 + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
+        // a summary is one object over many lines (indent=4): a figure's reject names its key's line
+        java.util.function.ToLongFunction<String> lineOf = key -> {
+          int at = text.indexOf("\"" + key + "\"");
+          return at < 0 ? 1 : 1 + text.substring(0, at).chars().filter(c -> c == '\n').count();
+        };
+        int kept = summary(s, ctx.defaultRun(), "", sink, lineOf);
+        return 1 + Math.max(kept, 0) + PeerJson.trailing(p, sink, "summary object", "an LLMPerf file holds one");
       }
       sink.reject(1, "not an LLMPerf result: expected a JSON array or object", null, 0, 0);
       return 1;
@@ -197,6 +205,13 @@ public final class LlmperfFormat implements InputFormat {
     JsonNode tput = r.get("request_output_throughput_token_per_s");
     if (tput != null && tput.isNumber()) {
       req.extras.put("request_output_throughput_token_per_s", tput.asText());
+    }
+    // a fork's (Jounce-IO/llmperf, ray-project/llmperf PRs #71, #73, #79) request_time: when the
+    // request was handed to the launcher, s since the test's start (time.monotonic()); not its
+    // send time (it may wait for a free client), so no arrival on a clock
+    Double handed = seconds(r, "request_time");
+    if (handed != null) {
+      req.extras.put("request_time_s", Double.toString(handed / 1e3));
     }
     if (ctx.keepText() && r.has("generated_text")) {
       req.extras.put("generated_text", r.get("generated_text").asText());
@@ -269,9 +284,10 @@ public final class LlmperfFormat implements InputFormat {
   /**
    * One summary.json object: its figures, the run's concurrency. Every figure is gathered before
    * any is kept: an object without an LLMPerf figure, or whose level conflicts, is one reject and
-   * keeps nothing. Whether the run was kept.
+   * keeps nothing. -1 when the run was not kept, else the figures rejected (each a unit of its own).
    */
-  private static boolean summary(JsonNode s, String run, String where, RecordSink sink) {
+  private static int summary(JsonNode s, String run, String where, RecordSink sink,
+      java.util.function.ToLongFunction<String> lineOf) {
     JsonNode conc = s.get("num_concurrent_requests");
     Double level = conc != null && conc.isNumber() && conc.asDouble() > 0 ? conc.asDouble() : null;
     List<Figure> figures = new java.util.ArrayList<>();
@@ -288,37 +304,52 @@ public final class LlmperfFormat implements InputFormat {
       Matcher q = QUANTILE.matcher(key);
       Matcher m = STAT.matcher(key);
       if (q.matches()) {
-        figures.add(new Figure(q.group(1), q.group(2), value, unitOf(q.group(1))));
+        figures.add(new Figure(key, q.group(1), q.group(2), value, unitOf(q.group(1))));
         results = true;
       } else if (m.matches() && !key.endsWith("_per_min")) { // num_completed_requests_per_min is a figure, not a min
-        figures.add(new Figure(m.group(1), m.group(2), value, unitOf(m.group(1))));
+        figures.add(new Figure(key, m.group(1), m.group(2), value, unitOf(m.group(1))));
         results = true;
       } else if (key.startsWith("results_")) {
         String metric = key.substring("results_".length());
-        figures.add(new Figure(metric, "value", value, unitOf(metric)));
+        figures.add(new Figure(key, metric, "value", value, unitOf(metric)));
         results = true;
       } else if (key.startsWith("mean_") || key.startsWith("stddev_") || key.equals("num_concurrent_requests")) {
-        figures.add(new Figure(key, "value", value, unitOf(key)));
+        figures.add(new Figure(key, key, "value", value, unitOf(key)));
       }
     }
     if (!results) {
       // an object that holds no LLMPerf figure (a "results_…" key) was stored as a record of nothing
       sink.reject(1, where + "no LLMPerf figure (results_…) in the object: not a summary.json", null, 0, 0);
-      return false;
+      return -1;
     }
     String conflict = sink.runLevel(run, level == null ? null : "concurrency", level, null, "llmperf summary");
     if (conflict != null) {
       sink.reject(1, where + conflict, null, 0, 0);
-      return false;
+      return -1;
     }
+    int bad = 0;
     for (Figure f : figures) {
-      sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
+      // pandas' statistics of no value (every request errored) and the sample std of one are NaN,
+      // which json.dump writes as is: no figure, a reject naming it, never stored nor dropped unsaid
+      String field = f.metric() + (f.stat().equals("value") ? "" : " " + f.stat());
+      String problem = COUNTS.contains(f.metric()) ? Checked.countFigureProblem(field, f.value())
+          : Checked.figureProblem(field, f.value(), f.unit());
+      if (problem != null) {
+        bad++;
+        sink.reject(lineOf.applyAsLong(f.key()), where + problem + "; not kept", null, 0, 0);
+      } else {
+        sink.reportedMetric(run, level, f.metric(), f.stat(), f.value(), f.unit());
+      }
     }
     sink.record();
-    return true;
+    return bad;
   }
 
-  private record Figure(String metric, String stat, double value, String unit) {}
+  /** The summary's counts of requests: whole numbers. */
+  private static final java.util.Set<String> COUNTS = java.util.Set.of("num_requests_started", "number_errors",
+      "num_completed_requests");
+
+  private record Figure(String key, String metric, String stat, double value, String unit) {}
 
   private static Double number(String s) {
     try {
@@ -335,12 +366,23 @@ public final class LlmperfFormat implements InputFormat {
     if (metric.endsWith("_per_min")) {
       return "requests/min";
     }
+    // a fork's (SaharaaQuestLab/llmperf) num_completed_requests_per_sec over its overall_test_time
+    if (metric.endsWith("_per_sec")) {
+      return metric.contains("token") ? "tokens/s" : "requests/s";
+    }
+    if (metric.equals("overall_test_time")) {
+      return "s";
+    }
     if (metric.endsWith("_s")) {
       return "s";
     }
     if (metric.contains("tokens")) {
       return "tokens";
     }
-    return metric.endsWith("rate") ? "ratio" : "count";
+    if (metric.endsWith("rate")) {
+      return "ratio";
+    }
+    // num_requests_started, number_errors, num_concurrent_requests …; a fork's other figure gets no guessed unit
+    return metric.startsWith("num") ? "count" : null;
   }
 }

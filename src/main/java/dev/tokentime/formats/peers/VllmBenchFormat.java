@@ -51,7 +51,11 @@ public final class VllmBenchFormat implements InputFormat {
     // a result without throughputs (vllm-ascend's nightly serving JSON: the run's settings and
     // its latency percentiles alone) is one by its benchmark_serving.py keys
     boolean figures = text.contains("\"request_throughput\"") || text.contains("\"mean_ttft_ms\"")
-        && (text.contains("\"num_prompts\"") || text.contains("\"tokenizer_id\"") || text.contains("\"best_of\""));
+        && (text.contains("\"num_prompts\"") || text.contains("\"tokenizer_id\"") || text.contains("\"best_of\""))
+        // vllm-bench (Rust) writes its keys sorted: with --save-detailed the arrays (errors,
+        // generated_texts, …) come before every figure; its head is the run's settings and counts
+        || text.startsWith("{\"backend\":") && text.contains("\"burstiness\":") && text.contains("\"endpoint_type\":")
+        && text.contains("\"completed\":");
     if (!text.startsWith("{") || !figures) {
       return 0;
     }
@@ -59,7 +63,7 @@ public final class VllmBenchFormat implements InputFormat {
     // a 2024 result's figures come after megabytes of per-request lists (beyond the sample): its
     // head's tokenizer_id / best_of are benchmark_serving.py's (SGLang's lines have neither)
     boolean sglang = text.contains("_e2e_latency_ms\"") || text.contains("_retokenized\"");
-    boolean vllm = text.contains("_e2el_ms\"") || text.contains("\"request_goodput:\"")
+    boolean vllm = text.contains("_e2el_ms\"") || text.contains("\"request_goodput:\"") || text.contains("\"endpoint_type\":")
         || (text.contains("\"mean_ttft_ms\"") || text.contains("\"tokenizer_id\"") || text.contains("\"best_of\""))
         && !sglang;
     return vllm ? 90 : 0;

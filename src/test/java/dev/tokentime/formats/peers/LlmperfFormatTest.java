@@ -133,4 +133,62 @@ class LlmperfFormatTest {
     assertEquals(1, a.requests.size());
     assertEquals(1, a.rejects.size(), "the second array");
   }
+
+  /**
+   * A summary whose statistics pandas could not compute: the sample std of the one successful
+   * request is NaN, which json.dump writes as is (src/test/resources/constructed/llmperf-2024-one-success,
+   * README there). They were stored as NaN figures; now each is a reject naming it, the others kept.
+   */
+  @Test
+  void aSummarysNanStatisticsAreRejectsNamingThem() throws Exception {
+    java.nio.file.Path file = java.nio.file.Path.of("src/test/resources/constructed/llmperf-2024-one-success/"
+        + "meta-llama-Llama-3-1-8B-Instruct_550_150_summary.json");
+    CollectingSink s = Parsing.parse(format, java.nio.file.Files.readAllBytes(file), "dir");
+    assertEquals(List.of("inter_token_latency_s stddev: NaN is no finite number; not kept",
+        "ttft_s stddev: NaN is no finite number; not kept", "end_to_end_latency_s stddev: NaN is no finite number; not kept",
+        "request_output_throughput_token_per_s stddev: NaN is no finite number; not kept",
+        "number_input_tokens stddev: NaN is no finite number; not kept",
+        "number_output_tokens stddev: NaN is no finite number; not kept"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+    assertEquals(List.of(19L, 29L, 39L, 49L, 59L, 69L), s.rejects.stream().map(CollectingSink.Rej::lineNo).toList(),
+        "each at its key's line");
+    assertEquals(1, s.records);
+    assertTrue(s.reported.contains("dir 2.0 ttft_s mean 0.41234 s"), s.reported.toString());
+    assertTrue(s.reported.stream().noneMatch(r -> r.contains("NaN")), s.reported.toString());
+    CollectingSink counts = Parsing.parse(format, "{\"num_concurrent_requests\":1,\"results_num_completed_requests\":12.5,"
+        + "\"results_end_to_end_latency_s_mean\":-3.0,\"results_ttft_s_mean\":0.4}");
+    assertEquals(List.of("num_completed_requests: 12.5 is no whole number (a count of requests or tokens); not kept",
+        "end_to_end_latency_s mean out of range: -3.0 (a latency, count or throughput is not negative); not kept"),
+        counts.rejects.stream().map(CollectingSink.Rej::reason).toList());
+  }
+
+  /**
+   * A fork's summary (SaharaaQuestLab/llmperf: constructed/llmperf-fork-per-sec, README there):
+   * overall_test_time (s) and num_completed_requests_per_sec (requests/s) were stored as counts.
+   */
+  @Test
+  void aForksPerSecondFiguresHaveTheirUnits() throws Exception {
+    java.nio.file.Path file = java.nio.file.Path.of("src/test/resources/constructed/llmperf-fork-per-sec/"
+        + "meta-llama-Llama-3-1-8B-Instruct_550_150_summary.json");
+    CollectingSink s = Parsing.parse(format, java.nio.file.Files.readAllBytes(file), "dir");
+    assertEquals(List.of(), s.rejects);
+    assertTrue(s.reported.contains("dir 1.0 overall_test_time value 6.2 s"), s.reported.toString());
+    assertTrue(s.reported.contains("dir 1.0 num_completed_requests_per_sec value 0.48387096774193544 requests/s"),
+        s.reported.toString());
+    assertTrue(s.reported.contains("dir 1.0 num_requests_started value 3.0 count"), s.reported.toString());
+  }
+
+  /**
+   * A fork's per-request request_time (Jounce-IO/llmperf, the code of ray-project/llmperf PR #79:
+   * req_config.sample_time, s since the test's start) was unread; now extras, checked as the
+   * durations are (made-up values in that writer's shape).
+   */
+  @Test
+  void aForksRequestTimeIsKept() throws IOException {
+    CollectingSink s = Parsing.parse(format, "[" + OK.replace("}", ",\"request_time\":1.25}") + ","
+        + OK.replace("}", ",\"request_time\":-2}") + "]");
+    assertEquals("1.25", s.requests.get(0).extras().get("request_time_s"));
+    assertEquals(List.of("[1]: request_time: negative duration -2"),
+        s.rejects.stream().map(CollectingSink.Rej::reason).toList());
+  }
 }

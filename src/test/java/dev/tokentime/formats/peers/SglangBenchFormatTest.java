@@ -114,4 +114,30 @@ class SglangBenchFormatTest {
     byte[] b = file.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     assertEquals(90, format.sniff(new dev.tokentime.ingest.Sample("bench.jsonl", b, b.length)));
   }
+
+  /**
+   * sglang.benchmark (2026): a trace replayed at its own times writes "request_rate": "trace"
+   * (the whole line was a reject), and its metrics module writes its dataclass's totals
+   * (total_input, …) and --output-details nested in "details" (read as nothing, no reject).
+   * Files built from the writers: src/test/resources/constructed/sglang-bench-2026 (README).
+   */
+  @Test
+  void the2026LayoutsTraceRateTotalsAndNestedDetails() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Path.of("src/test/resources/constructed/sglang-bench-2026");
+    CollectingSink trace = Parsing.parse(format, java.nio.file.Files.readAllBytes(dir.resolve("mooncake-trace-timestamps.jsonl")), "dir");
+    assertEquals(List.of(), trace.rejects);
+    assertEquals(2, trace.requests.size());
+    assertEquals(null, trace.levels.get("dir")[0], "a replayed trace sets no rate");
+    assertTrue(trace.reported.contains("dir null ttft mean 50.0 ms"), trace.reported.toString());
+
+    CollectingSink nested = Parsing.parse(format, java.nio.file.Files.readAllBytes(dir.resolve("sglang_1207_2_50_3.jsonl")), "dir");
+    assertEquals(List.of(), nested.rejects);
+    assertEquals(2, nested.requests.size());
+    assertEquals(6, nested.tokens.size(), "3 chunks each, from ttfts and itls");
+    for (String f : List.of("total_input_tokens value 100.0 tokens", "total_output_tokens value 6.0 tokens",
+        "total_output_tokens_retokenized value 6.0 tokens", "output_throughput_retokenized value 1.5 tokens/s",
+        "total_throughput_retokenized value 26.5 tokens/s", "itl max 20.0 ms")) {
+      assertTrue(nested.reported.contains("dir 4.0 " + f), f + " in " + nested.reported);
+    }
+  }
 }
