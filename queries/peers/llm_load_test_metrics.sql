@@ -98,11 +98,7 @@ stats AS (
     GROUP BY run, metric
 ),
 configured AS (
-    SELECT m.run, any_value(m.value) AS duration
-    FROM reported_metrics AS m
-    JOIN sources AS s USING (source_id)
-    WHERE s.format = 'llm-load-test-json' AND m.metric = 'duration' AND m.stat = 'value'
-    GROUP BY m.run
+    SELECT run, duration_s AS duration FROM _reported_duration WHERE format = 'llm-load-test-json'
 ),
 per_run AS (
     SELECT
