@@ -127,6 +127,15 @@ public interface InputFormat {
   }
 
   /**
+   * The run-wide id namespace a reading of this format from {@link #inFolder} uses (its rows meet
+   * another format's by id there), or null: stored rows of the format are looked up in it when a
+   * later ingest adds to or replaces a file of the pair.
+   */
+  default String folderNamespace() {
+    return null;
+  }
+
+  /**
    * Reads the whole stream, handing rows, other lines and rejects to the sink. Returns the number
    * of lines (or records, for formats that are not line-oriented) read, which must equal records +
    * other lines + rejects as reported to the sink.

@@ -51,6 +51,11 @@ public final class AiperfJsonlFormat implements InputFormat {
   }
 
   @Override
+  public String folderNamespace() {
+    return AiperfJsonlFormat.ID_NAMESPACE;
+  }
+
+  @Override
   public InputFormat inFolder(String fileName, java.util.Set<String> folder) {
     return folder.stream().anyMatch(n -> RAW.matcher(n).matches()) ? new AiperfJsonlFormat(true) : this;
   }

@@ -68,6 +68,11 @@ public final class AiperfRawFormat implements InputFormat {
   }
 
   @Override
+  public String folderNamespace() {
+    return AiperfJsonlFormat.ID_NAMESPACE;
+  }
+
+  @Override
   public InputFormat inFolder(String fileName, Set<String> folder) {
     return folder.stream().anyMatch(n -> JSONL.matcher(n).matches()) ? new AiperfRawFormat(true) : this;
   }

@@ -101,6 +101,15 @@ class AiperfRawFormatTest {
       assertEquals(23.901183661417324, icl.get("inter_chunk_latency avg"), 1e-9);
       assertEquals(36.304167, icl.get("inter_chunk_latency max"), 1e-9);
       assertEquals(23.5210752, icl.get("time_to_second_token avg"), 1e-9);
+      // read again in place of the first reading: the stored requests are found in the namespace
+      // the two files share, so the chunks meet them again and no stub is left
+      IngestResult again = t.ingest(new IngestOptions(List.of(dir.toString()), null, null, true, false, false,
+          null, null, null).withJobs(1));
+      assertEquals(List.of(), again.failedChecks());
+      assertEquals(List.of(List.of("aiperf-jsonl", 5L), List.of("aiperf-raw-jsonl", 0L)),
+          t.rows("SELECT s.format, count(q.request_key) FROM sources s LEFT JOIN requests q USING (source_id)"
+              + " GROUP BY s.format ORDER BY s.format"));
+      assertEquals(651L, t.count("SELECT count(*) FROM tokens"));
     }
   }
 
@@ -118,6 +127,8 @@ class AiperfRawFormatTest {
     assertNull(raw.idNamespace());
     assertSame(jsonl, jsonl.inFolder("profile_export.jsonl", Set.of("profile_export.jsonl")));
     assertNull(jsonl.idNamespace());
+    assertEquals(List.of("aiperf-jsonl", "aiperf-raw-jsonl"),
+        dev.tokentime.ingest.FormatRegistry.standard().namespaceFormats().get("aiperf"));
   }
 
   @Test
