@@ -109,7 +109,7 @@ public final class AiperfJsonlFormat implements InputFormat {
   }
 
   /** The same, the chunks rebuilt from the gaps only when {@code chunks} (no raw file gives them). */
-  private static void record(JsonNode node, RequestRecord req, ParseContext ctx, int clockId, long lineNo,
+  static void record(JsonNode node, RequestRecord req, ParseContext ctx, int clockId, long lineNo,
       RecordSink sink, byte[] buf, int off, int len, boolean chunks) throws PeerJson.Bad {
     Record r = new Record(req, ctx, clockId, lineNo);
     r.read(node);

@@ -26,12 +26,14 @@ import java.util.regex.Pattern;
  * ({@code perf_ns}, as {@code start_perf_ns}), placed on the wall clock the way AIPerf places the
  * request's end: {@code request_start_ns + (perf_ns - start_perf_ns)}.
  *
- * <p>Beside {@code profile_export.jsonl} (which AIPerf always writes with it) the JSONL's records
- * are the requests and this file gives only their chunks, met by id; alone it gives the requests
- * too (ids, times, status, error, the server's usage counts).
+ * <p>Beside {@code profile_export.jsonl} (which AIPerf always writes with it; else beside the
+ * per-record CSV) that file's records are the requests and this file gives only their chunks, met
+ * by id; alone it gives the requests too (ids, times, status, error, the server's usage counts).
  */
 public final class AiperfRawFormat implements InputFormat {
-  private static final Pattern JSONL = Pattern.compile("profile_export\\.jsonl(?:\\.gz|\\.zst)?");
+  /** The files of the run that hold its requests: the JSONL, else the per-record CSV. */
+  private static final Pattern RECORDS =
+      Pattern.compile("profile_export(?:\\.jsonl|_records\\.csv)(?:\\.gz|\\.zst)?");
   /** Members read into columns, or not kept (the request's body and headers, the responses). */
   private static final Set<String> READ = Set.of("metadata", "start_perf_ns", "status", "responses", "error",
       "payload", "request_headers", "response_headers");
@@ -74,7 +76,7 @@ public final class AiperfRawFormat implements InputFormat {
 
   @Override
   public InputFormat inFolder(String fileName, Set<String> folder) {
-    return folder.stream().anyMatch(n -> JSONL.matcher(n).matches()) ? new AiperfRawFormat(true) : this;
+    return folder.stream().anyMatch(n -> RECORDS.matcher(n).matches()) ? new AiperfRawFormat(true) : this;
   }
 
   @Override

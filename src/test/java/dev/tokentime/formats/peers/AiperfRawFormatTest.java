@@ -114,6 +114,24 @@ class AiperfRawFormatTest {
   }
 
   @Test
+  void besideTheRecordsCsvAloneItGivesTheChunksOfTheCsvsRequests() throws Exception {
+    Path dir = tmp.resolve("in/csv-run");
+    Files.createDirectories(dir);
+    Files.copy(AiperfRecordsCsvFormatTest.DIR.resolve("profile_export_records.csv"),
+        dir.resolve("profile_export_records.csv"));
+    Files.copy(RAW, dir.resolve("profile_export_raw.jsonl"));
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      IngestResult r = t.ingest(IngestOptions.of(List.of(dir.toString())));
+      assertEquals(List.of(), r.failedChecks());
+      // the CSV's 6 requests (5 of the run, a failed one), each counted once
+      assertEquals(List.of(List.of("aiperf-raw-jsonl", 0L), List.of("aiperf-records-csv", 6L)),
+          t.rows("SELECT s.format, count(q.request_key) FROM sources s LEFT JOIN requests q USING (source_id)"
+              + " GROUP BY s.format ORDER BY s.format"));
+      assertEquals(651L, t.count("SELECT count(*) FROM tokens"));
+    }
+  }
+
+  @Test
   void whichFileGivesWhatDependsOnTheFolder() {
     Set<String> both = Set.of("profile_export.jsonl", "profile_export_raw.jsonl", "profile_export_aiperf.json");
     AiperfRawFormat raw = new AiperfRawFormat();
@@ -127,7 +145,11 @@ class AiperfRawFormatTest {
     assertNull(raw.idNamespace());
     assertSame(jsonl, jsonl.inFolder("profile_export.jsonl", Set.of("profile_export.jsonl")));
     assertNull(jsonl.idNamespace());
-    assertEquals(List.of("aiperf-jsonl", "aiperf-raw-jsonl"),
+    assertEquals("aiperf", raw.inFolder("profile_export_raw.jsonl",
+        Set.of("profile_export_raw.jsonl", "profile_export_records.csv")).idNamespace());
+    assertEquals("aiperf", new AiperfRecordsCsvFormat().inFolder("profile_export_records.csv",
+        Set.of("profile_export_raw.jsonl", "profile_export_records.csv")).idNamespace());
+    assertEquals(List.of("aiperf-jsonl", "aiperf-records-csv", "aiperf-raw-jsonl"),
         dev.tokentime.ingest.FormatRegistry.standard().namespaceFormats().get("aiperf"));
   }
 
