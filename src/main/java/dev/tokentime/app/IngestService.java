@@ -265,6 +265,9 @@ public final class IngestService {
           skipped.add(new IngestResult.Skipped(in.display(), IngestResult.Skipped.LEFT_OUT + leaveOut));
           continue;
         }
+        if (!in.stdin()) {
+          format = inFolder(format, path, neighbours);
+        }
         long size = Files.size(path);
         sizes.merge(size, 1, Integer::sum);
         plan.add(new Planned(in, path, format, embedded, compression, size, null));
@@ -309,6 +312,16 @@ public final class IngestService {
       return null;
     }
     return format.leaveOut(abs.getFileName().toString(), neighbours.getOrDefault(dir, Set.of()));
+  }
+
+  /** How the format reads the file among this ingest's files in its folder (InputFormat.inFolder). */
+  private static InputFormat inFolder(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
+    Path abs = path.toAbsolutePath().normalize();
+    Path dir = abs.getParent();
+    if (dir == null || abs.getFileName() == null) {
+      return format;
+    }
+    return format.inFolder(abs.getFileName().toString(), neighbours.getOrDefault(dir, Set.of()));
   }
 
   /**

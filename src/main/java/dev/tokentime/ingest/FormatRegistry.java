@@ -101,8 +101,9 @@ public final class FormatRegistry {
   public Map<String, List<String>> namespaceFormats() {
     Map<String, List<String>> m = new LinkedHashMap<>();
     for (InputFormat f : byId.values()) {
-      if (f.idNamespace() != null) {
-        m.computeIfAbsent(f.idNamespace(), k -> new ArrayList<>()).add(f.id());
+      String ns = f.idNamespace() != null ? f.idNamespace() : f.folderNamespace();
+      if (ns != null) {
+        m.computeIfAbsent(ns, k -> new ArrayList<>()).add(f.id());
       }
     }
     return m;

@@ -117,6 +117,25 @@ public interface InputFormat {
   }
 
   /**
+   * How a file is read given the names of the same ingest's files in its folder (its own among
+   * them): this format, or a reading of it that leaves to a file beside it what that file gives
+   * better (AIPerf's profile_export.jsonl takes its chunks from profile_export_raw.jsonl beside it,
+   * which then gives only those). A file ingested alone is read as this format.
+   */
+  default InputFormat inFolder(String fileName, java.util.Set<String> folder) {
+    return this;
+  }
+
+  /**
+   * The run-wide id namespace a reading of this format from {@link #inFolder} uses (its rows meet
+   * another format's by id there), or null: stored rows of the format are looked up in it when a
+   * later ingest adds to or replaces a file of the pair.
+   */
+  default String folderNamespace() {
+    return null;
+  }
+
+  /**
    * Reads the whole stream, handing rows, other lines and rejects to the sink. Returns the number
    * of lines (or records, for formats that are not line-oriented) read, which must equal records +
    * other lines + rejects as reported to the sink.

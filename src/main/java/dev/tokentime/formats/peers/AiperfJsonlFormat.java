@@ -28,6 +28,37 @@ import java.util.Map;
  * {@code *_ms} columns, so a record without the list still has its TTFT and latency.
  */
 public final class AiperfJsonlFormat implements InputFormat {
+  /** Where AIPerf's per-request files of one run (this and profile_export_raw.jsonl) share ids. */
+  static final String ID_NAMESPACE = "aiperf";
+  private static final java.util.regex.Pattern RAW =
+      java.util.regex.Pattern.compile("profile_export_raw\\.jsonl(?:\\.gz|\\.zst)?");
+
+  /** Whether profile_export_raw.jsonl beside this file gives the chunks (their measured times). */
+  private final boolean chunksFromRaw;
+
+  public AiperfJsonlFormat() {
+    this(false);
+  }
+
+  private AiperfJsonlFormat(boolean chunksFromRaw) {
+    this.chunksFromRaw = chunksFromRaw;
+  }
+
+  @Override
+  public String idNamespace() {
+    // beside the raw file its chunk rows meet these requests by id; alone, ids are the file's own
+    return chunksFromRaw ? ID_NAMESPACE : null;
+  }
+
+  @Override
+  public String folderNamespace() {
+    return AiperfJsonlFormat.ID_NAMESPACE;
+  }
+
+  @Override
+  public InputFormat inFolder(String fileName, java.util.Set<String> folder) {
+    return folder.stream().anyMatch(n -> RAW.matcher(n).matches()) ? new AiperfJsonlFormat(true) : this;
+  }
 
   @Override
   public String id() {
@@ -65,7 +96,7 @@ public final class AiperfJsonlFormat implements InputFormat {
     // shared with the server-metric scrapes AIPerf wrote into the same folder (ToolClocks)
     int clockId = sink.clock(ToolClocks.aiperf(ctx));
     return PeerJson.objectLines(in, sink, (lineNo, node, buf, off, len) ->
-        record(node, req, ctx, clockId, lineNo, sink, buf, off, len));
+        record(node, req, ctx, clockId, lineNo, sink, buf, off, len, !chunksFromRaw));
   }
 
   /**
@@ -74,6 +105,12 @@ public final class AiperfJsonlFormat implements InputFormat {
    */
   static void record(JsonNode node, RequestRecord req, ParseContext ctx, int clockId, long lineNo,
       RecordSink sink, byte[] buf, int off, int len) throws PeerJson.Bad {
+    record(node, req, ctx, clockId, lineNo, sink, buf, off, len, true);
+  }
+
+  /** The same, the chunks rebuilt from the gaps only when {@code chunks} (no raw file gives them). */
+  static void record(JsonNode node, RequestRecord req, ParseContext ctx, int clockId, long lineNo,
+      RecordSink sink, byte[] buf, int off, int len, boolean chunks) throws PeerJson.Bad {
     Record r = new Record(req, ctx, clockId, lineNo);
     r.read(node);
     String range = r.tokensProblem(); // before the request: the line is one unit
@@ -82,13 +119,15 @@ public final class AiperfJsonlFormat implements InputFormat {
     }
     long key = sink.request(req, buf, off, len);
     if (key >= 0) {
-      r.emitTokens(sink, key);
+      if (chunks) {
+        r.emitTokens(sink, key);
+      }
       sink.record();
     }
   }
 
   /** One record's meaning: fills the request and keeps the chunk gaps to rebuild its stream. */
-  private static final class Record {
+  static final class Record {
     final RequestRecord req;
     final ParseContext ctx;
     double[] icl;
@@ -149,7 +188,7 @@ public final class AiperfJsonlFormat implements InputFormat {
       }
     }
 
-    private void metadata(JsonNode m) throws PeerJson.Bad {
+    void metadata(JsonNode m) throws PeerJson.Bad {
       req.requestId = firstText(m, "x_request_id", "request_id", "session_num");
       if (req.requestId == null) {
         req.requestId = "line " + req.lineNo;
@@ -344,7 +383,7 @@ public final class AiperfJsonlFormat implements InputFormat {
       }
     }
 
-    private void error(JsonNode err, JsonNode meta) {
+    void error(JsonNode err, JsonNode meta) {
       if (err == null || err.isNull()) {
         return;
       }

@@ -39,6 +39,34 @@ public final class AiperfRecordsCsvFormat implements InputFormat {
   private static final Pattern JSONL = Pattern.compile("profile_export\\.jsonl(?:\\.gz|\\.zst)?");
   static final String BESIDE_JSONL = "AIPerf's per-record CSV: the same requests as profile_export.jsonl"
       + " beside it, which is read";
+  private static final Pattern RAW = Pattern.compile("profile_export_raw\\.jsonl(?:\\.gz|\\.zst)?");
+
+  /** Whether profile_export_raw.jsonl beside this file (and no JSONL) gives the chunks. */
+  private final boolean chunksFromRaw;
+
+  public AiperfRecordsCsvFormat() {
+    this(false);
+  }
+
+  private AiperfRecordsCsvFormat(boolean chunksFromRaw) {
+    this.chunksFromRaw = chunksFromRaw;
+  }
+
+  @Override
+  public String idNamespace() {
+    return chunksFromRaw ? AiperfJsonlFormat.ID_NAMESPACE : null;
+  }
+
+  @Override
+  public String folderNamespace() {
+    return AiperfJsonlFormat.ID_NAMESPACE;
+  }
+
+  @Override
+  public InputFormat inFolder(String fileName, Set<String> folder) {
+    // with the JSONL beside it the CSV is left out (leaveOut); else the raw file gives its chunks
+    return folder.stream().anyMatch(n -> RAW.matcher(n).matches()) ? new AiperfRecordsCsvFormat(true) : this;
+  }
 
   @Override
   public String id() {
@@ -90,7 +118,7 @@ public final class AiperfRecordsCsvFormat implements InputFormat {
         }
         line = pending.toString();
         pending.setLength(0);
-        return row(line, pendingFrom[0], header, req, ctx, clockId, sink, true);
+        return row(line, pendingFrom[0], header, req, ctx, clockId, sink, true, !chunksFromRaw);
       }
       if (line.isBlank()) {
         sink.otherLine();
@@ -111,7 +139,7 @@ public final class AiperfRecordsCsvFormat implements InputFormat {
         pendingFrom[0] = lineNo;
         return null;
       }
-      return row(line, lineNo, header, req, ctx, clockId, sink, false);
+      return row(line, lineNo, header, req, ctx, clockId, sink, false, !chunksFromRaw);
     });
     if (pending.length() > 0) {
       // the first line of the cut row was not yet accounted for
@@ -125,12 +153,12 @@ public final class AiperfRecordsCsvFormat implements InputFormat {
    * a row of several lines (its later lines counted as other lines) is rejected here at its first.
    */
   private static String row(String line, long lineNo, String[][] header, RequestRecord req, ParseContext ctx,
-      int clockId, RecordSink sink, boolean multiLine) {
+      int clockId, RecordSink sink, boolean multiLine, boolean chunks) {
     String reason;
     byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
     try {
       JsonNode rec = record(line, header[0]);
-      AiperfJsonlFormat.record(rec, req, ctx, clockId, lineNo, sink, bytes, 0, bytes.length);
+      AiperfJsonlFormat.record(rec, req, ctx, clockId, lineNo, sink, bytes, 0, bytes.length, chunks);
       return null;
     } catch (PeerJson.Bad e) {
       reason = e.getMessage();

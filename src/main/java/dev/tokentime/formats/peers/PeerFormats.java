@@ -12,6 +12,7 @@ public final class PeerFormats implements FormatFamily {
         new ToolSummaryFormat(ToolSummaryFormat.Tool.GENAI_PERF),
         new AiperfJsonlFormat(),
         new AiperfRecordsCsvFormat(),
+        new AiperfRawFormat(),
         new ToolSummaryFormat(ToolSummaryFormat.Tool.AIPERF),
         new VllmBenchFormat(),
         new VllmOfflineBenchFormat(),

@@ -31,13 +31,22 @@ final class SseResponses {
   /** Some response answers a non-generative endpoint (embeddings, rankings): see ResponseText. */
   boolean nonGenerative;
 
-  private SseResponses(int n) {
+  /** The name of the list the responses come from, for a reject's reason. */
+  private final String list;
+
+  private SseResponses(int n, String list) {
     kinds = new ChunkKind[n];
+    this.list = list;
   }
 
   static SseResponses classify(List<String> responses) throws PeerJson.Bad {
+    return classify(responses, "response_outputs");
+  }
+
+  /** The same, a reject naming the response as {@code list[i]}. */
+  static SseResponses classify(List<String> responses, String list) throws PeerJson.Bad {
     int n = responses.size();
-    SseResponses out = new SseResponses(n);
+    SseResponses out = new SseResponses(n, list);
     List<String> r = new ArrayList<>(responses);
     boolean sse = false;
     for (String s : r) {
@@ -110,7 +119,7 @@ final class SseResponses {
           done = true;
           continue;
         }
-        ResponseText t = parse(i, payload);
+        ResponseText t = parse(list, i, payload);
         if (t.error != null) {
           error = "server error in the stream: " + t.error;
           return ChunkKind.ERROR;
@@ -150,7 +159,7 @@ final class SseResponses {
     if (response.isBlank()) {
       return ChunkKind.EMPTY;
     }
-    ResponseText t = parse(i, response.strip());
+    ResponseText t = parse(list, i, response.strip());
     if (t.error != null) {
       error = "server error: " + t.error;
       return ChunkKind.ERROR;
@@ -171,16 +180,16 @@ final class SseResponses {
     return t.roleOnly ? ChunkKind.ROLE : ChunkKind.EMPTY;
   }
 
-  private static ResponseText parse(int i, String payload) throws PeerJson.Bad {
+  private static ResponseText parse(String list, int i, String payload) throws PeerJson.Bad {
     JsonNode node;
     try {
       node = PeerJson.TREE.readTree(payload);
     } catch (IOException e) {
-      throw new PeerJson.Bad("response_outputs[" + i + "]: the response is not valid JSON ("
+      throw new PeerJson.Bad(list + "[" + i + "]: the response is not valid JSON ("
           + PeerJson.reason(e) + ")");
     }
     if (node == null || !(node.isObject() || node.isArray())) {
-      throw new PeerJson.Bad("response_outputs[" + i + "]: expected a JSON object, got "
+      throw new PeerJson.Bad(list + "[" + i + "]: expected a JSON object, got "
           + PeerJson.quote(payload));
     }
     return ResponseText.of(node);
