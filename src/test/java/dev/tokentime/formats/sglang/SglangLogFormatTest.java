@@ -665,6 +665,15 @@ class SglangLogFormatTest {
     assertEquals(41422.0, d.extras.get("cpu_token"));
     assertEquals(0.29, d.extras.get("cpu_token_usage"), 1e-12);
     assertEquals(5, d.genRequests);
+    // 2026's pool stats name them with a space ("#gpu token: 20800"): the same columns
+    // (constructed from the source: constructed/sglang-2026-pool-stats/README.md); it was gpu_token
+    try (InputStream in = Files.newInputStream(
+        Path.of("src/test/resources/constructed/sglang-2026-pool-stats/hisparse-gpu-token-space-decode.log"))) {
+      StepRecord s = parse(in).steps.get(0);
+      assertEquals(java.util.Arrays.asList(0.29, 20800.0, 41422.0, 5),
+          java.util.Arrays.<Object>asList(s.kvUsage, s.extras.get("kv_tokens"), s.extras.get("cpu_token"), s.genRequests));
+      assertEquals(null, s.extras.get("gpu_token"), s.extras.toString());
+    }
   }
 
   @Test
