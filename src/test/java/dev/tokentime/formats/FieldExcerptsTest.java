@@ -194,6 +194,11 @@ class FieldExcerptsTest {
       Map.entry("108-trt-13dev-disagg-proxy-serve-tag-internal-error-traceback-500-codeidx56537573517.log", "trtllm-log 17 3 14 0"),
       Map.entry("109-trt-triton-2402-backend-startup-json-warnings-mpi-rank-backend396.log", "trtllm-log 16 5 11 0"),
       Map.entry("110-sgl-pd-decode-spec-prealloc-transfer-retracted-headerless-codeidx55838197638.log", "sglang-log 1 1 0 0"),
+      // a PD transfer worker's caught error and its traceback (bare, under the error's header): no
+      // crash; the prefill lines' 2026 fields (#bootstrap-req, est. TFLOPS/s, fwd occupancy: nan%) read
+      Map.entry("111-sgl-2026-pd-prefill-bootstrap-req-mfu-fwd-occupancy-nan-nixl-transfer-worker-traceback-nixl1983.log", "sglang-log 20 6 14 0"),
+      // the same, pasted without headers: no time for the failures (rejected), no crash either
+      Map.entry("112-sgl-0516-headerless-pd-transfer-worker-traceback-prefill-failed-no-room-llmd2433.log", "sglang-log 13 0 10 3"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
       // 404s of a scanner on non-inference paths, nothing else
@@ -1224,6 +1229,32 @@ class FieldExcerptsTest {
     assertEquals(List.of("version 0.8.0", "config MPI size: 4, rank: 0", "config Rank 0 is using GPU 0",
             "config TRTGptModel maxNumSequences: 1", "config TRTGptModel maxBatchSize: 1"),
         t.events.stream().map(e -> e[1] + " " + e[2]).toList());
+  }
+
+  /**
+   * SGLang 2026's PD prefill server (ai-dynamo/nixl#1983): "Unexpected transfer worker error for
+   * room …" and the traceback Python's logger.exception writes under it, without the header, are
+   * the transfer worker's caught error (it fails the room's request and runs on), not a crash;
+   * before, the bare traceback was a crash event. The prefill lines' 2026 fields are read by value.
+   */
+  @Test
+  void aTransferWorkersCaughtErrorIsNoCrash() throws IOException {
+    RecordingSink s = read("111-sgl-2026-pd-prefill-bootstrap-req-mfu-fwd-occupancy-nan-nixl-transfer-worker-traceback-nixl1983.log").sink();
+    assertEquals(0, s.events.size(), s.events.stream().map(e -> e[1] + " " + e[2]).toList().toString());
+    assertEquals(1, s.requests.size());
+    RequestRecord r = s.requests.get(0);
+    assertEquals(List.of("a04107cc-ff53-49ba-b428-03eb77df5cd5", "error"), List.of(r.requestId, r.status));
+    assertEquals(List.of(List.of(1, 64, 0, 0, 0.00, 10048.0, 0.0, 1.0, 178.18, 9.90),
+            List.of(2, 20224, 0, 7, 0.01, 0.0, 0.0, 2.0, 192.82, 11.68)),
+        s.steps.stream().map(x -> List.<Object>of(x.ctxRequests, x.ctxTokens, x.running, x.waiting, x.kvUsage,
+            x.extras.get("cached_tokens"), x.extras.get("bootstrap_req"), x.extras.get("inflight_req"),
+            x.extras.get("input_tokens_per_s"), x.extras.get("est_prefill_tflops_s_per_gpu"))).toList());
+    // "fwd occupancy: nan%" (the device timer's window not yet full) is no figure
+    assertTrue(s.steps.stream().noneMatch(x -> x.extras.containsKey("fwd_occupancy")), s.steps.get(0).extras.toString());
+    assertEquals(Instant.parse("2026-07-21T08:06:26Z"), Instant.EPOCH.plusNanos(s.steps.get(1).tsNs));
+    // pasted without headers (llm-d/llm-d#2433, SGLang 0.5.16): the same traceback is no crash either
+    assertEquals(0, read("112-sgl-0516-headerless-pd-transfer-worker-traceback-prefill-failed-no-room-llmd2433.log")
+        .sink().events.size());
   }
 
   /** V1's SpecDecoding line names no engine: it is the engine's whose stats line came just before. */

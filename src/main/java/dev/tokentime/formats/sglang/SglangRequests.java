@@ -27,8 +27,9 @@ import java.util.regex.Pattern;
  * Requests of an SGLang log started with {@code --log-requests} (docs/formats.md, "sglang-log"):
  * a {@code Receive: obj=GenerateReqInput(… rid='…' …)} line opens a request, its {@code Finish:
  * obj=…, out={… 'meta_info': {…}}} line carries everything SGLang measured and ends it. The
- * meta_info's epoch timestamps (0.5: {@code request_received_ts}, {@code request_finished_ts})
- * are a wall clock of 1 µs; without them the request's times are the log lines' (1 s).
+ * meta_info's epoch timestamps (0.5: {@code request_received_ts}, {@code request_finished_ts};
+ * builds of late 2025 {@code prefill_finished_ts} and {@code decode_finished_ts} instead of the
+ * latter) are a wall clock of 1 µs; without them the request's times are the log lines' (1 s).
  *
  * <p>uvicorn access lines carry no id; one is tied to a request only when it comes right after
  * that request's Finish line (a non-streaming response is logged before it is sent), or, with a
@@ -52,7 +53,8 @@ final class SglangRequests implements SpecParser.Handler {
   /** meta_info keys read into columns (the rest of its scalars land in extras). */
   private static final Set<String> KNOWN = Set.of("id", "finish_reason", "prompt_tokens",
       "completion_tokens", "cached_tokens", "e2e_latency", "queue_time", "request_received_ts",
-      "request_finished_ts", "output_token_logprobs", "input_token_logprobs", "cached_tokens_details");
+      "request_finished_ts", "prefill_finished_ts", "decode_finished_ts", "output_token_logprobs",
+      "input_token_logprobs", "cached_tokens_details");
 
   private final ParseContext ctx;
   private final RecordSink sink;
@@ -302,6 +304,14 @@ final class SglangRequests implements SpecParser.Handler {
     r.queueMs = seconds(meta, "queue_time");
     Double received = epoch(meta, "request_received_ts");
     Double finished = epoch(meta, "request_finished_ts");
+    // builds of late 2025 (tokenizer_manager's _calculate_timing_metrics, sglang#14860) name the
+    // end decode_finished_ts and write the first token's time as prefill_finished_ts
+    String finishedKey = "request_finished_ts";
+    if (finished == null && meta.containsKey("decode_finished_ts")) {
+      finished = epoch(meta, "decode_finished_ts");
+      finishedKey = "decode_finished_ts";
+    }
+    Double firstToken = epoch(meta, "prefill_finished_ts");
     if (received != null || finished != null) {
       if (metaClock < 0) {
         metaClock = sink.clock(new ClockSpec("wall", "sglang-log meta_info "
@@ -311,7 +321,16 @@ final class SglangRequests implements SpecParser.Handler {
       r.arrivalNs = received == null ? NONE : micros(received);
       r.finishedNs = finished == null ? NONE : micros(finished);
       if (r.arrivalNs != NONE && r.finishedNs != NONE && r.finishedNs < r.arrivalNs) {
-        throw new SpecParser.BadLine("request " + id + ": request_finished_ts is before request_received_ts");
+        throw new SpecParser.BadLine("request " + id + ": " + finishedKey + " is before request_received_ts");
+      }
+      if (firstToken != null) {
+        r.firstTokenNs = micros(firstToken);
+        if (r.arrivalNs != NONE && r.firstTokenNs < r.arrivalNs) {
+          throw new SpecParser.BadLine("request " + id + ": prefill_finished_ts is before request_received_ts");
+        }
+        if (r.finishedNs != NONE && r.firstTokenNs > r.finishedNs) {
+          throw new SpecParser.BadLine("request " + id + ": prefill_finished_ts is after " + finishedKey);
+        }
       }
     } else {
       // the log lines' own times: the Receive line and this one, on one clock
@@ -345,7 +364,7 @@ final class SglangRequests implements SpecParser.Handler {
     if (r.clockId == metaClock && anchors < ANCHORS && ts != NONE && r.finishedNs != NONE) {
       anchors++;
       sink.clockAnchor(clock, ts, metaClock, r.finishedNs,
-          "Finish line: its log time and meta_info's request_finished_ts (to the log's resolution)");
+          "Finish line: its log time and meta_info's " + finishedKey + " (to the log's resolution)");
     }
     inFlight.remove(id);
     written.add(id);

@@ -499,6 +499,12 @@ public final class SpecParser {
    * kept for every line.
    */
   private boolean sameOriginAsBefore(long lineNo, String beforeRaw) {
+    if (bare(m)) {
+      // a line with no prefix at all continues the record before it: Python's logger.exception
+      // writes the traceback under the message's header alone ("[… TP1 EP1] Unexpected transfer
+      // worker error for room …", then a bare "Traceback …")
+      return true;
+    }
     MatchedLine prev = new MatchedLine();
     matcher.match(lineNo - 1, beforeRaw, prev);
     return java.util.Objects.equals(prev.origin(), m.origin());

@@ -366,6 +366,33 @@ class SglangLogFormatTest {
     assertEquals(Instant.parse("2025-03-03T17:53:04Z").getEpochSecond() * 1_000_000_000L, open.arrivalNs);
   }
 
+  /**
+   * Builds of late 2025 end meta_info's times with decode_finished_ts and give the first token as
+   * prefill_finished_ts (no request_finished_ts; constructed from the source, README beside it):
+   * the finish was unknown and the first token unread (extras), now finished and first token on
+   * the meta_info clock; a first token outside arrival..finish rejects the line.
+   */
+  @Test
+  void lateTwentyTwentyFiveMetaInfoGivesFirstTokenAndFinish() throws IOException {
+    Path file = Path.of("src/test/resources/constructed/sglang-2025-prefill-decode-finished-ts/finish-meta-prefill-decode-finished-ts.log");
+    RecordingSink s;
+    try (InputStream in = Files.newInputStream(file)) {
+      s = parse(in);
+    }
+    RequestRecord r = s.request("oBTZYgU-4YNCb4-980033869e849bc1");
+    assertEquals(java.util.Arrays.asList(1765417343974081000L, 1765417344021537000L, 1765417344850581000L, "ok"),
+        java.util.Arrays.<Object>asList(r.arrivalNs, r.firstTokenNs, r.finishedNs, r.status));
+    assertNull(r.extras.get("prefill_finished_ts"));
+    assertEquals("1765417343.975002", r.extras.get("request_sent_to_scheduler_ts"));
+    RecordingSink bad = parse("""
+        [2025-12-11 01:42:24] Finish: obj=GenerateReqInput(rid='x1'), out={'meta_info': {'id': 'x1', 'finish_reason': {'type': 'stop'}, 'prompt_tokens': 3, 'completion_tokens': 2, 'e2e_latency': 0.5, 'request_received_ts': 1765417343.5, 'prefill_finished_ts': 1765417345.0, 'decode_finished_ts': 1765417344.0}}
+        """);
+    assertEquals(0, bad.requests.size());
+    assertEquals(1, bad.c.rejects.size());
+    assertTrue(bad.c.rejects.get(0).toString().contains("prefill_finished_ts is after decode_finished_ts"),
+        bad.c.rejects.get(0).toString());
+  }
+
   @Test
   void cutAndBadLinesAreRejectedNamingTheField() throws IOException {
     RecordingSink s = parse("""
@@ -665,6 +692,15 @@ class SglangLogFormatTest {
     assertEquals(41422.0, d.extras.get("cpu_token"));
     assertEquals(0.29, d.extras.get("cpu_token_usage"), 1e-12);
     assertEquals(5, d.genRequests);
+    // 2026's pool stats name them with a space ("#gpu token: 20800"): the same columns
+    // (constructed from the source: constructed/sglang-2026-pool-stats/README.md); it was gpu_token
+    try (InputStream in = Files.newInputStream(
+        Path.of("src/test/resources/constructed/sglang-2026-pool-stats/hisparse-gpu-token-space-decode.log"))) {
+      StepRecord s = parse(in).steps.get(0);
+      assertEquals(java.util.Arrays.asList(0.29, 20800.0, 41422.0, 5),
+          java.util.Arrays.<Object>asList(s.kvUsage, s.extras.get("kv_tokens"), s.extras.get("cpu_token"), s.genRequests));
+      assertEquals(null, s.extras.get("gpu_token"), s.extras.toString());
+    }
   }
 
   @Test
