@@ -155,6 +155,26 @@ class IterStatsFormatTest {
   }
 
   @Test
+  void theSchedulerModeOfA2026RecordIsKept() throws IOException {
+    // the shape of tensorrt_llm/executor's _materialize_frame (2026): schedulerMode tells whether
+    // iterLatencyMS spans one loop or about two; statsSequence / statsDroppedFrames count the frames
+    String text = "{\"timestamp\": \"12-01-2026 10:00:00.123456\", \"iter\": 5, \"iterLatencyMS\": 20.5,"
+        + " \"numActiveRequests\": 4, \"inflightBatchingStats\": {\"numContextRequests\": 1, \"numGenRequests\": 3},"
+        + " \"schedulerMode\": \"overlap\", \"statsSequence\": 7, \"statsDroppedFrames\": 2,"
+        + " \"hostStepTimeMS\": 10.1, \"attentionDpRank\": 0}\n"
+        + "{\"timestamp\": \"12-01-2026 10:00:00.150000\", \"iter\": 6, \"iterLatencyMS\": 9.5,"
+        + " \"schedulerMode\": \"non_overlap\", \"attentionDpRank\": 0}\n";
+    RecordingSink s = Samples.parse(format, text);
+    assertEquals(0, s.c.rejects.size());
+    StepRecord a = s.steps.get(0);
+    assertEquals(1.0, a.extras.get("overlap_scheduler"));
+    assertEquals(10.1, a.extras.get("host_step_ms"));
+    assertEquals(2.0, a.extras.get("statsDroppedFrames"));
+    assertEquals(20.5, a.durationMs);
+    assertEquals(0.0, s.steps.get(1).extras.get("overlap_scheduler"));
+  }
+
+  @Test
   void tritonsQuotedAndEscapedFormOfNewerLogs() throws IOException {
     String line = "I0831 18:57:08.685678 1 model_instance_state.cc:969] \"{\\\"Active Request Count\\\":99,"
         + "\\\"Iteration Counter\\\":5,\\\"Timestamp\\\":\\\"08-31-2024 18:57:08\\\",\\\"Scheduled Requests\\\":8,"
