@@ -102,6 +102,20 @@ class BenchFormatsTest {
   }
 
   @Test
+  void theReportJsonsMachineAndDecodingFiguresHaveUnits() throws IOException {
+    // get_statistics_dict (reporting.py @ 0249976): "machine" from nvidia-smi, "decoding_stats" with speculation
+    String json = "{\"machine\": {\"name\": \"NVIDIA H100 80GB HBM3\", \"memory.total\": 79.65, \"clocks.mem\": 2.62},"
+        + " \"decoding_stats\": {\"mode\": \"Eagle3\", \"draft_acceptance_rate_percentiles\": {\"p50\": 0.6},"
+        + " \"acceptance_length_percentiles\": {\"average\": 2.5}}}";
+    RecordingSink s = Samples.parse(report, json);
+    List<String> r = s.c.reported;
+    for (String want : List.of("dir null memory.total value 79.65 GB", "dir null clocks.mem value 2.62 GHz",
+        "dir null draft_acceptance_rate p50 0.6 ratio", "dir null acceptance_length avg 2.5 tokens")) {
+      assertTrue(r.contains(want), want + " in " + r);
+    }
+  }
+
+  @Test
   void theReportJsonIsOneRecordOfFigures() throws IOException {
     RecordingSink s = Samples.parse(report, REPORT_JSON);
     assertEquals(1, s.c.records);
