@@ -175,6 +175,23 @@ class IterStatsFormatTest {
   }
 
   @Test
+  void aStatesValueLoggedAsATensorIsItsNumber() throws IOException {
+    // Nvbugs 6487036/6487040: 'num_generation_tokens': tensor(256) in the states (was a reject of the line)
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/test/resources/constructed/trtllm-iter-tensor/tensor-states.log"));
+    RecordingSink s = Samples.parse(format, text);
+    assertEquals(0, s.c.rejects.size(), s.c.rejects.toString());
+    assertEquals(2, s.steps.size());
+    StepRecord a = s.steps.get(0);
+    assertEquals(258L, a.iter);
+    assertEquals(256, a.genTokens);
+    assertEquals(1, a.genRequests);
+    assertEquals(7.426261901855469, a.durationMs);
+    assertEquals(7.326848030090332, a.extras.get("prev_device_step_ms"));
+    assertEquals(256, s.steps.get(1).genTokens);
+  }
+
+  @Test
   void tritonsQuotedAndEscapedFormOfNewerLogs() throws IOException {
     String line = "I0831 18:57:08.685678 1 model_instance_state.cc:969] \"{\\\"Active Request Count\\\":99,"
         + "\\\"Iteration Counter\\\":5,\\\"Timestamp\\\":\\\"08-31-2024 18:57:08\\\",\\\"Scheduled Requests\\\":8,"
