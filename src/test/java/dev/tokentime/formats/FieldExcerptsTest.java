@@ -234,6 +234,8 @@ class FieldExcerptsTest {
       Map.entry("trt-version-0160-i2667.log", "trtllm-log 1 1 0 0"),
       Map.entry("trt-017-executor-forwardasync-nested-error-trt2708.log", "trtllm-log 5 1 4 0"),
       Map.entry("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log", "trtllm-log 41 1 40 0"),
+      // 1.3's rank-crash hard kill (was not recognised)
+      Map.entry("trt-13rc25-executor-loop-crashed-hard-kill-trt18663.log", "trtllm-log 1 1 0 0"),
       Map.entry("trt-widep-srun-padded-ucx-bus-error-doc.log", "unrecognised"),
       // Triton's --log-format ISO8601 header (its documentation's example)
       Map.entry("trt-triton-iso8601-doc-extension-logging.log", "trtllm-log 7 0 7 0"),
@@ -601,6 +603,11 @@ class FieldExcerptsTest {
     RecordingSink trt = read("trt-130rc20-executor-module-tag-failed-init-modelopt1933.log").sink();
     assertEquals(List.of("Failed to initialize executor on rank 0: tuple index out of range"),
         trt.events.stream().filter(e -> e[1].equals("crash")).map(e -> e[2]).toList());
+    // 1.3.0rc25: a rank's executor loop died, every rank hard-killed (TensorRT-LLM#18663)
+    assertEquals(List.of("Executor loop crashed on this rank; hard-killing all 8 ranks in 9.99947s (peers cannot make"
+            + " progress wit"),
+        read("trt-13rc25-executor-loop-crashed-hard-kill-trt18663.log").sink().events.stream()
+            .filter(e -> e[1].equals("crash")).map(e -> e[2]).toList());
     // SGLang's logger heads the traceback only: its frames and exception line come bare
     assertEquals(List.of("DetokenizerManager hit an exception: AttributeError: 'TiktokenTokenizer' object has no attribute"
             + " 'all_special_ids'"),

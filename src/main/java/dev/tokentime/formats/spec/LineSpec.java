@@ -126,6 +126,8 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * @param time the kind's own time (a group or item holding a local date-time), or null
    * @param restarts an iteration counter going back in a lane (instance and rank) is recorded as
    *     an engine restart
+   * @param unwrap with {@code items}: an item value it matches whole is read as its first group
+   *     (PyTorch's {@code tensor(256)} for 256), or null
    */
   /** "a stats line", "an access line": the kind's name with its article, for messages. */
   public static String aKind(String name) {
@@ -136,7 +138,7 @@ public record LineSpec(String format, String description, String fills, List<Sni
       Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
       Map<String, Column> groupRules, EventClock clock, String items, Pattern keep,
       List<String> nulls, List<Compute> computes, OwnTime time, boolean restarts, Pattern notAfter, Pattern cut,
-      NotFrom notFrom, Pattern frames) {
+      NotFrom notFrom, Pattern frames, Pattern unwrap) {
 
     /** How a whole line of the kind ends, for judging its near misses: {@code cut}, else {@code end}. */
     public Pattern wholeEnd() {

@@ -401,6 +401,21 @@ public final class SpecParser {
     }
   }
 
+  /** The items with each value {@code unwrap} matches whole replaced by its first group. */
+  private static Map<String, String> unwrapped(Map<String, String> items, java.util.regex.Pattern unwrap) {
+    Map<String, String> out = null;
+    for (var e : items.entrySet()) {
+      java.util.regex.Matcher u = unwrap.matcher(e.getValue());
+      if (u.matches() && u.groupCount() > 0 && u.group(1) != null) {
+        if (out == null) {
+          out = new java.util.LinkedHashMap<>(items);
+        }
+        out.put(e.getKey(), u.group(1));
+      }
+    }
+    return out == null ? items : out;
+  }
+
   /** Reads the kind's items, and puts the kind's own time, where the line has it, before its prefixes'. */
   private void ownTime() throws BadLine {
     LineSpec.Kind k = m.kind;
@@ -410,6 +425,9 @@ public final class SpecParser {
         items = ItemList.parse(m.group(k.items()));
       } catch (ItemList.BadDict e) {
         throw new BadLine(e.getMessage());
+      }
+      if (k.unwrap() != null) {
+        items = unwrapped(items, k.unwrap());
       }
     }
     if (k.time() == null) {

@@ -214,6 +214,7 @@ public final class SpecReader {
           }
           case "items" -> requireKind(kind).items = rest;
           case "keep" -> requireKind(kind).keep = regex(rest);
+          case "unwrap" -> requireKind(kind).unwrap = regex(rest);
           case "null" -> requireKind(kind).nulls.addAll(List.of(rest.split("\\s+")));
           case "restarts" -> requireSteps(kind).restarts = true;
           case "compute" -> {
@@ -351,7 +352,8 @@ public final class SpecReader {
       kinds.add(new LineSpec.Kind(k.name, k.table, k.event, k.pattern, List.copyOf(groups), k.hint, k.end,
           k.list, k.listExtrasPrefix, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.fields)),
           java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.groupRules)), k.clock, k.items, k.keep,
-          List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut, k.notFrom, k.frames));
+          List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut, k.notFrom, k.frames,
+          k.unwrap));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json));
@@ -401,7 +403,7 @@ public final class SpecReader {
 
   /** The words whose rest is a regex: a trailing space of theirs is refused, not dropped. */
   private static final java.util.Set<String> PATTERN_WORDS = java.util.Set.of("prefix", "match", "hint", "end", "cut",
-      "not-after", "not-from", "frames", "keep", "sniff", "resync", "strip");
+      "not-after", "not-from", "frames", "keep", "unwrap", "sniff", "resync", "strip");
 
   private static String firstWord(String s) {
     int sp = s.indexOf(' ');
@@ -446,6 +448,7 @@ public final class SpecReader {
     LineSpec.EventClock clock;
     String items;
     Pattern keep;
+    Pattern unwrap;
     final List<String> nulls = new ArrayList<>();
     boolean restarts;
     Pattern notAfter;

@@ -170,6 +170,14 @@ public final class BenchReportFormat implements InputFormat {
     if (key.endsWith("_length") || key.contains("tokens")) {
       return "tokens";
     }
-    return "";
+    if (key.contains("acceptance_rate")) {
+      return "ratio";
+    }
+    // the machine's nvidia-smi figures, printed as "memory 79.65 GB, 2.62 GHz"
+    return switch (key) {
+      case "memory.total" -> "GB";
+      case "clocks.mem" -> "GHz";
+      default -> "";
+    };
   }
 }

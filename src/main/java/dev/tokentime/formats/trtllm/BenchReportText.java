@@ -25,12 +25,22 @@ final class BenchReportText {
   private static final Map<String, String> TAGS = Map.of("TPOT", "tpot", "TTFT", "ttft",
       "GTPS", "gen_tps", "LATENCY", "request_latency", "DT", "draft_tokens",
       "ADT", "accepted_draft_tokens", "DAR", "draft_acceptance_rate", "AL", "acceptance_length");
+  /**
+   * A block's unit when its {@code -- ... --} header names none: the decoding statistics (1.x,
+   * {@code -- Number of Draft Tokens Details ---}) are counts per request and their ratios.
+   */
+  private static final Map<String, String> TAG_UNITS = Map.of("draft_tokens", "tokens",
+      "accepted_draft_tokens", "tokens", "acceptance_length", "tokens", "draft_acceptance_rate", "ratio");
+  /** A section banner: {@code = MACHINE DETAILS}, {@code = DECODING STATISTICS (Eagle3)}, 1.2's bare
+   * {@code MACHINE DETAILS} under a rule. */
+  private static final Pattern SECTION = Pattern.compile("^(?:=\\s*)?([A-Z][A-Z0-9 +]*[A-Z])\\s*(?:\\(([^)]*)\\))?\\s*$");
   private static final String[] TABLE_COLUMNS = {"dataset_input_tokens", "dataset_output_tokens",
       "dataset_seq_len_tokens"};
 
   private final RecordSink sink;
   private final String run;
   private String blockUnit = "";
+  private String section = "";
 
   BenchReportText(RecordSink sink, String run) {
     this.sink = sink;
@@ -40,6 +50,31 @@ final class BenchReportText {
   /** Reads one line (decoded); accounts for it. */
   void line(long lineNo, String raw) {
     String line = raw.strip();
+    Matcher sec = SECTION.matcher(line);
+    if (!line.startsWith("[") && sec.matches()) {
+      // a new section: the previous block's unit ends with it (the decoding statistics follow the
+      // request latency's "(ms)" block and are no milliseconds)
+      section = sec.group(1);
+      blockUnit = "";
+      if (section.equals("DECODING STATISTICS") && sec.group(2) != null && !sec.group(2).isBlank()) {
+        sink.engineEvent(lineNo, null, NONE, 0, "config", "Decoding mode: " + sec.group(2).strip());
+        sink.record();
+      } else {
+        sink.otherLine();
+      }
+      return;
+    }
+    if (line.startsWith("-- ") && !line.startsWith("----") && !BLOCK.matcher(line).matches()) {
+      blockUnit = ""; // a block header without a unit ("-- Draft Acceptance Rate Details ---")
+      sink.otherLine();
+      return;
+    }
+    if (section.equals("MACHINE DETAILS") && !line.isEmpty() && !line.startsWith("=") && !line.startsWith("[")) {
+      // "NVIDIA H100 80GB HBM3, memory 79.65 GB, 2.62 GHz" (or "No GPU info available"): a setting
+      sink.engineEvent(lineNo, null, NONE, 0, "config", "Machine: " + line);
+      sink.record();
+      return;
+    }
     if (line.isEmpty() || line.startsWith("[") && !STAT.matcher(line).matches()
         || line.startsWith("=") || line.startsWith("<") || line.startsWith("----")) {
       sink.otherLine(); // blank, the logger's lines, banners, snips, rules
@@ -59,7 +94,8 @@ final class BenchReportText {
         sink.otherLine();
         return;
       }
-      sink.reportedMetric(run, null, tag, stat(m.group(2)), v, blockUnit);
+      String unit = blockUnit.isEmpty() ? TAG_UNITS.getOrDefault(tag, "") : blockUnit;
+      sink.reportedMetric(run, null, tag, stat(m.group(2)), v, unit);
       sink.record();
       return;
     }

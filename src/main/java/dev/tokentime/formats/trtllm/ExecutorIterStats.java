@@ -102,6 +102,14 @@ final class ExecutorIterStats {
         extras(v, key + ".", out);
       } else if (v.isArray()) {
         out.put(key + ".count", (double) v.size()); // requestStats: one entry per request
+      } else if (key.equals("schedulerMode") && v.isTextual()) {
+        // 2026: "overlap" (iterLatencyMS then spans about two loops: hostStepTimeMS is one loop's
+        // cost) or "non_overlap"; another word is no known mode
+        switch (v.asText()) {
+          case "overlap" -> out.put("overlap_scheduler", 1.0);
+          case "non_overlap" -> out.put("overlap_scheduler", 0.0);
+          default -> { }
+        }
       } else if ((v.isNumber() || v.isBoolean()) && !COLUMNS.contains(key)) {
         double d = v.isBoolean() ? (v.asBoolean() ? 1 : 0) : v.asDouble();
         if (Double.isFinite(d)) {

@@ -83,6 +83,39 @@ class BenchFormatsTest {
   }
 
   @Test
+  void decodingStatisticsAreCountsAndRatiosNotTheLatencysMilliseconds() throws IOException {
+    // reporting.py prints them after "-- Request Latency Breakdown (ms)", under headers naming no unit
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/test/resources/constructed/trtllm-bench-decoding/report.txt"));
+    RecordingSink s = Samples.parse(report, text);
+    assertEquals(0, s.c.rejects.size());
+    List<String> r = s.c.reported;
+    for (String want : List.of("dir null request_latency p50 2100.5 ms", "dir null draft_tokens min 3.0 tokens",
+        "dir null accepted_draft_tokens avg 90.0 tokens", "dir null draft_acceptance_rate p50 0.6 ratio",
+        "dir null acceptance_length p99 2.99 tokens")) {
+      assertTrue(r.contains(want), want + " in " + r);
+    }
+    assertTrue(r.stream().noneMatch(x -> x.contains("draft") && x.endsWith(" ms")), r.toString());
+    assertTrue(s.c.events.contains("16 config Machine: NVIDIA H100 80GB HBM3, memory 79.65 GB, 2.62 GHz"),
+        s.c.events.toString());
+    assertTrue(s.c.events.stream().anyMatch(e -> e.endsWith("config Decoding mode: Eagle3")), s.c.events.toString());
+  }
+
+  @Test
+  void theReportJsonsMachineAndDecodingFiguresHaveUnits() throws IOException {
+    // get_statistics_dict (reporting.py @ 0249976): "machine" from nvidia-smi, "decoding_stats" with speculation
+    String json = "{\"machine\": {\"name\": \"NVIDIA H100 80GB HBM3\", \"memory.total\": 79.65, \"clocks.mem\": 2.62},"
+        + " \"decoding_stats\": {\"mode\": \"Eagle3\", \"draft_acceptance_rate_percentiles\": {\"p50\": 0.6},"
+        + " \"acceptance_length_percentiles\": {\"average\": 2.5}}}";
+    RecordingSink s = Samples.parse(report, json);
+    List<String> r = s.c.reported;
+    for (String want : List.of("dir null memory.total value 79.65 GB", "dir null clocks.mem value 2.62 GHz",
+        "dir null draft_acceptance_rate p50 0.6 ratio", "dir null acceptance_length avg 2.5 tokens")) {
+      assertTrue(r.contains(want), want + " in " + r);
+    }
+  }
+
+  @Test
   void theReportJsonIsOneRecordOfFigures() throws IOException {
     RecordingSink s = Samples.parse(report, REPORT_JSON);
     assertEquals(1, s.c.records);

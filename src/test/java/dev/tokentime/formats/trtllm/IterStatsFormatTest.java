@@ -155,6 +155,43 @@ class IterStatsFormatTest {
   }
 
   @Test
+  void theSchedulerModeOfA2026RecordIsKept() throws IOException {
+    // the shape of tensorrt_llm/executor's _materialize_frame (2026): schedulerMode tells whether
+    // iterLatencyMS spans one loop or about two; statsSequence / statsDroppedFrames count the frames
+    String text = "{\"timestamp\": \"12-01-2026 10:00:00.123456\", \"iter\": 5, \"iterLatencyMS\": 20.5,"
+        + " \"numActiveRequests\": 4, \"inflightBatchingStats\": {\"numContextRequests\": 1, \"numGenRequests\": 3},"
+        + " \"schedulerMode\": \"overlap\", \"statsSequence\": 7, \"statsDroppedFrames\": 2,"
+        + " \"hostStepTimeMS\": 10.1, \"attentionDpRank\": 0}\n"
+        + "{\"timestamp\": \"12-01-2026 10:00:00.150000\", \"iter\": 6, \"iterLatencyMS\": 9.5,"
+        + " \"schedulerMode\": \"non_overlap\", \"attentionDpRank\": 0}\n";
+    RecordingSink s = Samples.parse(format, text);
+    assertEquals(0, s.c.rejects.size());
+    StepRecord a = s.steps.get(0);
+    assertEquals(1.0, a.extras.get("overlap_scheduler"));
+    assertEquals(10.1, a.extras.get("host_step_ms"));
+    assertEquals(2.0, a.extras.get("statsDroppedFrames"));
+    assertEquals(20.5, a.durationMs);
+    assertEquals(0.0, s.steps.get(1).extras.get("overlap_scheduler"));
+  }
+
+  @Test
+  void aStatesValueLoggedAsATensorIsItsNumber() throws IOException {
+    // Nvbugs 6487036/6487040: 'num_generation_tokens': tensor(256) in the states (was a reject of the line)
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/test/resources/constructed/trtllm-iter-tensor/tensor-states.log"));
+    RecordingSink s = Samples.parse(format, text);
+    assertEquals(0, s.c.rejects.size(), s.c.rejects.toString());
+    assertEquals(2, s.steps.size());
+    StepRecord a = s.steps.get(0);
+    assertEquals(258L, a.iter);
+    assertEquals(256, a.genTokens);
+    assertEquals(1, a.genRequests);
+    assertEquals(7.426261901855469, a.durationMs);
+    assertEquals(7.326848030090332, a.extras.get("prev_device_step_ms"));
+    assertEquals(256, s.steps.get(1).genTokens);
+  }
+
+  @Test
   void tritonsQuotedAndEscapedFormOfNewerLogs() throws IOException {
     String line = "I0831 18:57:08.685678 1 model_instance_state.cc:969] \"{\\\"Active Request Count\\\":99,"
         + "\\\"Iteration Counter\\\":5,\\\"Timestamp\\\":\\\"08-31-2024 18:57:08\\\",\\\"Scheduled Requests\\\":8,"

@@ -34,6 +34,14 @@ class ModuleTagsTest {
   }
 
   @Test
+  void theHangDetectorFiringIsACrash() throws IOException {
+    PinnedExcerpts.Read r = TAGS.read("hang-detected-torch-rank.log");
+    assertEquals("trtllm-log 1 1 0 0", r.account());
+    assertEquals(List.of("Hang detected on rank 0 in PyExecutor; hard-killing and propagating to peer ranks."),
+        r.sink().events.stream().filter(e -> e[1].equals("crash")).map(e -> e[2]).toList());
+  }
+
+  @Test
   void requestLinesBehindTheServeTagAreTensorRtLlms() throws IOException {
     PinnedExcerpts.Read r = TAGS.read("received-response-serve-tag.log");
     assertEquals("trtllm-log 2 2 0 0", r.account(), "not vllm-log's Received request");
