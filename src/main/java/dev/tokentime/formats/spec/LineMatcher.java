@@ -485,6 +485,10 @@ public final class LineMatcher {
           // Dynamo's JSON lines (DYN_LOGGING_JSONL) use the same keys with an RFC 3339 instant
           m.times.add(new MatchedLine.TimeReading(INSTANT_TIME, new String[] {t.asText()}));
         }
+      } else if (t != null && t.isTextual() && e.time().kind().equals("rfc3339") && DAY_ONLY.matcher(t.asText()).matches()) {
+        // a day without a time of day or a zone (older az containerapp logs show wrote
+        // "2024-04-18T00:00:00" for every line, Azure/azure-cli#28873): midnight is not when the
+        // line was written, so the line has no wrapper time and is read by its inner line's own
       } else if (t != null && t.isValueNode() && (t.isTextual() || !e.time().kind().equals("rfc3339"))) {
         m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
       }
@@ -612,6 +616,8 @@ public final class LineMatcher {
       "(?<!\\d)\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[.,]\\d{1,9}(?:Z|[+-]\\d\\d:?\\d\\d)(?![\\d:])");
   private static final java.util.regex.Pattern RFC3339 = java.util.regex.Pattern.compile(
       "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?(?:Z|[+-]\\d\\d:?\\d\\d)");
+  private static final java.util.regex.Pattern DAY_ONLY =
+      java.util.regex.Pattern.compile("\\d{4}-\\d\\d-\\d\\d(?:T00:00:00)?");
   private static final java.util.regex.Pattern MONTH_DAY =
       java.util.regex.Pattern.compile("(\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d)(?:[.,](\\d{1,9}))?");
   private static final LineSpec.TimeRule INSTANT_TIME = new LineSpec.TimeRule("rfc3339", List.of("ts"));

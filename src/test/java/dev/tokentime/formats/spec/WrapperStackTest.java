@@ -654,6 +654,29 @@ class WrapperStackTest {
   }
 
   /**
+   * Older azure-cli wrote the day alone as a Container Apps line's TimeStamp ("2024-04-18T00:00:00",
+   * no zone, Azure/azure-cli#28873): every such line was rejected for its time; now the envelope
+   * is still peeled and the line has the inner line's own time, never midnight.
+   */
+  @Test
+  void aDayAloneInAzureContainerAppsTimeStampIsNoTime() throws Exception {
+    String real = Files.readString(Path.of("src/test/resources/real-logs/wrapped/azure-containerapp-logs-show-cli28873.log")).strip();
+    CollectingSink got = parse(real);
+    assertEquals(List.of(), got.rejects);
+    assertEquals(3, got.other);
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, real.lines().findFirst().orElseThrow(), m);
+    assertEquals("azure-containerapp", m.prefixes.get(0));
+    assertEquals("data: []", m.message());
+    assertEquals(List.of(), m.times);
+    got = parse(json(Map.of("TimeStamp", "2024-04-18T00:00:00", "Log", INNER.get(0))));
+    assertEquals(List.of(), got.rejects);
+    // 2025-08-12 10:00:03 UTC: the inner line's month-day time in the context's year
+    assertTrue(got.stats.get(0).startsWith("line=1 ts=1754992803000000000 running=1 "), got.stats.get(0));
+  }
+
+  /**
    * Docker's json-file and containerd's CRI logs write Go's RFC3339Nano, which drops trailing zeros
    * ("…33.12345678Z" beside "…31.123456789Z"): one clock, so a request keeps its end (each digit
    * count had a clock of its own, and a request whose lines fell on two lost its E2E).
