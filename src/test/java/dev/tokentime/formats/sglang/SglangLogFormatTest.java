@@ -830,4 +830,36 @@ class SglangLogFormatTest {
     // no meta_info times: the objects' own timestamps (local, 1 µs), not a header's second
     assertEquals(500_000_000L, b.finishedNs - b.arrivalNs);
   }
+
+  /**
+   * SGLang's diffusion runtime writes "[12-05 09:22:03] " (month and day, no year): its lines were
+   * other lines (a Receive/Finish pair no request, its start and ready no events, its file not
+   * recognised). Now the header is peeled with its time, dated by the file's year.
+   */
+  @Test
+  void theDiffusionRuntimesMonthDayHeaderIsPeeled() throws IOException {
+    RecordingSink r;
+    try (InputStream in = Files.newInputStream(Path.of(
+        "src/test/resources/constructed/sglang-diffusion-md-header/log-requests-month-day-header.log"))) {
+      r = parse(in);
+    }
+    assertEquals(List.of(), r.c.rejects);
+    assertEquals(List.of("6ef3fb55-a97c-4c92-87c5-b8f1fb7735da", "5d6089f0-dc0f-466d-a95d-17d40f3a7c0f"),
+        r.requests.stream().map(q -> q.requestId).toList());
+    assertEquals(ns("2026-06-30T09:14:38Z"), r.requests.get(0).arrivalNs);
+    assertEquals(2718.243174997042, r.requests.get(0).e2eMs, 1e-6);
+    RecordingSink s = real("diffusion-md-header-serve-flux-blog.log");
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("6 start 37013 " + ns("2026-12-05T09:17:46Z"), "10 ready Application startup complete " + ns("2026-12-05T09:17:46Z"),
+        "11 ready Uvicorn running on http://localhost:3000 " + ns("2026-12-05T09:17:46Z")),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[4]).toList());
+    // its access lines carry no level: a GET 404 and a POST 200 are no failed request; an
+    // inference route answered 500 under that header is one
+    assertEquals(List.of(), s.requests);
+    RecordingSink failed = parse("[12-05 09:22:03] 127.0.0.1:46656 - \"POST /v1/chat/completions HTTP/1.1\" 500\n");
+    assertEquals(List.of(), failed.c.rejects);
+    assertEquals(List.of(500), failed.requests.stream().map(q -> q.httpStatus).toList());
+    byte[] b = Files.readAllBytes(REAL.resolve("diffusion-md-header-serve-flux-blog.log"));
+    assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("d.log", b, b.length)).id());
+  }
 }
