@@ -862,4 +862,23 @@ class SglangLogFormatTest {
     byte[] b = Files.readAllBytes(REAL.resolve("diffusion-md-header-serve-flux-blog.log"));
     assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("d.log", b, b.length)).id());
   }
+
+  /**
+   * SGLang's watchdog names the process it watches ("TokenizerManager watchdog timeout (…,
+   * self.soft=False)"): only the scheduler's was a crash, the others other lines. A hard one of
+   * any component is a crash now; a soft one still is none.
+   */
+  @Test
+  void aHardWatchdogOfAnyComponentIsACrash() throws IOException {
+    RecordingSink s;
+    try (InputStream in = Files.newInputStream(Path.of("src/test/resources/constructed/sglang-watchdog-components/watchdog.log"))) {
+      s = parse(in);
+    }
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of(
+        "3 crash TokenizerManager watchdog timeout (self.watchdog_timeout=300, self.soft=False) " + ns("2026-03-01T10:05:01Z"),
+        "4 crash SIGQUIT received. signum=None, frame=None. It usually means one child failed. " + ns("2026-03-01T10:05:06Z"),
+        "5 crash DetokenizerManager watchdog timeout (self.watchdog_timeout=300, self.soft=False) " + ns("2026-03-01T11:00:00Z")),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[4]).toList());
+  }
 }
