@@ -426,7 +426,8 @@ public final class IterStatsFormat extends SpecFormat {
       if (!v.isTextual()) {
         throw new PeerJson.Bad(field + ": expected a time as text, got " + PeerJson.quote(v.toString()));
       }
-      return v.asText();
+      // the executor's stats class of 2026 defaults its timestamp to "": no time, as without the key
+      return v.asText().isBlank() ? null : v.asText();
     }
 
     /** Stamps the filled step with its time (its own, else the log prefix's) and rank, and stores it. */

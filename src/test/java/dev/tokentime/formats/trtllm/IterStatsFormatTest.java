@@ -312,4 +312,25 @@ class IterStatsFormatTest {
     assertTrue(reasons.get(4).startsWith("7: invalid UTF-8"), reasons.get(4));
     assertEquals(2, s.c.other, "'ready' and the print_iter_log look-alike without a number");
   }
+
+  /**
+   * An executor record whose timestamp is "" (the stats class of 2026 defaults it to empty) was
+   * rejected as "not a time of a known shape"; now it is read as a record without the key is: a
+   * step without a time of its own, at its log line's time where a header gives one.
+   */
+  @Test
+  void anEmptyTimestampIsNoTime() throws IOException {
+    String noKey = executor(2, 0, 1, "x").replace(",\"timestamp\":\"x\"", "");
+    RecordingSink bare = Samples.parse(format, executor(1, 1, 0, "") + "\n" + noKey + "\n");
+    assertEquals(List.of(), bare.c.rejects);
+    assertEquals(List.of(1L, 2L), bare.steps.stream().map(st -> st.iter).toList());
+    assertEquals(List.of(dev.tokentime.ingest.RequestRecord.NONE, dev.tokentime.ingest.RequestRecord.NONE),
+        bare.steps.stream().map(st -> st.tsNs).toList());
+    RecordingSink headed = Samples.parse(format, "[12/01/2026-10:00:00] [TRT-LLM] [I] " + executor(1, 1, 0, "") + "\n"
+        + "[12/01/2026-10:00:01] [TRT-LLM] [I] " + noKey + "\n");
+    assertEquals(List.of(), headed.c.rejects);
+    assertEquals(List.of(1_796_119_200_000_000_000L, 1_796_119_201_000_000_000L),
+        headed.steps.stream().map(st -> st.tsNs).toList());
+    assertEquals(10.5, headed.steps.get(0).durationMs);
+  }
 }
