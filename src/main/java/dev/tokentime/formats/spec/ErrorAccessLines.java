@@ -20,12 +20,14 @@ public final class ErrorAccessLines {
    */
   private static final java.util.regex.Pattern INFERENCE_PATH = java.util.regex.Pattern.compile(
       "/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|messages|generate|generate_stream|score|rerank|pooling|classify|encode)\\b"
+          // the image, video and audio routes (SGLang's diffusion runtime, vLLM's Whisper and speech)
+          + "|/v1/(?:images/(?:generations|edits|variations)|videos|audio/(?:transcriptions|translations|speech))\\b"
           + "|/v1/models/[^/\\s]+(?::|%3[Aa])(?:predict|explain)\\b"
           + "|/v2/models/[^/\\s]+(?:/versions/[^/\\s]+)?/(?:infer|generate|generate_stream)\\b");
 
   /**
-   * Whether an access line is a client's inference request: a POST to an inference route (or a
-   * PUT, which SGLang's /generate, /encode and /classify take too). Not /metrics, /health or
+   * Whether an access line is a client's inference request: a POST to an inference route (text,
+   * image, video or audio; or a PUT, which SGLang's /generate, /encode and /classify take too). Not /metrics, /health or
    * /v1/models, and not a GET, HEAD or OPTIONS of an inference route (a probe or a browser,
    * answered 405 Method Not Allowed), nor a DELETE of a stored response.
    */

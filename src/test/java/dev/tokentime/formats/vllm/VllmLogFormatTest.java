@@ -538,6 +538,21 @@ class VllmLogFormatTest {
     }
   }
 
+  /** A 5xx on the image, video and audio routes is a failed request too; a GET of them is no request. */
+  @Test
+  void errorsOnImageVideoAndAudioRoutesAreFailedRequests() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "INFO 05-21 00:19:05 [engine.py:1] Added request r-1.\n"
+        + "INFO:     10.0.0.1:5000 - \"POST /v1/images/generations HTTP/1.1\" 500 Internal Server Error\n"
+        + "INFO:     10.0.0.1:5001 - \"POST /v1/audio/transcriptions HTTP/1.1\" 503 Service Unavailable\n"
+        + "INFO:     10.0.0.1:5002 - \"POST /v1/videos HTTP/1.1\" 500 Internal Server Error\n"
+        + "INFO:     10.0.0.1:5003 - \"GET /v1/videos HTTP/1.1\" 500 Internal Server Error\n",
+        Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(500, 503, 500), p.full.requests.stream().filter(r -> "error".equals(r.status))
+        .map(r -> r.httpStatus).toList());
+    assertEquals(1, p.sink.other, "the GET");
+  }
+
   @Test
   void nonStreamingResponsesAccessLinesAfterTheEndAndRefusedRequests() throws Exception {
     Parse p = Parse.text(LOG, ""
