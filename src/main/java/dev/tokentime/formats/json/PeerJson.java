@@ -365,6 +365,22 @@ public final class PeerJson {
     return "\"" + t + "\"";
   }
 
+  /**
+   * The member {@code field} of {@code obj} as seconds written as a JSON number (a tool's
+   * time.time() or duration), exact as written; null when absent or null. A negative, infinite or
+   * non-number value is the record's reject, naming the field and showing the value.
+   */
+  public static java.math.BigDecimal seconds(com.fasterxml.jackson.databind.JsonNode obj, String field) throws Bad {
+    com.fasterxml.jackson.databind.JsonNode v = obj.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() < 0) {
+      throw new Bad(field + ": " + (v.isTextual() ? quote(v.asText()) : v.toString()) + " is not a time in seconds");
+    }
+    return v.decimalValue();
+  }
+
   /** Seconds (as tools write them) to whole nanoseconds. */
   public static long secondsToNs(double s) {
     return Math.round(s * 1e9);

@@ -227,12 +227,12 @@ public final class InferencePerfFormat implements InputFormat {
     req.requestId = Integer.toString(index);
     req.engine = "inference-perf";
     req.clockId = clockId;
-    BigDecimal start = seconds(r, "start_time");
+    BigDecimal start = PeerJson.seconds(r, "start_time");
     if (start == null) {
       throw new PeerJson.Bad("no start_time");
     }
     req.arrivalNs = Checked.secondsToNs("start_time", start);
-    BigDecimal end = seconds(r, "end_time");
+    BigDecimal end = PeerJson.seconds(r, "end_time");
     if (end != null) {
       req.finishedNs = Checked.secondsToNs("end_time", end);
     }
@@ -292,17 +292,6 @@ public final class InferencePerfFormat implements InputFormat {
       req.lastTokenNs = out[n - 2];
     }
     return java.util.Arrays.copyOf(out, n);
-  }
-
-  private static BigDecimal seconds(JsonNode o, String name) throws PeerJson.Bad {
-    JsonNode v = o.get(name);
-    if (v == null || v.isNull()) {
-      return null;
-    }
-    if (!v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() < 0) {
-      throw new PeerJson.Bad(name + ": " + v + " is not a time in seconds");
-    }
-    return v.decimalValue();
   }
 
   private static Integer count(JsonNode v, String name) throws PeerJson.Bad {

@@ -273,21 +273,21 @@ public final class LlmLoadTestFormat implements InputFormat {
     req.requestId = Integer.toString(index);
     req.engine = "llm-load-test";
     req.clockId = clockId;
-    BigDecimal start = seconds(r, "start_time");
+    BigDecimal start = PeerJson.seconds(r, "start_time");
     if (start == null) {
       throw new PeerJson.Bad("no start_time");
     }
     req.arrivalNs = Checked.secondsToNs("start_time", start);
-    BigDecimal first = seconds(r, "first_token_time");
+    BigDecimal first = PeerJson.seconds(r, "first_token_time");
     if (first != null) {
       req.firstTokenNs = after("first_token_time", first, start);
     }
-    BigDecimal end = seconds(r, "end_time");
+    BigDecimal end = PeerJson.seconds(r, "end_time");
     if (end != null) {
       // streaming: the [DONE] line's arrival (else the end of the stream); otherwise the response's
       req.finishedNs = after("end_time", end, start);
     }
-    BigDecimal ack = seconds(r, "ack_time");
+    BigDecimal ack = PeerJson.seconds(r, "ack_time");
     if (ack != null) {
       req.extras.put("ack_time_ns", Long.toString(after("ack_time", ack, start)));
     }
@@ -365,17 +365,6 @@ public final class LlmLoadTestFormat implements InputFormat {
   /** A value as a reason shows it: text quoted once, anything else as JSON. */
   private static String shown(JsonNode v) {
     return v.isTextual() ? PeerJson.quote(v.asText()) : v.toString();
-  }
-
-  private static BigDecimal seconds(JsonNode r, String field) throws PeerJson.Bad {
-    JsonNode v = r.get(field);
-    if (v == null || v.isNull()) {
-      return null;
-    }
-    if (!v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() < 0) {
-      throw new PeerJson.Bad(field + ": " + shown(v) + " is not a time in seconds");
-    }
-    return v.decimalValue();
   }
 
   private static Double ms(JsonNode r, String field) throws PeerJson.Bad {

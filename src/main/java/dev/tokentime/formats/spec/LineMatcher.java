@@ -485,7 +485,8 @@ public final class LineMatcher {
           // Dynamo's JSON lines (DYN_LOGGING_JSONL) use the same keys with an RFC 3339 instant
           m.times.add(new MatchedLine.TimeReading(INSTANT_TIME, new String[] {t.asText()}));
         }
-      } else if (t != null && t.isTextual() && e.time().kind().equals("rfc3339") && DAY_ONLY.matcher(t.asText()).matches()) {
+      } else if (t != null && t.isTextual() && e.time().kind().equals("rfc3339") && t.asText().length() <= 19
+          && DAY_ONLY.matcher(t.asText()).matches()) {
         // a day without a time of day or a zone (older az containerapp logs show wrote
         // "2024-04-18T00:00:00" for every line, Azure/azure-cli#28873): midnight is not when the
         // line was written, so the line has no wrapper time and is read by its inner line's own
