@@ -70,6 +70,11 @@ final class SglangRequests implements SpecParser.Handler {
   private int anchors;
   /** The request written by the last request line, held for an access line right after it. */
   private RequestRecord lastFinished;
+  /**
+   * lastFinished is a failed PD transfer: only an error access line is its response (a success
+   * right after it is another request's, and must not give the failure its status).
+   */
+  private boolean lastFailed;
   /** The bootstrap rooms (or rids) of PD failures recorded, oldest first. */
   private final Set<String> pdFailures = new java.util.LinkedHashSet<>();
   private Opened lastReceived;
@@ -84,7 +89,8 @@ final class SglangRequests implements SpecParser.Handler {
   private int statsWallClock = -1;
   private int statsSteadyClock = -1;
 
-  private record Opened(String id, long line, long ts, int clock, String instance) {}
+  /** A received request; headers are the client's request headers SGLang logged (null: none). */
+  private record Opened(String id, long line, long ts, int clock, String instance, Map<String, String> headers) {}
 
   SglangRequests(ParseContext ctx, RecordSink sink, SglangSteps steps, LogTimes times) {
     this.ctx = ctx;
@@ -115,13 +121,13 @@ final class SglangRequests implements SpecParser.Handler {
     if (event.equals("receive")) {
       Matcher list = RID_LIST.matcher(rest);
       if (list.find()) {
-        return receiveBatch(m, list.group(1), ts, clock);
+        return receiveBatch(m, list.group(1), textHeaders(rest), ts, clock);
       }
       Matcher id = RID.matcher(rest);
       if (!id.find() && !(id = DICT_ID.matcher(rest)).find()) {
         return SpecParser.Outcome.OTHER; // an input without rid (embedding batches of old versions)
       }
-      return receive(m, id.group(1), ts, clock);
+      return receive(m, id.group(1), textHeaders(rest), ts, clock);
     }
     return finish(m, rest, ts, clock);
   }
@@ -131,7 +137,8 @@ final class SglangRequests implements SpecParser.Handler {
    * (sglang#8089: six rids; only the first was opened). The line is rejected whole when one rid
    * repeats a request already read (a batch sent again).
    */
-  private SpecParser.Outcome receiveBatch(MatchedLine m, String list, long ts, int clock) throws SpecParser.BadLine {
+  private SpecParser.Outcome receiveBatch(MatchedLine m, String list, Map<String, String> headers, long ts, int clock)
+      throws SpecParser.BadLine {
     java.util.List<String> rids = new java.util.ArrayList<>();
     Matcher q = QUOTED.matcher(list);
     while (q.find()) {
@@ -147,7 +154,7 @@ final class SglangRequests implements SpecParser.Handler {
     }
     String instance = SglangSteps.splitRanks(m.origin())[0];
     for (String rid : rids) {
-      inFlight.put(rid, new Opened(rid, m.lineNo, ts, clock, instance));
+      inFlight.put(rid, new Opened(rid, m.lineNo, ts, clock, instance, headers));
       evictIfFull();
     }
     lastReceived = rids.size() == 1 ? inFlight.get(rids.get(0)) : null; // an access line is one request's
@@ -164,7 +171,8 @@ final class SglangRequests implements SpecParser.Handler {
   }
 
   /** A request opened by its Receive line (either format). */
-  private SpecParser.Outcome receive(MatchedLine m, String rid, long ts, int clock) throws SpecParser.BadLine {
+  private SpecParser.Outcome receive(MatchedLine m, String rid, Map<String, String> headers, long ts, int clock)
+      throws SpecParser.BadLine {
     if (healthProbe(rid)) {
       return SpecParser.Outcome.OTHER;
     }
@@ -172,7 +180,7 @@ final class SglangRequests implements SpecParser.Handler {
       throw new SpecParser.BadLine("request id " + rid + " repeats a request already read from this file;"
           + " the first is kept");
     }
-    Opened o = new Opened(rid, m.lineNo, ts, clock, SglangSteps.splitRanks(m.origin())[0]);
+    Opened o = new Opened(rid, m.lineNo, ts, clock, SglangSteps.splitRanks(m.origin())[0], headers);
     inFlight.put(rid, o);
     lastReceived = o;
     evictIfFull();
@@ -205,7 +213,7 @@ final class SglangRequests implements SpecParser.Handler {
       if (rid == null || rid.isEmpty()) {
         return SpecParser.Outcome.OTHER; // as a text Receive line without rid
       }
-      return receive(m, rid, ts, clock);
+      return receive(m, rid, jsonHeaders(node), ts, clock);
     }
     JsonNode out = node.get("out");
     if (out == null || !out.isObject()) {
@@ -236,7 +244,7 @@ final class SglangRequests implements SpecParser.Handler {
     if (healthProbe(id)) {
       return SpecParser.Outcome.OTHER;
     }
-    finishRecord(m, id, meta, text(out.get("text")), reason, ts, clock);
+    finishRecord(m, id, meta, jsonHeaders(node), text(out.get("text")), reason, ts, clock);
     return SpecParser.Outcome.RECORD;
   }
 
@@ -277,13 +285,13 @@ final class SglangRequests implements SpecParser.Handler {
     if (healthProbe(id)) {
       return SpecParser.Outcome.OTHER;
     }
-    finishRecord(m, id, meta, text, FinishReason.of(meta.get("finish_reason")), ts, clock);
+    finishRecord(m, id, meta, textHeaders(rest), text, FinishReason.of(meta.get("finish_reason")), ts, clock);
     return SpecParser.Outcome.RECORD;
   }
 
   /** A request's end as both formats give it: its id, meta_info (values as text), output and finish reason. */
-  private void finishRecord(MatchedLine m, String id, Map<String, String> meta, String text, FinishReason reason,
-      long ts, int clock) throws SpecParser.BadLine {
+  private void finishRecord(MatchedLine m, String id, Map<String, String> meta, Map<String, String> headers,
+      String text, FinishReason reason, long ts, int clock) throws SpecParser.BadLine {
     // taken out of flight only once the line is read whole: a Finish line rejected for a value
     // leaves its request as its Receive line opened it (it was lost with the reject)
     Opened opened = inFlight.get(id);
@@ -356,6 +364,7 @@ final class SglangRequests implements SpecParser.Handler {
         r.extras.put(e.getKey(), v);
       }
     }
+    putHeaders(r, headers != null ? headers : opened != null ? opened.headers : null);
     if (ctx.keepText() && text != null) {
       r.extras.put("output", text);
     }
@@ -369,6 +378,76 @@ final class SglangRequests implements SpecParser.Handler {
     inFlight.remove(id);
     written.add(id);
     lastFinished = r;
+    lastFailed = false;
+  }
+
+  // ---- the client's request headers ----
+
+  /** Longest header value kept (a routing key or a request id; a longer one is cut). */
+  private static final int HEADER_VALUE_MAX = 200;
+
+  /**
+   * The request headers SGLang logs after the obj when its whitelist names them (request_logger.py,
+   * 2026: "x-smg-routing-key", and those of SGLANG_LOG_REQUEST_HEADERS, e.g. "x-request-id"):
+   * "Receive: obj=GenerateReqInput(…), headers={'x-request-id': 'abc'}", "Finish: obj=…,
+   * headers={…}, out={…}". Null when the line has none or they do not read (the request stays as
+   * its other parts give it).
+   */
+  static Map<String, String> textHeaders(String rest) {
+    int mark = rest.indexOf(", headers={");
+    if (mark < 0) {
+      return null;
+    }
+    try {
+      int start = rest.startsWith("{") ? 0 : rest.indexOf('(');
+      if (start < 0 || start > mark) {
+        return null;
+      }
+      int end = PyRepr.endOfValue(rest, start);
+      if (!rest.startsWith(", headers={", end)) {
+        return null; // the marker was inside the obj (a prompt's text)
+      }
+      return PyRepr.dict(rest, end + ", headers=".length());
+    } catch (PyRepr.BadRepr e) {
+      return null;
+    }
+  }
+
+  /** The JSON format's "headers" object (values as text), or null. */
+  private static Map<String, String> jsonHeaders(JsonNode node) {
+    JsonNode h = node.get("headers");
+    if (h == null || !h.isObject() || h.isEmpty()) {
+      return null;
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = h.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String v = text(e.getValue());
+      if (v != null) {
+        out.put(e.getKey(), v);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A client's headers are attributes of its request, never its id: the rid joins its Receive,
+   * Finish and time stats lines, and one x-request-id may stand for several rids (n > 1, a batch,
+   * the prefill and decode servers of PD). Extras by the header's name in snake case
+   * ("x-request-id" → x_request_id, the name load generators' records use), after meta_info's.
+   */
+  private static void putHeaders(RequestRecord r, Map<String, String> headers) {
+    if (headers == null) {
+      return;
+    }
+    for (Map.Entry<String, String> e : headers.entrySet()) {
+      String v = e.getValue();
+      if (v == null || v.isEmpty()) {
+        continue;
+      }
+      String key = e.getKey().toLowerCase(java.util.Locale.ROOT).replace('-', '_');
+      r.extras.putIfAbsent(key, v.length() > HEADER_VALUE_MAX ? v.substring(0, HEADER_VALUE_MAX) + "…" : v);
+    }
   }
 
   /** Where the out dict starts: after the obj's balanced parentheses (and optional headers). */
@@ -538,6 +617,7 @@ final class SglangRequests implements SpecParser.Handler {
     }
     pdFailures.add(key);
     lastFinished = r;
+    lastFailed = true;
     return SpecParser.Outcome.RECORD;
   }
 
@@ -850,7 +930,7 @@ final class SglangRequests implements SpecParser.Handler {
     if (!ErrorAccessLines.inferenceRequest(m.group("method"), m.group("path"))) {
       return SpecParser.Outcome.OTHER; // /metrics, /health, /get_model_info: no request; a GET of an inference route (a probe)
     }
-    if (lastFinished != null && lastFinished.httpStatus == null) {
+    if (lastFinished != null && lastFinished.httpStatus == null && !(lastFailed && status < 400)) {
       lastFinished.httpStatus = status;
       if (status >= 400) {
         lastFinished.status = "error";
@@ -899,6 +979,7 @@ final class SglangRequests implements SpecParser.Handler {
     r.clockId = o.clock;
     r.arrivalNs = o.ts;
     r.status = status;
+    putHeaders(r, o.headers);
     TimeStats stats = pendingStats.remove(o.id);
     if (stats != null) {
       stats.fill(r, false);

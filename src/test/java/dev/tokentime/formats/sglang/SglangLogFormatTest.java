@@ -560,6 +560,56 @@ class SglangLogFormatTest {
   }
 
   /**
+   * A PD failure of a request without a bootstrap room ("req.bootstrap_room=None") is a failed
+   * request of its own by its rid (before: a near miss, an other line, the failure lost); two such
+   * failures are two requests, never one; a success logged right after a failure is another
+   * request's; the encode server's line without a rank is read (constructed, README there).
+   */
+  @Test
+  void pdFailuresWithoutARoomAreFailedRequestsOfTheirOwn() throws IOException {
+    RecordingSink s;
+    try (InputStream in = Files.newInputStream(Path.of(
+        "src/test/resources/constructed/sglang-pd-failed-no-room/pd-failed-room-none-encode.log"))) {
+      s = parse(in);
+    }
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("p1 error null null", "p2 error 500 null", "e1 cancelled null 991", "d1 error null 77"),
+        s.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " "
+            + x.extras.get("bootstrap_room")).toList(),
+        "one request per rid where no room joins them; the 200 after p1 is not p1's");
+    assertEquals("Prefill bootstrap failed: KVTransferError(bootstrap_room=None): Failed to get kvcache from decode"
+        + " instance", s.requests.get(0).error);
+    assertEquals("encode", s.requests.get(2).extras.get("pd_stage"));
+    assertEquals(Instant.parse("2026-08-30T09:00:01Z").getEpochSecond() * 1_000_000_000L, s.requests.get(1).arrivalNs);
+    assertEquals(1, s.c.other, "the success access line, tied to no request");
+    assertEquals(6, s.c.records);
+  }
+
+  /**
+   * SGLang's request logger writes the client's whitelisted headers after the obj (x-smg-routing-key,
+   * and x-request-id where SGLANG_LOG_REQUEST_HEADERS names it): they are the request's extras, its
+   * id stays the rid (constructed from request_logger.py's format strings, README there).
+   */
+  @Test
+  void loggedRequestHeadersAreExtrasAndTheRidStaysTheId() throws IOException {
+    RecordingSink s;
+    try (InputStream in = Files.newInputStream(Path.of(
+        "src/test/resources/constructed/sglang-request-headers/headers-text-and-json.log"))) {
+      s = parse(in);
+    }
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("r1 ok client-42 tenant-7", "r3 ok client-44 null", "r4 ok null null", "r2 null client-43 null"),
+        s.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.extras.get("x_request_id") + " "
+            + x.extras.get("x_smg_routing_key")).toList(),
+        "the Finish line's headers (text and JSON), the Receive line's for a request never finished");
+    RequestRecord r1 = s.requests.get(0);
+    assertEquals(3, r1.promptTokens);
+    assertEquals(2, r1.outputTokens);
+    assertEquals(1000.0, r1.e2eMs, 1e-9);
+    assertEquals(7, s.c.records);
+  }
+
+  /**
    * --enable-request-time-stats-logging: a request per ReqTimeStats line, its times from
    * entry_time (Unix seconds) and the durations SGLang measured; the log's header (UTC+8 here)
    * and entry_time are related by a clock anchor. The real 2026 line, then every mode and version.
