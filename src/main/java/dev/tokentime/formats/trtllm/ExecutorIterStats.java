@@ -42,7 +42,7 @@ final class ExecutorIterStats {
 
   /** Keys that fill canonical columns (not repeated in extras). */
   private static final java.util.Set<String> COLUMNS = java.util.Set.of("iter", "iterLatencyMS",
-      "numActiveRequests", "numQueuedRequests", "attentionDpRank",
+      "numActiveRequests", "numQueuedRequests", "attentionDpRank", "rank",
       "inflightBatchingStats.numContextRequests", "inflightBatchingStats.numGenRequests",
       "inflightBatchingStats.numPausedRequests", "inflightBatchingStats.numCtxTokens",
       "staticBatchingStats.numContextRequests", "staticBatchingStats.numCtxTokens",
@@ -63,7 +63,17 @@ final class ExecutorIterStats {
     s.durationMs = Fields.number(n, "iterLatencyMS", "");
     s.running = Fields.count(n, "numActiveRequests", "");
     s.waiting = Fields.count(n, "numQueuedRequests", "");
-    s.rank = Fields.count(n, "attentionDpRank", "");
+    // "rank" (PR #13221, TLLM_METRICS_ALL_RANKS=1 under attention DP): rank 0 gathers every TP
+    // rank's IterationStats and tags each with the rank it came from, one record per (iteration,
+    // rank); each rank has its own scheduler, batch and KV cache, so it is the record's lane, as
+    // attentionDpRank is where a build tags records by attention-DP rank (#13649). Under attention
+    // DP the two are one number; where both are there and differ, attentionDpRank is kept aside.
+    Integer gathered = Fields.count(n, "rank", "");
+    Integer dpRank = Fields.count(n, "attentionDpRank", "");
+    s.rank = gathered != null ? gathered : dpRank;
+    if (gathered != null && dpRank != null && !gathered.equals(dpRank)) {
+      s.extras.put("attention_dp_rank", dpRank.doubleValue());
+    }
     JsonNode ifb = Fields.object(n, "inflightBatchingStats", "");
     JsonNode sb = Fields.object(n, "staticBatchingStats", "");
     if (ifb != null) {

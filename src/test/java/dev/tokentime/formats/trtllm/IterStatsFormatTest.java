@@ -291,6 +291,29 @@ class IterStatsFormatTest {
         s.c.events.toString());
   }
 
+  /**
+   * TLLM_METRICS_ALL_RANKS=1 (NVIDIA/TensorRT-LLM#13221, 2026): rank 0 gathers each rank's
+   * IterationStats and tags it "rank": N, one record per (iteration, rank). Each rank is a lane of
+   * its own (before: all in one lane, rank NULL, and a lagging rank's lower iteration read as a
+   * restart); an attentionDpRank that differs is kept aside.
+   */
+  @Test
+  void theGatheredRecordsRankIsTheirLane() throws IOException {
+    StringBuilder text = new StringBuilder();
+    int[][] recs = {{0, 7}, {1, 6}, {0, 8}, {1, 7}};
+    for (int[] r : recs) {
+      text.append(executor(r[1], 0, 1, "01-02-2025 03:04:05.000001")
+          .replace("\"iter\":", "\"rank\":" + r[0] + ",\"attentionDpRank\":0,\"iter\":")).append('\n');
+    }
+    RecordingSink s = Samples.parse(format, text.toString());
+    assertEquals(List.of(0, 1, 0, 1), s.steps.stream().map(x -> x.rank).toList());
+    assertEquals(List.of(0, 0, 0, 0), s.steps.stream().map(x -> x.epoch).toList());
+    assertEquals(List.of(), s.c.events, "no restart: rank 1 is a lane of its own");
+    assertNull(s.steps.get(0).extras.get("attention_dp_rank"), "rank 0, attentionDpRank 0: one number");
+    assertEquals(0.0, s.steps.get(1).extras.get("attention_dp_rank"));
+    assertNull(s.steps.get(1).extras.get("rank"), "a lane, not an extra");
+  }
+
   @Test
   void badInputIsRejectedWithItsLineAndReason() throws IOException {
     String text = "[TensorRT-LLM][INFO] " + executor(1, 1, 0, "01-02-2025 03:04:05") + "\n"
