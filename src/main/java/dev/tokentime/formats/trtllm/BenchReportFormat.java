@@ -116,6 +116,11 @@ public final class BenchReportFormat implements InputFormat {
         String metric = key.replaceAll("_percentiles(_ms)?$", "");
         String unit = key.endsWith("_ms") || section.equals("streaming_metrics")
             && !metric.startsWith("gen_tps") ? "ms" : unitOf(metric);
+        String table = section.equals("dataset") ? DATASET_TABLE.get(key) : null;
+        if (table != null) {
+          metric = table;
+          unit = "tokens";
+        }
         Iterator<Map.Entry<String, JsonNode>> stats = v.fields();
         while (stats.hasNext()) {
           var s = stats.next();
@@ -127,7 +132,8 @@ public final class BenchReportFormat implements InputFormat {
       } else if (v.isObject()) {
         n += figures(v, section.isEmpty() ? key : section, run, sink);
       } else if (v.isNumber() && Double.isFinite(v.asDouble())) {
-        sink.reportedMetric(run, null, key, "value", v.asDouble(), unitOf(key));
+        String metric = section.equals("dataset") && key.equals("num_requests") ? "dataset_num_requests" : key;
+        sink.reportedMetric(run, null, metric, "value", v.asDouble(), unitOf(key));
         n++;
       } else if (v.isTextual() && !v.asText().isEmpty()) {
         String kind = key.equals("version") ? "version" : "config";
@@ -137,6 +143,13 @@ public final class BenchReportFormat implements InputFormat {
     }
     return n;
   }
+
+  /**
+   * The dataset's statistics under the terminal report's names (its DATASET DETAILS table: MIN/MAX/AVG
+   * of Input, Output, Seq. Length), so the two outputs of one run give one figure one name.
+   */
+  private static final Map<String, String> DATASET_TABLE = Map.of("isl_stats", "dataset_input_tokens",
+      "osl_stats", "dataset_output_tokens", "seq_len_stats", "dataset_seq_len_tokens");
 
   private static boolean isPercentiles(JsonNode v) {
     Iterator<String> names = v.fieldNames();

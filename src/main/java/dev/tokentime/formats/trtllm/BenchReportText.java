@@ -23,14 +23,14 @@ final class BenchReportText {
   private static final Pattern FIGURE = Pattern.compile("^([A-Za-z][^:]*?):\\s+(\\S.*?)\\s*$");
   private static final Pattern TABLE = Pattern.compile("^(MIN|MAX|AVG|P\\d+):\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)\\s*$");
   private static final Map<String, String> TAGS = Map.of("TPOT", "tpot", "TTFT", "ttft",
-      "GTPS", "gen_tps", "LATENCY", "request_latency", "DT", "draft_tokens",
-      "ADT", "accepted_draft_tokens", "DAR", "draft_acceptance_rate", "AL", "acceptance_length");
+      "GTPS", "gen_tps", "LATENCY", "request_latency", "DT", "num_draft_tokens",
+      "ADT", "num_accepted_draft_tokens", "DAR", "draft_acceptance_rate", "AL", "acceptance_length");
   /**
    * A block's unit when its {@code -- ... --} header names none: the decoding statistics (1.x,
    * {@code -- Number of Draft Tokens Details ---}) are counts per request and their ratios.
    */
-  private static final Map<String, String> TAG_UNITS = Map.of("draft_tokens", "tokens",
-      "accepted_draft_tokens", "tokens", "acceptance_length", "tokens", "draft_acceptance_rate", "ratio");
+  private static final Map<String, String> TAG_UNITS = Map.of("num_draft_tokens", "tokens",
+      "num_accepted_draft_tokens", "tokens", "acceptance_length", "tokens", "draft_acceptance_rate", "ratio");
   /** A section banner: {@code = MACHINE DETAILS}, {@code = DECODING STATISTICS (Eagle3)}, 1.2's bare
    * {@code MACHINE DETAILS} under a rule. */
   private static final Pattern SECTION = Pattern.compile("^(?:=\\s*)?([A-Z][A-Z0-9 +]*[A-Z])\\s*(?:\\(([^)]*)\\))?\\s*$");
@@ -131,7 +131,13 @@ final class BenchReportText {
     // a version is no figure, even one that reads as a number ("TensorRT LLM Version:   1.2", 1.2)
     Double v = version ? null : number(value);
     if (v != null) {
-      sink.reportedMetric(run, null, name(label), "value", v, unit.isEmpty() ? "count" : unit);
+      String metric = name(label);
+      if (metric.equals("number_of_sequences")) {
+        // DATASET DETAILS' count: the --report_json's dataset.num_requests (REQUEST DETAILS' "Number
+        // of requests" is request_info's, a figure of its own)
+        metric = "dataset_num_requests";
+      }
+      sink.reportedMetric(run, null, metric, "value", v, unit.isEmpty() ? "count" : unit);
     } else if (!unit.isEmpty() && !version) {
       // a figure's label (a unit in brackets) with no number: never a setting, a figure lost
       // ("Request Throughput (req/sec): |  0.9765 | 0.9812", two runs' columns pasted side by side)

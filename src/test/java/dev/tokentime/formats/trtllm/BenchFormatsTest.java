@@ -90,8 +90,8 @@ class BenchFormatsTest {
     RecordingSink s = Samples.parse(report, text);
     assertEquals(0, s.c.rejects.size());
     List<String> r = s.c.reported;
-    for (String want : List.of("dir null request_latency p50 2100.5 ms", "dir null draft_tokens min 3.0 tokens",
-        "dir null accepted_draft_tokens avg 90.0 tokens", "dir null draft_acceptance_rate p50 0.6 ratio",
+    for (String want : List.of("dir null request_latency p50 2100.5 ms", "dir null num_draft_tokens min 3.0 tokens",
+        "dir null num_accepted_draft_tokens avg 90.0 tokens", "dir null draft_acceptance_rate p50 0.6 ratio",
         "dir null acceptance_length p99 2.99 tokens")) {
       assertTrue(r.contains(want), want + " in " + r);
     }
@@ -115,6 +115,30 @@ class BenchFormatsTest {
     }
   }
 
+  /**
+   * One run's terminal report and --report_json name a figure alike (before: the text's [DT]/[ADT]
+   * blocks were draft_tokens/accepted_draft_tokens, the JSON's num_draft_tokens/num_accepted_draft_tokens;
+   * the JSON's dataset.num_requests a second num_requests beside request_info's, and its isl_stats
+   * not the text's dataset_input_tokens).
+   */
+  @Test
+  void theTextAndJsonReportsOfOneRunNameTheirFiguresAlike() throws IOException {
+    java.nio.file.Path dir = java.nio.file.Path.of("src/test/resources/constructed/trtllm-bench-decoding");
+    RecordingSink text = Samples.parse(report, java.nio.file.Files.readString(dir.resolve("report.txt")));
+    RecordingSink json = Samples.parse(report, java.nio.file.Files.readString(dir.resolve("report.json")));
+    java.util.function.Predicate<String> decoding = r -> r.matches("dir null (num_draft_tokens|num_accepted_draft_tokens"
+        + "|draft_acceptance_rate|acceptance_length) .*");
+    List<String> fromText = text.c.reported.stream().filter(decoding).sorted().toList();
+    assertEquals(28, fromText.size(), text.c.reported.toString());
+    assertEquals(fromText, json.c.reported.stream().filter(decoding).sorted().toList());
+    assertEquals(List.of("dir null num_requests value 64.0 "),
+        json.c.reported.stream().filter(r -> r.startsWith("dir null num_requests ")).toList(), "request_info's, once");
+    assertTrue(json.c.reported.contains("dir null dataset_num_requests value 64.0 "), json.c.reported.toString());
+    assertTrue(json.c.reported.contains("dir null dataset_seq_len_tokens max 768.0 tokens"), json.c.reported.toString());
+    RecordingSink dataset = Samples.parse(report, "= DATASET DETAILS\nNumber of Sequences:  64\n");
+    assertEquals(List.of("dir null dataset_num_requests value 64.0 count"), dataset.c.reported);
+  }
+
   @Test
   void theReportJsonIsOneRecordOfFigures() throws IOException {
     RecordingSink s = Samples.parse(report, REPORT_JSON);
@@ -124,7 +148,7 @@ class BenchFormatsTest {
         "dir null total_latency_ms value 1200.5 ms", "dir null request_latency p99 999.0 ms",
         "dir null request_latency avg 900.25 ms", "dir null tpot p50 12.0 ms", "dir null ttft min 90.0 ms",
         "dir null gen_tps max 100.0 tokens/s", "dir null avg_ttft_ms value 120.0 ms",
-        "dir null kv_cache_percentage value 0.9 ", "dir null isl_stats avg 128.0 ")) {
+        "dir null kv_cache_percentage value 0.9 ", "dir null dataset_input_tokens avg 128.0 tokens")) {
       assertTrue(r.contains(want), want + " in " + r);
     }
     assertTrue(s.c.events.contains("1 version engine.version: 0.21.0rc0"), s.c.events.toString());
