@@ -560,6 +560,22 @@ class SglangLogFormatTest {
   }
 
   /**
+   * A paste whose header lost its time ("[TP0] Scheduler hit an exception: Traceback …",
+   * sglang#26265, 2026): the ranks are still SGLang's header, and the scheduler's death a crash
+   * (before: no header peeled, every line other, the crash lost).
+   */
+  @Test
+  void aHeaderOfRanksAloneStillCarriesTheSchedulersCrash() throws IOException {
+    RecordingSink s = real("v05-2026-ranks-only-header-scheduler-exception-i26265.log");
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(1, s.c.records);
+    assertEquals(18, s.c.other, "the traceback's frames");
+    assertEquals(1, s.c.events.size(), s.c.events.toString());
+    assertTrue(s.c.events.get(0).contains("crash Scheduler hit an exception: Traceback (most recent call last):"),
+        s.c.events.toString());
+  }
+
+  /**
    * A PD failure of a request without a bootstrap room ("req.bootstrap_room=None") is a failed
    * request of its own by its rid (before: a near miss, an other line, the failure lost); two such
    * failures are two requests, never one; a success logged right after a failure is another
