@@ -309,7 +309,7 @@ final class SglangRequests implements SpecParser.Handler {
     r.outputTokens = count(meta, "completion_tokens");
     r.cachedTokens = count(meta, "cached_tokens");
     r.e2eMs = seconds(meta, "e2e_latency");
-    r.queueMs = seconds(meta, "queue_time");
+    r.queueMs = queueSeconds(meta, r);
     Double received = epoch(meta, "request_received_ts");
     Double finished = epoch(meta, "request_finished_ts");
     // builds of late 2025 (tokenizer_manager's _calculate_timing_metrics, sglang#14860) name the
@@ -528,6 +528,29 @@ final class SglangRequests implements SpecParser.Handler {
   private static Double seconds(Map<String, String> meta, String key) throws SpecParser.BadLine {
     Double s = number(meta, key);
     return s == null ? null : s * 1000.0;
+  }
+
+  /**
+   * meta_info's queue_time. Builds before sglang#39312 (merged 2026-09) report a retracted
+   * request's (one the scheduler put back in the queue, or paused with retract) as negative: that
+   * figure is no queue time, so the column stays empty and the value is kept as
+   * extras.queue_time_negative; the rest of the line is the request's as usual (rejecting it lost
+   * the whole request's end).
+   */
+  private static Double queueSeconds(Map<String, String> meta, RequestRecord r) throws SpecParser.BadLine {
+    String v = meta.get("queue_time");
+    if (v != null && v.startsWith("-")) {
+      try {
+        double d = Double.parseDouble(v);
+        if (Double.isFinite(d)) {
+          r.extras.put("queue_time_negative", v);
+          return null;
+        }
+      } catch (NumberFormatException e) {
+        // not a number: rejected below, naming the field
+      }
+    }
+    return seconds(meta, "queue_time");
   }
 
   private static Double epoch(Map<String, String> meta, String key) throws SpecParser.BadLine {

@@ -560,6 +560,32 @@ class SglangLogFormatTest {
   }
 
   /**
+   * A retracted request's negative meta_info.queue_time (SGLang before sglang#39312, 2026): the
+   * request is kept with its other figures, the column empty and the value aside (before: the
+   * Finish line rejected, the request's end lost); a queue_time that is no number still rejects.
+   */
+  @Test
+  void aRetractedRequestsNegativeQueueTimeLeavesTheColumnEmptyNotTheRequestLost() throws IOException {
+    RecordingSink s;
+    try (InputStream in = Files.newInputStream(Path.of(
+        "src/test/resources/constructed/sglang-negative-queue-time/retracted-finish-negative-queue-time.log"))) {
+      s = parse(in);
+    }
+    assertEquals(1, s.requests.size(), s.c.rejects.toString());
+    RequestRecord r = s.requests.get(0);
+    assertEquals("q1", r.requestId);
+    assertEquals("ok", r.status);
+    assertNull(r.queueMs);
+    assertEquals("-3.5121", r.extras.get("queue_time_negative"));
+    assertEquals(9250.0, r.e2eMs, 1e-9);
+    assertEquals(900, r.outputTokens);
+    assertEquals(1_789_027_209_250_000_000L, r.finishedNs);
+    assertEquals(1, s.c.rejects.size());
+    assertEquals(4L, s.c.rejects.get(0).lineNo());
+    assertTrue(s.c.rejects.get(0).reason().contains("queue_time"), s.c.rejects.get(0).reason());
+  }
+
+  /**
    * A paste whose header lost its time ("[TP0] Scheduler hit an exception: Traceback …",
    * sglang#26265, 2026): the ranks are still SGLang's header, and the scheduler's death a crash
    * (before: no header peeled, every line other, the crash lost).
