@@ -57,8 +57,19 @@ public final class IngestStore implements AutoCloseable {
    * {@code replace} lists sources it replaces, deleted in the same transaction first.
    */
   public SourceWriter begin(SourceInfo info, Collection<Integer> replace) throws SQLException {
-    DuckDBConnection conn = (DuckDBConnection) db.connection().duplicate();
-    conn.setAutoCommit(false);
+    // A file that deletes stored rows holds their runs until it commits or rolls back: two such
+    // transactions open at once (a pair's two files under --replace) deleted the same derived
+    // rows of one request (_request_tokens) and the second failed with DuckDB's "Conflict on
+    // tuple deletion"; waiting before its transaction begins, the second sees the first's commit.
+    Set<String> held = replace.isEmpty() ? Set.of() : deleting.acquire(deletedScope(replace));
+    DuckDBConnection conn;
+    try {
+      conn = (DuckDBConnection) db.connection().duplicate();
+      conn.setAutoCommit(false);
+    } catch (SQLException | RuntimeException e) {
+      deleting.release(held);
+      throw e;
+    }
     int id;
     Set<String> replacedRuns = new LinkedHashSet<>();
     synchronized (lock) {
@@ -67,8 +78,12 @@ public final class IngestStore implements AutoCloseable {
           replacedRuns.addAll(SourceDeleter.delete(conn, replace));
           touchedRuns.addAll(replacedRuns);
         } catch (SQLException e) {
-          conn.rollback();
-          conn.close();
+          try {
+            conn.rollback();
+            conn.close();
+          } finally {
+            deleting.release(held);
+          }
           throw e;
         }
         keys.exclude(replace);
@@ -76,7 +91,39 @@ public final class IngestStore implements AutoCloseable {
       id = nextSourceId++;
       sourcePaths.put(id, info.path());
     }
-    return new SourceWriter(this, conn, id, info, replacedRuns);
+    return new SourceWriter(this, conn, id, info, replacedRuns, held);
+  }
+
+  /** Runs, and sources, a file's deletions of stored rows hold (RunLocks); released when it ends. */
+  private final RunLocks deleting = new RunLocks();
+
+  /** A file holding runs for its deletions committed or rolled back. */
+  void releaseDeleted(Set<String> held) {
+    deleting.release(held);
+  }
+
+  /**
+   * What deleting these sources touches: the runs of their request rows and of the requests their
+   * chunks belong to (a tokens file's rows live in its requests file's run), their own runs, and
+   * the sources themselves (two files may replace one source: both grew from it).
+   */
+  private Set<String> deletedScope(Collection<Integer> sourceIds) throws SQLException {
+    String in = sourceIds.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+    Set<String> out = new LinkedHashSet<>();
+    sourceIds.forEach(s -> out.add("source\u0000" + s));
+    synchronized (lock) {
+      try (PreparedStatement ps = db.connection().prepareStatement("SELECT DISTINCT run FROM requests WHERE source_id IN "
+          + in + " OR request_key IN (SELECT request_key FROM tokens WHERE source_id IN " + in + ")"
+          + " UNION SELECT run FROM sources WHERE source_id IN " + in);
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          if (rs.getString(1) != null) {
+            out.add("run\u0000" + rs.getString(1));
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /** Writes the state of a committing file's runs into its transaction (RunRegistry.writePending). */
