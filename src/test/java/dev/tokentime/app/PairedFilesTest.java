@@ -81,6 +81,36 @@ class PairedFilesTest {
   }
 
   @Test
+  void aParallelReplaceOfOneRunsFilesInTwoFoldersCompletesWhole() throws Exception {
+    // the records name their run (c4, c8): a requests CSV and its tokens CSV in different folders
+    // are one run's pair, read at once even under --replace (no folder holds both)
+    Path gen = Generated.into(tmp.resolve("gen"), "--form", "csv", "--levels", "4,8", "--requests", "12",
+        "--mean-output", "30");
+    Path root = tmp.resolve("split");
+    for (String f : List.of("c4-requests.csv", "c8-requests.csv", "c4-tokens.csv", "c8-tokens.csv")) {
+      Path to = root.resolve(f.contains("tokens") ? "tokens" : "requests").resolve(f);
+      Files.createDirectories(to.getParent());
+      Files.copy(gen.resolve(f), to);
+    }
+    List<Object> expected;
+    try (TestDb t = new TestDb(tmp.resolve("one"))) {
+      t.ingest(IngestOptions.of(List.of(gen.toString())).withJobs(1));
+      expected = state(t);
+    }
+    assertEquals(24L, expected.get(0));
+    try (TestDb t = new TestDb(tmp.resolve("parallel"))) {
+      t.ingest(IngestOptions.of(List.of(root.toString())).withJobs(4));
+      for (int round = 0; round < 6; round++) {
+        IngestResult r = t.ingest(replace(root, 4));
+        assertEquals(List.of(), r.files().stream().filter(IngestResult.FileResult::refused)
+            .map(f -> f.path() + ": " + f.outcome()).toList(), "round " + round);
+        assertEquals(4, r.ingestedFiles(), "round " + round);
+        assertEquals(expected, state(t), "round " + round);
+      }
+    }
+  }
+
+  @Test
   void theSecondFileOfAPairIngestedLaterJoinsTheFirstsRequests() throws Exception {
     Path dir = aiperfPair("probe");
     List<Object> folder;
