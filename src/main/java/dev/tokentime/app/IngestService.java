@@ -121,9 +121,13 @@ public final class IngestService {
     try {
       Pairs pairs = storedPartners(db, inputs, forced, o.replace());
       if (!pairs.reread().isEmpty()) {
+        Set<String> given = inputs.stream().filter(i -> !i.stdin()).map(i -> key(i.path()))
+            .collect(java.util.stream.Collectors.toSet());
         inputs = new ArrayList<>(inputs);
         for (String path : pairs.reread().keySet()) {
-          inputs.add(new InputResolver.Input(Path.of(path), false));
+          if (!given.contains(path)) {
+            inputs.add(new InputResolver.Input(Path.of(path), false));
+          }
         }
       }
       List<Planned> plan = plan(inputs, forced, o.strict(), skipped, spooled);
@@ -330,7 +334,9 @@ public final class IngestService {
       String nName = np.getFileName().toString();
       for (Stored x : stored) {
         InputFormat xf = formats.byId(x.format());
-        if (x.path().equals(n) || given.contains(x.path()) || xf == null
+        // a partner given too is read again anyway under --replace; without, it would be "already
+        // ingested", its reading alone kept beside this file's reading as the pair's
+        if (x.path().equals(n) || replace && given.contains(x.path()) || xf == null
             || !f.folderNamespace().equals(folderNs.get(x.format()))) {
           continue;
         }

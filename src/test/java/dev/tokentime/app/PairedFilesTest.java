@@ -133,6 +133,16 @@ class PairedFilesTest {
         assertEquals(1L, t.count("SELECT count(*) FROM runs"));
       }
     }
+    // the folder after one file alone, without --replace: the stored one is read again with it
+    for (String alone : List.of("profile_export.jsonl", "profile_export_raw.jsonl")) {
+      try (TestDb t = new TestDb(tmp.resolve("folder-after-" + alone))) {
+        t.ingest(IngestOptions.of(List.of(dir.resolve(alone).toString())));
+        IngestResult r = t.ingest(IngestOptions.of(List.of(dir.toString())));
+        assertEquals(2, r.ingestedFiles(), alone);
+        assertEquals(List.of(), r.skipped(), alone);
+        assertEquals(folder, state(t), alone);
+      }
+    }
     // the folder again under --replace after one file alone: the stored one is read first, anew
     try (TestDb t = new TestDb(tmp.resolve("replace-folder"))) {
       t.ingest(IngestOptions.of(List.of(dir.resolve("profile_export.jsonl").toString())));
