@@ -5,11 +5,12 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Names (runs, sources) held by the file transactions that delete stored rows of them. A file
- * takes all its names at once, waiting while any is held, and holds nothing while it waits, so
- * two files never wait for each other; files of other runs go on in parallel.
+ * Names (the sources whose rows meet by request) held by the file transactions that delete
+ * stored rows of them. A file takes all its names at once, waiting while any is held, and holds
+ * nothing while it waits, so two files never wait for each other; files whose deletions share no
+ * request go on in parallel.
  */
-final class RunLocks {
+final class DeletionLocks {
   private final Set<String> held = new HashSet<>();
 
   /** Waits until none of {@code names} is held, then holds them all; returns what to release. */
