@@ -119,7 +119,20 @@ public final class IngestService {
       listener.note("finished deriving files an earlier ingest committed but did not derive");
     }
     try {
+      Pairs pairs = storedPartners(db, inputs, forced, o.replace());
+      if (!pairs.reread().isEmpty()) {
+        Set<String> given = inputs.stream().filter(i -> !i.stdin()).map(i -> key(i.path()))
+            .collect(java.util.stream.Collectors.toSet());
+        inputs = new ArrayList<>(inputs);
+        for (String path : pairs.reread().keySet()) {
+          if (!given.contains(path)) {
+            inputs.add(new InputResolver.Input(Path.of(path), false));
+          }
+        }
+      }
       List<Planned> plan = plan(inputs, forced, o.strict(), skipped, spooled);
+      pairs = pairs.leftOut(plan.stream().map(p -> key(p.path())).collect(java.util.stream.Collectors.toSet()));
+      Pairs paired = pairs;
       t = Timing.since("plan (sniff, duplicate check)", t);
       // files load under DuckDB's load limit (Database.loadMemoryLimit); the derive step and the
       // checks after them under the lean one (Database.underLeanLimit)
@@ -137,8 +150,10 @@ public final class IngestService {
           for (int i = 0; i < plan.size(); i++) {
             futures.add(new java.util.concurrent.CompletableFuture<>());
           }
-          for (List<Integer> chain : GrownChains.of(plan.stream().map(p -> new GrownChains.File(
-              p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size(), p.head())).toList())) {
+          for (List<Integer> chain : pairChains(plan, o.replace() || !paired.reread().isEmpty(),
+              o.replace() || !paired.reread().isEmpty() ? storedPaths(db) : Set.of(),
+              GrownChains.of(plan.stream().map(p -> new GrownChains.File(
+              p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size(), p.head())).toList()))) {
             pool.submit(() -> {
               for (int i : chain) {
                 if (futures.get(i).isDone() || Thread.currentThread().isInterrupted()) {
@@ -146,7 +161,7 @@ public final class IngestService {
                   continue;
                 }
                 try {
-                  futures.get(i).complete(ingestOrRefuse(store, plan.get(i), o, listener));
+                  futures.get(i).complete(ingestOrRefuse(store, plan.get(i), o, paired, listener));
                 } catch (RuntimeException | Error e) {
                   futures.get(i).completeExceptionally(e);
                 }
@@ -202,6 +217,221 @@ public final class IngestService {
     });
     Timing.since("checkpoint", t);
     return new IngestResult(done, skipped, runs, strictFailure, failed);
+  }
+
+  /** A file the stored partner of its pair already gives (as the JSONL gives the per-record CSV's requests). */
+  record Already(int source, String why) {}
+
+  /**
+   * What this ingest does about pairs (InputFormat.inFolder, leaveOut) whose other file was stored
+   * by an earlier ingest, keyed by path: stored files read again beside their partner (their
+   * source id), stored sources a file's reading deletes (a partner it leaves out), files refused
+   * or already given, and notes for the files' reports.
+   */
+  record Pairs(Map<String, Integer> reread, Map<String, String> trigger, Map<String, List<Integer>> alsoReplace,
+      Map<String, String> refusals, Map<String, Already> already, Map<String, String> notes) {
+
+    static Pairs none() {
+      return new Pairs(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
+    }
+
+    /**
+     * A stored partner read again and then left out beside the new file (the per-record CSV
+     * beside the JSONL): its reading is deleted by the transaction of the file that leaves it out.
+     */
+    Pairs leftOut(Set<String> planned) {
+      Map<String, Integer> reread = new HashMap<>(this.reread);
+      Map<String, List<Integer>> also = new HashMap<>();
+      Map<String, String> notes = new HashMap<>(this.notes);
+      for (Map.Entry<String, Integer> e : this.reread.entrySet()) {
+        if (!planned.contains(e.getKey())) {
+          reread.remove(e.getKey());
+          notes.remove(e.getKey());
+          String by = trigger.get(e.getKey());
+          also.computeIfAbsent(by, k -> new ArrayList<>()).add(e.getValue());
+          notes.merge(by, "read in place of source " + e.getValue() + " (" + e.getKey() + ", ingested before), whose"
+              + " requests it holds", (a, b) -> a + "; " + b);
+        }
+      }
+      return new Pairs(reread, trigger, also, refusals, already, notes);
+    }
+  }
+
+  /** A file's path as sources.path holds it. */
+  private static String key(Path path) {
+    return path.toAbsolutePath().normalize().toString();
+  }
+
+  /**
+   * The files of a pair meet by request id (AIPerf's profile_export.jsonl and its raw or per-record
+   * file; InputFormat.inFolder): read in separate ingests, the second was read as if alone and
+   * the run's requests were counted twice. A file of this ingest whose pair's other file is stored
+   * (same folder, not read in this ingest) is read with that file read again beside it, in place
+   * of its reading alone, as one ingest of the folder reads them; where the stored file's reading
+   * gives this one's requests (the JSONL, for the per-record CSV) this file is already ingested; a
+   * partner no longer there as it was read refuses the file, naming it. Under --replace the same
+   * holds for a file read again, since read alone it takes back the requests.
+   */
+  private Pairs storedPartners(Database db, List<InputResolver.Input> inputs, InputFormat forced, boolean replace)
+      throws SQLException {
+    Map<String, String> folderNs = new HashMap<>();
+    for (InputFormat f : formats.all()) {
+      if (f.folderNamespace() != null) {
+        folderNs.put(f.id(), f.folderNamespace());
+      }
+    }
+    if (folderNs.isEmpty() || inputs.stream().allMatch(InputResolver.Input::stdin)) {
+      return Pairs.none();
+    }
+    record Stored(int id, String path, String sha, String format) {}
+    Map<String, List<Stored>> byDir = new HashMap<>();
+    String in = String.join(", ", folderNs.keySet().stream().map(f -> "'" + f.replace("'", "''") + "'").toList());
+    try (var st = db.connection().createStatement(); var rs = st.executeQuery(
+        "SELECT source_id, path, sha256, format FROM sources WHERE format IN (" + in + ") ORDER BY source_id")) {
+      while (rs.next()) {
+        Path sp = Path.of(rs.getString(2));
+        if (sp.getParent() != null) {
+          byDir.computeIfAbsent(sp.getParent().toString(), d -> new ArrayList<>())
+              .add(new Stored(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+        }
+      }
+    }
+    if (byDir.isEmpty()) {
+      return Pairs.none();
+    }
+    Set<String> given = new java.util.HashSet<>();
+    for (InputResolver.Input i : inputs) {
+      if (!i.stdin()) {
+        given.add(key(i.path()));
+      }
+    }
+    Map<String, Integer> reread = new java.util.LinkedHashMap<>();
+    Map<String, String> trigger = new HashMap<>();
+    Map<String, String> refusals = new HashMap<>();
+    Map<String, Already> already = new HashMap<>();
+    Map<String, String> notes = new HashMap<>();
+    for (InputResolver.Input i : inputs) {
+      if (i.stdin() || i.problem() != null) {
+        continue;
+      }
+      String n = key(i.path());
+      Path np = Path.of(n);
+      List<Stored> stored = np.getParent() == null ? null : byDir.get(np.getParent().toString());
+      if (stored == null || !replace && stored.stream().anyMatch(x -> x.path().equals(n))) {
+        continue; // read again without --replace it is "already ingested", and changes nothing
+      }
+      InputFormat f = forced;
+      if (f == null) {
+        try (OpenedInput probe = OpenedInput.open(i.path())) {
+          f = probe.sniffed(formats);
+        } catch (IOException | RuntimeException e) {
+          continue; // its own reading says what is wrong
+        }
+      }
+      if (f == null || f.folderNamespace() == null) {
+        continue;
+      }
+      String nName = np.getFileName().toString();
+      for (Stored x : stored) {
+        InputFormat xf = formats.byId(x.format());
+        // a partner given too is read again anyway under --replace; without, it would be "already
+        // ingested", its reading alone kept beside this file's reading as the pair's
+        if (x.path().equals(n) || replace && given.contains(x.path()) || xf == null
+            || !f.folderNamespace().equals(folderNs.get(x.format()))) {
+          continue;
+        }
+        String xName = Path.of(x.path()).getFileName().toString();
+        Set<String> both = Set.of(nName, xName);
+        String given1 = f.leaveOut(nName, both);
+        if (given1 != null) {
+          already.put(n, new Already(x.id(), "already ingested: " + given1.replace("beside it, which is read",
+              "beside it, ingested before") + " as source " + x.id() + "; nothing of it is new"));
+          break;
+        }
+        boolean pair = f.inFolder(nName, both).idNamespace() != null || xf.leaveOut(xName, both) != null
+            || xf.inFolder(xName, both).idNamespace() != null;
+        if (!pair) {
+          continue;
+        }
+        if (unchanged(Path.of(x.path()), x.sha())) {
+          if (reread.putIfAbsent(x.path(), x.id()) == null) {
+            trigger.put(x.path(), n);
+            notes.put(x.path(), "read again beside " + nName + ", in place of its earlier reading (source " + x.id()
+                + "): the two files of the pair are read together, each request counted once");
+          }
+        } else {
+          refusals.put(n, "pairs with " + x.path() + ", ingested before without it (source " + x.id() + ") and no"
+              + " longer there as it was read: read now, this file would count the run's requests a second time;"
+              + " put that file back and ingest the folder again (tokentime ingest --replace "
+              + np.getParent() + "), or ingest this file into another database");
+          break;
+        }
+      }
+    }
+    return new Pairs(reread, trigger, Map.of(), refusals, already, notes);
+  }
+
+  /** Whether the file at {@code path} still holds the content stored with this SHA-256. */
+  private static boolean unchanged(Path path, String sha) {
+    try {
+      if (!Files.isRegularFile(path)) {
+        return false;
+      }
+      OpenedInput.Hashes h = OpenedInput.hashesOf(path);
+      return h.content().equals(sha) || h.raw().equals(sha);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Under --replace, or with a stored partner read again, the files of one folder whose rows meet
+   * other files' by request id (a pair, a requests and a tokens CSV) are read one after the other:
+   * read at once, a new file could take the keys of requests that another file's transaction was
+   * deleting, its chunks then left without their request. Files read before ({@code stored}) go
+   * first, so a new file meets their new reading, not chunks their old one gave (the JSONL read
+   * alone rebuilds its chunks, which beside the raw file it leaves to that file).
+   */
+  private static List<List<Integer>> pairChains(List<Planned> plan, boolean replacing, Set<String> stored,
+      List<List<Integer>> chains) {
+    if (!replacing) {
+      return chains;
+    }
+    List<List<Integer>> out = new ArrayList<>();
+    Map<Path, List<List<Integer>>> byDir = new java.util.LinkedHashMap<>();
+    for (List<Integer> chain : chains) {
+      Path dir = null;
+      for (int i : chain) {
+        Planned p = plan.get(i);
+        if (!p.input().stdin() && (p.format().idNamespace() != null || p.format().folderNamespace() != null)) {
+          dir = p.path().toAbsolutePath().normalize().getParent();
+          break;
+        }
+      }
+      if (dir == null) {
+        out.add(chain);
+      } else {
+        byDir.computeIfAbsent(dir, d -> new ArrayList<>()).add(chain);
+      }
+    }
+    for (List<List<Integer>> dirChains : byDir.values()) {
+      List<Integer> one = new ArrayList<>();
+      dirChains.stream().sorted(java.util.Comparator.comparing((List<Integer> c) -> c.stream().noneMatch(
+          i -> !plan.get(i).input().stdin() && stored.contains(key(plan.get(i).path()))))).forEach(one::addAll);
+      out.add(one);
+    }
+    return out;
+  }
+
+  /** The paths of the stored sources. */
+  private static Set<String> storedPaths(Database db) throws SQLException {
+    Set<String> out = new java.util.HashSet<>();
+    try (var st = db.connection().createStatement(); var rs = st.executeQuery("SELECT DISTINCT path FROM sources")) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
   }
 
   /**
@@ -441,10 +671,19 @@ public final class IngestService {
    * rolls back that file alone and is reported as its outcome ("refused: …"), so the other files
    * of the command commit and are derived. Errors of the JVM (out of memory) still end the run.
    */
-  private IngestResult.FileResult ingestOrRefuse(IngestStore store, Planned p, IngestOptions o,
+  private IngestResult.FileResult ingestOrRefuse(IngestStore store, Planned p, IngestOptions o, Pairs pairs,
       Listener listener) {
     try {
-      return ingestFile(store, p, o, listener);
+      String refusal = p.input().stdin() ? null : pairs.refusals().get(key(p.path()));
+      if (refusal != null) {
+        throw new BadInputException(refusal);
+      }
+      Already already = p.input().stdin() ? null : pairs.already().get(key(p.path()));
+      if (already != null) {
+        return new IngestResult.FileResult(p.input().display(), p.format().id(), p.compression(), already.source(),
+            already.why(), 0, 0, 0, 0, 0, 0, List.of(), null, null, List.of(), List.of());
+      }
+      return ingestFile(store, p, o, pairs, listener);
     } catch (IOException | SQLException | RuntimeException e) {
       if (Thread.currentThread().isInterrupted()) {
         throw e instanceof RuntimeException r ? r : new IllegalStateException("interrupted", e);
@@ -516,16 +755,18 @@ public final class IngestService {
     return null;
   }
 
-  private IngestResult.FileResult ingestFile(IngestStore store, Planned p, IngestOptions o,
+  private IngestResult.FileResult ingestFile(IngestStore store, Planned p, IngestOptions o, Pairs pairs,
       Listener listener) throws IOException, SQLException {
     InputResolver.Input in = p.input();
     String display = in.display();
     InputFormat format = p.format();
     String storedPath = in.stdin() ? "-" : p.path().toAbsolutePath().normalize().toString();
+    // a stored file of a pair read again beside its partner, in place of its reading alone
+    Integer reread = pairs.reread().get(storedPath);
     // Hash first only when it can matter: --replace, or a stored file of the same size.
     List<Integer> replace = List.of();
     // A compressed file's content may equal a stored file of another size (rotation)
-    if (o.replace() || store.anySourceOfSize(p.size()) || !p.compression().equals("none")
+    if (o.replace() || reread != null || store.anySourceOfSize(p.size()) || !p.compression().equals("none")
         || store.anyCompressedSource()) {
       OpenedInput.Hashes h = OpenedInput.hashesOf(p.path());
       String sha = h.content();
@@ -533,7 +774,7 @@ public final class IngestService {
       if (existing == null && !h.raw().equals(sha)) {
         existing = store.sourceWithSha(h.raw()); // stored by a version that hashed the file's bytes
       }
-      if (o.replace()) {
+      if (o.replace() || reread != null) {
         replace = store.sourcesMatching(sha, storedPath);
       } else if (existing != null) {
         // read before as another format (--from names a new one): the same content twice would
@@ -546,6 +787,11 @@ public final class IngestService {
         return new IngestResult.FileResult(display, format.id(), p.compression(), existing, why,
             0, 0, 0, 0, 0, 0, List.of(), null, null, List.of(), List.of());
       }
+    }
+    List<Integer> partnersGone = pairs.alsoReplace().getOrDefault(storedPath, List.of());
+    if (!partnersGone.isEmpty()) {
+      // a stored partner this file's reading leaves out (the per-record CSV beside the JSONL)
+      replace = java.util.stream.Stream.concat(replace.stream(), partnersGone.stream()).distinct().toList();
     }
     List<Integer> grewFrom = List.of();
     boolean plain = p.compression().equals("none");
@@ -612,6 +858,10 @@ public final class IngestService {
       IngestResult.FileResult r = result(display, format, p.compression(), writer.sourceId(), "ingested", lines,
           writer, input.damage());
       List<String> notes = new ArrayList<>();
+      String pairNote = pairs.notes().get(storedPath);
+      if (pairNote != null) {
+        notes.add(pairNote);
+      }
       if (repeated != null) {
         notes.add(repeated);
       }

@@ -57,8 +57,19 @@ public final class IngestStore implements AutoCloseable {
    * {@code replace} lists sources it replaces, deleted in the same transaction first.
    */
   public SourceWriter begin(SourceInfo info, Collection<Integer> replace) throws SQLException {
-    DuckDBConnection conn = (DuckDBConnection) db.connection().duplicate();
-    conn.setAutoCommit(false);
+    // A file that deletes stored rows holds them until it commits or rolls back: two such
+    // transactions open at once (a pair's two files under --replace) deleted the same derived
+    // rows of one request (_request_tokens) and the second failed with DuckDB's "Conflict on
+    // tuple deletion"; waiting before its transaction begins, the second sees the first's commit.
+    Set<String> held = replace.isEmpty() ? Set.of() : deleting.acquire(deletedScope(replace));
+    DuckDBConnection conn;
+    try {
+      conn = (DuckDBConnection) db.connection().duplicate();
+      conn.setAutoCommit(false);
+    } catch (SQLException | RuntimeException e) {
+      deleting.release(held);
+      throw e;
+    }
     int id;
     Set<String> replacedRuns = new LinkedHashSet<>();
     synchronized (lock) {
@@ -67,8 +78,12 @@ public final class IngestStore implements AutoCloseable {
           replacedRuns.addAll(SourceDeleter.delete(conn, replace));
           touchedRuns.addAll(replacedRuns);
         } catch (SQLException e) {
-          conn.rollback();
-          conn.close();
+          try {
+            conn.rollback();
+            conn.close();
+          } finally {
+            deleting.release(held);
+          }
           throw e;
         }
         keys.exclude(replace);
@@ -76,7 +91,42 @@ public final class IngestStore implements AutoCloseable {
       id = nextSourceId++;
       sourcePaths.put(id, info.path());
     }
-    return new SourceWriter(this, conn, id, info, replacedRuns);
+    return new SourceWriter(this, conn, id, info, replacedRuns, held);
+  }
+
+  /** The sources a file's deletions of stored rows hold (DeletionLocks); released when it ends. */
+  private final DeletionLocks deleting = new DeletionLocks();
+
+  /** A file holding runs for its deletions committed or rolled back. */
+  void releaseDeleted(Set<String> held) {
+    deleting.release(held);
+  }
+
+  /**
+   * What deleting these sources touches: the sources themselves (two files may replace one: both
+   * grew from it) and every source whose rows meet theirs by request — request rows of the
+   * requests their chunks belong to, chunks of their requests, the other ends of their request
+   * links — as the derived rows and links of those requests are deleted with them. Files replacing
+   * sources that share no request (two server logs) go on in parallel.
+   */
+  private Set<String> deletedScope(Collection<Integer> sourceIds) throws SQLException {
+    String in = sourceIds.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+    Set<String> out = new LinkedHashSet<>();
+    sourceIds.forEach(s -> out.add("source " + s));
+    synchronized (lock) {
+      try (PreparedStatement ps = db.connection().prepareStatement("WITH k AS (SELECT request_key FROM requests"
+          + " WHERE source_id IN " + in + " UNION SELECT request_key FROM tokens WHERE source_id IN " + in + "),"
+          + " linked AS (SELECT request_key FROM k UNION SELECT key_b FROM request_links WHERE key_a IN (SELECT"
+          + " request_key FROM k) UNION SELECT key_a FROM request_links WHERE key_b IN (SELECT request_key FROM k))"
+          + " SELECT source_id FROM requests WHERE request_key IN (SELECT request_key FROM linked)"
+          + " UNION SELECT source_id FROM tokens WHERE request_key IN (SELECT request_key FROM linked)");
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add("source " + rs.getInt(1));
+        }
+      }
+    }
+    return out;
   }
 
   /** Writes the state of a committing file's runs into its transaction (RunRegistry.writePending). */

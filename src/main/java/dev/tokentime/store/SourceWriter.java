@@ -81,10 +81,14 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
   /** Runs of the sources this file replaces (their statistics change with it). */
   private final Set<String> replacedRuns;
 
+  /** What this file's deletions hold (IngestStore.begin) until it commits or rolls back. */
+  private Set<String> held;
+
   SourceWriter(IngestStore store, DuckDBConnection conn, int sourceId, SourceInfo info,
-      Set<String> replacedRuns) {
+      Set<String> replacedRuns, Set<String> held) {
     this.store = store;
     this.replacedRuns = replacedRuns;
+    this.held = held;
     this.conn = conn;
     this.sourceId = sourceId;
     this.info = info;
@@ -542,7 +546,14 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     store.writePendingRuns(conn, pending);
     conn.commit();
     done = true;
+    release();
     store.sourceCommitted(this);
+  }
+
+  private void release() {
+    Set<String> h = held;
+    held = Set.of();
+    store.releaseDeleted(h);
   }
 
   /**
@@ -622,6 +633,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     } catch (SQLException e) {
       throw new StoreException(e);
     } finally {
+      release();
       store.sourceRolledBack(this, scopes);
     }
   }
