@@ -13,7 +13,8 @@ public final class ErrorAccessLines {
   private ErrorAccessLines() {}
 
   /**
-   * The OpenAI-style and engine-native inference routes, with or without /v1; KServe's v1
+   * The OpenAI-style and engine-native inference routes, with or without /v1, and SageMaker's
+   * {@code /invocations}; KServe's v1
    * protocol ({@code /v1/models/NAME:predict}, the colon often percent-encoded as uvicorn logs it)
    * and the v2 (Open Inference) protocol's {@code /v2/models/NAME[/versions/N]/infer}, which
    * KServe and Triton serve, with Triton's {@code generate} and {@code generate_stream}.
@@ -22,6 +23,9 @@ public final class ErrorAccessLines {
       "/(?:v1/)?(?:chat/)?(?:completions|embeddings|responses|messages|generate|generate_stream|score|rerank|pooling|classify|encode)\\b"
           // the image, video and audio routes (SGLang's diffusion runtime, vLLM's Whisper and speech)
           + "|/v1/(?:images/(?:generations|edits|variations)|videos|audio/(?:transcriptions|translations|speech))\\b"
+          // SageMaker's one inference route, which vLLM and SGLang serve beside their own (the
+          // body says which API it is): a 5xx there is a failed request as on /v1/completions
+          + "|/invocations\\b"
           + "|/v1/models/[^/\\s]+(?::|%3[Aa])(?:predict|explain)\\b"
           + "|/v2/models/[^/\\s]+(?:/versions/[^/\\s]+)?/(?:infer|generate|generate_stream)\\b");
 

@@ -538,7 +538,7 @@ class VllmLogFormatTest {
     }
   }
 
-  /** A 5xx on the image, video and audio routes is a failed request too; a GET of them is no request. */
+  /** A 5xx on the image, video, audio and SageMaker routes is a failed request too; a GET of them is no request. */
   @Test
   void errorsOnImageVideoAndAudioRoutesAreFailedRequests() throws Exception {
     Parse p = Parse.text(LOG, ""
@@ -546,11 +546,14 @@ class VllmLogFormatTest {
         + "INFO:     10.0.0.1:5000 - \"POST /v1/images/generations HTTP/1.1\" 500 Internal Server Error\n"
         + "INFO:     10.0.0.1:5001 - \"POST /v1/audio/transcriptions HTTP/1.1\" 503 Service Unavailable\n"
         + "INFO:     10.0.0.1:5002 - \"POST /v1/videos HTTP/1.1\" 500 Internal Server Error\n"
-        + "INFO:     10.0.0.1:5003 - \"GET /v1/videos HTTP/1.1\" 500 Internal Server Error\n",
+        + "INFO:     10.0.0.1:5003 - \"GET /v1/videos HTTP/1.1\" 500 Internal Server Error\n"
+        // SageMaker's route (vLLM's and SGLang's /invocations), and its health probe
+        + "INFO:     10.0.0.1:5004 - \"POST /invocations HTTP/1.1\" 500 Internal Server Error\n"
+        + "INFO:     10.0.0.1:5005 - \"GET /ping HTTP/1.1\" 500 Internal Server Error\n",
         Parse.ctx(2025, null, false, null));
-    assertEquals(List.of(500, 503, 500), p.full.requests.stream().filter(r -> "error".equals(r.status))
+    assertEquals(List.of(500, 503, 500, 500), p.full.requests.stream().filter(r -> "error".equals(r.status))
         .map(r -> r.httpStatus).toList());
-    assertEquals(1, p.sink.other, "the GET");
+    assertEquals(2, p.sink.other, "the GETs");
   }
 
   @Test
