@@ -569,6 +569,40 @@ class WrapperStackTest {
   }
 
   /**
+   * A GitLab runner line is held until the next line shows whether it goes on; when that next
+   * line is the file's last, without its newline, the held line (which had one) is still a
+   * terminated line: a near miss of a kind in it is an other line, not "truncated last line"
+   * (it was rejected so, as the line after it would have been).
+   */
+  @Test
+  void aHeldGitlabLineIsNoLastLineWhenTheLineAfterItIsCut() throws Exception {
+    String held = "2025-08-12T10:00:03.123456Z 01O INFO 08-12 10:00:03 [x.py:1] Avg prompt throughput is logged every 5 s";
+    String last = "INFO 08-12 10:00:04 [async_llm.py:346] Added request chatcmpl-a1.";
+    for (int batch : new int[] {0, 2}) {
+      // the sequential reader, and the batched one (lines matched on worker threads)
+      CollectingSink s = new CollectingSink();
+      ((SpecFormat) new dev.tokentime.formats.vllm.VllmLogFormat()).run(
+          new ByteArrayInputStream((held + "\n" + last).getBytes(StandardCharsets.UTF_8)),
+          new ParseContext("t.log", "r", false, null, 2025), s, null, p -> {
+            if (batch > 0) {
+              p.batches(batch, 1024);
+            }
+          });
+      assertEquals(List.of(), s.rejects, "batch " + batch);
+      assertEquals(List.of(1L, 1L), List.of(s.records, s.other), "batch " + batch);
+    }
+    // the last line itself, cut, is still named so
+    CollectingSink cut = new CollectingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream((held + "\n"
+        + "2025-08-12T10:00:04.123456Z 01O INFO 08-12 10:00:04 [x.py:1] Avg prompt throughput: 0.4 tokens/s, Avg gen").getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("t.log", "r", false, null, 2025), cut);
+    assertEquals(1, cut.rejects.size());
+    assertEquals(2L, cut.rejects.get(0).lineNo());
+    assertTrue(cut.rejects.get(0).reason().startsWith("truncated last line"), cut.rejects.toString());
+    assertEquals(1L, cut.other);
+  }
+
+  /**
    * rsyslog's file format without the sender's pid ("… gpu-1 vllm: ") is peeled only before a
    * start a log line has, and never with a level word for its host: a tracing header ("…Z  INFO
    * engine.core: [x]") and free text after a timestamp stay as they were (the timestamp alone is
