@@ -22,7 +22,8 @@ public final class SpecReader {
   private SpecReader() {}
 
   static final Set<String> TABLES = Set.of("engine_stats", "steps", "engine_events", "requests", "none");
-  static final Set<String> TIME_KINDS = Set.of("rfc3339", "utc", "date", "date-mdy", "month-day", "time-of-day");
+  static final Set<String> TIME_KINDS = Set.of("rfc3339", "utc", "epoch", "tai64n", "date", "date-mdy", "month-day",
+      "time-of-day");
   /** The spec of the wrapper layer a line spec takes in with {@code wrappers}. */
   public static final String WRAPPERS = "wrappers.spec";
   private static final Pattern COMPUTE = Pattern.compile("(\\S+)\\s*=\\s*(\\S+)\\s*([-+*/])\\s*(\\S+)");

@@ -145,7 +145,7 @@ class WrapperStackTest {
       // TAI64N label, annotate-output's stream tag
       new Wrapper("ts-month", s -> "Aug 12 10:00:03 " + s, false),
       new Wrapper("ts-dated", s -> "2025-08-12 10:00:03.123456 " + s, true),
-      new Wrapper("tai64n", s -> "@4000000068a1bd2e0757b0d4 " + s, false),
+      new Wrapper("tai64n", s -> "@4000000068a1bd2e0757b0d4 " + s, true),
       // runit's svlogd -tt and -ttt: UTC without a zone written, 10 µs
       new Wrapper("svlogd-tt", s -> "2025-08-12_10:00:03.12345 " + s, true),
       new Wrapper("svlogd-ttt", s -> "2025-08-12T10:00:03.12345 " + s, true),
@@ -417,7 +417,7 @@ class WrapperStackTest {
     Path dir = Path.of("src/test/resources/constructed/collector-prefixes");
     CollectingSink bare = parse(Files.readString(dir.resolve("bare.log")).strip());
     assertTrue(bare.records >= 10 && bare.stats.size() >= 1, bare.records + " " + bare.stats);
-    for (String name : List.of("ts-default", "ts-dated", "tai64n", "annotate-output", "podman-k8s-file")) {
+    for (String name : List.of("ts-default", "ts-dated", "tai64n", "svlogd-t", "annotate-output", "podman-k8s-file")) {
       CollectingSink got = parse(Files.readString(dir.resolve(name + ".log")).strip());
       assertEquals(List.of(), got.rejects, name);
       assertEquals(List.of(bare.records, bare.other), List.of(got.records, got.other), name);
@@ -425,7 +425,7 @@ class WrapperStackTest {
           got.stats.stream().map(r -> r.replaceAll("ts=\\d+ ", "")).toList(), name);
       assertEquals(bare.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(),
           got.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(), name);
-      boolean micros = name.equals("ts-dated") || name.equals("podman-k8s-file");
+      boolean micros = Set.of("ts-dated", "podman-k8s-file", "tai64n", "svlogd-t").contains(name);
       String first = got.stats.get(0);
       long second = Long.parseLong(bare.stats.get(0).replaceAll(".*ts=(\\d+) .*", "$1"));
       long at = Long.parseLong(first.replaceAll(".*ts=(\\d+) .*", "$1"));
@@ -623,6 +623,33 @@ class WrapperStackTest {
     matcher.match(4, "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: Traceback (most recent call last):", m);
     assertEquals(List.of("container"), m.prefixes);
     assertEquals("gpu-1 vllm: Traceback (most recent call last):", m.message());
+  }
+
+  /**
+   * TAI64N labels (multilog t, svlogd -t, s6-log t) are the line's time to the ns. s6-log's count
+   * leap seconds (TAI: the Unix time + 37 s), multilog's and svlogd's do not (+ 10 s): the same
+   * lines under each (constructed/collector-prefixes/tai64n.log, svlogd-t.log) give the same rows
+   * at the same instants, told apart by the line's own second. A label on a line with no time of
+   * its own, before any line told, is read as svlogd's. Before, the label was not read.
+   */
+  @Test
+  void tai64nLabelsAreTheLinesTimeWhicheverToolWroteThem() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/collector-prefixes");
+    for (String name : List.of("tai64n", "svlogd-t")) {
+      CollectingSink got = parse(Files.readString(dir.resolve(name + ".log")).strip());
+      // the first stats line: 2025-03-17 15:38:03.001203 UTC
+      assertTrue(got.stats.get(0).contains("ts=1742225883001203000 "), name + ": " + got.stats.get(0));
+    }
+    LogTimes times = new LogTimes(new ParseContext("t.log", "r", false, null, 2025), new CollectingSink(), "s");
+    MatchedLine m = new MatchedLine();
+    LineMatcher matcher = new LineMatcher(SPEC);
+    matcher.match(1, "@4000000067d841c400125b38 Traceback (most recent call last):", m);
+    assertEquals(1742225850001203000L, times.resolve(m));
+    // the next line's own second says s6-log wrote these labels (TAI): from then on 37 s off
+    matcher.match(2, "@4000000067d841df005a3d90 INFO 03-17 15:37:30 [utils.py:233] x", m);
+    assertEquals(1742225850005914000L, times.resolve(m));
+    matcher.match(3, "@4000000067d841e000000000 Traceback (most recent call last):", m);
+    assertEquals(1742225851000000000L, times.resolve(m));
   }
 
   /** svlogd's time is UTC whatever --tz says (the zone is for local times; svlogd writes none). */
