@@ -280,9 +280,15 @@ public final class LineMatcher {
         if (pm.lookingAt() && pm.end() > at) {
           LineSpec.Prefix p = spec.prefixes().get(i);
           m.prefixes.add(p.name());
+          // a record follows (Fluent Bit's print): the prefix's groups wait for what the record names
+          boolean printed = p.msgpack() && pm.end() < text.length() && text.charAt(pm.end()) == '{'
+              && !spec.envelopes().isEmpty();
+          java.util.Map<String, String> deferred = printed ? new java.util.LinkedHashMap<>() : null;
           for (String g : p.groups()) {
             String v = pm.group(g);
-            if (v != null) {
+            if (v != null && deferred != null) {
+              deferred.put(g, v);
+            } else if (v != null) {
               m.prefixValues.merge(g, v, (a, b) -> a + " / " + b);
             }
           }
@@ -302,6 +308,21 @@ public final class LineMatcher {
             String record = text.substring(at);
             String inner = unwrap(record, m);
             if (inner != record) {
+              text = strip(inner);
+              m.text = text;
+              fast = FastPatterns.printableAscii(text);
+              at = 0;
+            }
+          } else if (printed) {
+            // Fluent Bit's stdout output: the record as msgpack-c prints it, read as its JSON would be
+            com.fasterxml.jackson.databind.node.ObjectNode node = MsgpackPrint.record(text, at);
+            String inner = node == null ? null : unwrap(node, m);
+            for (var d : deferred.entrySet()) {
+              if (inner == null || !enveloped.contains(d.getKey())) {
+                m.prefixValues.merge(d.getKey(), d.getValue(), (a, b) -> a + " / " + b);
+              }
+            }
+            if (inner != null) {
               text = strip(inner);
               m.text = text;
               fast = FastPatterns.printableAscii(text);
@@ -437,6 +458,16 @@ public final class LineMatcher {
     if (node == null || !node.isObject()) {
       return line;
     }
+    String inner = unwrap(node, m);
+    return inner == null ? line : inner;
+  }
+
+  /** The groups the last envelope unwrapped gave values to. */
+  private final java.util.Set<String> enveloped = new java.util.HashSet<>();
+
+  /** The inner line of an object an envelope holds (its time and identity kept), or null. */
+  private String unwrap(com.fasterxml.jackson.databind.JsonNode node, MatchedLine m) {
+    enveloped.clear();
     // the first envelope whose message key the object has and, where it names a time, whose time
     // key too (NIM's {"time": "02-20 21:46:27.896", "message": …} and a shipper's {"timestamp": …,
     // "message": …} share the message key); else the first with the message key alone
@@ -453,7 +484,7 @@ public final class LineMatcher {
       chosen = chosen == null ? e : chosen;
     }
     if (chosen == null) {
-      return line;
+      return null;
     }
     LineSpec.Envelope e = chosen;
     String inner = at(node, e.messageKey()).asText();
@@ -466,6 +497,7 @@ public final class LineMatcher {
       com.fasterxml.jackson.databind.JsonNode val = at(node, v.getKey());
       if (val != null && val.isValueNode() && !val.isNull()) {
         m.prefixValues.merge(v.getValue(), val.asText(), (a, b) -> a + " / " + b);
+        enveloped.add(v.getValue());
       }
     }
     if (e.time() != null) {

@@ -143,6 +143,12 @@ public final class SpecReader {
             }
             prefix.json = true;
           }
+          case "msgpack" -> {
+            if (prefix == null || !rest.isEmpty()) {
+              throw new IllegalArgumentException("msgpack (no argument) belongs to a prefix: Fluent Bit's print of a record follows it");
+            }
+            prefix.msgpack = true;
+          }
           case "time" -> {
             if (kind != null) {
               String[] parts = rest.split("\\s+");
@@ -357,7 +363,8 @@ public final class SpecReader {
           k.unwrap));
     }
     if (p != null) {
-      prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json));
+      prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json,
+          p.msgpack));
     }
   }
 
@@ -429,6 +436,7 @@ public final class SpecReader {
     final Pattern pattern;
     LineSpec.TimeRule time;
     boolean json;
+    boolean msgpack;
 
     PrefixBuilder(String name, Pattern pattern) {
       this.name = name;

@@ -100,6 +100,12 @@ class WrapperStackTest {
       new Wrapper("fluentd-stdout", s -> "2025-08-12 10:00:03.123456789 +0000 kubernetes.var.log.containers.vllm-0_default_vllm-"
           + "ab".repeat(32) + ".log: " + json(Map.of("log", s + "\n", "stream", "stdout",
           "kubernetes", Map.of("pod_name", "vllm-0", "container_name", "vllm"))), true),
+      // Fluent Bit's stdout output: the record's number, the tag, the event's time (and, 2.1+, its
+      // metadata), the record as msgpack-c prints it (strings unescaped: the access line's quotes)
+      new Wrapper("fluentbit-stdout", s -> "[0] kube.var.log.containers.vllm-0_default_vllm-" + "ab".repeat(32)
+          + ".log: [[1754992803.123456789, {}], {\"time\"=>\"2025-08-12T10:00:03.123456789Z\", \"stream\"=>\"stdout\", "
+          + "\"_p\"=>\"F\", \"log\"=>\"" + s + "\", \"kubernetes\"=>{\"pod_name\"=>\"vllm-0\", \"container_name\"=>\"vllm\"}}]", true),
+      new Wrapper("fluentbit-stdout-old", s -> "[12] vllm.log: [1754992803.123456789, {\"log\"=>\"" + s + "\"}]", true),
       // az containerapp logs show (Azure Container Apps), 7 fractional digits
       new Wrapper("azure-containerapp", s -> json(Map.of("TimeStamp", "2025-08-12T10:00:03.1234567Z", "Log", s)), true),
       new Wrapper("gcp-jsonpayload", s -> json(Map.of("jsonPayload", Map.of("message", s), "timestamp", "2025-08-12T10:00:03.123Z",
@@ -692,6 +698,70 @@ class WrapperStackTest {
     // not JSON after the tag: the prefix is peeled, the rest is no line of a kind
     matcher.match(3, "2019-06-18 10:12:44.393970145 +0000 kube.x.log: {not json", m);
     assertEquals(List.of("fluentd"), m.prefixes);
+    assertEquals(null, m.kind);
+  }
+
+  /**
+   * Fluent Bit's stdout output as published (real-logs/wrapped/fluentbit-stdout-*.log): "[0] TAG:
+   * [[TIME, {}], {record}]" (2.1+) or "[0] TAG: [TIME, {record}]", the record as msgpack-c prints
+   * it, strings unescaped. The record is read by the layer's envelopes: the line is its "log", at
+   * the event's time to the ns, from the record's pod and container, else the tag's (the tail
+   * input's file name). A "log" that ended in a newline is printed with it: the record's rest is a
+   * line of its own, an other line. Before, no prefix knew the shape: a vLLM line in it was read
+   * by the resync with the record's tail (a stats line was rejected as cut) and no pod.
+   */
+  @Test
+  void fluentBitsStdoutRecordIsReadByItsEnvelope() throws Exception {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    Path dir = Path.of("src/test/resources/real-logs/wrapped");
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, Files.readString(dir.resolve("fluentbit-stdout-k8s-cri-fbsandbox.log")).strip(), m);
+    assertEquals(List.of("fluentbit", "docker-json"), m.prefixes);
+    assertEquals("2025/05/20 13:28:46 localhost 10.244.0.5:33284 \"GET / HTTP/1.1\" 200 19 \"curl/8.7.1\" 20.708\u00b5s", m.message());
+    assertEquals("demo-68676bfc4-zz99m/demo", m.origin());
+    assertEquals(List.of("1747747726.566696094", "2025-05-20T13:28:46.566696094Z"),
+        m.times.stream().map(t -> t.parts()[0]).toList());
+    // two pods interleaved, named by the tag alone; each record's rest an other line
+    List<String> lines = Files.readAllLines(dir.resolve("fluentbit-stdout-docker-newline.log"));
+    matcher.match(1, lines.get(0), m);
+    assertEquals("Count 249", m.message());
+    assertEquals("simple-app-deployment-dd44b5ff4-2zhps/simple-app", m.origin());
+    matcher.match(3, lines.get(2), m);
+    assertEquals("simple-app-deployment-dd44b5ff4-58bg4/simple-app", m.origin());
+    CollectingSink file = parse(String.join("\n", lines));
+    assertEquals(List.of(), file.rejects);
+    assertEquals(List.of(0L, 10L), List.of(file.records, file.other));
+    // the older shape, a record without a line: the prefix peeled, no kind, no reject
+    CollectingSink old = parse(Files.readString(dir.resolve("fluentbit-stdout-v012-237.log")).strip());
+    assertEquals(List.of(), old.rejects);
+    assertEquals(4, old.other);
+    matcher.match(1, "[0] random.0: [1492432065.000872449, {\"rand_value\"=>18018567782972291650}]", m);
+    assertEquals(List.of("fluentbit"), m.prefixes);
+    // a vLLM stats line in each shape: the bare line's row, at the event's time, of its pod
+    String bare = INNER.get(0);
+    String row = parse(bare).stats.get(0).replaceAll("ts=\\d+ ", "");
+    String tag = "[0] kube.var.log.containers.vllm-1_default_vllm-" + "0123456789abcdef".repeat(4) + ".log: ";
+    for (String text : List.of(
+        tag + "[[1754992803.123456789, {}], {\"time\"=>\"2025-08-12T10:00:03.123456789Z\", \"stream\"=>\"stdout\", \"_p\"=>\"F\", "
+            + "\"log\"=>\"" + bare + "\", \"kubernetes\"=>{\"pod_name\"=>\"vllm-0\", \"namespace_name\"=>\"default\", "
+            + "\"labels\"=>{\"app\"=>\"vllm\"}, \"container_name\"=>\"vllm\"}}]",
+        tag + "[[1754992803.123456789, {}], {\"log\"=>\"" + bare + "\n\", \"stream\"=>\"stdout\", \"time\"=>\"2025-08-12T10:00:03.123456789Z\"}]")) {
+      dev.tokentime.testing.RecordingSink s = new dev.tokentime.testing.RecordingSink();
+      new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream((text + "\n").getBytes(StandardCharsets.UTF_8)),
+          new ParseContext("t.log", "r", false, null, 2025), s);
+      assertEquals(List.of(), s.c.rejects, text);
+      assertEquals(1, s.stats.size());
+      assertEquals(1754992803123456789L, s.stats.get(0).tsNs);
+      boolean split = text.contains("\n");
+      // the record's pod over the tag's; the tag's where the record names none
+      assertEquals(split ? "vllm-1/vllm / Engine 000" : "vllm-0/vllm / Engine 000", s.stats.get(0).instance);
+      assertEquals(List.of(1L, split ? 1L : 0L), List.of(s.c.records, s.c.other));
+    }
+    CollectingSink got = parse(tag + "[1754992803.123456789, {\"log\"=>\"" + bare + "\"}]");
+    assertEquals(row, got.stats.get(0).replaceAll("ts=\\d+ ", ""));
+    // no record after the time: the prefix is peeled, the rest is no line of a kind
+    matcher.match(3, "[0] kube.x.log: [1754992803.1, {not a record", m);
+    assertEquals(List.of("fluentbit"), m.prefixes);
     assertEquals(null, m.kind);
   }
 
