@@ -299,6 +299,15 @@ public final class LineMatcher {
             }
             m.times.add(new MatchedLine.TimeReading(p.time(), parts));
           }
+          if (p.sticky()) {
+            for (String g : p.groups()) {
+              if (pm.group(g) != null && (p.time() == null || !p.time().groups().contains(g))) {
+                m.stickyText = text.substring(pm.start(g), pm.end());
+                m.stickyPrefix = i;
+                break;
+              }
+            }
+          }
           at = pm.end();
           found = true;
           header |= i < spec.headers();
@@ -330,6 +339,14 @@ public final class LineMatcher {
             }
           }
           break;
+        }
+      }
+      if (!found && n > 0 && !header && !remembered.isEmpty()) {
+        found = peelRemembered(text, at, m);
+        if (found) {
+          at += m.stickyText.length();
+          m.stickyText = null; // known already
+          continue;
         }
       }
       if (!found) {
@@ -378,6 +395,65 @@ public final class LineMatcher {
         return;
       }
     }
+  }
+
+  /** The identity texts sticky prefixes peeled from this file's lines, with their prefix and values. */
+  private final List<Object[]> remembered = new ArrayList<>();
+  private static final int MAX_REMEMBERED = 32;
+
+  /**
+   * Keeps the identity text a sticky prefix peeled from a line (rsyslog's "gpu-1 vllm: " before a
+   * line start it knows), so the file's later lines of that host and tag whose start it does not
+   * know (a traceback's) are peeled too. Called by the one thread that stores lines, in line order,
+   * so a line's reading never depends on which thread matched the lines before it.
+   */
+  void remember(MatchedLine m) {
+    if (m.stickyText == null || remembered.size() >= MAX_REMEMBERED) {
+      return;
+    }
+    for (Object[] r : remembered) {
+      if (r[0].equals(m.stickyText)) {
+        return;
+      }
+    }
+    LineSpec.Prefix p = spec.prefixes().get(m.stickyPrefix);
+    java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
+    for (String g : p.groups()) {
+      String v = m.prefixValues.get(g);
+      if (v != null && (p.time() == null || !p.time().groups().contains(g))) {
+        values.put(g, v);
+      }
+    }
+    remembered.add(new Object[] {m.stickyText, p.name(), values});
+  }
+
+  /** Whether the line's message starts with a remembered identity text (it was matched without it). */
+  boolean peelsRemembered(MatchedLine m) {
+    if (remembered.isEmpty() || m.prefixes.isEmpty() || m.text == null) {
+      return false;
+    }
+    for (Object[] r : remembered) {
+      if (m.text.startsWith((String) r[0], m.messageStart())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @SuppressWarnings("unchecked")
+  private boolean peelRemembered(String text, int at, MatchedLine m) {
+    for (Object[] r : remembered) {
+      String t = (String) r[0];
+      if (text.startsWith(t, at)) {
+        m.prefixes.add((String) r[1]);
+        for (var e : ((java.util.Map<String, String>) r[2]).entrySet()) {
+          m.prefixValues.merge(e.getKey(), e.getValue(), (a, b) -> a + " / " + b);
+        }
+        m.stickyText = t;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Records prefix i, which its equivalent matched (its groups in fastOut), as the regex path does below. */

@@ -287,6 +287,12 @@ public final class SpecParser {
       return;
     }
     this.m = matched;
+    if (matcher.peelsRemembered(m)) {
+      // a later line of a host and tag a sticky prefix peeled before (rsyslog's, before a traceback
+      // line): matched again here, where the file's lines are known in order
+      matcher.match(lineNo, m.raw, m);
+    }
+    matcher.remember(m);
     String before = prevText;
     int beforeStart = prevStart;
     m.previousText = before;

@@ -143,6 +143,12 @@ public final class SpecReader {
             }
             prefix.json = true;
           }
+          case "sticky" -> {
+            if (prefix == null || !rest.isEmpty()) {
+              throw new IllegalArgumentException("sticky (no argument) belongs to a prefix");
+            }
+            prefix.sticky = true;
+          }
           case "msgpack" -> {
             if (prefix == null || !rest.isEmpty()) {
               throw new IllegalArgumentException("msgpack (no argument) belongs to a prefix: Fluent Bit's print of a record follows it");
@@ -364,7 +370,7 @@ public final class SpecReader {
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json,
-          p.msgpack));
+          p.msgpack, p.sticky));
     }
   }
 
@@ -437,6 +443,7 @@ public final class SpecReader {
     LineSpec.TimeRule time;
     boolean json;
     boolean msgpack;
+    boolean sticky;
 
     PrefixBuilder(String name, Pattern pattern) {
       this.name = name;

@@ -658,6 +658,46 @@ class WrapperStackTest {
     assertEquals(1742225851000000000L, times.resolve(m));
   }
 
+  /**
+   * rsyslog's file format without a pid, a vLLM crash's traceback under it
+   * (constructed/collector-prefixes/rsyslog-file-traceback.log): the traceback's lines start no
+   * line the layer knows, so its prefix leaves them; once a line of the file named the host and
+   * tag, they are peeled from those lines too, and the crash is counted with its origin. Before,
+   * "gpu-1 vllm: Traceback (most recent call last):" was the message: no crash, no origin. The
+   * batched reader (lines matched on worker threads, out of order) reads it alike.
+   */
+  @Test
+  void rsyslogsHostAndTagStayOnATracebacksLines() throws Exception {
+    byte[] text = Files.readAllBytes(Path.of("src/test/resources/constructed/collector-prefixes/rsyslog-file-traceback.log"));
+    for (int batch : new int[] {0, 2, 3}) {
+      dev.tokentime.testing.RecordingSink s = new dev.tokentime.testing.RecordingSink();
+      ((SpecFormat) new dev.tokentime.formats.vllm.VllmLogFormat()).run(new ByteArrayInputStream(text),
+          new ParseContext("t.log", "r", false, null, 2025), s, null, p -> {
+            if (batch > 0) {
+              p.batches(batch, 1 << 16);
+            }
+          });
+      assertEquals(List.of(), s.c.rejects, "batch " + batch);
+      assertEquals(List.of(3L, 5L), List.of(s.c.records, s.c.other), "batch " + batch);
+      assertEquals(List.of("1 version gpu-1/vllm / APIServer pid=1 1742225850001203000",
+          "3 crash gpu-1/vllm 1742225885120044000"),
+          s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[3] + " " + e[4]).toList(), "batch " + batch);
+    }
+    // the matcher peels the remembered host and tag only after another prefix, and only once told
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: INFO 08-12 10:00:03 [async_llm.py:346] Added request r1.", m);
+    matcher.remember(m);
+    matcher.match(2, "2025-08-12T10:00:04.123456+00:00 gpu-1 vllm: Traceback (most recent call last):", m);
+    assertEquals(List.of("container", "journaldiso"), m.prefixes);
+    assertEquals("gpu-1/vllm", m.origin());
+    assertEquals("Traceback (most recent call last):", m.message());
+    matcher.match(3, "gpu-1 vllm: Traceback (most recent call last):", m);
+    assertEquals(List.of(), m.prefixes);
+    matcher.match(4, "2025-08-12T10:00:04.123456+00:00 gpu-2 vllm: Traceback (most recent call last):", m);
+    assertEquals(List.of("container"), m.prefixes);
+  }
+
   /** svlogd's time is UTC whatever --tz says (the zone is for local times; svlogd writes none). */
   @Test
   void svlogdsTimeIsUtcUnderAnyTz() throws Exception {
