@@ -698,6 +698,23 @@ class WrapperStackTest {
     assertEquals(List.of("container"), m.prefixes);
   }
 
+  /**
+   * Colour codes whose ESC a paste turned into a bracket ("[[36m(VLLMActor pid=50643) [[0m INFO …",
+   * real-logs/lifecycle/23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log) are peeled as those
+   * that lost their ESC are: the line names its actor and no unknown wrapper (the resync peeled
+   * "[[36m" and "[[0m " as wrappers no prefix knows, --explain listing them).
+   */
+  @Test
+  void colourCodesWithTheirEscPastedAsABracketArePeeled() throws Exception {
+    String line = Files.readAllLines(Path.of("src/test/resources/real-logs/lifecycle/23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log")).get(0);
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, line, m);
+    assertEquals(List.of("ansilost", "process", "ansilost", "vllm"), m.prefixes);
+    assertEquals("VLLMActor pid=50643", m.origin());
+    assertEquals("finished", m.kind.name());
+  }
+
   /** svlogd's time is UTC whatever --tz says (the zone is for local times; svlogd writes none). */
   @Test
   void svlogdsTimeIsUtcUnderAnyTz() throws Exception {
