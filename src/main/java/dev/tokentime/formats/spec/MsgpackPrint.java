@@ -17,6 +17,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class MsgpackPrint {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?\\d+");
+  private static final java.util.regex.Pattern FLOAT = java.util.regex.Pattern.compile("-?\\d+\\.\\d+(?:[eE][+-]?\\d+)?");
 
   private final String s;
   private int i;
@@ -140,8 +142,8 @@ final class MsgpackPrint {
       case "nil" -> NODES.nullNode();
       case "true" -> NODES.booleanNode(true);
       case "false" -> NODES.booleanNode(false);
-      default -> word.matches("-?\\d+") ? NODES.numberNode(new java.math.BigInteger(word))
-          : word.matches("-?\\d+\\.\\d+(?:[eE][+-]?\\d+)?") ? NODES.numberNode(Double.parseDouble(word)) : null;
+      default -> INTEGER.matcher(word).matches() ? NODES.numberNode(new java.math.BigInteger(word))
+          : FLOAT.matcher(word).matches() ? NODES.numberNode(Double.parseDouble(word)) : null;
     };
   }
 
@@ -160,13 +162,17 @@ final class MsgpackPrint {
 
   /** Whether what follows a closing quote at {@code at} is what follows a value. */
   private boolean endsValue(int at) {
+    boolean closed = false;
     while (true) {
       if (at >= s.length()) {
-        return true;
+        // the record's end: a quote that ends the text is the line's own (the rest of its record
+        // is on the next line)
+        return closed;
       }
       char c = s.charAt(at);
       if (c == '}' || c == ']') {
         at++;
+        closed = true;
         continue;
       }
       if (!s.startsWith(", ", at)) {
