@@ -313,6 +313,16 @@ expected.append(build("fluentd-stdout", 8, fluentd, ident="vllm-0/vllm"))
 # under "Log", its time under "TimeStamp" (7 digits, UTC)
 expected.append(build("azure-containerapp", 9,
                       lambda t, x: [json.dumps({"TimeStamp": rfc(t, 7), "Log": x})]))
+# Fluent Bit's stdout output (a fluent-bit pod's own log, 2.1+): the record's number, the tail
+# input's tag, the event's time (epoch seconds to the ns) with its metadata, the record as msgpack-c
+# prints it (strings unescaped) with the kubernetes filter's metadata (containerd: "_p", no newline)
+def fluentbit(t, x):
+    cid = "7a3e" * 16
+    return [f"[0] kube.var.log.containers.vllm-0_inference_vllm-{cid}.log: [[{ns(t) // 10**9}.{ns(t) % 10**9:09d}, {{}}], "
+            f'{{"time"=>"{rfc(t, 9)}", "stream"=>"stdout", "_p"=>"F", "log"=>"{x}", "kubernetes"=>{{"pod_name"=>"vllm-0", '
+            f'"namespace_name"=>"inference", "labels"=>{{"app"=>"vllm"}}, "host"=>"gpu-node-1", "container_name"=>"vllm", '
+            f'"docker_id"=>"{cid}"}}}}]']
+expected.append(build("fluentbit-stdout", 10, fluentbit, ident="vllm-0/vllm"))
 
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)

@@ -69,7 +69,10 @@ public final class LlmperfFormat implements InputFormat {
   public int sniff(Sample sample) {
     String text = sample.text().stripLeading();
     if (text.startsWith("[")) {
-      return text.contains("\"ttft_s\"") && text.contains("\"end_to_end_latency_s\"") ? 90 : 0;
+      // an array of response objects, never a line that starts with a bracket (Fluent Bit's
+      // "[0] tag: [[…], {"log"=>"ttft_s"…}]" around a printed summary holds the quoted names too)
+      return text.substring(1).stripLeading().startsWith("{") && text.contains("\"ttft_s\"")
+          && text.contains("\"end_to_end_latency_s\"") ? 90 : 0;
     }
     if (text.startsWith("{")) {
       return text.contains("\"results_ttft_s_") || text.contains("\"results_end_to_end_latency_s_")

@@ -64,13 +64,18 @@ final class FastPatterns {
       + "(?:\\[(?<upid>\\d+)\\]:\\s?|:\\s?(?=\\((?:[\\w:.()=,-]+ ){0,2}pid=|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)"
       + " \\d\\d-\\d\\d |INFO: |\\[))";
 
+  /** Fluent Bit's stdout output (parsers/wrappers.spec, {@code prefix fluentbit}). */
+  static final String FLUENT_BIT = "^\\[\\d+\\] (?:kube\\.var\\.log\\.containers\\.(?<pod>[a-z0-9][a-z0-9.-]*)_[^_\\s]+_"
+      + "(?<container>[a-z0-9-]+?)-[0-9a-f]+\\.log|[^\\s\\[\\]]+): "
+      + "\\[\\[?(?<epoch>\\d{9,11}(?:\\.\\d{1,9})?)(?:, \\{[^{}]*\\}\\])?, (?=\\{)";
+
   /** A necessary condition for a pattern to match at a place: false means it cannot. */
   interface Precheck {
     boolean mayMatch(String s, int from);
   }
 
   private static final Map<String, Precheck> PRECHECKS = Map.of(JOURNALD, FastPatterns::mayBeJournald,
-      JOURNALD_ISO, FastPatterns::mayBeJournaldIso);
+      JOURNALD_ISO, FastPatterns::mayBeJournaldIso, FLUENT_BIT, FastPatterns::mayBeFluentBit);
 
   /** A precheck written for exactly this pattern text, or null. */
   static Precheck precheck(String regex) {
@@ -140,6 +145,21 @@ final class FastPatterns {
       i++;
     }
     return i > unit && (at(s, i, '[') || at(s, i, ':'));
+  }
+
+  /**
+   * FLUENT_BIT, on printable ASCII: '[', digits, "] " (the record's number), so an SGLang or
+   * TensorRT-LLM line's bracketed header ("[2025-…", "[TensorRT-LLM]") is ruled out at once.
+   */
+  private static boolean mayBeFluentBit(String s, int from) {
+    if (!at(s, from, '[') || !digit(s, from + 1)) {
+      return false;
+    }
+    int i = from + 2;
+    while (digit(s, i)) {
+      i++;
+    }
+    return at(s, i, ']') && at(s, i + 1, ' ');
   }
 
   /** The equivalent of exactly this pattern text, or null. */

@@ -280,9 +280,15 @@ public final class LineMatcher {
         if (pm.lookingAt() && pm.end() > at) {
           LineSpec.Prefix p = spec.prefixes().get(i);
           m.prefixes.add(p.name());
+          // a record follows (Fluent Bit's print): the prefix's groups wait for what the record names
+          boolean printed = p.msgpack() && pm.end() < text.length() && text.charAt(pm.end()) == '{'
+              && !spec.envelopes().isEmpty();
+          java.util.Map<String, String> deferred = printed ? new java.util.LinkedHashMap<>() : null;
           for (String g : p.groups()) {
             String v = pm.group(g);
-            if (v != null) {
+            if (v != null && deferred != null) {
+              deferred.put(g, v);
+            } else if (v != null) {
               m.prefixValues.merge(g, v, (a, b) -> a + " / " + b);
             }
           }
@@ -292,6 +298,15 @@ public final class LineMatcher {
               parts[j] = pm.group(p.time().groups().get(j));
             }
             m.times.add(new MatchedLine.TimeReading(p.time(), parts));
+          }
+          if (p.sticky()) {
+            for (String g : p.groups()) {
+              if (pm.group(g) != null && (p.time() == null || !p.time().groups().contains(g))) {
+                m.stickyText = text.substring(pm.start(g), pm.end());
+                m.stickyPrefix = i;
+                break;
+              }
+            }
           }
           at = pm.end();
           found = true;
@@ -307,8 +322,31 @@ public final class LineMatcher {
               fast = FastPatterns.printableAscii(text);
               at = 0;
             }
+          } else if (printed) {
+            // Fluent Bit's stdout output: the record as msgpack-c prints it, read as its JSON would be
+            com.fasterxml.jackson.databind.node.ObjectNode node = MsgpackPrint.record(text, at);
+            String inner = node == null ? null : unwrap(node, m);
+            for (var d : deferred.entrySet()) {
+              if (inner == null || !enveloped.contains(d.getKey())) {
+                m.prefixValues.merge(d.getKey(), d.getValue(), (a, b) -> a + " / " + b);
+              }
+            }
+            if (inner != null) {
+              text = strip(inner);
+              m.text = text;
+              fast = FastPatterns.printableAscii(text);
+              at = 0;
+            }
           }
           break;
+        }
+      }
+      if (!found && n > 0 && !header && !remembered.isEmpty()) {
+        found = peelRemembered(text, at, m);
+        if (found) {
+          at += m.stickyText.length();
+          m.stickyText = null; // known already
+          continue;
         }
       }
       if (!found) {
@@ -357,6 +395,65 @@ public final class LineMatcher {
         return;
       }
     }
+  }
+
+  /** The identity texts sticky prefixes peeled from this file's lines, with their prefix and values. */
+  private final List<Object[]> remembered = new ArrayList<>();
+  private static final int MAX_REMEMBERED = 32;
+
+  /**
+   * Keeps the identity text a sticky prefix peeled from a line (rsyslog's "gpu-1 vllm: " before a
+   * line start it knows), so the file's later lines of that host and tag whose start it does not
+   * know (a traceback's) are peeled too. Called by the one thread that stores lines, in line order,
+   * so a line's reading never depends on which thread matched the lines before it.
+   */
+  void remember(MatchedLine m) {
+    if (m.stickyText == null || remembered.size() >= MAX_REMEMBERED) {
+      return;
+    }
+    for (Object[] r : remembered) {
+      if (r[0].equals(m.stickyText)) {
+        return;
+      }
+    }
+    LineSpec.Prefix p = spec.prefixes().get(m.stickyPrefix);
+    java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
+    for (String g : p.groups()) {
+      String v = m.prefixValues.get(g);
+      if (v != null && (p.time() == null || !p.time().groups().contains(g))) {
+        values.put(g, v);
+      }
+    }
+    remembered.add(new Object[] {m.stickyText, p.name(), values});
+  }
+
+  /** Whether the line's message starts with a remembered identity text (it was matched without it). */
+  boolean peelsRemembered(MatchedLine m) {
+    if (remembered.isEmpty() || m.prefixes.isEmpty() || m.text == null) {
+      return false;
+    }
+    for (Object[] r : remembered) {
+      if (m.text.startsWith((String) r[0], m.messageStart())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @SuppressWarnings("unchecked")
+  private boolean peelRemembered(String text, int at, MatchedLine m) {
+    for (Object[] r : remembered) {
+      String t = (String) r[0];
+      if (text.startsWith(t, at)) {
+        m.prefixes.add((String) r[1]);
+        for (var e : ((java.util.Map<String, String>) r[2]).entrySet()) {
+          m.prefixValues.merge(e.getKey(), e.getValue(), (a, b) -> a + " / " + b);
+        }
+        m.stickyText = t;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Records prefix i, which its equivalent matched (its groups in fastOut), as the regex path does below. */
@@ -437,6 +534,16 @@ public final class LineMatcher {
     if (node == null || !node.isObject()) {
       return line;
     }
+    String inner = unwrap(node, m);
+    return inner == null ? line : inner;
+  }
+
+  /** The groups the last envelope unwrapped gave values to. */
+  private final java.util.Set<String> enveloped = new java.util.HashSet<>();
+
+  /** The inner line of an object an envelope holds (its time and identity kept), or null. */
+  private String unwrap(com.fasterxml.jackson.databind.JsonNode node, MatchedLine m) {
+    enveloped.clear();
     // the first envelope whose message key the object has and, where it names a time, whose time
     // key too (NIM's {"time": "02-20 21:46:27.896", "message": …} and a shipper's {"timestamp": …,
     // "message": …} share the message key); else the first with the message key alone
@@ -453,7 +560,7 @@ public final class LineMatcher {
       chosen = chosen == null ? e : chosen;
     }
     if (chosen == null) {
-      return line;
+      return null;
     }
     LineSpec.Envelope e = chosen;
     String inner = at(node, e.messageKey()).asText();
@@ -466,6 +573,7 @@ public final class LineMatcher {
       com.fasterxml.jackson.databind.JsonNode val = at(node, v.getKey());
       if (val != null && val.isValueNode() && !val.isNull()) {
         m.prefixValues.merge(v.getValue(), val.asText(), (a, b) -> a + " / " + b);
+        enveloped.add(v.getValue());
       }
     }
     if (e.time() != null) {

@@ -79,10 +79,17 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * @param time how the prefix's groups give the line's time, or null when it carries none
    * @param json a JSON object follows the prefix (Fluentd's stdout output): it is unwrapped by the
    *     spec's envelopes as a line that is one would be
+   * @param msgpack a record as Fluent Bit's stdout output prints it follows the prefix
+   *     ({@link MsgpackPrint}): read as the same record in JSON would be; where the record names
+   *     a group the prefix also has (the pod), the record's value is kept
+   * @param sticky once the prefix peeled a line, its identity text (from its first group after its
+   *     time to its end: rsyslog's "gpu-1 vllm: ") is peeled as it from the file's later lines
+   *     where it follows another prefix, whatever comes after it ({@link LineMatcher#remember})
    */
-  public record Prefix(String name, Pattern pattern, List<String> groups, TimeRule time, boolean json) {
+  public record Prefix(String name, Pattern pattern, List<String> groups, TimeRule time, boolean json,
+      boolean msgpack, boolean sticky) {
     public Prefix(String name, Pattern pattern, List<String> groups, TimeRule time) {
-      this(name, pattern, groups, time, false);
+      this(name, pattern, groups, time, false, false, false);
     }
   }
 

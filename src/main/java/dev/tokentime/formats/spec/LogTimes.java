@@ -100,7 +100,7 @@ public final class LogTimes {
     for (MatchedLine.TimeReading t : m.times) {
       switch (t.rule().kind()) {
         case "time-of-day" -> timeOfDay = timeOfDay == null ? t : timeOfDay;
-        case "rfc3339", "epoch-us", "utc" -> exact = exact == null ? t : exact;
+        case "rfc3339", "epoch-us", "utc", "epoch", "tai64n" -> exact = exact == null ? t : exact;
         case "date" -> dated = dated == null ? t : dated;
         case "date-mdy" -> dated = dated == null ? new MatchedLine.TimeReading(t.rule(), mdyToYmd(t.parts())) : dated;
         default -> monthDay = monthDay == null ? t : monthDay;
@@ -108,8 +108,13 @@ public final class LogTimes {
     }
     try {
       if (exact != null) {
-        long[] sn = exact.rule().kind().equals("epoch-us") ? epochMicros(exact.parts()[0])
-            : rfc3339(exact.rule().kind().equals("utc") ? utcInstant(exact.parts()) : exact.parts()[0]);
+        long[] sn = switch (exact.rule().kind()) {
+          case "epoch-us" -> epochMicros(exact.parts()[0]);
+          case "epoch" -> epochSeconds(exact.parts()[0]);
+          case "tai64n" -> tai64n(exact.parts()[0], monthDay);
+          case "utc" -> rfc3339(utcInstant(exact.parts()));
+          default -> rfc3339(exact.parts()[0]);
+        };
         if (!exact.rule().kind().equals("epoch-us")) {
           // a writer that trims trailing zeros (Go's RFC3339Nano: docker's json-file, containerd's
           // CRI logs) prints 9 digits but fewer where the last are zero ("…33.12345678Z"): a time
@@ -359,6 +364,90 @@ public final class LogTimes {
   }
 
   /** journald's __REALTIME_TIMESTAMP: microseconds since the epoch. */
+  /** Seconds since the epoch with a fraction ("1747747726.566696094", Fluent Bit's event time) as {s, ns, resolution}. */
+  static long[] epochSeconds(String text) {
+    int dot = text.indexOf('.');
+    long s = Long.parseLong(dot < 0 ? text : text.substring(0, dot));
+    if (dot < 0) {
+      return new long[] {s, 0, 1_000_000_000L};
+    }
+    String frac = text.substring(dot + 1);
+    if (frac.isEmpty() || frac.length() > 9) {
+      throw new NumberFormatException("not seconds with up to 9 fractional digits: " + text);
+    }
+    return new long[] {s, fractionNanos(frac), pow10(9 - frac.length())};
+  }
+
+  /**
+   * TAI minus UTC from each date on (IERS; 10 s from 1972, a leap second each change since, 37 s
+   * since 2017-01-01 and still so), as {Unix second the offset starts, offset}.
+   */
+  private static final long[][] TAI_MINUS_UTC = taiMinusUtc(
+      "1972-01-01", "1972-07-01", "1973-01-01", "1974-01-01", "1975-01-01", "1976-01-01", "1977-01-01",
+      "1978-01-01", "1979-01-01", "1980-01-01", "1981-07-01", "1982-07-01", "1983-07-01", "1985-07-01",
+      "1988-01-01", "1990-01-01", "1991-01-01", "1992-07-01", "1993-07-01", "1994-07-01", "1996-01-01",
+      "1997-07-01", "1999-01-01", "2006-01-01", "2009-01-01", "2012-07-01", "2015-07-01", "2017-01-01");
+
+  private static long[][] taiMinusUtc(String... days) {
+    long[][] table = new long[days.length][];
+    for (int i = 0; i < days.length; i++) {
+      table[i] = new long[] {java.time.LocalDate.parse(days[i]).toEpochDay() * 86_400L, 10 + i};
+    }
+    return table;
+  }
+
+  /**
+   * Whether this file's TAI64N labels count leap seconds (s6-log's: TAI) or not (daemontools'
+   * multilog and runit's svlogd: the Unix clock + 10 s); null until a line shows which.
+   */
+  private Boolean taiLeaps;
+
+  /**
+   * A TAI64N label ("4000000065a1b2c3" + 8 hex digits of ns; the '@' is not part of it) as {s, ns,
+   * resolution}. Its seconds are 2^62 + 10 + the Unix time where multilog or svlogd wrote it (djb's
+   * tai_now, runit's tai.h), 2^62 + TAI seconds, the Unix time + 37 s since 2017, where s6-log did
+   * (skalibs' tai_from_utc adds the leap seconds): the two read 27 s apart. The label does not say
+   * which; the line's own time does, where it has one (vLLM's header: its second of the minute is
+   * the same in every zone), and the first line that tells settles it for the file; before that
+   * (or without such a line) the label is read as multilog and svlogd write it.
+   */
+  long[] tai64n(String label, MatchedLine.TimeReading own) {
+    if (label.length() != 24) {
+      throw new NumberFormatException("not a TAI64N label: " + label);
+    }
+    long x = Long.parseUnsignedLong(label.substring(0, 16), 16) - (1L << 62);
+    long ns = Long.parseLong(label.substring(16), 16);
+    if (ns >= 1_000_000_000L) {
+      throw new NumberFormatException("not a TAI64N label (ns over a second): " + label);
+    }
+    long djb = x - 10;
+    long tai = x - taiMinusUtcAt(x);
+    if (taiLeaps == null && own != null && own.parts().length > 1 && djb != tai) {
+      int sec = num(own.parts()[1], 6);
+      // the wrapper stamps the line as it gets it: the same second as the line's own or a little later
+      if (lagOf(djb, sec) <= 2) {
+        taiLeaps = false;
+      } else if (lagOf(tai, sec) <= 2) {
+        taiLeaps = true;
+      }
+    }
+    return new long[] {Boolean.TRUE.equals(taiLeaps) ? tai : djb, ns, 1};
+  }
+
+  private static long lagOf(long unix, int second) {
+    return Math.floorMod(Math.floorMod(unix, 60) - second, 60);
+  }
+
+  /** TAI minus UTC at TAI second x since 1970 (an offset that starts at Unix second u starts at TAI u + offset). */
+  private static long taiMinusUtcAt(long x) {
+    for (int i = TAI_MINUS_UTC.length - 1; i >= 0; i--) {
+      if (x - TAI_MINUS_UTC[i][1] >= TAI_MINUS_UTC[i][0]) {
+        return TAI_MINUS_UTC[i][1];
+      }
+    }
+    return 10;
+  }
+
   static long[] epochMicros(String us) {
     long v = Long.parseLong(us.strip());
     return new long[] {Math.floorDiv(v, 1_000_000L), Math.floorMod(v, 1_000_000L) * 1000, 1000};

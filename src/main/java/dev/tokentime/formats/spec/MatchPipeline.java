@@ -131,7 +131,7 @@ final class MatchPipeline {
             @Override
             public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
               next(len);
-              current.add(lineNo, buf, off, len, -1, !reader.lastLineTerminated());
+              current.add(lineNo, buf, off, len, -1, SpecParser.unterminated(reader, lineNo));
             }
 
             @Override

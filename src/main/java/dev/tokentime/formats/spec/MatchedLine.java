@@ -28,6 +28,12 @@ public final class MatchedLine {
   public LineSpec.Kind kind;
   /** The kind's groups that matched (absent when the group did not take part). */
   public final Map<String, String> groups = new LinkedHashMap<>();
+  /**
+   * The identity text a sticky prefix peeled ("gpu-1 vllm: ", from its first group after its time
+   * to its end) and that prefix's index, or null: the file's later lines may be peeled by it.
+   */
+  String stickyText;
+  int stickyPrefix;
   /** The line before this one (its text and where its message starts), or null: set as it is read. */
   String previousText;
   int previousStart;
@@ -69,6 +75,7 @@ public final class MatchedLine {
     times.clear();
     kind = null;
     groups.clear();
+    stickyText = null;
     return this;
   }
 

@@ -182,7 +182,7 @@ public final class SpecParser {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) {
         MatchedLine.Prepared p = prepare(matcher, utf8, buf, off, len, m.reset(lineNo));
-        process(lineNo, buf, off, len, p, !reader.lastLineTerminated(), m);
+        process(lineNo, buf, off, len, p, unterminated(reader, lineNo), m);
       }
 
       @Override
@@ -199,6 +199,15 @@ public final class SpecParser {
     long lines = reader.forEach(joiner);
     joiner.end();
     return lines;
+  }
+
+  /**
+   * Whether line {@code lineNo}, handed on now, is a last line without its newline: only the line
+   * the reader read last can be. A line held to be joined (a GitLab runner line, a CRI or docker
+   * piece) is handed on when the next line arrives, after the reader moved on.
+   */
+  static boolean unterminated(LineReader reader, long lineNo) {
+    return !reader.lastLineTerminated() && lineNo == reader.lines();
   }
 
   /**
@@ -278,6 +287,12 @@ public final class SpecParser {
       return;
     }
     this.m = matched;
+    if (matcher.peelsRemembered(m)) {
+      // a later line of a host and tag a sticky prefix peeled before (rsyslog's, before a traceback
+      // line): matched again here, where the file's lines are known in order
+      matcher.match(lineNo, m.raw, m);
+    }
+    matcher.remember(m);
     String before = prevText;
     int beforeStart = prevStart;
     m.previousText = before;

@@ -22,7 +22,8 @@ public final class SpecReader {
   private SpecReader() {}
 
   static final Set<String> TABLES = Set.of("engine_stats", "steps", "engine_events", "requests", "none");
-  static final Set<String> TIME_KINDS = Set.of("rfc3339", "utc", "date", "date-mdy", "month-day", "time-of-day");
+  static final Set<String> TIME_KINDS = Set.of("rfc3339", "utc", "epoch", "tai64n", "date", "date-mdy", "month-day",
+      "time-of-day");
   /** The spec of the wrapper layer a line spec takes in with {@code wrappers}. */
   public static final String WRAPPERS = "wrappers.spec";
   private static final Pattern COMPUTE = Pattern.compile("(\\S+)\\s*=\\s*(\\S+)\\s*([-+*/])\\s*(\\S+)");
@@ -141,6 +142,18 @@ public final class SpecReader {
               throw new IllegalArgumentException("json (no argument) belongs to a prefix: a JSON object follows it");
             }
             prefix.json = true;
+          }
+          case "sticky" -> {
+            if (prefix == null || !rest.isEmpty()) {
+              throw new IllegalArgumentException("sticky (no argument) belongs to a prefix");
+            }
+            prefix.sticky = true;
+          }
+          case "msgpack" -> {
+            if (prefix == null || !rest.isEmpty()) {
+              throw new IllegalArgumentException("msgpack (no argument) belongs to a prefix: Fluent Bit's print of a record follows it");
+            }
+            prefix.msgpack = true;
           }
           case "time" -> {
             if (kind != null) {
@@ -356,7 +369,8 @@ public final class SpecReader {
           k.unwrap));
     }
     if (p != null) {
-      prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json));
+      prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json,
+          p.msgpack, p.sticky));
     }
   }
 
@@ -428,6 +442,8 @@ public final class SpecReader {
     final Pattern pattern;
     LineSpec.TimeRule time;
     boolean json;
+    boolean msgpack;
+    boolean sticky;
 
     PrefixBuilder(String name, Pattern pattern) {
       this.name = name;

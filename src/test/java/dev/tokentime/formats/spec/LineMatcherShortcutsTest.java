@@ -89,7 +89,15 @@ class LineMatcherShortcutsTest {
       "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: [rank0]: Traceback (most recent call last):",
       "2025-08-12T10:00:03Z  INFO engine.core: [x] Added request r.",
       "2025-08-12T10:00:03Z WARNING scheduler._schedule: INFO 01-01 00:00:00 [x.py:1] Added request r.",
-      "2025-08-12T10:00:03Z gpu-1 vllm@0.service: INFO: 10.0.0.1:1 - \"POST /v1/completions HTTP/1.1\" 200 OK");
+      "2025-08-12T10:00:03Z gpu-1 vllm@0.service: INFO: 10.0.0.1:1 - \"POST /v1/completions HTTP/1.1\" 200 OK",
+      // Fluent Bit's stdout output and near misses of its precheck ("[", digits, "] ")
+      "[0] kube.var.log.containers.vllm-0_default_vllm-abc.log: [[1733000000.123456789, {}], {\"log\"=>\"INFO 01-01 00:00:00 [x.py:1] Added request r.\"}]",
+      "[17] vllm: [1733000000.123456789, {\"log\"=>\"INFO 01-01 00:00:00 [x.py:1] Added request r.\"}]",
+      "[0]kube.x: [1733000000.1, {\"log\"=>\"INFO 01-01 00:00:00 [x.py:1] Added request r.\"}]",
+      "[] kube.x: [1733000000.1, {\"log\"=>\"INFO 01-01 00:00:00 [x.py:1] Added request r.\"}]",
+      "[0 kube.x: [1733000000.1, {\"log\"=>\"INFO 01-01 00:00:00 [x.py:1] Added request r.\"}]",
+      "[0] INFO 01-01 00:00:00 [x.py:1] Added request r.",
+      "[2025-08-12 10:00:03] INFO loggers.py:271: Added request r.");
 
   @Test
   void shortcutsNeverChangeWhatALineMatches() throws IOException {
@@ -100,6 +108,9 @@ class LineMatcherShortcutsTest {
     }
     files.add(Path.of("sample-logs/vllm/server.log"));
     files.add(Path.of("src/test/resources/real-logs/wrapped/excerpts.log"));
+    try (Stream<Path> s = Files.list(Path.of("src/test/resources/real-logs/wrapped"))) {
+      s.filter(p -> p.getFileName().toString().startsWith("fluentbit-")).sorted().forEach(files::add);
+    }
     try (Stream<Path> s = Files.list(Path.of("src/test/resources/real-logs/field"))) {
       s.filter(p -> p.getFileName().toString().matches("\\d\\d-.*\\.log")).sorted().forEach(files::add); // vLLM's
     }

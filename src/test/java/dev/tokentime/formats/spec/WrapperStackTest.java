@@ -100,6 +100,12 @@ class WrapperStackTest {
       new Wrapper("fluentd-stdout", s -> "2025-08-12 10:00:03.123456789 +0000 kubernetes.var.log.containers.vllm-0_default_vllm-"
           + "ab".repeat(32) + ".log: " + json(Map.of("log", s + "\n", "stream", "stdout",
           "kubernetes", Map.of("pod_name", "vllm-0", "container_name", "vllm"))), true),
+      // Fluent Bit's stdout output: the record's number, the tag, the event's time (and, 2.1+, its
+      // metadata), the record as msgpack-c prints it (strings unescaped: the access line's quotes)
+      new Wrapper("fluentbit-stdout", s -> "[0] kube.var.log.containers.vllm-0_default_vllm-" + "ab".repeat(32)
+          + ".log: [[1754992803.123456789, {}], {\"time\"=>\"2025-08-12T10:00:03.123456789Z\", \"stream\"=>\"stdout\", "
+          + "\"_p\"=>\"F\", \"log\"=>\"" + s + "\", \"kubernetes\"=>{\"pod_name\"=>\"vllm-0\", \"container_name\"=>\"vllm\"}}]", true),
+      new Wrapper("fluentbit-stdout-old", s -> "[12] vllm.log: [1754992803.123456789, {\"log\"=>\"" + s + "\"}]", true),
       // az containerapp logs show (Azure Container Apps), 7 fractional digits
       new Wrapper("azure-containerapp", s -> json(Map.of("TimeStamp", "2025-08-12T10:00:03.1234567Z", "Log", s)), true),
       new Wrapper("gcp-jsonpayload", s -> json(Map.of("jsonPayload", Map.of("message", s), "timestamp", "2025-08-12T10:00:03.123Z",
@@ -145,7 +151,7 @@ class WrapperStackTest {
       // TAI64N label, annotate-output's stream tag
       new Wrapper("ts-month", s -> "Aug 12 10:00:03 " + s, false),
       new Wrapper("ts-dated", s -> "2025-08-12 10:00:03.123456 " + s, true),
-      new Wrapper("tai64n", s -> "@4000000068a1bd2e0757b0d4 " + s, false),
+      new Wrapper("tai64n", s -> "@4000000068a1bd2e0757b0d4 " + s, true),
       // runit's svlogd -tt and -ttt: UTC without a zone written, 10 µs
       new Wrapper("svlogd-tt", s -> "2025-08-12_10:00:03.12345 " + s, true),
       new Wrapper("svlogd-ttt", s -> "2025-08-12T10:00:03.12345 " + s, true),
@@ -417,7 +423,7 @@ class WrapperStackTest {
     Path dir = Path.of("src/test/resources/constructed/collector-prefixes");
     CollectingSink bare = parse(Files.readString(dir.resolve("bare.log")).strip());
     assertTrue(bare.records >= 10 && bare.stats.size() >= 1, bare.records + " " + bare.stats);
-    for (String name : List.of("ts-default", "ts-dated", "tai64n", "annotate-output", "podman-k8s-file")) {
+    for (String name : List.of("ts-default", "ts-dated", "tai64n", "svlogd-t", "annotate-output", "podman-k8s-file")) {
       CollectingSink got = parse(Files.readString(dir.resolve(name + ".log")).strip());
       assertEquals(List.of(), got.rejects, name);
       assertEquals(List.of(bare.records, bare.other), List.of(got.records, got.other), name);
@@ -425,7 +431,7 @@ class WrapperStackTest {
           got.stats.stream().map(r -> r.replaceAll("ts=\\d+ ", "")).toList(), name);
       assertEquals(bare.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(),
           got.requests.stream().map(r -> r.id() + " " + r.outputTokens() + " " + r.status()).toList(), name);
-      boolean micros = name.equals("ts-dated") || name.equals("podman-k8s-file");
+      boolean micros = Set.of("ts-dated", "podman-k8s-file", "tai64n", "svlogd-t").contains(name);
       String first = got.stats.get(0);
       long second = Long.parseLong(bare.stats.get(0).replaceAll(".*ts=(\\d+) .*", "$1"));
       long at = Long.parseLong(first.replaceAll(".*ts=(\\d+) .*", "$1"));
@@ -569,6 +575,40 @@ class WrapperStackTest {
   }
 
   /**
+   * A GitLab runner line is held until the next line shows whether it goes on; when that next
+   * line is the file's last, without its newline, the held line (which had one) is still a
+   * terminated line: a near miss of a kind in it is an other line, not "truncated last line"
+   * (it was rejected so, as the line after it would have been).
+   */
+  @Test
+  void aHeldGitlabLineIsNoLastLineWhenTheLineAfterItIsCut() throws Exception {
+    String held = "2025-08-12T10:00:03.123456Z 01O INFO 08-12 10:00:03 [x.py:1] Avg prompt throughput is logged every 5 s";
+    String last = "INFO 08-12 10:00:04 [async_llm.py:346] Added request chatcmpl-a1.";
+    for (int batch : new int[] {0, 2}) {
+      // the sequential reader, and the batched one (lines matched on worker threads)
+      CollectingSink s = new CollectingSink();
+      ((SpecFormat) new dev.tokentime.formats.vllm.VllmLogFormat()).run(
+          new ByteArrayInputStream((held + "\n" + last).getBytes(StandardCharsets.UTF_8)),
+          new ParseContext("t.log", "r", false, null, 2025), s, null, p -> {
+            if (batch > 0) {
+              p.batches(batch, 1024);
+            }
+          });
+      assertEquals(List.of(), s.rejects, "batch " + batch);
+      assertEquals(List.of(1L, 1L), List.of(s.records, s.other), "batch " + batch);
+    }
+    // the last line itself, cut, is still named so
+    CollectingSink cut = new CollectingSink();
+    new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream((held + "\n"
+        + "2025-08-12T10:00:04.123456Z 01O INFO 08-12 10:00:04 [x.py:1] Avg prompt throughput: 0.4 tokens/s, Avg gen").getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("t.log", "r", false, null, 2025), cut);
+    assertEquals(1, cut.rejects.size());
+    assertEquals(2L, cut.rejects.get(0).lineNo());
+    assertTrue(cut.rejects.get(0).reason().startsWith("truncated last line"), cut.rejects.toString());
+    assertEquals(1L, cut.other);
+  }
+
+  /**
    * rsyslog's file format without the sender's pid ("… gpu-1 vllm: ") is peeled only before a
    * start a log line has, and never with a level word for its host: a tracing header ("…Z  INFO
    * engine.core: [x]") and free text after a timestamp stay as they were (the timestamp alone is
@@ -589,6 +629,90 @@ class WrapperStackTest {
     matcher.match(4, "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: Traceback (most recent call last):", m);
     assertEquals(List.of("container"), m.prefixes);
     assertEquals("gpu-1 vllm: Traceback (most recent call last):", m.message());
+  }
+
+  /**
+   * TAI64N labels (multilog t, svlogd -t, s6-log t) are the line's time to the ns. s6-log's count
+   * leap seconds (TAI: the Unix time + 37 s), multilog's and svlogd's do not (+ 10 s): the same
+   * lines under each (constructed/collector-prefixes/tai64n.log, svlogd-t.log) give the same rows
+   * at the same instants, told apart by the line's own second. A label on a line with no time of
+   * its own, before any line told, is read as svlogd's. Before, the label was not read.
+   */
+  @Test
+  void tai64nLabelsAreTheLinesTimeWhicheverToolWroteThem() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/collector-prefixes");
+    for (String name : List.of("tai64n", "svlogd-t")) {
+      CollectingSink got = parse(Files.readString(dir.resolve(name + ".log")).strip());
+      // the first stats line: 2025-03-17 15:38:03.001203 UTC
+      assertTrue(got.stats.get(0).contains("ts=1742225883001203000 "), name + ": " + got.stats.get(0));
+    }
+    LogTimes times = new LogTimes(new ParseContext("t.log", "r", false, null, 2025), new CollectingSink(), "s");
+    MatchedLine m = new MatchedLine();
+    LineMatcher matcher = new LineMatcher(SPEC);
+    matcher.match(1, "@4000000067d841c400125b38 Traceback (most recent call last):", m);
+    assertEquals(1742225850001203000L, times.resolve(m));
+    // the next line's own second says s6-log wrote these labels (TAI): from then on 37 s off
+    matcher.match(2, "@4000000067d841df005a3d90 INFO 03-17 15:37:30 [utils.py:233] x", m);
+    assertEquals(1742225850005914000L, times.resolve(m));
+    matcher.match(3, "@4000000067d841e000000000 Traceback (most recent call last):", m);
+    assertEquals(1742225851000000000L, times.resolve(m));
+  }
+
+  /**
+   * rsyslog's file format without a pid, a vLLM crash's traceback under it
+   * (constructed/collector-prefixes/rsyslog-file-traceback.log): the traceback's lines start no
+   * line the layer knows, so its prefix leaves them; once a line of the file named the host and
+   * tag, they are peeled from those lines too, and the crash is counted with its origin. Before,
+   * "gpu-1 vllm: Traceback (most recent call last):" was the message: no crash, no origin. The
+   * batched reader (lines matched on worker threads, out of order) reads it alike.
+   */
+  @Test
+  void rsyslogsHostAndTagStayOnATracebacksLines() throws Exception {
+    byte[] text = Files.readAllBytes(Path.of("src/test/resources/constructed/collector-prefixes/rsyslog-file-traceback.log"));
+    for (int batch : new int[] {0, 2, 3}) {
+      dev.tokentime.testing.RecordingSink s = new dev.tokentime.testing.RecordingSink();
+      ((SpecFormat) new dev.tokentime.formats.vllm.VllmLogFormat()).run(new ByteArrayInputStream(text),
+          new ParseContext("t.log", "r", false, null, 2025), s, null, p -> {
+            if (batch > 0) {
+              p.batches(batch, 1 << 16);
+            }
+          });
+      assertEquals(List.of(), s.c.rejects, "batch " + batch);
+      assertEquals(List.of(3L, 5L), List.of(s.c.records, s.c.other), "batch " + batch);
+      assertEquals(List.of("1 version gpu-1/vllm / APIServer pid=1 1742225850001203000",
+          "3 crash gpu-1/vllm 1742225885120044000"),
+          s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[3] + " " + e[4]).toList(), "batch " + batch);
+    }
+    // the matcher peels the remembered host and tag only after another prefix, and only once told
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, "2025-08-12T10:00:03.123456+00:00 gpu-1 vllm: INFO 08-12 10:00:03 [async_llm.py:346] Added request r1.", m);
+    matcher.remember(m);
+    matcher.match(2, "2025-08-12T10:00:04.123456+00:00 gpu-1 vllm: Traceback (most recent call last):", m);
+    assertEquals(List.of("container", "journaldiso"), m.prefixes);
+    assertEquals("gpu-1/vllm", m.origin());
+    assertEquals("Traceback (most recent call last):", m.message());
+    matcher.match(3, "gpu-1 vllm: Traceback (most recent call last):", m);
+    assertEquals(List.of(), m.prefixes);
+    matcher.match(4, "2025-08-12T10:00:04.123456+00:00 gpu-2 vllm: Traceback (most recent call last):", m);
+    assertEquals(List.of("container"), m.prefixes);
+  }
+
+  /**
+   * Colour codes whose ESC a paste turned into a bracket ("[[36m(VLLMActor pid=50643) [[0m INFO …",
+   * real-logs/lifecycle/23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log) are peeled as those
+   * that lost their ESC are: the line names its actor and no unknown wrapper (the resync peeled
+   * "[[36m" and "[[0m " as wrappers no prefix knows, --explain listing them).
+   */
+  @Test
+  void colourCodesWithTheirEscPastedAsABracketArePeeled() throws Exception {
+    String line = Files.readAllLines(Path.of("src/test/resources/real-logs/lifecycle/23-ray-actor-ansi-lost-finished-shutdown-vllm7904.log")).get(0);
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, line, m);
+    assertEquals(List.of("ansilost", "process", "ansilost", "vllm"), m.prefixes);
+    assertEquals("VLLMActor pid=50643", m.origin());
+    assertEquals("finished", m.kind.name());
   }
 
   /** svlogd's time is UTC whatever --tz says (the zone is for local times; svlogd writes none). */
@@ -631,6 +755,70 @@ class WrapperStackTest {
     // not JSON after the tag: the prefix is peeled, the rest is no line of a kind
     matcher.match(3, "2019-06-18 10:12:44.393970145 +0000 kube.x.log: {not json", m);
     assertEquals(List.of("fluentd"), m.prefixes);
+    assertEquals(null, m.kind);
+  }
+
+  /**
+   * Fluent Bit's stdout output as published (real-logs/wrapped/fluentbit-stdout-*.log): "[0] TAG:
+   * [[TIME, {}], {record}]" (2.1+) or "[0] TAG: [TIME, {record}]", the record as msgpack-c prints
+   * it, strings unescaped. The record is read by the layer's envelopes: the line is its "log", at
+   * the event's time to the ns, from the record's pod and container, else the tag's (the tail
+   * input's file name). A "log" that ended in a newline is printed with it: the record's rest is a
+   * line of its own, an other line. Before, no prefix knew the shape: a vLLM line in it was read
+   * by the resync with the record's tail (a stats line was rejected as cut) and no pod.
+   */
+  @Test
+  void fluentBitsStdoutRecordIsReadByItsEnvelope() throws Exception {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    Path dir = Path.of("src/test/resources/real-logs/wrapped");
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, Files.readString(dir.resolve("fluentbit-stdout-k8s-cri-fbsandbox.log")).strip(), m);
+    assertEquals(List.of("fluentbit", "docker-json"), m.prefixes);
+    assertEquals("2025/05/20 13:28:46 localhost 10.244.0.5:33284 \"GET / HTTP/1.1\" 200 19 \"curl/8.7.1\" 20.708\u00b5s", m.message());
+    assertEquals("demo-68676bfc4-zz99m/demo", m.origin());
+    assertEquals(List.of("1747747726.566696094", "2025-05-20T13:28:46.566696094Z"),
+        m.times.stream().map(t -> t.parts()[0]).toList());
+    // two pods interleaved, named by the tag alone; each record's rest an other line
+    List<String> lines = Files.readAllLines(dir.resolve("fluentbit-stdout-docker-newline.log"));
+    matcher.match(1, lines.get(0), m);
+    assertEquals("Count 249", m.message());
+    assertEquals("simple-app-deployment-dd44b5ff4-2zhps/simple-app", m.origin());
+    matcher.match(3, lines.get(2), m);
+    assertEquals("simple-app-deployment-dd44b5ff4-58bg4/simple-app", m.origin());
+    CollectingSink file = parse(String.join("\n", lines));
+    assertEquals(List.of(), file.rejects);
+    assertEquals(List.of(0L, 10L), List.of(file.records, file.other));
+    // the older shape, a record without a line: the prefix peeled, no kind, no reject
+    CollectingSink old = parse(Files.readString(dir.resolve("fluentbit-stdout-v012-237.log")).strip());
+    assertEquals(List.of(), old.rejects);
+    assertEquals(4, old.other);
+    matcher.match(1, "[0] random.0: [1492432065.000872449, {\"rand_value\"=>18018567782972291650}]", m);
+    assertEquals(List.of("fluentbit"), m.prefixes);
+    // a vLLM stats line in each shape: the bare line's row, at the event's time, of its pod
+    String bare = INNER.get(0);
+    String row = parse(bare).stats.get(0).replaceAll("ts=\\d+ ", "");
+    String tag = "[0] kube.var.log.containers.vllm-1_default_vllm-" + "0123456789abcdef".repeat(4) + ".log: ";
+    for (String text : List.of(
+        tag + "[[1754992803.123456789, {}], {\"time\"=>\"2025-08-12T10:00:03.123456789Z\", \"stream\"=>\"stdout\", \"_p\"=>\"F\", "
+            + "\"log\"=>\"" + bare + "\", \"kubernetes\"=>{\"pod_name\"=>\"vllm-0\", \"namespace_name\"=>\"default\", "
+            + "\"labels\"=>{\"app\"=>\"vllm\"}, \"container_name\"=>\"vllm\"}}]",
+        tag + "[[1754992803.123456789, {}], {\"log\"=>\"" + bare + "\n\", \"stream\"=>\"stdout\", \"time\"=>\"2025-08-12T10:00:03.123456789Z\"}]")) {
+      dev.tokentime.testing.RecordingSink s = new dev.tokentime.testing.RecordingSink();
+      new dev.tokentime.formats.vllm.VllmLogFormat().parse(new ByteArrayInputStream((text + "\n").getBytes(StandardCharsets.UTF_8)),
+          new ParseContext("t.log", "r", false, null, 2025), s);
+      assertEquals(List.of(), s.c.rejects, text);
+      assertEquals(1, s.stats.size());
+      assertEquals(1754992803123456789L, s.stats.get(0).tsNs);
+      boolean split = text.contains("\n");
+      // the record's pod over the tag's; the tag's where the record names none
+      assertEquals(split ? "vllm-1/vllm / Engine 000" : "vllm-0/vllm / Engine 000", s.stats.get(0).instance);
+      assertEquals(List.of(1L, split ? 1L : 0L), List.of(s.c.records, s.c.other));
+    }
+    CollectingSink got = parse(tag + "[1754992803.123456789, {\"log\"=>\"" + bare + "\"}]");
+    assertEquals(row, got.stats.get(0).replaceAll("ts=\\d+ ", ""));
+    // no record after the time: the prefix is peeled, the rest is no line of a kind
+    matcher.match(3, "[0] kube.x.log: [1754992803.1, {not a record", m);
+    assertEquals(List.of("fluentbit"), m.prefixes);
     assertEquals(null, m.kind);
   }
 
