@@ -11,9 +11,11 @@ import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -201,7 +203,44 @@ final class VllmRequestTracker implements SpecParser.Handler {
       outputCount = outputFigure == null ? null : count(outputFigure, "completion tokens");
       elapsed = elapsedFigure == null ? NONE : elapsedNs(elapsedFigure);
     }
-    String id = m.group("id");
+    if (event.equals("failed_each")) {
+      return failedEach(m, ts, clock);
+    }
+    return request(m, m.group("id"), event, ts, clock, promptCount, outputCount, elapsed);
+  }
+
+  /** Python's repr of a string in a set of ids: 'a' (or "a" when the id holds a quote). */
+  private static final Pattern QUOTED = Pattern.compile("'([^']*)'|\"([^\"]*)\"");
+
+  /**
+   * A line that fails several requests at once (the scheduler's KV load failure: "Failing 2
+   * request(s) due to KV load failure (…). Request IDs: {'a', 'b'}"): each id named is a failed
+   * request, read as a "Request X failed …" line of its own would be.
+   */
+  private SpecParser.Outcome failedEach(MatchedLine m, long ts, int clock) throws SpecParser.BadLine {
+    int n = count(m.group("n"), "failed requests");
+    List<String> ids = new ArrayList<>();
+    Matcher q = QUOTED.matcher(m.group("ids"));
+    while (q.find()) {
+      ids.add(q.group(1) != null ? q.group(1) : q.group(2));
+    }
+    // the count is the failed requests of both paths (sync and async), the set their union
+    if (ids.isEmpty() || ids.size() > n) {
+      throw new SpecParser.BadLine("the line counts " + n + " failed request(s) but names " + ids.size()
+          + " request id(s)");
+    }
+    SpecParser.Outcome outcome = SpecParser.Outcome.OTHER;
+    for (String id : ids) {
+      if (request(m, id, "failed", ts, clock, null, null, NONE) == SpecParser.Outcome.RECORD) {
+        outcome = SpecParser.Outcome.RECORD;
+      }
+    }
+    return outcome;
+  }
+
+  /** A lifecycle line's event for request {@code id} (figures of a finished line checked before). */
+  private SpecParser.Outcome request(MatchedLine m, String id, String event, long ts, int clock,
+      Integer promptCount, Integer outputCount, long elapsed) throws SpecParser.BadLine {
     boolean starts = event.equals("received") || event.equals("added") || event.equals("details");
     String placeholder = null;
     if (placeholder(id)) {

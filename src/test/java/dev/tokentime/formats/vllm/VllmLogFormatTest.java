@@ -556,6 +556,39 @@ class VllmLogFormatTest {
     assertEquals(2, p.sink.other, "the GETs");
   }
 
+  /**
+   * The scheduler's KV load failure (kv_load_failure_policy=fail) names the requests it fails in a
+   * Python set: each is a failed request with the line's reason, its 500 its own; a request it
+   * does not name stays ok; a line cut inside the set is rejected, never fewer failures.
+   */
+  @Test
+  void aKvLoadFailureFailsEachRequestItNames() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "(APIServer pid=1) INFO 10-28 09:00:00 [async_llm.py:1] Added request cmpl-aaa-0.\n"
+        + "(APIServer pid=1) INFO 10-28 09:00:00 [async_llm.py:1] Added request cmpl-bbb-0.\n"
+        + "(APIServer pid=1) INFO 10-28 09:00:00 [async_llm.py:1] Added request cmpl-ccc-0.\n"
+        + "(EngineCore_DP0 pid=120) ERROR 10-28 09:00:01 [scheduler.py:2192] Failing 2 request(s) due to KV load"
+        + " failure (failure_policy=fail, 21376 tokens affected). Request IDs: {'cmpl-aaa-0', 'cmpl-bbb-0'}\n"
+        + "(APIServer pid=1) INFO:     10.0.0.1:5000 - \"POST /v1/completions HTTP/1.1\" 500 Internal Server Error\n"
+        + "(APIServer pid=1) INFO:     10.0.0.1:5001 - \"POST /v1/completions HTTP/1.1\" 500 Internal Server Error\n"
+        + "(APIServer pid=1) INFO 10-28 09:00:03 [loggers.py:1] Finished request cmpl-ccc-0.\n"
+        + "(EngineCore_DP0 pid=120) ERROR 10-28 09:00:04 [scheduler.py:2192] Failing 1 request(s) due to KV load"
+        + " failure (failure_policy=fail, 512 tokens affected). Request IDs: {'cmpl-ddd-0', 'cmpl-e\n",
+        Parse.ctx(2025, null, false, null));
+    for (String id : List.of("cmpl-aaa-0", "cmpl-bbb-0")) {
+      RequestRecord r = p.full.request(id);
+      assertEquals("error", r.status, id);
+      assertEquals("failed due to KV load failure (failure_policy=fail, 21376 tokens affected)", r.error, id);
+      assertEquals(500, r.httpStatus, id);
+      assertEquals(1_000_000_000L, r.finishedNs - r.arrivalNs, id);
+    }
+    assertEquals("ok", p.full.request("cmpl-ccc-0").status);
+    assertEquals(3, p.full.requests.size(), "no request of a cut line, none of the 500s alone");
+    assertEquals(1, p.sink.rejects.size());
+    assertEquals(8, p.sink.rejects.get(0).lineNo());
+    assertTrue(p.sink.rejects.get(0).reason().startsWith("truncated"), p.sink.rejects.get(0).reason());
+  }
+
   @Test
   void nonStreamingResponsesAccessLinesAfterTheEndAndRefusedRequests() throws Exception {
     Parse p = Parse.text(LOG, ""
