@@ -4,7 +4,8 @@
 -- sglang_bench_metrics, llmperf_metrics, guidellm_metrics, inference_perf_metrics, genai_bench_metrics,
 -- llm_load_test_metrics), and as the tool itself reported it when its own summary
 -- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
--- MLPerf LoadGen's logs keep no per-request times: its rows carry the reported figure only.
+-- MLPerf LoadGen's logs and inference-benchmarker's results file keep no per-request times: their
+-- rows carry the reported figure only.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
 -- converted (GuideLLM's latency, inference-perf's and genai-bench's times in seconds too; a genai-bench file's own figures in its _time_unit), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
 -- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
@@ -14,7 +15,7 @@
 -- @column run [id] Run name.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column stat [text] mean, std, p50, p90, p99 (latencies) or value (throughputs).
--- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test or mlperf (LoadGen).
+-- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen) or inference-benchmarker.
 -- @column tool_metric [text] The tool's own name for its closest figure, and the statistic as the tool names it.
 -- @column tokentime_value [ms or 1/s] The figure under tokentime's definition.
 -- @column convention_value [ms or 1/s] The figure under the tool's definition, computed by tokentime.
@@ -87,7 +88,12 @@ WITH names (convention, tool_metric, metric, factor, why) AS (
     ('mlperf', 'tpot', 'tpot_ms', 1.0, 'LoadGen''s time per output token after the first, per sample, as the SUT reported its tokens; ns'),
     ('mlperf', 'e2el', 'e2e_ms', 1.0, 'LoadGen''s sample latency: from issuing the sample to its completion; ns'),
     ('mlperf', 'output_throughput', 'output_tokens_per_s', 1.0, 'tokens of all samples over the time until the last completed (Server); over the one query''s latency (Offline)'),
-    ('mlperf', 'request_throughput', 'requests_per_s', 1.0, 'samples - 1 over the time until the last completed (Server); samples over the one query''s latency (Offline)')
+    ('mlperf', 'request_throughput', 'requests_per_s', 1.0, 'samples - 1 over the time until the last completed (Server); samples over the one query''s latency (Offline)'),
+    ('inference-benchmarker', 'time_to_first_token_ms', 'ttft_ms', 1.0, 'time to the first streamed token of successful requests; percentiles interpolated as numpy''s'),
+    ('inference-benchmarker', 'inter_token_latency_ms', 'tpot_ms', 1.0, 'per request, the token gaps after the first over (generated tokens - 1): tokentime''s TPOT, not chunk gaps'),
+    ('inference-benchmarker', 'e2e_latency_ms', 'e2e_ms', 1.0, 'start to end of successful requests'),
+    ('inference-benchmarker', 'token_throughput_secs', 'output_tokens_per_s', 1.0, 'generated tokens of successful requests over the first request''s start to the last recorded one''s end'),
+    ('inference-benchmarker', 'request_rate', 'requests_per_s', 1.0, 'successful requests over the same span')
 ),
 stat_names (convention, tool_stat, stat) AS (
     VALUES
@@ -110,7 +116,9 @@ stat_names (convention, tool_stat, stat) AS (
     ('llm-load-test', 'mean', 'mean'), ('llm-load-test', 'median', 'p50'), ('llm-load-test', 'percentile_90', 'p90'),
     ('llm-load-test', 'percentile_99', 'p99'), ('llm-load-test', 'value', 'value'),
     ('mlperf', 'mean', 'mean'), ('mlperf', 'p50', 'p50'), ('mlperf', 'p90', 'p90'), ('mlperf', 'p99', 'p99'),
-    ('mlperf', 'value', 'value')
+    ('mlperf', 'value', 'value'),
+    ('inference-benchmarker', 'avg', 'mean'), ('inference-benchmarker', 'p50', 'p50'), ('inference-benchmarker', 'p90', 'p90'),
+    ('inference-benchmarker', 'p99', 'p99'), ('inference-benchmarker', 'value', 'value')
 ),
 computed AS (
     SELECT 'genai-perf' AS convention, run, metric AS tool_metric, stat AS tool_stat, value FROM genai_perf_metrics
@@ -142,6 +150,7 @@ reported_figures AS (
             WHEN 'llm-load-test-json' THEN 'llm-load-test'
             WHEN 'mlperf-summary' THEN 'mlperf'
             WHEN 'mlperf-detail' THEN 'mlperf'
+            WHEN 'inference-benchmarker-json' THEN 'inference-benchmarker'
         END AS convention,
         m.run,
         m.metric AS tool_metric,
@@ -294,7 +303,9 @@ LEFT JOIN length_based AS lb ON cc.run IS NOT NULL AND lb.convention = f.convent
 LEFT JOIN rebuilt_e2el AS re ON re.run = u.run
 LEFT JOIN untimed AS ut ON ut.run = u.run
 LEFT JOIN partial AS pa ON pa.run = u.run AND pa.convention = f.convention
-WHERE t.value IS NOT NULL OR c.value IS NOT NULL OR r.value IS NOT NULL
+-- a tool whose figures tokentime cannot compute (no per-request times) has rows only where it reported
+WHERE (t.value IS NOT NULL AND f.convention NOT IN ('mlperf', 'inference-benchmarker'))
+    OR c.value IS NOT NULL OR r.value IS NOT NULL
 ORDER BY u.run,
     list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', 'output_tokens_per_s', 'requests_per_s'], f.metric),
     list_position(['mean', 'std', 'p50', 'p90', 'p99', 'value'], f.stat),
