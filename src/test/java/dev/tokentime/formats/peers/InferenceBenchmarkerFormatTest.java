@@ -97,7 +97,10 @@ class InferenceBenchmarkerFormatTest {
       Path dir = tmp.resolve("results");
       Files.createDirectories(dir);
       Files.copy(FILE, dir.resolve(FILE.getFileName()));
-      t.ingest(IngestOptions.of(List.of(dir.toString())));
+      var r = t.ingest(IngestOptions.of(List.of(dir.toString())));
+      assertEquals(List.of(List.of("inference-benchmarker-json", 3L, 2L, 1L, 0L)), r.files().stream()
+          .map(f -> List.<Object>of(f.format(), f.lines(), f.records(), f.otherLines(), f.rejected())).toList(),
+          "units: its three benchmarks, the warm-up an other unit");
       assertEquals(List.of(List.of("concurrency", 128.0), List.of("request_rate", 22.208281)),
           t.rows("SELECT level_kind, level FROM runs ORDER BY level_kind"));
       assertEquals(List.of(List.of("concurrency", 412.07), List.of("request_rate", 9310.661)), t.rows(
