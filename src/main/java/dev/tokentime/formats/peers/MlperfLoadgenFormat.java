@@ -57,9 +57,13 @@ public final class MlperfLoadgenFormat implements InputFormat {
   private static final Pattern SUMMARY_SNIFF = Pattern.compile(
       "(?m)^=+[ \\t]*\\R[ \\t]*MLPerf Results Summary[ \\t]*\\R=+[ \\t]*\\R(?:.*\\R){0,3}?[ \\t]*Scenario[ \\t]*:");
   private static final Pattern LABELLED = Pattern.compile("^(.+?)\\s*:\\s*(.*)$");
-  /** "Min latency (ns)", "99.90 percentile first token latency (ns)", "Mean Time to Output Token (ns)". */
+  /**
+   * "Min latency (ns)", "99.90 percentile first token latency (ns)", "Mean Time to Output Token (ns)";
+   * LoadGen of 2026 (v6.1) prints its min, max and mean as "Time per Output Token", its
+   * percentiles still "time to output token".
+   */
   private static final Pattern STAT = Pattern.compile(
-      "^(Min|Max|Mean|([0-9]+(?:\\.[0-9]+)?) percentile) (latency|first token latency|time to output token) \\(ns\\)$",
+      "^(Min|Max|Mean|([0-9]+(?:\\.[0-9]+)?) percentile) (latency|first token latency|time (?:to|per) output token) \\(ns\\)$",
       Pattern.CASE_INSENSITIVE);
   /** SingleStream's and MultiStream's headline: the early-stopping estimate of a percentile. */
   private static final Pattern EARLY_STOPPING = Pattern.compile("^([0-9]+)th percentile latency \\(ns\\)$");
@@ -365,7 +369,7 @@ public final class MlperfLoadgenFormat implements InputFormat {
     private static String statMetric(String what) {
       return switch (what.toLowerCase(Locale.ROOT)) {
         case "first token latency" -> "ttft";
-        case "time to output token" -> "tpot";
+        case "time to output token", "time per output token" -> "tpot";
         default -> "e2el";
       };
     }

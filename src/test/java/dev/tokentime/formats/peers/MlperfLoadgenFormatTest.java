@@ -111,6 +111,23 @@ class MlperfLoadgenFormatTest {
   }
 
   /**
+   * AMD's MI355X llama2-70b-99.9 Interactive run (inference_results_v6.1, a LoadGen of 2026): its
+   * summary says "Scenario : Server" and prints the TPOT's min, max and mean as "Time per Output
+   * Token" (before: three rejects, "a cut line"); its warning about sample concatenation is text.
+   */
+  @Test
+  void aLoadgenOf2026PrintsTimePerOutputToken() throws IOException {
+    CollectingSink s = read("mi355x-llama2-70b-99.9-interactive/mlperf_log_summary.txt", "mlperf-summary");
+    assertEquals(List.of(), s.rejects);
+    assertEquals(260.0, s.levels.get("r")[1]);
+    assertTrue(s.reported.contains("r 260.0 tpot min 913788.0 ns"), s.reported.toString());
+    assertTrue(s.reported.contains("r 260.0 tpot mean 3.2731002E7 ns"), s.reported.toString());
+    assertTrue(s.reported.contains("r 260.0 tpot p99 3.6747857E7 ns"), s.reported.toString());
+    assertTrue(s.reported.contains("r 260.0 ttft p99 4.19720124E8 ns"), s.reported.toString());
+    assertTrue(s.reported.contains("r 260.0 tpot_latency_limit value 4.0E7 ns"), s.reported.toString());
+  }
+
+  /**
    * An INVALID run (its verdict lines as LoadGen prints a missed latency constraint), a negative,
    * a NaN and a cut figure (the B200 summary edited): each bad line a reject naming its figure,
    * the rest kept.
