@@ -232,7 +232,9 @@ public final class MlperfLoadgenFormat implements InputFormat {
         } else if (e.matches()) {
           f = new Figure("e2el", "p" + e.group(1) + "_early_stopping", "ns");
         } else if (STAT_START.matcher(label).matches()) {
-          return cut(line);
+          // a statistic of a label not known here (another LoadGen's wording) is not read; one
+          // without its number is a line cut short
+          return number(value) == null ? cut(line) : null;
         } else {
           return null; // SUT name, the seeds, the early-stopping verdict's words, …
         }
