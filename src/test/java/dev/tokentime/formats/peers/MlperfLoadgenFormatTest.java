@@ -183,6 +183,29 @@ class MlperfLoadgenFormatTest {
   Path tmp;
 
   /**
+   * The run folder's other LoadGen files (its accuracy log: token ids per sample; its trace) are
+   * skipped, saying what they are: before, "format not recognised" with their first line.
+   */
+  @Test
+  void theAccuracyLogAndTraceAreSkippedSayingWhatTheyAre() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path run = tmp.resolve("Server/performance/run_1");
+      Files.createDirectories(run);
+      Files.copy(DIR.resolve(B200_SERVER).resolve("mlperf_log_summary.txt"), run.resolve("mlperf_log_summary.txt"));
+      // LoadGen's shapes (loadgen/logging.cc): one object per sample with its output as hex bytes
+      Files.writeString(run.resolve("mlperf_log_accuracy.json"),
+          "[\n{\"seq_id\" : 0, \"qsl_idx\" : 1234, \"data\" : \"0A000000\", \"token_count\" : 1}\n]\n");
+      Files.writeString(run.resolve("mlperf_log_trace.json"), "");
+      IngestResult r = t.ingest(IngestOptions.of(List.of(run.toString())));
+      assertEquals(1, r.files().size());
+      List<String> why = r.skipped().stream().map(IngestResult.Skipped::reason).sorted().toList();
+      assertEquals(2, why.size(), why.toString());
+      assertTrue(why.get(0).contains("MLPerf LoadGen's accuracy log") || why.get(1).contains("MLPerf LoadGen's accuracy log"),
+          why.toString());
+    }
+  }
+
+  /**
    * The run folder as submitted (summary and detail side by side): one run, its level, and
    * peer_comparison's row of LoadGen's TTFT p99 in ms (the detail's figure before the rounded summary's).
    */
