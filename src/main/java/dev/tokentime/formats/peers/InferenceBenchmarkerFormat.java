@@ -29,6 +29,7 @@ public final class InferenceBenchmarkerFormat implements InputFormat {
   private static final Pattern SNIFF_RESULTS = Pattern.compile("\"results\"\\s*:\\s*\\[");
   private static final List<String> LATENCIES = List.of("time_to_first_token_ms", "inter_token_latency_ms", "e2e_latency_ms");
   private static final List<String> STATS = List.of("p50", "p60", "p70", "p80", "p90", "p95", "p99", "avg");
+  private static final Pattern FLAT = Pattern.compile("^(time_to_first_token_ms|inter_token_latency_ms|e2e_latency_ms)_(avg|p[0-9]{1,2})$");
 
   /** The scalar figures: JSON key and unit. */
   private static final String[][] SCALARS = {
@@ -129,6 +130,13 @@ public final class InferenceBenchmarkerFormat implements InputFormat {
       }
       if (bad != null) {
         break;
+      }
+    }
+    // its first writer (2024) wrote each statistic as a key of its own: time_to_first_token_ms_p90
+    for (java.util.Iterator<String> it = b.fieldNames(); bad == null && it.hasNext(); ) {
+      java.util.regex.Matcher m = FLAT.matcher(it.next());
+      if (m.matches()) {
+        bad = figure(figures, where, m.group(1), m.group(2), b.get(m.group()), "ms");
       }
     }
     for (int k = 0; bad == null && k < SCALARS.length; k++) {

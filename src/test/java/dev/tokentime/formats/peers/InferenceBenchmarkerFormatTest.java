@@ -69,6 +69,27 @@ class InferenceBenchmarkerFormatTest {
         + " the benchmark's figures are not kept"), over.rejects.stream().map(CollectingSink.Rej::reason).toList());
   }
 
+  /**
+   * The tool's first writer (huggingface/inference-benchmarker 774343e, 2024) wrote each statistic as a key of
+   * its own, whole ms: the same names and stats (this file's throughput benchmark rewritten so).
+   */
+  @Test
+  void theFirstWritersFlatKeys() throws IOException {
+    String flat = "{\"config\":{\"max_vus\":128},\"results\":[{\"id\":\"throughput\",\"executor_type\":\"ConstantVUs\","
+        + "\"config\":{\"max_vus\":128,\"duration_secs\":60,\"rate\":null},\"total_requests\":1180,\"total_tokens\":823436,"
+        + "\"token_throughput_secs\":12914.523,\"duration_ms\":63760,\"time_to_first_token_ms_avg\":118,"
+        + "\"time_to_first_token_ms_p90\":171,\"time_to_first_token_ms_p95\":233,\"inter_token_latency_ms_avg\":9,"
+        + "\"inter_token_latency_ms_p90\":9,\"inter_token_latency_ms_p95\":10,\"failed_requests\":0,\"successful_requests\":1180,"
+        + "\"request_rate\":18.506901,\"total_tokens_sent\":0,\"e2e_latency_ms_avg\":6735,\"e2e_latency_ms_p90\":8011,"
+        + "\"e2e_latency_ms_p95\":8120}],\"start_time\":\"2024-10-01T10:00:00+00:00\",\"end_time\":\"2024-10-01T10:01:04+00:00\"}";
+    byte[] b = flat.getBytes(StandardCharsets.UTF_8);
+    assertEquals("inference-benchmarker-json", FormatRegistry.standard().sniff(new Sample("r.json", b, b.length)).id());
+    CollectingSink s = Parsing.parse(format, b, "r");
+    assertEquals(List.of(), s.rejects);
+    assertTrue(s.reported.contains("r 128.0 time_to_first_token_ms p95 233.0 ms"), s.reported.toString());
+    assertTrue(s.reported.contains("r 128.0 e2e_latency_ms avg 6735.0 ms"), s.reported.toString());
+  }
+
   /** A file cut short (a killed writer) is one reject, where the JSON broke; no crash. */
   @Test
   void aCutFile() throws IOException {
