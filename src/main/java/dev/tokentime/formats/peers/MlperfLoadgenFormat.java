@@ -161,7 +161,13 @@ public final class MlperfLoadgenFormat implements InputFormat {
   public int sniff(Sample sample) {
     String text = sample.text();
     if (kind == Kind.SUMMARY) {
-      return SUMMARY_SNIFF.matcher(text).find() ? 95 : 0;
+      // the file LoadGen writes starts with the block; a console log that printed it (a harness's
+      // copy_summary_to_stdout) is claimed only when no format of its other lines is surer
+      Matcher m = SUMMARY_SNIFF.matcher(text);
+      if (!m.find()) {
+        return 0;
+      }
+      return text.substring(0, m.start()).isBlank() ? 95 : 55;
     }
     // LoadGen's own namespace: MLPerf Training's :::MLLOG lines (mlperf_logging) are another tool's
     String first = text.stripLeading();

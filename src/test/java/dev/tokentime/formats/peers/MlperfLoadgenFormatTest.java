@@ -169,6 +169,22 @@ class MlperfLoadgenFormatTest {
     assertTrue(s.reported.stream().noneMatch(r -> r.contains("ttft p99 ") || r.contains("e2el mean")), s.reported.toString());
   }
 
+  /**
+   * The summary LoadGen copies to a harness's console after a server's log lines: the server's
+   * log format, surer of its lines, keeps the file (a vLLM 0.11 log line before the block, made up
+   * in the shape of sample-logs/vllm); alone at a file's start it is LoadGen's, at 95.
+   */
+  @Test
+  void aSummaryAfterAServersLinesIsNotClaimedOverThem() throws IOException {
+    String summary = Files.readString(DIR.resolve(B200_SERVER + "/mlperf_log_summary.txt"));
+    assertEquals(95, new MlperfLoadgenFormat(MlperfLoadgenFormat.Kind.SUMMARY)
+        .sniff(new Sample("x.txt", summary.getBytes(StandardCharsets.UTF_8), summary.length())));
+    String log = "INFO 08-12 10:00:00 [api_server.py:1880] vLLM API server version 0.11.0\n" + summary;
+    byte[] b = log.getBytes(StandardCharsets.UTF_8);
+    assertEquals(55, new MlperfLoadgenFormat(MlperfLoadgenFormat.Kind.SUMMARY).sniff(new Sample("run.log", b, b.length)));
+    assertEquals("vllm-log", FormatRegistry.standard().sniff(new Sample("run.log", b, b.length)).id());
+  }
+
   /** MLPerf Training's :::MLLOG lines are another tool's: not claimed as LoadGen's. */
   @Test
   void trainingLogsAreNotLoadgens() {
