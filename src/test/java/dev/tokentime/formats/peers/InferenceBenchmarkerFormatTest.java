@@ -128,6 +128,10 @@ class InferenceBenchmarkerFormatTest {
           "SELECT u.level_kind, p.reported_value FROM peer_comparison p JOIN runs u USING (run)"
               + " WHERE p.convention = 'inference-benchmarker' AND p.metric = 'ttft_ms' AND p.stat = 'p99'"
               + " ORDER BY 1"));
+      // the summary's counts of these runs without request rows are the tool's (before: "0 ok, 0 failed")
+      assertEquals(List.of(List.of(128.0, 1180L, 0L), List.of(22.208281, 1308L, 4L)), t.rows(
+          "SELECT u.level, c.tool_ok_requests, c.tool_failed_requests FROM tool_run_counts c JOIN runs u USING (run)"
+              + " ORDER BY u.level DESC"));
     }
   }
 }
