@@ -344,7 +344,9 @@ public final class MlperfLoadgenFormat implements InputFormat {
       String sc = scenario == null ? "" : scenario;
       if ((sc.equals("Server") || sc.equals("Interactive")) && targetQps != null && targetQps > 0) {
         levelKind = "request_rate";
-        level = targetQps;
+        // the summary prints the target to six significant digits: the detail's, so rounded, is
+        // the same level, and the run folder's two files one run
+        level = new BigDecimal(targetQps).round(new java.math.MathContext(6)).doubleValue();
       } else if (sc.equals("SingleStream")) {
         levelKind = "concurrency";
         level = 1.0;

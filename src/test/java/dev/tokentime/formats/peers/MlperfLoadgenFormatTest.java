@@ -199,6 +199,27 @@ class MlperfLoadgenFormatTest {
   Path tmp;
 
   /**
+   * A target of more digits than the summary prints (22.2082812 in the detail log, 22.2083 in the
+   * summary; the B200 run's two files edited so): one run at one level, no file refused for a
+   * "conflicting" level. Before, the second file's figures were all rejects.
+   */
+  @Test
+  void aTargetQpsPrintedToSixDigitsIsTheDetailsLevel() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      Path run = tmp.resolve("sweep/run_1");
+      Files.createDirectories(run);
+      Files.writeString(run.resolve("mlperf_log_summary.txt"), Files.readString(DIR.resolve(B200_SERVER)
+          .resolve("mlperf_log_summary.txt")).replace("target_qps : 39.6", "target_qps : 22.2083"));
+      Files.writeString(run.resolve("mlperf_log_detail.txt"), Files.readString(DIR.resolve(B200_SERVER)
+          .resolve("mlperf_log_detail.txt")).replace("\"effective_target_qps\", \"value\": 39.6,",
+              "\"effective_target_qps\", \"value\": 22.2082812,"));
+      IngestResult r = t.ingest(IngestOptions.of(List.of(run.toString())));
+      assertEquals(List.of(0L, 0L), r.files().stream().map(IngestResult.FileResult::rejected).toList());
+      assertEquals(List.of(List.of("request_rate", 22.2083)), t.rows("SELECT level_kind, level FROM runs"));
+    }
+  }
+
+  /**
    * The run folder's other LoadGen files (its accuracy log: token ids per sample; its trace) are
    * skipped, saying what they are: before, "format not recognised" with their first line.
    */
