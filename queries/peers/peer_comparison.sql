@@ -4,6 +4,8 @@
 -- sglang_bench_metrics, llmperf_metrics, guidellm_metrics, inference_perf_metrics, genai_bench_metrics,
 -- llm_load_test_metrics), and as the tool itself reported it when its own summary
 -- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
+-- MLPerf LoadGen's logs and inference-benchmarker's results file keep no per-request times: their
+-- rows carry the reported figure only.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
 -- converted (GuideLLM's latency, inference-perf's and genai-bench's times in seconds too; a genai-bench file's own figures in its _time_unit), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
 -- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
@@ -13,7 +15,7 @@
 -- @column run [id] Run name.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column stat [text] mean, std, p50, p90, p99 (latencies) or value (throughputs).
--- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench or llm-load-test.
+-- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen) or inference-benchmarker.
 -- @column tool_metric [text] The tool's own name for its closest figure, and the statistic as the tool names it.
 -- @column tokentime_value [ms or 1/s] The figure under tokentime's definition.
 -- @column convention_value [ms or 1/s] The figure under the tool's definition, computed by tokentime.
@@ -81,7 +83,17 @@ WITH names (convention, tool_metric, metric, factor, why) AS (
     ('llm-load-test', 'ttft', 'ttft_ms', 1.0, 'same first-token rule (first chunk carrying a token); only the successful requests whose tokens all came before the test''s end'),
     ('llm-load-test', 'itl', 'tpot_ms', 1.0, 'llm-load-test ITL is per request (end - first token)/(N - 1), tokentime''s TPOT, but its end is the [DONE] line, not the last token; only the requests whose tokens all came before the test''s end'),
     ('llm-load-test', 'response_time', 'e2e_ms', 1.0, 'ends at the [DONE] line (the end of the stream), not at the last token'),
-    ('llm-load-test', 'throughput_full_duration', 'output_tokens_per_s', 1.0, 'output tokens of the requests without error_text over their last end - first start')
+    ('llm-load-test', 'throughput_full_duration', 'output_tokens_per_s', 1.0, 'output tokens of the requests without error_text over their last end - first start'),
+    ('mlperf', 'ttft', 'ttft_ms', 1.0, 'LoadGen''s first token latency: from issuing the sample to the SUT''s first-token response; ns'),
+    ('mlperf', 'tpot', 'tpot_ms', 1.0, 'LoadGen''s time per output token after the first, per sample, as the SUT reported its tokens; ns'),
+    ('mlperf', 'e2el', 'e2e_ms', 1.0, 'LoadGen''s sample latency: from issuing the sample to its completion; ns'),
+    ('mlperf', 'output_throughput', 'output_tokens_per_s', 1.0, 'tokens of all samples over the time until the last completed (Server); over the one query''s latency (Offline)'),
+    ('mlperf', 'request_throughput', 'requests_per_s', 1.0, 'samples - 1 over the time until the last completed (Server); samples over the one query''s latency (Offline)'),
+    ('inference-benchmarker', 'time_to_first_token_ms', 'ttft_ms', 1.0, 'time to the first streamed token of successful requests; percentiles interpolated as numpy''s'),
+    ('inference-benchmarker', 'inter_token_latency_ms', 'tpot_ms', 1.0, 'per request, the token gaps after the first over (generated tokens - 1): tokentime''s TPOT, not chunk gaps'),
+    ('inference-benchmarker', 'e2e_latency_ms', 'e2e_ms', 1.0, 'start to end of successful requests'),
+    ('inference-benchmarker', 'token_throughput_secs', 'output_tokens_per_s', 1.0, 'generated tokens of successful requests over the first request''s start to the last recorded one''s end'),
+    ('inference-benchmarker', 'request_rate', 'requests_per_s', 1.0, 'successful requests over the same span')
 ),
 stat_names (convention, tool_stat, stat) AS (
     VALUES
@@ -102,7 +114,11 @@ stat_names (convention, tool_stat, stat) AS (
     ('genai-bench', 'mean', 'mean'), ('genai-bench', 'stddev', 'std'), ('genai-bench', 'p50', 'p50'),
     ('genai-bench', 'p90', 'p90'), ('genai-bench', 'p99', 'p99'), ('genai-bench', 'value', 'value'),
     ('llm-load-test', 'mean', 'mean'), ('llm-load-test', 'median', 'p50'), ('llm-load-test', 'percentile_90', 'p90'),
-    ('llm-load-test', 'percentile_99', 'p99'), ('llm-load-test', 'value', 'value')
+    ('llm-load-test', 'percentile_99', 'p99'), ('llm-load-test', 'value', 'value'),
+    ('mlperf', 'mean', 'mean'), ('mlperf', 'p50', 'p50'), ('mlperf', 'p90', 'p90'), ('mlperf', 'p99', 'p99'),
+    ('mlperf', 'value', 'value'),
+    ('inference-benchmarker', 'avg', 'mean'), ('inference-benchmarker', 'p50', 'p50'), ('inference-benchmarker', 'p90', 'p90'),
+    ('inference-benchmarker', 'p99', 'p99'), ('inference-benchmarker', 'value', 'value')
 ),
 computed AS (
     SELECT 'genai-perf' AS convention, run, metric AS tool_metric, stat AS tool_stat, value FROM genai_perf_metrics
@@ -132,12 +148,16 @@ reported_figures AS (
             WHEN 'inference-perf-json' THEN 'inference-perf'
             WHEN 'genai-bench-json' THEN 'genai-bench'
             WHEN 'llm-load-test-json' THEN 'llm-load-test'
+            WHEN 'mlperf-summary' THEN 'mlperf'
+            WHEN 'mlperf-detail' THEN 'mlperf'
+            WHEN 'inference-benchmarker-json' THEN 'inference-benchmarker'
         END AS convention,
         m.run,
         m.metric AS tool_metric,
         m.stat AS tool_stat,
         -- a run's figure in several of the tool's files (AIPerf writes JSON, CSV and a console
-        -- table): the JSON's, written to full precision, before the CSV's and the console's; with
+        -- table): the JSON's, written to full precision, before the CSV's and the console's (LoadGen's
+        -- :::MLLOG detail before its printed summary, rounded to two decimals); with
         -- what makes it ms when its unit is a time (genai-perf of 2024, 24.06, printed its table in
         -- ns: "Request latency (ns)"), NULL for other units
         arg_max({'value': m.value, 'to_ms': CASE lower(trim(m.unit))
@@ -147,7 +167,7 @@ reported_figures AS (
                 WHEN 'ms' THEN 1.0 WHEN 'msec' THEN 1.0 WHEN 'milliseconds' THEN 1.0
                 WHEN 's' THEN 1e3 WHEN 'sec' THEN 1e3 WHEN 'secs' THEN 1e3 WHEN 'seconds' THEN 1e3
             END}, CASE WHEN s.format LIKE '%-console' THEN 0
-            WHEN lower(s.path) LIKE '%.csv' THEN 1 ELSE 2 END) AS figure
+            WHEN lower(s.path) LIKE '%.csv' OR s.format = 'mlperf-summary' THEN 1 ELSE 2 END) AS figure
     FROM reported_metrics AS m
     JOIN sources AS s USING (source_id)
     GROUP BY ALL
@@ -283,7 +303,9 @@ LEFT JOIN length_based AS lb ON cc.run IS NOT NULL AND lb.convention = f.convent
 LEFT JOIN rebuilt_e2el AS re ON re.run = u.run
 LEFT JOIN untimed AS ut ON ut.run = u.run
 LEFT JOIN partial AS pa ON pa.run = u.run AND pa.convention = f.convention
-WHERE t.value IS NOT NULL OR c.value IS NOT NULL OR r.value IS NOT NULL
+-- a tool whose figures tokentime cannot compute (no per-request times) has rows only where it reported
+WHERE (t.value IS NOT NULL AND f.convention NOT IN ('mlperf', 'inference-benchmarker'))
+    OR c.value IS NOT NULL OR r.value IS NOT NULL
 ORDER BY u.run,
     list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', 'output_tokens_per_s', 'requests_per_s'], f.metric),
     list_position(['mean', 'std', 'p50', 'p90', 'p99', 'value'], f.stat),

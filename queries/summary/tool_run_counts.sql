@@ -4,8 +4,9 @@
 -- such a run reads "0 ok, 0 failed" in every table, a run of 100 failed requests included. The
 -- tools' words (tool_request_counts): ok is completed (vllm bench serve, SGLang), request_count
 -- (AIPerf, genai-perf), num_completed_requests (LLMPerf: the requests without an error),
--- requests_successful (GuideLLM), successes (inference-perf) or requests_total less the failed
--- (an llm-d benchmark report); failed is failed, error_request_count, number_errors,
+-- requests_successful (GuideLLM), successes (inference-perf), successful_requests
+-- (inference-benchmarker) or requests_total less the failed (an llm-d benchmark report); failed is
+-- failed, error_request_count, number_errors, failed_requests (inference-benchmarker),
 -- requests_errored + requests_incomplete (GuideLLM: a request cut at the benchmark's end counts as
 -- failed, as a row's cancelled status does), failures, or requests_failures + requests_incomplete
 -- (llm-d).
@@ -23,8 +24,9 @@ WITH per_format AS (
         run,
         format,
         max(requests) FILTER (WHERE metric IN ('completed', 'request_count', 'num_completed_requests',
-            'requests_successful', 'successes')) AS ok,
-        max(requests) FILTER (WHERE metric IN ('failed', 'error_request_count', 'number_errors', 'failures'))
+            'requests_successful', 'successes', 'successful_requests')) AS ok,
+        max(requests) FILTER (WHERE metric IN ('failed', 'error_request_count', 'number_errors', 'failures',
+            'failed_requests'))
             AS failed,
         max(requests) FILTER (WHERE metric = 'requests_errored') AS errored,
         max(requests) FILTER (WHERE metric = 'requests_incomplete') AS incomplete,

@@ -127,6 +127,9 @@ public final class Conventions {
         }
         Cell c = new Cell(rs.getString(2), rs.getString(3));
         String conv = rs.getString(4);
+        if (!VIEWS.containsKey(conv)) {
+          continue; // a tool's reported figures only (MLPerf LoadGen's): no definition of its to compute
+        }
         double t = rs.getDouble(5);
         Double tv = rs.wasNull() ? null : t;
         double cv = rs.getDouble(6);

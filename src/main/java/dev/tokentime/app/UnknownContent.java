@@ -31,6 +31,15 @@ public final class UnknownContent {
       }
     }
     String head = new String(b, 0, n, StandardCharsets.UTF_8).stripLeading().toLowerCase(Locale.ROOT);
+    String name = s.fileName() == null ? "" : s.fileName().toLowerCase(Locale.ROOT);
+    if (name.startsWith("mlperf_log_accuracy") && head.startsWith("[")) {
+      return "it is MLPerf LoadGen's accuracy log (each sample's output token ids, no times), which tokentime does"
+          + " not read; the run's figures are in mlperf_log_summary.txt and mlperf_log_detail.txt beside it";
+    }
+    if (name.startsWith("mlperf_log_trace") && (head.isEmpty() || head.startsWith("{") || head.startsWith("["))) {
+      return "it is MLPerf LoadGen's trace (empty unless tracing was on), which tokentime does not read; the run's"
+          + " figures are in mlperf_log_summary.txt and mlperf_log_detail.txt beside it";
+    }
     if (head.startsWith("<!doctype html") || head.startsWith("<html") || head.startsWith("<?xml")
         && head.contains("<html")) {
       return "it is an HTML page (saved from a browser or a log viewer?), not the log itself: download the raw"

@@ -26,7 +26,8 @@ class OneJsonDocumentTest {
       "aiperf-summary, sample-logs/peers/aiperf/profile_export_aiperf.json, metrics object",
       "genai-perf-export, sample-logs/peers/genai-perf/profile_export.json, export object",
       "trtllm-bench-report, sample-logs/trtllm/trtllm-bench/report.json, report object",
-      "vllm-bench-offline-json, src/test/resources/real-logs/tools/vllm-offline-dstack-2024-11/nvidia-latency_test_ip2048_op2048_np4.json, result object"})
+      "vllm-bench-offline-json, src/test/resources/real-logs/tools/vllm-offline-dstack-2024-11/nvidia-latency_test_ip2048_op2048_np4.json, result object",
+      "inference-benchmarker-json, src/test/resources/constructed/inference-benchmarker/deepseek-ai_DeepSeek-R1-Distill-Llama-8B_2025-06-13-14-06-05.json, results object"})
   void aSecondDocumentAppendedIsARejectNotPassedOver(String format, String sample, String what) throws Exception {
     InputFormat f = FormatRegistry.standard().byId(format);
     String one = Files.readString(Path.of(sample));
