@@ -213,16 +213,7 @@ public final class IngestService {
       List<IngestResult.Skipped> skipped, List<Path> spooled) {
     List<Planned> plan = new ArrayList<>();
     Map<Long, Integer> sizes = new HashMap<>();
-    // the files of this ingest beside each file (a folder's, or a shell glob's: A/SERVE*/*)
-    Map<Path, Set<String>> neighbours = new HashMap<>();
-    for (InputResolver.Input in : inputs) {
-      if (!in.stdin()) {
-        Path abs = in.path().toAbsolutePath().normalize();
-        if (abs.getParent() != null && abs.getFileName() != null) {
-          neighbours.computeIfAbsent(abs.getParent(), d -> new java.util.HashSet<>()).add(abs.getFileName().toString());
-        }
-      }
-    }
+    Map<Path, Set<String>> neighbours = neighbours(inputs);
     for (InputResolver.Input in : inputs) {
       try {
         if (in.problem() != null) {
@@ -301,11 +292,25 @@ public final class IngestService {
     return fileRuns(out);
   }
 
+  /** The files of one ingest beside each file, by folder (a folder's, or a shell glob's over several folders). */
+  static Map<Path, Set<String>> neighbours(List<InputResolver.Input> inputs) {
+    Map<Path, Set<String>> neighbours = new HashMap<>();
+    for (InputResolver.Input in : inputs) {
+      if (!in.stdin()) {
+        Path abs = in.path().toAbsolutePath().normalize();
+        if (abs.getParent() != null && abs.getFileName() != null) {
+          neighbours.computeIfAbsent(abs.getParent(), d -> new java.util.HashSet<>()).add(abs.getFileName().toString());
+        }
+      }
+    }
+    return neighbours;
+  }
+
   /**
    * The format's reason to leave a file out, given the names of this ingest's files in its folder
    * (a sweep's summary.json is left out only when its run=N.json files are read too).
    */
-  private static String leaveOut(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
+  static String leaveOut(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
     Path abs = path.toAbsolutePath().normalize();
     Path dir = abs.getParent();
     if (dir == null || abs.getFileName() == null) {
@@ -315,7 +320,7 @@ public final class IngestService {
   }
 
   /** How the format reads the file among this ingest's files in its folder (InputFormat.inFolder). */
-  private static InputFormat inFolder(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
+  static InputFormat inFolder(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
     Path abs = path.toAbsolutePath().normalize();
     Path dir = abs.getParent();
     if (dir == null || abs.getFileName() == null) {
