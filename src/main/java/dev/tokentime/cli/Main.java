@@ -105,6 +105,7 @@ public final class Main {
     });
     escapePercents(cl);
     exitCodesInHelp(cl);
+    HelpWrap.install(cl);
     return cl;
   }
 
