@@ -105,7 +105,11 @@ public final class IngestService {
           + " no file to read (folders are read recursively, expected/ folders skipped)");
     }
     long t = System.nanoTime();
-    QueryLibrary.get().installIfChanged(db);
+    // writes outside a file's transaction go through the exit gate (Database.durableWrite)
+    db.durableWrite(() -> {
+      QueryLibrary.get().installIfChanged(db);
+      return null;
+    });
     t = Timing.since("views", t);
     List<IngestResult.Skipped> skipped = new ArrayList<>();
     List<Path> spooled = new ArrayList<>();
@@ -115,7 +119,7 @@ public final class IngestService {
     if (Deriver.hasPending(db)) {
       // an ingest stopped (killed) after committing files and before deriving them: finish it
       // first, so this one starts from runs as they are and every run is derived
-      db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), List.of()));
+      db.durableWrite(() -> db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), List.of())));
       listener.note("finished deriving files an earlier ingest committed but did not derive");
     }
     try {
@@ -124,7 +128,7 @@ public final class IngestService {
       // files load under DuckDB's load limit (Database.loadMemoryLimit); the derive step and the
       // checks after them under the lean one (Database.underLeanLimit)
       db.setMemoryLimit(Database.loadMemoryLimit());
-      try (IngestStore store = new IngestStore(db, formats.namespaceFormats())) {
+      try (IngestStore store = db.durableWrite(() -> new IngestStore(db, formats.namespaceFormats()))) {
         int jobs = o.strict() ? 1 : o.jobs() > 0 ? Math.min(o.jobs(), plan.size()) : parallelism(plan.size());
         ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
           Thread thread = new Thread(r, "tokentime-ingest");
@@ -179,7 +183,15 @@ public final class IngestService {
         }
       }
     }
-    t = System.nanoTime();
+    long t0 = System.nanoTime();
+    boolean stopped = strictFailure;
+    List<String> touched = runs;
+    return db.durableWrite(() -> derive(db, touched, done, skipped, stopped, listener, t0));
+  }
+
+  /** After the files: the derive step, links, checks and the checkpoint. */
+  private IngestResult derive(Database db, List<String> runs, List<IngestResult.FileResult> done,
+      List<IngestResult.Skipped> skipped, boolean strictFailure, Listener listener, long t) throws SQLException {
     // each step is retry-safe (a transaction, or reads): see Database.underLeanLimit
     long dropped = db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), runs));
     if (dropped > 0) {
