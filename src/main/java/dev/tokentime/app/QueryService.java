@@ -42,6 +42,52 @@ public final class QueryService {
     return t.replaceAll(";\\s*$", "");
   }
 
+  private static final java.util.regex.Pattern OF_NAME =
+      java.util.regex.Pattern.compile("(?i)SELECT \\* FROM ([A-Za-z_][A-Za-z0-9_]*)(?: ORDER BY [^;]*)?");
+
+  /**
+   * Refuses a bare name the database has no table or view of, with the nearest name it has: a
+   * mistyped view was DuckDB's "database error: Catalog Error: Table with name … does not exist!"
+   * over two lines. SQL text and .sql files are left to DuckDB.
+   */
+  public static void requireObject(Database d, String query) throws SQLException {
+    String name = query.strip();
+    // a name, or the statement toSql makes of one (a user's own "SELECT * FROM name" too)
+    java.util.regex.Matcher m = OF_NAME.matcher(name);
+    if (m.matches()) {
+      name = m.group(1);
+    }
+    if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      return;
+    }
+    String objects = "SELECT table_name AS name FROM duckdb_tables() WHERE NOT internal UNION ALL "
+        + "SELECT view_name FROM duckdb_views() WHERE NOT internal";
+    try (var ps = d.connection().prepareStatement("SELECT count(*) FROM (" + objects + ") WHERE lower(name) = lower(?)")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next() && rs.getLong(1) > 0) {
+          return;
+        }
+      }
+    }
+    String near = null;
+    // the nearest public name (internal tables start with _), when it is a plausible typo of it
+    try (var ps = d.connection().prepareStatement("SELECT name FROM (" + objects + ") WHERE name NOT LIKE '\\_%' ESCAPE '\\'"
+        + " AND levenshtein(lower(name), lower(?)) <= greatest(2, length(?) // 4)"
+        + " ORDER BY levenshtein(lower(name), lower(?)), name LIMIT 1")) {
+      ps.setString(1, name);
+      ps.setString(2, name);
+      ps.setString(3, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          near = rs.getString(1);
+        }
+      }
+    }
+    throw new BadInputException("no table or view named " + name + (near == null ? "" : "; did you mean " + near + "?")
+        + " (tokentime query without a QUERY lists the views; a .sql file is named with its .sql)");
+  }
+
   /**
    * Writes the rows of {@code sql} in {@code f}; text and Markdown show at most {@code maxRows}
    * rows (0: all) fitted to {@code width} columns.
@@ -57,6 +103,7 @@ public final class QueryService {
     if (maxRows < 0) {
       throw new BadInputException("--max-rows " + maxRows + ": give a number of rows, or 0 for all");
     }
+    requireObject(d, sql);
     refuseWrites(d, sql);
     d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
     try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -110,6 +157,7 @@ public final class QueryService {
 
   /** Writes the rows of {@code sql} as an Arrow IPC stream, for pyarrow and polars. */
   public void arrow(Database d, String sql, OutputStream out) throws SQLException, IOException {
+    requireObject(d, sql);
     refuseWrites(d, sql);
     d.streamResults(true);
     try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {

@@ -55,7 +55,10 @@ final class ExportCommand extends BaseCommand {
         "tokentime query --db " + access.path() + " " + IngestReport.shellWord(query) + " --format json > " + output);
     String sql = QueryService.toSql(query);
     List<String> by = partitionBy == null ? List.of() : partitionBy;
-    ExportService.Result r = access.read(d -> new ExportService().export(d, sql, f, output, by, csv.raw));
+    ExportService.Result r = access.read(d -> {
+      QueryService.requireObject(d, query);
+      return new ExportService().export(d, sql, f, output, by, csv.raw);
+    });
     out().println(r.rows() + " rows written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
         + (partitionBy == null ? "" : ", partitioned by " + String.join(", ", partitionBy)) + ")");
     return ExitCode.OK;

@@ -94,6 +94,9 @@ public final class Main {
         // tokentime alone: the commands, rather than picocli's words for an empty line
         message = "no command given; the commands: " + String.join(", ", commandNames());
       }
+      // picocli's "Invalid value for option '--levels' (C): 'x' is not an int": the option, then what is wrong
+      message = message.replaceFirst("^Invalid value for option '([^']+)'(?: \\([^)]*\\))?: ", "$1: ")
+          .replaceFirst("is not an int$", "is not a whole number").replaceFirst("is not a long$", "is not a whole number");
       w.println("tokentime: " + message.replaceAll(" {2,}", " "));
       String hint = ex instanceof CommandLine.UnmatchedArgumentException u ? Suggestions.forUnmatched(u) : null;
       if (hint != null) {

@@ -1,0 +1,78 @@
+package dev.tokentime.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tokentime.cli.CliTest.Run;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A new user's mistakes in a first hour, each answered on one line of stderr that names what is
+ * wrong and what to do, exit 2, nothing on stdout.
+ */
+class FirstHourWalkTest {
+  @TempDir
+  static Path tmp;
+
+  static String db;
+
+  @BeforeAll
+  static void ingest() {
+    db = tmp.resolve("w.duckdb").toString();
+    Run r = CliTest.run("ingest", "--db", db, "sample-logs/canonical/c1.jsonl");
+    assertEquals(0, r.code(), r.err());
+  }
+
+  /**
+   * A mistyped view was DuckDB's "database error: Catalog Error: Table with name request_latncy
+   * does not exist!" and a second line "Did you mean ...": now the name, the nearest one and
+   * where the names are listed, for query and export alike.
+   */
+  @Test
+  void aMistypedViewNamesTheNearestOne() {
+    Run q = CliTest.run("query", "--db", db, "request_latncy");
+    assertEquals(2, q.code());
+    assertEquals("", q.out());
+    assertEquals("tokentime: no table or view named request_latncy; did you mean request_latency? (tokentime query"
+        + " without a QUERY lists the views; a .sql file is named with its .sql)\n", q.err());
+    Run e = CliTest.run("export", "--db", db, "token_gapz", "-o", tmp.resolve("g.parquet").toString());
+    assertEquals(2, e.code());
+    assertEquals("", e.out());
+    assertEquals("tokentime: no table or view named token_gapz; did you mean token_gaps? (tokentime query"
+        + " without a QUERY lists the views; a .sql file is named with its .sql)\n", e.err());
+    // nothing near: no guess; names in any case, and internal tables, still run
+    Run far = CliTest.run("query", "--db", db, "zzzz");
+    assertEquals("tokentime: no table or view named zzzz (tokentime query without a QUERY lists the views; a .sql"
+        + " file is named with its .sql)\n", far.err());
+    Run upper = CliTest.run("query", "--db", db, "--format", "csv", "RUNS");
+    assertEquals(0, upper.code(), upper.err());
+    assertEquals("c1", upper.out().lines().skip(1).findFirst().orElse("").split(",")[0]);
+  }
+
+  /**
+   * compare with a wrong run name pointed to "tokentime query runs", a command without the --db
+   * it needs: now the runs and levels the database holds.
+   */
+  @Test
+  void compareWithAWrongRunListsTheRunsThereAre() {
+    Run c = CliTest.run("compare", "--db", db, "c1", "c9");
+    assertEquals(2, c.code());
+    assertEquals("", c.out());
+    assertEquals("tokentime: compare: no run named c9 (runs: c1; levels: concurrency=1)\n", c.err());
+  }
+
+  /** A number option given a word said "Invalid value for option '--levels' (C): 'x' is not an int". */
+  @Test
+  void aWordForANumberNamesTheOption() {
+    Run g = CliTest.run("generate", "--out", tmp.resolve("gen").toString(), "--levels", "1,x");
+    assertEquals(2, g.code());
+    assertEquals("tokentime: --levels: 'x' is not a whole number\n(tokentime generate --help shows the usage)\n",
+        g.err());
+    Run q = CliTest.run("query", "--db", db, "runs", "--max-rows", "abc");
+    assertEquals(2, q.code());
+    assertEquals("tokentime: --max-rows: 'abc' is not a whole number\n(tokentime query --help shows the usage)\n",
+        q.err());
+  }
+}
