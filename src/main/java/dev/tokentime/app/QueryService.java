@@ -27,6 +27,11 @@ public final class QueryService {
   /** A table or view name, a path to a .sql file, or SQL text, as one SQL statement. */
   public static String toSql(String q) throws IOException {
     String t = q.strip();
+    if (t.replaceAll(";", "").isBlank()) {
+      // DuckDB's words were "Invalid Input Error: No statements to execute."
+      throw new BadInputException("the query is empty: give a view or table name, a .sql file or SQL text"
+          + " (tokentime query without a QUERY lists the views)");
+    }
     if (t.matches("[A-Za-z_][A-Za-z0-9_]*")) {
       // a view orders its own rows; a canonical table is listed in its documented order
       String order = dev.tokentime.schema.CanonicalSchema.LISTING_ORDER.get(t.toLowerCase(java.util.Locale.ROOT));

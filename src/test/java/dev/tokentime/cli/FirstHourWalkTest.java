@@ -75,4 +75,25 @@ class FirstHourWalkTest {
     assertEquals("tokentime: --max-rows: 'abc' is not a whole number\n(tokentime query --help shows the usage)\n",
         q.err());
   }
+
+  /** An empty query was "database error: Invalid Input Error: No statements to execute." */
+  @Test
+  void anEmptyQuerySaysWhatAQueryIs() {
+    for (String q : new String[] {"", "  ", ";"}) {
+      Run r = CliTest.run("query", "--db", db, q);
+      assertEquals(2, r.code());
+      assertEquals("", r.out());
+      assertEquals("tokentime: the query is empty: give a view or table name, a .sql file or SQL text (tokentime"
+          + " query without a QUERY lists the views)\n", r.err());
+    }
+  }
+
+  /** A time zone Java does not know was "unknown time zone Mars/Olympus", with no word of what is known. */
+  @Test
+  void anUnknownTimeZoneSaysWhatATimeZoneIs() {
+    Run r = CliTest.run("ingest", "--db", db, "--tz", "Mars/Olympus", "sample-logs/canonical/c2.jsonl");
+    assertEquals(2, r.code());
+    assertEquals("tokentime: unknown time zone Mars/Olympus (--tz takes a region name as Europe/Berlin or"
+        + " America/New_York, an offset as +02:00, or UTC)\n", r.err());
+  }
 }
