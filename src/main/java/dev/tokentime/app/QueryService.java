@@ -179,16 +179,24 @@ public final class QueryService {
    * then failed with exit 2.
    */
   static void refuseWrites(Database d, String sql) throws SQLException {
+    refuseWrites(d, sql, "query", " (files are written by tokentime export QUERY -o FILE)");
+  }
+
+  /**
+   * As {@link #refuseWrites(Database, String)} for {@code command}: export wraps its statement in
+   * COPY (…) TO, where "DROP TABLE runs" was DuckDB's "Parser Error: syntax error at or near TABLE".
+   */
+  public static void refuseWrites(Database d, String sql, String command, String instead) throws SQLException {
     // DuckDB's JDBC driver runs every statement but the last while it prepares the last, so
     // "COPY … TO 'f'; SELECT 1" would write its file before the check below saw only the SELECT.
     int statements = StatementSplitter.split(sql).size();
     if (statements > 1) {
-      throw new BadInputException("query runs one statement; this text holds " + statements
+      throw new BadInputException(command + " runs one statement; this text holds " + statements
           + " (separated by ';') and none was run: run them one at a time, or in tokentime shell");
     }
     if (!d.returnsRows(sql)) {
-      throw new BadInputException("query runs statements that return rows (SELECT, a view, SHOW, DESCRIBE, "
-          + "EXPLAIN); this one returns none and was not run (files are written by tokentime export QUERY -o FILE)");
+      throw new BadInputException(command + " runs statements that return rows (SELECT, a view, SHOW, DESCRIBE, "
+          + "EXPLAIN); this one returns none and was not run" + instead);
     }
   }
 }

@@ -57,9 +57,10 @@ final class ExportCommand extends BaseCommand {
     List<String> by = partitionBy == null ? List.of() : partitionBy;
     ExportService.Result r = access.read(d -> {
       QueryService.requireObject(d, query);
+      QueryService.refuseWrites(d, sql, "export", "");
       return new ExportService().export(d, sql, f, output, by, csv.raw);
     });
-    out().println(r.rows() + " rows written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
+    out().println(r.rows() + (r.rows() == 1 ? " row" : " rows") + " written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
         + (partitionBy == null ? "" : ", partitioned by " + String.join(", ", partitionBy)) + ")");
     return ExitCode.OK;
   }

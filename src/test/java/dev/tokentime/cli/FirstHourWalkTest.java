@@ -96,4 +96,23 @@ class FirstHourWalkTest {
     assertEquals("tokentime: unknown time zone Mars/Olympus (--tz takes a region name as Europe/Berlin or"
         + " America/New_York, an offset as +02:00, or UTC)\n", r.err());
   }
+
+  /**
+   * export of a statement that returns no rows was DuckDB's "Parser Error: syntax error at or near
+   * "TABLE"" (export wraps it in COPY); and one row was "1 rows written".
+   */
+  @Test
+  void exportRefusesAStatementWithoutRowsAndCountsOneRow() throws Exception {
+    Path out = tmp.resolve("d.csv");
+    Run drop = CliTest.run("export", "--db", db, "DROP TABLE runs", "-o", out.toString());
+    assertEquals(2, drop.code());
+    assertEquals("tokentime: export runs statements that return rows (SELECT, a view, SHOW, DESCRIBE, EXPLAIN);"
+        + " this one returns none and was not run\n", drop.err());
+    assertEquals(false, java.nio.file.Files.exists(out));
+    Run one = CliTest.run("export", "--db", db, "runs", "-o", out.toString());
+    assertEquals(0, one.code(), one.err());
+    assertEquals("1 row written to " + out + " (csv)\n", one.out());
+    Run still = CliTest.run("query", "--db", db, "--format", "csv", "SELECT count(*) AS n FROM runs");
+    assertEquals("n\n1\n", still.out(), "the table is still there");
+  }
 }
