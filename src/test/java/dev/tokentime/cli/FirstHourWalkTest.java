@@ -115,4 +115,20 @@ class FirstHourWalkTest {
     Run still = CliTest.run("query", "--db", db, "--format", "csv", "SELECT count(*) AS n FROM runs");
     assertEquals("n\n1\n", still.out(), "the table is still there");
   }
+
+  /**
+   * SQL typed without quotes was picocli's "Unmatched arguments from index 4: 'run', 'FROM', 'runs'":
+   * now the words taken as extra, and that SQL text is one argument.
+   */
+  @Test
+  void sqlWithoutQuotesSaysToQuoteIt() {
+    Run q = CliTest.run("query", "--db", db, "SELECT", "run", "FROM", "runs");
+    assertEquals(2, q.code());
+    assertEquals("", q.out());
+    assertEquals("tokentime: unexpected arguments 'run', 'FROM', 'runs'; SQL text is one argument: put it in quotes"
+        + " (\"SELECT run FROM runs\")\n(tokentime query --help shows the usage)\n", q.err());
+    Run s = CliTest.run("shell", db, "extra");
+    assertEquals(2, s.code());
+    assertEquals("tokentime: unexpected argument 'extra'\n(tokentime shell --help shows the usage)\n", s.err());
+  }
 }
