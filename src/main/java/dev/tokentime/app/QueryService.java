@@ -160,6 +160,17 @@ public final class QueryService {
     }
   }
 
+  /**
+   * Refuses a database no file was ingested into (made by an ingest stopped before it stored one,
+   * before such a database was removed): summary read it as "0 runs", exit 0, and a script went on.
+   */
+  public static void requireIngested(Database d) throws SQLException {
+    if (d.holdsNoSource()) {
+      throw new BadInputException(d.path() + " holds nothing: no file was ingested into it (an ingest stopped before"
+          + " it stored one?); tokentime ingest --db " + d.path() + " FILES reads some");
+    }
+  }
+
   /** Writes the rows of {@code sql} as an Arrow IPC stream, for pyarrow and polars. */
   public void arrow(Database d, String sql, OutputStream out) throws SQLException, IOException {
     requireObject(d, sql);

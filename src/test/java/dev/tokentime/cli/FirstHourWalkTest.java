@@ -131,4 +131,19 @@ class FirstHourWalkTest {
     assertEquals(2, s.code());
     assertEquals("tokentime: unexpected argument 'extra'\n(tokentime shell --help shows the usage)\n", s.err());
   }
+
+  /**
+   * A database no file was ingested into (left by an ingest stopped before it stored one, before
+   * such databases were removed) was summarised as "0 runs", exit 0.
+   */
+  @Test
+  void summaryOfADatabaseWithNothingIngestedSaysSo() throws Exception {
+    Path empty = tmp.resolve("empty.duckdb");
+    dev.tokentime.app.EmptyDatabases.openForWriting(empty).close();
+    Run s = CliTest.run("summary", "--db", empty.toString());
+    assertEquals(2, s.code());
+    assertEquals("", s.out());
+    assertEquals("tokentime: " + empty + " holds nothing: no file was ingested into it (an ingest stopped before it"
+        + " stored one?); tokentime ingest --db " + empty + " FILES reads some\n", s.err());
+  }
 }
