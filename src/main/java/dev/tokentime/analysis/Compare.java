@@ -180,9 +180,27 @@ public final class Compare {
           List.<Object>of(kind, level));
     }
     if (out.isEmpty()) {
-      throw new BadInputException("compare: no run named " + side + " (tokentime query runs lists them)");
+      throw new BadInputException("compare: no run named " + side + " (" + known(db) + ")");
     }
     return out;
+  }
+
+  /**
+   * The runs and levels a side may name, a dozen at most: "tokentime query runs lists them" was a
+   * command without the --db it needs, and a typo'd name took a second command to see.
+   */
+  static String known(Database db) throws SQLException {
+    List<String> runs = select(db, "SELECT run FROM report_run_list ORDER BY natural_sort_key(run)", List.of());
+    List<String> levels = select(db, "SELECT DISTINCT level_kind || '=' || CASE WHEN level = round(level) THEN"
+        + " CAST(CAST(level AS BIGINT) AS VARCHAR) ELSE CAST(level AS VARCHAR) END FROM report_run_list"
+        + " WHERE level_kind IS NOT NULL ORDER BY 1", List.of());
+    if (runs.isEmpty()) {
+      return "the database holds no run: nothing ingested?";
+    }
+    String named = runs.size() <= 12 ? String.join(", ", runs)
+        : String.join(", ", runs.subList(0, 12)) + ", … " + runs.size() + " in all";
+    return "runs: " + named + (levels.isEmpty() ? "" : "; levels: " + String.join(", ", levels.size() <= 8 ? levels
+        : levels.subList(0, 8)) + (levels.size() > 8 ? ", …" : ""));
   }
 
   private static List<String> select(Database db, String sql, List<Object> args) throws SQLException {

@@ -64,6 +64,9 @@ public final class DatabaseAccess {
   public static <T> T write(Path path, Work<T> work, java.util.function.Predicate<T> failed) throws Exception {
     boolean existed = Files.exists(path);
     try (Database d = forWriting(path)) {
+      if (!existed) {
+        d.removeOnExitWhileEmpty(); // stopped (Ctrl-C) before a file is stored, it goes as a failure does
+      }
       try {
         T result = work.apply(d);
         if (failed.test(result) && !existed && storedNothing(d)) {

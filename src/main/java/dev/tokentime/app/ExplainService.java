@@ -27,8 +27,9 @@ import java.util.Map;
 public final class ExplainService {
 
   /**
-   * What one file gave; {@code stats} null for a file found in a folder that no format claims,
-   * {@code note} then why it is not read (as the ingest skips it).
+   * What one file gave; {@code stats} null for a file found in a folder that no format claims, or
+   * one the ingest leaves out or rejects whole ({@code format} then names its format), {@code note}
+   * then why it is not read (as the ingest says it).
    */
   public record Result(String path, String format, long records, ExplainStats stats, String note) {
     public Result(String path, String format, long records, ExplainStats stats) {
@@ -44,7 +45,10 @@ public final class ExplainService {
 
   public List<Result> explain(IngestOptions o) {
     List<Result> out = new ArrayList<>();
-    for (InputResolver.Input in : InputResolver.resolve(o.inputs())) {
+    List<InputResolver.Input> inputs = InputResolver.resolve(o.inputs());
+    // the files beside each, as the ingest of the same arguments sees them (InputFormat.leaveOut)
+    Map<Path, java.util.Set<String>> neighbours = IngestService.neighbours(inputs);
+    for (InputResolver.Input in : inputs) {
       if (in.stdin()) {
         throw new BadInputException("--explain reads files, not stdin");
       }
@@ -52,7 +56,7 @@ public final class ExplainService {
         continue; // a folder it cannot open: the ingest names it as skipped
       }
       try {
-        Result r = explain(in, o);
+        Result r = explain(in, o, neighbours);
         if (r != null) {
           out.add(r);
         }
@@ -67,7 +71,8 @@ public final class ExplainService {
     return out;
   }
 
-  private Result explain(InputResolver.Input in, IngestOptions o) throws IOException {
+  private Result explain(InputResolver.Input in, IngestOptions o, Map<Path, java.util.Set<String>> neighbours)
+      throws IOException {
     InputFormat format;
     String unknown = null;
     try (OpenedInput probe = OpenedInput.open(in.path())) {
@@ -80,6 +85,17 @@ public final class ExplainService {
       throw new BadInputException("unknown format " + o.from() + " (tokentime formats lists them)");
     }
     if (!(format instanceof SpecFormat spec)) {
+      // a file the ingest leaves out on purpose (a tool's side export): what it is and what to read
+      // instead, in the ingest's words; "not spec-driven" told neither
+      String leftOut = format == null ? null : IngestService.leaveOut(format, in.path(), neighbours);
+      if (leftOut != null) {
+        return new Result(in.display(), format.id(), 0, null, IngestResult.Skipped.LEFT_OUT + leftOut);
+      }
+      String rejected = format == null || !in.explicit() ? null
+          : wholeFileRejected(IngestService.inFolder(format, in.path(), neighbours), in, o);
+      if (rejected != null) {
+        return new Result(in.display(), format.id(), 0, null, rejected);
+      }
       if (in.explicit()) {
         throw new BadInputException(in.display() + ": " + (format == null ? unknown
             : format.id() + " is not spec-driven") + "; --explain works for "
@@ -101,6 +117,33 @@ public final class ExplainService {
       }
       return new Result(in.display(), spec.id(), stats.records, stats);
     }
+  }
+
+  /**
+   * Why the ingest of a file alone stores no record of it, when it rejects the whole file as what
+   * it is (AIPerf's steady-state export ingested alone, genai-bench's experiment_metadata.json):
+   * the first rejected line's reason; null when the file gives a record. Reads until the first
+   * record, storing nothing.
+   */
+  private static String wholeFileRejected(InputFormat format, InputResolver.Input in, IngestOptions o)
+      throws IOException {
+    String run = o.run() != null ? o.run() : IngestService.defaultRun(in, in.path());
+    ParseContext ctx = new ParseContext(in.display(), run, false, o.zone(), o.year(),
+        Files.getLastModifiedTime(in.path()).toInstant(), o.at());
+    CountingSink sink = new CountingSink();
+    sink.stopAtFirstRecord = true;
+    try (OpenedInput input = OpenedInput.open(in.path())) {
+      format.parse(input.content(), ctx, new dev.tokentime.ingest.CheckedSink(sink));
+    } catch (CountingSink.FirstRecord e) {
+      return null;
+    } catch (RuntimeException e) {
+      return null; // the parser's own failure is the ingest's to report, with its line
+    }
+    if (sink.records > 0 || sink.firstReject == null) {
+      return null;
+    }
+    return "no record: the ingest rejects line " + sink.firstRejectLine + ": " + sink.firstReject
+        + (sink.rejects > 1 ? " (and " + (sink.rejects - 1) + " more lines)" : "");
   }
 
   /**
@@ -129,6 +172,18 @@ public final class ExplainService {
   static final class CountingSink implements RecordSink {
     long records;
     private int clocks;
+    /** Stop the parse at the first record (wholeFileRejected asks only whether there is one). */
+    boolean stopAtFirstRecord;
+    long rejects;
+    String firstReject;
+    long firstRejectLine;
+
+    /** Thrown out of the parser at its first record, when a caller wants to know no more. */
+    static final class FirstRecord extends RuntimeException {
+      FirstRecord() {
+        super(null, null, false, false);
+      }
+    }
 
     @Override
     public int clock(ClockSpec spec) {
@@ -175,12 +230,20 @@ public final class ExplainService {
     @Override
     public void record() {
       records++;
+      if (stopAtFirstRecord) {
+        throw new FirstRecord();
+      }
     }
 
     @Override
     public void otherLine() {}
 
     @Override
-    public void reject(long lineNo, String reason, byte[] line, int off, int len) {}
+    public void reject(long lineNo, String reason, byte[] line, int off, int len) {
+      if (rejects++ == 0) {
+        firstReject = reason;
+        firstRejectLine = lineNo;
+      }
+    }
   }
 }

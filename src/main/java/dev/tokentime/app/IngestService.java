@@ -105,7 +105,11 @@ public final class IngestService {
           + " no file to read (folders are read recursively, expected/ folders skipped)");
     }
     long t = System.nanoTime();
-    QueryLibrary.get().installIfChanged(db);
+    // writes outside a file's transaction go through the exit gate (Database.durableWrite)
+    db.durableWrite(() -> {
+      QueryLibrary.get().installIfChanged(db);
+      return null;
+    });
     t = Timing.since("views", t);
     List<IngestResult.Skipped> skipped = new ArrayList<>();
     List<Path> spooled = new ArrayList<>();
@@ -115,7 +119,7 @@ public final class IngestService {
     if (Deriver.hasPending(db)) {
       // an ingest stopped (killed) after committing files and before deriving them: finish it
       // first, so this one starts from runs as they are and every run is derived
-      db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), List.of()));
+      db.durableWrite(() -> db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), List.of())));
       listener.note("finished deriving files an earlier ingest committed but did not derive");
     }
     try {
@@ -137,7 +141,7 @@ public final class IngestService {
       // files load under DuckDB's load limit (Database.loadMemoryLimit); the derive step and the
       // checks after them under the lean one (Database.underLeanLimit)
       db.setMemoryLimit(Database.loadMemoryLimit());
-      try (IngestStore store = new IngestStore(db, formats.namespaceFormats())) {
+      try (IngestStore store = db.durableWrite(() -> new IngestStore(db, formats.namespaceFormats()))) {
         int jobs = o.strict() ? 1 : o.jobs() > 0 ? Math.min(o.jobs(), plan.size()) : parallelism(plan.size());
         ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
           Thread thread = new Thread(r, "tokentime-ingest");
@@ -194,7 +198,15 @@ public final class IngestService {
         }
       }
     }
-    t = System.nanoTime();
+    long t0 = System.nanoTime();
+    boolean stopped = strictFailure;
+    List<String> touched = runs;
+    return db.durableWrite(() -> derive(db, touched, done, skipped, stopped, listener, t0));
+  }
+
+  /** After the files: the derive step, links, checks and the checkpoint. */
+  private IngestResult derive(Database db, List<String> runs, List<IngestResult.FileResult> done,
+      List<IngestResult.Skipped> skipped, boolean strictFailure, Listener listener, long t) throws SQLException {
     // each step is retry-safe (a transaction, or reads): see Database.underLeanLimit
     long dropped = db.underLeanLimit(() -> Deriver.derive(db, formats.namespaceFormats(), runs));
     if (dropped > 0) {
@@ -443,16 +455,7 @@ public final class IngestService {
       List<IngestResult.Skipped> skipped, List<Path> spooled) {
     List<Planned> plan = new ArrayList<>();
     Map<Long, Integer> sizes = new HashMap<>();
-    // the files of this ingest beside each file (a folder's, or a shell glob's: A/SERVE*/*)
-    Map<Path, Set<String>> neighbours = new HashMap<>();
-    for (InputResolver.Input in : inputs) {
-      if (!in.stdin()) {
-        Path abs = in.path().toAbsolutePath().normalize();
-        if (abs.getParent() != null && abs.getFileName() != null) {
-          neighbours.computeIfAbsent(abs.getParent(), d -> new java.util.HashSet<>()).add(abs.getFileName().toString());
-        }
-      }
-    }
+    Map<Path, Set<String>> neighbours = neighbours(inputs);
     for (InputResolver.Input in : inputs) {
       try {
         if (in.problem() != null) {
@@ -531,11 +534,25 @@ public final class IngestService {
     return fileRuns(out);
   }
 
+  /** The files of one ingest beside each file, by folder (a folder's, or a shell glob's over several folders). */
+  static Map<Path, Set<String>> neighbours(List<InputResolver.Input> inputs) {
+    Map<Path, Set<String>> neighbours = new HashMap<>();
+    for (InputResolver.Input in : inputs) {
+      if (!in.stdin()) {
+        Path abs = in.path().toAbsolutePath().normalize();
+        if (abs.getParent() != null && abs.getFileName() != null) {
+          neighbours.computeIfAbsent(abs.getParent(), d -> new java.util.HashSet<>()).add(abs.getFileName().toString());
+        }
+      }
+    }
+    return neighbours;
+  }
+
   /**
    * The format's reason to leave a file out, given the names of this ingest's files in its folder
    * (a sweep's summary.json is left out only when its run=N.json files are read too).
    */
-  private static String leaveOut(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
+  static String leaveOut(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
     Path abs = path.toAbsolutePath().normalize();
     Path dir = abs.getParent();
     if (dir == null || abs.getFileName() == null) {
@@ -545,7 +562,7 @@ public final class IngestService {
   }
 
   /** How the format reads the file among this ingest's files in its folder (InputFormat.inFolder). */
-  private static InputFormat inFolder(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
+  static InputFormat inFolder(InputFormat format, Path path, Map<Path, Set<String>> neighbours) {
     Path abs = path.toAbsolutePath().normalize();
     Path dir = abs.getParent();
     if (dir == null || abs.getFileName() == null) {

@@ -27,6 +27,11 @@ public final class QueryService {
   /** A table or view name, a path to a .sql file, or SQL text, as one SQL statement. */
   public static String toSql(String q) throws IOException {
     String t = q.strip();
+    if (t.replaceAll(";", "").isBlank()) {
+      // DuckDB's words were "Invalid Input Error: No statements to execute."
+      throw new BadInputException("the query is empty: give a view or table name, a .sql file or SQL text"
+          + " (tokentime query without a QUERY lists the views)");
+    }
     if (t.matches("[A-Za-z_][A-Za-z0-9_]*")) {
       // a view orders its own rows; a canonical table is listed in its documented order
       String order = dev.tokentime.schema.CanonicalSchema.LISTING_ORDER.get(t.toLowerCase(java.util.Locale.ROOT));
@@ -40,6 +45,52 @@ public final class QueryService {
       return Files.readString(p, StandardCharsets.UTF_8).strip().replaceAll(";\\s*$", "");
     }
     return t.replaceAll(";\\s*$", "");
+  }
+
+  private static final java.util.regex.Pattern OF_NAME =
+      java.util.regex.Pattern.compile("(?i)SELECT \\* FROM ([A-Za-z_][A-Za-z0-9_]*)(?: ORDER BY [^;]*)?");
+
+  /**
+   * Refuses a bare name the database has no table or view of, with the nearest name it has: a
+   * mistyped view was DuckDB's "database error: Catalog Error: Table with name … does not exist!"
+   * over two lines. SQL text and .sql files are left to DuckDB.
+   */
+  public static void requireObject(Database d, String query) throws SQLException {
+    String name = query.strip();
+    // a name, or the statement toSql makes of one (a user's own "SELECT * FROM name" too)
+    java.util.regex.Matcher m = OF_NAME.matcher(name);
+    if (m.matches()) {
+      name = m.group(1);
+    }
+    if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      return;
+    }
+    String objects = "SELECT table_name AS name FROM duckdb_tables() WHERE NOT internal UNION ALL "
+        + "SELECT view_name FROM duckdb_views() WHERE NOT internal";
+    try (var ps = d.connection().prepareStatement("SELECT count(*) FROM (" + objects + ") WHERE lower(name) = lower(?)")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next() && rs.getLong(1) > 0) {
+          return;
+        }
+      }
+    }
+    String near = null;
+    // the nearest public name (internal tables start with _), when it is a plausible typo of it
+    try (var ps = d.connection().prepareStatement("SELECT name FROM (" + objects + ") WHERE name NOT LIKE '\\_%' ESCAPE '\\'"
+        + " AND levenshtein(lower(name), lower(?)) <= greatest(2, length(?) // 4)"
+        + " ORDER BY levenshtein(lower(name), lower(?)), name LIMIT 1")) {
+      ps.setString(1, name);
+      ps.setString(2, name);
+      ps.setString(3, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          near = rs.getString(1);
+        }
+      }
+    }
+    throw new BadInputException("no table or view named " + name + (near == null ? "" : "; did you mean " + near + "?")
+        + " (tokentime query without a QUERY lists the views; a .sql file is named with its .sql)");
   }
 
   /**
@@ -57,6 +108,7 @@ public final class QueryService {
     if (maxRows < 0) {
       throw new BadInputException("--max-rows " + maxRows + ": give a number of rows, or 0 for all");
     }
+    requireObject(d, sql);
     refuseWrites(d, sql);
     d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
     try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -108,8 +160,20 @@ public final class QueryService {
     }
   }
 
+  /**
+   * Refuses a database no file was ingested into (made by an ingest stopped before it stored one,
+   * before such a database was removed): summary read it as "0 runs", exit 0, and a script went on.
+   */
+  public static void requireIngested(Database d) throws SQLException {
+    if (d.holdsNoSource()) {
+      throw new BadInputException(d.path() + " holds nothing: no file was ingested into it (an ingest stopped before"
+          + " it stored one?); tokentime ingest --db " + d.path() + " FILES reads some");
+    }
+  }
+
   /** Writes the rows of {@code sql} as an Arrow IPC stream, for pyarrow and polars. */
   public void arrow(Database d, String sql, OutputStream out) throws SQLException, IOException {
+    requireObject(d, sql);
     refuseWrites(d, sql);
     d.streamResults(true);
     try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -126,16 +190,24 @@ public final class QueryService {
    * then failed with exit 2.
    */
   static void refuseWrites(Database d, String sql) throws SQLException {
+    refuseWrites(d, sql, "query", " (files are written by tokentime export QUERY -o FILE)");
+  }
+
+  /**
+   * As {@link #refuseWrites(Database, String)} for {@code command}: export wraps its statement in
+   * COPY (…) TO, where "DROP TABLE runs" was DuckDB's "Parser Error: syntax error at or near TABLE".
+   */
+  public static void refuseWrites(Database d, String sql, String command, String instead) throws SQLException {
     // DuckDB's JDBC driver runs every statement but the last while it prepares the last, so
     // "COPY … TO 'f'; SELECT 1" would write its file before the check below saw only the SELECT.
     int statements = StatementSplitter.split(sql).size();
     if (statements > 1) {
-      throw new BadInputException("query runs one statement; this text holds " + statements
+      throw new BadInputException(command + " runs one statement; this text holds " + statements
           + " (separated by ';') and none was run: run them one at a time, or in tokentime shell");
     }
     if (!d.returnsRows(sql)) {
-      throw new BadInputException("query runs statements that return rows (SELECT, a view, SHOW, DESCRIBE, "
-          + "EXPLAIN); this one returns none and was not run (files are written by tokentime export QUERY -o FILE)");
+      throw new BadInputException(command + " runs statements that return rows (SELECT, a view, SHOW, DESCRIBE, "
+          + "EXPLAIN); this one returns none and was not run" + instead);
     }
   }
 }

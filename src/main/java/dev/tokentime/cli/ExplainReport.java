@@ -12,7 +12,8 @@ final class ExplainReport {
   static void print(ExplainService.Result r, PrintWriter out) {
     ExplainStats s = r.stats();
     if (s == null) {
-      out.println(r.path() + ": not read: " + r.note());
+      // a file of a known format says which: "left out: …" names what it is and what to read instead
+      out.println(r.path() + (r.format() == null ? ": not read: " : " (" + r.format() + "): ") + r.note());
       out.flush();
       return;
     }

@@ -55,8 +55,12 @@ final class ExportCommand extends BaseCommand {
         "tokentime query --db " + access.path() + " " + IngestReport.shellWord(query) + " --format json > " + output);
     String sql = QueryService.toSql(query);
     List<String> by = partitionBy == null ? List.of() : partitionBy;
-    ExportService.Result r = access.read(d -> new ExportService().export(d, sql, f, output, by, csv.raw));
-    out().println(r.rows() + " rows written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
+    ExportService.Result r = access.read(d -> {
+      QueryService.requireObject(d, query);
+      QueryService.refuseWrites(d, sql, "export", "");
+      return new ExportService().export(d, sql, f, output, by, csv.raw);
+    });
+    out().println(r.rows() + (r.rows() == 1 ? " row" : " rows") + " written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
         + (partitionBy == null ? "" : ", partitioned by " + String.join(", ", partitionBy)) + ")");
     return ExitCode.OK;
   }

@@ -81,7 +81,8 @@ final class InputOptions {
       try {
         zone = ZoneId.of(tz);
       } catch (DateTimeException e) {
-        throw new BadInputException("unknown time zone " + tz);
+        throw new BadInputException("unknown time zone " + tz + " (--tz takes a region name as Europe/Berlin or"
+            + " America/New_York, an offset as +02:00, or UTC)");
       }
     }
     IngestOptions o = new IngestOptions(inputs, from, run, replace, strict, keepText, zone, year, when, jobs);

@@ -31,8 +31,8 @@ final class Interrupted {
   static String message(String command) {
     if ("ingest".equals(command)) {
       return "tokentime: interrupted. Each file is stored whole or not at all: the files reported as ingested are"
-          + " kept, the one being read is not; the same command again reads the rest (stored files are left as"
-          + " they are).";
+          + " kept, the one being read is not (a database this ingest created is removed when it holds none); the"
+          + " same command again reads the rest (stored files are left as they are).";
     }
     return "tokentime: interrupted" + ("analyze".equals(command) ? "; no summary was printed" : "") + ".";
   }

@@ -90,10 +90,23 @@ public final class Main {
           && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
         message = "unknown command " + u.getUnmatched().get(0);
       }
+      if (ex instanceof CommandLine.UnmatchedArgumentException u && message.startsWith("Unmatched argument")
+          && !u.getUnmatched().isEmpty()) {
+        // picocli's "Unmatched arguments from index 4: 'run', 'FROM', 'runs'": SQL typed without quotes
+        List<String> extra = u.getUnmatched();
+        String command = u.getCommandLine().getCommandName();
+        message = "unexpected argument" + (extra.size() == 1 ? " " : "s ")
+            + String.join(", ", extra.stream().map(x -> "'" + x + "'").toList())
+            + (command.equals("query") || command.equals("export")
+                ? "; SQL text is one argument: put it in quotes (\"SELECT run FROM runs\")" : "");
+      }
       if (message.equals("Missing required subcommand") && ex.getCommandLine().getParent() == null) {
         // tokentime alone: the commands, rather than picocli's words for an empty line
         message = "no command given; the commands: " + String.join(", ", commandNames());
       }
+      // picocli's "Invalid value for option '--levels' (C): 'x' is not an int": the option, then what is wrong
+      message = message.replaceFirst("^Invalid value for option '([^']+)'(?: \\([^)]*\\))?: ", "$1: ")
+          .replaceFirst("is not an int$", "is not a whole number").replaceFirst("is not a long$", "is not a whole number");
       w.println("tokentime: " + message.replaceAll(" {2,}", " "));
       String hint = ex instanceof CommandLine.UnmatchedArgumentException u ? Suggestions.forUnmatched(u) : null;
       if (hint != null) {
@@ -105,6 +118,7 @@ public final class Main {
     });
     escapePercents(cl);
     exitCodesInHelp(cl);
+    HelpWrap.install(cl);
     return cl;
   }
 

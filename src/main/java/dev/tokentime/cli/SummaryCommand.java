@@ -55,6 +55,7 @@ final class SummaryCommand extends BaseCommand {
     SloSpec spec = slo == null ? null : SloSpec.parse(slo);
     String window = access.window().describe();
     Summary s = access.read(d -> {
+      dev.tokentime.app.QueryService.requireIngested(d);
       dev.tokentime.app.QueryService.requireRuns(d, runs.set());
       return new SummaryService().summarize(d, runs.set(), spec);
     });

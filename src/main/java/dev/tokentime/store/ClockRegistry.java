@@ -44,15 +44,21 @@ final class ClockRegistry {
         return id;
       }
       id = next + 1;
-      try (PreparedStatement ps = db.connection().prepareStatement(
-          "INSERT INTO clocks VALUES (?, ?, ?, ?, ?, ?)")) {
-        ps.setInt(1, id);
-        ps.setString(2, spec.kind());
-        ps.setString(3, spec.scope());
-        ps.setLong(4, spec.resolutionNs());
-        ps.setString(5, spec.tz());
-        ps.setBoolean(6, spec.tzAssumed());
-        ps.executeUpdate();
+      int row = id;
+      // committed at once, outside the file's transaction: through the exit gate (Database.durableWrite)
+      try {
+        db.durableWrite(() -> {
+          try (PreparedStatement ps = db.connection().prepareStatement(
+              "INSERT INTO clocks VALUES (?, ?, ?, ?, ?, ?)")) {
+            ps.setInt(1, row);
+            ps.setString(2, spec.kind());
+            ps.setString(3, spec.scope());
+            ps.setLong(4, spec.resolutionNs());
+            ps.setString(5, spec.tz());
+            ps.setBoolean(6, spec.tzAssumed());
+            return ps.executeUpdate();
+          }
+        });
       } catch (SQLException e) {
         throw new StoreException(e);
       }

@@ -612,8 +612,108 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  // ---- a database a first ingest made, removed when the process is stopped before it stored a file ----
+
+  /**
+   * Taken shared by each write of an ingest that outlasts the process (a file's commit, the
+   * derive step, the views), and exclusively, for good, by {@link #removeOnExitWhileEmpty}'s hook:
+   * the hook waits for a write under way, and no write follows it.
+   */
+  private final java.util.concurrent.locks.ReentrantReadWriteLock exitGate =
+      new java.util.concurrent.locks.ReentrantReadWriteLock();
+  /** Files this process committed to the database. */
+  private final java.util.concurrent.atomic.AtomicLong storedSources = new java.util.concurrent.atomic.AtomicLong();
+  private Thread removeOnExit;
+
+  /** Seconds the exit hook waits for a write under way; then it keeps the file. */
+  static final int EXIT_WAIT_SECONDS = 3;
+
+  /**
+   * Runs a write that lasts beyond the process (see {@link #exitGate}); once the exit hook has
+   * run, a write waits until the process ends instead.
+   */
+  public <T> T durableWrite(RetrySafe<T> work) throws SQLException {
+    exitGate.readLock().lock();
+    try {
+      return work.run();
+    } finally {
+      exitGate.readLock().unlock();
+    }
+  }
+
+  /** A file's commit: as {@link #durableWrite}, counted. */
+  void commitSource(java.sql.Connection c) throws SQLException {
+    durableWrite(() -> {
+      c.commit();
+      storedSources.incrementAndGet();
+      return null;
+    });
+  }
+
+  /**
+   * For a database this process created: when the process is stopped (Ctrl-C, SIGTERM) before
+   * any file was committed to it, the file, its write-ahead log and its lock file are deleted, as
+   * a failed first ingest's are ({@link #closeAndDelete}); an interrupted first ingest left an
+   * empty database that summary read as 0 runs. The hook takes {@link #exitGate} for good first,
+   * so no commit lands after it looked; it keeps the file when a write does not end within
+   * {@link #EXIT_WAIT_SECONDS}. DuckDB still holds the deleted file open: what it writes meanwhile
+   * goes to a file no path names, and no write reaches the path again (each waits on the gate).
+   */
+  public void removeOnExitWhileEmpty() {
+    Path abs = path.toAbsolutePath();
+    removeOnExit = new Thread(() -> {
+      try {
+        if (!exitGate.writeLock().tryLock(EXIT_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (storedSources.get() > 0) {
+        return;
+      }
+      try {
+        Files.deleteIfExists(Path.of(abs + ".wal"));
+        Files.deleteIfExists(abs);
+        // still locked by this process until it ends (WriterLock: a waiting writer checks the path)
+        Files.deleteIfExists(WriterLock.lockFile(abs));
+      } catch (java.io.IOException e) {
+        // best effort: the empty database stays, as it did before
+      }
+    }, "tokentime-new-database");
+    Runtime.getRuntime().addShutdownHook(removeOnExit);
+  }
+
+  /** The process goes on past this database: its exit hook is not needed. */
+  private void dropExitHook() {
+    if (removeOnExit == null) {
+      return;
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(removeOnExit);
+    } catch (IllegalStateException e) {
+      // the process is stopping: the hook decides
+    }
+    removeOnExit = null;
+  }
+
   @Override
   public void close() {
+    if (removeOnExit != null) {
+      // closing checkpoints into the file: not after the exit hook removed it
+      exitGate.readLock().lock();
+      try {
+        dropExitHook();
+        closeNow();
+      } finally {
+        exitGate.readLock().unlock();
+      }
+      return;
+    }
+    closeNow();
+  }
+
+  private void closeNow() {
     try {
       conn.close();
     } catch (SQLException e) {
@@ -631,6 +731,7 @@ public final class Database implements AutoCloseable {
    * held, so no other writer opens it in between; the lock file goes with them (WriterLock).
    */
   public void closeAndDelete() throws java.io.IOException {
+    dropExitHook();
     WriterLock held = lock;
     lock = null;
     try {

@@ -544,7 +544,7 @@ public final class SourceWriter implements RecordSink, AutoCloseable {
     Set<String> pending = new java.util.LinkedHashSet<>(runs);
     pending.addAll(replacedRuns);
     store.writePendingRuns(conn, pending);
-    conn.commit();
+    store.db().commitSource(conn);
     done = true;
     release();
     store.sourceCommitted(this);

@@ -340,7 +340,12 @@ class CliTest {
     assertTrue(column.err().contains("\nCandidate bindings: "), column.err());
     Run table = run("query", "--db", db.toString(), "SELECT * FROM tokn_gaps");
     assertEquals(2, table.code());
-    assertTrue(table.err().contains("\nDid you mean \"token_gaps\"?"), table.err());
+    // a whole-table SELECT of a mistyped name is told in tokentime's words, with the same guess
+    assertTrue(table.err().startsWith("tokentime: no table or view named tokn_gaps; did you mean token_gaps?"),
+        table.err());
+    Run joined = run("query", "--db", db.toString(), "SELECT * FROM runs JOIN tokn_gaps USING (run)");
+    assertEquals(2, joined.code());
+    assertTrue(joined.err().contains("\nDid you mean \"token_gaps\"?"), joined.err());
   }
 
   @Test

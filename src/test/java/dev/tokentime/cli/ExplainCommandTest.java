@@ -66,4 +66,39 @@ class ExplainCommandTest {
     assertEquals("2", r[0]);
     assertTrue(r[2].contains("tokentime-jsonl is not spec-driven; --explain works for vllm-log"), r[2]);
   }
+
+  static final String STEADY = "AIPerf's steady-state export: the run's figures over its detected steady window"
+      + " (ramp-up and ramp-down left out), which tokentime does not read; the run's own are in profile_export_aiperf.json";
+
+  /**
+   * A file the ingest leaves out on purpose (AIPerf's steady-state export) said only "aiperf-summary
+   * is not spec-driven", exit 2: --explain now gives the ingest's own words, what the file is and
+   * what to read instead, named alone (the ingest then rejects its one line) or in its folder.
+   */
+  @Test
+  void aFileTheIngestLeavesOutSaysWhatItIsAndWhatToReadInstead() throws Exception {
+    String dir = "src/test/resources/constructed/aiperf-steady-state";
+    String json = dir + "/profile_export_aiperf_steady_state.json";
+    String[] alone = run("ingest", "--explain", json);
+    assertEquals("0", alone[0], alone[2]);
+    assertEquals(json + " (aiperf-summary): no record: the ingest rejects line 1: " + STEADY + "\n", alone[1]);
+    String[] folder = run("ingest", "--explain", dir);
+    assertEquals("0", folder[0], folder[2]);
+    assertTrue(folder[1].contains(json + " (aiperf-summary): left out: " + STEADY + "\n"), folder[1]);
+    assertTrue(folder[1].contains(dir + "/profile_export_aiperf_steady_state.csv (aiperf-summary): left out: " + STEADY + "\n"),
+        folder[1]);
+    // the same words as the ingest of the folder, which skips both
+    String[] ingest = run("ingest", "--db", tmp.resolve("x.duckdb").toString(), dir);
+    assertEquals("2", ingest[0]);
+    assertTrue(ingest[1].contains(json + " (" + STEADY + ")"), ingest[1]);
+    // beside the run's own export, a time-slice export is left out as the ingest of the two leaves it
+    Path run = Files.createDirectories(tmp.resolve("artifacts"));
+    Files.copy(Path.of(json), run.resolve("profile_export_aiperf_timeslices.json"));
+    Files.writeString(run.resolve("profile_export_aiperf.json"), "{}");
+    String[] slices = run("ingest", "--explain", run.toString());
+    assertEquals("0", slices[0], slices[2]);
+    assertTrue(slices[1].contains(run.resolve("profile_export_aiperf_timeslices.json") + " (aiperf-summary): left out:"
+        + " AIPerf's time-slice export (--slice-duration): the run's figures per slice, which tokentime does not read;"
+        + " the run's own are in profile_export_aiperf.json\n"), slices[1] + slices[2]);
+  }
 }
