@@ -9,6 +9,7 @@ import dev.tokentime.query.QueryLibrary;
 import dev.tokentime.store.Database;
 import dev.tokentime.store.Deriver;
 import dev.tokentime.store.RequestLinker;
+import dev.tokentime.store.StoredSources;
 import dev.tokentime.store.IngestStore;
 import dev.tokentime.store.SourceInfo;
 import dev.tokentime.store.SourceWriter;
@@ -155,7 +156,7 @@ public final class IngestService {
             futures.add(new java.util.concurrent.CompletableFuture<>());
           }
           for (List<Integer> chain : pairChains(plan, o.replace() || !paired.reread().isEmpty(),
-              o.replace() || !paired.reread().isEmpty() ? storedPaths(db) : Set.of(),
+              o.replace() || !paired.reread().isEmpty() ? StoredSources.paths(db) : Set.of(),
               GrownChains.of(plan.stream().map(p -> new GrownChains.File(
               p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size(), p.head())).toList()))) {
             pool.submit(() -> {
@@ -295,17 +296,11 @@ public final class IngestService {
     if (folderNs.isEmpty() || inputs.stream().allMatch(InputResolver.Input::stdin)) {
       return Pairs.none();
     }
-    record Stored(int id, String path, String sha, String format) {}
-    Map<String, List<Stored>> byDir = new HashMap<>();
-    String in = String.join(", ", folderNs.keySet().stream().map(f -> "'" + f.replace("'", "''") + "'").toList());
-    try (var st = db.connection().createStatement(); var rs = st.executeQuery(
-        "SELECT source_id, path, sha256, format FROM sources WHERE format IN (" + in + ") ORDER BY source_id")) {
-      while (rs.next()) {
-        Path sp = Path.of(rs.getString(2));
-        if (sp.getParent() != null) {
-          byDir.computeIfAbsent(sp.getParent().toString(), d -> new ArrayList<>())
-              .add(new Stored(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4)));
-        }
+    Map<String, List<StoredSources.Stored>> byDir = new HashMap<>();
+    for (StoredSources.Stored s : StoredSources.ofFormats(db, folderNs.keySet())) {
+      Path sp = Path.of(s.path());
+      if (sp.getParent() != null) {
+        byDir.computeIfAbsent(sp.getParent().toString(), d -> new ArrayList<>()).add(s);
       }
     }
     if (byDir.isEmpty()) {
@@ -328,7 +323,7 @@ public final class IngestService {
       }
       String n = key(i.path());
       Path np = Path.of(n);
-      List<Stored> stored = np.getParent() == null ? null : byDir.get(np.getParent().toString());
+      List<StoredSources.Stored> stored = np.getParent() == null ? null : byDir.get(np.getParent().toString());
       if (stored == null || !replace && stored.stream().anyMatch(x -> x.path().equals(n))) {
         continue; // read again without --replace it is "already ingested", and changes nothing
       }
@@ -344,7 +339,7 @@ public final class IngestService {
         continue;
       }
       String nName = np.getFileName().toString();
-      for (Stored x : stored) {
+      for (StoredSources.Stored x : stored) {
         InputFormat xf = formats.byId(x.format());
         // a partner given too is read again anyway under --replace; without, it would be "already
         // ingested", its reading alone kept beside this file's reading as the pair's
@@ -365,7 +360,7 @@ public final class IngestService {
         if (!pair) {
           continue;
         }
-        if (unchanged(Path.of(x.path()), x.sha())) {
+        if (unchanged(Path.of(x.path()), x.sha256())) {
           if (reread.putIfAbsent(x.path(), x.id()) == null) {
             trigger.put(x.path(), n);
             notes.put(x.path(), "read again beside " + nName + ", in place of its earlier reading (source " + x.id()
@@ -435,16 +430,6 @@ public final class IngestService {
     return out;
   }
 
-  /** The paths of the stored sources. */
-  private static Set<String> storedPaths(Database db) throws SQLException {
-    Set<String> out = new java.util.HashSet<>();
-    try (var st = db.connection().createStatement(); var rs = st.executeQuery("SELECT DISTINCT path FROM sources")) {
-      while (rs.next()) {
-        out.add(rs.getString(1));
-      }
-    }
-    return out;
-  }
 
   /**
    * Picks each file's format (an explicitly named file that no format claims is an error, and

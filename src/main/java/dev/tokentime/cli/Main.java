@@ -98,7 +98,7 @@ public final class Main {
         message = "unexpected argument" + (extra.size() == 1 ? " " : "s ")
             + String.join(", ", extra.stream().map(x -> "'" + x + "'").toList())
             + (command.equals("query") || command.equals("export")
-                ? "; SQL text is one argument: put it in quotes (\"SELECT run FROM runs\")" : "");
+                ? "; SQL text is one argument: put it in quotes (\"SELECT * FROM run_summary\")" : "");
       }
       if (message.equals("Missing required subcommand") && ex.getCommandLine().getParent() == null) {
         // tokentime alone: the commands, rather than picocli's words for an empty line

@@ -126,7 +126,7 @@ class FirstHourWalkTest {
     assertEquals(2, q.code());
     assertEquals("", q.out());
     assertEquals("tokentime: unexpected arguments 'run', 'FROM', 'runs'; SQL text is one argument: put it in quotes"
-        + " (\"SELECT run FROM runs\")\n(tokentime query --help shows the usage)\n", q.err());
+        + " (\"SELECT * FROM run_summary\")\n(tokentime query --help shows the usage)\n", q.err());
     Run s = CliTest.run("shell", db, "extra");
     assertEquals(2, s.code());
     assertEquals("tokentime: unexpected argument 'extra'\n(tokentime shell --help shows the usage)\n", s.err());
