@@ -36,90 +36,8 @@
 -- requests carry no start time (LLMPerf's files of 2023), which tokentime cannot compute; or a run
 -- whose tool counted more requests than the run holds (its per-request file is a part of the run).
 CREATE OR REPLACE VIEW peer_comparison AS
-WITH names (convention, tool_metric, metric, factor, why) AS (
-    VALUES
-    ('genai-perf', 'time_to_first_token', 'ttft_ms', 1.0, 'same first-token rule (first response with content after SSE clean-up)'),
-    ('genai-perf', 'inter_token_latency', 'tpot_ms', 1.0, 'genai-perf ITL is per request (latency - TTFT)/(OSL - 1) rounded half-even to whole ns: tokentime''s TPOT, not chunk gaps'),
-    ('genai-perf', 'request_latency', 'e2e_ms', 1.0, 'ends at the last content response, as tokentime'),
-    ('genai-perf', 'output_token_throughput', 'output_tokens_per_s', 1.0, 'window ends at the last content response of valid requests, not at the last finish'),
-    ('genai-perf', 'request_throughput', 'requests_per_s', 1.0, 'counts ALL requests (failed and empty too) over a window of the valid ones'),
-    ('aiperf', 'time_to_first_token', 'ttft_ms', 1.0, 'same first-token rule (first non-empty chunk, reasoning counts)'),
-    ('aiperf', 'inter_chunk_latency', 'itl_ms', 1.0, 'AIPerf ICL pools chunk gaps, as tokentime ITL'),
-    ('aiperf', 'inter_token_latency', 'tpot_ms', 1.0, 'AIPerf ITL is per request (latency - TTFT)/(OSL - 1): tokentime''s TPOT'),
-    ('aiperf', 'request_latency', 'e2e_ms', 1.0, 'ends at the last response, as tokentime'),
-    ('aiperf', 'output_token_throughput', 'output_tokens_per_s', 1.0, 'duration = max(start + latency) - min(start) over valid requests only'),
-    ('aiperf', 'request_throughput', 'requests_per_s', 1.0, 'valid requests over AIPerf''s benchmark duration'),
-    ('vllm', 'ttft', 'ttft_ms', 1.0, 'vLLM stops at the first chunk with choices, even a role-only or empty delta; a request it counted as successful without any chunk adds its default TTFT, 0'),
-    ('vllm', 'itl', 'itl_ms', 1.0, 'pooled gaps between choice-bearing chunks (role and empty deltas included)'),
-    ('vllm', 'tpot', 'tpot_ms', 1.0, 'same formula, from vLLM''s TTFT and E2EL'),
-    ('vllm', 'e2el', 'e2e_ms', 1.0, 'ends at the last choice-bearing chunk (usage and [DONE] excluded)'),
-    ('vllm', 'output_throughput', 'output_tokens_per_s', 1.0, 'divides by the benchmark''s wall time as vLLM measured it'),
-    ('vllm', 'request_throughput', 'requests_per_s', 1.0, 'completed requests over vLLM''s wall time'),
-    ('sglang', 'ttft', 'ttft_ms', 1.0, 'same first-token rule (first chunk with text); a request SGLang counted as successful without any chunk adds its default TTFT, 0'),
-    ('sglang', 'itl', 'itl_ms', 1.0, 'pooled content chunk gaps, as tokentime'),
-    ('sglang', 'tpot', 'tpot_ms', 1.0, 'uses SGLang''s E2E, which includes [DONE]'),
-    ('sglang', 'e2e_latency', 'e2e_ms', 1.0, 'SGLang stamps every line received: E2E ends at [DONE], not at the last token'),
-    ('sglang', 'output_throughput', 'output_tokens_per_s', 1.0, 'divides by the benchmark''s wall time as SGLang measured it'),
-    ('sglang', 'request_throughput', 'requests_per_s', 1.0, 'completed requests over SGLang''s wall time'),
-    ('llmperf', 'ttft_s', 'ttft_ms', 1000.0, 'same first-token rule (first non-empty delta.content); seconds'),
-    ('llmperf', 'inter_token_latency_s', 'itl_ms', 1000.0, 'LLMPerf ITL INCLUDES TTFT: (TTFT + sum of gaps)/N per request, not chunk gaps'),
-    ('llmperf', 'end_to_end_latency_s', 'e2e_ms', 1000.0, 'runs until the stream is exhausted, [DONE] included'),
-    ('llmperf', 'mean_output_throughput_token_per_s', 'output_tokens_per_s', 1.0, 'output tokens over the whole test loop'),
-    ('llmperf', 'num_completed_requests_per_min', 'requests_per_s', 1.0 / 60, 'per minute in LLMPerf'),
-    ('guidellm', 'time_to_first_token_ms', 'ttft_ms', 1.0, 'same first-token rule (first chunk with tokens); percentiles nearest-rank, not interpolated'),
-    ('guidellm', 'inter_token_latency_ms', 'tpot_ms', 1.0, 'GuideLLM ITL is per request (last token - first token)/(N - 1): tokentime''s TPOT, its mean and percentiles weighted by N - 1'),
-    ('guidellm', 'request_latency', 'e2e_ms', 1000.0, 'ends when the stream has closed, after the last token; seconds'),
-    ('inference-perf', 'time_to_first_token', 'ttft_ms', 1000.0, 'first token time - start, only for requests with more than one token time; seconds'),
-    ('inference-perf', 'inter_token_latency', 'itl_ms', 1000.0, 'pooled gaps between token times: a chunk of k tokens adds k - 1 gaps of 0; seconds'),
-    ('inference-perf', 'time_per_output_token', 'tpot_ms', 1000.0, 'per request (last - first token time)/(N - 1), as tokentime''s TPOT; seconds'),
-    ('inference-perf', 'request_latency', 'e2e_ms', 1000.0, 'ends when the response has been read whole; seconds'),
-    ('inference-perf', 'output_tokens_per_sec', 'output_tokens_per_s', 1.0, 'over the last end - first start of all requests, failed included'),
-    ('inference-perf', 'requests_per_sec', 'requests_per_s', 1.0, 'successful requests over the same span'),
-    ('genai-bench', 'ttft', 'ttft_ms', 1000.0, 'same first-token rule (first chunk with content or reasoning); seconds'),
-    ('genai-bench', 'tpot', 'tpot_ms', 1000.0, 'same formula from genai-bench''s E2E (to the usage chunk, else [DONE]); a request with under 1 ms of output latency is left out; seconds'),
-    ('genai-bench', 'e2e_latency', 'e2e_ms', 1000.0, 'ends where genai-bench stops reading: the usage-only chunk, else [DONE], not the last token; seconds'),
-    ('genai-bench', 'mean_output_throughput_tokens_per_s', 'output_tokens_per_s', 1.0, 'output tokens of completed requests over genai-bench''s run_duration (its whole run), not tokentime''s window'),
-    ('genai-bench', 'requests_per_second', 'requests_per_s', 1.0, 'completed requests over genai-bench''s run_duration'),
-    ('llm-load-test', 'ttft', 'ttft_ms', 1.0, 'same first-token rule (first chunk carrying a token); only the successful requests whose tokens all came before the test''s end'),
-    ('llm-load-test', 'itl', 'tpot_ms', 1.0, 'llm-load-test ITL is per request (end - first token)/(N - 1), tokentime''s TPOT, but its end is the [DONE] line, not the last token; only the requests whose tokens all came before the test''s end'),
-    ('llm-load-test', 'response_time', 'e2e_ms', 1.0, 'ends at the [DONE] line (the end of the stream), not at the last token'),
-    ('llm-load-test', 'throughput_full_duration', 'output_tokens_per_s', 1.0, 'output tokens of the requests without error_text over their last end - first start'),
-    ('mlperf', 'ttft', 'ttft_ms', 1.0, 'LoadGen''s first token latency: from issuing the sample to the SUT''s first-token response; ns'),
-    ('mlperf', 'tpot', 'tpot_ms', 1.0, 'LoadGen''s time per output token after the first, per sample, as the SUT reported its tokens; ns'),
-    ('mlperf', 'e2el', 'e2e_ms', 1.0, 'LoadGen''s sample latency: from issuing the sample to its completion; ns'),
-    ('mlperf', 'output_throughput', 'output_tokens_per_s', 1.0, 'tokens of all samples over the time until the last completed (Server); over the one query''s latency (Offline)'),
-    ('mlperf', 'request_throughput', 'requests_per_s', 1.0, 'samples - 1 over the time until the last completed (Server); samples over the one query''s latency (Offline)'),
-    ('inference-benchmarker', 'time_to_first_token_ms', 'ttft_ms', 1.0, 'time to the first streamed token of successful requests; percentiles interpolated as numpy''s'),
-    ('inference-benchmarker', 'inter_token_latency_ms', 'tpot_ms', 1.0, 'per request, the token gaps after the first over (generated tokens - 1): tokentime''s TPOT, not chunk gaps'),
-    ('inference-benchmarker', 'e2e_latency_ms', 'e2e_ms', 1.0, 'start to end of successful requests'),
-    ('inference-benchmarker', 'token_throughput_secs', 'output_tokens_per_s', 1.0, 'generated tokens of successful requests over the first request''s start to the last recorded one''s end'),
-    ('inference-benchmarker', 'request_rate', 'requests_per_s', 1.0, 'successful requests over the same span')
-),
-stat_names (convention, tool_stat, stat) AS (
-    VALUES
-    ('genai-perf', 'avg', 'mean'), ('genai-perf', 'std', 'std'), ('genai-perf', 'p50', 'p50'),
-    ('genai-perf', 'p90', 'p90'), ('genai-perf', 'p99', 'p99'),
-    ('aiperf', 'avg', 'mean'), ('aiperf', 'std', 'std'), ('aiperf', 'p50', 'p50'),
-    ('aiperf', 'p90', 'p90'), ('aiperf', 'p99', 'p99'),
-    ('vllm', 'mean', 'mean'), ('vllm', 'std', 'std'), ('vllm', 'median', 'p50'),
-    ('vllm', 'p90', 'p90'), ('vllm', 'p99', 'p99'), ('vllm', 'value', 'value'),
-    ('sglang', 'mean', 'mean'), ('sglang', 'std', 'std'), ('sglang', 'median', 'p50'),
-    ('sglang', 'p90', 'p90'), ('sglang', 'p99', 'p99'), ('sglang', 'value', 'value'),
-    ('llmperf', 'mean', 'mean'), ('llmperf', 'stddev', 'std'), ('llmperf', 'p50', 'p50'),
-    ('llmperf', 'p90', 'p90'), ('llmperf', 'p99', 'p99'), ('llmperf', 'value', 'value'),
-    ('guidellm', 'mean', 'mean'), ('guidellm', 'std_dev', 'std'), ('guidellm', 'median', 'p50'),
-    ('guidellm', 'p90', 'p90'), ('guidellm', 'p99', 'p99'),
-    ('inference-perf', 'mean', 'mean'), ('inference-perf', 'median', 'p50'), ('inference-perf', 'p90', 'p90'),
-    ('inference-perf', 'p99', 'p99'), ('inference-perf', 'value', 'value'),
-    ('genai-bench', 'mean', 'mean'), ('genai-bench', 'stddev', 'std'), ('genai-bench', 'p50', 'p50'),
-    ('genai-bench', 'p90', 'p90'), ('genai-bench', 'p99', 'p99'), ('genai-bench', 'value', 'value'),
-    ('llm-load-test', 'mean', 'mean'), ('llm-load-test', 'median', 'p50'), ('llm-load-test', 'percentile_90', 'p90'),
-    ('llm-load-test', 'percentile_99', 'p99'), ('llm-load-test', 'value', 'value'),
-    ('mlperf', 'mean', 'mean'), ('mlperf', 'p50', 'p50'), ('mlperf', 'p90', 'p90'), ('mlperf', 'p99', 'p99'),
-    ('mlperf', 'value', 'value'),
-    ('inference-benchmarker', 'avg', 'mean'), ('inference-benchmarker', 'p50', 'p50'), ('inference-benchmarker', 'p90', 'p90'),
-    ('inference-benchmarker', 'p99', 'p99'), ('inference-benchmarker', 'value', 'value')
-),
+WITH names AS (SELECT * FROM _peer_names),
+stat_names AS (SELECT * FROM _peer_stat_names),
 computed AS (
     SELECT 'genai-perf' AS convention, run, metric AS tool_metric, stat AS tool_stat, value FROM genai_perf_metrics
     UNION ALL SELECT 'aiperf', run, metric, stat, value FROM aiperf_metrics
@@ -131,50 +49,9 @@ computed AS (
     UNION ALL SELECT 'genai-bench', run, metric, stat, value FROM genai_bench_metrics
     UNION ALL SELECT 'llm-load-test', run, metric, stat, value FROM llm_load_test_metrics
 ),
-reported_figures AS (
-    SELECT
-        CASE s.format
-            WHEN 'genai-perf-summary' THEN 'genai-perf'
-            WHEN 'aiperf-summary' THEN 'aiperf'
-            WHEN 'vllm-bench-json' THEN 'vllm'
-            WHEN 'sglang-bench-jsonl' THEN 'sglang'
-            WHEN 'llmperf-json' THEN 'llmperf'
-            WHEN 'vllm-bench-console' THEN 'vllm'
-            WHEN 'sglang-bench-console' THEN 'sglang'
-            WHEN 'genai-perf-console' THEN 'genai-perf'
-            WHEN 'aiperf-console' THEN 'aiperf'
-            WHEN 'llmperf-console' THEN 'llmperf'
-            WHEN 'guidellm-json' THEN 'guidellm'
-            WHEN 'inference-perf-json' THEN 'inference-perf'
-            WHEN 'genai-bench-json' THEN 'genai-bench'
-            WHEN 'llm-load-test-json' THEN 'llm-load-test'
-            WHEN 'mlperf-summary' THEN 'mlperf'
-            WHEN 'mlperf-detail' THEN 'mlperf'
-            WHEN 'inference-benchmarker-json' THEN 'inference-benchmarker'
-        END AS convention,
-        m.run,
-        m.metric AS tool_metric,
-        m.stat AS tool_stat,
-        -- a run's figure in several of the tool's files (AIPerf writes JSON, CSV and a console
-        -- table): the JSON's, written to full precision, before the CSV's and the console's (LoadGen's
-        -- :::MLLOG detail before its printed summary, rounded to two decimals); with
-        -- what makes it ms when its unit is a time (genai-perf of 2024, 24.06, printed its table in
-        -- ns: "Request latency (ns)"), NULL for other units
-        arg_max({'value': m.value, 'to_ms': CASE lower(trim(m.unit))
-                WHEN 'ns' THEN 1e-6 WHEN 'nsec' THEN 1e-6 WHEN 'nanoseconds' THEN 1e-6
-                WHEN 'us' THEN 1e-3 WHEN 'µs' THEN 1e-3 WHEN 'μs' THEN 1e-3 WHEN 'usec' THEN 1e-3
-                WHEN 'microseconds' THEN 1e-3
-                WHEN 'ms' THEN 1.0 WHEN 'msec' THEN 1.0 WHEN 'milliseconds' THEN 1.0
-                WHEN 's' THEN 1e3 WHEN 'sec' THEN 1e3 WHEN 'secs' THEN 1e3 WHEN 'seconds' THEN 1e3
-            END}, CASE WHEN s.format LIKE '%-console' THEN 0
-            WHEN lower(s.path) LIKE '%.csv' OR s.format = 'mlperf-summary' THEN 1 ELSE 2 END) AS figure
-    FROM reported_metrics AS m
-    JOIN sources AS s USING (source_id)
-    GROUP BY ALL
-),
 reported AS (
-    SELECT convention, run, tool_metric, tool_stat, figure.value AS value, figure.to_ms AS to_ms
-    FROM reported_figures
+    SELECT convention, run, tool_metric, tool_stat, value, to_ms
+    FROM _peer_reported_figures
 ),
 -- a throughput is a run-level figure: genai-perf and AIPerf call its one statistic avg
 tool_figures AS (

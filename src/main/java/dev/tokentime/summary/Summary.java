@@ -16,13 +16,15 @@ import java.util.Map;
  *     resolution it rests on
  * @param toolRequestCounts the rows of the tool_request_counts view: the requests a load-test
  *     tool counted for a run, in its own words
+ * @param toolFigures the rows of the peer_reported view for the runs whose files hold no request
+ *     rows: the headline figures the tool reported itself, where tokentime has none of its own
  */
 @JsonPropertyOrder({"format", "version", "definitions", "sources", "rejected_lines", "slo", "runs", "levels",
-    "engines", "basis", "tool_request_counts"})
+    "engines", "basis", "tool_request_counts", "tool_figures"})
 public record Summary(String format, int version, String definitions, long sources,
     long rejectedLines, SloFigures slo, List<RunSummary> runs, List<Map<String, Object>> levels,
     List<Map<String, Object>> engines, List<Map<String, Object>> basis,
-    List<Map<String, Object>> toolRequestCounts) {
+    List<Map<String, Object>> toolRequestCounts, List<Map<String, Object>> toolFigures) {
 
   /**
    * With summary --slo: the objectives, and per sweep DistServe's goodput (the highest level at

@@ -91,7 +91,10 @@ public final class SummaryRenderer {
       sb.append('\n');
       Summary.Requests q = r.requests();
       String told = q.measured() + q.excluded() == 0 ? toolCounts(s, r.run()) : null;
-      if (told != null) {
+      List<ToolFigures> reported = toolFigures(s, r.run());
+      if (told == null && !reported.isEmpty()) {
+        sb.append("  requests    none as rows (the files hold the tool's figures only)\n");
+      } else if (told != null) {
         // a result file alone: no request rows to count, and "0 ok, 0 failed" would hide its failures
         sb.append("  requests    none as rows (the files hold the tool's figures only); the tool counted ")
             .append(told).append('\n');
@@ -102,6 +105,23 @@ public final class SummaryRenderer {
           sb.append(", ").append(q.excluded()).append(" excluded (warm-up or outside the window)");
         }
         sb.append("; window ").append(fixed(r.window().durationS(), 3)).append(" s\n");
+      }
+      if (!reported.isEmpty()) {
+        // a result or summary file alone: the tool's own figures, where every one of tokentime's is n/a
+        for (ToolFigures f : reported) {
+          sb.append("  reported    by ").append(f.convention()).append(" (its own figures and definitions;"
+              + " no request rows to compute tokentime's: tokentime query peer_reported)\n");
+          if (!f.throughput().isEmpty()) {
+            sb.append("  throughput  ").append(f.throughput()).append('\n');
+          }
+          if (!f.latencies().rows().isEmpty()) {
+            for (String line : TableRenderer.text(f.latencies(), Math.max(40, width - 2)).split("\n")) {
+              sb.append("  ").append(line).append('\n');
+            }
+          }
+        }
+        engineAndBasis(s, r.run(), sb);
+        continue;
       }
       sb.append("  throughput  ").append(fixed(r.throughput().outputTokensPerS(), 1))
           .append(" output tokens/s, ").append(fixed(r.throughput().requestsPerS(), 3))
@@ -160,6 +180,52 @@ public final class SummaryRenderer {
     List<String> parts = new ArrayList<>();
     formatsByCounts.forEach((counts, formats) -> parts.add(counts + " (" + String.join(", ", formats) + ")"));
     return parts.isEmpty() ? null : String.join("; ", parts);
+  }
+
+  /** A tool's reported figures for one run: its throughputs in words, its latencies as a table. */
+  record ToolFigures(String convention, String throughput, TableData latencies) {}
+
+  static final List<String> REPORTED_STATS = List.of("mean", "p50", "p90", "p99");
+
+  /** The figures the tools reported for a run with no request rows (Summary.toolFigures), per tool. */
+  static List<ToolFigures> toolFigures(Summary s, String run) {
+    Map<String, List<Map<String, Object>>> byTool = new java.util.LinkedHashMap<>();
+    for (Map<String, Object> f : s.toolFigures()) {
+      if (run.equals(String.valueOf(f.get("run")))) {
+        byTool.computeIfAbsent(String.valueOf(f.get("convention")), k -> new ArrayList<>()).add(f);
+      }
+    }
+    List<ToolFigures> out = new ArrayList<>();
+    byTool.forEach((tool, figures) -> {
+      List<String> throughput = new ArrayList<>();
+      Map<String, Object[]> rows = new java.util.LinkedHashMap<>();
+      for (Map<String, Object> f : figures) {
+        String metric = String.valueOf(f.get("metric"));
+        Double v = dbl(f.get("value"));
+        if (metric.equals("output_tokens_per_s")) {
+          throughput.add(fixed(v, 1) + " output tokens/s");
+        } else if (metric.equals("requests_per_s")) {
+          throughput.add(fixed(v, 3) + " requests/s");
+        } else {
+          int at = REPORTED_STATS.indexOf(String.valueOf(f.get("stat")));
+          if (at >= 0) {
+            Object[] row = rows.computeIfAbsent(metric, m -> {
+              Object[] r = new Object[REPORTED_STATS.size() + 1];
+              java.util.Arrays.fill(r, "");
+              r[0] = m;
+              return r;
+            });
+            row[at + 1] = Values.duration(v);
+          }
+        }
+      }
+      List<String> columns = new ArrayList<>(List.of("metric"));
+      columns.addAll(REPORTED_STATS);
+      List<Boolean> numeric = columns.stream().map(c -> !c.equals("metric")).toList();
+      out.add(new ToolFigures(tool, String.join(", ", throughput),
+          new TableData(columns, numeric, new ArrayList<>(rows.values()), false)));
+    });
+    return out;
   }
 
   /**
@@ -239,6 +305,17 @@ public final class SummaryRenderer {
         sb.append(" (").append(r.levelKind().replace('_', ' ')).append(' ').append(num(r.level())).append(')');
       }
       sb.append("\n\n");
+      List<ToolFigures> reported = toolFigures(s, r.run());
+      if (!reported.isEmpty()) {
+        for (ToolFigures f : reported) {
+          sb.append("Reported by ").append(f.convention()).append(" (its own figures and definitions; no request rows"
+              + " to compute tokentime's)").append(f.throughput().isEmpty() ? "" : ": " + f.throughput()).append(".\n\n");
+          if (!f.latencies().rows().isEmpty()) {
+            sb.append(TableRenderer.markdown(f.latencies()));
+          }
+        }
+        continue;
+      }
       sb.append(r.requests().ok()).append(" ok").append(unfinished(r.requests())).append(", ")
           .append(r.requests().failed()).append(" failed requests; window ")
           .append(fixed(r.window().durationS(), 3)).append(" s; ")

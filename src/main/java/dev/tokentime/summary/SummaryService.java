@@ -81,10 +81,45 @@ public final class SummaryService {
         "SELECT run, figure, \"values\", coarsest_resolution_ns, basis FROM figure_basis"), onlyRuns);
     List<Map<String, Object>> toolCounts = forRuns(rows(db,
         "SELECT run, format, metric, requests FROM tool_request_counts ORDER BY run, format, metric"), onlyRuns);
+    List<Map<String, Object>> toolFigures = toolFigures(db, runs);
     long sources = db.queryLong("SELECT sources FROM report_inputs");
     long rejected = db.queryLong("SELECT rejected_lines FROM report_inputs");
     return new Summary("tokentime-summary", 1, "docs/metrics.md", sources, rejected, sloFigures, runs,
-        levels, engines, basis, toolCounts);
+        levels, engines, basis, toolCounts, toolFigures);
+  }
+
+  /**
+   * The figures the tools reported for the runs whose files hold no request rows (peer_reported):
+   * a result or summary file alone, where tokentime computes nothing of its own. Not asked when
+   * every run has rows, as in most databases.
+   */
+  private static List<Map<String, Object>> toolFigures(Database db, List<Summary.RunSummary> runs) throws SQLException {
+    List<String> bare = runs.stream()
+        .filter(r -> r.requests().measured() + r.requests().excluded() == 0).map(Summary.RunSummary::run).toList();
+    if (bare.isEmpty()) {
+      return List.of();
+    }
+    List<Map<String, Object>> out = new ArrayList<>();
+    String marks = String.join(", ", java.util.Collections.nCopies(bare.size(), "?"));
+    try (PreparedStatement ps = db.connection().prepareStatement(
+        "SELECT run, convention, metric, stat, tool_metric, reported_value FROM peer_reported WHERE run IN (" + marks + ")")) {
+      for (int i = 0; i < bare.size(); i++) {
+        ps.setString(i + 1, bare.get(i));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Map<String, Object> row = new LinkedHashMap<>();
+          row.put("run", rs.getString(1));
+          row.put("convention", rs.getString(2));
+          row.put("metric", rs.getString(3));
+          row.put("stat", rs.getString(4));
+          row.put("tool_metric", rs.getString(5));
+          row.put("value", ms(rs, "reported_value"));
+          out.add(row);
+        }
+      }
+    }
+    return out;
   }
 
   private static Map<String, Summary.Goodput> goodput(Database db) throws SQLException {

@@ -44,7 +44,7 @@ class LevelTextTest {
   void at120ColumnsEmptyAndConstantColumnsGoFirstAndDurationsReadInTheirUnit() {
     List<Map<String, Object>> levels = new ArrayList<>(List.of(level(1, 41.7, 4330.483, 72.8),
         level(16, 4860, 14200, 313.2), level(64, 35718.330, 44700, 311.0)));
-    Summary s = new Summary("tokentime-summary", 1, "", 1, 0, null, List.of(), levels, List.of(), List.of(), List.of());
+    Summary s = new Summary("tokentime-summary", 1, "", 1, 0, null, List.of(), levels, List.of(), List.of(), List.of(), List.of());
     String text = SummaryRenderer.levelText(s, 120);
     String header = text.lines().findFirst().orElseThrow();
     assertTrue(header.length() <= 120, text);

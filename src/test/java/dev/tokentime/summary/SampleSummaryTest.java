@@ -50,7 +50,7 @@ class SampleSummaryTest {
       t.ingest(IngestOptions.of(List.of("sample-logs/canonical")));
       JsonNode j = new ObjectMapper().readTree(SummaryRenderer.json(new SummaryService().summarize(t.db, Set.of())));
       assertEquals(List.of("format", "version", "definitions", "sources", "rejected_lines", "slo", "runs", "levels",
-          "engines", "basis", "tool_request_counts"), names(j));
+          "engines", "basis", "tool_request_counts", "tool_figures"), names(j));
       assertTrue(j.get("slo").isNull(), "no --slo, no slo figures");
       assertEquals("tokentime-summary", j.get("format").asText());
       JsonNode run = j.get("runs").get(0);
