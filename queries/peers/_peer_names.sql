@@ -2,7 +2,7 @@
 -- tokentime's, the factor to tokentime's unit, and how the tool's definition differs
 -- (docs/metrics.md). Shared by peer_comparison (computed and reported figures) and peer_reported.
 -- @grain one row per convention per tool figure
--- @column convention [text] The tool: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen) or inference-benchmarker.
+-- @column convention [text] The tool: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen), inference-benchmarker, gke-lpg (the GKE latency profile generator) or evalscope.
 -- @column tool_metric [text] The tool's own name for the figure.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column factor [ratio] What takes the tool's value to tokentime's unit when the tool states none (seconds to ms: 1000).
@@ -65,5 +65,15 @@ SELECT * FROM (
     ('inference-benchmarker', 'inter_token_latency_ms', 'tpot_ms', 1.0, 'per request, the token gaps after the first over (generated tokens - 1): tokentime''s TPOT, not chunk gaps'),
     ('inference-benchmarker', 'e2e_latency_ms', 'e2e_ms', 1.0, 'start to end of successful requests'),
     ('inference-benchmarker', 'token_throughput_secs', 'output_tokens_per_s', 1.0, 'generated tokens of successful requests over the first request''s start to the last recorded one''s end'),
-    ('inference-benchmarker', 'request_rate', 'requests_per_s', 1.0, 'successful requests over the same span')
+    ('inference-benchmarker', 'request_rate', 'requests_per_s', 1.0, 'successful requests over the same span'),
+    ('gke-lpg', 'TTFT', 'ttft_ms', 1.0, 'from just before the HTTP session is made to the first non-empty network read (aiohttp iter_chunks), not an SSE event; a TTFT of 0 left out; successful requests only'),
+    ('gke-lpg', 'ITL', 'itl_ms', 1.0, 'gaps between successive non-empty network reads, not SSE events (one read may hold several), the gap to data: [DONE] included, pooled'),
+    ('gke-lpg', 'latency', 'e2e_ms', 1.0, 'from entering the request function (before the payload and HTTP session are made) to after the session closed; without streaming, retries of an error response included'),
+    ('gke-lpg', 'throughput', 'output_tokens_per_s', 1.0, 'output tokens of the successful requests, tokenized again with --tokenizer, over benchmark_time'),
+    ('gke-lpg', 'throughput_rps', 'requests_per_s', 1.0, 'the requests asked for (--num-prompts, failed ones included) over benchmark_time'),
+    ('evalscope', 'ttft', 'ttft_ms', 1.0, 'first chunk''s arrival less the request''s start; percentiles nearest-rank, not interpolated'),
+    ('evalscope', 'itl', 'itl_ms', 1.0, 'every gap between consecutive chunks, pooled over the run (from 0.17.1); percentiles nearest-rank'),
+    ('evalscope', 'latency', 'e2e_ms', 1.0, 'request start to the response''s end, succeeded requests'),
+    ('evalscope', 'output_throughput', 'output_tokens_per_s', 1.0, 'the succeeded requests'' output tokens over the test''s duration (first start to last end)'),
+    ('evalscope', 'request_throughput', 'requests_per_s', 1.0, 'succeeded requests over the test''s duration')
 ) AS t(convention, tool_metric, metric, factor, why)

@@ -8,8 +8,9 @@
 -- @column tool_stat [text] The tool's own name for the statistic.
 -- @column value [tool's unit] The figure as the tool reported it.
 -- @column to_ms [ratio] What takes the value to ms when its stated unit is a time; NULL for other units.
+-- @column unit [text] The unit the tool stated (reported_metrics.unit).
 CREATE OR REPLACE VIEW _peer_reported_figures AS
-SELECT convention, run, tool_metric, tool_stat, figure.value AS value, figure.to_ms AS to_ms
+SELECT convention, run, tool_metric, tool_stat, figure.value AS value, figure.to_ms AS to_ms, figure.unit AS unit
 FROM (
     SELECT
         CASE s.format
@@ -30,6 +31,8 @@ FROM (
             WHEN 'mlperf-summary' THEN 'mlperf'
             WHEN 'mlperf-detail' THEN 'mlperf'
             WHEN 'inference-benchmarker-json' THEN 'inference-benchmarker'
+            WHEN 'gke-lpg-json' THEN 'gke-lpg'
+            WHEN 'evalscope-perf' THEN 'evalscope'
         END AS convention,
         m.run,
         m.metric AS tool_metric,
@@ -39,7 +42,7 @@ FROM (
         -- :::MLLOG detail before its printed summary, rounded to two decimals); with
         -- what makes it ms when its unit is a time (genai-perf of 2024, 24.06, printed its table in
         -- ns: "Request latency (ns)"), NULL for other units
-        arg_max({'value': m.value, 'to_ms': CASE lower(trim(m.unit))
+        arg_max({'value': m.value, 'unit': m.unit, 'to_ms': CASE lower(trim(m.unit))
                 WHEN 'ns' THEN 1e-6 WHEN 'nsec' THEN 1e-6 WHEN 'nanoseconds' THEN 1e-6
                 WHEN 'us' THEN 1e-3 WHEN 'µs' THEN 1e-3 WHEN 'μs' THEN 1e-3 WHEN 'usec' THEN 1e-3
                 WHEN 'microseconds' THEN 1e-3

@@ -29,5 +29,9 @@ SELECT * FROM (
     ('mlperf', 'mean', 'mean'), ('mlperf', 'p50', 'p50'), ('mlperf', 'p90', 'p90'), ('mlperf', 'p99', 'p99'),
     ('mlperf', 'value', 'value'),
     ('inference-benchmarker', 'avg', 'mean'), ('inference-benchmarker', 'p50', 'p50'), ('inference-benchmarker', 'p90', 'p90'),
-    ('inference-benchmarker', 'p99', 'p99'), ('inference-benchmarker', 'value', 'value')
+    ('inference-benchmarker', 'p99', 'p99'), ('inference-benchmarker', 'value', 'value'),
+    ('gke-lpg', 'avg', 'mean'), ('gke-lpg', 'sd', 'std'), ('gke-lpg', 'median', 'p50'), ('gke-lpg', 'p90', 'p90'),
+    ('gke-lpg', 'p99', 'p99'), ('gke-lpg', 'value', 'value'),
+    ('evalscope', 'avg', 'mean'), ('evalscope', 'p50', 'p50'), ('evalscope', 'p90', 'p90'), ('evalscope', 'p99', 'p99'),
+    ('evalscope', 'value', 'value')
 ) AS t(convention, tool_stat, stat)
