@@ -37,9 +37,7 @@
 -- requests carry no start time (LLMPerf's files of 2023), which tokentime cannot compute; or a run
 -- whose tool counted more requests than the run holds (its per-request file is a part of the run).
 CREATE OR REPLACE VIEW peer_comparison AS
-WITH names AS (SELECT * FROM _peer_names),
-stat_names AS (SELECT * FROM _peer_stat_names),
-computed AS (
+WITH computed AS (
     SELECT 'genai-perf' AS convention, run, metric AS tool_metric, stat AS tool_stat, value FROM genai_perf_metrics
     UNION ALL SELECT 'aiperf', run, metric, stat, value FROM aiperf_metrics
     UNION ALL SELECT 'vllm', run, metric, stat, value FROM vllm_bench_metrics
@@ -56,18 +54,7 @@ reported AS (
     -- the GKE generator's throughput was requests/s for four days of September 2024
     WHERE NOT (convention = 'gke-lpg' AND tool_metric = 'throughput' AND unit = 'requests/s')
 ),
--- a throughput is a run-level figure: genai-perf and AIPerf call its one statistic avg
-tool_figures AS (
-    SELECT n.convention, n.tool_metric, n.metric, n.factor, n.why, sn.stat, sn.tool_stat
-    FROM names AS n
-    JOIN stat_names AS sn USING (convention)
-    WHERE n.metric NOT IN ('output_tokens_per_s', 'requests_per_s') AND sn.stat <> 'value'
-    UNION ALL
-    SELECT n.convention, n.tool_metric, n.metric, n.factor, n.why, 'value' AS stat,
-        CASE WHEN n.convention IN ('genai-perf', 'aiperf') THEN 'avg' ELSE 'value' END AS tool_stat
-    FROM names AS n
-    WHERE n.metric IN ('output_tokens_per_s', 'requests_per_s')
-),
+tool_figures AS (SELECT * FROM _peer_figures),
 -- runs where some output lengths are chunk counts (no usage in the stream, no length reported)
 chunk_counted AS (
     SELECT run, count(*) AS n, count(*) FILTER (WHERE output_tokens_basis = 'chunks') AS by_chunks

@@ -14,19 +14,6 @@
 -- @column reported_value [ms or 1/s] The figure the tool reported, in tokentime's unit.
 -- @column why [text] How the tool's definition differs from tokentime's.
 CREATE OR REPLACE VIEW peer_reported AS
-WITH figures AS (
-    -- latencies by the tool's statistic names; a throughput is one run-level figure, which
-    -- genai-perf and AIPerf call avg
-    SELECT n.convention, n.tool_metric, n.metric, n.factor, n.why, sn.stat, sn.tool_stat
-    FROM _peer_names AS n
-    JOIN _peer_stat_names AS sn USING (convention)
-    WHERE n.metric NOT IN ('output_tokens_per_s', 'requests_per_s') AND sn.stat <> 'value'
-    UNION ALL
-    SELECT n.convention, n.tool_metric, n.metric, n.factor, n.why, 'value' AS stat,
-        CASE WHEN n.convention IN ('genai-perf', 'aiperf') THEN 'avg' ELSE 'value' END AS tool_stat
-    FROM _peer_names AS n
-    WHERE n.metric IN ('output_tokens_per_s', 'requests_per_s')
-)
 SELECT
     r.run,
     f.convention,
@@ -37,7 +24,7 @@ SELECT
         AS reported_value,
     f.why
 FROM _peer_reported_figures AS r
-JOIN figures AS f ON f.convention = r.convention AND f.tool_metric = r.tool_metric AND f.tool_stat = r.tool_stat
+JOIN _peer_figures AS f ON f.convention = r.convention AND f.tool_metric = r.tool_metric AND f.tool_stat = r.tool_stat
 WHERE r.value IS NOT NULL
     -- the GKE generator's throughput was requests/s for four days of September 2024
     AND NOT (r.convention = 'gke-lpg' AND r.tool_metric = 'throughput' AND r.unit = 'requests/s')
