@@ -8,10 +8,13 @@
 -- @grain one row per run and metric with values
 -- @param buckets_from Name of a relation with columns run, metric, b (a bucket) and n (its values).
 -- @param values_from Name of a relation with columns run, metric, v (a value) and b (its bucket).
+-- @param ps The percentiles' probabilities, in the order of q (default p1, p5, p10, p25, p50, p75,
+-- p90, p95, p99).
 -- @column run [id] Run name.
 -- @column metric [text] The values' metric.
 -- @column q [unit of v] Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, in that order.
-CREATE OR REPLACE MACRO _bucket_quantiles(buckets_from, values_from) AS TABLE
+CREATE OR REPLACE MACRO _bucket_quantiles(buckets_from, values_from,
+    ps := [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99]) AS TABLE
 WITH placed AS (
     SELECT
         run, metric, b, n,
@@ -22,8 +25,7 @@ WITH placed AS (
 wanted AS (
     SELECT t.run, t.metric, p.i, (t.total - 1) * p.p AS rn
     FROM (SELECT DISTINCT run, metric, total FROM placed) AS t,
-        (VALUES (1, 0.01), (2, 0.05), (3, 0.10), (4, 0.25), (5, 0.50), (6, 0.75), (7, 0.90),
-            (8, 0.95), (9, 0.99)) AS p (i, p)
+        (SELECT unnest(range(1, len(ps) + 1)) AS i, unnest(ps) AS p) AS p
 ),
 -- the two order statistics (0-based ranks) each percentile lies between
 ranks AS (

@@ -5,10 +5,12 @@
 -- @grain one row per run and metric with values
 -- @param values_from Name of a table, view or the caller's CTE with columns run, metric and v (ms;
 -- NULLs ignored).
+-- @param ps The percentiles' probabilities, in the order of q (default as _bucket_quantiles').
 -- @column run [id] Run name.
 -- @column metric [text] The values' metric.
--- @column q [ms] Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, in that order.
-CREATE OR REPLACE MACRO _pooled_quantiles(values_from) AS TABLE
+-- @column q [ms] Percentiles at ps (p1, p5, p10, p25, p50, p75, p90, p95, p99 by default), in that order.
+CREATE OR REPLACE MACRO _pooled_quantiles(values_from,
+    ps := [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99]) AS TABLE
 -- read where used (twice), not held
 WITH pooled_values AS NOT MATERIALIZED (
     SELECT * FROM _pooled_values(values_from)
@@ -16,4 +18,4 @@ WITH pooled_values AS NOT MATERIALIZED (
 pooled_counts AS (
     SELECT run, metric, b, count(*) AS n FROM pooled_values GROUP BY run, metric, b
 )
-SELECT * FROM _bucket_quantiles('pooled_counts', 'pooled_values')
+SELECT * FROM _bucket_quantiles('pooled_counts', 'pooled_values', ps := ps)

@@ -109,12 +109,13 @@ moments AS (
     FROM pdf
     GROUP BY run, metric
 ),
--- numpy's running sum of the probabilities, for the percentiles: GuideLLM takes the first value
--- whose float cumsum reaches p, and where the exact share equals p the float sum can fall a hair
--- short (9 x 0.1 = 0.8999999999999999), taking the next value. The sum is repeated here as numpy
--- adds (left to right, one probability after another) at that value only.
-lists AS (
-    SELECT run, metric, list(value ORDER BY value, w) AS vals, list(prob ORDER BY value, w) AS probs
+-- the distribution's values numbered in order, for the percentiles to pick from
+numbered AS (
+    SELECT run, metric, value, prob, row_number() OVER (PARTITION BY run, metric ORDER BY value, w) AS rn
+    FROM pdf
+),
+sizes AS (
+    SELECT run, metric, count(*) AS n
     FROM pdf
     GROUP BY run, metric
 ),
@@ -133,18 +134,33 @@ ranks AS (
     FROM cdf AS c, targets AS q
     GROUP BY c.run, c.metric, q.name
 ),
+-- numpy's running sum of the probabilities, for the percentiles: GuideLLM takes the first value
+-- whose float cumsum reaches p, and where the exact share equals p the float sum can fall a hair
+-- short (9 x 0.1 = 0.8999999999999999), taking the next value. The sum is repeated here as numpy
+-- adds (left to right, one probability after another) at such a tie only. (The values picked are
+-- joined by their number: a join that carried each metric's whole list of values to every target
+-- held 66 copies of them, beyond DuckDB's memory at a day's requests.)
+tie_sums AS (
+    SELECT r.run, r.metric, r.name, list_reduce(list(nb.prob ORDER BY nb.rn), (a, b) -> a + b) AS cum_p
+    FROM ranks AS r
+    JOIN numbered AS nb ON nb.run = r.run AND nb.metric = r.metric AND nb.rn <= r.before + 1
+    WHERE r.tie
+    GROUP BY r.run, r.metric, r.name
+),
 percentiles AS (
     SELECT r.run, r.metric, r.name,
         CASE
-            WHEN r.before >= len(l.vals) THEN l.vals[len(l.vals)]
+            WHEN r.before >= z.n THEN lv.value
             -- the values before it and this one, summed as numpy does: short of p, the next value
-            WHEN r.tie AND r.before + 1 < len(l.vals)
-                AND list_reduce(list_slice(l.probs, 1, r.before + 1), (a, b) -> a + b) < r.p
-            THEN l.vals[r.before + 2]
-            ELSE l.vals[r.before + 1]
+            WHEN r.tie AND r.before + 1 < z.n AND t.cum_p < r.p THEN v2.value
+            ELSE v1.value
         END AS value
     FROM ranks AS r
-    JOIN lists AS l USING (run, metric)
+    JOIN sizes AS z USING (run, metric)
+    LEFT JOIN tie_sums AS t USING (run, metric, name)
+    LEFT JOIN numbered AS v1 ON v1.run = r.run AND v1.metric = r.metric AND v1.rn = r.before + 1
+    LEFT JOIN numbered AS v2 ON v2.run = r.run AND v2.metric = r.metric AND v2.rn = r.before + 2
+    LEFT JOIN numbered AS lv ON lv.run = r.run AND lv.metric = r.metric AND lv.rn = z.n
 ),
 stats AS (
     SELECT

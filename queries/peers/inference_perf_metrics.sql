@@ -22,19 +22,28 @@ WITH req AS (
     FROM _peer_requests
     WHERE measured AND ok
 ),
--- the token times: a chunk of k tokens is k equal times
-chunks AS (
-    SELECT t.request_key, t.ts_ns, greatest(coalesce(t.n_tokens, 1), 1) AS k,
-        t.ts_ns - lag(t.ts_ns) OVER (PARTITION BY t.request_key ORDER BY t.seq) AS gap_ns
-    FROM tokens AS t
-    JOIN req AS r USING (request_key)
-    WHERE t.chunk_kind = 'content'
+-- per request: its first and last token time and whether it has more than one token time (a
+-- chunk of k tokens is k equal times). A request whose chunks are all content, each position once
+-- and in time order, has them in _request_tokens; the others are read from their chunks
+plain AS (
+    SELECT r.run, r.request_key, NOT rt.ts_decreases AS ordered, rt.first_content_ns, rt.last_content_ns,
+        rt.content_chunks > 1 OR (rt.content_chunks = 1 AND coalesce(rt.content_tokens, 1) > 1) AS several
+    FROM req AS r
+    JOIN _request_tokens AS rt USING (request_key)
+    WHERE rt.seq_repeats = 0 AND rt.reasoning_chunks = 0
 ),
 per_request AS (
     SELECT r.run, r.request_key, r.arrival_ns, r.finished_ns, r.output_tokens,
-        min(c.ts_ns) AS first_ns, max(c.ts_ns) AS last_ns, coalesce(sum(c.k), 0) AS token_times
+        p.first_content_ns AS first_ns, p.last_content_ns AS last_ns, p.several
     FROM req AS r
-    LEFT JOIN chunks AS c USING (request_key)
+    JOIN plain AS p USING (request_key)
+    WHERE p.ordered
+    UNION ALL
+    SELECT r.run, r.request_key, r.arrival_ns, r.finished_ns, r.output_tokens,
+        min(t.ts_ns) AS first_ns, max(t.ts_ns) AS last_ns,
+        coalesce(sum(greatest(coalesce(t.n_tokens, 1), 1)), 0) > 1 AS several
+    FROM (SELECT * FROM req ANTI JOIN (SELECT request_key FROM plain WHERE ordered) USING (request_key)) AS r
+    LEFT JOIN tokens AS t ON t.request_key = r.request_key AND t.chunk_kind = 'content'
     GROUP BY ALL
 ),
 samples AS (
@@ -46,19 +55,43 @@ samples AS (
     FROM per_request
     UNION ALL
     SELECT run, 'time_to_first_token', (first_ns - arrival_ns) / 1e9
-    FROM per_request WHERE token_times > 1
+    FROM per_request WHERE several
     UNION ALL
     SELECT run, 'time_per_output_token', (last_ns - first_ns) / 1e9 / (output_tokens - 1)
-    FROM per_request WHERE token_times > 1 AND output_tokens > 1
+    FROM per_request WHERE several AND output_tokens > 1
+),
+-- the pooled token gaps, read where used (twice: counted per bucket, then the few buckets' values)
+-- and never held: a request whose content chunks are every chunk the stored gaps run over (no
+-- reasoning chunk) and each position once (plain) has the stored gaps (tokens.gap_ns); the
+-- others' are put in seq order here. Then each chunk's k - 1 tokens after its first, at its time: gaps of 0.
+-- (A window over every chunk and quantile_cont over every gap held a day's tokens in memory.)
+gaps AS NOT MATERIALIZED (
+    SELECT p.run, t.gap_ns
+    FROM tokens AS t
+    JOIN plain AS p USING (request_key)
+    WHERE t.chunk_kind = 'content' AND t.gap_ns IS NOT NULL
     UNION ALL
-    -- the gap before each chunk, then its k - 1 tokens at the same time
-    SELECT r.run, 'inter_token_latency', c.gap_ns / 1e9
-    FROM chunks AS c JOIN req AS r USING (request_key)
-    WHERE c.gap_ns IS NOT NULL
+    SELECT run, gap_ns
+    FROM (
+        SELECT o.run, t.ts_ns - lag(t.ts_ns) OVER (PARTITION BY t.request_key ORDER BY t.seq) AS gap_ns
+        FROM tokens AS t
+        JOIN (SELECT run, request_key FROM req ANTI JOIN plain USING (request_key)) AS o USING (request_key)
+        WHERE t.chunk_kind = 'content'
+    )
+    WHERE gap_ns IS NOT NULL
     UNION ALL
-    SELECT r.run, 'inter_token_latency', 0.0
-    FROM (SELECT request_key, unnest(range(k - 1)) AS i FROM chunks WHERE k > 1) AS c
+    SELECT r.run, 0 AS gap_ns
+    FROM (SELECT request_key, unnest(range(n_tokens - 1)) AS i FROM tokens WHERE chunk_kind = 'content' AND n_tokens > 1) AS c
     JOIN req AS r USING (request_key)
+),
+itl_values AS NOT MATERIALIZED (
+    SELECT run, 'inter_token_latency' AS metric, gap_ns / 1e9 AS v, _gap_bucket(gap_ns) AS b
+    FROM gaps
+),
+itl_counts AS (
+    SELECT run, metric, b, count(*) AS n
+    FROM itl_values
+    GROUP BY run, metric, b
 ),
 stats AS (
     SELECT run, metric, avg(value) AS mean, min(value) AS min, max(value) AS max,
@@ -66,6 +99,16 @@ stats AS (
     FROM samples
     WHERE value IS NOT NULL
     GROUP BY run, metric
+    UNION ALL
+    -- the token gaps' percentiles in bounded memory (_bucket_quantiles: quantile_cont's, exactly)
+    SELECT a.run, a.metric, a.mean, a.min, a.max, bq.q
+    FROM (
+        SELECT run, metric, avg(v) AS mean, min(v) AS min, max(v) AS max
+        FROM itl_values
+        GROUP BY run, metric
+    ) AS a
+    LEFT JOIN _bucket_quantiles('itl_counts', 'itl_values',
+        ps := [0.001, 0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99, 0.999]) AS bq USING (run, metric)
 ),
 -- every request of the run, failed included, spans the time the throughputs divide by
 span AS (
