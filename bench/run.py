@@ -224,7 +224,8 @@ def bench_report(res, data, size, reps):
 
 # the views that answer as each peer tool would (queries/peers), read whole at a day's scale
 PEER_VIEWS = ["vllm_bench_metrics", "sglang_bench_metrics", "aiperf_metrics", "genai_perf_metrics",
-              "llmperf_metrics"]
+              "llmperf_metrics", "guidellm_metrics", "inference_perf_metrics", "genai_bench_metrics",
+              "llm_load_test_metrics"]
 
 
 def bench_day(res, data, size):
