@@ -363,7 +363,6 @@ public final class LogTimes {
     return (a - '0') * 10 + (b - '0');
   }
 
-  /** journald's __REALTIME_TIMESTAMP: microseconds since the epoch. */
   /** Seconds since the epoch with a fraction ("1747747726.566696094", Fluent Bit's event time) as {s, ns, resolution}. */
   static long[] epochSeconds(String text) {
     int dot = text.indexOf('.');
@@ -448,6 +447,7 @@ public final class LogTimes {
     return 10;
   }
 
+  /** journald's __REALTIME_TIMESTAMP: microseconds since the epoch. */
   static long[] epochMicros(String us) {
     long v = Long.parseLong(us.strip());
     return new long[] {Math.floorDiv(v, 1_000_000L), Math.floorMod(v, 1_000_000L) * 1000, 1000};
