@@ -1,6 +1,7 @@
 -- Every figure a peer tool reported for a run (reported_metrics), under the tool's convention,
 -- one value per figure where the tool wrote it in several files, with what makes it ms when its
--- unit is a time. Shared by peer_comparison and peer_reported.
+-- unit is a time (the GKE generator's requests/s "throughput" of September 2024 left out: no token
+-- rate). Shared by peer_comparison and peer_reported.
 -- @grain one row per run per convention per tool figure per statistic
 -- @column convention [text] The tool (as _peer_names); NULL for a format no convention covers.
 -- @column run [id] Run name.
@@ -54,3 +55,5 @@ FROM (
     JOIN sources AS s USING (source_id)
     GROUP BY ALL
 )
+-- the GKE generator's throughput was requests/s for four days of September 2024: no token rate
+WHERE NOT (convention = 'gke-lpg' AND tool_metric = 'throughput' AND figure.unit = 'requests/s')

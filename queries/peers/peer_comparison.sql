@@ -51,8 +51,6 @@ WITH computed AS (
 reported AS (
     SELECT convention, run, tool_metric, tool_stat, value, to_ms
     FROM _peer_reported_figures
-    -- the GKE generator's throughput was requests/s for four days of September 2024
-    WHERE NOT (convention = 'gke-lpg' AND tool_metric = 'throughput' AND unit = 'requests/s')
 ),
 tool_figures AS (SELECT * FROM _peer_figures),
 -- runs where some output lengths are chunk counts (no usage in the stream, no length reported)

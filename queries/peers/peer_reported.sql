@@ -26,8 +26,6 @@ SELECT
 FROM _peer_reported_figures AS r
 JOIN _peer_figures AS f ON f.convention = r.convention AND f.tool_metric = r.tool_metric AND f.tool_stat = r.tool_stat
 WHERE r.value IS NOT NULL
-    -- the GKE generator's throughput was requests/s for four days of September 2024
-    AND NOT (r.convention = 'gke-lpg' AND r.tool_metric = 'throughput' AND r.unit = 'requests/s')
 ORDER BY natural_sort_key(r.run), r.run,
     list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', 'output_tokens_per_s', 'requests_per_s'], f.metric),
     list_position(['mean', 'std', 'p50', 'p90', 'p99', 'value'], f.stat),
