@@ -25,6 +25,7 @@
 -- @column min_ms [ms] Smallest gap.
 -- @column max_ms [ms] Largest gap.
 -- @column q [ms] Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, in that order.
+-- @column q_tails [ms] Percentiles p0.1 and p99.9 (inference-perf's), in that order.
 CREATE OR REPLACE MACRO _gap_quantiles_from_buckets(which, buckets_from) AS TABLE
 WITH buckets AS (
     SELECT * FROM query_table(buckets_from) WHERE variant = which
@@ -59,7 +60,11 @@ SELECT
     r.std / u.per_ms AS std_ms,
     r.min_v / u.per_ms AS min_ms,
     r.max_v / u.per_ms AS max_ms,
-    list_transform(q.q, x -> x / u.per_ms) AS q
+    list_transform(q.q[1:9], x -> x / u.per_ms) AS q,
+    list_transform(q.q[10:11], x -> x / u.per_ms) AS q_tails
 FROM moments AS r
 CROSS JOIN (SELECT CASE which WHEN 'chunk_gap' THEN 1e6 ELSE 1 END AS per_ms) AS u
-JOIN _bucket_quantiles('gap_counts', 'gap_values') AS q ON q.run = r.run AND q.metric = r.variant
+-- the two tails in the same pass: a few more target buckets, no other scan of the gaps
+JOIN _bucket_quantiles('gap_counts', 'gap_values',
+    ps := [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99, 0.001, 0.999]) AS q
+    ON q.run = r.run AND q.metric = r.variant

@@ -12,5 +12,6 @@
 -- @column min_ms [ms] Smallest gap.
 -- @column max_ms [ms] Largest gap.
 -- @column q [ms] Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, in that order.
+-- @column q_tails [ms] Percentiles p0.1 and p99.9, in that order.
 CREATE OR REPLACE MACRO _gap_quantiles_live(which) AS TABLE
 SELECT * FROM _gap_quantiles_from_buckets(which, '_gap_buckets')

@@ -60,29 +60,56 @@ samples AS (
     SELECT run, 'time_per_output_token', (last_ns - first_ns) / 1e9 / (output_tokens - 1)
     FROM per_request WHERE several AND output_tokens > 1
 ),
--- the pooled token gaps, read where used (twice: counted per bucket, then the few buckets' values)
--- and never held: a request whose content chunks are every chunk the stored gaps run over (no
--- reasoning chunk) and each position once (plain) has the stored gaps (tokens.gap_ns); the
--- others' are put in seq order here. Then each chunk's k - 1 tokens after its first, at its time: gaps of 0.
--- (A window over every chunk and quantile_cont over every gap held a day's tokens in memory.)
+-- the runs whose pooled token gaps are the ones token_gaps counts (_stored_gap_runs: every request
+-- with gaps is plain, the same requests as the default ITL's) and that have no chunk of several
+-- tokens (whose gaps of 0 only inference-perf counts): their figures are _gap_quantiles' (kept by
+-- the derive step, tails included), in s; the view reads no token of these runs. A database
+-- derived before the tails were kept has none (q_tails NULL): its gaps are counted below
+plain_keys AS (
+    SELECT run, request_key FROM plain
+),
+multi_token_runs AS (
+    SELECT DISTINCT r.run
+    FROM (SELECT DISTINCT request_key FROM tokens WHERE chunk_kind = 'content' AND n_tokens > 1) AS t
+    JOIN req AS r USING (request_key)
+),
+stored_itl AS MATERIALIZED (
+    SELECT g.run, g.mean_ms, g.min_ms, g.max_ms, g.q, g.q_tails
+    FROM _gap_quantiles('chunk_gap') AS g
+    WHERE g.q_tails IS NOT NULL
+        AND g.run IN (SELECT run FROM _stored_gap_runs('plain_keys'))
+        AND g.run NOT IN (SELECT run FROM multi_token_runs)
+),
+-- the other runs' pooled token gaps, read where used (twice: counted per bucket, then the few
+-- buckets' values) and never held: a request whose content chunks are every chunk the stored gaps
+-- run over (no reasoning chunk) and each position once (plain) has the stored gaps
+-- (tokens.gap_ns); the others' are put in seq order here. Then each chunk's k - 1 tokens after its
+-- first, at its time: gaps of 0. (A window over every chunk and quantile_cont over every gap held
+-- a day's tokens in memory.)
+counted_req AS (
+    SELECT * FROM req WHERE run NOT IN (SELECT run FROM stored_itl)
+),
+counted_plain AS (
+    SELECT * FROM plain WHERE run NOT IN (SELECT run FROM stored_itl)
+),
 gaps AS NOT MATERIALIZED (
     SELECT p.run, t.gap_ns
     FROM tokens AS t
-    JOIN plain AS p USING (request_key)
+    JOIN counted_plain AS p USING (request_key)
     WHERE t.chunk_kind = 'content' AND t.gap_ns IS NOT NULL
     UNION ALL
     SELECT run, gap_ns
     FROM (
         SELECT o.run, t.ts_ns - lag(t.ts_ns) OVER (PARTITION BY t.request_key ORDER BY t.seq) AS gap_ns
         FROM tokens AS t
-        JOIN (SELECT run, request_key FROM req ANTI JOIN plain USING (request_key)) AS o USING (request_key)
+        JOIN (SELECT run, request_key FROM counted_req ANTI JOIN plain USING (request_key)) AS o USING (request_key)
         WHERE t.chunk_kind = 'content'
     )
     WHERE gap_ns IS NOT NULL
     UNION ALL
     SELECT r.run, 0 AS gap_ns
     FROM (SELECT request_key, unnest(range(n_tokens - 1)) AS i FROM tokens WHERE chunk_kind = 'content' AND n_tokens > 1) AS c
-    JOIN req AS r USING (request_key)
+    JOIN counted_req AS r USING (request_key)
 ),
 itl_values AS NOT MATERIALIZED (
     SELECT run, 'inter_token_latency' AS metric, gap_ns / 1e9 AS v, _gap_bucket(gap_ns) AS b
@@ -109,6 +136,11 @@ stats AS (
     ) AS a
     LEFT JOIN _bucket_quantiles('itl_counts', 'itl_values',
         ps := [0.001, 0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99, 0.999]) AS bq USING (run, metric)
+    UNION ALL
+    -- (min and max are whole ns: back to ns first, so they print as the gaps' own values)
+    SELECT run, 'inter_token_latency', mean_ms / 1e3, round(min_ms * 1e6) / 1e9, round(max_ms * 1e6) / 1e9,
+        list_transform([q_tails[1]] || q || [q_tails[2]], x -> x / 1e3)
+    FROM stored_itl
 ),
 -- every request of the run, failed included, spans the time the throughputs divide by
 span AS (

@@ -264,7 +264,8 @@ public final class CanonicalSchema {
           of("std_ms", "DOUBLE", "ms", "Population standard deviation."),
           of("min_ms", "DOUBLE", "ms", "Smallest gap."),
           of("max_ms", "DOUBLE", "ms", "Largest gap."),
-          of("q", "DOUBLE[]", "ms", "Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, in that order.")));
+          of("q", "DOUBLE[]", "ms", "Percentiles p1, p5, p10, p25, p50, p75, p90, p95, p99, then p0.1 and"
+              + " p99.9 (a database derived before the tails were kept has the first nine only).")));
 
   public static final TableDef SOURCE_HEADS = new TableDef("_source_heads",
       "One row per source of at least 4,096 bytes of content",

@@ -51,7 +51,7 @@ public final class GapStats {
           + "SELECT * FROM _gap_buckets WHERE variant = 'chunk_gap' AND run IN " + in);
       st.execute("DELETE FROM _gap_stats WHERE run IN " + in);
       st.execute("INSERT INTO _gap_stats BY NAME "
-          + "SELECT run, variant, n, mean_ms, std_ms, min_ms, max_ms, q "
+          + "SELECT run, variant, n, mean_ms, std_ms, min_ms, max_ms, q || q_tails AS q "
           + "FROM _gap_quantiles_from_buckets('chunk_gap', '_tt_gap_buckets')");
       st.execute("DROP TABLE _tt_gap_buckets");
     } finally {

@@ -91,6 +91,42 @@ class GapStatsTest {
     }
   }
 
+  /**
+   * inference_perf_metrics pools the same gaps as the default ITL where no chunk has several
+   * tokens: it reads the kept figures, tails included, instead of every gap. A database whose kept
+   * figures have no tails (nine percentiles, kept before them) and a run with a chunk of several
+   * tokens (whose gaps of 0 only inference-perf counts) have their gaps counted.
+   */
+  @Test
+  void inferencePerfReadsTheKeptFiguresWhereItPoolsTheSameGaps() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(t.write("f1.jsonl", FILE_1));
+      assertEquals(11L, t.value("SELECT len(q)::BIGINT FROM _gap_stats"), "p1 … p99, then p0.1 and p99.9");
+      String itl = "SELECT stat, round(value * 1000, 6) FROM inference_perf_metrics "
+          + "WHERE metric = 'inter_token_latency' AND stat IN ('min', 'p0.1', 'median', 'p99.9', 'max') ORDER BY stat";
+      // by hand, gaps 5, 10, 15, 20, 30 ms: p0.1 at rank 4 × 0.001 = 0.004, 5 + 0.004 × 5 = 5.02;
+      // p99.9 at rank 3.996, 20 + 0.996 × 10 = 29.96
+      List<List<Object>> byHand = List.of(List.of("max", 30.0), List.of("median", 15.0), List.of("min", 5.0),
+          List.of("p0.1", 5.02), List.of("p99.9", 29.96));
+      assertEquals(byHand, t.rows(itl));
+      // a marker no computation gives: read from the kept row
+      t.db.execute("UPDATE _gap_stats SET max_ms = 999");
+      assertEquals(List.of("max", 999.0), t.rows(itl).get(0));
+      // kept before the tails were: counted from the gaps, the same figures
+      t.db.execute("UPDATE _gap_stats SET q = q[1:9]");
+      assertEquals(byHand, t.rows(itl));
+
+      // run C: a chunk of 3 tokens at 1 ms, one token at 11 ms: inference-perf's gaps 0, 0, 10
+      t.ingest(t.write("c.jsonl", "{\"request_id\":\"c1\",\"run\":\"C\",\"arrival_ns\":0,\"finished_ns\":20000000}\n"
+          + "{\"request_id\":\"c1\",\"run\":\"C\",\"seq\":0,\"ts_ns\":1000000,\"n_tokens\":3}\n"
+          + "{\"request_id\":\"c1\",\"run\":\"C\",\"seq\":1,\"ts_ns\":11000000}\n"));
+      t.db.execute("UPDATE _gap_stats SET max_ms = 999 WHERE run = 'C'");
+      assertEquals(List.of(List.of(3L, 0.0, 10.0)), t.rows("SELECT count(*) FILTER (WHERE stat <> 'mean'), "
+          + "round(1000 * max(value) FILTER (WHERE stat = 'min'), 6), round(1000 * max(value) FILTER (WHERE stat = 'max'), 6) "
+          + "FROM inference_perf_metrics WHERE run = 'C' AND metric = 'inter_token_latency' AND stat IN ('mean', 'min', 'max', 'median')"));
+    }
+  }
+
   private static String plan(TestDb t, String sql) throws Exception {
     StringBuilder out = new StringBuilder();
     for (List<Object> row : t.rows("EXPLAIN " + sql)) {
