@@ -24,7 +24,7 @@
 -- @column value [unit] The figure.
 -- @column unit [text] s, ms, tokens or count.
 CREATE OR REPLACE VIEW guidellm_metrics AS
-WITH req AS (
+WITH RECURSIVE req AS (
     SELECT
         p.run,
         coalesce(r.extras['guidellm_layout'], '0.4') AS layout,
@@ -100,8 +100,10 @@ pdf AS (
 -- the running share of the weights, exactly: the weights are whole numbers (1, N, N - 1), so
 -- their running sum is exact in any order of addition, and cum_w / total_w >= p is tested as
 -- cum_w x 1000 >= p x 1000 x total_w in integers
+-- (and the values numbered in the same order, for the percentiles to pick from: one sort for both)
 cdf AS (
-    SELECT *, sum(w::HUGEINT) OVER (PARTITION BY run, metric ORDER BY value, w ROWS UNBOUNDED PRECEDING) AS cum_w
+    SELECT *, sum(w::HUGEINT) OVER (PARTITION BY run, metric ORDER BY value, w ROWS UNBOUNDED PRECEDING) AS cum_w,
+        row_number() OVER (PARTITION BY run, metric ORDER BY value, w) AS rn
     FROM pdf
 ),
 moments AS (
@@ -111,8 +113,8 @@ moments AS (
 ),
 -- the distribution's values numbered in order, for the percentiles to pick from
 numbered AS (
-    SELECT run, metric, value, prob, row_number() OVER (PARTITION BY run, metric ORDER BY value, w) AS rn
-    FROM pdf
+    SELECT run, metric, value, prob, rn
+    FROM cdf
 ),
 sizes AS (
     SELECT run, metric, count(*) AS n
@@ -137,15 +139,38 @@ ranks AS (
 -- numpy's running sum of the probabilities, for the percentiles: GuideLLM takes the first value
 -- whose float cumsum reaches p, and where the exact share equals p the float sum can fall a hair
 -- short (9 x 0.1 = 0.8999999999999999), taking the next value. The sum is repeated here as numpy
--- adds (left to right, one probability after another) at such a tie only. (The values picked are
--- joined by their number: a join that carried each metric's whole list of values to every target
--- held 66 copies of them, beyond DuckDB's memory at a day's requests.)
+-- adds (left to right, one probability after another) up to each such tie, once for all of a
+-- metric's ties: the probabilities between one tie's position and the next (a segment) are added
+-- on to the sum before them, segment after segment. (Summing from the first value for each tie
+-- added the same values again for each; joining each metric's whole list of values to every
+-- target held 66 copies of them, beyond DuckDB's memory at a day's requests.)
+tie_points AS (
+    SELECT run, metric, upto,
+        row_number() OVER (PARTITION BY run, metric ORDER BY upto) AS j,
+        coalesce(lag(upto) OVER (PARTITION BY run, metric ORDER BY upto), 0) AS after
+    FROM (SELECT DISTINCT run, metric, before + 1 AS upto FROM ranks WHERE tie)
+),
+segments AS MATERIALIZED (
+    SELECT s.run, s.metric, s.j, list(nb.prob ORDER BY nb.rn) AS probs
+    FROM tie_points AS s
+    JOIN numbered AS nb ON nb.run = s.run AND nb.metric = s.metric AND nb.rn > s.after AND nb.rn <= s.upto
+    GROUP BY s.run, s.metric, s.j
+),
+running (run, metric, j, cum_p) AS (
+    SELECT run, metric, j, list_reduce(probs, (a, b) -> a + b, 0.0::DOUBLE)
+    FROM segments
+    WHERE j = 1
+    UNION ALL
+    SELECT g.run, g.metric, g.j, list_reduce(g.probs, (a, b) -> a + b, r.cum_p)
+    FROM running AS r
+    JOIN segments AS g ON g.run = r.run AND g.metric = r.metric AND g.j = r.j + 1
+),
 tie_sums AS (
-    SELECT r.run, r.metric, r.name, list_reduce(list(nb.prob ORDER BY nb.rn), (a, b) -> a + b) AS cum_p
+    SELECT r.run, r.metric, r.name, x.cum_p
     FROM ranks AS r
-    JOIN numbered AS nb ON nb.run = r.run AND nb.metric = r.metric AND nb.rn <= r.before + 1
+    JOIN tie_points AS s ON s.run = r.run AND s.metric = r.metric AND s.upto = r.before + 1
+    JOIN running AS x ON x.run = s.run AND x.metric = s.metric AND x.j = s.j
     WHERE r.tie
-    GROUP BY r.run, r.metric, r.name
 ),
 percentiles AS (
     SELECT r.run, r.metric, r.name,
