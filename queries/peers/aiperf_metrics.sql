@@ -120,11 +120,13 @@ stats AS (
 -- adj_inter_token_latency): the metric's samples plus one unbounded (+inf) sample per failed
 -- request, percentiles by numpy's "nearest" (index round-half-even(q * (n - 1))), count over
 -- both; a run with no failure or no success has none. A statistic the failures reach (avg, sum,
--- max, std, the upper percentiles) is no figure, as AIPerf's JSON writes it null.
+-- max, std, the upper percentiles) is no figure, as AIPerf's JSON writes it null. Only the runs
+-- with a failure have their samples ranked (the others have no such figure to rank them for).
 adj_samples AS (
     SELECT run, 'adj_' || metric AS metric, value
     FROM samples
     WHERE metric IN ('request_latency', 'time_to_first_token', 'inter_token_latency') AND value IS NOT NULL
+        AND run IN (SELECT run FROM _peer_requests WHERE measured AND NOT ok)
     UNION ALL
     SELECT p.run, m.metric, 'inf'::DOUBLE
     FROM _peer_requests AS p
