@@ -128,12 +128,20 @@ targets (name, p, k) AS (
         ('p99', 0.99::DOUBLE, 990), ('p999', 0.999::DOUBLE, 999)
 ),
 -- per target, how many values lie before the first whose exact share reaches p, and whether that
--- share equals p (the float sum decides then)
+-- share equals p (the float sum decides then). A value's share is short of p = k / 1000 exactly
+-- when its share in thousandths, rounded down (kk), is below k: the values are counted per kk
+-- (at most 1,001 groups a metric) before they meet the eleven targets
+shares AS (
+    SELECT run, metric, (cum_w * 1000) // total_w::HUGEINT AS kk, count(*) AS n,
+        bool_or((cum_w * 1000) % total_w::HUGEINT = 0) AS exact
+    FROM cdf
+    GROUP BY run, metric, kk
+),
 ranks AS (
     SELECT c.run, c.metric, q.name, any_value(q.p) AS p,
-        count(*) FILTER (WHERE c.cum_w * 1000 < q.k * c.total_w::HUGEINT) AS before,
-        bool_or(c.cum_w * 1000 = q.k * c.total_w::HUGEINT) AS tie
-    FROM cdf AS c, targets AS q
+        coalesce(sum(c.n) FILTER (WHERE c.kk < q.k), 0) AS before,
+        coalesce(bool_or(c.exact) FILTER (WHERE c.kk = q.k), false) AS tie
+    FROM shares AS c, targets AS q
     GROUP BY c.run, c.metric, q.name
 ),
 -- numpy's running sum of the probabilities, for the percentiles: GuideLLM takes the first value

@@ -101,6 +101,14 @@ public final class Conventions {
   /** One run under every convention: its table, and a line per figure that differs, saying why. */
   public record SideBySide(String run, TableData table, List<String> reasons) {}
 
+  /** peer_comparison's rows, its time on stderr under TOKENTIME_TIMING. */
+  private static ResultSet timed(PreparedStatement ps) throws SQLException {
+    long start = System.nanoTime();
+    ResultSet rs = ps.executeQuery();
+    dev.tokentime.Timing.since("peer_comparison", start);
+    return rs;
+  }
+
   public List<SideBySide> sideBySide(Database db, Collection<String> onlyRuns) throws SQLException {
     record Cell(String metric, String stat) {}
     Map<String, Map<Cell, Map<String, Double>>> values = new LinkedHashMap<>();
@@ -119,7 +127,7 @@ public final class Conventions {
             + "not_reproducible "
             + "FROM peer_comparison ORDER BY run, list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', "
             + "'output_tokens_per_s', 'requests_per_s'], metric), stat, convention");
-        ResultSet rs = ps.executeQuery()) {
+        ResultSet rs = timed(ps)) {
       while (rs.next()) {
         String run = rs.getString(1);
         if (!onlyRuns.isEmpty() && !onlyRuns.contains(run)) {

@@ -62,7 +62,10 @@ public final class ViewSnapshot implements AutoCloseable {
    * public views only.
    */
   public static ViewSnapshot ofPeerRequests(Database db) throws SQLException {
-    return of(db, "_peer_requests");
+    long start = System.nanoTime();
+    ViewSnapshot s = of(db, "_peer_requests");
+    dev.tokentime.Timing.since("snapshot of _peer_requests", start);
+    return s;
   }
 
   /**
