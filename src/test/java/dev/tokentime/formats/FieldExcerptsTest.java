@@ -249,7 +249,10 @@ class FieldExcerptsTest {
       Map.entry("sgl-v02-gpu-id-prefill-modeltpserver-exception-sgl747.log", "sglang-log 5 2 3 0"),
       // uvicorn's own file under a --log-config formatter: its start and readiness, 9 access lines
       // of 200 with no request line beside them (other lines)
-      Map.entry("130-logconfig-uvicorn-access-file-v0110-bettervllmlog.log", "vllm-log 12 2 10 0")));
+      Map.entry("130-logconfig-uvicorn-access-file-v0110-bettervllmlog.log", "vllm-log 12 2 10 0"),
+      // vLLM 0.13 on Ascend, P/D: the engine core's death, the API server's 500s to a proxy's
+      // retries, the proxy's own bare lines between them
+      Map.entry("131-v0130-ascend-pcp-dcp-workers-enginecore-assert-proxy-retries-500-ascend5784.log", "vllm-log 78 6 72 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
