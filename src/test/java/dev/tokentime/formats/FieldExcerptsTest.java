@@ -252,7 +252,9 @@ class FieldExcerptsTest {
       Map.entry("130-logconfig-uvicorn-access-file-v0110-bettervllmlog.log", "vllm-log 12 2 10 0"),
       // vLLM 0.13 on Ascend, P/D: the engine core's death, the API server's 500s to a proxy's
       // retries, the proxy's own bare lines between them
-      Map.entry("131-v0130-ascend-pcp-dcp-workers-enginecore-assert-proxy-retries-500-ascend5784.log", "vllm-log 78 6 72 0")));
+      Map.entry("131-v0130-ascend-pcp-dcp-workers-enginecore-assert-proxy-retries-500-ascend5784.log", "vllm-log 78 6 72 0"),
+      // a job log viewer's "2025-11-04 10:08:01.175639 master-0 >> " (copied from its table)
+      Map.entry("132-jobviewer-table-copy-master-0-v1-enginedead-qwen3vl1756.log", "vllm-log 7 1 6 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -293,6 +295,19 @@ class FieldExcerptsTest {
     assertEquals(List.of("error", 500), List.of(r.status, r.httpStatus));
     assertEquals(ns("2025-11-17T14:50:31.662Z"), r.arrivalNs);
     assertEquals(1, s.c.rejects.size());
+  }
+
+  /**
+   * A cloud ML platform's job log viewer before each line ("  |   | 2025-11-04 10:08:01.175639
+   * master-0 >> (APIServer pid=2427) ERROR 11-04 10:08:01 …"): the replica is the origin, the
+   * viewer's time (a year, µs) the line's; before, the crash had no instance and the file's year.
+   */
+  @Test
+  void aJobViewersReplicaAndTimeAreTheLines() throws IOException {
+    RecordingSink s = read("132-jobviewer-table-copy-master-0-v1-enginedead-qwen3vl1756.log").sink();
+    assertEquals(1, s.events.size());
+    assertEquals(List.of("crash", "master-0 / APIServer pid=2427", Long.toString(ns("2025-11-04T10:08:01.175662Z"))),
+        List.of(s.events.get(0)[1], s.events.get(0)[3], s.events.get(0)[4]));
   }
 
   /** SGLang's launcher and watchdog quitting the server are crashes, at their lines' times. */
