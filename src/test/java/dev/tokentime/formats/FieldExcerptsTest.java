@@ -246,7 +246,18 @@ class FieldExcerptsTest {
       // a CI log: the server's lines, then the tail of the bench's result block (read with them)
       Map.entry("sgl-ci-server-lines-then-bench-block-tail-sgl30047.log", "sglang-log 32 20 12 0"),
       // 0.1.17-0.2.0's "[gpu_id=0] Prefill batch. …"
-      Map.entry("sgl-v02-gpu-id-prefill-modeltpserver-exception-sgl747.log", "sglang-log 5 2 3 0")));
+      Map.entry("sgl-v02-gpu-id-prefill-modeltpserver-exception-sgl747.log", "sglang-log 5 2 3 0"),
+      // uvicorn's own file under a --log-config formatter: its start and readiness, 9 access lines
+      // of 200 with no request line beside them (other lines)
+      Map.entry("130-logconfig-uvicorn-access-file-v0110-bettervllmlog.log", "vllm-log 12 2 10 0"),
+      // vLLM 0.13 on Ascend, P/D: the engine core's death, the API server's 500s to a proxy's
+      // retries, the proxy's own bare lines between them
+      Map.entry("131-v0130-ascend-pcp-dcp-workers-enginecore-assert-proxy-retries-500-ascend5784.log", "vllm-log 78 6 72 0"),
+      // a job log viewer's "2025-11-04 10:08:01.175639 master-0 >> " (copied from its table)
+      Map.entry("132-jobviewer-table-copy-master-0-v1-enginedead-qwen3vl1756.log", "vllm-log 7 1 6 0"),
+      // vLLM's header to the minute ("ERROR 11-03 23:14 [serving_chat.py:1145] "): not read (a
+      // request's error, its traceback: other lines either way)
+      Map.entry("133-minute-only-header-stream-generator-error-vllm28028.log", "vllm-log 10 0 10 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -262,6 +273,44 @@ class FieldExcerptsTest {
   private static long ns(String instant) {
     Instant i = Instant.parse(instant);
     return i.getEpochSecond() * 1_000_000_000L + i.getNano();
+  }
+
+  /**
+   * uvicorn's access lines under a --log-config formatter ("2025-11-17 14:50:31,662 INFO
+   * uvicorn.access - 127.0.0.1:44490 - \"POST /v1/chat/completions HTTP/1.1\" 200", no "INFO:     "
+   * of uvicorn's own and no reason phrase): the file is vLLM's, each line an access line; one
+   * answered 500 is a failed request at its line's time, one cut before its status is rejected.
+   */
+  @Test
+  void uvicornsAccessLinesUnderALogConfigFormatter() throws IOException {
+    String file = "130-logconfig-uvicorn-access-file-v0110-bettervllmlog.log";
+    var f = (dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log");
+    var access = EXCERPTS.explain(f, file).kinds().stream().filter(k -> k.kind.equals("access_logconfig"))
+        .findFirst().orElseThrow();
+    assertEquals(List.of(9L, 0L), List.of(access.matched, access.nearMisses));
+    // the same lines with the statuses a failing server gives, and one cut short
+    String lines = "2025-11-17 14:50:31,662 INFO uvicorn.access - 127.0.0.1:44490 - \"POST /v1/chat/completions HTTP/1.1\" 500\n"
+        + "2025-11-17 14:50:35,752 INFO uvicorn.access - 127.0.0.1:44498 - \"POST /v1/chat/comp\n";
+    RecordingSink s = new RecordingSink();
+    f.parse(new ByteArrayInputStream(lines.getBytes(java.nio.charset.StandardCharsets.UTF_8)), EXCERPTS.context("x.log"), s);
+    assertEquals(1, s.requests.size());
+    RequestRecord r = s.requests.get(0);
+    assertEquals(List.of("error", 500), List.of(r.status, r.httpStatus));
+    assertEquals(ns("2025-11-17T14:50:31.662Z"), r.arrivalNs);
+    assertEquals(1, s.c.rejects.size());
+  }
+
+  /**
+   * A cloud ML platform's job log viewer before each line ("  |   | 2025-11-04 10:08:01.175639
+   * master-0 >> (APIServer pid=2427) ERROR 11-04 10:08:01 …"): the replica is the origin, the
+   * viewer's time (a year, µs) the line's; before, the crash had no instance and the file's year.
+   */
+  @Test
+  void aJobViewersReplicaAndTimeAreTheLines() throws IOException {
+    RecordingSink s = read("132-jobviewer-table-copy-master-0-v1-enginedead-qwen3vl1756.log").sink();
+    assertEquals(1, s.events.size());
+    assertEquals(List.of("crash", "master-0 / APIServer pid=2427", Long.toString(ns("2025-11-04T10:08:01.175662Z"))),
+        List.of(s.events.get(0)[1], s.events.get(0)[3], s.events.get(0)[4]));
   }
 
   /** SGLang's launcher and watchdog quitting the server are crashes, at their lines' times. */
