@@ -68,6 +68,8 @@ class ToolOutputsTest {
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_console.txt", "aiperf-console 29 0"),
       // GuideLLM 0.2: the benchmark (its level and statistics) and its one request record
       Map.entry("guidellm-0.2-fixture/benchmarks.json", "guidellm-json 2 0"),
+      // the same report as GuideLLM's YAML test asset, which starts with the document start "---"
+      Map.entry("guidellm-0.2-fixture-yaml/benchmarks.yaml", "guidellm-json 2 0"),
       // inference-perf: a report of the tool's statistics, a record; its per-request file, a record each
       Map.entry("inference-perf-0.5-two-stage-pr705/per_request_lifecycle_metrics.json", "inference-perf-json 6 0"),
       Map.entry("inference-perf-0.5-two-stage-pr705/stage_1_lifecycle_metrics.json", "inference-perf-json 1 0"),
