@@ -79,6 +79,9 @@ class ToolOutputsTest {
       Map.entry("inference-perf-0.5-two-stage-pr705/stage_1_lifecycle_metrics.json", "inference-perf-json 1 0"),
       Map.entry("inference-perf-0.5-two-stage-pr705/summary_lifecycle_metrics.json", "inference-perf-json 1 0"),
       Map.entry("inference-perf-kubecon-2025-stage0/stage_0_lifecycle_metrics.json", "inference-perf-json 1 0"),
+      // inference-perf's own per-stage benchmark report, schema 0.2.1 (a reject each before)
+      Map.entry("inference-perf-br-0.2.1-partials-pr705/inference-perf.partial.stage_0.yaml", "llmd-benchmark-report 1 0"),
+      Map.entry("inference-perf-br-0.2.1-partials-pr705/inference-perf.partial.stage_1.yaml", "llmd-benchmark-report 1 0"),
       // SGLang bench_offline_throughput's console block, under its own title: 7 figures
       Map.entry("sglang-offline-embedding-2025-i9674/offline.txt", "sglang-bench-console 7 0"),
       // trtllm-bench 1.2 with banners on their own lines; its figures pasted as two runs' columns:
