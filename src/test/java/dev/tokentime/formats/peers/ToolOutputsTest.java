@@ -68,6 +68,8 @@ class ToolOutputsTest {
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_console.txt", "aiperf-console 29 0"),
       // perf_analyzer's export of 2023, no response_outputs: its 3 requests (2 with responses), none rejected
       Map.entry("perf-analyzer-2023-decoupled-docs-example/decoupled_output_file.json", "genai-perf-export 3 0"),
+      // genai-perf's CSV of May 2024 (ns, "Num Output Token"): its 7 figure rows
+      Map.entry("genai-perf-2024-05-csv-ns/profile_export_genai_perf.csv", "genai-perf-summary 7 0"),
       // genai-perf analyze's sweep CSV (2024-12): a run per configuration (5), the GPU table other lines
       Map.entry("genai-perf-analyze-2024-12-gpt2-c32/analyze_export_genai_perf.csv", "genai-perf-analyze-csv 5 0"),
       // GuideLLM 0.2: the benchmark (its level and statistics) and its one request record
