@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * llm-d-benchmark's benchmark report, schemas 0.1 and 0.2: the harness's one summary of a run, converted
+ * llm-d-benchmark's benchmark report, schemas 0.1 and 0.2 (and 0.2's point releases): the harness's one summary of a run, converted
  * from the load generator it drove (vllm bench serve, GuideLLM, inference-perf, …), saved as
  * {@code benchmark_report,_<result file>.yaml} (or JSON) beside the tool's own result. Read: its
  * {@code metrics.latency} statistics ({@code time_to_first_token}, {@code time_per_output_token},
@@ -63,7 +63,7 @@ public final class LlmdReportFormat implements InputFormat {
 
   @Override
   public String description() {
-    return "llm-d-benchmark's benchmark report (schema 0.1 or 0.2, YAML or JSON): a run's latency statistics, requests and"
+    return "llm-d-benchmark's benchmark report (schema 0.1 or 0.2 and its point releases, YAML or JSON): a run's latency statistics, requests and"
         + " throughput as the harness converted them from its load generator";
   }
 
