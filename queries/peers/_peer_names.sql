@@ -11,7 +11,7 @@ CREATE OR REPLACE VIEW _peer_names AS
 SELECT * FROM (
     VALUES
     ('genai-perf', 'time_to_first_token', 'ttft_ms', 1.0, 'same first-token rule (first response with content after SSE clean-up)'),
-    ('genai-perf', 'inter_token_latency', 'tpot_ms', 1.0, 'genai-perf ITL is per request (latency - TTFT)/(OSL - 1) rounded half-even to whole ns: tokentime''s TPOT, not chunk gaps'),
+    ('genai-perf', 'inter_token_latency', 'tpot_ms', 1.0, 'genai-perf ITL is per request (latency - TTFT)/(OSL - 1) rounded half-even to whole ns: tokentime''s TPOT, not chunk gaps; up to 24.05 (May 2024, its files name the output length num_output_token, as 24.06''s still do) it was every gap between responses over the later one''s tokens, pooled: tokentime''s ITL per token'),
     ('genai-perf', 'request_latency', 'e2e_ms', 1.0, 'ends at the last content response, as tokentime'),
     ('genai-perf', 'output_token_throughput', 'output_tokens_per_s', 1.0, 'window ends at the last content response of valid requests, not at the last finish'),
     ('genai-perf', 'request_throughput', 'requests_per_s', 1.0, 'counts ALL requests (failed and empty too) over a window of the valid ones'),

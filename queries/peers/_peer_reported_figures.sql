@@ -23,6 +23,7 @@ FROM (
             WHEN 'vllm-bench-console' THEN 'vllm'
             WHEN 'sglang-bench-console' THEN 'sglang'
             WHEN 'genai-perf-console' THEN 'genai-perf'
+            WHEN 'genai-perf-analyze-csv' THEN 'genai-perf'
             WHEN 'aiperf-console' THEN 'aiperf'
             WHEN 'llmperf-console' THEN 'llmperf'
             WHEN 'guidellm-json' THEN 'guidellm'

@@ -199,13 +199,18 @@ public final class GenaiPerfExportFormat implements InputFormat {
       req.arrivalNs = nonNegative(r.get("timestamp"), "timestamp");
       long[] ts = timestamps(r.get("response_timestamps"));
       JsonNode outputs = r.get("response_outputs");
-      if (outputs == null || outputs.isNull()) {
+      // perf_analyzer wrote no response_outputs before genai-perf needed them (its 2023 exports, the
+      // decoupled-model example of its docs): each response time is then a response of unknown
+      // size, as perf_analyzer's own LLM scripts of the time read them (first-token latency from
+      // response_timestamps[0])
+      boolean timesOnly = outputs == null || outputs.isNull();
+      if (timesOnly) {
         outputs = PeerJson.TREE.createArrayNode();
       }
       if (!outputs.isArray()) {
         throw new PeerJson.Bad("response_outputs: expected an array");
       }
-      if (outputs.size() != ts.length) {
+      if (!timesOnly && outputs.size() != ts.length) {
         throw new PeerJson.Bad("response_outputs has " + outputs.size()
             + " entries but response_timestamps has " + ts.length);
       }
@@ -216,7 +221,7 @@ public final class GenaiPerfExportFormat implements InputFormat {
               + (i - 1) + "] (" + ts[i - 1]) + ")");
         }
       }
-      Chunks chunks = chunks(outputs);
+      Chunks chunks = timesOnly ? timesOnly(ts.length) : chunks(outputs);
       inputs(r.get("request_inputs"));
       if (r.hasNonNull("sequence_id")) {
         req.extras.put("sequence_id", r.get("sequence_id").asText());
@@ -282,6 +287,13 @@ public final class GenaiPerfExportFormat implements InputFormat {
           req.extras.put("text_input", in.get("text_input").toString());
         }
       }
+    }
+
+    /** Responses whose outputs were not recorded: content of an unknown number of tokens each. */
+    private static Chunks timesOnly(int n) {
+      Chunks c = new Chunks(n);
+      java.util.Arrays.fill(c.kinds, ChunkKind.CONTENT);
+      return c;
     }
 
     /** The kinds and token counts of the responses, by the shape perf_analyzer recorded. */

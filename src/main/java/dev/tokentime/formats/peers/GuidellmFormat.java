@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -58,6 +59,12 @@ public final class GuidellmFormat implements InputFormat {
   static final int HELD_MAX = 200_000;
   /** A YAML report's top-level keys (sorted, or in the model's order). */
   private static final Pattern YAML_TOP = Pattern.compile("(?m)^(?:args|benchmarks|config|metadata):\\s*$");
+  /**
+   * What YAML allows before a document's first key: blank and comment lines, directives
+   * ({@code %YAML 1.2}) and the document start {@code ---}, which a report re-saved by another
+   * YAML writer (GuideLLM's own test asset of its YAML form) begins with.
+   */
+  private static final Pattern YAML_PREAMBLE = Pattern.compile("\\A(?:(?:[ \\t]*|#.*|%.*|---[ \\t]*(?:#.*)?)\\r?\\n)*");
   /** Keys and values only GuideLLM's reports have, as PyYAML writes them. */
   private static final Pattern YAML_GUIDELLM = Pattern.compile("(?m)^\\s*(?:-\\s+)?(?:guidellm_version:"
       + "|type_: (?:generative_benchmark|synchronous|concurrent|throughput|constant|poisson|async_constant|async_poisson)\\s*$"
@@ -88,7 +95,9 @@ public final class GuidellmFormat implements InputFormat {
     String text = sample.text().stripLeading();
     if (!text.startsWith("{")) {
       // the YAML form: a top-level key of the report and a key or strategy only GuideLLM writes
-      return YAML_TOP.matcher(text).lookingAt() && YAML_GUIDELLM.matcher(text).find() ? 85 : 0;
+      Matcher preamble = YAML_PREAMBLE.matcher(text);
+      String body = preamble.lookingAt() ? text.substring(preamble.end()) : text;
+      return YAML_TOP.matcher(body).lookingAt() && YAML_GUIDELLM.matcher(body).find() ? 85 : 0;
     }
     boolean guidellm = text.contains("\"guidellm_version\"") || text.contains("\"generative_benchmark\"")
         || text.contains("\"generative_request_stats\"") || text.contains("\"generative_text_response\"")

@@ -174,7 +174,47 @@ public final class InferencePerfFormat implements InputFormat {
     for (String lengths : new String[] {"prompt_len", "output_len", "prompt_tokens", "output_tokens"}) {
       stats(sink, run, level, lengths, ok.path(lengths), "tokens");
     }
+    extras(sink, run, level, ok, s.path("failures"));
     sink.record();
+  }
+
+  /** What a multi-modal payload statistic counts, by its name in the report (0.5 on). */
+  private static final Map<String, String> MEDIA_UNITS = Map.of(
+      "count", "count", "pixels", "pixels", "bytes", "bytes", "aspect_ratio", "ratio", "frames", "frames",
+      "seconds", "s", "filesize", "bytes", "duration", "s");
+
+  /**
+   * The rest of what the tool wrote (0.5 on): the prompt tokens' cached / uncached split, the
+   * request sizes, the multi-modal payloads (image_count, video_frames, audio_seconds, …), the
+   * requests whose token count disagreed, the goodput figures; the failed requests' latency and
+   * prompt lengths (failed_request_latency, failed_prompt_len / failed_prompt_tokens) and their
+   * count per error label (error_count, stat = the label).
+   */
+  private static void extras(RecordSink sink, String run, Double level, JsonNode ok, JsonNode failures) {
+    for (String split : new String[] {"cached", "uncached"}) {
+      figure(sink, run, level, "prompt_tokens", split, ok.path("prompt_tokens").get(split), "tokens");
+    }
+    stats(sink, run, level, "request_size_bytes", ok.path("request_size_bytes"), "bytes");
+    for (String media : new String[] {"image", "video", "audio"}) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = ok.path(media).fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> m = it.next();
+        stats(sink, run, level, media + "_" + m.getKey(), m.getValue(), MEDIA_UNITS.getOrDefault(m.getKey(), ""));
+      }
+    }
+    figure(sink, run, level, "token_count_mismatches", "value", ok.get("token_count_mismatches"), "requests");
+    for (Iterator<Map.Entry<String, JsonNode>> it = ok.path("goodput_metrics").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> m = it.next();
+      String k = m.getKey();
+      figure(sink, run, level, k, "value", m.getValue(), k.endsWith("percentage") ? "%"
+          : k.equals("request_goodput") ? "requests/s" : k.equals("token_goodput") ? "tokens/s" : "requests");
+    }
+    stats(sink, run, level, "failed_request_latency", failures.path("request_latency"), "s");
+    stats(sink, run, level, "failed_prompt_len", failures.path("prompt_len"), "tokens");
+    stats(sink, run, level, "failed_prompt_tokens", failures.path("prompt_tokens"), "tokens");
+    for (Iterator<Map.Entry<String, JsonNode>> it = failures.path("by_label").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> m = it.next();
+      figure(sink, run, level, "error_count", m.getKey(), m.getValue().get("count"), "requests");
+    }
   }
 
   /** {mean, min, max, median, pNN}: each a figure. */

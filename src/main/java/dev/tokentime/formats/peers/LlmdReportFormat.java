@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * llm-d-benchmark's benchmark report, schemas 0.1 and 0.2: the harness's one summary of a run, converted
+ * llm-d-benchmark's benchmark report, schemas 0.1 and 0.2 (and 0.2's point releases): the harness's one summary of a run, converted
  * from the load generator it drove (vllm bench serve, GuideLLM, inference-perf, …), saved as
  * {@code benchmark_report,_<result file>.yaml} (or JSON) beside the tool's own result. Read: its
  * {@code metrics.latency} statistics ({@code time_to_first_token}, {@code time_per_output_token},
@@ -43,12 +43,14 @@ import java.util.regex.Pattern;
  */
 public final class LlmdReportFormat implements InputFormat {
   /** YAML: the schema's version line and its latency statistics with units (PyYAML sorts keys). */
-  private static final Pattern YAML_VERSION = Pattern.compile("(?m)^\\s*version:\\s*['\"]?0\\.[12]['\"]?\\s*$");
+  private static final Pattern YAML_VERSION = Pattern.compile("(?m)^\\s*version:\\s*['\"]?0\\.(?:1|2(?:\\.[0-9]+)?)['\"]?\\s*$");
   private static final Pattern YAML_LATENCY = Pattern.compile(
       "(?m)^\\s+latency:\\s*\\n(?:\\s+\\S.*\\n){0,40}?\\s+(?:inter_token_latency|request_latency|time_to_first_token"
           + "|time_per_output_token|normalized_time_per_output_token):\\s*$");
-  private static final Pattern JSON_VERSION = Pattern.compile("\"version\":\\s*\"0\\.[12]\"");
+  private static final Pattern JSON_VERSION = Pattern.compile("\"version\":\\s*\"0\\.(?:1|2(?:\\.[0-9]+)?)\"");
   private static final ObjectMapper YAML_TREE = new ObjectMapper(PeerJson.YAML);
+  /** A point release of schema 0.2 (0.2.1): a superset of 0.2. */
+  private static final Pattern POINT_RELEASE_02 = Pattern.compile("0\\.2\\.[0-9]+");
   /** Its first key (0.2 sorted: results; comment lines before it, as the schema's example has). */
   private static final Pattern YAML_TOP = Pattern.compile("(?m)^(?:\\s*#.*\\n)*\\s*(?:metadata|metrics|results|run|scenario|version):");
   /** A statistic's units as the schema names them (the version line, written last, may lie past the sample). */
@@ -61,7 +63,7 @@ public final class LlmdReportFormat implements InputFormat {
 
   @Override
   public String description() {
-    return "llm-d-benchmark's benchmark report (schema 0.1 or 0.2, YAML or JSON): a run's latency statistics, requests and"
+    return "llm-d-benchmark's benchmark report (schema 0.1 or 0.2 and its point releases, YAML or JSON): a run's latency statistics, requests and"
         + " throughput as the harness converted them from its load generator";
   }
 
@@ -108,11 +110,13 @@ public final class LlmdReportFormat implements InputFormat {
       return 1;
     }
     String version = report == null ? "" : report.path("version").asText("");
-    if (!version.isEmpty() && !version.equals("0.1") && !version.equals("0.2")) {
-      sink.reject(1, "llm-d benchmark report schema " + version + ": only 0.1 and 0.2 are read", null, 0, 0);
+    // 0.2's point releases are additive (0.2.1 adds optional multi-modal payload statistics, which
+    // inference-perf writes in its per-stage partial reports): read as 0.2, the additions not read
+    boolean v02 = version.equals("0.2") || POINT_RELEASE_02.matcher(version).matches();
+    if (!version.isEmpty() && !version.equals("0.1") && !v02) {
+      sink.reject(1, "llm-d benchmark report schema " + version + ": only 0.1 and 0.2 (0.2.x) are read", null, 0, 0);
       return 1;
     }
-    boolean v02 = version.equals("0.2");
     JsonNode metrics = report == null ? null
         : v02 ? report.path("results").path("request_performance").path("aggregate") : report.path("metrics");
     if (metrics == null || !metrics.path("latency").isObject()) {

@@ -161,6 +161,41 @@ class GenaiPerfExportFormatTest {
     assertEquals(1, s.other, "the document itself");
   }
 
+  /**
+   * perf_analyzer's export before response_outputs existed (real-logs/tools/perf-analyzer-2023-
+   * decoupled-docs-example: the example its docs gave of the format, 2023): each request with
+   * responses was a reject ("response_outputs has 0 entries but response_timestamps has 3"). Its
+   * response times are now the request's chunks, content of unknown size, so the first-token
+   * latency is response_timestamps[0] - timestamp as perf_analyzer's own LLM scripts computed it.
+   */
+  @Test
+  void anExportWithoutResponseOutputsKeepsItsResponseTimes() throws IOException {
+    String doc = java.nio.file.Files.readString(Path.of(
+        "src/test/resources/real-logs/tools/perf-analyzer-2023-decoupled-docs-example/decoupled_output_file.json"));
+    CollectingSink s = Parsing.parse(format, doc);
+    assertEquals(List.of(), s.rejects);
+    assertEquals(3, s.records);
+    assertEquals(List.of("ok", "error", "ok"), s.requests.stream().map(CollectingSink.Req::status).toList());
+    assertEquals(List.of(1L, 5L, 6L), s.requests.stream().map(CollectingSink.Req::arrivalNs).toList());
+    CollectingSink.Req first = s.requests.get(0);
+    CollectingSink.Req third = s.requests.get(2);
+    assertEquals(List.of(2L, 3L, 4L), contentTimes(s, first.key()));
+    assertEquals(List.of(7L, 8L, 9L), contentTimes(s, third.key()));
+    assertEquals(List.of(ChunkKind.CONTENT, ChunkKind.CONTENT, ChunkKind.CONTENT), kinds(s, third.key()));
+    assertTrue(s.tokens.stream().allMatch(t -> t.nTokens() == -1), "a response of unknown size");
+    // the docs' calculate_avg_first_token_latency.py: mean of response_timestamps[0] - timestamp
+    assertEquals(1L, contentTimes(s, first.key()).get(0) - first.arrivalNs());
+    assertEquals(1L, contentTimes(s, third.key()).get(0) - third.arrivalNs());
+    // an export that names its outputs still has one per response time
+    String listed = doc.replace("\"response_timestamps\": [\n                        2,",
+        "\"response_outputs\": [{\"text_output\": \"a\"}],\n\"response_timestamps\": [\n                        2,");
+    assertTrue(!listed.equals(doc), "the edit applies");
+    CollectingSink m = Parsing.parse(format, listed);
+    assertEquals(1, m.rejects.size(), m.rejects.toString());
+    assertTrue(m.rejects.get(0).reason().contains("response_outputs has 1 entries but response_timestamps has 3"),
+        m.rejects.get(0).reason());
+  }
+
   @Test
   void badRequestsAreRejectedWithTheirLineAndReason() throws IOException {
     String doc = """

@@ -268,6 +268,49 @@ class GuidellmFormatTest {
     }
   }
 
+  /**
+   * GuideLLM's own YAML test asset (real-logs/tools/guidellm-0.2-fixture-yaml: the report of
+   * guidellm-0.2-fixture as a YAML that starts with the document start {@code ---}, keys in the
+   * model's order) was "format not recognised": the sniff looked for a report key on the first
+   * line only. It is found without --from and gives the same tables as the JSON report.
+   */
+  @Test
+  void aYamlReportThatStartsWithItsDocumentStartIsRead() throws Exception {
+    byte[] yaml = Files.readAllBytes(REAL_YAML);
+    assertTrue(new String(yaml, StandardCharsets.UTF_8).startsWith("---\nbenchmarks:\n"), "the asset as committed");
+    assertEquals(85, new GuidellmFormat().sniff(new dev.tokentime.ingest.Sample("benchmarks.yaml", yaml, 4096)));
+    String[] tables = {
+        "SELECT * EXCLUDE (request_key, source_id, line_no, clock_id) FROM requests ORDER BY ALL",
+        "SELECT * FROM runs ORDER BY ALL",
+        "SELECT * EXCLUDE (source_id) FROM reported_metrics ORDER BY ALL"};
+    List<List<List<Object>>> json = new java.util.ArrayList<>();
+    try (TestDb t = new TestDb(tmp.resolve("json-real"))) {
+      t.ingest(t.writeBytes("run/benchmarks.json", Files.readAllBytes(FIXTURE)));
+      for (String q : tables) {
+        json.add(t.rows(q));
+      }
+    }
+    try (TestDb t = new TestDb(tmp.resolve("yaml-real"))) {
+      t.ingest(t.writeBytes("run/benchmarks.yaml", yaml));
+      assertEquals(List.of(List.of("guidellm-json", 2L, 2L, 0L, 0L)),
+          t.rows("SELECT format, lines, records, other_lines, rejected FROM sources"));
+      assertEquals(174L, t.count("SELECT count(*) FROM reported_metrics"));
+      assertEquals(List.of(List.of(1749157168182700400L, 1749157168203982400L)),
+          t.rows("SELECT arrival_ns, first_token_ns FROM requests"));
+      for (int i = 0; i < tables.length; i++) {
+        assertEquals(json.get(i), t.rows(tables[i]), tables[i]);
+      }
+    }
+    // what YAML allows before the first key: comments, a directive, blank lines, the start marker
+    byte[] preamble = ("# saved by hand\n%YAML 1.1\n\n--- # report\n" + new String(yaml, StandardCharsets.UTF_8).substring(4))
+        .getBytes(StandardCharsets.UTF_8);
+    assertEquals(85, new GuidellmFormat().sniff(new dev.tokentime.ingest.Sample("benchmarks.yaml", preamble, 4096)));
+    byte[] other = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: vllm\n".getBytes(StandardCharsets.UTF_8);
+    assertEquals(0, new GuidellmFormat().sniff(new dev.tokentime.ingest.Sample("x.yaml", other, other.length)));
+  }
+
+  static final Path REAL_YAML = Path.of("src/test/resources/real-logs/tools/guidellm-0.2-fixture-yaml/benchmarks.yaml");
+
   @Test
   void aYamlReportIsClaimedByItsKeysAndOtherYamlIsNot() throws Exception {
     GuidellmFormat f = new GuidellmFormat();

@@ -28,6 +28,43 @@ class InferencePerfFormatTest {
   @TempDir
   Path tmp;
 
+  /**
+   * The stage report of 0.5 on holds more than the latencies, throughputs and lengths: the failed
+   * requests' latency and prompt lengths and their count per error label, the prompt tokens'
+   * cached split, request sizes, multi-modal payloads, token-count mismatches. They were dropped
+   * without a word; now each is a reported_metrics row under the report's name, and the error
+   * labels say what a stage's failed requests failed with (tool_run_counts).
+   */
+  @Test
+  void everyFigureOfTheStageReportIsKept() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(IngestOptions.of(List.of(TWO_STAGE.resolve("stage_0_lifecycle_metrics.json").toString())));
+      assertEquals(List.of(
+              List.of("error_count", "500 - Internal Server Error", 1.0, "requests"),
+              List.of("failed_prompt_len", "mean", 100.0, "tokens"),
+              List.of("failed_request_latency", "mean", 0.5, "s"),
+              List.of("image_count", "mean", 0.0, "count"),
+              List.of("prompt_tokens", "cached", 0.0, "tokens"),
+              List.of("prompt_tokens", "uncached", 310.0, "tokens"),
+              List.of("request_size_bytes", "mean", 2.0, "bytes"),
+              List.of("token_count_mismatches", "value", 0.0, "requests")),
+          t.rows("SELECT metric, stat, value, unit FROM reported_metrics WHERE metric IN ('error_count',"
+              + " 'failed_prompt_len', 'failed_request_latency', 'image_count', 'request_size_bytes',"
+              + " 'token_count_mismatches') AND stat IN ('mean', 'value', '500 - Internal Server Error')"
+              + " OR metric = 'prompt_tokens' AND stat IN ('cached', 'uncached') ORDER BY metric, stat"));
+      assertEquals(List.of(List.of(3L, 1L, "500 - Internal Server Error: 1")),
+          t.rows("SELECT tool_ok_requests, tool_failed_requests, tool_errors FROM tool_run_counts"));
+    }
+    byte[] mm = Files.readAllBytes(Path.of("src/test/resources/constructed/inference-perf-multimodal/stage_0_lifecycle_metrics.json"));
+    CollectingSink s = Parsing.parse(new InferencePerfFormat(), mm, "mm");
+    assertEquals(List.of(), s.rejects);
+    for (String want : new String[] {"image_pixels mean 2481962.6666666665 pixels", "image_aspect_ratio p99 ",
+        "video_frames max 64.0 frames", "audio_seconds mean 20.0 s", "audio_bytes min 60000.0 bytes",
+        "request_size_bytes p99.9 1796760.0000000005 bytes", "prompt_tokens total 601.0 tokens"}) {
+      assertTrue(s.reported.stream().anyMatch(r -> r.contains(" " + want)), want + " in " + s.reported);
+    }
+  }
+
   @Test
   void theToolsOwnSummaryIsRecomputedFromItsPerRequestFile() throws Exception {
     try (TestDb t = new TestDb(tmp)) {

@@ -77,7 +77,7 @@ class LlmdReportFormatTest {
         bad.rejects.stream().map(CollectingSink.Rej::reason).toList());
     assertTrue(bad.reported.stream().noneMatch(r -> r.contains("requests_total") || r.contains(" -5.0 ")), bad.reported.toString());
     CollectingSink v3 = Parsing.parse(format, body.replace("version: '0.1'", "version: '0.3'").getBytes(), "r");
-    assertEquals(List.of("llm-d benchmark report schema 0.3: only 0.1 and 0.2 are read"),
+    assertEquals(List.of("llm-d benchmark report schema 0.3: only 0.1 and 0.2 (0.2.x) are read"),
         v3.rejects.stream().map(CollectingSink.Rej::reason).toList());
   }
 
@@ -123,6 +123,38 @@ class LlmdReportFormatTest {
     assertTrue(s.reported.contains("r null time_to_first_token mean 0.0368578234128654 s"), s.reported.toString());
     assertTrue(s.reported.stream().noneMatch(r -> r.contains("time_to_first_token max") || r.contains("duration")),
         s.reported.toString());
+  }
+
+  /**
+   * inference-perf's own per-stage partial reports (real-logs/tools/inference-perf-br-0.2.1-
+   * partials-pr705: schema 0.2.1, an additive point release of 0.2) were each one reject ("schema
+   * 0.2.1: only 0.1 and 0.2 are read"). Read as 0.2: the same statistics as the stage's native
+   * report beside them (stage_0_lifecycle_metrics.json: TTFT mean 0.12751322751322752 s), no
+   * level (a partial carries no scenario).
+   */
+  @Test
+  void inferencePerfsSchema021PartialReportsAreRead() throws IOException {
+    Path dir = Path.of("src/test/resources/real-logs/tools/inference-perf-br-0.2.1-partials-pr705");
+    byte[] b = Files.readAllBytes(dir.resolve("inference-perf.partial.stage_0.yaml"));
+    assertTrue(new String(b).startsWith("version: 0.2.1\n"), "the file as written");
+    assertEquals("llmd-benchmark-report",
+        FormatRegistry.standard().sniff(new Sample("inference-perf.partial.stage_0.yaml", b, b.length)).id());
+    CollectingSink s = Parsing.parse(format, b, "r");
+    assertEquals(List.of(), s.rejects);
+    assertEquals(1, s.records);
+    assertTrue(s.reported.contains("r null time_to_first_token mean 0.12751322751322752 s"), s.reported.toString());
+    assertTrue(s.reported.contains("r null time_to_first_token p99 0.17022222222222227 s"), s.reported.toString());
+    assertTrue(s.reported.contains("r null requests_total value 4.0 requests"), s.reported.toString());
+    assertTrue(s.reported.contains("r null requests_failures value 1.0 requests"), s.reported.toString());
+    assertTrue(s.reported.contains("r null output_token_rate mean 11.818181818181817 tokens/s"), s.reported.toString());
+    assertTrue(s.reported.contains("r null duration value 2.2 s"), s.reported.toString());
+    CollectingSink one = Parsing.parse(format, Files.readAllBytes(dir.resolve("inference-perf.partial.stage_1.yaml")), "r");
+    assertEquals(List.of(), one.rejects);
+    assertTrue(one.reported.contains("r null requests_total value 2.0 requests"), one.reported.toString());
+    // a later minor version of the family is no point release of 0.2
+    CollectingSink v03 = Parsing.parse(format, new String(b).replace("version: 0.2.1", "version: 0.3.0").getBytes(), "r");
+    assertEquals(List.of("llm-d benchmark report schema 0.3.0: only 0.1 and 0.2 (0.2.x) are read"),
+        v03.rejects.stream().map(CollectingSink.Rej::reason).toList());
   }
 
   @TempDir

@@ -66,13 +66,24 @@ class ToolOutputsTest {
       Map.entry("aiperf-0.10-multiturn-ngrok-c2/profile_export.jsonl", "aiperf-jsonl 1 0"),
       // the console's three tables and its panel: one run, no reject
       Map.entry("aiperf-0.12-mlx-probe-c1/profile_export_console.txt", "aiperf-console 29 0"),
+      // perf_analyzer's export of 2023, no response_outputs: its 3 requests (2 with responses), none rejected
+      Map.entry("perf-analyzer-2023-decoupled-docs-example/decoupled_output_file.json", "genai-perf-export 3 0"),
+      // genai-perf's CSV of May 2024 (ns, "Num Output Token"): its 7 figure rows
+      Map.entry("genai-perf-2024-05-csv-ns/profile_export_genai_perf.csv", "genai-perf-summary 7 0"),
+      // genai-perf analyze's sweep CSV (2024-12): a run per configuration (5), the GPU table other lines
+      Map.entry("genai-perf-analyze-2024-12-gpt2-c32/analyze_export_genai_perf.csv", "genai-perf-analyze-csv 5 0"),
       // GuideLLM 0.2: the benchmark (its level and statistics) and its one request record
       Map.entry("guidellm-0.2-fixture/benchmarks.json", "guidellm-json 2 0"),
+      // the same report as GuideLLM's YAML test asset, which starts with the document start "---"
+      Map.entry("guidellm-0.2-fixture-yaml/benchmarks.yaml", "guidellm-json 2 0"),
       // inference-perf: a report of the tool's statistics, a record; its per-request file, a record each
       Map.entry("inference-perf-0.5-two-stage-pr705/per_request_lifecycle_metrics.json", "inference-perf-json 6 0"),
       Map.entry("inference-perf-0.5-two-stage-pr705/stage_1_lifecycle_metrics.json", "inference-perf-json 1 0"),
       Map.entry("inference-perf-0.5-two-stage-pr705/summary_lifecycle_metrics.json", "inference-perf-json 1 0"),
       Map.entry("inference-perf-kubecon-2025-stage0/stage_0_lifecycle_metrics.json", "inference-perf-json 1 0"),
+      // inference-perf's own per-stage benchmark report, schema 0.2.1 (a reject each before)
+      Map.entry("inference-perf-br-0.2.1-partials-pr705/inference-perf.partial.stage_0.yaml", "llmd-benchmark-report 1 0"),
+      Map.entry("inference-perf-br-0.2.1-partials-pr705/inference-perf.partial.stage_1.yaml", "llmd-benchmark-report 1 0"),
       // SGLang bench_offline_throughput's console block, under its own title: 7 figures
       Map.entry("sglang-offline-embedding-2025-i9674/offline.txt", "sglang-bench-console 7 0"),
       // trtllm-bench 1.2 with banners on their own lines; its figures pasted as two runs' columns:
