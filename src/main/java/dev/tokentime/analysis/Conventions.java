@@ -101,6 +101,58 @@ public final class Conventions {
   /** One run under every convention: its table, and a line per figure that differs, saying why. */
   public record SideBySide(String run, TableData table, List<String> reasons) {}
 
+  /**
+   * What peer_comparison reads, computed on its own first, each into a snapshot that shadows it
+   * until closed: in peer_comparison's one query the tools' views ran together and did not fit
+   * DuckDB's memory, at 50 M tokens as over the bundled samples (its plan's many operators held
+   * about 1.2 GB there). The per-request rows they all read, several times each, are taken once
+   * before them. Any reader of peer_comparison takes them: conventions, and query, export and the
+   * shell for a statement that names it.
+   */
+  public static ComputedInputs computeInputs(Database db) throws SQLException {
+    List<String> parts = new ArrayList<>(List.of("metric_stats"));
+    parts.addAll(VIEWS.values());
+    ViewSnapshot peerRequests = ViewSnapshot.ofPeerRequests(db);
+    try {
+      return new ComputedInputs(peerRequests, ViewSnapshot.ofEach(db, parts));
+    } catch (SQLException | RuntimeException e) {
+      peerRequests.close();
+      throw e;
+    }
+  }
+
+  private static final java.util.regex.Pattern PEER_COMPARISON =
+      java.util.regex.Pattern.compile("\\bpeer_comparison\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+  /**
+   * The snapshots a user's statement (query, export, the shell) needs before it runs: for one that
+   * names peer_comparison, its inputs ({@link #computeInputs}); else none. Closing drops them.
+   */
+  public static Inputs inputsFor(Database db, String sql) throws SQLException {
+    if (PEER_COMPARISON.matcher(sql).find()) {
+      return computeInputs(db)::close;
+    }
+    return () -> { };
+  }
+
+  /** What {@link #inputsFor} returns. */
+  public interface Inputs extends AutoCloseable {
+    @Override
+    void close() throws SQLException;
+  }
+
+  /** What {@link #computeInputs} returns: closing it drops the snapshots. */
+  public record ComputedInputs(ViewSnapshot peerRequests, ViewSnapshot.Group views) implements AutoCloseable {
+    @Override
+    public void close() throws SQLException {
+      try {
+        views.close();
+      } finally {
+        peerRequests.close();
+      }
+    }
+  }
+
   /** peer_comparison's rows, its time on stderr under TOKENTIME_TIMING. */
   private static ResultSet timed(PreparedStatement ps) throws SQLException {
     long start = System.nanoTime();
@@ -115,13 +167,7 @@ public final class Conventions {
     Map<String, Map<Cell, Double>> tokentime = new LinkedHashMap<>();
     Map<String, List<String>> reasons = new LinkedHashMap<>();
     Set<String> explained = new java.util.HashSet<>();
-    // each tool's figures computed on their own first: in peer_comparison's one query the views'
-    // scans of every chunk ran together and did not fit DuckDB's memory at 50 M tokens. The
-    // per-request rows they all read, several times each, are taken once before them.
-    List<String> parts = new ArrayList<>(List.of("metric_stats"));
-    parts.addAll(VIEWS.values());
-    try (ViewSnapshot peerRequests = ViewSnapshot.ofPeerRequests(db);
-        ViewSnapshot.Group computed = ViewSnapshot.ofEach(db, parts);
+    try (ComputedInputs computed = computeInputs(db);
         PreparedStatement ps = db.connection().prepareStatement(
         "SELECT run, metric, stat, convention, tokentime_value, convention_value, reported_value, why, "
             + "not_reproducible "

@@ -1,6 +1,7 @@
 package dev.tokentime.app;
 
 import dev.tokentime.BadInputException;
+import dev.tokentime.analysis.Conventions;
 import dev.tokentime.export.ArrowIpc;
 import dev.tokentime.output.OutputFormat;
 import dev.tokentime.output.ResultStreamer;
@@ -111,7 +112,8 @@ public final class QueryService {
     requireObject(d, sql);
     refuseWrites(d, sql);
     d.streamResults(true); // a view of every chunk is 50 M rows at a day's traffic
-    try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+    try (Conventions.Inputs inputs = Conventions.inputsFor(d, sql);
+        Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
       switch (f) {
         case CSV -> ResultStreamer.csv(rs, out, csvRaw);
         case JSON -> ResultStreamer.json(rs, out);
@@ -176,7 +178,8 @@ public final class QueryService {
     requireObject(d, sql);
     refuseWrites(d, sql);
     d.streamResults(true);
-    try (Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+    try (Conventions.Inputs inputs = Conventions.inputsFor(d, sql);
+        Statement st = d.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
       ArrowIpc.writeStream(rs, out);
       out.flush();
     } catch (SQLException e) {

@@ -58,7 +58,9 @@ final class ExportCommand extends BaseCommand {
     ExportService.Result r = access.read(d -> {
       QueryService.requireObject(d, query);
       QueryService.refuseWrites(d, sql, "export", "");
-      return new ExportService().export(d, sql, f, output, by, csv.raw);
+      try (dev.tokentime.analysis.Conventions.Inputs inputs = dev.tokentime.analysis.Conventions.inputsFor(d, sql)) {
+        return new ExportService().export(d, sql, f, output, by, csv.raw);
+      }
     });
     out().println(r.rows() + (r.rows() == 1 ? " row" : " rows") + " written to " + r.path() + " (" + f.name().toLowerCase(Locale.ROOT)
         + (partitionBy == null ? "" : ", partitioned by " + String.join(", ", partitionBy)) + ")");

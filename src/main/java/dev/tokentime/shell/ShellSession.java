@@ -92,7 +92,8 @@ public final class ShellSession implements AutoCloseable {
     // computed as it is printed: DuckDB JDBC otherwise builds a result whole before its first row,
     // outside the memory limit, and a text table shows only its first rows
     db.streamResults(true);
-    try (Statement st = db.connection().createStatement()) {
+    try (dev.tokentime.analysis.Conventions.Inputs inputs = dev.tokentime.analysis.Conventions.inputsFor(db, sql);
+        Statement st = db.connection().createStatement()) {
       running = st;
       boolean hasResult = st.execute(sql);
       if (hasResult) {
