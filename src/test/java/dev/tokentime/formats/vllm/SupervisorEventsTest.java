@@ -40,9 +40,13 @@ class SupervisorEventsTest {
 
   /** A file read as vLLM's log, as `ingest --from vllm-log` reads it (Ray's and the kernel's lines alone tell no format). */
   static RecordingSink readAsVllm(String file) throws IOException {
+    return readAs("vllm-log", REAL.resolve(file));
+  }
+
+  static RecordingSink readAs(String format, Path file) throws IOException {
     RecordingSink s = new RecordingSink();
-    try (InputStream in = Files.newInputStream(REAL.resolve(file))) {
-      FormatRegistry.standard().byId("vllm-log").parse(in, EXCERPTS.context(file), s);
+    try (InputStream in = Files.newInputStream(file)) {
+      FormatRegistry.standard().byId(format).parse(in, EXCERPTS.context(file.getFileName().toString()), s);
     }
     return s;
   }
@@ -137,5 +141,31 @@ class SupervisorEventsTest {
     assertEquals("gpu-1/vllm[2107] / APIServer pid=2107", q.instance);
     assertNull(q.status);
     assertNull(q.extras.get("lost_at_line"));
+  }
+
+  /**
+   * verl-project/verl#2189 (verl's SGLang rollout under Ray): the raylet's "A worker died or was
+   * killed … Worker PID: 122894 …", read as SGLang's log reads it. Before, an other line in
+   * sglang-log (and trtllm-log) as in vllm-log; now the same crash there.
+   */
+  @Test
+  void sglangAndTrtllmLogsReadTheSupervisorAsVllmDoes() throws IOException {
+    RecordingSink sgl = readAs("sglang-log", REAL.resolve("05-raylet-worker-died-sglang-rollout-verl2189.log"));
+    assertEquals(List.of("1 crash raylet - Worker PID: 122894 Worker exit type: SYSTEM_ERROR Worker exit detail: "
+        + "Worker unexpectedly exits with a connection error code 2. End of file."), events(sgl));
+    assertEquals(0, sgl.requests.size());
+    for (String format : List.of("sglang-log", "trtllm-log")) {
+      RecordingSink s = readAs(format, CONSTRUCTED.resolve("journal-short-iso.log"));
+      assertEquals(List.of(
+          "4 crash gpu-1/kernel " + ns("2025-08-12T10:00:02.500Z") + " Out of memory: Killed process 2107 (python3)",
+          "5 crash gpu-1/systemd[1] " + ns("2025-08-12T10:00:03Z") + " vllm.service: Main process exited, code=killed, status=9/KILL",
+          "7 restart gpu-1/systemd[1] " + ns("2025-08-12T10:00:08Z") + " vllm.service: Scheduled restart job, restart counter is at 3",
+          "9 crash gpu-1/systemd[1] " + ns("2025-08-12T10:05:00Z") + " vllm.service: Failed with result 'timeout'"),
+          events(s), format);
+      assertEquals(0, s.requests.size(), format);
+      RecordingSink oom = readAs(format, REAL.resolve("03-raylet-oom-summary-easyr1-185.log"));
+      assertEquals(1, oom.events.size(), format);
+      assertEquals(Long.toString(ns("2025-04-02T15:02:00.117Z")), oom.events.get(0)[4], format);
+    }
   }
 }
