@@ -61,7 +61,7 @@ final class FastPatterns {
   /** journalctl -o short-iso and rsyslog's file format (parsers/wrappers.spec, {@code prefix journaldiso}). */
   static final String JOURNALD_ISO = "^(?<ts>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?(?:Z|[+-]\\d\\d:?\\d\\d))"
       + "\\s+(?!(?:TRACE|DEBUG|INFO|WARN(?:ING)?|ERROR|CRITICAL)\\s)(?<host>[\\w.-]+)\\s+(?<unit>[\\w.@/-]+?)"
-      + "(?:\\[(?<upid>\\d+)\\]:\\s?|:\\s?(?=\\((?:[\\w:.()=,-]+ ){0,2}pid=|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)"
+      + "(?:\\[(?<upid>\\d+)\\]:\\s?|(?<=\\skernel):\\s|:\\s?(?=\\((?:[\\w:.()=,-]+ ){0,2}pid=|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)"
       + " \\d\\d-\\d\\d |INFO: |\\[))";
 
   /** Fluent Bit's stdout output (parsers/wrappers.spec, {@code prefix fluentbit}). */
@@ -119,7 +119,7 @@ final class FastPatterns {
   /**
    * JOURNALD_ISO, on printable ASCII: the timestamp holds no space, so the first space ends it;
    * then a host word, spaces, and a unit whose characters run up to a '[' (its pid) or a ':' (no
-   * pid: rsyslog's file format). A container timestamp before a vLLM line fails at the '(' of its
+   * pid: rsyslog's file format, the kernel). A container timestamp before a vLLM line fails at the '(' of its
    * process tag, a CRI line at "stdout F " (neither follows the F).
    */
   private static boolean mayBeJournaldIso(String s, int from) {

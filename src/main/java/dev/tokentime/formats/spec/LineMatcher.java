@@ -297,7 +297,10 @@ public final class LineMatcher {
             for (int j = 0; j < parts.length; j++) {
               parts[j] = pm.group(p.time().groups().get(j));
             }
-            m.times.add(new MatchedLine.TimeReading(p.time(), parts));
+            // a time in an optional part of the prefix that this line left out: no time from it
+            if (parts.length > 0 && parts[0] != null) {
+              m.times.add(new MatchedLine.TimeReading(p.time(), parts));
+            }
           }
           if (p.sticky()) {
             for (String g : p.groups()) {
@@ -474,7 +477,9 @@ public final class LineMatcher {
       for (int j = 0; j < parts.length; j++) {
         parts[j] = fastOut[slots[j]];
       }
-      m.times.add(new MatchedLine.TimeReading(p.time(), parts));
+      if (parts.length > 0 && parts[0] != null) {
+        m.times.add(new MatchedLine.TimeReading(p.time(), parts));
+      }
     }
   }
 

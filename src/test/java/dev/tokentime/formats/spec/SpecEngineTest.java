@@ -63,6 +63,37 @@ class SpecEngineTest {
     assertEquals(70, new Toy().sniff(new dev.tokentime.ingest.Sample("x", "TOY load: busy: 1\n".getBytes(), 18)));
   }
 
+  /**
+   * A prefix whose time sits in an optional part: a line without it has no time from that prefix.
+   * Before, such a line stopped the whole file ("internal error (NullPointerException …)").
+   */
+  @Test
+  void aPrefixsOptionalTimeIsNoTimeWhereItIsAbsent() throws Exception {
+    LineSpec spec = SpecReader.read("toy2.spec", SPEC.replace(
+        "prefix stamp ^(?<ts>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?Z)\\s\n  time rfc3339 ts\n",
+        "prefix stamp ^\\[(?:(?<ymd>\\d{4}-\\d\\d-\\d\\d) (?<hms>\\d\\d:\\d\\d:\\d\\d) )?node\\]\\s\n"
+            + "  time date ymd hms\n"));
+    class Toy2 extends SpecFormat {
+      Toy2() {
+        super(spec);
+      }
+
+      @Override
+      protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, dev.tokentime.ingest.RecordSink sink) {
+        return (m, ts, clock, raw, off, len) -> SpecParser.Outcome.OTHER;
+      }
+    }
+    CollectingSink sink = new CollectingSink();
+    String text = "[2026-01-02 03:04:05 node] TOY step 9 took 0.25 s\n"
+        + "[node] TOY step 10 took 0.5 s\n";
+    long lines = new Toy2().parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+        new ParseContext("t", "r", false, null, null), sink);
+    assertEquals(2, lines);
+    assertEquals(2, sink.records, sink.rejects.toString());
+    assertTrue(sink.steps.get(0).contains(" ts=1767323045000000000 "), sink.steps.get(0));
+    assertTrue(sink.steps.get(1).startsWith("iter=10 "), sink.steps.get(1));
+  }
+
   @Test
   void keyValueListsKeepListsOfNumbersTogether() {
     assertEquals(List.of(new KeyValueList.Entry("Accepted", "78 tokens"),
