@@ -12,13 +12,10 @@ import dev.tokentime.ingest.Sample;
 import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVRecord;
 
 /**
  * AIPerf's per-record CSV, {@code profile_export_records.csv} ({@code --records csv}, 2026): one
@@ -250,11 +247,6 @@ public final class AiperfRecordsCsvFormat implements InputFormat {
   }
 
   private static List<String> cells(String line) {
-    try {
-      List<CSVRecord> r = CSVFormat.DEFAULT.parse(new StringReader(line)).getRecords();
-      return r.size() == 1 ? r.get(0).toList() : null;
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
+    return CsvCells.of(line);
   }
 }

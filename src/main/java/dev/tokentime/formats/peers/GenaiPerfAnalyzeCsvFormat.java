@@ -89,9 +89,13 @@ public final class GenaiPerfAnalyzeCsvFormat implements InputFormat {
         sink.otherLine();
         return null;
       }
+      List<String> cells = cells(text);
+      if (cells == null) {
+        return "not a CSV row (a quote left open)";
+      }
       if (PERF_HEADER.matcher(text).matches() || GPU_HEADER.matcher(text).matches()) {
         header.clear();
-        header.addAll(cells(text));
+        header.addAll(cells);
         table[0] = header.get(1).equals("GPU") ? "gpu" : "perf";
         for (int i = 4; table[0].equals("perf") && i < header.size(); i++) {
           if (column(header.get(i)) == null) {
@@ -104,7 +108,6 @@ public final class GenaiPerfAnalyzeCsvFormat implements InputFormat {
       if (table[0] == null) {
         return "a genai-perf analyze row before its header (Config Name,Concurrency,ISL,…)";
       }
-      List<String> cells = cells(text);
       if (cells.size() != header.size()) {
         return "a cut row: " + cells.size() + " of the header's " + header.size() + " cells";
       }
@@ -151,31 +154,8 @@ public final class GenaiPerfAnalyzeCsvFormat implements InputFormat {
   }
 
   /** A row's cells as Python's csv writer quotes them (a cell with a comma or quote in quotes). */
+  /** The line's cells (Commons CSV), or null when it is not one CSV record. */
   static List<String> cells(String line) {
-    List<String> out = new ArrayList<>();
-    StringBuilder cell = new StringBuilder();
-    boolean quoted = false;
-    for (int i = 0; i < line.length(); i++) {
-      char ch = line.charAt(i);
-      if (quoted) {
-        if (ch == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-          cell.append('"');
-          i++;
-        } else if (ch == '"') {
-          quoted = false;
-        } else {
-          cell.append(ch);
-        }
-      } else if (ch == '"') {
-        quoted = true;
-      } else if (ch == ',') {
-        out.add(cell.toString());
-        cell.setLength(0);
-      } else {
-        cell.append(ch);
-      }
-    }
-    out.add(cell.toString());
-    return out;
+    return CsvCells.of(line);
   }
 }

@@ -11,13 +11,10 @@ import dev.tokentime.ingest.TextLines;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVRecord;
 
 /**
  * The summary a tool wrote about its own run: genai-perf's {@code profile_export_genai_perf.json}
@@ -498,11 +495,6 @@ public final class ToolSummaryFormat implements InputFormat {
   }
 
   private static List<String> cells(String line) {
-    try {
-      List<CSVRecord> r = CSVFormat.DEFAULT.parse(new StringReader(line)).getRecords();
-      return r.size() == 1 ? r.get(0).toList() : null;
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
+    return CsvCells.of(line);
   }
 }

@@ -65,14 +65,16 @@ class GenaiPerfAnalyzeCsvFormatTest {
         "gpt2_run_config_0,32,200,100,230.99,30.38,3346.72",                 // cut
         "gpt2_run_config_4,32,200,200,-182.46,30.52,3333.14,125.96,1126.97,10.04", // negative TTFT
         "gpt2_run_config_1,0,200,125,185.61,31.23,3387.44,125.47,1121.66,10.03",    // no level
-        "gpt2_run_config_2,32,200,150,195.49,N/A,3448.02,124.49,1101.54,9.83") + "\n";
+        "gpt2_run_config_2,32,200,150,195.49,N/A,3448.02,124.49,1101.54,9.83",
+        "\"gpt2_run_config_3,32,200,175,195.49,31.0,3448.02,124.49,1101.54,9.83") + "\n"; // a quote left open
     CollectingSink s = Parsing.parse(format, doc);
     assertEquals(1, s.records);
-    assertEquals(List.of(3L, 4L, 5L, 6L), s.rejects.stream().map(CollectingSink.Rej::lineNo).toList());
+    assertEquals(List.of(3L, 4L, 5L, 6L, 7L), s.rejects.stream().map(CollectingSink.Rej::lineNo).toList());
     assertTrue(s.rejects.get(0).reason().startsWith("a cut row: 7 of the header's 10 cells"), s.rejects.get(0).reason());
     assertTrue(s.rejects.get(1).reason().contains("out of range"), s.rejects.get(1).reason());
     assertTrue(s.rejects.get(2).reason().startsWith("Concurrency 0"), s.rejects.get(2).reason());
     assertEquals("p99 Inter Token Latency (ms): 'N/A' is no number", s.rejects.get(3).reason());
+    assertEquals("not a CSV row (a quote left open)", s.rejects.get(4).reason());
     CollectingSink before = Parsing.parse(format, lines[1] + "\n");
     assertEquals(1, before.rejects.size());
     for (String other : new String[] {
