@@ -48,12 +48,15 @@ class LauncherExcerptsTest {
     EXCERPTS.assertAccounts(ACCOUNTS);
   }
 
-  /** srun's "0: " is the task the line came from; SkyPilot's "(head, rank=0, pid=N)" the node. */
+  /**
+   * srun's "0: " is the task the line came from, under tail's "==> logs/serve-vllm_546.out <=="
+   * heading, which names its file; SkyPilot's "(head, rank=0, pid=N)" the node.
+   */
   @Test
   void launchersNameTheLinesOrigin() throws IOException {
     RecordingSink srun = sink("01-slurm-srun-label-vllm044-stats-awsome.log");
     assertEquals(3, srun.stats.size());
-    srun.stats.forEach(r -> assertEquals("task 0", r.instance));
+    srun.stats.forEach(r -> assertEquals("logs/serve-vllm_546.out/task 0", r.instance));
     assertEquals("head, rank=0 pid=18260 / DP2", sink("02-skypilot-head-rank-sglang-dp2tp2-decode-r1.log").steps.get(0).instance);
     assertEquals("task pid=33413", sink("07-skypilot-task-pid-vllm05-neuron-stats-access-vllm5738.log").stats.get(0).instance);
   }

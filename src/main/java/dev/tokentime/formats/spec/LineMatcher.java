@@ -302,6 +302,9 @@ public final class LineMatcher {
               m.times.add(new MatchedLine.TimeReading(p.time(), parts));
             }
           }
+          if (p.section()) {
+            m.sectionPrefix = i;
+          }
           if (p.sticky()) {
             for (String g : p.groups()) {
               if (pm.group(g) != null && (p.time() == null || !p.time().groups().contains(g))) {
@@ -428,6 +431,32 @@ public final class LineMatcher {
       }
     }
     remembered.add(new Object[] {m.stickyText, p.name(), values});
+  }
+
+  /** The groups of the last section line (tail's "==> a.log <=="), or null before one. */
+  private java.util.Map<String, String> section;
+
+  /**
+   * A section line (a prefix marked {@code section}: tail's "==> logs/pod-a.log <==") heads the
+   * file's lines after it up to the next one: its groups become theirs where they have none of that
+   * name (the file a block came from is its lines' origin, though they carry no prefix of it).
+   * Called by the one thread that stores lines, in line order, after {@link #remember}.
+   */
+  void section(MatchedLine m) {
+    if (m.sectionPrefix >= 0) {
+      java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
+      for (String g : spec.prefixes().get(m.sectionPrefix).groups()) {
+        String v = m.prefixValues.get(g);
+        if (v != null) {
+          values.put(g, v);
+        }
+      }
+      section = values;
+    } else if (section != null) {
+      for (var e : section.entrySet()) {
+        m.prefixValues.putIfAbsent(e.getKey(), e.getValue());
+      }
+    }
   }
 
   /** Whether the line's message starts with a remembered identity text (it was matched without it). */

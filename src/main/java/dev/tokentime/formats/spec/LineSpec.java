@@ -85,11 +85,14 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * @param sticky once the prefix peeled a line, its identity text (from its first group after its
    *     time to its end: rsyslog's "gpu-1 vllm: ") is peeled as it from the file's later lines
    *     where it follows another prefix, whatever comes after it ({@link LineMatcher#remember})
+   * @param section the prefix is a whole line that heads the lines after it (tail's "==> a.log <=="
+   *     between the files it prints): its groups are the origin of the file's later lines up to the
+   *     next such line, where they name none of their own ({@link LineMatcher#section})
    */
   public record Prefix(String name, Pattern pattern, List<String> groups, TimeRule time, boolean json,
-      boolean msgpack, boolean sticky) {
+      boolean msgpack, boolean sticky, boolean section) {
     public Prefix(String name, Pattern pattern, List<String> groups, TimeRule time) {
-      this(name, pattern, groups, time, false, false, false);
+      this(name, pattern, groups, time, false, false, false, false);
     }
   }
 

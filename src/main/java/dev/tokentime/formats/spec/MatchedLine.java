@@ -34,6 +34,8 @@ public final class MatchedLine {
    */
   String stickyText;
   int stickyPrefix;
+  /** The section prefix that peeled this line (a heading of the lines after it), or -1. */
+  int sectionPrefix = -1;
   /** The line before this one (its text and where its message starts), or null: set as it is read. */
   String previousText;
   int previousStart;
@@ -76,6 +78,7 @@ public final class MatchedLine {
     kind = null;
     groups.clear();
     stickyText = null;
+    sectionPrefix = -1;
     return this;
   }
 

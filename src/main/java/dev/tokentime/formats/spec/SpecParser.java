@@ -293,6 +293,7 @@ public final class SpecParser {
       matcher.match(lineNo, m.raw, m);
     }
     matcher.remember(m);
+    matcher.section(m);
     String before = prevText;
     int beforeStart = prevStart;
     m.previousText = before;

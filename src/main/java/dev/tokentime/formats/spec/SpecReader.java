@@ -149,6 +149,12 @@ public final class SpecReader {
             }
             prefix.sticky = true;
           }
+          case "section" -> {
+            if (prefix == null || !rest.isEmpty()) {
+              throw new IllegalArgumentException("section (no argument) belongs to a prefix");
+            }
+            prefix.section = true;
+          }
           case "msgpack" -> {
             if (prefix == null || !rest.isEmpty()) {
               throw new IllegalArgumentException("msgpack (no argument) belongs to a prefix: Fluent Bit's print of a record follows it");
@@ -370,7 +376,7 @@ public final class SpecReader {
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json,
-          p.msgpack, p.sticky));
+          p.msgpack, p.sticky, p.section));
     }
   }
 
@@ -444,6 +450,7 @@ public final class SpecReader {
     boolean json;
     boolean msgpack;
     boolean sticky;
+    boolean section;
 
     PrefixBuilder(String name, Pattern pattern) {
       this.name = name;

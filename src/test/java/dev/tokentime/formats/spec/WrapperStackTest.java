@@ -119,6 +119,12 @@ class WrapperStackTest {
       // a PaaS's stream: Heroku's logplex (µs, +00:00), Fly.io's (whole seconds, no space after the level)
       new Wrapper("heroku", s -> "2025-08-12T10:00:03.123456+00:00 app[web.1]: " + s, true),
       new Wrapper("fly", s -> "2025-08-12T10:00:03Z app[148e03d7f09018] ewr [info]" + s, true),
+      // grep's output over a log (-n), a context line of -C, and over several files (-H, -rn): the
+      // file's name is the line's tag, the number dropped
+      new Wrapper("grep-n", s -> "1234:" + s, false),
+      new Wrapper("grep-context", s -> "1236-" + s, false),
+      new Wrapper("grep-H", s -> "logs/pod-a.log:" + s, false),
+      new Wrapper("grep-rn", s -> "./logs/pod-a.log.1:1234:" + s, false),
       new Wrapper("nim-json", s -> json(Map.of("level", "INFO", "time", "08-12 10:00:03.123",
           "file_path", "/usr/local/lib/python3.10/dist-packages/vllm/engine/metrics.py", "line_number", "334",
           "message", s, "exc_info", "None", "stack_info", "None")), false));
@@ -156,6 +162,9 @@ class WrapperStackTest {
       new Wrapper("svlogd-tt", s -> "2025-08-12_10:00:03.12345 " + s, true),
       new Wrapper("svlogd-ttt", s -> "2025-08-12T10:00:03.12345 " + s, true),
       new Wrapper("annotate-output", s -> "10:00:03 O: " + s, false),
+      // dmesg -T: a ctime in brackets, the locale's names (no time used)
+      new Wrapper("dmesg-T", s -> "[Thu Aug 27 00:39:44 2026] " + s, false),
+      new Wrapper("dmesg-T-zh", s -> "[四 3月 20 21:01:25 2025] " + s, false),
       // wrappers no prefix knows (resync): a custom collector's, with its own instant, and free text
       new Wrapper("sidecar", s -> "[VllmSidecar kooEr8Ccal1cqylW5f5cz]: 2025-08-12T10:00:03.123Z 1 stdout: " + s, true),
       new Wrapper("unknown-text", s -> "tests/test_x.py::test_y[tp-2] " + s, false));
