@@ -97,6 +97,28 @@ class ShellOutputWrappersTest {
     }
   }
 
+  /**
+   * grep -n over a client's bare traceback (constructed/client-traceback): "1:Traceback …" keeps its
+   * number (grep's prefixes stop before "Traceback "), so the traceback stays bare and, its frames a
+   * client's, no crash, as without grep.
+   */
+  @Test
+  void grepNumberedClientTracebackIsNoCrash() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      List<String> lines = java.nio.file.Files.readAllLines(
+          Path.of("src/test/resources/constructed/client-traceback/benchmark-client-error.txt"));
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < lines.size(); i++) {
+        sb.append(i + 1).append(':').append(lines.get(i)).append('\n');
+      }
+      Path f = t.write("grep-n-client-traceback.txt", sb.toString());
+      IngestResult r = t.ingest(new IngestOptions(List.of(f.toString()), "vllm-log", null, false, false, false,
+          ZoneOffset.UTC, 2025));
+      assertEquals(List.of(8L, 0L, 8L, 0L), counts(r.files().get(0)));
+      assertEquals(0L, t.count("SELECT count(*) FROM engine_events"));
+    }
+  }
+
   @Test
   void dmesgTimesOomKillIsTheEnginesCrash() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
