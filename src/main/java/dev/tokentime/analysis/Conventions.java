@@ -109,16 +109,24 @@ public final class Conventions {
    * before them. Any reader of peer_comparison takes them: conventions, and query, export and the
    * shell for a statement that names it.
    */
-  public static ComputedInputs computeInputs(Database db) throws SQLException {
+  public static Inputs computeInputs(Database db) throws SQLException {
     List<String> parts = new ArrayList<>(List.of("metric_stats"));
     parts.addAll(VIEWS.values());
     ViewSnapshot peerRequests = ViewSnapshot.ofPeerRequests(db);
+    ViewSnapshot.Group views;
     try {
-      return new ComputedInputs(peerRequests, ViewSnapshot.ofEach(db, parts));
+      views = ViewSnapshot.ofEach(db, parts);
     } catch (SQLException | RuntimeException e) {
       peerRequests.close();
       throw e;
     }
+    return () -> {
+      try {
+        views.close();
+      } finally {
+        peerRequests.close();
+      }
+    };
   }
 
   private static final java.util.regex.Pattern PEER_COMPARISON =
@@ -129,28 +137,13 @@ public final class Conventions {
    * names peer_comparison, its inputs ({@link #computeInputs}); else none. Closing drops them.
    */
   public static Inputs inputsFor(Database db, String sql) throws SQLException {
-    if (PEER_COMPARISON.matcher(sql).find()) {
-      return computeInputs(db)::close;
-    }
-    return () -> { };
+    return PEER_COMPARISON.matcher(sql).find() ? computeInputs(db) : () -> { };
   }
 
-  /** What {@link #inputsFor} returns. */
+  /** Snapshots taken for a task: closing drops them. */
   public interface Inputs extends AutoCloseable {
     @Override
     void close() throws SQLException;
-  }
-
-  /** What {@link #computeInputs} returns: closing it drops the snapshots. */
-  public record ComputedInputs(ViewSnapshot peerRequests, ViewSnapshot.Group views) implements AutoCloseable {
-    @Override
-    public void close() throws SQLException {
-      try {
-        views.close();
-      } finally {
-        peerRequests.close();
-      }
-    }
   }
 
   /** peer_comparison's rows, its time on stderr under TOKENTIME_TIMING. */
@@ -167,7 +160,7 @@ public final class Conventions {
     Map<String, Map<Cell, Double>> tokentime = new LinkedHashMap<>();
     Map<String, List<String>> reasons = new LinkedHashMap<>();
     Set<String> explained = new java.util.HashSet<>();
-    try (ComputedInputs computed = computeInputs(db);
+    try (Inputs computed = computeInputs(db);
         PreparedStatement ps = db.connection().prepareStatement(
         "SELECT run, metric, stat, convention, tokentime_value, convention_value, reported_value, why, "
             + "not_reproducible "

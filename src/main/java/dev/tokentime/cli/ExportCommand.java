@@ -1,5 +1,6 @@
 package dev.tokentime.cli;
 
+import dev.tokentime.analysis.Conventions;
 import dev.tokentime.app.QueryService;
 import dev.tokentime.export.ExportFormat;
 import dev.tokentime.export.ExportService;
@@ -58,7 +59,7 @@ final class ExportCommand extends BaseCommand {
     ExportService.Result r = access.read(d -> {
       QueryService.requireObject(d, query);
       QueryService.refuseWrites(d, sql, "export", "");
-      try (dev.tokentime.analysis.Conventions.Inputs inputs = dev.tokentime.analysis.Conventions.inputsFor(d, sql)) {
+      try (Conventions.Inputs inputs = Conventions.inputsFor(d, sql)) {
         return new ExportService().export(d, sql, f, output, by, csv.raw);
       }
     });

@@ -1,6 +1,7 @@
 package dev.tokentime.shell;
 
 import dev.tokentime.BadInputException;
+import dev.tokentime.analysis.Conventions;
 import dev.tokentime.output.OutputFormat;
 import dev.tokentime.output.TableData;
 import dev.tokentime.store.Database;
@@ -92,7 +93,7 @@ public final class ShellSession implements AutoCloseable {
     // computed as it is printed: DuckDB JDBC otherwise builds a result whole before its first row,
     // outside the memory limit, and a text table shows only its first rows
     db.streamResults(true);
-    try (dev.tokentime.analysis.Conventions.Inputs inputs = dev.tokentime.analysis.Conventions.inputsFor(db, sql);
+    try (Conventions.Inputs inputs = Conventions.inputsFor(db, sql);
         Statement st = db.connection().createStatement()) {
       running = st;
       boolean hasResult = st.execute(sql);
