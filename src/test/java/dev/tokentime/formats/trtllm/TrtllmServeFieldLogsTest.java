@@ -30,7 +30,10 @@ class TrtllmServeFieldLogsTest {
   static final Map<String, String> ACCOUNTS = new TreeMap<>(Map.ofEntries(
       // a log viewer's copy: its time lines are other lines; the iteration, two ranks' event-loop
       // deaths and the bare traceback between them are records
-      Map.entry("trt-120rc2-grafana-copy-iter-event-loop-error-trt9931.log", "trtllm-iter-stats 12 4 8 0")));
+      Map.entry("trt-120rc2-grafana-copy-iter-event-loop-error-trt9931.log", "trtllm-iter-stats 12 4 8 0"),
+      // Triton's glog behind docker compose's "triton-server  | " (was unrecognised): its
+      // --log-verbose request lines are other lines
+      Map.entry("triton-2407-compose-verbose-http-request-server7649.log", "trtllm-log 6 0 6 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "trtllm-serve", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -62,6 +65,33 @@ class TrtllmServeFieldLogsTest {
     assertEquals(0, it.ctxRequests);
     // the line's own local time, UTC assumed: 2025-12-05 06:23:18
     assertEquals(Instant.parse("2025-12-05T06:23:18Z").getEpochSecond() * 1_000_000_000L, it.tsNs);
+  }
+
+  private static RecordingSink ingest(String name, String log, String format) throws IOException {
+    byte[] b = log.getBytes(StandardCharsets.UTF_8);
+    InputFormat f = FormatRegistry.standard().sniff(new Sample(name, b, b.length));
+    assertEquals(format, f == null ? "unrecognised" : f.id(), name);
+    RecordingSink s = new RecordingSink();
+    f.parse(new ByteArrayInputStream(b), new ParseContext(name, "r", false, null, null,
+        Instant.parse("2026-06-30T00:00:00Z"), null), s);
+    return s;
+  }
+
+  /**
+   * Triton's glog lines behind a collector's wrapper are Triton's: the real load failure of
+   * tensorrtllm_backend#118 (real-logs/field) as kubectl logs --timestamps and docker compose
+   * would print it (constructed: each wrapper put before the excerpt's first two lines).
+   */
+  @Test
+  void tritonGlogBehindAWrapperIsClaimed() throws IOException {
+    String e = "E1114 17:20:34.602463 37 model_lifecycle.cc:621] failed to load 'tensorrt_llm' version 1: Internal:"
+        + " unexpected error when creating modelInstanceState\n";
+    String i = "I1114 17:20:34.602472 37 model_lifecycle.cc:756] failed to load 'tensorrt_llm'\n";
+    for (String wrapper : List.of("2023-11-14T17:20:34.602463301Z ", "triton-1  | ")) {
+      RecordingSink s = ingest("triton.log", wrapper + e + wrapper + i, "trtllm-log");
+      assertEquals(List.of("1 failed to load 'tensorrt_llm' version 1: Internal: unexpected error when creating"
+          + " modelInstanceState"), crashes(s), wrapper);
+    }
   }
 
   /** The same death as a plain log holds it: the error, its logged traceback, the thread hook's. */
