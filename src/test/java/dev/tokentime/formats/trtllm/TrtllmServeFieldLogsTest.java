@@ -94,6 +94,65 @@ class TrtllmServeFieldLogsTest {
     }
   }
 
+  /**
+   * A server log whose first 64 KiB are start-up lines alone is read as iteration stats when its
+   * tail holds them (was trtllm-log, every iteration line an other line). Constructed in a temp
+   * file from real lines: the C++ runtime's start-up of NVIDIA/TensorRT-LLM#8155 (real-logs/field),
+   * its "Refreshed the MPI local session" repeated past 64 KiB, then the iteration line of #9931.
+   */
+  @Test
+  void iterationLinesAfterALongStartUpAreSteps(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+    List<String> startup = java.nio.file.Files.readAllLines(
+        Path.of("src/test/resources/real-logs/field/trt-cpp-startup-110rc3-i8155.log")).subList(0, 5);
+    String iter = java.nio.file.Files.readAllLines(
+        DIR.resolve("trt-120rc2-grafana-copy-iter-event-loop-error-trt9931.log")).get(1);
+    StringBuilder log = new StringBuilder();
+    startup.forEach(l -> log.append(l).append('\n'));
+    while (log.length() < 80_000) {
+      log.append(startup.get(1)).append('\n');
+    }
+    log.append(iter).append('\n');
+    Path file = tmp.resolve("serve.log");
+    java.nio.file.Files.writeString(file, log);
+    InputFormat f;
+    try (dev.tokentime.app.OpenedInput in = dev.tokentime.app.OpenedInput.open(file)) {
+      f = in.sniffed(FormatRegistry.standard());
+    }
+    assertEquals("trtllm-iter-stats", f.id());
+    RecordingSink s = new RecordingSink();
+    f.parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(file)), EXCERPTS.context("serve.log"), s);
+    assertEquals(List.of(4286L), s.steps.stream().map(x -> x.iter).toList());
+    assertEquals(96, s.steps.get(0).genTokens);
+    // the start-up's own events are kept: the engine's version, the runtime's configuration
+    assertEquals(List.of("1 version 1.1.0rc3", "3 config MPI size: 1, MPI local size: 1, rank: 0",
+        "4 config Rank 0 is using GPU 0", "5 config TRTGptModel maxNumSequences: 1"),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    assertEquals(0, s.c.rejects.size());
+  }
+
+  /**
+   * In a log of iteration lines the C++ runtime's own lines keep trtllm-log's meaning (were other
+   * lines: the stats' "[TensorRT-LLM][INFO] " prefix peeled their header off). Constructed from
+   * real lines: #9931's iteration line, then the three lines of tensorrtllm_backend#435
+   * (real-logs/field), the runtime's version line of 1.1+ after them.
+   */
+  @Test
+  void runtimeLinesBesideIterationLinesKeepTheirMeaning() throws IOException {
+    String iter = java.nio.file.Files.readAllLines(
+        DIR.resolve("trt-120rc2-grafana-copy-iter-event-loop-error-trt9931.log")).get(1);
+    String failed = java.nio.file.Files.readString(
+        Path.of("src/test/resources/real-logs/field/trt-triton-step-failed-error-for-requestid-backend435.log"));
+    RecordingSink s = ingest("serve.log", iter + "\n" + failed + "[TensorRT-LLM] TensorRT LLM version: 1.2.0rc2\n",
+        "trtllm-iter-stats");
+    assertEquals(1, s.steps.size());
+    assertEquals(List.of("2 crash Encountered an error in forward function: std::bad_cast", "5 version 1.2.0rc2"),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    // the request the failed step took with it: a failed request of its own, at the log's last time
+    assertEquals(List.of("refused-line-3"), s.requests.stream().map(q -> q.requestId).toList());
+    assertEquals(Instant.parse("2025-12-05T06:23:18Z").getEpochSecond() * 1_000_000_000L, s.requests.get(0).arrivalNs);
+    assertEquals(1, s.c.other); // "Step function failed, continuing."
+  }
+
   /** The same death as a plain log holds it: the error, its logged traceback, the thread hook's. */
   @Test
   void eventLoopErrorAndItsTracebacksAreOneCrash() throws IOException {
