@@ -1,6 +1,7 @@
 package dev.tokentime.formats.trtllm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.InputFormat;
@@ -151,6 +152,25 @@ class TrtllmServeFieldLogsTest {
     assertEquals(List.of("refused-line-3"), s.requests.stream().map(q -> q.requestId).toList());
     assertEquals(Instant.parse("2025-12-05T06:23:18Z").getEpochSecond() * 1_000_000_000L, s.requests.get(0).arrivalNs);
     assertEquals(1, s.c.other); // "Step function failed, continuing."
+  }
+
+  /**
+   * trtllm-serve's request handler logs the traceback of a request it answers with an error: a
+   * failed request (its access line's), not a crash (was a crash). constructed/trtllm-serve-request-error.
+   */
+  @Test
+  void aRequestsTracebackIsNoCrash() throws IOException {
+    PinnedExcerpts constructed = new PinnedExcerpts(Path.of("src/test/resources/constructed/trtllm-serve-request-error"),
+        "c", Instant.parse("2026-06-30T00:00:00Z"));
+    PinnedExcerpts.Read r = constructed.read("request-traceback-then-400-then-init-failure.log");
+    assertEquals("trtllm-log 15 3 12 0", r.account());
+    RecordingSink s = r.sink();
+    assertEquals(List.of("1 ready All servers are ready", "12 crash RuntimeError: Executor worker returned error"),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    assertEquals(List.of("http-400-line-11 400"),
+        s.requests.stream().map(q -> q.requestId + " " + q.httpStatus).toList());
+    assertTrue(s.requests.get(0).error.endsWith("ValueError: The sum of prompt length (9000), query length (0) should"
+        + " not exceed max_num_tokens (8192)"), s.requests.get(0).error);
   }
 
   /** The same death as a plain log holds it: the error, its logged traceback, the thread hook's. */
