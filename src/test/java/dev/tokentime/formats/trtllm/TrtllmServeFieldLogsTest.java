@@ -34,7 +34,10 @@ class TrtllmServeFieldLogsTest {
       Map.entry("trt-120rc2-grafana-copy-iter-event-loop-error-trt9931.log", "trtllm-iter-stats 12 4 8 0"),
       // Triton's glog behind docker compose's "triton-server  | " (was unrecognised): its
       // --log-verbose request lines are other lines
-      Map.entry("triton-2407-compose-verbose-http-request-server7649.log", "trtllm-log 6 0 6 0")));
+      Map.entry("triton-2407-compose-verbose-http-request-server7649.log", "trtllm-log 6 0 6 0"),
+      // Open MPI's and mpirun's lines alone name no program: read as trtllm-log when named (below)
+      Map.entry("triton-trtllm-backend-ompi-segfault-backend206.log", "unrecognised"),
+      Map.entry("mpirun-rank-died-title-backend206.log", "unrecognised")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "trtllm-serve", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -171,6 +174,22 @@ class TrtllmServeFieldLogsTest {
         s.requests.stream().map(q -> q.requestId + " " + q.httpStatus).toList());
     assertTrue(s.requests.get(0).error.endsWith("ValueError: The sum of prompt length (9000), query length (0) should"
         + " not exceed max_num_tokens (8192)"), s.requests.get(0).error);
+  }
+
+  /** A rank's death by a signal, in Open MPI's and mpirun's words (were other lines). */
+  @Test
+  void anMpiRanksSignalIsACrash() throws IOException {
+    InputFormat trtllmLog = FormatRegistry.standard().byId("trtllm-log");
+    for (var e : Map.of("triton-trtllm-backend-ompi-segfault-backend206.log", List.of("9 Signal: Segmentation fault (11)"),
+        "mpirun-rank-died-title-backend206.log",
+        List.of("1 mpirun noticed that process rank 0 with PID 0 on node ubuntu exited on signal 11 (Segmentation fault)"))
+        .entrySet()) {
+      RecordingSink s = new RecordingSink();
+      trtllmLog.parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(DIR.resolve(e.getKey()))),
+          EXCERPTS.context(e.getKey()), s);
+      assertEquals(e.getValue(), crashes(s), e.getKey());
+      assertEquals(0, s.c.rejects.size());
+    }
   }
 
   /** The same death as a plain log holds it: the error, its logged traceback, the thread hook's. */
