@@ -201,8 +201,9 @@ class FieldExcerptsTest {
       Map.entry("112-sgl-0516-headerless-pd-transfer-worker-traceback-prefill-failed-no-room-llmd2433.log", "sglang-log 13 0 10 3"),
       Map.entry("sgl-jax-cache-miss-pr564.log", "sglang-log 5 4 1 0"),
       Map.entry("sgl-v02-bare-decode-i938.log", "sglang-log 1 1 0 0"),
-      // 404s of a scanner on non-inference paths, nothing else
-      Map.entry("sgl-v046-kubectl-404-i6069.log", "unrecognised"),
+      // 404s of a scanner on non-inference paths, nothing else: SGLang's access lines behind
+      // kubectl's timestamps, claimed as they are without them (other lines)
+      Map.entry("sgl-v046-kubectl-404-i6069.log", "sglang-log 10 0 10 0"),
       // a fork's own log format: its batch lines are no SGLang header's (other, listed by --explain)
       Map.entry("sgl-v05-customfmt-dp-ep-antgroup-pr4.log", "sglang-log 5 0 5 0"),
       // SGLANG_LOG_FORWARD_ITERS=1: "Prefill batch [10], …", the forward count the step's iter

@@ -156,7 +156,12 @@ public class SpecFormat implements InputFormat {
       }
       // the rules are searched in the line and in what is left of it after the wrappers (known
       // or not, resync): a rule anchored at a message's start holds behind any wrapper
+      // (and in the line without the wrapper layer's prefixes alone: a rule that names the
+      // format's own header, Triton's glog "I0924 12:01:25.140624 1 model_lifecycle.cc:339] ",
+      // which the format's prefixes peel off the message, holds behind "triton-server  | " or a
+      // container's time too)
       String peeled = null;
+      String unwrapped = null;
       for (LineSpec.Sniff s : spec.sniffs()) {
         if (s.score() > best) {
           if (s.pattern().matcher(line).find()) {
@@ -169,6 +174,13 @@ public class SpecFormat implements InputFormat {
             peeled = matched.message();
           }
           if (peeled != line && !peeled.equals(line) && s.pattern().matcher(peeled).find()) {
+            best = s.score();
+            continue;
+          }
+          if (unwrapped == null) {
+            unwrapped = WrapperLayer.peelForSniffing(raw);
+          }
+          if (!unwrapped.equals(line) && !unwrapped.equals(peeled) && s.pattern().matcher(unwrapped).find()) {
             best = s.score();
           }
         }

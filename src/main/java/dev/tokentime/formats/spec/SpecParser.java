@@ -352,7 +352,9 @@ public final class SpecParser {
       }
       // a bare traceback whose count waits on its frames (the kind's frames rule) is counted,
       // matched or other, when it ends (writeEvent)
-      boolean waitsOnFrames = m.kind.frames() != null && bare(m) && m.kind.table().equals("engine_events")
+      // so is one whose frames may show it a request's error (its kind's request-frames)
+      boolean mustShowFrames = m.kind.frames() != null && bare(m);
+      boolean waitsOnFrames = (mustShowFrames || m.kind.requestFrames() != null) && m.kind.table().equals("engine_events")
           && (m.group("detail") != null ? m.group("detail") : m.message()).endsWith(TRACEBACK);
       if (explain != null && !waitsOnFrames) {
         explain.matched(m.kind);
@@ -383,8 +385,10 @@ public final class SpecParser {
                 m.kind.event(), detail.substring(0, detail.length() - TRACEBACK.length()));
             if (waitsOnFrames) {
               t.waitsOnFrames = m.kind;
+              t.mustShowFrames = mustShowFrames;
               // the line before may name the process it ends ("Process EngineCore_0:")
-              t.framesShown = before != null && m.kind.frames().matcher(before).region(beforeStart, before.length()).find();
+              t.framesShown = mustShowFrames && before != null
+                  && m.kind.frames().matcher(before).region(beforeStart, before.length()).find();
             }
             Traceback old = tracebacks.put(originKey(m), t);
             if (old != null) {
@@ -752,6 +756,13 @@ public final class SpecParser {
      */
     LineSpec.Kind waitsOnFrames;
     boolean framesShown;
+    /** Whether its frames must show it the server's (a bare one of a kind with {@code frames}). */
+    boolean mustShowFrames;
+    /**
+     * Whether a frame showed it a request's error (its kind's {@code request-frames}: the server's
+     * request handler logging the traceback of the request it answers with an error).
+     */
+    boolean requestShown;
 
     Traceback(long lineNo, String origin, long tsNs, int clockId, String kind, String lead) {
       this.lineNo = lineNo;
@@ -840,8 +851,12 @@ public final class SpecParser {
       return;
     }
     String msg = m.message();
-    if (t.waitsOnFrames != null && !t.framesShown && t.waitsOnFrames.frames().matcher(msg).find()) {
+    if (t.waitsOnFrames != null && t.mustShowFrames && !t.framesShown && t.waitsOnFrames.frames().matcher(msg).find()) {
       t.framesShown = true;
+    }
+    if (t.waitsOnFrames != null && t.waitsOnFrames.requestFrames() != null
+        && t.waitsOnFrames.requestFrames().matcher(msg).find()) {
+      t.requestShown = true;
     }
     if (msg.isEmpty() || indented(m)) {
       return;
@@ -853,8 +868,12 @@ public final class SpecParser {
 
   private void writeEvent(Traceback t, String exception) {
     if (t.waitsOnFrames != null) {
-      if (!t.framesShown) {
+      if (t.mustShowFrames && !t.framesShown) {
         other(); // no frame of the server's: another program's traceback (a client script's)
+        return;
+      }
+      if (t.requestShown) {
+        other(); // a request's error its handler logged: the server answered it and goes on
         return;
       }
       sink.record();

@@ -37,6 +37,11 @@ public final class WrapperLayer {
     return text;
   }
 
+  /** One line without its wrappers, for sniffing (the line itself when it has none). */
+  static String peelForSniffing(String line) {
+    return FOR_SNIFFING.get().peel(line);
+  }
+
   /** Each line of {@code text} without its wrappers. */
   static String peelLines(String text) {
     WrapperLayer layer = FOR_SNIFFING.get();

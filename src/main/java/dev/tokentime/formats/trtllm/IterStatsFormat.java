@@ -40,6 +40,17 @@ public final class IterStatsFormat extends SpecFormat {
     super(SpecReader.load("trtllm-iter-stats.spec"));
   }
 
+  /**
+   * A server's log whose first 64 KiB are start-up lines alone (trtllm-serve's model load, CUDA
+   * graph capture and autotuning; Triton's model load) is still this format's when its last
+   * 64 KiB hold iteration stats: it reads every line trtllm-log reads too, so the head's lines keep
+   * their meaning, and the iteration lines are steps instead of other lines.
+   */
+  @Override
+  public boolean readsFromAnywhere() {
+    return true;
+  }
+
   @Override
   public int sniff(Sample sample) {
     List<String> lines = sample.firstLines(10_000); // the whole 64 KiB: stats lines follow the start-up log
