@@ -135,7 +135,8 @@ public final class IngestService {
           }
         }
       }
-      List<Planned> plan = plan(inputs, forced, o.strict(), skipped, spooled);
+      List<Planned> planned = plan(inputs, forced, o.strict(), skipped, spooled);
+      List<Planned> plan = o.run() == null ? folderRuns(db, planned) : planned;
       pairs = pairs.leftOut(plan.stream().map(p -> key(p.path())).collect(java.util.stream.Collectors.toSet()));
       Pairs paired = pairs;
       t = Timing.since("plan (sniff, duplicate check)", t);
@@ -583,6 +584,27 @@ public final class IngestService {
       }
       out.add(new Planned(p.input(), p.path(), p.format(), p.embedded(), p.compression(), p.size(), p.sha256(), run,
           head(p)));
+    }
+    return out;
+  }
+
+  /**
+   * Runs named by folders of one name kept apart (FolderRuns): every planned file gets its run
+   * here, told apart from this ingest's other folders and from the stored sources' runs.
+   */
+  private static List<Planned> folderRuns(Database db, List<Planned> plan) throws SQLException {
+    List<Path> files = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (Planned p : plan) {
+      files.add(p.input().stdin() ? null : p.path());
+      names.add(p.input().stdin() ? null : p.run() != null ? p.run() : defaultRun(p.input(), p.path()));
+    }
+    List<String> runs = FolderRuns.name(files, names, StoredSources.runs(db));
+    List<Planned> out = new ArrayList<>();
+    for (int i = 0; i < plan.size(); i++) {
+      Planned p = plan.get(i);
+      out.add(new Planned(p.input(), p.path(), p.format(), p.embedded(), p.compression(), p.size(), p.sha256(),
+          runs.get(i) == null ? p.run() : runs.get(i), p.head()));
     }
     return out;
   }
