@@ -156,10 +156,10 @@ public final class IngestService {
           for (int i = 0; i < plan.size(); i++) {
             futures.add(new java.util.concurrent.CompletableFuture<>());
           }
-          for (List<Integer> chain : pairChains(plan, o.replace() || !paired.reread().isEmpty(),
+          for (List<Integer> chain : runChains(plan, o, pairChains(plan, o.replace() || !paired.reread().isEmpty(),
               o.replace() || !paired.reread().isEmpty() ? StoredSources.paths(db) : Set.of(),
               GrownChains.of(plan.stream().map(p -> new GrownChains.File(
-              p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size(), p.head())).toList()))) {
+              p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size(), p.head())).toList())))) {
             pool.submit(() -> {
               for (int i : chain) {
                 if (futures.get(i).isDone() || Thread.currentThread().isInterrupted()) {
@@ -390,6 +390,41 @@ public final class IngestService {
     } catch (IOException | RuntimeException e) {
       return false;
     }
+  }
+
+  /**
+   * The files of one run whose request ids share a namespace (a run's requests and tokens files,
+   * or two files of the same requests) are read one after the other, in the plan's order: read at
+   * once, the file whose parse reached an id first kept the request and the other's row was the
+   * rejected duplicate, so two runs of one command could keep different rows. Runs stay parallel.
+   */
+  private static List<List<Integer>> runChains(List<Planned> plan, IngestOptions o, List<List<Integer>> chains) {
+    Map<List<String>, List<Integer>> byRun = new java.util.LinkedHashMap<>();
+    List<List<Integer>> out = new ArrayList<>();
+    for (List<Integer> chain : chains) {
+      List<String> key = null;
+      for (int i : chain) {
+        Planned p = plan.get(i);
+        if (p.format().idNamespace() != null) {
+          key = List.of(p.format().idNamespace(), o.run() != null ? o.run() : p.run() != null ? p.run()
+              : defaultRun(p.input(), p.path()));
+          break;
+        }
+      }
+      if (key == null) {
+        out.add(chain);
+        continue;
+      }
+      List<Integer> merged = byRun.get(key);
+      if (merged == null) {
+        merged = new ArrayList<>(chain);
+        byRun.put(key, merged);
+        out.add(merged);
+      } else {
+        merged.addAll(chain);
+      }
+    }
+    return out;
   }
 
   /**

@@ -71,4 +71,24 @@ class FolderRunsTest {
       assertEquals(List.of(List.of("both", 2L)), runs(t));
     }
   }
+
+  @Test
+  void twoFilesOfOneRunWithOneIdKeepTheFirstFilesRowEveryTime() throws Exception {
+    // the first file reaches the shared id after 20,000 others: read at once with the second, the
+    // second file's row won the id and the first file's was the rejected duplicate
+    StringBuilder first = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      first.append(request("filler-" + i));
+    }
+    first.append("{\"request_id\":\"shared\",\"arrival_ns\":0,\"first_token_ns\":11000000,\"finished_ns\":20000000}\n");
+    try (TestDb t = new TestDb(tmp)) {
+      t.write("in/c2/a.jsonl", first.toString());
+      t.write("in/c2/b.jsonl", "{\"request_id\":\"shared\",\"arrival_ns\":0,\"first_token_ns\":99000000,\"finished_ns\":120000000}\n");
+      IngestResult r = t.ingest(IngestOptions.of(List.of(tmp.resolve("in").toString())));
+      assertEquals(2, r.ingestedFiles());
+      assertEquals(List.of(List.of(11_000_000L)), t.rows("SELECT first_token_ns FROM requests WHERE request_id = 'shared'"));
+      assertEquals(List.of(List.of("b.jsonl", 1L)), t.rows(
+          "SELECT regexp_extract(s.path, '[^/]+$'), r.line_no FROM rejects AS r JOIN sources AS s USING (source_id)"));
+    }
+  }
 }
