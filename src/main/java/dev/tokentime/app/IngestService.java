@@ -405,9 +405,9 @@ public final class IngestService {
       List<String> key = null;
       for (int i : chain) {
         Planned p = plan.get(i);
-        if (p.format().idNamespace() != null) {
-          key = List.of(p.format().idNamespace(), o.run() != null ? o.run() : p.run() != null ? p.run()
-              : defaultRun(p.input(), p.path()));
+        String ns = p.format().idNamespace() != null ? p.format().idNamespace() : p.format().folderNamespace();
+        if (ns != null) {
+          key = List.of(ns, o.run() != null ? o.run() : p.run() != null ? p.run() : defaultRun(p.input(), p.path()));
           break;
         }
       }
