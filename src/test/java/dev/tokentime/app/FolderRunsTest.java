@@ -91,4 +91,26 @@ class FolderRunsTest {
           "SELECT regexp_extract(s.path, '[^/]+$'), r.line_no FROM rejects AS r JOIN sources AS s USING (source_id)"));
     }
   }
+
+  @Test
+  void twoSweepsResultsFoldersAreFourRuns() throws Exception {
+    // vllm bench serve's results, two to a folder (each file a run: results/vllm-c2), in two
+    // sweeps: by the folder's name alone the second sweep's files joined the first's runs, and
+    // the second result of one run was refused
+    Path result = Path.of("sample-logs/peers/vllm-bench/vllm-bench-result.json");
+    try (TestDb t = new TestDb(tmp)) {
+      String json = java.nio.file.Files.readString(result);
+      int copy = 0;
+      for (String sweep : List.of("sweepA", "sweepB")) {
+        for (String c : List.of("c2", "c4")) {
+          // trailing blank lines tell the copies apart (a file met twice is read once)
+          t.write("in/" + sweep + "/results/vllm-" + c + ".json", json + "\n".repeat(++copy));
+        }
+      }
+      IngestResult r = t.ingest(IngestOptions.of(List.of(tmp.resolve("in").toString())));
+      assertEquals(4, r.ingestedFiles());
+      assertEquals(List.of(List.of("sweepA/results/vllm-c2", 6L), List.of("sweepA/results/vllm-c4", 6L),
+          List.of("sweepB/results/vllm-c2", 6L), List.of("sweepB/results/vllm-c4", 6L)), runs(t));
+    }
+  }
 }
