@@ -77,6 +77,13 @@ public final class ExplainService {
     String unknown = null;
     try (OpenedInput probe = OpenedInput.open(in.path())) {
       format = o.from() != null ? formats.byId(o.from()) : probe.sniffed(formats);
+      if (format != null && o.from() == null && !in.explicit() && Documents.isDocument(in.path())) {
+        format = Documents.formatOf(format, probe, formats);
+        if (format == null) {
+          // as the ingest of the folder leaves it out
+          return new Result(in.display(), null, 0, null, IngestResult.Skipped.LEFT_OUT + Documents.WHY);
+        }
+      }
       if (format == null && o.from() == null) {
         unknown = unrecognised(probe.sample());
       }

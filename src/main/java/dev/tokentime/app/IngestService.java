@@ -135,7 +135,8 @@ public final class IngestService {
           }
         }
       }
-      List<Planned> plan = plan(inputs, forced, o.strict(), skipped, spooled);
+      List<Planned> planned = plan(inputs, forced, o.strict(), skipped, spooled);
+      List<Planned> plan = o.run() == null ? folderRuns(db, planned) : planned;
       pairs = pairs.leftOut(plan.stream().map(p -> key(p.path())).collect(java.util.stream.Collectors.toSet()));
       Pairs paired = pairs;
       t = Timing.since("plan (sniff, duplicate check)", t);
@@ -155,10 +156,10 @@ public final class IngestService {
           for (int i = 0; i < plan.size(); i++) {
             futures.add(new java.util.concurrent.CompletableFuture<>());
           }
-          for (List<Integer> chain : pairChains(plan, o.replace() || !paired.reread().isEmpty(),
+          for (List<Integer> chain : runChains(plan, o, pairChains(plan, o.replace() || !paired.reread().isEmpty(),
               o.replace() || !paired.reread().isEmpty() ? StoredSources.paths(db) : Set.of(),
               GrownChains.of(plan.stream().map(p -> new GrownChains.File(
-              p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size(), p.head())).toList()))) {
+              p.input().stdin() ? null : p.path(), !p.compression().equals("none"), p.size(), p.head())).toList())))) {
             pool.submit(() -> {
               for (int i : chain) {
                 if (futures.get(i).isDone() || Thread.currentThread().isInterrupted()) {
@@ -392,6 +393,41 @@ public final class IngestService {
   }
 
   /**
+   * The files of one run whose request ids share a namespace (a run's requests and tokens files,
+   * or two files of the same requests) are read one after the other, in the plan's order: read at
+   * once, the file whose parse reached an id first kept the request and the other's row was the
+   * rejected duplicate, so two runs of one command could keep different rows. Runs stay parallel.
+   */
+  private static List<List<Integer>> runChains(List<Planned> plan, IngestOptions o, List<List<Integer>> chains) {
+    Map<List<String>, List<Integer>> byRun = new java.util.LinkedHashMap<>();
+    List<List<Integer>> out = new ArrayList<>();
+    for (List<Integer> chain : chains) {
+      List<String> key = null;
+      for (int i : chain) {
+        Planned p = plan.get(i);
+        String ns = p.format().idNamespace() != null ? p.format().idNamespace() : p.format().folderNamespace();
+        if (ns != null) {
+          key = List.of(ns, o.run() != null ? o.run() : p.run() != null ? p.run() : defaultRun(p.input(), p.path()));
+          break;
+        }
+      }
+      if (key == null) {
+        out.add(chain);
+        continue;
+      }
+      List<Integer> merged = byRun.get(key);
+      if (merged == null) {
+        merged = new ArrayList<>(chain);
+        byRun.put(key, merged);
+        out.add(merged);
+      } else {
+        merged.addAll(chain);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Under --replace, or with a stored partner read again, the files of one folder whose rows meet
    * other files' by request id (a pair, a requests and a tokens CSV) are read one after the other:
    * read at once, a new file could take the keys of requests that another file's transaction was
@@ -458,6 +494,13 @@ public final class IngestService {
         try (OpenedInput probe = OpenedInput.open(path)) {
           compression = probe.compression();
           format = forced != null ? forced : probe.sniffed(formats);
+          if (forced == null && !in.explicit() && Documents.isDocument(path)) {
+            format = Documents.formatOf(format, probe, formats);
+            if (format == null) {
+              skipped.add(new IngestResult.Skipped(in.display(), IngestResult.Skipped.LEFT_OUT + Documents.WHY));
+              continue;
+            }
+          }
           embedded = probe.embeddedIn(format, formats);
           if (format == null) {
             looks = UnknownContent.describe(probe.sample());
@@ -583,6 +626,27 @@ public final class IngestService {
       }
       out.add(new Planned(p.input(), p.path(), p.format(), p.embedded(), p.compression(), p.size(), p.sha256(), run,
           head(p)));
+    }
+    return out;
+  }
+
+  /**
+   * Runs named by folders of one name kept apart (FolderRuns): every planned file gets its run
+   * here, told apart from this ingest's other folders and from the stored sources' runs.
+   */
+  private static List<Planned> folderRuns(Database db, List<Planned> plan) throws SQLException {
+    List<Path> files = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (Planned p : plan) {
+      files.add(p.input().stdin() ? null : p.path());
+      names.add(p.input().stdin() ? null : p.run() != null ? p.run() : defaultRun(p.input(), p.path()));
+    }
+    List<String> runs = FolderRuns.name(files, names, StoredSources.runs(db));
+    List<Planned> out = new ArrayList<>();
+    for (int i = 0; i < plan.size(); i++) {
+      Planned p = plan.get(i);
+      out.add(new Planned(p.input(), p.path(), p.format(), p.embedded(), p.compression(), p.size(), p.sha256(),
+          runs.get(i) == null ? p.run() : runs.get(i), p.head()));
     }
     return out;
   }

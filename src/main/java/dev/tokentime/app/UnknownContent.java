@@ -40,6 +40,9 @@ public final class UnknownContent {
       return "it is MLPerf LoadGen's trace (empty unless tracing was on), which tokentime does not read; the run's"
           + " figures are in mlperf_log_summary.txt and mlperf_log_detail.txt beside it";
     }
+    if (head.startsWith("<!doctype html") && head.contains("<meta name=\"generator\" content=\"tokentime\">")) {
+      return "it is a report tokentime wrote (tokentime report), not an input";
+    }
     if (head.startsWith("<!doctype html") || head.startsWith("<html") || head.startsWith("<?xml")
         && head.contains("<html")) {
       return "it is an HTML page (saved from a browser or a log viewer?), not the log itself: download the raw"

@@ -38,6 +38,21 @@ public final class StoredSources {
     return out;
   }
 
+  /** A stored file's run (the run its records take unless they name their own) and its path as stored. */
+  public record RunPath(String run, String path) {}
+
+  /** Every stored file's run and path (standard input's "-" included). */
+  public static List<RunPath> runs(Database db) throws SQLException {
+    List<RunPath> out = new ArrayList<>();
+    try (PreparedStatement ps = db.connection().prepareStatement("SELECT run, path FROM sources ORDER BY source_id");
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new RunPath(rs.getString(1), rs.getString(2)));
+      }
+    }
+    return out;
+  }
+
   /** The paths of the stored files. */
   public static Set<String> paths(Database db) throws SQLException {
     Set<String> out = new HashSet<>();

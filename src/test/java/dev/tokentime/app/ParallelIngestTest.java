@@ -12,10 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Files ingested in parallel, each in its own transaction, end in the same state as one file
- * read alone: a run's request lines and token lines cut into pieces (tokens before their
- * request, a stream split across files) give the same request_latency rows, one derived row per
- * request, no stub left beside its request row, and no broken invariant.
+ * Files ingested in one go, each in its own transaction, end in the same state as one file read
+ * alone: a run's request lines and token lines cut into pieces (tokens before their request, a
+ * stream split across files) give the same request_latency rows, one derived row per request, no
+ * stub left beside its request row, and no broken invariant. (The pieces of one run are read one
+ * after the other, in order; other runs' files at once: FolderRunsTest.)
  */
 class ParallelIngestTest {
   @TempDir

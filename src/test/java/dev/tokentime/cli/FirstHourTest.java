@@ -115,6 +115,13 @@ class FirstHourTest {
     assertEquals("tokentime: cannot tell the format of " + page + "; it is an HTML page (saved from a browser or a"
         + " log viewer?), not the log itself: download the raw text (the viewer's raw or download link, kubectl logs"
         + " POD > pod.log, docker logs NAME > server.log)\n", html.err());
+    // tokentime's own report, written into the folder it read, is said to be that
+    Path report = Files.writeString(tmp.resolve("report.html"), "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+        + "<meta charset=\"utf-8\">\n<meta name=\"generator\" content=\"tokentime\">\n<title>tokentime report</title>\n");
+    Run own = run("ingest", "--db", db, report.toString());
+    assertEquals(2, own.code());
+    assertEquals("tokentime: cannot tell the format of " + report + "; it is a report tokentime wrote (tokentime"
+        + " report), not an input\n", own.err());
 
     // a workbook is a zip: "extract it (unzip FILE)" gave a folder of XML
     Path xlsx = Files.write(tmp.resolve("results.xlsx"), new byte[] {'P', 'K', 3, 4, 20, 0, 6, 0, 8, 0, 0, 0});
