@@ -1,6 +1,6 @@
 package dev.tokentime.formats.canonical;
 
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -29,24 +29,15 @@ import org.apache.commons.csv.CSVRecord;
  * <p>Lines are split on raw bytes first, so a row with invalid UTF-8 is rejected alone; a quoted
  * field may span lines (the record is then counted as one line, at the line where it starts).
  */
-public final class TokentimeCsvFormat implements InputFormat {
+public final class TokentimeCsvFormat extends NamedFormat {
   private static final CSVFormat ROW = CSVFormat.DEFAULT.builder().setTrim(true).get();
   private static final List<String> CANONICAL_COLUMNS = List.of("ts_ns", "tokens_ns", "arrival_ns",
       "first_token_ns", "last_token_ns", "finished_ns", "scheduled_ns", "ttft_ms", "e2e_ms");
 
-  @Override
-  public String id() {
-    return "tokentime-csv";
-  }
-
-  @Override
-  public String description() {
-    return "tokentime's canonical CSV: a requests file and a tokens file per run, header-driven";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, tokens";
+  public TokentimeCsvFormat() {
+    super("tokentime-csv",
+        "runs, requests, tokens",
+        "tokentime's canonical CSV: a requests file and a tokens file per run, header-driven");
   }
 
   @Override

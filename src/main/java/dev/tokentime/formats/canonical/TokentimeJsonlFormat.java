@@ -9,7 +9,7 @@ import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tokentime.formats.json.JsonText;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -22,7 +22,7 @@ import java.util.List;
  * tokentime-jsonl: one JSON object per line, either a request (with an optional tokens_ns array of
  * per-token timestamps) or one token ({@code request_id, seq, ts_ns}). See docs/formats.md.
  */
-public final class TokentimeJsonlFormat implements InputFormat {
+public final class TokentimeJsonlFormat extends NamedFormat {
   private static final JsonFactory JSON = JsonText.STRICT;
   private static final ObjectMapper TREE = new ObjectMapper(JSON);
 
@@ -34,22 +34,10 @@ public final class TokentimeJsonlFormat implements InputFormat {
   }
 
   TokentimeJsonlFormat(boolean scanTokenArrays) {
+    super("tokentime-jsonl",
+        "runs, requests, tokens, steps, engine_stats, engine_events",
+        "tokentime's canonical JSONL: one request per line (tokens_ns array) or one token per line");
     this.scanTokenArrays = scanTokenArrays;
-  }
-
-  @Override
-  public String id() {
-    return "tokentime-jsonl";
-  }
-
-  @Override
-  public String description() {
-    return "tokentime's canonical JSONL: one request per line (tokens_ns array) or one token per line";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, tokens, steps, engine_stats, engine_events";
   }
 
   @Override

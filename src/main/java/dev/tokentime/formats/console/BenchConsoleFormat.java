@@ -3,7 +3,7 @@ package dev.tokentime.formats.console;
 import dev.tokentime.formats.json.ToolMetricNames;
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * (progress bars, the command, log lines) are other lines; a line inside the summary that cannot
  * be read (a figure without its number: a cut line) is rejected.
  */
-public final class BenchConsoleFormat implements InputFormat {
+public final class BenchConsoleFormat extends NamedFormat {
   /** Which tool printed the summary. */
   public enum Tool {
     VLLM("vllm-bench-console", "vllm bench serve / benchmark_serving.py console summary (Serving Benchmark Result)"),
@@ -218,22 +218,8 @@ public final class BenchConsoleFormat implements InputFormat {
   private final Tool tool;
 
   public BenchConsoleFormat(Tool tool) {
+    super(tool.id, "runs, reported_metrics", tool.description);
     this.tool = tool;
-  }
-
-  @Override
-  public String id() {
-    return tool.id;
-  }
-
-  @Override
-  public String description() {
-    return tool.description;
-  }
-
-  @Override
-  public String fills() {
-    return "runs, reported_metrics";
   }
 
   /** A console summary holds its run whole: two in one folder (a sweep's logs) are two runs. */

@@ -3,7 +3,7 @@ package dev.tokentime.formats.console;
 import dev.tokentime.formats.json.EvalscopeNames;
 import dev.tokentime.formats.json.ToolMetricNames;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -21,23 +21,14 @@ import java.util.List;
  * A second summary in the file (a sweep prints one per level) is the next run, {@code <run>#k}.
  * Every other line (logging, progress bars, the args dump) is an other line.
  */
-public final class EvalscopeConsoleFormat implements InputFormat {
+public final class EvalscopeConsoleFormat extends NamedFormat {
   private static final String SUMMARY_TITLE = "Benchmarking summary:";
   private static final String PERCENTILE_TITLE = "Percentile results:";
 
-  @Override
-  public String id() {
-    return "evalscope-console";
-  }
-
-  @Override
-  public String description() {
-    return "EvalScope perf's printed Benchmarking summary and Percentile results tables";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, reported_metrics";
+  public EvalscopeConsoleFormat() {
+    super("evalscope-console",
+        "runs, reported_metrics",
+        "EvalScope perf's printed Benchmarking summary and Percentile results tables");
   }
 
   @Override

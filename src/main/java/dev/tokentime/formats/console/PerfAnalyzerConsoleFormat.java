@@ -2,7 +2,7 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * names its -f CSV gives them (perf-analyzer-csv), so one metric has one unit whichever output it
  * came from. Whole inferences only: perf_analyzer prints no token timing.
  */
-public final class PerfAnalyzerConsoleFormat implements InputFormat {
+public final class PerfAnalyzerConsoleFormat extends NamedFormat {
   private static final String NUM = "([0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)";
   private static final Pattern LEVEL = Pattern.compile(
       "^Request (concurrency|Rate): " + NUM + "(?: inference requests per seconds)?$");
@@ -63,19 +63,10 @@ public final class PerfAnalyzerConsoleFormat implements InputFormat {
       + "|Inferences/Second vs\\. Client (?:Average|p[0-9]+) Batch Latency[ \\t]*\\R[ \\t]*(?:Concurrency|Request Rate): "
       + "[0-9.]+, throughput: [0-9.eE+-]+ infer/sec, latency [0-9]+ usec)");
 
-  @Override
-  public String id() {
-    return "perf-analyzer-console";
-  }
-
-  @Override
-  public String description() {
-    return "Triton perf_analyzer's printed blocks per concurrency / request rate and its closing table";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics";
+  public PerfAnalyzerConsoleFormat() {
+    super("perf-analyzer-console",
+        "reported_metrics",
+        "Triton perf_analyzer's printed blocks per concurrency / request rate and its closing table");
   }
 
   @Override

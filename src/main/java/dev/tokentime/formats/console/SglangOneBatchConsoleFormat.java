@@ -2,7 +2,7 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * figures under the names and units of its result line (sglang-bench-jsonl); the warm-up case
  * between {@code ======== Warmup Begin ========} and {@code Warmup End} is no run.
  */
-public final class SglangOneBatchConsoleFormat implements InputFormat {
+public final class SglangOneBatchConsoleFormat extends NamedFormat {
   private static final String NUM = "([0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)";
   private static final Pattern BATCH = Pattern.compile("^batch size: ([0-9]+)$");
   private static final Pattern FIGURE = Pattern.compile(
@@ -48,19 +48,10 @@ public final class SglangOneBatchConsoleFormat implements InputFormat {
       Map.entry("acc_length", new String[] {"acc_length", "tokens", null}),
       Map.entry("cache hit rate", new String[] {"cache_hit_rate", "ratio", null}));
 
-  @Override
-  public String id() {
-    return "sglang-one-batch-console";
-  }
-
-  @Override
-  public String description() {
-    return "SGLang bench_one_batch_server printed figures: a run per batch size";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics";
+  public SglangOneBatchConsoleFormat() {
+    super("sglang-one-batch-console",
+        "reported_metrics",
+        "SGLang bench_one_batch_server printed figures: a run per batch size");
   }
 
   @Override

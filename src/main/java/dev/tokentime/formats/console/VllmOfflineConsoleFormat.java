@@ -2,7 +2,7 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * (vllm-bench-offline-json); each line starting a result (the throughput line, Avg latency) starts
  * a run. Printed into a server's or an engine's log, the lines are read there (embeddedReader).
  */
-public final class VllmOfflineConsoleFormat implements InputFormat {
+public final class VllmOfflineConsoleFormat extends NamedFormat {
   private static final String NUM = "(-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)";
   private static final Pattern THROUGHPUT = Pattern.compile(
       "^Throughput: " + NUM + " requests/s, " + NUM + " (total )?tokens/s(?:, " + NUM + " output tokens/s)?$");
@@ -34,19 +34,10 @@ public final class VllmOfflineConsoleFormat implements InputFormat {
       "(?m)^[ \\t]*(?:Throughput: [0-9.]+ requests/s, [0-9.]+ (?:total )?tokens/s"
       + "|Avg latency: [0-9.eE+-]+ seconds[ \\t]*\\R[ \\t]*10% percentile latency: )");
 
-  @Override
-  public String id() {
-    return "vllm-bench-offline-console";
-  }
-
-  @Override
-  public String description() {
-    return "vllm bench throughput / latency (benchmark_throughput.py, benchmark_latency.py) printed figures";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics";
+  public VllmOfflineConsoleFormat() {
+    super("vllm-bench-offline-console",
+        "reported_metrics",
+        "vllm bench throughput / latency (benchmark_throughput.py, benchmark_latency.py) printed figures");
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.tokentime.formats.spec;
 
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * {@link SpecRequests} follows. A subclass may supply its own {@link SpecParser.Handler} for
  * lifecycles that need real logic (vLLM's access-line adjacency, restarts).
  */
-public class SpecFormat implements InputFormat {
+public class SpecFormat extends NamedFormat {
   /**
    * How many of a file's first lines the sniff rules look at; the rest of the sample (64 KiB) only
    * when no format was sure of them ({@link #sniffFurther}): a container's own start-up (pip
@@ -44,6 +44,7 @@ public class SpecFormat implements InputFormat {
   private final LineSpec spec;
 
   protected SpecFormat(LineSpec spec) {
+    super(spec.format(), spec.fills(), spec.description());
     this.spec = spec;
   }
 
@@ -60,21 +61,6 @@ public class SpecFormat implements InputFormat {
 
   public LineSpec spec() {
     return spec;
-  }
-
-  @Override
-  public String id() {
-    return spec.format();
-  }
-
-  @Override
-  public String description() {
-    return spec.description();
-  }
-
-  @Override
-  public String fills() {
-    return spec.fills();
   }
 
   /** A line log's head may be start-up lines alone: a console block in its tail may be the file's. */

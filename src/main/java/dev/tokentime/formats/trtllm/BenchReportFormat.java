@@ -4,7 +4,7 @@ import static dev.tokentime.ingest.RequestRecord.NONE;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -22,23 +22,14 @@ import java.util.Set;
  * a percentile object's entries as its statistics; text settings become configuration events).
  * The JSON document counts as one record.
  */
-public final class BenchReportFormat implements InputFormat {
+public final class BenchReportFormat extends NamedFormat {
   private static final Set<String> PERCENTILE_KEYS = Set.of("p50", "p90", "p95", "p99", "minimum",
       "maximum", "average");
 
-  @Override
-  public String id() {
-    return "trtllm-bench-report";
-  }
-
-  @Override
-  public String description() {
-    return "trtllm-bench terminal report or --report_json: the tool's own run statistics";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics, engine_events";
+  public BenchReportFormat() {
+    super("trtllm-bench-report",
+        "reported_metrics, engine_events",
+        "trtllm-bench terminal report or --report_json: the tool's own run statistics");
   }
 
   @Override

@@ -5,7 +5,7 @@ import static dev.tokentime.ingest.RequestRecord.NONE;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -23,26 +23,17 @@ import java.util.Set;
  * its async loop; its computed figures (TTFT, end-to-end latency, inter-token latency, generation
  * time, all ns) are kept as the durations it reported. Counted in records (array elements).
  */
-public final class BenchRequestsFormat implements InputFormat {
+public final class BenchRequestsFormat extends NamedFormat {
   /** Fields with a canonical column, or text: not copied to extras. */
   private static final Set<String> MAPPED = Set.of("id", "num_input_tokens", "start_timestamp",
       "first_token_timestamp", "end_timestamp", "output_tokens", "num_output_tokens", "output",
       "output_text", "tokens", "time_to_first_token", "end_to_end_latency", "intertoken_latency",
       "generation_time", "error_tokens");
 
-  @Override
-  public String id() {
-    return "trtllm-bench-requests";
-  }
-
-  @Override
-  public String description() {
-    return "trtllm-bench --request_json: per-request times on the benchmark's perf_counter clock";
-  }
-
-  @Override
-  public String fills() {
-    return "requests";
+  public BenchRequestsFormat() {
+    super("trtllm-bench-requests",
+        "requests",
+        "trtllm-bench --request_json: per-request times on the benchmark's perf_counter clock");
   }
 
   @Override

@@ -1,7 +1,7 @@
 package dev.tokentime.formats.trtllm;
 
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * command line printed before it ({@code gptManagerBenchmark … --request_rate 10}) gives the run's
  * level. Lines count; each figure's line is a record, any other line an other line.
  */
-public final class GptManagerBenchmarkFormat implements InputFormat {
+public final class GptManagerBenchmarkFormat extends NamedFormat {
   private static final Pattern FIGURE = Pattern.compile(
       "^\\[BENCHMARK\\] ([a-z][a-z0-9_]*)(?:\\(([^)]*)\\))? (-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|-?nan|-?inf)$");
   private static final Pattern STAT = Pattern.compile("^(avg|max|min|p\\d+)_(.+)$");
@@ -32,19 +32,10 @@ public final class GptManagerBenchmarkFormat implements InputFormat {
   /** The benchmark's load on its command line; -1 (its default for the rate) is all requests at once. */
   private static final Pattern LOAD = Pattern.compile("--(request_rate|concurrency)[ =]([0-9]+(?:\\.[0-9]+)?)(?=\\s|$)");
 
-  @Override
-  public String id() {
-    return "trtllm-gptmanager-benchmark";
-  }
-
-  @Override
-  public String description() {
-    return "TensorRT-LLM benchmarks/cpp/gptManagerBenchmark's printed summary ([BENCHMARK] name(unit) value)";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, reported_metrics";
+  public GptManagerBenchmarkFormat() {
+    super("trtllm-gptmanager-benchmark",
+        "runs, reported_metrics",
+        "TensorRT-LLM benchmarks/cpp/gptManagerBenchmark's printed summary ([BENCHMARK] name(unit) value)");
   }
 
   @Override

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -20,21 +20,12 @@ import java.io.InputStream;
  * {@code *_time_ns} output tensors. Each object is a request on the server's steady clock;
  * per-step token times, when present, become its tokens. Counted in records (objects).
  */
-public final class PerfMetricsFormat implements InputFormat {
+public final class PerfMetricsFormat extends NamedFormat {
 
-  @Override
-  public String id() {
-    return "trtllm-perf-metrics";
-  }
-
-  @Override
-  public String description() {
-    return "TensorRT-LLM /perf_metrics, disaggregated records, request_perf_metrics, Triton *_time_ns outputs";
-  }
-
-  @Override
-  public String fills() {
-    return "requests, tokens";
+  public PerfMetricsFormat() {
+    super("trtllm-perf-metrics",
+        "requests, tokens",
+        "TensorRT-LLM /perf_metrics, disaggregated records, request_perf_metrics, Triton *_time_ns outputs");
   }
 
   @Override

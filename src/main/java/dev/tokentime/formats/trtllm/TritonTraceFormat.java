@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -33,7 +33,7 @@ import java.util.Map;
  * open. The array may lack its closing bracket (Triton closes it at shutdown). Counted in
  * records: one per fragment; {@code TENSORS}-level activity fragments are other lines.
  */
-public final class TritonTraceFormat implements InputFormat {
+public final class TritonTraceFormat extends NamedFormat {
   static final int GRACE = 1024;
   static final int MAX_OPEN = 100_000;
 
@@ -45,22 +45,10 @@ public final class TritonTraceFormat implements InputFormat {
 
   /** With another cap on open traces (tests). */
   TritonTraceFormat(int maxOpen) {
+    super("triton-trace",
+        "requests, tokens",
+        "Triton Inference Server trace file (--trace-config triton): per-request timestamps, per-response completions");
     this.maxOpen = maxOpen;
-  }
-
-  @Override
-  public String id() {
-    return "triton-trace";
-  }
-
-  @Override
-  public String description() {
-    return "Triton Inference Server trace file (--trace-config triton): per-request timestamps, per-response completions";
-  }
-
-  @Override
-  public String fills() {
-    return "requests, tokens";
   }
 
   @Override

@@ -5,7 +5,7 @@ import dev.tokentime.formats.json.JsonText;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.json.ToolClocks;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -44,7 +44,7 @@ import java.util.regex.Pattern;
  * server_metrics_metadata.json}; the aggregate over the run, {@code server_metrics.json} / {@code
  * .csv}): left out beside the run's files, and rejected as what they are when ingested alone.
  */
-public final class AiperfServerMetricsFormat implements InputFormat {
+public final class AiperfServerMetricsFormat extends NamedFormat {
   /** AIPerf's aggregate and schema files: {@code [prefix_]server_metrics[_export|_metadata].{json,csv}}. */
   private static final Pattern SIDE_FILES = Pattern.compile("(?:.*_)?server_metrics(?:_export|_metadata)?\\.(?:json|csv)");
   static final String SIDE_FILE_NOT_READ = "AIPerf's server-metric schemas or aggregate over the run: no scrape"
@@ -55,19 +55,10 @@ public final class AiperfServerMetricsFormat implements InputFormat {
   /** The first line is read whole to tell scrapes from a document; a longer one is no scrape line. */
   private static final int PEEK = 1 << 20;
 
-  @Override
-  public String id() {
-    return "aiperf-server-metrics";
-  }
-
-  @Override
-  public String description() {
-    return "AIPerf server_metrics_export.jsonl: the server's Prometheus metrics as AIPerf scraped them, one scrape a line";
-  }
-
-  @Override
-  public String fills() {
-    return "engine_stats, metric_histograms";
+  public AiperfServerMetricsFormat() {
+    super("aiperf-server-metrics",
+        "engine_stats, metric_histograms",
+        "AIPerf server_metrics_export.jsonl: the server's Prometheus metrics as AIPerf scraped them, one scrape a line");
   }
 
   @Override

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.JsonUnits;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -29,22 +29,13 @@ import java.util.Map;
  * {"resourceSpans": [...]}}}; both read the same way. Jaeger's and Zipkin's JSON are
  * {@link VllmTraceExportFormat}, which maps their spans through {@link SpanReader#toRequest}.
  */
-public final class VllmOtlpJsonFormat implements InputFormat {
+public final class VllmOtlpJsonFormat extends NamedFormat {
   static final String SPAN_NAME = "llm_request";
 
-  @Override
-  public String id() {
-    return "vllm-otlp-json";
-  }
-
-  @Override
-  public String description() {
-    return "vLLM OpenTelemetry llm_request spans as OTLP/JSON (file exporter: one request per line, or one document; Tempo's batches / trace answers)";
-  }
-
-  @Override
-  public String fills() {
-    return "requests";
+  public VllmOtlpJsonFormat() {
+    super("vllm-otlp-json",
+        "requests",
+        "vLLM OpenTelemetry llm_request spans as OTLP/JSON (file exporter: one request per line, or one document; Tempo's batches / trace answers)");
   }
 
   @Override

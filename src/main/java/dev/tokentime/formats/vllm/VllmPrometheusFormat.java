@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.JsonUnits;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -32,7 +33,7 @@ import java.util.Set;
  * ScrapeTime}, {@link TextReader}), else from {@code --at}, else from the file's modification
  * time. See {@link PromSeries} for the mapping.
  */
-public final class VllmPrometheusFormat implements InputFormat {
+public final class VllmPrometheusFormat extends NamedFormat {
   private final PromFamily family;
 
   public VllmPrometheusFormat() {
@@ -41,27 +42,13 @@ public final class VllmPrometheusFormat implements InputFormat {
 
   /** The same reader for another engine's series (SGLang, trtllm-serve, Triton). */
   public VllmPrometheusFormat(PromFamily family) {
+    super(family.format(), "engine_stats, metric_histograms", family.description());
     this.family = family;
   }
 
   /** The formats of the other engines' metrics, registered beside vllm-prometheus. */
   public static List<InputFormat> otherEngines() {
     return PromFamily.others().stream().map(f -> (InputFormat) new VllmPrometheusFormat(f)).toList();
-  }
-
-  @Override
-  public String id() {
-    return family.format();
-  }
-
-  @Override
-  public String description() {
-    return family.description();
-  }
-
-  @Override
-  public String fills() {
-    return "engine_stats, metric_histograms";
   }
 
   @Override

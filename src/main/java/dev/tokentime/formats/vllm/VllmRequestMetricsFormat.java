@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.JsonText;
 import dev.tokentime.formats.json.JsonUnits;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * epoch seconds) or V1's {@code RequestStateStats} (wall arrival, monotonic engine times, of
  * which only differences are used). vllm.md §1 and §5.
  */
-public final class VllmRequestMetricsFormat implements InputFormat {
+public final class VllmRequestMetricsFormat extends NamedFormat {
   private static final Pattern REPR = Pattern.compile("RequestOutput\\(request_id=");
   private static final Pattern METRICS = Pattern.compile("metrics=(RequestMetrics|RequestStateStats)\\(([^()]*)\\)");
   private static final Pattern FINISH = Pattern.compile("finish_reason=([A-Za-z_]+)");
@@ -38,19 +38,10 @@ public final class VllmRequestMetricsFormat implements InputFormat {
   private static final Pattern METRIC_KEYS = Pattern.compile(
       "\"(?:time_to_first_token_ms|queue_time_ms|mean_itl_ms|generation_time_ms)\"|\"vllm_request_metrics\"");
 
-  @Override
-  public String id() {
-    return "vllm-request-metrics";
-  }
-
-  @Override
-  public String description() {
-    return "vLLM per-request metrics captured as lines: responses with a metrics object, or printed RequestOutput(...metrics=...)";
-  }
-
-  @Override
-  public String fills() {
-    return "requests";
+  public VllmRequestMetricsFormat() {
+    super("vllm-request-metrics",
+        "requests",
+        "vLLM per-request metrics captured as lines: responses with a metrics object, or printed RequestOutput(...metrics=...)");
   }
 
   @Override

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tokentime.formats.json.JsonUnits;
 import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -35,7 +36,7 @@ import java.util.Map;
  * otel.status_code} tag is ERROR or its {@code error} tag is set. Each span is a unit (a record,
  * an other unit for spans of other names, or a reject); a document on one line is a line.
  */
-public final class VllmTraceExportFormat implements InputFormat {
+public final class VllmTraceExportFormat extends NamedFormat {
   /** Which store's JSON. */
   public enum Store { JAEGER, ZIPKIN }
 
@@ -43,28 +44,15 @@ public final class VllmTraceExportFormat implements InputFormat {
   private final Store store;
 
   public VllmTraceExportFormat(Store store) {
+    super(store == Store.JAEGER ? "vllm-jaeger-json" : "vllm-zipkin-json", "requests",
+        store == Store.JAEGER
+            ? "vLLM llm_request spans from Jaeger's JSON export / query API ({\"data\":[{\"traceID\",\"spans\":[…]}]})"
+            : "vLLM llm_request spans from Zipkin's v2 JSON ([{\"traceId\",\"name\",\"timestamp\",\"tags\":{…}}])");
     this.store = store;
   }
 
   public static List<InputFormat> all() {
     return List.of(new VllmTraceExportFormat(Store.JAEGER), new VllmTraceExportFormat(Store.ZIPKIN));
-  }
-
-  @Override
-  public String id() {
-    return store == Store.JAEGER ? "vllm-jaeger-json" : "vllm-zipkin-json";
-  }
-
-  @Override
-  public String description() {
-    return store == Store.JAEGER
-        ? "vLLM llm_request spans from Jaeger's JSON export / query API ({\"data\":[{\"traceID\",\"spans\":[…]}]})"
-        : "vLLM llm_request spans from Zipkin's v2 JSON ([{\"traceId\",\"name\",\"timestamp\",\"tags\":{…}}])";
-  }
-
-  @Override
-  public String fills() {
-    return "requests";
   }
 
   @Override
