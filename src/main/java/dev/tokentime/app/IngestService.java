@@ -494,7 +494,7 @@ public final class IngestService {
         try (OpenedInput probe = OpenedInput.open(path)) {
           compression = probe.compression();
           format = forced != null ? forced : probe.sniffed(formats);
-          if (forced == null && !in.explicit() && Documents.isDocument(path)) {
+          if (format != null && forced == null && !in.explicit() && Documents.isDocument(path)) {
             format = Documents.formatOf(format, probe, formats);
             if (format == null) {
               skipped.add(new IngestResult.Skipped(in.display(), IngestResult.Skipped.LEFT_OUT + Documents.WHY));
