@@ -257,7 +257,10 @@ class FieldExcerptsTest {
       Map.entry("132-jobviewer-table-copy-master-0-v1-enginedead-qwen3vl1756.log", "vllm-log 7 1 6 0"),
       // vLLM's header to the minute ("ERROR 11-03 23:14 [serving_chat.py:1145] "): not read (a
       // request's error, its traceback: other lines either way)
-      Map.entry("133-minute-only-header-stream-generator-error-vllm28028.log", "vllm-log 10 0 10 0")));
+      Map.entry("133-minute-only-header-stream-generator-error-vllm28028.log", "vllm-log 10 0 10 0"),
+      // vLLM-Omni's shutdown under vLLM's colour formatter, its codes' ESC bytes lost: the stage
+      // engine cores' painted headers are read (their messages no kind's), uvicorn's 3 stops
+      Map.entry("134-omni-colour-header-esc-lost-stage-enginecore-shutdown-faultdoc.log", "vllm-log 22 3 19 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -971,6 +974,54 @@ class FieldExcerptsTest {
     RecordingSink s = read("09-ansi-esc-lost-apiserver-ascend3024.log").sink();
     assertEquals(1, s.events.size(), "the engine's fatal error");
     assertEquals("crash", s.events.get(0)[1]);
+  }
+
+  /**
+   * vLLM's colour formatter paints the header's level, time and source apart; a copy that lost
+   * the codes' ESC bytes leaves "[32mINFO[0m [90m05-19 12:24:51[0m [90m[core.py:1242][0m " (the
+   * stage engine cores' lines of excerpt 134), a pager's notation "^[[32mINFO^[[0m …": the header
+   * is read as vLLM's own, and the kinds of the lines it heads with it, at its time.
+   */
+  @Test
+  void theColourFormattersHeaderWithoutItsEscapesIsRead() throws IOException {
+    String file = "134-omni-colour-header-esc-lost-stage-enginecore-shutdown-faultdoc.log";
+    var matcher = new dev.tokentime.formats.spec.LineMatcher(
+        dev.tokentime.formats.spec.SpecReader.load("vllm-log.spec"));
+    List<String> headers = new java.util.ArrayList<>();
+    for (String line : java.nio.file.Files.readAllLines(FIELD.resolve(file))) {
+      var m = new dev.tokentime.formats.spec.MatchedLine();
+      matcher.match(1, line, m);
+      if (line.contains("StageEngineCoreProc")) {
+        headers.add(m.prefixValue("process") + " " + m.prefixValue("level") + " " + m.prefixValue("md") + " "
+            + m.prefixValue("hms") + " " + m.prefixValue("src") + " | " + m.message());
+      }
+    }
+    assertEquals(6, headers.size());
+    assertEquals("StageEngineCoreProc INFO 05-19 12:24:51 core.py:1242 | Shutdown initiated (timeout=0)", headers.get(0));
+    assertEquals("StageEngineCoreProc INFO 05-19 12:25:00 core.py:1265 | Shutdown complete", headers.get(5));
+    // the same header over the lines that carry figures: a stats line, a request's lines
+    String stats = "Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 48.0 tokens/s, "
+        + "Running: 2 reqs, Waiting: 0 reqs, GPU KV cache usage: 3.5%, Prefix cache hit rate: 12.0%";
+    String lines = ""
+        + "[0;36m(APIServer pid=556855)[0;0m [32mINFO[0m [90m05-19 12:24:40[0m [90m[logger.py:49][0m Received request "
+        + "chatcmpl-a1: params: SamplingParams(n=1, max_tokens=16), lora_request: None.\n"
+        + "^[[0;36m(APIServer pid=556855)^[[0;0m ^[[32mINFO^[[0m ^[[90m05-19 12:24:40^[[0m ^[[90m[async_llm.py:382]^[[0m "
+        + "Added request chatcmpl-a1-a8a65d16.\n"
+        + "[0;36m(APIServer pid=556855)[0;0m [32mINFO[0m [90m05-19 12:24:45[0m [90m[loggers.py:271][0m " + stats + "\n"
+        + "[0;36m(APIServer pid=556855)[0;0m [31mERROR[0m [90m05-19 12:24:50[0m [90m[core.py:1012][0m "
+        + "EngineCore encountered a fatal error.\n";
+    RecordingSink s = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(lines.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("colour.log"), s);
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(1, s.stats.size());
+    EngineStatsRecord st = s.stats.get(0);
+    assertEquals(List.of(2.0, 0.035, 0.12), List.of(st.running.doubleValue(), st.kvUsage, st.prefixHitRate));
+    assertEquals(List.of("crash"), s.events.stream().map(e -> e[1]).toList());
+    assertEquals(1, s.requests.size());
+    RequestRecord r = s.requests.get(0);
+    assertEquals("chatcmpl-a1", r.requestId);
+    assertEquals(12 * 3600 + 24 * 60 + 40, (r.arrivalNs / 1_000_000_000L) % 86_400);
   }
 
   /**
