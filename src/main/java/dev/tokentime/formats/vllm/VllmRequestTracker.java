@@ -206,6 +206,16 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (event.equals("failed_each")) {
       return failedEach(m, ts, clock);
     }
+    if (event.equals("aborted_each")) {
+      // one abort call's requests ("Aborted request(s) a,b."): each is cancelled as its own line would
+      SpecParser.Outcome outcome = SpecParser.Outcome.OTHER;
+      for (String id : m.group("ids").split(",")) {
+        if (request(m, id, "aborted", ts, clock, null, null, NONE) == SpecParser.Outcome.RECORD) {
+          outcome = SpecParser.Outcome.RECORD;
+        }
+      }
+      return outcome;
+    }
     return request(m, m.group("id"), event, ts, clock, promptCount, outputCount, elapsed);
   }
 
