@@ -158,7 +158,7 @@ class FieldExcerptsTest {
       Map.entry("84-v010-worker-died-unexpectedly-stats-continue-vllm23582.log", "vllm-log 9 2 7 0"),
       Map.entry("85-v011-docker-ts-stats-wrapped-midword-kv99-vllm27073.log", "vllm-log 9 2 7 0"),
       Map.entry("86-v0202-stats-mm-specdecode-3pos-access-vllm42363.log", "vllm-log 5 4 1 0"),
-      Map.entry("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log", "vllm-log 342 5 337 0"),
+      Map.entry("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log", "vllm-log 342 4 338 0"),
       Map.entry("89-v0271-omni-plain-version-banner-startup-fail-xiao6pinggai.log", "vllm-log 69 3 66 0"),
       // 0.1-0.3: a Received line ends with its prompt's token ids ("prompt token ids: [1, 1824]."), not "None."
       Map.entry("90-v03-openllm-received-prompt-token-ids-mdfranz.log", "vllm-log 12 4 8 0"),
@@ -250,9 +250,10 @@ class FieldExcerptsTest {
       // uvicorn's own file under a --log-config formatter: its start and readiness, 9 access lines
       // of 200 with no request line beside them (other lines)
       Map.entry("130-logconfig-uvicorn-access-file-v0110-bettervllmlog.log", "vllm-log 12 2 10 0"),
-      // vLLM 0.13 on Ascend, P/D: the engine core's death, the API server's 500s to a proxy's
-      // retries, the proxy's own bare lines between them
-      Map.entry("131-v0130-ascend-pcp-dcp-workers-enginecore-assert-proxy-retries-500-ascend5784.log", "vllm-log 78 6 72 0"),
+      // vLLM 0.13 on Ascend, P/D: the engine core's death (one crash: the API server's EngineDeadError
+      // is its word on the same death), the API server's 500s to a proxy's retries, the proxy's own
+      // bare lines between them
+      Map.entry("131-v0130-ascend-pcp-dcp-workers-enginecore-assert-proxy-retries-500-ascend5784.log", "vllm-log 78 5 73 0"),
       // a job log viewer's "2025-11-04 10:08:01.175639 master-0 >> " (copied from its table)
       Map.entry("132-jobviewer-table-copy-master-0-v1-enginedead-qwen3vl1756.log", "vllm-log 7 1 6 0"),
       // vLLM's header to the minute ("ERROR 11-03 23:14 [serving_chat.py:1145] "): not read (a
@@ -260,7 +261,10 @@ class FieldExcerptsTest {
       Map.entry("133-minute-only-header-stream-generator-error-vllm28028.log", "vllm-log 10 0 10 0"),
       // vLLM-Omni's shutdown under vLLM's colour formatter, its codes' ESC bytes lost: the stage
       // engine cores' painted headers are read (their messages no kind's), uvicorn's 3 stops
-      Map.entry("134-omni-colour-header-esc-lost-stage-enginecore-shutdown-faultdoc.log", "vllm-log 22 3 19 0")));
+      Map.entry("134-omni-colour-header-esc-lost-stage-enginecore-shutdown-faultdoc.log", "vllm-log 22 3 19 0"),
+      // vLLM 0.26.0: the engine core's fatal error, the output handler's EngineDeadError (the same
+      // death: one crash), 8 requests answered 500, uvicorn's start, readiness and 3 stops
+      Map.entry("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log", "vllm-log 121 14 107 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -730,8 +734,9 @@ class FieldExcerptsTest {
   @Test
   void aLateFirstLineAndAPatchedEnginesRequestLineAreRead() throws IOException {
     RecordingSink late = read("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log").sink();
-    assertEquals(List.of("version", "crash", "crash"), late.events.stream().map(e -> e[1])
-        .filter(k -> !k.equals("config")).toList().subList(0, 3));
+    // the engine core's fatal error and the API server's EngineDeadError after it: one death
+    assertEquals(List.of("version", "crash"), late.events.stream().map(e -> e[1])
+        .filter(k -> !k.equals("config")).toList());
     RecordingSink patched = read("19-compose-single1-request-finished-syvai147.log").sink();
     assertEquals(1, patched.requests.size());
     var r = patched.requests.get(0);
@@ -1022,6 +1027,38 @@ class FieldExcerptsTest {
     RequestRecord r = s.requests.get(0);
     assertEquals("chatcmpl-a1", r.requestId);
     assertEquals(12 * 3600 + 24 * 60 + 40, (r.arrivalNs / 1_000_000_000L) % 86_400);
+  }
+
+  /**
+   * V1's death as 0.26 logs it: the engine core's "EngineCore encountered a fatal error." and its
+   * traceback, then the API server's "AsyncLLM output_handler failed." traceback ending in
+   * "vllm.v1.engine.exceptions.EngineDeadError: …", and every request open then or after raises the
+   * same EngineDeadError (its stream generator's traceback): one death, one crash (it was one a
+   * witness); where the API server's word is the log's only one, it is the crash.
+   */
+  @Test
+  void theFrontEndsEngineDeadErrorIsTheDeathAlreadyCounted() throws IOException {
+    RecordingSink s = read("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log").sink();
+    assertEquals(List.of("start", "ready", "crash", "stop", "stop", "stop"), s.events.stream().map(e -> e[1]).toList());
+    assertEquals(List.of("36", "EngineCore encountered a fatal error."),
+        s.events.stream().filter(e -> e[1].equals("crash")).map(e -> List.of(e[0], e[2])).findFirst().orElseThrow());
+    assertEquals(8, s.requests.stream().filter(r -> "error".equals(r.status) && r.httpStatus == 500).count());
+    // a stream generator's traceback for each open request (vllm-project/vllm#27194's shape), and a
+    // log of the API server alone whose first EngineDeadError is its only word of the death
+    String generator = "(APIServer pid=1) ERROR 10-20 03:20:50 [serving_chat.py:1136] Error in chat completion stream generator.\n"
+        + "(APIServer pid=1) ERROR 10-20 03:20:50 [serving_chat.py:1136] Traceback (most recent call last):\n"
+        + "(APIServer pid=1) ERROR 10-20 03:20:50 [serving_chat.py:1136]   File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/async_llm.py\", line 392, in generate\n"
+        + "(APIServer pid=1) ERROR 10-20 03:20:50 [serving_chat.py:1136] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.\n";
+    String lines = "(EngineCore_DP0 pid=559) ERROR 10-20 03:20:50 [core.py:710] EngineCore encountered a fatal error.\n"
+        + generator + generator;
+    RecordingSink both = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(lines.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("generators.log"), both);
+    assertEquals(List.of("EngineCore encountered a fatal error."), both.events.stream().map(e -> e[2]).toList());
+    RecordingSink alone = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream((generator + generator).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("apiserver.log"), alone);
+    assertEquals(List.of("4 crash"), alone.events.stream().map(e -> e[0] + " " + e[1]).toList());
   }
 
   /**
