@@ -264,7 +264,9 @@ class FieldExcerptsTest {
       Map.entry("134-omni-colour-header-esc-lost-stage-enginecore-shutdown-faultdoc.log", "vllm-log 22 3 19 0"),
       // vLLM 0.26.0: the engine core's fatal error, the output handler's EngineDeadError (the same
       // death: one crash), 8 requests answered 500, uvicorn's start, readiness and 3 stops
-      Map.entry("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log", "vllm-log 121 14 107 0")));
+      Map.entry("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log", "vllm-log 121 14 107 0"),
+      // colour codes as a pager shows them ("^[[1;36m(APIServer pid=2963765)^[[0;0m "): 4 engines' stats
+      Map.entry("136-omni-caret-escape-apiserver-four-engines-stats-omni517.log", "vllm-log 4 4 0 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -1004,6 +1006,13 @@ class FieldExcerptsTest {
     assertEquals(6, headers.size());
     assertEquals("StageEngineCoreProc INFO 05-19 12:24:51 core.py:1242 | Shutdown initiated (timeout=0)", headers.get(0));
     assertEquals("StageEngineCoreProc INFO 05-19 12:25:00 core.py:1265 | Shutdown complete", headers.get(5));
+    // the codes as a pager writes them, "^[[1;36m(APIServer pid=2963765)^[[0;0m " (excerpt 136):
+    // removed as the codes are, so the process tag is the line's own, no wrapper's text
+    String caret = "136-omni-caret-escape-apiserver-four-engines-stats-omni517.log";
+    var caretExplain = EXCERPTS.explain((dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log"), caret);
+    assertEquals(0, caretExplain.unknownWrapperLines, caretExplain.unknownWrapperExamples.toString());
+    assertEquals(List.of("Engine 000", "Engine 003"),
+        List.of(read(caret).sink().stats.get(0).instance, read(caret).sink().stats.get(3).instance));
     // the same header over the lines that carry figures: a stats line, a request's lines
     String stats = "Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 48.0 tokens/s, "
         + "Running: 2 reqs, Waiting: 0 reqs, GPU KV cache usage: 3.5%, Prefix cache hit rate: 12.0%";
