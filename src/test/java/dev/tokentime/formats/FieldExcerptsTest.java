@@ -1004,6 +1004,10 @@ class FieldExcerptsTest {
       }
     }
     assertEquals(6, headers.size());
+    // a log of such lines alone is vLLM's (no format knew it)
+    byte[] painted = String.join("\n", headers.stream().map(h -> "[32mINFO[0m [90m05-19 12:24:51[0m [90m[core.py:1242][0m "
+        + h.substring(h.indexOf("| ") + 2)).toList()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals("vllm-log", FORMATS.sniff(new dev.tokentime.ingest.Sample("painted.log", painted, painted.length)).id());
     assertEquals("StageEngineCoreProc INFO 05-19 12:24:51 core.py:1242 | Shutdown initiated (timeout=0)", headers.get(0));
     assertEquals("StageEngineCoreProc INFO 05-19 12:25:00 core.py:1265 | Shutdown complete", headers.get(5));
     // the codes as a pager writes them, "^[[1;36m(APIServer pid=2963765)^[[0;0m " (excerpt 136):
