@@ -158,7 +158,7 @@ class FieldExcerptsTest {
       Map.entry("84-v010-worker-died-unexpectedly-stats-continue-vllm23582.log", "vllm-log 9 2 7 0"),
       Map.entry("85-v011-docker-ts-stats-wrapped-midword-kv99-vllm27073.log", "vllm-log 9 2 7 0"),
       Map.entry("86-v0202-stats-mm-specdecode-3pos-access-vllm42363.log", "vllm-log 5 4 1 0"),
-      Map.entry("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log", "vllm-log 342 5 337 0"),
+      Map.entry("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log", "vllm-log 342 4 338 0"),
       Map.entry("89-v0271-omni-plain-version-banner-startup-fail-xiao6pinggai.log", "vllm-log 69 3 66 0"),
       // 0.1-0.3: a Received line ends with its prompt's token ids ("prompt token ids: [1, 1824]."), not "None."
       Map.entry("90-v03-openllm-received-prompt-token-ids-mdfranz.log", "vllm-log 12 4 8 0"),
@@ -251,14 +251,23 @@ class FieldExcerptsTest {
       // uvicorn's own file under a --log-config formatter: its start and readiness, 9 access lines
       // of 200 with no request line beside them (other lines)
       Map.entry("130-logconfig-uvicorn-access-file-v0110-bettervllmlog.log", "vllm-log 12 2 10 0"),
-      // vLLM 0.13 on Ascend, P/D: the engine core's death, the API server's 500s to a proxy's
-      // retries, the proxy's own bare lines between them
-      Map.entry("131-v0130-ascend-pcp-dcp-workers-enginecore-assert-proxy-retries-500-ascend5784.log", "vllm-log 78 6 72 0"),
+      // vLLM 0.13 on Ascend, P/D: the engine core's death (one crash: the API server's EngineDeadError
+      // is its word on the same death), the API server's 500s to a proxy's retries, the proxy's own
+      // bare lines between them
+      Map.entry("131-v0130-ascend-pcp-dcp-workers-enginecore-assert-proxy-retries-500-ascend5784.log", "vllm-log 78 5 73 0"),
       // a job log viewer's "2025-11-04 10:08:01.175639 master-0 >> " (copied from its table)
       Map.entry("132-jobviewer-table-copy-master-0-v1-enginedead-qwen3vl1756.log", "vllm-log 7 1 6 0"),
       // vLLM's header to the minute ("ERROR 11-03 23:14 [serving_chat.py:1145] "): not read (a
       // request's error, its traceback: other lines either way)
-      Map.entry("133-minute-only-header-stream-generator-error-vllm28028.log", "vllm-log 10 0 10 0")));
+      Map.entry("133-minute-only-header-stream-generator-error-vllm28028.log", "vllm-log 10 0 10 0"),
+      // vLLM-Omni's shutdown under vLLM's colour formatter, its codes' ESC bytes lost: the stage
+      // engine cores' painted headers are read (their messages no kind's), uvicorn's 3 stops
+      Map.entry("134-omni-colour-header-esc-lost-stage-enginecore-shutdown-faultdoc.log", "vllm-log 22 3 19 0"),
+      // vLLM 0.26.0: the engine core's fatal error, the output handler's EngineDeadError (the same
+      // death: one crash), 8 requests answered 500, uvicorn's start, readiness and 3 stops
+      Map.entry("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log", "vllm-log 121 14 107 0"),
+      // colour codes as a pager shows them ("^[[1;36m(APIServer pid=2963765)^[[0;0m "): 4 engines' stats
+      Map.entry("136-omni-caret-escape-apiserver-four-engines-stats-omni517.log", "vllm-log 4 4 0 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -728,8 +737,9 @@ class FieldExcerptsTest {
   @Test
   void aLateFirstLineAndAPatchedEnginesRequestLineAreRead() throws IOException {
     RecordingSink late = read("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log").sink();
-    assertEquals(List.of("version", "crash", "crash"), late.events.stream().map(e -> e[1])
-        .filter(k -> !k.equals("config")).toList().subList(0, 3));
+    // the engine core's fatal error and the API server's EngineDeadError after it: one death
+    assertEquals(List.of("version", "crash"), late.events.stream().map(e -> e[1])
+        .filter(k -> !k.equals("config")).toList());
     RecordingSink patched = read("19-compose-single1-request-finished-syvai147.log").sink();
     assertEquals(1, patched.requests.size());
     var r = patched.requests.get(0);
@@ -972,6 +982,97 @@ class FieldExcerptsTest {
     RecordingSink s = read("09-ansi-esc-lost-apiserver-ascend3024.log").sink();
     assertEquals(1, s.events.size(), "the engine's fatal error");
     assertEquals("crash", s.events.get(0)[1]);
+  }
+
+  /**
+   * vLLM's colour formatter paints the header's level, time and source apart; a copy that lost
+   * the codes' ESC bytes leaves "[32mINFO[0m [90m05-19 12:24:51[0m [90m[core.py:1242][0m " (the
+   * stage engine cores' lines of excerpt 134), a pager's notation "^[[32mINFO^[[0m …": the header
+   * is read as vLLM's own, and the kinds of the lines it heads with it, at its time.
+   */
+  @Test
+  void theColourFormattersHeaderWithoutItsEscapesIsRead() throws IOException {
+    String file = "134-omni-colour-header-esc-lost-stage-enginecore-shutdown-faultdoc.log";
+    var matcher = new dev.tokentime.formats.spec.LineMatcher(
+        dev.tokentime.formats.spec.SpecReader.load("vllm-log.spec"));
+    List<String> headers = new java.util.ArrayList<>();
+    for (String line : java.nio.file.Files.readAllLines(FIELD.resolve(file))) {
+      var m = new dev.tokentime.formats.spec.MatchedLine();
+      matcher.match(1, line, m);
+      if (line.contains("StageEngineCoreProc")) {
+        headers.add(m.prefixValue("process") + " " + m.prefixValue("level") + " " + m.prefixValue("md") + " "
+            + m.prefixValue("hms") + " " + m.prefixValue("src") + " | " + m.message());
+      }
+    }
+    assertEquals(6, headers.size());
+    // a log of such lines alone is vLLM's (no format knew it)
+    byte[] painted = String.join("\n", headers.stream().map(h -> "[32mINFO[0m [90m05-19 12:24:51[0m [90m[core.py:1242][0m "
+        + h.substring(h.indexOf("| ") + 2)).toList()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals("vllm-log", FORMATS.sniff(new dev.tokentime.ingest.Sample("painted.log", painted, painted.length)).id());
+    assertEquals("StageEngineCoreProc INFO 05-19 12:24:51 core.py:1242 | Shutdown initiated (timeout=0)", headers.get(0));
+    assertEquals("StageEngineCoreProc INFO 05-19 12:25:00 core.py:1265 | Shutdown complete", headers.get(5));
+    // the codes as a pager writes them, "^[[1;36m(APIServer pid=2963765)^[[0;0m " (excerpt 136):
+    // removed as the codes are, so the process tag is the line's own, no wrapper's text
+    String caret = "136-omni-caret-escape-apiserver-four-engines-stats-omni517.log";
+    var caretExplain = EXCERPTS.explain((dev.tokentime.formats.spec.SpecFormat) FORMATS.byId("vllm-log"), caret);
+    assertEquals(0, caretExplain.unknownWrapperLines, caretExplain.unknownWrapperExamples.toString());
+    assertEquals(List.of("Engine 000", "Engine 003"),
+        List.of(read(caret).sink().stats.get(0).instance, read(caret).sink().stats.get(3).instance));
+    // the same header over the lines that carry figures: a stats line, a request's lines
+    String stats = "Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 48.0 tokens/s, "
+        + "Running: 2 reqs, Waiting: 0 reqs, GPU KV cache usage: 3.5%, Prefix cache hit rate: 12.0%";
+    String lines = ""
+        + "[0;36m(APIServer pid=556855)[0;0m [32mINFO[0m [90m05-19 12:24:40[0m [90m[logger.py:49][0m Received request "
+        + "chatcmpl-a1: params: SamplingParams(n=1, max_tokens=16), lora_request: None.\n"
+        + "^[[0;36m(APIServer pid=556855)^[[0;0m ^[[32mINFO^[[0m ^[[90m05-19 12:24:40^[[0m ^[[90m[async_llm.py:382]^[[0m "
+        + "Added request chatcmpl-a1-a8a65d16.\n"
+        + "[0;36m(APIServer pid=556855)[0;0m [32mINFO[0m [90m05-19 12:24:45[0m [90m[loggers.py:271][0m " + stats + "\n"
+        + "[0;36m(APIServer pid=556855)[0;0m [31mERROR[0m [90m05-19 12:24:50[0m [90m[core.py:1012][0m "
+        + "EngineCore encountered a fatal error.\n";
+    RecordingSink s = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(lines.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("colour.log"), s);
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(1, s.stats.size());
+    EngineStatsRecord st = s.stats.get(0);
+    assertEquals(List.of(2.0, 0.035, 0.12), List.of(st.running.doubleValue(), st.kvUsage, st.prefixHitRate));
+    assertEquals(List.of("crash"), s.events.stream().map(e -> e[1]).toList());
+    assertEquals(1, s.requests.size());
+    RequestRecord r = s.requests.get(0);
+    assertEquals("chatcmpl-a1", r.requestId);
+    assertEquals(12 * 3600 + 24 * 60 + 40, (r.arrivalNs / 1_000_000_000L) % 86_400);
+  }
+
+  /**
+   * V1's death as 0.26 logs it: the engine core's "EngineCore encountered a fatal error." and its
+   * traceback, then the API server's "AsyncLLM output_handler failed." traceback ending in
+   * "vllm.v1.engine.exceptions.EngineDeadError: …", and every request open then or after raises the
+   * same EngineDeadError (its stream generator's traceback): one death, one crash (it was one a
+   * witness); where the API server's word is the log's only one, it is the crash.
+   */
+  @Test
+  void theFrontEndsEngineDeadErrorIsTheDeathAlreadyCounted() throws IOException {
+    RecordingSink s = read("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log").sink();
+    assertEquals(List.of("start", "ready", "crash", "stop", "stop", "stop"), s.events.stream().map(e -> e[1]).toList());
+    assertEquals(List.of("36", "EngineCore encountered a fatal error."),
+        s.events.stream().filter(e -> e[1].equals("crash")).map(e -> List.of(e[0], e[2])).findFirst().orElseThrow());
+    assertEquals(8, s.requests.stream().filter(r -> "error".equals(r.status) && r.httpStatus == 500).count());
+    // a stream generator's traceback for each open request (vllm-project/vllm#27194's shape), and a
+    // log of the API server alone whose first EngineDeadError is its only word of the death
+    String generator = "(APIServer pid=1) ERROR 10-20 03:20:50 [serving_chat.py:1136] Error in chat completion stream generator.\n"
+        + "(APIServer pid=1) ERROR 10-20 03:20:50 [serving_chat.py:1136] Traceback (most recent call last):\n"
+        + "(APIServer pid=1) ERROR 10-20 03:20:50 [serving_chat.py:1136]   File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/async_llm.py\", line 392, in generate\n"
+        + "(APIServer pid=1) ERROR 10-20 03:20:50 [serving_chat.py:1136] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.\n";
+    String lines = "(EngineCore_DP0 pid=559) ERROR 10-20 03:20:50 [core.py:710] EngineCore encountered a fatal error.\n"
+        + generator + generator;
+    RecordingSink both = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(lines.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("generators.log"), both);
+    assertEquals(List.of("EngineCore encountered a fatal error."), both.events.stream().map(e -> e[2]).toList());
+    RecordingSink alone = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream((generator + generator).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("apiserver.log"), alone);
+    assertEquals(List.of("4 crash"), alone.events.stream().map(e -> e[0] + " " + e[1]).toList());
   }
 
   /**

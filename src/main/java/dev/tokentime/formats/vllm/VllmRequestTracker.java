@@ -169,6 +169,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
       r.idsWaitingMode = m.group("mode");
       return SpecParser.Outcome.RECORD;
     }
+    if (event.equals("engine_dead_error")) {
+      return engineDeadError(m, ts, clock);
+    }
     if (event.equals("response_body")) {
       // the response logged as it is sent: it keeps the request that just ended next to its access line
       String chunks = m.group("chunks");
@@ -206,7 +209,46 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (event.equals("failed_each")) {
       return failedEach(m, ts, clock);
     }
+    if (event.equals("aborted_each")) {
+      // one abort call's requests ("Aborted request(s) a,b."): each is cancelled as its own line would
+      SpecParser.Outcome outcome = SpecParser.Outcome.OTHER;
+      for (String id : m.group("ids").split(",")) {
+        if (request(m, id, "aborted", ts, clock, null, null, NONE) == SpecParser.Outcome.RECORD) {
+          outcome = SpecParser.Outcome.RECORD;
+        }
+      }
+      return outcome;
+    }
     return request(m, m.group("id"), event, ts, clock, promptCount, outputCount, elapsed);
+  }
+
+  /** The servers (wrapper identities; "" for a file of one) whose engine died and did not start again. */
+  private final java.util.Set<String> dead = new java.util.HashSet<>();
+
+  private static String server(MatchedLine m) {
+    String id = m.identity();
+    return id == null ? "" : id;
+  }
+
+  /**
+   * The front end's EngineDeadError: a crash where it is the log's first word of the engine's death
+   * (a log of the API server alone), else that death told again, by the output handler and by each
+   * request open when it came (one death, not one crash a coroutine).
+   */
+  private SpecParser.Outcome engineDeadError(MatchedLine m, long ts, int clock) {
+    if (dead.contains(server(m))) {
+      return SpecParser.Outcome.OTHER;
+    }
+    if (ts == NONE && times.lastNs() != NONE) {
+      // a line without a time of its own is placed at the last time the log gave, as any event
+      ts = times.lastNs();
+      clock = times.lastNsClock();
+    }
+    String detail = m.group("detail");
+    sink.engineEvent(m.lineNo, m.origin(), ts, clock, "crash",
+        detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
+    event(m, "crash", ts, clock);
+    return SpecParser.Outcome.RECORD;
   }
 
   /** Python's repr of a string in a set of ids: 'a' (or "a" when the id holds a quote). */
@@ -991,9 +1033,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
     // server going down is no end of itself: uvicorn drains the open connections after its
     // "Shutting down", and their requests still finish)
     boolean restart = kind.equals("start") || kind.equals("version");
-    boolean died = m.kind.name().equals("engine_dead");
+    boolean died = m.kind.name().equals("engine_dead") || m.kind.name().equals("engine_dead_error");
     if (!restart && !died) {
       return;
+    }
+    if (died) {
+      dead.add(server(m));
+    } else {
+      dead.remove(server(m));
     }
     resolvePendingAccess(null);
     // a server's restart or death ends its own requests: in a stream of several pods (stern, a

@@ -57,9 +57,12 @@ class LifecycleExcerptsTest {
       // "EngineCore failed to start." and its traceback: one crash (two before)
       Map.entry("31-v010-enginecore-failed-to-start-then-traceback-ascend2497.log", "vllm-log 12 1 11 0"),
       Map.entry("32-v0-mqllm-dead-then-five-500s-vllm16378.log", "vllm-log 163 24 139 0"),
-      Map.entry("33-v010-failed-engine-dead-then-500-ascend2723.log", "vllm-log 34 9 25 0"),
+      // the engine core's fatal error, then the output handler's EngineDeadError: one crash (two before)
+      Map.entry("33-v010-failed-engine-dead-then-500-ascend2723.log", "vllm-log 34 8 26 0"),
       Map.entry("34-2026-failed-internal-error-then-500-doc61893643560.log", "vllm-log 4 2 2 0"),
-      Map.entry("35-v064-bgtask-failed-traceback-then-500-vllm10478.log", "vllm-log 66 12 54 0")));
+      // V0's AsyncEngineDeadError after "Engine background task failed": that death told again, an
+      // other line (a crash before)
+      Map.entry("35-v064-bgtask-failed-traceback-then-500-vllm10478.log", "vllm-log 66 11 55 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "lifecycle", Instant.parse("2025-06-30T00:00:00Z"));
 

@@ -278,6 +278,30 @@ class VllmLogFormatTest {
     assertEquals(149.4, st.extras.get("avg_time_tok"));
   }
 
+  /**
+   * V1's AsyncLLM.abort logs one line a call, its ids joined by commas ("Aborted request(s) %s.",
+   * ",".join(request_ids); an RL trainer aborting all in flight, the RLHF router's
+   * /abort_requests): lines made from that format string. Each request named is cancelled (before,
+   * one request named "a,b" was cancelled and the two in flight were left unended); a list cut
+   * before its period is rejected, never read as fewer aborts.
+   */
+  @Test
+  void anAbortOfSeveralRequestsCancelsEach() throws Exception {
+    Parse p = Parse.text(LOG, ""
+        + "(APIServer pid=1) INFO 06-30 10:00:00 [async_llm.py:382] Added request cmpl-r1-0-1a2b3c4d.\n"
+        + "(APIServer pid=1) INFO 06-30 10:00:00 [async_llm.py:382] Added request cmpl-r2-0-5e6f7a8b.\n"
+        + "(APIServer pid=1) INFO 06-30 10:00:00 [async_llm.py:382] Added request cmpl-r3-0-9c0d1e2f.\n"
+        + "(APIServer pid=1) INFO 06-30 10:00:04 [async_llm.py:836] Aborted request(s) cmpl-r1-0-1a2b3c4d,cmpl-r2-0-5e6f7a8b.\n"
+        + "(APIServer pid=1) INFO 06-30 10:00:05 [async_llm.py:836] Aborted request(s) cmpl-r3-0-9c0d1e2f,cmpl-r4",
+        Parse.ctx(2026, null, false, null));
+    assertEquals(List.of("cmpl-r1-0-1a2b3c4d cancelled", "cmpl-r2-0-5e6f7a8b cancelled", "cmpl-r3-0-9c0d1e2f null"),
+        p.full.requests.stream().map(r -> r.requestId + " " + r.status).sorted().toList());
+    assertEquals(List.of(Parse.ns("2026-06-30T10:00:04Z"), Parse.ns("2026-06-30T10:00:04Z")),
+        p.full.requests.stream().filter(r -> "cancelled".equals(r.status)).map(r -> r.finishedNs).toList());
+    assertEquals(1, p.sink.rejects.size(), "the cut list");
+    assertTrue(p.sink.rejects.get(0).reason().startsWith("truncated"), p.sink.rejects.toString());
+  }
+
   /** vLLM 0.1.x's scheduler stats line (vllm-project/vllm#633, 2023): read (0 records before). */
   @Test
   void theStatsLineOfVllm01IsRead() throws Exception {
