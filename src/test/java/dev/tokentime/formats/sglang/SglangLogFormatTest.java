@@ -1031,4 +1031,27 @@ class SglangLogFormatTest {
     assertEquals(List.of(3, 2), java.util.Arrays.asList(batch.steps.get(0).genRequests, batch.steps.get(0).waiting));
     assertEquals(Integer.valueOf(1), batch.steps.get(0).rank);
   }
+  /**
+   * --log-requests-level 2, SGLang's default, cuts a string or a list past 2048 into its two
+   * halves with " ... " between them: a Finish line whose output was long ("'text': 'The …' ...
+   * '… end.'", "'output_ids': [1, …] ... […, 9]") was rejected ("expected a quoted key") and its
+   * request left without its end. Now the cut value is one value and the request is whole.
+   */
+  @Test
+  void aValueCutByLogRequestsLevel2IsOneValue() throws IOException {
+    RecordingSink s;
+    try (InputStream in = Files.newInputStream(Path.of(
+        "src/test/resources/constructed/sglang-log-requests-level2-cut/log-requests-level2-long-prompt-output.log"))) {
+      s = parse(in);
+    }
+    assertEquals(List.of(), s.c.rejects);
+    RequestRecord shortPrompt = s.requests.stream().filter(r -> r.requestId.startsWith("4d0b")).findFirst().orElseThrow();
+    RequestRecord longPrompt = s.requests.stream().filter(r -> r.requestId.startsWith("b2e7")).findFirst().orElseThrow();
+    assertEquals(List.of(12, 600, 688, 2300), List.of(shortPrompt.promptTokens, shortPrompt.outputTokens,
+        longPrompt.promptTokens, longPrompt.outputTokens));
+    assertEquals(41730.0, longPrompt.e2eMs, 1e-6);
+    assertEquals("length", shortPrompt.finishReason);
+    assertEquals("stop", longPrompt.finishReason);
+    assertEquals(1779263004371205000L, longPrompt.finishedNs);
+  }
 }
