@@ -1000,6 +1000,10 @@ class SglangLogFormatTest {
     RecordingSink after = parse("[2026-10-03 02:21:29] Subprocess scheduler_0 (pid=1123) crashed with exit code -3. "
         + "Triggering SIGQUIT for cleanup...\n" + tail);
     assertEquals(List.of("1 crash", "3 stop", "4 stop"), after.events.stream().map(e -> e[0] + " " + e[1]).toList());
+    // a crash log holding only the watchdog's line is SGLang's (it was "format not recognised")
+    byte[] alone = ("[2026-10-03 02:21:29] Subprocess scheduler_0 (pid=1123) crashed with exit code -3. "
+        + "Triggering SIGQUIT for cleanup...\n").getBytes(StandardCharsets.UTF_8);
+    assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("w.log", alone, alone.length)).id());
     // with no watchdog line before it, the SIGQUIT line is still the crash it was
     assertEquals(List.of("1 crash", "2 stop", "3 stop"),
         parse(tail).events.stream().map(e -> e[0] + " " + e[1]).toList());
