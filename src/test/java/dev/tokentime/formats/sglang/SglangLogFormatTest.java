@@ -1004,6 +1004,12 @@ class SglangLogFormatTest {
     byte[] alone = ("[2026-10-03 02:21:29] Subprocess scheduler_0 (pid=1123) crashed with exit code -3. "
         + "Triggering SIGQUIT for cleanup...\n").getBytes(StandardCharsets.UTF_8);
     assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("w.log", alone, alone.length)).id());
+    // a real run of 2026-08 (Ascend, DP attention): the watchdog's line the crash, the SIGQUIT
+    // after it (before: the only crash, "SIGQUIT received…") and the kill no second one
+    RecordingSink npu = real("v05-2026-npu-dp-startup-subprocess-exit-3-sigquit-kill-doc57616064554.log");
+    assertEquals(List.of(), npu.c.rejects);
+    assertEquals(List.of("1 start", "4 ready", "5 ready", "12 crash Subprocess scheduler_0 (pid=3417555) crashed with exit code -3"),
+        npu.events.stream().map(e -> e[0] + " " + e[1] + (e[1].equals("crash") ? " " + e[2] : "")).toList());
     // with no watchdog line before it, the SIGQUIT line is still the crash it was
     assertEquals(List.of("1 crash", "2 stop", "3 stop"),
         parse(tail).events.stream().map(e -> e[0] + " " + e[1]).toList());
