@@ -9,6 +9,11 @@ import java.util.Map;
  * that way. Values are kept as their source text (strings unquoted and unescaped, nested
  * containers as written), so a caller reads the few keys it knows and a prompt or an output is
  * never interpreted. Quotes and brackets inside strings are skipped correctly.
+ *
+ * <p>{@code --log-requests-level 2} (SGLang's default) cuts a string or a list longer than 2048
+ * into its two halves with {@code " ... "} between them ({@code 'Once upon' ... 'the end.'},
+ * {@code [1, 2] ... [8, 9]}: request_logger.py's {@code _dataclass_to_string_truncated}): such a
+ * value is one value, a string's halves unquoted and joined by {@code " ... "}.
  */
 final class PyRepr {
   private PyRepr() {}
@@ -40,7 +45,15 @@ final class PyRepr {
       i = skipSpaces(s, i + 1);
       int valueEnd = endOfValue(s, i);
       char c = i < s.length() ? s.charAt(i) : 0;
-      out.put(key, c == '\'' || c == '"' ? unquote(s, i, valueEnd) : s.substring(i, valueEnd).strip());
+      boolean quoted = c == '\'' || c == '"';
+      String value = quoted ? unquote(s, i, valueEnd) : s.substring(i, valueEnd).strip();
+      int tail = truncatedTail(s, i, valueEnd);
+      if (tail >= 0) {
+        int tailEnd = endOfValue(s, tail);
+        value = quoted ? value + TRUNCATION + unquote(s, tail, tailEnd) : s.substring(i, tailEnd).strip();
+        valueEnd = tailEnd;
+      }
+      out.put(key, value);
       i = skipSpaces(s, valueEnd);
       if (i < s.length() && s.charAt(i) == ',') {
         i = skipSpaces(s, i + 1);
@@ -50,6 +63,25 @@ final class PyRepr {
       throw new BadRepr("the dict is cut off before its closing brace");
     }
     return out;
+  }
+
+  /** What SGLang writes between the halves of a value it cut short. */
+  static final String TRUNCATION = " ... ";
+
+  /**
+   * Where the second half of a value cut short by SGLang starts (after {@code " ... "}), or -1:
+   * the first half, from {@code start} to {@code end}, is a string or a list/tuple and the second
+   * one of the same kind.
+   */
+  private static int truncatedTail(String s, int start, int end) {
+    if (!s.startsWith(TRUNCATION, end) || end + TRUNCATION.length() >= s.length()) {
+      return -1;
+    }
+    char first = s.charAt(start);
+    char next = s.charAt(end + TRUNCATION.length());
+    boolean strings = (first == '\'' || first == '"') && (next == '\'' || next == '"');
+    boolean lists = (first == '[' || first == '(') && next == first;
+    return strings || lists ? end + TRUNCATION.length() : -1;
   }
 
   /** Index after the value starting at {@code i}: a string, a bracketed container or a scalar. */

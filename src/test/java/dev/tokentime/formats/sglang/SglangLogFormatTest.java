@@ -973,4 +973,95 @@ class SglangLogFormatTest {
         "5 crash DetokenizerManager watchdog timeout (self.watchdog_timeout=300, self.soft=False) " + ns("2026-03-01T11:00:00Z")),
         s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[4]).toList());
   }
+  /**
+   * SGLang's shutdown and the launcher's subprocess watchdog (2026). A SIGTERM'd server ("SIGTERM
+   * received. … Draining requests and shutting down...", its scheduler exiting -15, then "SIGQUIT
+   * received.") was one crash and no stop: now one stop and no crash. A scheduler that died
+   * ("Subprocess scheduler_0 (pid=1123) crashed with exit code -3") was an other line: now the
+   * crash, and the SIGQUIT line after it no second one. 0.4.1's "Received sigquit from a child
+   * proces." (SGLang's typo) was an other line: now a crash.
+   */
+  @Test
+  void aStopIsNoCrashAndTheSubprocessWatchdogNamesTheDeadChild() throws IOException {
+    RecordingSink stop = real("v05-2026-sigterm-subprocess-exit-15-sigquit-doc69481129072.log");
+    assertEquals(List.of(), stop.c.rejects);
+    assertEquals(List.of("1 stop SIGTERM received. signum=None frame=None. Draining requests and shutting down... "
+        + ns("2026-09-20T15:33:22Z")), stop.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[4]).toList());
+
+    RecordingSink died = real("v05-2026-pd-decode-scheduler-cuda-error-subprocess-exit-3-doc70103223152.log");
+    assertEquals(List.of(), died.c.rejects);
+    assertEquals(List.of(
+        "1 crash Scheduler hit an exception: torch.AcceleratorError: CUDA error: unspecified launch failure DP5 TP5",
+        "37 crash Subprocess scheduler_0 (pid=1123) crashed with exit code -3 null"),
+        died.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[3]).toList());
+    String tail = "[2026-10-03 02:21:30] SIGQUIT received. signum=None, frame=None. It usually means one child failed.\n"
+        + "[2026-10-03 02:21:31] INFO:     Shutting down\n"
+        + "[2026-10-03 02:21:31] INFO:     Finished server process [621]\n";
+    RecordingSink after = parse("[2026-10-03 02:21:29] Subprocess scheduler_0 (pid=1123) crashed with exit code -3. "
+        + "Triggering SIGQUIT for cleanup...\n" + tail);
+    assertEquals(List.of("1 crash", "3 stop", "4 stop"), after.events.stream().map(e -> e[0] + " " + e[1]).toList());
+    // a crash log holding only the watchdog's line is SGLang's (it was "format not recognised")
+    byte[] alone = ("[2026-10-03 02:21:29] Subprocess scheduler_0 (pid=1123) crashed with exit code -3. "
+        + "Triggering SIGQUIT for cleanup...\n").getBytes(StandardCharsets.UTF_8);
+    assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("w.log", alone, alone.length)).id());
+    // a real run of 2026-08 (Ascend, DP attention): the watchdog's line the crash, the SIGQUIT
+    // after it (before: the only crash, "SIGQUIT received…") and the kill no second one
+    RecordingSink npu = real("v05-2026-npu-dp-startup-subprocess-exit-3-sigquit-kill-doc57616064554.log");
+    assertEquals(List.of(), npu.c.rejects);
+    assertEquals(List.of("1 start", "4 ready", "5 ready", "12 crash Subprocess scheduler_0 (pid=3417555) crashed with exit code -3"),
+        npu.events.stream().map(e -> e[0] + " " + e[1] + (e[1].equals("crash") ? " " + e[2] : "")).toList());
+    // with no watchdog line before it, the SIGQUIT line is still the crash it was
+    assertEquals(List.of("1 crash", "2 stop", "3 stop"),
+        parse(tail).events.stream().map(e -> e[0] + " " + e[1]).toList());
+
+    RecordingSink typo = real("v041-sigquit-proces-typo-scheduler-keyerror-eagle130.log");
+    assertEquals(List.of(), typo.c.rejects);
+    assertEquals(List.of(
+        "3 crash Received sigquit from a child proces. It usually means the child failed. " + ns("2025-01-20T19:10:07Z"),
+        "4 crash Scheduler hit an exception: KeyError: 'layers.0.self_attn.qkv_proj.weight' " + ns("2025-01-20T19:10:07Z")),
+        typo.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[4]).toList());
+  }
+
+  /**
+   * A logging config that writes the level in brackets after SGLang's header ("[2025-05-25
+   * 19:45:03] [ERROR] Scheduler hit an exception: …", sglang#6590): the line was an other line and
+   * the crash lost; now the header and the level are peeled and the crash is read at its time.
+   */
+  @Test
+  void aLevelInBracketsAfterTheHeaderIsPeeled() throws IOException {
+    RecordingSink s = real("v05-level-bracket-scheduler-exception-pd-decode-i6590.log");
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("1 crash " + ns("2025-05-25T19:45:03Z")),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[4]).toList());
+    RecordingSink batch = parse("[2025-05-25 19:45:03 DP1 TP1] [INFO] Decode batch. #running-req: 3, #token: 900, "
+        + "token usage: 0.01, pre-allocated usage: 0.00, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 15.02, "
+        + "#queue-req: 2\n");
+    assertEquals(List.of(), batch.c.rejects);
+    assertEquals(1, batch.steps.size());
+    assertEquals(List.of(3, 2), java.util.Arrays.asList(batch.steps.get(0).genRequests, batch.steps.get(0).waiting));
+    assertEquals(Integer.valueOf(1), batch.steps.get(0).rank);
+  }
+  /**
+   * --log-requests-level 2, SGLang's default, cuts a string or a list past 2048 into its two
+   * halves with " ... " between them: a Finish line whose output was long ("'text': 'The …' ...
+   * '… end.'", "'output_ids': [1, …] ... […, 9]") was rejected ("expected a quoted key") and its
+   * request left without its end. Now the cut value is one value and the request is whole.
+   */
+  @Test
+  void aValueCutByLogRequestsLevel2IsOneValue() throws IOException {
+    RecordingSink s;
+    try (InputStream in = Files.newInputStream(Path.of(
+        "src/test/resources/constructed/sglang-log-requests-level2-cut/log-requests-level2-long-prompt-output.log"))) {
+      s = parse(in);
+    }
+    assertEquals(List.of(), s.c.rejects);
+    RequestRecord shortPrompt = s.requests.stream().filter(r -> r.requestId.startsWith("4d0b")).findFirst().orElseThrow();
+    RequestRecord longPrompt = s.requests.stream().filter(r -> r.requestId.startsWith("b2e7")).findFirst().orElseThrow();
+    assertEquals(List.of(12, 600, 688, 2300), List.of(shortPrompt.promptTokens, shortPrompt.outputTokens,
+        longPrompt.promptTokens, longPrompt.outputTokens));
+    assertEquals(41730.0, longPrompt.e2eMs, 1e-6);
+    assertEquals("length", shortPrompt.finishReason);
+    assertEquals("stop", longPrompt.finishReason);
+    assertEquals(1779263004371205000L, longPrompt.finishedNs);
+  }
 }
