@@ -79,6 +79,8 @@ class ToolOutputsTest {
       // GuideLLM 0.5 (a dev build of March 2026): one synchronous benchmark, 23 successful records and
       // 1 incomplete, warm-up and cool-down outside its window
       Map.entry("guidellm-0.5-dev-qwen3-30b-sync/Qwen_Qwen3-30B-A3B_tp4_quant-fp8_benchmarks.json", "guidellm-json 25 0"),
+      // the same run's console log: its latency, token and throughput tables ("cannot tell the format" before)
+      Map.entry("guidellm-0.5-dev-qwen3-30b-sync/Qwen_Qwen3-30B-A3B_tp4_quant-fp8_bench.log", "guidellm-console 3 0"),
       // inference-perf: a report of the tool's statistics, a record; its per-request file, a record each
       Map.entry("inference-perf-0.5-two-stage-pr705/per_request_lifecycle_metrics.json", "inference-perf-json 6 0"),
       Map.entry("inference-perf-0.5-two-stage-pr705/stage_1_lifecycle_metrics.json", "inference-perf-json 1 0"),
@@ -345,6 +347,26 @@ class ToolOutputsTest {
           + " JOIN reported_metrics r USING (run, metric, stat) WHERE abs(g.value - r.value) > 1e-5 * greatest(abs(r.value), 1e-3)"));
       assertEquals(58.101, ((Number) t.value("SELECT value FROM guidellm_metrics WHERE metric = 'time_to_first_token_ms'"
           + " AND stat = 'median'")).doubleValue(), 1e-3);
+    }
+  }
+
+  /**
+   * GuideLLM's report and its console log side by side are one run: peer_comparison takes the
+   * report's figure (full precision) where both state it, and the log's (to one decimal) alone.
+   */
+  @Test
+  void guidellmsLogBesideItsReportIsTheSameRun() throws Exception {
+    String sql = "SELECT reported_value FROM peer_comparison WHERE convention = 'guidellm' AND metric = 'ttft_ms'"
+        + " AND stat = 'p50'";
+    try (TestDb t = new TestDb(tmp.resolve("both"))) {
+      IngestResult r = t.ingest(DIR.resolve("guidellm-0.5-dev-qwen3-30b-sync"));
+      assertEquals(List.of("guidellm-console", "guidellm-json"), r.files().stream().map(IngestResult.FileResult::format).sorted().toList());
+      assertEquals(1L, t.count("SELECT count(*) FROM runs"));
+      assertEquals(58.101, ((Number) t.value(sql)).doubleValue(), 1e-3);
+    }
+    try (TestDb t = new TestDb(tmp.resolve("log"))) {
+      t.ingest(DIR.resolve("guidellm-0.5-dev-qwen3-30b-sync/Qwen_Qwen3-30B-A3B_tp4_quant-fp8_bench.log"));
+      assertEquals(58.1, ((Number) t.value(sql)).doubleValue(), 1e-9);
     }
   }
 
