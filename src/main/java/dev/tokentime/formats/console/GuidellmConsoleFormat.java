@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
 public final class GuidellmConsoleFormat implements InputFormat {
   private static final Pattern TITLE = Pattern.compile(
       "^(?:ℹ\\s*)?((?:Run Summary Info|Text Metrics Statistics|Image Metrics Statistics|Video Metrics Statistics"
-      + "|Audio Metrics Statistics|Request Token Statistics|Request Latency Statistics|Server Throughput Statistics)"
+      + "|Audio Metrics Statistics|Tool Call Metrics Statistics|Request Token Statistics|Request Latency Statistics|Server Throughput Statistics)"
       + "(?: \\((?:Completed|All) Requests\\))?)$");
   private static final Pattern RULE = Pattern.compile("^\\|=+(?:\\|=+)*\\|$");
   private static final Pattern SEPARATOR = Pattern.compile("^\\|-+(?:\\|-+)*\\|$");
@@ -45,6 +45,7 @@ public final class GuidellmConsoleFormat implements InputFormat {
       "Request Latency Statistics", Map.of(
           "Request Latency/Sec", new String[] {"request_latency", "s"},
           "TTFT/ms", new String[] {"time_to_first_token_ms", "ms"},
+          "TTFOT/ms", new String[] {"time_to_first_output_token_ms", "ms"},
           "ITL/ms", new String[] {"inter_token_latency_ms", "ms"},
           "TPOT/ms", new String[] {"time_per_output_token_ms", "ms"}),
       "Request Token Statistics", Map.of(
@@ -61,6 +62,8 @@ public final class GuidellmConsoleFormat implements InputFormat {
           "Total Tokens/Per Sec", new String[] {"tokens_per_second", "tokens/s"}));
   private static final Pattern STREAMS = Pattern.compile("(?:\\bstreams=|'streams': )\\[([0-9., ]+)\\]");
   private static final Pattern RATES = Pattern.compile("(?:\\brate=|'rate': )\\[([0-9., ]+)\\]");
+  /** What GuideLLM prints where a statistic has no value (None, NaN). */
+  private static final java.util.Set<String> NO_VALUE = java.util.Set.of("", "--", "nan", "inf", "-inf");
   private static final Map<String, String> STATS = Map.of("Mdn", "median", "p95", "p95", "Mean", "mean");
 
   @Override
@@ -232,9 +235,9 @@ public final class GuidellmConsoleFormat implements InputFormat {
       List<Object[]> figures = new ArrayList<>();
       for (int c = 1; c < width && names != null && headers.size() >= 3; c++) {
         String[] name = names.get(label(headers.get(0), c) + "/" + label(headers.get(1), c));
-        String stat = STATS.get(label(headers.get(2), c));
-        if (name == null || stat == null || cells.get(c).isEmpty()) {
-          continue;
+        String stat = STATS.get(label(headers.get(headers.size() - 1), c));
+        if (name == null || stat == null || NO_VALUE.contains(cells.get(c))) {
+          continue; // GuideLLM prints "--" for a statistic it has no value of
         }
         if (!NUMBER.matcher(cells.get(c)).matches()) {
           return "a cut line: GuideLLM's " + name[0] + " " + stat + " '" + cells.get(c) + "' is no number";

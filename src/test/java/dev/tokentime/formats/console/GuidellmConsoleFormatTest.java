@@ -80,4 +80,22 @@ class GuidellmConsoleFormatTest {
     assertTrue(r.sink().reported.contains("r 1.0 time_to_first_token_ms median 14.9 ms"));
     assertTrue(r.sink().reported.stream().noneMatch(x -> x.startsWith("r#2 5.0 time_to_first_token_ms")));
   }
+
+  /**
+   * The layout of GuideLLM's main branch (August 2026, constructed): a TTFOT group, "--" where a
+   * statistic has no value (no figure, no reject), the throughput table with Concurrency first and
+   * each Per Sec as its mean.
+   */
+  @Test
+  void theNewestLayoutWithTtfotAndNoValueCells() throws IOException {
+    Read r = PerfAnalyzerFormatsTest.read(Path.of("src/test/resources/constructed/guidellm-console-2026/console.txt"));
+    PerfAnalyzerFormatsTest.counts(r, "guidellm-console", 4, 22, 0);
+    List<String> m = r.sink().reported;
+    assertTrue(m.containsAll(List.of("r 1.0 time_to_first_token_ms p95 643.0 ms",
+        "r#2 null time_to_first_output_token_ms median 412.9 ms", "r#2 null time_per_output_token_ms p95 29.3 ms",
+        "r 1.0 request_concurrency median 1.0 requests", "r#2 null requests_per_second mean 2.6 requests/s",
+        "r#2 null tokens_per_second mean 1020.3 tokens/s")), m.toString());
+    assertTrue(m.stream().noneMatch(x -> x.startsWith("r 1.0 time_to_first_output_token_ms")), m.toString());
+    assertEquals(8 + 10 + 6 + 6, m.size());
+  }
 }
