@@ -33,6 +33,7 @@ FROM (
             WHEN 'llm-load-test-json' THEN 'llm-load-test'
             WHEN 'mlperf-summary' THEN 'mlperf'
             WHEN 'mlperf-detail' THEN 'mlperf'
+            WHEN 'mlperf-endpoints-json' THEN 'mlperf'
             WHEN 'inference-benchmarker-json' THEN 'inference-benchmarker'
             WHEN 'gke-lpg-json' THEN 'gke-lpg'
             WHEN 'evalscope-perf' THEN 'evalscope'

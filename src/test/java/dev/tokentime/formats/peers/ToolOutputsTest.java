@@ -113,7 +113,10 @@ class ToolOutputsTest {
       // llm-load-test 2024, non-streaming: 36 requests, its config (the level) and its summary (NaN statistics no figure)
       Map.entry("llm-load-test-2024-nonstreaming-c2/output.json", "llm-load-test-json 38 0"),
       // gptManagerBenchmark's summary: its 11 figures (num_samples, printed twice, once)
-      Map.entry("trtllm-gptmanagerbenchmark-0.11-rate10/summary.txt", "trtllm-gptmanager-benchmark 11 0")));
+      Map.entry("trtllm-gptmanagerbenchmark-0.11-rate10/summary.txt", "trtllm-gptmanager-benchmark 11 0"),
+      // MLPerf v6.1's endpoints harness: each scenario's result_summary.json ("cannot tell the format" before)
+      Map.entry("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Interactive/performance/result_summary.json", "mlperf-endpoints-json 1 0"),
+      Map.entry("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Offline/performance/result_summary.json", "mlperf-endpoints-json 1 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
