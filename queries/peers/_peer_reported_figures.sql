@@ -34,6 +34,7 @@ FROM (
             WHEN 'mlperf-summary' THEN 'mlperf'
             WHEN 'mlperf-detail' THEN 'mlperf'
             WHEN 'mlperf-endpoints-json' THEN 'mlperf'
+            WHEN 'mlperf-endpoints-console' THEN 'mlperf'
             WHEN 'inference-benchmarker-json' THEN 'inference-benchmarker'
             WHEN 'gke-lpg-json' THEN 'gke-lpg'
             WHEN 'evalscope-perf' THEN 'evalscope'

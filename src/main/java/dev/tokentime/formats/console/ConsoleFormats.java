@@ -17,6 +17,7 @@ public final class ConsoleFormats implements FormatFamily {
         new EvalscopeConsoleFormat(),
         new PerfAnalyzerConsoleFormat(),
         new SglangOneBatchConsoleFormat(),
-        new GuidellmConsoleFormat());
+        new GuidellmConsoleFormat(),
+        new MlperfEndpointsConsoleFormat());
   }
 }

@@ -99,12 +99,67 @@ class MlperfEndpointsFormatTest {
   void aSubmissionsScenariosAreRunsBesideEachOther() throws Exception {
     try (TestDb t = new TestDb(tmp)) {
       IngestResult r = t.ingest(DIR);
-      assertEquals(List.of("mlperf-endpoints-json", "mlperf-endpoints-json"),
-          r.files().stream().map(IngestResult.FileResult::format).toList());
+      assertEquals(List.of("mlperf-endpoints-console", "mlperf-endpoints-json", "mlperf-endpoints-json"),
+          r.files().stream().map(IngestResult.FileResult::format).sorted().toList());
       assertEquals(List.of(List.of("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Interactive"),
           List.of("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Offline")), t.rows("SELECT run FROM runs ORDER BY run"));
       assertEquals(475.31573, ((Number) t.value("SELECT reported_value FROM peer_comparison WHERE convention = 'mlperf'"
           + " AND metric = 'ttft_ms' AND stat = 'p99'")).doubleValue(), 1e-9);
+    }
+  }
+
+  static final Path REPORT = DIR.resolve("Offline/report.txt");
+
+  /**
+   * The report the harness prints beside the summary (report.txt, "cannot tell the format"
+   * before): its 48 figures, under the JSON's names and units (ms and seconds as ns), each the
+   * JSON's to the printed two decimals.
+   */
+  @Test
+  void theReportTxtIsTheSummarysFiguresToTwoDecimals() throws IOException {
+    CollectingSink c = read(Files.readString(REPORT), "mlperf-endpoints-console");
+    assertEquals(List.of(48L, 95L, 0), List.of(c.records, c.other, c.rejects.size()));
+    assertTrue(c.reported.containsAll(List.of("r null e2el p99 4.79836464E12 ns", "r null e2el p99.9_early_stopping 5.00527624E12 ns",
+        "r null request_throughput value 312.23 samples/s", "r null duration value 5.1244E12 ns",
+        "r null n_samples_completed value 1600000.0 requests", "r null output_sequence_lengths std 4229.43 tokens")),
+        c.reported.toString());
+    CollectingSink j = read(Files.readString(OFFLINE), "mlperf-endpoints-json");
+    java.util.Map<String, Double> json = new java.util.HashMap<>();
+    for (String x : j.reported) {
+      String[] f = x.split(" ");
+      json.put(f[2] + " " + f[3], Double.parseDouble(f[4]));
+    }
+    for (String x : c.reported) {
+      String[] f = x.split(" ");
+      double half = f[5].equals("ns") ? (f[2].equals("duration") ? 5e6 : 5e3) : 0.005;
+      assertEquals(json.get(f[2] + " " + f[3]), Double.parseDouble(f[4]), half + 1e-9, x);
+    }
+  }
+
+  /** The report edited: a poisson pattern (the level), an estimate of too few samples, a cut figure. */
+  @Test
+  void aReportsLevelAndACutFigure() throws IOException {
+    String text = Files.readString(REPORT)
+        .replace("load_pattern: type=max_throughput, target_qps=None,", "load_pattern: type=poisson, target_qps=170.0,")
+        .replace("    99.9: 5005276.24 ms\n", "    99.9: N/A\n")
+        .replace("  Std Dev.: 1380599.46 ms\n", "  Std Dev.: 1380599.4\n");
+    CollectingSink c = read(text, "mlperf-endpoints-console");
+    assertEquals(List.of(46L, 96L, 1), List.of(c.records, c.other, c.rejects.size()));
+    assertEquals(List.of("request_rate", 170.0), List.of(c.levels.get("r")[0], c.levels.get("r")[1]));
+    assertTrue(c.rejects.get(0).reason().startsWith("a cut line: the report's e2el line 'Std Dev.: 1380599.4'"),
+        c.rejects.toString());
+    assertTrue(c.reported.stream().noneMatch(x -> x.contains("p99.9_early_stopping")));
+  }
+
+  /** The report and the summary of one scenario are one run; peer_comparison takes the JSON's figure. */
+  @Test
+  void theReportBesideItsSummaryIsTheSameRun() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(DIR.resolve("Offline"));
+      assertEquals(1L, t.count("SELECT count(*) FROM runs"));
+      assertEquals(2L, t.count("SELECT count(DISTINCT source_id) FROM reported_metrics"));
+      assertEquals(4798364.638562, ((Number) t.value("SELECT reported_value FROM peer_comparison WHERE metric = 'e2e_ms'"
+          + " AND stat = 'p99'")).doubleValue(), 1e-6);
     }
   }
 }

@@ -116,7 +116,9 @@ class ToolOutputsTest {
       Map.entry("trtllm-gptmanagerbenchmark-0.11-rate10/summary.txt", "trtllm-gptmanager-benchmark 11 0"),
       // MLPerf v6.1's endpoints harness: each scenario's result_summary.json ("cannot tell the format" before)
       Map.entry("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Interactive/performance/result_summary.json", "mlperf-endpoints-json 1 0"),
-      Map.entry("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Offline/performance/result_summary.json", "mlperf-endpoints-json 1 0")));
+      Map.entry("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Offline/performance/result_summary.json", "mlperf-endpoints-json 1 0"),
+      // and the report it prints beside it: 48 figures
+      Map.entry("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Offline/report.txt", "mlperf-endpoints-console 48 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
