@@ -20,13 +20,15 @@ import java.util.regex.Pattern;
  * {@code load_pattern: type=poisson, target_qps=170.0, …} (the level), the sample counts,
  * {@code Duration: … seconds}, {@code QPS}, {@code TPS}, then per series ({@code TTFT:},
  * {@code TPOT:}, {@code Latency:}, {@code Output sequence lengths:}) Min / Max / Median / Avg. /
- * Std Dev., its histogram (other lines), {@code Percentiles:} and the early-stopping estimates.
+ * Std Dev., its histogram (other lines), {@code Percentiles:} and the early-stopping estimates;
+ * {@code N/A} (no value) is no figure, and {@code --summary-only}'s report ends at {@code End of
+ * Summary}.
  * The figures are stored as mlperf-endpoints-json stores the JSON's (its names, ns and tokens:
  * the printed ms and seconds converted exactly), to the printed two decimals.
  */
 public final class MlperfEndpointsConsoleFormat implements InputFormat {
   private static final Pattern START = Pattern.compile("^-+ Summary -+$");
-  private static final Pattern END = Pattern.compile("^-+ End of Report -+$");
+  private static final Pattern END = Pattern.compile("^-+ End of (?:Report|Summary) -+$");
   private static final Pattern PATTERN = Pattern.compile("^load_pattern: type=([a-z_]+)(?:, target_qps=([^,]+))?"
       + "(?:, target_concurrency=([^,]+))?(?:,.*)?$");
   private static final Pattern SERIES = Pattern.compile("^(TTFT|TPOT|Latency|Output sequence lengths|Input sequence lengths):$");
@@ -143,6 +145,10 @@ public final class MlperfEndpointsConsoleFormat implements InputFormat {
         return null;
       }
       Matcher sc = SCALAR.matcher(line);
+      if (sc.matches() && sc.group(2).equals("N/A")) {
+        sink.otherLine(); // a figure the harness had no value of (no duration, no tokenizer)
+        return null;
+      }
       if (sc.matches()) {
         String[] name = SCALARS.get(sc.group(1));
         return figure(sink, run[0], level[0], name[0], "value", sc.group(2), name[1], new BigDecimal(name[2]), line);
@@ -164,6 +170,10 @@ public final class MlperfEndpointsConsoleFormat implements InputFormat {
         } else if (!line.isEmpty() && !section[0].equals("histogram")) {
           String unit = series[0].endsWith("lengths") ? "tokens" : "ns";
           Matcher st = STAT.matcher(line);
+          if (section[0].equals("stats") && st.matches() && st.group(2).equals("N/A")) {
+            sink.otherLine(); // a statistic the harness had no value of (NaN, None)
+            return null;
+          }
           if (section[0].equals("stats") && st.matches()) {
             return printed(sink, run[0], level[0], series[0], STAT_NAMES.get(st.group(1)), st.group(2), st.group(3), unit, line);
           }

@@ -136,15 +136,21 @@ class MlperfEndpointsFormatTest {
     }
   }
 
-  /** The report edited: a poisson pattern (the level), an estimate of too few samples, a cut figure. */
+  /**
+   * The report edited: a poisson pattern (the level), an estimate of too few samples and figures
+   * printed N/A (no figure), a cut figure (a reject).
+   */
   @Test
   void aReportsLevelAndACutFigure() throws IOException {
     String text = Files.readString(REPORT)
         .replace("load_pattern: type=max_throughput, target_qps=None,", "load_pattern: type=poisson, target_qps=170.0,")
         .replace("    99.9: 5005276.24 ms\n", "    99.9: N/A\n")
-        .replace("  Std Dev.: 1380599.46 ms\n", "  Std Dev.: 1380599.4\n");
+        .replace("  Std Dev.: 1380599.46 ms\n", "  Std Dev.: 1380599.4\n")
+        .replace("QPS: 312.23\n", "QPS: N/A\n")
+        .replace("  Min: 125.00 tokens\n", "  Min: N/A tokens\n");
     CollectingSink c = read(text, "mlperf-endpoints-console");
-    assertEquals(List.of(46L, 96L, 1), List.of(c.records, c.other, c.rejects.size()));
+    // N/A (the harness's print of no value): other lines, no figure
+    assertEquals(List.of(44L, 98L, 1), List.of(c.records, c.other, c.rejects.size()));
     assertEquals(List.of("request_rate", 170.0), List.of(c.levels.get("r")[0], c.levels.get("r")[1]));
     assertTrue(c.rejects.get(0).reason().startsWith("a cut line: the report's e2el line 'Std Dev.: 1380599.4'"),
         c.rejects.toString());
