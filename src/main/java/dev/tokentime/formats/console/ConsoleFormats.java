@@ -16,6 +16,8 @@ public final class ConsoleFormats implements FormatFamily {
         new VllmOfflineConsoleFormat(),
         new EvalscopeConsoleFormat(),
         new PerfAnalyzerConsoleFormat(),
-        new SglangOneBatchConsoleFormat());
+        new SglangOneBatchConsoleFormat(),
+        new GuidellmConsoleFormat(),
+        new MlperfEndpointsConsoleFormat());
   }
 }

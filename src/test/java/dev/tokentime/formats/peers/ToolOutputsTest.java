@@ -76,6 +76,11 @@ class ToolOutputsTest {
       Map.entry("guidellm-0.2-fixture/benchmarks.json", "guidellm-json 2 0"),
       // the same report as GuideLLM's YAML test asset, which starts with the document start "---"
       Map.entry("guidellm-0.2-fixture-yaml/benchmarks.yaml", "guidellm-json 2 0"),
+      // GuideLLM 0.5 (a dev build of March 2026): one synchronous benchmark, 23 successful records and
+      // 1 incomplete, warm-up and cool-down outside its window
+      Map.entry("guidellm-0.5-dev-qwen3-30b-sync/Qwen_Qwen3-30B-A3B_tp4_quant-fp8_benchmarks.json", "guidellm-json 25 0"),
+      // the same run's console log: its latency, token and throughput tables ("cannot tell the format" before)
+      Map.entry("guidellm-0.5-dev-qwen3-30b-sync/Qwen_Qwen3-30B-A3B_tp4_quant-fp8_bench.log", "guidellm-console 3 0"),
       // inference-perf: a report of the tool's statistics, a record; its per-request file, a record each
       Map.entry("inference-perf-0.5-two-stage-pr705/per_request_lifecycle_metrics.json", "inference-perf-json 6 0"),
       Map.entry("inference-perf-0.5-two-stage-pr705/stage_1_lifecycle_metrics.json", "inference-perf-json 1 0"),
@@ -108,7 +113,12 @@ class ToolOutputsTest {
       // llm-load-test 2024, non-streaming: 36 requests, its config (the level) and its summary (NaN statistics no figure)
       Map.entry("llm-load-test-2024-nonstreaming-c2/output.json", "llm-load-test-json 38 0"),
       // gptManagerBenchmark's summary: its 11 figures (num_samples, printed twice, once)
-      Map.entry("trtllm-gptmanagerbenchmark-0.11-rate10/summary.txt", "trtllm-gptmanager-benchmark 11 0")));
+      Map.entry("trtllm-gptmanagerbenchmark-0.11-rate10/summary.txt", "trtllm-gptmanager-benchmark 11 0"),
+      // MLPerf v6.1's endpoints harness: each scenario's result_summary.json ("cannot tell the format" before)
+      Map.entry("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Interactive/performance/result_summary.json", "mlperf-endpoints-json 1 0"),
+      Map.entry("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Offline/performance/result_summary.json", "mlperf-endpoints-json 1 0"),
+      // and the report it prints beside it: 48 figures
+      Map.entry("mlperf-endpoints-v6.1-vr-nvl72-deepseek-r1/Offline/report.txt", "mlperf-endpoints-console 48 0")));
 
   static ParseContext ctx(String file) {
     return new ParseContext(file, "tools", false, null, null, Instant.parse("2026-06-30T00:00:00Z"), null);
@@ -323,6 +333,45 @@ class ToolOutputsTest {
       assertEquals(List.of(List.of("sweep/run_rate4", 4.0, 2L), List.of("sweep/run_rate8", 8.0, 2L)),
           t.rows("SELECT run, any_value(u.level), count(DISTINCT source_id) FROM runs AS u"
               + " JOIN reported_metrics USING (run) GROUP BY run ORDER BY run"));
+    }
+  }
+
+  /**
+   * GuideLLM 0.5's report of a synchronous run with warm-up and cool-down: guidellm_metrics,
+   * computed from its request records inside the measured window (19 of 23), gives every figure
+   * the report states for its successful requests (108 of them), to float noise.
+   */
+  @Test
+  void guidellm05ReportIsReproducedFromItsRecords() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(DIR.resolve("guidellm-0.5-dev-qwen3-30b-sync/Qwen_Qwen3-30B-A3B_tp4_quant-fp8_benchmarks.json"));
+      assertEquals(List.of(List.of(1.0, 19.0)), t.rows("SELECT level, value FROM reported_metrics"
+          + " WHERE metric = 'requests_successful'"));
+      assertEquals(108L, t.count("SELECT count(*) FROM guidellm_metrics g JOIN reported_metrics r USING (run, metric, stat)"));
+      assertEquals(List.of(), t.rows("SELECT metric, stat, g.value, r.value FROM guidellm_metrics g"
+          + " JOIN reported_metrics r USING (run, metric, stat) WHERE abs(g.value - r.value) > 1e-5 * greatest(abs(r.value), 1e-3)"));
+      assertEquals(58.101, ((Number) t.value("SELECT value FROM guidellm_metrics WHERE metric = 'time_to_first_token_ms'"
+          + " AND stat = 'median'")).doubleValue(), 1e-3);
+    }
+  }
+
+  /**
+   * GuideLLM's report and its console log side by side are one run: peer_comparison takes the
+   * report's figure (full precision) where both state it, and the log's (to one decimal) alone.
+   */
+  @Test
+  void guidellmsLogBesideItsReportIsTheSameRun() throws Exception {
+    String sql = "SELECT reported_value FROM peer_comparison WHERE convention = 'guidellm' AND metric = 'ttft_ms'"
+        + " AND stat = 'p50'";
+    try (TestDb t = new TestDb(tmp.resolve("both"))) {
+      IngestResult r = t.ingest(DIR.resolve("guidellm-0.5-dev-qwen3-30b-sync"));
+      assertEquals(List.of("guidellm-console", "guidellm-json"), r.files().stream().map(IngestResult.FileResult::format).sorted().toList());
+      assertEquals(1L, t.count("SELECT count(*) FROM runs"));
+      assertEquals(58.101, ((Number) t.value(sql)).doubleValue(), 1e-3);
+    }
+    try (TestDb t = new TestDb(tmp.resolve("log"))) {
+      t.ingest(DIR.resolve("guidellm-0.5-dev-qwen3-30b-sync/Qwen_Qwen3-30B-A3B_tp4_quant-fp8_bench.log"));
+      assertEquals(58.1, ((Number) t.value(sql)).doubleValue(), 1e-9);
     }
   }
 
