@@ -2,7 +2,7 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * tables with no counterpart there (Run Summary Info, the per-modality text/image tables) are
  * other lines.
  */
-public final class GuidellmConsoleFormat implements InputFormat {
+public final class GuidellmConsoleFormat extends NamedFormat {
   private static final Pattern TITLE = Pattern.compile(
       "^(?:ℹ\\s*)?((?:Run Summary Info|Text Metrics Statistics|Image Metrics Statistics|Video Metrics Statistics"
       + "|Audio Metrics Statistics|Tool Call Metrics Statistics|Request Token Statistics|Request Latency Statistics|Server Throughput Statistics)"
@@ -39,6 +39,12 @@ public final class GuidellmConsoleFormat implements InputFormat {
   private static final Pattern SNIFF = Pattern.compile(
       "(?m)^[ \\t]*(?:ℹ[ \\t]*)?(?:Request Latency Statistics|Server Throughput Statistics|Request Token Statistics)"
       + "[^\\n]*\\R[ \\t]*\\|=+\\|[=|]*\\R[ \\t]*\\| Benchmark +\\|");
+
+  public GuidellmConsoleFormat() {
+    super("guidellm-console",
+        "reported_metrics",
+        "GuideLLM's printed tables (0.4 and later): a run per benchmark row");
+  }
 
   /** Per table, a column's group and name (as the header prints them) → metric and unit. */
   private static final Map<String, Map<String, String[]>> COLUMNS = Map.of(
@@ -65,21 +71,6 @@ public final class GuidellmConsoleFormat implements InputFormat {
   /** What GuideLLM prints where a statistic has no value (None, NaN). */
   private static final java.util.Set<String> NO_VALUE = java.util.Set.of("", "--", "nan", "inf", "-inf");
   private static final Map<String, String> STATS = Map.of("Mdn", "median", "p95", "p95", "Mean", "mean");
-
-  @Override
-  public String id() {
-    return "guidellm-console";
-  }
-
-  @Override
-  public String description() {
-    return "GuideLLM's printed tables (0.4 and later): a run per benchmark row";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics";
-  }
 
   @Override
   public boolean runPerFile() {

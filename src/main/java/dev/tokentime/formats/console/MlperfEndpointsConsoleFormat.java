@@ -2,7 +2,7 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * The figures are stored as mlperf-endpoints-json stores the JSON's (its names, ns and tokens:
  * the printed ms and seconds converted exactly), to the printed two decimals.
  */
-public final class MlperfEndpointsConsoleFormat implements InputFormat {
+public final class MlperfEndpointsConsoleFormat extends NamedFormat {
   private static final Pattern START = Pattern.compile("^-+ Summary -+$");
   private static final Pattern END = Pattern.compile("^-+ End of (?:Report|Summary) -+$");
   private static final Pattern PATTERN = Pattern.compile("^load_pattern: type=([a-z_]+)(?:, target_qps=([^,]+))?"
@@ -52,19 +52,10 @@ public final class MlperfEndpointsConsoleFormat implements InputFormat {
       "QPS", new String[] {"request_throughput", "samples/s", "1"},
       "TPS", new String[] {"output_throughput", "tokens/s", "1"});
 
-  @Override
-  public String id() {
-    return "mlperf-endpoints-console";
-  }
-
-  @Override
-  public String description() {
-    return "MLCommons endpoints harness's printed report (report.txt)";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics";
+  public MlperfEndpointsConsoleFormat() {
+    super("mlperf-endpoints-console",
+        "reported_metrics",
+        "MLCommons endpoints harness's printed report (report.txt)");
   }
 
   @Override

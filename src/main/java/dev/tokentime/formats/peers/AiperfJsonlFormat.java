@@ -5,6 +5,7 @@ import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.json.ToolClocks;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -27,7 +28,7 @@ import java.util.Map;
  * serve's are from its ttft and itl). The record's own figures are kept as reported in the
  * {@code *_ms} columns, so a record without the list still has its TTFT and latency.
  */
-public final class AiperfJsonlFormat implements InputFormat {
+public final class AiperfJsonlFormat extends NamedFormat {
   /** Where AIPerf's per-request files of one run (this and profile_export_raw.jsonl) share ids. */
   static final String ID_NAMESPACE = "aiperf";
   private static final java.util.regex.Pattern RAW =
@@ -41,6 +42,9 @@ public final class AiperfJsonlFormat implements InputFormat {
   }
 
   private AiperfJsonlFormat(boolean chunksFromRaw) {
+    super("aiperf-jsonl",
+        "runs, requests, tokens",
+        "AIPerf profile_export.jsonl: one record per request (metadata, metrics, error)");
     this.chunksFromRaw = chunksFromRaw;
   }
 
@@ -58,21 +62,6 @@ public final class AiperfJsonlFormat implements InputFormat {
   @Override
   public InputFormat inFolder(String fileName, java.util.Set<String> folder) {
     return folder.stream().anyMatch(n -> RAW.matcher(n).matches()) ? new AiperfJsonlFormat(true) : this;
-  }
-
-  @Override
-  public String id() {
-    return "aiperf-jsonl";
-  }
-
-  @Override
-  public String description() {
-    return "AIPerf profile_export.jsonl: one record per request (metadata, metrics, error)";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, tokens";
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.json.ToolClocks;
 import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -30,7 +31,7 @@ import java.util.regex.Pattern;
  * per-record CSV) that file's records are the requests and this file gives only their chunks, met
  * by id; alone it gives the requests too (ids, times, status, error, the server's usage counts).
  */
-public final class AiperfRawFormat implements InputFormat {
+public final class AiperfRawFormat extends NamedFormat {
   /** The files of the run that hold its requests: the JSONL, else the per-record CSV. */
   private static final Pattern RECORDS =
       Pattern.compile("profile_export(?:\\.jsonl|_records\\.csv)(?:\\.gz|\\.zst)?");
@@ -46,22 +47,10 @@ public final class AiperfRawFormat implements InputFormat {
   }
 
   private AiperfRawFormat(boolean chunksOnly) {
+    super("aiperf-raw-jsonl",
+        "runs, requests, tokens",
+        "AIPerf profile_export_raw.jsonl: one raw record per request (metadata, start_perf_ns, responses)");
     this.chunksOnly = chunksOnly;
-  }
-
-  @Override
-  public String id() {
-    return "aiperf-raw-jsonl";
-  }
-
-  @Override
-  public String description() {
-    return "AIPerf profile_export_raw.jsonl: one raw record per request (metadata, start_perf_ns, responses)";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, tokens";
   }
 
   @Override

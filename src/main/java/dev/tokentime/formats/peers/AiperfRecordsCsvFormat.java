@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.json.ToolClocks;
 import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -25,7 +26,7 @@ import java.util.regex.Pattern;
  * ({@link AiperfJsonlFormat#record}): the two files of one run store the same requests. The CSV has
  * no error type and writes floats to 6 significant digits ({@code %.6g}).
  */
-public final class AiperfRecordsCsvFormat implements InputFormat {
+public final class AiperfRecordsCsvFormat extends NamedFormat {
   private static final String HEAD = "request_num,session_num,x_request_id,";
   private static final Set<String> WHOLE = Set.of("request_num", "session_num", "turn_index", "credit_issued_ns",
       "request_start_ns", "request_ack_ns", "request_end_ns", "cancellation_time_ns");
@@ -46,6 +47,9 @@ public final class AiperfRecordsCsvFormat implements InputFormat {
   }
 
   private AiperfRecordsCsvFormat(boolean chunksFromRaw) {
+    super("aiperf-records-csv",
+        "runs, requests, tokens",
+        "AIPerf profile_export_records.csv: one row per request (metadata columns, then \"<tag> (<unit>)\")");
     this.chunksFromRaw = chunksFromRaw;
   }
 
@@ -63,21 +67,6 @@ public final class AiperfRecordsCsvFormat implements InputFormat {
   public InputFormat inFolder(String fileName, Set<String> folder) {
     // with the JSONL beside it the CSV is left out (leaveOut); else the raw file gives its chunks
     return folder.stream().anyMatch(n -> RAW.matcher(n).matches()) ? new AiperfRecordsCsvFormat(true) : this;
-  }
-
-  @Override
-  public String id() {
-    return "aiperf-records-csv";
-  }
-
-  @Override
-  public String description() {
-    return "AIPerf profile_export_records.csv: one row per request (metadata columns, then \"<tag> (<unit>)\")";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, tokens";
   }
 
   @Override

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * <p>The records have no per-token times: the first token and the end are placed at receive +
  * {@code ttft_ms} and receive + {@code total_time_ms}; the figures are kept as reported too.
  */
-public final class DynamoRequestTraceFormat implements InputFormat {
+public final class DynamoRequestTraceFormat extends NamedFormat {
 
   /** The schema names: the request trace's, and the agent trace's it was renamed from (same record). */
   static final Set<String> SCHEMAS = Set.of("dynamo.request.trace.v1", "dynamo.agent.trace.v1");
@@ -37,19 +37,10 @@ public final class DynamoRequestTraceFormat implements InputFormat {
   private static final Pattern SCHEMA_VALUE =
       Pattern.compile("\"schema\"\\s*:\\s*\"dynamo\\.(?:request|agent)\\.trace\\.v1\"");
 
-  @Override
-  public String id() {
-    return "dynamo-request-trace";
-  }
-
-  @Override
-  public String description() {
-    return "NVIDIA Dynamo request trace (dynamo.request.trace.v1 JSON lines): one request_end record per request";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests";
+  public DynamoRequestTraceFormat() {
+    super("dynamo-request-trace",
+        "runs, requests",
+        "NVIDIA Dynamo request trace (dynamo.request.trace.v1 JSON lines): one request_end record per request");
   }
 
   @Override

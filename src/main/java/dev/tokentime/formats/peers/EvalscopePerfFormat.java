@@ -7,7 +7,7 @@ import dev.tokentime.formats.json.EvalscopeNames;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.json.ToolMetricNames;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -28,24 +28,15 @@ import java.util.Map;
  * {@code "TTFT (ms)"}); the unit stored is the one the key names. Its per-request
  * {@code benchmark_data.db} is SQLite, a reject saying so.
  */
-public final class EvalscopePerfFormat implements InputFormat {
+public final class EvalscopePerfFormat extends NamedFormat {
 
   static final String DB_NOT_READ = "EvalScope's per-request SQLite database (benchmark_data.db): tokentime does"
       + " not read SQLite; the run's figures are in benchmark_summary.json and benchmark_percentile.json";
 
-  @Override
-  public String id() {
-    return "evalscope-perf";
-  }
-
-  @Override
-  public String description() {
-    return "EvalScope perf benchmark_summary.json / benchmark_percentile.json: the tool's own run statistics";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, reported_metrics";
+  public EvalscopePerfFormat() {
+    super("evalscope-perf",
+        "runs, reported_metrics",
+        "EvalScope perf benchmark_summary.json / benchmark_percentile.json: the tool's own run statistics");
   }
 
   @Override

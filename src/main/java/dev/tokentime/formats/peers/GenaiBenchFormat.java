@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -30,7 +30,7 @@ import java.util.Set;
  * records: one for the run's figures and one per request. The folder's {@code experiment_metadata.json} (the
  * command and settings, no measurement) is claimed only to say so.
  */
-public final class GenaiBenchFormat implements InputFormat {
+public final class GenaiBenchFormat extends NamedFormat {
   /** Request fields genai-bench converts with {@code _time_unit} (its TimeUnitConverter.LATENCY_FIELDS). */
   private static final Set<String> LATENCY = Set.of("ttft", "tpot", "e2e_latency", "output_latency");
 
@@ -38,19 +38,10 @@ public final class GenaiBenchFormat implements InputFormat {
       + " settings, no measurement; each run's figures and requests are in its own file beside it"
       + " (<scenario>_<task>_num_concurrency_<n>_time_<t>s.json)";
 
-  @Override
-  public String id() {
-    return "genai-bench-json";
-  }
-
-  @Override
-  public String description() {
-    return "genai-bench run files (<scenario>_<task>_num_concurrency_<n>_time_<t>s.json): the run's aggregated_metrics and its individual_request_metrics";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, reported_metrics";
+  public GenaiBenchFormat() {
+    super("genai-bench-json",
+        "runs, requests, reported_metrics",
+        "genai-bench run files (<scenario>_<task>_num_concurrency_<n>_time_<t>s.json): the run's aggregated_metrics and its individual_request_metrics");
   }
 
   /** An experiment folder holds a run file per scenario and concurrency: each is a run of its own. */

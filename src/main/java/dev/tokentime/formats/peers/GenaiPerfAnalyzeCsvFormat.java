@@ -2,7 +2,7 @@ package dev.tokentime.formats.peers;
 
 import dev.tokentime.formats.json.ToolMetricNames;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * snake case, the statistic from its prefix: {@code p99}, {@code Avg.} or none → {@code avg}), its
  * ISL the p99 input sequence length genai-perf took it from.
  */
-public final class GenaiPerfAnalyzeCsvFormat implements InputFormat {
+public final class GenaiPerfAnalyzeCsvFormat extends NamedFormat {
   private static final Pattern SNIFF = Pattern.compile(
       "\\A\\uFEFF?Config Name,(?:Concurrency|Request Rate),ISL,Num (?:Prompts|Dataset Entries),[^\\r\\n]*\\((?:ms|tokens|tokens/sec|requests/sec)\\)");
   private static final Pattern PERF_HEADER = Pattern.compile(
@@ -38,19 +38,10 @@ public final class GenaiPerfAnalyzeCsvFormat implements InputFormat {
   /** "p99 Time To First Token (ms)", "Avg. Output Token Throughput (tokens/sec)", "Request Throughput (requests/sec)". */
   private static final Pattern FIGURE = Pattern.compile("(?:(p[0-9]{1,2}|Avg\\.|Min|Max|Std)\\s+)?(.+\\(.+\\))");
 
-  @Override
-  public String id() {
-    return "genai-perf-analyze-csv";
-  }
-
-  @Override
-  public String description() {
-    return "genai-perf analyze's analyze_export_genai_perf.csv: a run per configuration of the sweep, its p99 latencies and throughputs";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics";
+  public GenaiPerfAnalyzeCsvFormat() {
+    super("genai-perf-analyze-csv",
+        "reported_metrics",
+        "genai-perf analyze's analyze_export_genai_perf.csv: a run per configuration of the sweep, its p99 latencies and throughputs");
   }
 
   @Override

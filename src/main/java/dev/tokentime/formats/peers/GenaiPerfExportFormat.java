@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -22,21 +22,12 @@ import java.util.List;
  * the time of every response. Read with a streaming parser, one request at a time, since the
  * file can be large. Counted in records, not lines: one per request, plus one for the document.
  */
-public final class GenaiPerfExportFormat implements InputFormat {
+public final class GenaiPerfExportFormat extends NamedFormat {
 
-  @Override
-  public String id() {
-    return "genai-perf-export";
-  }
-
-  @Override
-  public String description() {
-    return "genai-perf / perf_analyzer profile_export.json: per-request send and response times";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, tokens";
+  public GenaiPerfExportFormat() {
+    super("genai-perf-export",
+        "runs, requests, tokens",
+        "genai-perf / perf_analyzer profile_export.json: per-request send and response times");
   }
 
   @Override

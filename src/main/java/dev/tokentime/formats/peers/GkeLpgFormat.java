@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -38,9 +38,15 @@ import java.util.regex.Pattern;
  *
  * <p>Counted in records: one for the result object, one more per figure rejected.
  */
-public final class GkeLpgFormat implements InputFormat {
+public final class GkeLpgFormat extends NamedFormat {
   /** {avg,median,sd,min,max,pNN}_{metric}, as get_stats_for_set names its figures. */
   private static final Pattern STAT = Pattern.compile("^(avg|median|sd|min|max|p\\d+)_(.+)$");
+
+  public GkeLpgFormat() {
+    super("gke-lpg-json",
+        "runs, reported_metrics",
+        "ai-on-gke / inference-benchmark latency profile generator (Google's benchmark_serving.py) result JSON (--save-json-results)");
+  }
 
   /** aiohttp's exceptions the tool counts failed requests under (init_errors_map). */
   private static final Set<String> ERRORS = Set.of("ClientConnectorError", "TimeoutError", "ContentTypeError",
@@ -48,21 +54,6 @@ public final class GkeLpgFormat implements InputFormat {
 
   static final String NOT_OURS = "not a latency profile generator result: expected an object whose \"metrics\""
       + " object holds benchmark_time, total_output_token, …";
-
-  @Override
-  public String id() {
-    return "gke-lpg-json";
-  }
-
-  @Override
-  public String description() {
-    return "ai-on-gke / inference-benchmark latency profile generator (Google's benchmark_serving.py) result JSON (--save-json-results)";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, reported_metrics";
-  }
 
   /** The tool writes a file per request rate (and per model): each is a run of its own. */
   @Override

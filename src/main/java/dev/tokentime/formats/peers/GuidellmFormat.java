@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -50,7 +50,7 @@ import java.util.regex.Pattern;
  * <p>Counted in records: one per benchmark (its level and statistics) and one per request record.
  * GuideLLM 0.1's report (2024: {@code benchmarks[].benchmarks[].results}) is rejected as such.
  */
-public final class GuidellmFormat implements InputFormat {
+public final class GuidellmFormat extends NamedFormat {
   private static final String[] STATUSES = {"successful", "errored", "incomplete"};
   /**
    * Request records held per benchmark while its measured window is not known yet (a few hundred
@@ -70,19 +70,10 @@ public final class GuidellmFormat implements InputFormat {
       + "|type_: (?:generative_benchmark|synchronous|concurrent|throughput|constant|poisson|async_constant|async_poisson)\\s*$"
       + "|time_to_first_token_ms:|first_token_iteration:|measure_start_time:|strategy_type: )");
 
-  @Override
-  public String id() {
-    return "guidellm-json";
-  }
-
-  @Override
-  public String description() {
-    return "GuideLLM benchmarks.json or .yaml (0.2 to 0.7+): a run per benchmark (strategy, rate or streams), its request records and statistics";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, reported_metrics";
+  public GuidellmFormat() {
+    super("guidellm-json",
+        "runs, requests, reported_metrics",
+        "GuideLLM benchmarks.json or .yaml (0.2 to 0.7+): a run per benchmark (strategy, rate or streams), its request records and statistics");
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.tokentime.formats.peers;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -25,11 +25,18 @@ import java.util.regex.Pattern;
  * {@code token_throughput_secs}, {@code request_rate}, the request and token counts and
  * {@code duration_ms}, stat value. The file counts its benchmarks, not its line.
  */
-public final class InferenceBenchmarkerFormat implements InputFormat {
+public final class InferenceBenchmarkerFormat extends NamedFormat {
   private static final Pattern SNIFF_RESULTS = Pattern.compile("\"results\"\\s*:\\s*\\[");
   private static final List<String> LATENCIES = List.of("time_to_first_token_ms", "inter_token_latency_ms", "e2e_latency_ms");
   private static final List<String> STATS = List.of("p50", "p60", "p70", "p80", "p90", "p95", "p99", "avg");
   private static final Pattern FLAT = Pattern.compile("^(time_to_first_token_ms|inter_token_latency_ms|e2e_latency_ms)_(avg|p[0-9]{1,2})$");
+
+  public InferenceBenchmarkerFormat() {
+    super("inference-benchmarker-json",
+        "runs, reported_metrics",
+        "Hugging Face inference-benchmarker's results JSON: a run per benchmark (throughput at max VUs, constant"
+        + " request rates) with its TTFT, ITL and E2E latency percentiles, throughput and request counts");
+  }
 
   /** The scalar figures: JSON key and unit. */
   private static final String[][] SCALARS = {
@@ -42,22 +49,6 @@ public final class InferenceBenchmarkerFormat implements InputFormat {
     {"total_tokens_sent", "tokens"},
     {"duration_ms", "ms"},
   };
-
-  @Override
-  public String id() {
-    return "inference-benchmarker-json";
-  }
-
-  @Override
-  public String description() {
-    return "Hugging Face inference-benchmarker's results JSON: a run per benchmark (throughput at max VUs, constant"
-        + " request rates) with its TTFT, ITL and E2E latency percentiles, throughput and request counts";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, reported_metrics";
-  }
 
   @Override
   public boolean runPerFile() {

@@ -7,7 +7,7 @@ import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.ChunkKind;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -37,22 +37,13 @@ import java.util.Set;
  * {@code output_token_times}, whose equal consecutive times (a chunk's tokens, each stamped with
  * the chunk's arrival when the tool had a tokenizer) are one chunk of that many tokens.
  */
-public final class InferencePerfFormat implements InputFormat {
+public final class InferencePerfFormat extends NamedFormat {
   private static final Set<String> STATS = Set.of("mean", "min", "max", "median");
 
-  @Override
-  public String id() {
-    return "inference-perf-json";
-  }
-
-  @Override
-  public String description() {
-    return "inference-perf reports: stage_N_ / summary_lifecycle_metrics.json (a run each, its statistics) and per_request_lifecycle_metrics.json (requests, chunk times)";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, tokens, reported_metrics";
+  public InferencePerfFormat() {
+    super("inference-perf-json",
+        "runs, requests, tokens, reported_metrics",
+        "inference-perf reports: stage_N_ / summary_lifecycle_metrics.json (a run each, its statistics) and per_request_lifecycle_metrics.json (requests, chunk times)");
   }
 
   @Override
@@ -235,7 +226,6 @@ public final class InferencePerfFormat implements InputFormat {
       sink.reportedMetric(run, level, metric, stat, v.asDouble(), unit);
     }
   }
-
 
   /** The per-request array: the parser on its START_ARRAY. */
   private static long requests(JsonParser p, ParseContext ctx, RecordSink sink) throws IOException {

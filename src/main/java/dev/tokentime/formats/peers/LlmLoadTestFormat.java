@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.ClockSpec;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -30,29 +30,20 @@ import java.util.regex.Pattern;
  * for the summary. Python's json writes a statistic with no value as a bare {@code NaN} (before
  * February 2025; {@code null} since).
  */
-public final class LlmLoadTestFormat implements InputFormat {
+public final class LlmLoadTestFormat extends NamedFormat {
   /** The statistics {@code utils.get_summary} writes of each metric. */
   private static final List<String> STATS = List.of("min", "max", "median", "mean", "percentile_80",
       "percentile_90", "percentile_95", "percentile_99");
 
+  public LlmLoadTestFormat() {
+    super("llm-load-test-json",
+        "runs, requests, reported_metrics",
+        "llm-load-test output files (output-<concurrency>.json): its per-request results, its config's concurrency and its summary");
+  }
+
   /** The first request's first keys, as RequestResult's __init__ orders them (input_text until March 2024). */
   private static final Pattern HEAD = Pattern.compile(
       "\\{\\s*\"results\"\\s*:\\s*\\[\\s*\\{\\s*\"user_id\"\\s*:\\s*-?\\d+\\s*,\\s*\"input_(?:id|text)\"\\s*:");
-
-  @Override
-  public String id() {
-    return "llm-load-test-json";
-  }
-
-  @Override
-  public String description() {
-    return "llm-load-test output files (output-<concurrency>.json): its per-request results, its config's concurrency and its summary";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, reported_metrics";
-  }
 
   /** A run at a list of concurrencies writes a file per concurrency: each is a run of its own. */
   @Override

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  * as {@code .inf}: read as infinity (PeerJson.yamlSpecialFloats), which is no level; a figure
  * that is not finite is a reject naming it. Its time series and observability are not read.
  */
-public final class LlmdReportFormat implements InputFormat {
+public final class LlmdReportFormat extends NamedFormat {
   /** YAML: the schema's version line and its latency statistics with units (PyYAML sorts keys). */
   private static final Pattern YAML_VERSION = Pattern.compile("(?m)^\\s*version:\\s*['\"]?0\\.(?:1|2(?:\\.[0-9]+)?)['\"]?\\s*$");
   private static final Pattern YAML_LATENCY = Pattern.compile(
@@ -56,20 +56,11 @@ public final class LlmdReportFormat implements InputFormat {
   /** A statistic's units as the schema names them (the version line, written last, may lie past the sample). */
   private static final Pattern YAML_UNITS = Pattern.compile("(?m)^\\s+units:\\s*(?:ms|s|ms/token|s/token|count)\\s*$");
 
-  @Override
-  public String id() {
-    return "llmd-benchmark-report";
-  }
-
-  @Override
-  public String description() {
-    return "llm-d-benchmark's benchmark report (schema 0.1 or 0.2 and its point releases, YAML or JSON): a run's latency statistics, requests and"
-        + " throughput as the harness converted them from its load generator";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, reported_metrics";
+  public LlmdReportFormat() {
+    super("llmd-benchmark-report",
+        "runs, reported_metrics",
+        "llm-d-benchmark's benchmark report (schema 0.1 or 0.2 and its point releases, YAML or JSON): a run's latency statistics, requests and"
+        + " throughput as the harness converted them from its load generator");
   }
 
   @Override

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.RequestRecord;
@@ -25,23 +25,14 @@ import java.util.regex.Pattern;
  * ...) that becomes reported_metrics. Both are read as a stream. Counted in records: one per array
  * element, or one for the summary object.
  */
-public final class LlmperfFormat implements InputFormat {
+public final class LlmperfFormat extends NamedFormat {
   private static final Pattern QUANTILE = Pattern.compile("^results_(.+)_quantiles_(p\\d+(?:\\.\\d+)?)$");
   private static final Pattern STAT = Pattern.compile("^results_(.+)_(mean|min|max|stddev)$");
 
-  @Override
-  public String id() {
-    return "llmperf-json";
-  }
-
-  @Override
-  public String description() {
-    return "LLMPerf individual_responses.json (per request) and summary.json (run statistics)";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, reported_metrics";
+  public LlmperfFormat() {
+    super("llmperf-json",
+        "runs, requests, reported_metrics",
+        "LLMPerf individual_responses.json (per request) and summary.json (run statistics)");
   }
 
   /**

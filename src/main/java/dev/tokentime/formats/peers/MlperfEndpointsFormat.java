@@ -3,7 +3,7 @@ package dev.tokentime.formats.peers;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * percentile {@code "99.0"} → {@code p99}, its early-stopping estimate → {@code
  * p99_early_stopping}; the histograms are not kept. One object, one record.
  */
-public final class MlperfEndpointsFormat implements InputFormat {
+public final class MlperfEndpointsFormat extends NamedFormat {
   /** A series' key → {metric, unit}. */
   private static final Map<String, String[]> SERIES = Map.of(
       "ttft", new String[] {"ttft", "ns"}, "tpot", new String[] {"tpot", "ns"}, "latency", new String[] {"e2el", "ns"},
@@ -52,19 +52,10 @@ public final class MlperfEndpointsFormat implements InputFormat {
   private static final String[] STATS = {"min", "max", "median", "avg", "std_dev"};
   private static final Pattern PERCENT = Pattern.compile("\\d{1,2}(?:\\.\\d+)?|100(?:\\.0+)?");
 
-  @Override
-  public String id() {
-    return "mlperf-endpoints-json";
-  }
-
-  @Override
-  public String description() {
-    return "MLCommons endpoints harness (MLPerf Inference over an HTTP endpoint) result_summary.json";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics";
+  public MlperfEndpointsFormat() {
+    super("mlperf-endpoints-json",
+        "reported_metrics",
+        "MLCommons endpoints harness (MLPerf Inference over an HTTP endpoint) result_summary.json");
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.tokentime.formats.peers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  * query) has none. The level is stated after the whole file is read (the summary prints the
  * target QPS last), so a figure line is accounted for at the end.
  */
-public final class MlperfLoadgenFormat implements InputFormat {
+public final class MlperfLoadgenFormat extends NamedFormat {
   /** Which of LoadGen's two text outputs. */
   public enum Kind {
     SUMMARY("mlperf-summary"),
@@ -137,24 +137,10 @@ public final class MlperfLoadgenFormat implements InputFormat {
   private final Kind kind;
 
   public MlperfLoadgenFormat(Kind kind) {
-    this.kind = kind;
-  }
-
-  @Override
-  public String id() {
-    return kind.id;
-  }
-
-  @Override
-  public String description() {
-    return kind == Kind.SUMMARY
+    super(kind.id, "runs, reported_metrics", kind == Kind.SUMMARY
         ? "MLPerf Inference LoadGen's mlperf_log_summary.txt: a run's scenario, throughput, TTFT / TPOT / latency statistics and verdict"
-        : "MLPerf Inference LoadGen's mlperf_log_detail.txt (:::MLLOG lines): a run's settings and result_* figures";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, reported_metrics";
+        : "MLPerf Inference LoadGen's mlperf_log_detail.txt (:::MLLOG lines): a run's settings and result_* figures");
+    this.kind = kind;
   }
 
   @Override

@@ -1,7 +1,7 @@
 package dev.tokentime.formats.peers;
 
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * its level; its figures become reported_metrics in µs (usec, as perf_analyzer prints them) and
  * infer/sec, named as perf-analyzer-console names the printed ones.
  */
-public final class PerfAnalyzerCsvFormat implements InputFormat {
+public final class PerfAnalyzerCsvFormat extends NamedFormat {
   private static final Pattern HEADER = Pattern.compile(
       "^(?:Concurrency|Request Rate),Inferences/Second,Client Send,.*");
   private static final Pattern SNIFF = Pattern.compile(
@@ -31,19 +31,10 @@ public final class PerfAnalyzerCsvFormat implements InputFormat {
   private static final Pattern NUMBER = Pattern.compile("[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?");
   private static final Pattern PERCENTILE = Pattern.compile("p([0-9]{1,2}) latency");
 
-  @Override
-  public String id() {
-    return "perf-analyzer-csv";
-  }
-
-  @Override
-  public String description() {
-    return "Triton perf_analyzer -f CSV: a run per concurrency or request rate, latency components in usec";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics";
+  public PerfAnalyzerCsvFormat() {
+    super("perf-analyzer-csv",
+        "reported_metrics",
+        "Triton perf_analyzer -f CSV: a run per concurrency or request rate, latency components in usec");
   }
 
   @Override

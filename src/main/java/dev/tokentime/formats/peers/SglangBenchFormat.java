@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tokentime.formats.json.JsonText;
 import dev.tokentime.formats.json.PeerJson;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -20,21 +20,12 @@ import java.util.List;
  * batch of {@code batch_size} requests at once: its latency, TTFT and throughputs) are read the
  * same way, a run each at concurrency batch_size.
  */
-public final class SglangBenchFormat implements InputFormat {
+public final class SglangBenchFormat extends NamedFormat {
 
-  @Override
-  public String id() {
-    return "sglang-bench-jsonl";
-  }
-
-  @Override
-  public String description() {
-    return "SGLang bench_serving --output-file JSONL: one run per line (--output-details arrays); bench_one_batch_server result lines";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, tokens, reported_metrics";
+  public SglangBenchFormat() {
+    super("sglang-bench-jsonl",
+        "runs, requests, tokens, reported_metrics",
+        "SGLang bench_serving --output-file JSONL: one run per line (--output-details arrays); bench_one_batch_server result lines");
   }
 
   @Override

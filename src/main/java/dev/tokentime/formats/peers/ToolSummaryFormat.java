@@ -3,7 +3,7 @@ package dev.tokentime.formats.peers;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.formats.json.ToolMetricNames;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -23,7 +23,7 @@ import java.util.Map;
  * unit), kept so tokentime's figures and the tool's own can be put side by side. The JSON counts
  * as one record; the CSV is line-oriented (header and blank lines are other lines).
  */
-public final class ToolSummaryFormat implements InputFormat {
+public final class ToolSummaryFormat extends NamedFormat {
   /** Which tool's summary, with what tells its files apart. */
   public enum Tool {
     GENAI_PERF("genai-perf-summary", "genai_perf"),
@@ -41,24 +41,10 @@ public final class ToolSummaryFormat implements InputFormat {
   private final Tool tool;
 
   public ToolSummaryFormat(Tool tool) {
-    this.tool = tool;
-  }
-
-  @Override
-  public String id() {
-    return tool.id;
-  }
-
-  @Override
-  public String description() {
-    return tool == Tool.GENAI_PERF
+    super(tool.id, "runs, reported_metrics", tool == Tool.GENAI_PERF
         ? "genai-perf profile_export_genai_perf.json / .csv: the tool's own run statistics"
-        : "AIPerf profile_export_aiperf.json / .csv: the tool's own run statistics";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, reported_metrics";
+        : "AIPerf profile_export_aiperf.json / .csv: the tool's own run statistics");
+    this.tool = tool;
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.tokentime.formats.peers;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tokentime.formats.json.PeerJson;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -19,21 +19,12 @@ import java.util.List;
  * are kept, never the generated texts). {@code vllm bench sweep}'s {@code summary.json} is a JSON
  * array of its runs' results (each with its {@code run_number}): each element is a run.
  */
-public final class VllmBenchFormat implements InputFormat {
+public final class VllmBenchFormat extends NamedFormat {
 
-  @Override
-  public String id() {
-    return "vllm-bench-json";
-  }
-
-  @Override
-  public String description() {
-    return "vllm bench serve / benchmark_serving.py result JSON (--save-result, --save-detailed, --append-result)";
-  }
-
-  @Override
-  public String fills() {
-    return "runs, requests, tokens, reported_metrics";
+  public VllmBenchFormat() {
+    super("vllm-bench-json",
+        "runs, requests, tokens, reported_metrics",
+        "vllm bench serve / benchmark_serving.py result JSON (--save-result, --save-detailed, --append-result)");
   }
 
   @Override

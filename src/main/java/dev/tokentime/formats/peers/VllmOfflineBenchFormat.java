@@ -3,7 +3,7 @@ package dev.tokentime.formats.peers;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tokentime.formats.json.PeerJson;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.InputFormat;
+import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
 import dev.tokentime.ingest.Sample;
@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * in seconds). No server, no requests: the engine run in-process over one batch, so its figures
  * are reported_metrics of the file's run with no level. One object, one record.
  */
-public final class VllmOfflineBenchFormat implements InputFormat {
+public final class VllmOfflineBenchFormat extends NamedFormat {
   /** A throughput result's keys → {metric, unit}: the run's time is named as vllm bench serve's. */
   private static final Map<String, String[]> THROUGHPUT = Map.of(
       "elapsed_time", new String[] {"duration", "s"},
@@ -42,19 +42,10 @@ public final class VllmOfflineBenchFormat implements InputFormat {
   private static final Set<String> LATENCY = Set.of("avg_latency", "latencies", "percentiles");
   private static final Pattern PERCENT = Pattern.compile("\\d{1,2}(?:\\.\\d+)?");
 
-  @Override
-  public String id() {
-    return "vllm-bench-offline-json";
-  }
-
-  @Override
-  public String description() {
-    return "vllm bench throughput / latency --output-json (benchmark_throughput.py, benchmark_latency.py)";
-  }
-
-  @Override
-  public String fills() {
-    return "reported_metrics";
+  public VllmOfflineBenchFormat() {
+    super("vllm-bench-offline-json",
+        "reported_metrics",
+        "vllm bench throughput / latency --output-json (benchmark_throughput.py, benchmark_latency.py)");
   }
 
   @Override
