@@ -10,12 +10,12 @@ import java.util.Locale;
  * Documents and source files found in a folder (Markdown, reStructuredText, AsciiDoc; scripts and
  * programs): a results folder's README, a corpus' PROVENANCE.md, a post-mortem's notes, the launch
  * script and the parsing script kept beside the logs. They quote log lines in tables, prose, code
- * blocks and comments, and a server log's format claimed them by those quotes: a README's quoted
- * traceback and its table rows became crash events of the folder's run, its quoted request a
- * request, a script's commented example line a stats row. A tool's report pasted into a document
+ * blocks and comments, and a server log's format would claim them by those quotes: a README's
+ * quoted traceback would be a crash of the folder's run, its quoted request a request, a script's
+ * commented example line a stats row. A tool's report pasted into a document
  * (a bench run's printed results kept as results.md) is still read, by the format of such
  * reports, whose records may stand anywhere among other lines
- * ({@link InputFormat#readsFromAnywhere}). Named on the command line, a document is sniffed as any
+ * ({@link InputFormat#printedReport}). Named on the command line, a document is sniffed as any
  * file.
  */
 final class Documents {
@@ -40,15 +40,19 @@ final class Documents {
   }
 
   /**
-   * The format a document found in a folder is read as: the sniffed one when it reads reports
-   * from anywhere, else a report's format its lines hold ({@link OpenedInput#embeddedIn}); null to
-   * leave it out.
+   * The format a document found in a folder is read as: the sniffed one, or the one --from names
+   * ({@code named}), when it reads a tool's printed report; else, unless --from named one, a
+   * printed report's format its lines hold ({@link OpenedInput#embeddedIn}); null to leave it out.
    */
-  static InputFormat formatOf(InputFormat sniffed, OpenedInput probe, FormatRegistry formats) throws IOException {
-    if (sniffed == null || sniffed.readsFromAnywhere()) {
+  static InputFormat formatOf(InputFormat sniffed, boolean named, OpenedInput probe, FormatRegistry formats)
+      throws IOException {
+    if (sniffed.printedReport()) {
       return sniffed;
     }
+    if (named) {
+      return null;
+    }
     InputFormat report = probe.embeddedIn(sniffed, formats);
-    return report != null && report.readsFromAnywhere() ? report : null;
+    return report != null && report.printedReport() ? report : null;
   }
 }

@@ -77,8 +77,8 @@ public final class ExplainService {
     String unknown = null;
     try (OpenedInput probe = OpenedInput.open(in.path())) {
       format = o.from() != null ? formats.byId(o.from()) : probe.sniffed(formats);
-      if (format != null && o.from() == null && !in.explicit() && Documents.isDocument(in.path())) {
-        format = Documents.formatOf(format, probe, formats);
+      if (format != null && !in.explicit() && Documents.isDocument(in.path())) {
+        format = Documents.formatOf(format, o.from() != null, probe, formats);
         if (format == null) {
           // as the ingest of the folder leaves it out
           return new Result(in.display(), null, 0, null, IngestResult.Skipped.LEFT_OUT + Documents.WHY);

@@ -1,11 +1,13 @@
 package dev.tokentime.app;
 
 import dev.tokentime.store.StoredSources;
+import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,20 +15,27 @@ import java.util.Set;
 /**
  * Run names taken from folders, kept apart where two different folders have one name: a day's logs
  * in {@code dayA/vllm/} and the next day's in {@code dayB/vllm/}, or two sweeps' {@code c16/}
- * folders, are different runs ({@code dayA/vllm}, {@code dayB/vllm}), where the folder's name alone
- * made them one run and mixed their requests. A name's <em>anchor</em> is the folder it is taken
- * from (the file's folder, or the folder a layout names: {@code results/} of {@code results/vllm-c16},
- * {@code raw_data/} of LLMPerf's {@code raw_data/X}); a name is kept as it is while one anchor has it,
- * and is prefixed with the fewest folders above the anchors that tell them apart otherwise.
+ * folders, are different runs ({@code dayA/vllm}, {@code dayB/vllm}); by the folder's name alone
+ * they would be one run, their requests mixed and an id in both kept once. A name's <em>anchor</em>
+ * is the folder it is taken from (the file's folder, or the folder a layout names: {@code results/}
+ * of {@code results/vllm-c16}, {@code raw_data/} of LLMPerf's {@code raw_data/X}); a name is kept as
+ * it is while one anchor has it, and is prefixed otherwise with the fewest folders above the
+ * anchors that tell them all apart (the whole path where even that does not), never with a name
+ * another run has.
  *
- * <p>Stored sources count too, so that ingests one after the other name runs as one ingest of all
- * the files would, and a re-run after an interrupted ingest names them as the first did: a folder
- * whose files are stored keeps its run's name (a later file of {@code dayA/vllm/} joins the run its
- * earlier files are in), and a new folder whose name a stored run of another folder has takes a
- * prefixed one. {@code --run} names the run itself and is never changed.
+ * <p>Stored sources count: a folder whose files are stored keeps its run's name (a later file of
+ * {@code dayA/vllm/} joins the run its earlier files are in; a folder reached through a link is the
+ * folder), a new folder of a name a stored folder has takes a prefixed one, and the prefix is chosen
+ * over the stored folders and the new ones together, so a re-run after an interrupted ingest names
+ * the rest as the whole ingest did. A stored run keeps its name: ingested one after the other,
+ * {@code dayA/vllm} then {@code dayB/vllm} are {@code vllm} and {@code dayB/vllm}. {@code --run}
+ * names the run itself and is never changed.
  */
 final class FolderRuns {
   private FolderRuns() {}
+
+  /** A folder a name is taken from: its path as met, and the folder itself (links resolved). */
+  private record Anchor(Path path, Path key) {}
 
   /**
    * The run of each file, in order: {@code names.get(i)} is the name its folder or layout gives
@@ -35,86 +44,149 @@ final class FolderRuns {
    */
   static List<String> name(List<Path> files, List<String> names, List<StoredSources.RunPath> stored) {
     // the anchors of each name in this ingest, in the order of the files
-    Map<String, Set<Path>> planned = new HashMap<>();
-    List<Path> anchors = new ArrayList<>();
+    Map<String, Map<Path, Anchor>> planned = new LinkedHashMap<>();
+    List<Anchor> anchors = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
-      Path anchor = files.get(i) == null || names.get(i) == null ? null : anchor(files.get(i), names.get(i));
+      Anchor anchor = files.get(i) == null || names.get(i) == null ? null : anchor(files.get(i), names.get(i));
       anchors.add(anchor);
       if (anchor != null) {
-        planned.computeIfAbsent(names.get(i), k -> new LinkedHashSet<>()).add(anchor);
+        planned.computeIfAbsent(names.get(i), k -> new LinkedHashMap<>()).putIfAbsent(anchor.key(), anchor);
+      }
+    }
+    Set<String> taken = new HashSet<>();
+    Map<String, List<StoredSources.RunPath>> bySuffix = new HashMap<>();
+    for (StoredSources.RunPath s : stored) {
+      if (s.run() == null) {
+        continue;
+      }
+      taken.add(s.run());
+      // every name a stored run could have been given for: its whole name and each part after a '/'
+      for (int at = -1; ; at = s.run().indexOf('/', at + 1)) {
+        bySuffix.computeIfAbsent(s.run().substring(at + 1), k -> new ArrayList<>()).add(s);
+        if (s.run().indexOf('/', at + 1) < 0) {
+          break;
+        }
       }
     }
     Map<String, Map<Path, String>> resolved = new HashMap<>();
-    for (Map.Entry<String, Set<Path>> e : planned.entrySet()) {
-      resolved.put(e.getKey(), resolve(e.getKey(), e.getValue(), stored));
+    Set<String> given = new HashSet<>();
+    for (Map.Entry<String, Map<Path, Anchor>> e : planned.entrySet()) {
+      Map<Path, String> runs = resolve(e.getKey(), e.getValue().values(), bySuffix.getOrDefault(e.getKey(), List.of()),
+          taken, given);
+      taken.addAll(runs.values());
+      given.addAll(runs.values());
+      resolved.put(e.getKey(), runs);
     }
     List<String> out = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
-      Path anchor = anchors.get(i);
-      out.add(anchor == null ? names.get(i) : resolved.get(names.get(i)).get(anchor));
+      Anchor anchor = anchors.get(i);
+      out.add(anchor == null ? names.get(i) : resolved.get(names.get(i)).get(anchor.key()));
     }
     return out;
   }
 
-  /** The names of one name's anchors: stored ones keep theirs, new ones are told apart from all others. */
-  private static Map<Path, String> resolve(String name, Set<Path> anchors, List<StoredSources.RunPath> stored) {
+  /**
+   * The runs of one name's anchors: stored ones keep theirs, new ones are told apart from every
+   * anchor of the name, stored or new, and from every run name already given.
+   */
+  private static Map<Path, String> resolve(String name, java.util.Collection<Anchor> anchors,
+      List<StoredSources.RunPath> candidates, Set<String> taken, Set<String> given) {
+    // the stored folders of the name: a stored file whose run is its folder's name, prefixed or not
+    Map<Path, Anchor> storedAnchors = new LinkedHashMap<>();
     Map<Path, String> storedRuns = new HashMap<>();
-    for (StoredSources.RunPath s : stored) {
-      if (s.run() == null || s.path() == null || s.path().equals("-") || !(s.run().equals(name) || s.run().endsWith("/" + name))) {
-        continue;
-      }
-      Path anchor = anchor(Path.of(s.path()), name);
-      if (anchor != null) {
-        storedRuns.putIfAbsent(anchor, s.run());
+    for (StoredSources.RunPath s : candidates) {
+      Anchor a = storedAnchor(s, name);
+      if (a != null && storedRuns.putIfAbsent(a.key(), s.run()) == null) {
+        storedAnchors.put(a.key(), a);
       }
     }
     Map<Path, String> out = new HashMap<>();
-    List<Path> fresh = new ArrayList<>();
-    for (Path a : anchors) {
-      String kept = storedRuns.get(a);
+    List<Anchor> fresh = new ArrayList<>();
+    for (Anchor a : anchors) {
+      String kept = storedRuns.get(a.key());
       if (kept != null) {
-        out.put(a, kept);
+        out.put(a.key(), kept);
       } else {
         fresh.add(a);
       }
     }
-    Set<Path> others = new HashSet<>(storedRuns.keySet());
-    others.removeAll(fresh);
     if (fresh.isEmpty()) {
       return out;
     }
-    if (fresh.size() == 1 && others.isEmpty()) {
-      out.put(fresh.get(0), name);
+    if (fresh.size() == 1 && storedAnchors.isEmpty() && !given.contains(name)) {
+      out.put(fresh.get(0).key(), name);
       return out;
     }
-    Set<String> taken = new HashSet<>(storedRuns.values());
-    for (int k = 1; ; k++) {
-      Set<String> names = new HashSet<>();
+    List<Anchor> all = new ArrayList<>(storedAnchors.values());
+    all.addAll(fresh);
+    int deepest = 1;
+    for (Anchor a : fresh) {
+      deepest = Math.max(deepest, depth(a.path()));
+    }
+    for (int k = 1; k <= deepest; k++) {
+      Set<String> seen = new HashSet<>();
       boolean apart = true;
-      boolean deepest = true;
-      for (Path a : fresh) {
-        String n = prefixed(a, name, k);
-        apart &= !taken.contains(n) && names.add(n);
-        deepest &= depth(a) <= k;
+      for (Anchor a : all) {
+        apart &= seen.add(prefixed(a.path(), name, k));
       }
-      if (apart || deepest) {
-        for (Path a : fresh) {
-          out.put(a, prefixed(a, name, k));
+      for (Anchor a : fresh) {
+        apart &= !taken.contains(prefixed(a.path(), name, k));
+      }
+      if (apart) {
+        for (Anchor a : fresh) {
+          out.put(a.key(), prefixed(a.path(), name, k));
         }
         return out;
       }
     }
+    // folders no number of folders above tells apart (one directly under the root): the whole path
+    for (Anchor a : fresh) {
+      out.put(a.key(), a.path().getParent() == null ? name : a.path().getParent().resolve(name).toString());
+    }
+    return out;
+  }
+
+  /**
+   * The folder a stored file's run was named from, where its run is that folder's name with
+   * folders above it or without (a run {@code --run} named otherwise is no folder's); null else.
+   */
+  private static Anchor storedAnchor(StoredSources.RunPath s, String name) {
+    Path file;
+    try {
+      file = Path.of(s.path());
+    } catch (InvalidPathException e) {
+      return null; // a path stored on another system
+    }
+    if (!file.isAbsolute()) {
+      return null; // standard input ("-"), or a path of another system's shape
+    }
+    Anchor a = anchor(file, name);
+    if (a == null) {
+      return null;
+    }
+    for (int k = 0; k <= depth(a.path()); k++) {
+      if (s.run().equals(prefixed(a.path(), name, k))) {
+        return a;
+      }
+    }
+    return s.run().equals(a.path().getParent() == null ? name : a.path().getParent().resolve(name).toString()) ? a : null;
   }
 
   /**
    * The folder a name is taken from: the nearest folder above the file named as the name's first
    * part; null when none is (a name the file's place does not give).
    */
-  static Path anchor(Path file, String name) {
+  static Anchor anchor(Path file, String name) {
     String first = name.split("/", 2)[0];
     for (Path d = file.toAbsolutePath().normalize().getParent(); d != null && d.getFileName() != null; d = d.getParent()) {
       if (d.getFileName().toString().equals(first)) {
-        return d;
+        Path key;
+        try {
+          key = d.toRealPath();
+        } catch (IOException | SecurityException e) {
+          key = d; // a folder gone since it was stored: its path as it was
+        }
+        return new Anchor(d, key);
       }
     }
     return null;

@@ -394,9 +394,10 @@ public final class IngestService {
 
   /**
    * The files of one run whose request ids share a namespace (a run's requests and tokens files,
-   * or two files of the same requests) are read one after the other, in the plan's order: read at
-   * once, the file whose parse reached an id first kept the request and the other's row was the
-   * rejected duplicate, so two runs of one command could keep different rows. Runs stay parallel.
+   * or two files of the same requests) are read one after the other, in the plan's order, so the
+   * earlier file keeps a request id both carry: read at once, the copy kept would be the one whose
+   * parse reaches the id first, and two runs of one command could keep different rows. Runs stay
+   * parallel.
    */
   private static List<List<Integer>> runChains(List<Planned> plan, IngestOptions o, List<List<Integer>> chains) {
     Map<List<String>, List<Integer>> byRun = new java.util.LinkedHashMap<>();
@@ -494,8 +495,8 @@ public final class IngestService {
         try (OpenedInput probe = OpenedInput.open(path)) {
           compression = probe.compression();
           format = forced != null ? forced : probe.sniffed(formats);
-          if (format != null && forced == null && !in.explicit() && Documents.isDocument(path)) {
-            format = Documents.formatOf(format, probe, formats);
+          if (format != null && !in.explicit() && Documents.isDocument(path)) {
+            format = Documents.formatOf(format, forced != null, probe, formats);
             if (format == null) {
               skipped.add(new IngestResult.Skipped(in.display(), IngestResult.Skipped.LEFT_OUT + Documents.WHY));
               continue;

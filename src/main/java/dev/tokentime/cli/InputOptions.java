@@ -53,11 +53,11 @@ final class InputOptions {
   String at;
 
   @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
-      description = "Files read at once (default: one per core, at most 4); with 1, one by one in the order "
-          + "given. The files of one run that meet by request id (its requests and tokens files) are always "
-          + "read one after the other in the order given, so when two of them carry the same request id the "
-          + "earlier file's copy is the one kept; readings of one growing log (pod.log and pod-2.log, "
-          + "server.log and server.log.1) too, shortest first.")
+      description = "Files read at once (default: one per core, at most 4; with 1, one at a time). The files "
+          + "of one run that meet by request id (its requests and tokens files) are always read one after the "
+          + "other in the order given, so when two of them carry the same request id the earlier file's copy "
+          + "is the one kept; readings of one growing log (pod.log and pod-2.log, server.log and server.log.1) "
+          + "too, shortest first.")
   int jobs;
 
   IngestOptions toOptions(List<String> inputs) {

@@ -65,6 +65,15 @@ public interface InputFormat {
   }
 
   /**
+   * Whether the format reads a tool's printed report (a console summary's block or tables): the
+   * kind of text kept whole in a document (results.md, a post-mortem's notes), which is then read
+   * for it; a document found in a folder is otherwise no input (app.Documents). False by default.
+   */
+  default boolean printedReport() {
+    return false;
+  }
+
+  /**
    * Whether the format's records may come after anything else in a file, so that a file whose
    * head shows no format may still be its own by its last lines (a console summary printed at
    * the end of a run's log); its parser reads the lines before as other lines.

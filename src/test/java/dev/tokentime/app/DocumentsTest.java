@@ -78,4 +78,54 @@ class DocumentsTest {
       assertEquals(List.of(List.of("cmpl-notes-1")), t.rows("SELECT request_id FROM requests"));
     }
   }
+
+  static final String ITER = "[10/02/2025-11:01:10] [TRT-LLM] [I] iter = 0, global_rank = 0, rank = 0,"
+      + " currank_total_requests = 2/2, host_step_time = 41.8ms, prev_device_step_time = N/A, timestamp ="
+      + " 2025-10-02 11:01:10, num_scheduled_requests: 2, states = {'num_ctx_requests': 2, 'num_ctx_tokens':"
+      + " 1024, 'num_generation_tokens': 0}";
+
+  @Test
+  void iterationLinesQuotedInNotesAndAScriptAreNoStepsAndFromLeavesDocumentsOut() throws Exception {
+    // trtllm-iter-stats reads its lines from anywhere in a file, yet it is no printed report: a
+    // README's and a script's quoted iteration line are no engine steps
+    Path run = tmp.resolve("in/trt");
+    Files.createDirectories(run);
+    Files.copy(Path.of("sample-logs/trtllm/pytorch-iter-log/server.log"), run.resolve("server.log"));
+    Files.writeString(run.resolve("README.md"), "# notes\n\nOne iteration:\n\n    " + ITER + "\n");
+    Files.writeString(run.resolve("parse_iter.py"), "# " + ITER + "\nimport re\n");
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      IngestResult r = t.ingest(IngestOptions.of(List.of(run.toString())));
+      assertEquals(1, r.files().size());
+      assertEquals(List.of("README.md", "parse_iter.py"), r.skipped().stream()
+          .map(k -> Path.of(k.path()).getFileName().toString()).sorted().toList());
+      long steps = t.count("SELECT count(*) FROM steps");
+      try (TestDb alone = new TestDb(tmp.resolve("alone"))) {
+        alone.ingest(run.resolve("server.log"));
+        assertEquals(alone.count("SELECT count(*) FROM steps"), steps);
+      }
+    }
+    // --from names the format of every file found: a document is still left out
+    Path vllm = tmp.resolve("in/v");
+    Files.createDirectories(vllm);
+    Files.copy(Path.of("sample-logs/vllm/server.log"), vllm.resolve("server.log"));
+    Files.writeString(vllm.resolve("README.md"), README);
+    try (TestDb t = new TestDb(tmp.resolve("db3"))) {
+      IngestResult r = t.ingest(new IngestOptions(List.of(vllm.toString()), "vllm-log", null, false, false, false,
+          null, null, null, 0));
+      assertEquals(1, r.files().size());
+      assertEquals(6L, t.count("SELECT count(*) FROM requests"));
+    }
+  }
+
+  @Test
+  void documentsAreToldByTheirNamesCompressedToo() {
+    for (String doc : List.of("README.md", "notes.MD", "PROVENANCE.md.gz", "guide.rst", "runbook.adoc", "parse.py",
+        "launch.sh", "notebook.ipynb")) {
+      assertTrue(Documents.isDocument(Path.of("/x", doc)), doc);
+    }
+    for (String log : List.of("server.log", "server.log.gz", "results.json", "report.txt", "md", "server.md.log",
+        "run.out")) {
+      assertEquals(false, Documents.isDocument(Path.of("/x", log)), log);
+    }
+  }
 }

@@ -2,6 +2,7 @@ package dev.tokentime.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.tokentime.store.StoredSources;
 import dev.tokentime.testing.TestDb;
 import java.nio.file.Path;
 import java.util.List;
@@ -84,7 +85,8 @@ class FolderRunsTest {
     try (TestDb t = new TestDb(tmp)) {
       t.write("in/c2/a.jsonl", first.toString());
       t.write("in/c2/b.jsonl", "{\"request_id\":\"shared\",\"arrival_ns\":0,\"first_token_ns\":99000000,\"finished_ns\":120000000}\n");
-      IngestResult r = t.ingest(IngestOptions.of(List.of(tmp.resolve("in").toString())));
+      // several files at once, as on a machine of several cores
+      IngestResult r = t.ingest(IngestOptions.of(List.of(tmp.resolve("in").toString())).withJobs(4));
       assertEquals(2, r.ingestedFiles());
       assertEquals(List.of(List.of(11_000_000L)), t.rows("SELECT first_token_ns FROM requests WHERE request_id = 'shared'"));
       assertEquals(List.of(List.of("b.jsonl", 1L)), t.rows(
@@ -112,5 +114,53 @@ class FolderRunsTest {
       assertEquals(List.of(List.of("sweepA/results/vllm-c2", 6L), List.of("sweepA/results/vllm-c4", 6L),
           List.of("sweepB/results/vllm-c2", 6L), List.of("sweepB/results/vllm-c4", 6L)), runs(t));
     }
+  }
+
+  static List<String> names(List<String> files, List<String> names, List<StoredSources.RunPath> stored) {
+    return FolderRuns.name(files.stream().map(f -> f == null ? null : Path.of(f)).toList(), names, stored);
+  }
+
+  @Test
+  void aReRunAfterAnInterruptedIngestNamesTheRestAsTheWholeIngestDid() {
+    List<String> files = List.of("/s1/x/c16/a.log", "/s2/x/c16/a.log");
+    List<String> whole = names(files, List.of("c16", "c16"), List.of());
+    assertEquals(List.of("s1/x/c16", "s2/x/c16"), whole);
+    // the first folder committed, the ingest killed, run again
+    assertEquals(whole, names(files, List.of("c16", "c16"), List.of(new StoredSources.RunPath("s1/x/c16", "/s1/x/c16/a.log"))));
+  }
+
+  @Test
+  void aFolderUnderTheRootTakesItsWholePathBesideAStoredOneOfItsName() {
+    assertEquals(List.of("/results"), names(List.of("/results/x.log"), List.of("results"),
+        List.of(new StoredSources.RunPath("results", "/mnt/results/y.log"))));
+  }
+
+  @Test
+  void aPrefixedNameNeverJoinsAnotherRun() {
+    // a run --run named dayB/vllm, of a file elsewhere
+    assertEquals(List.of("x/dayA/vllm", "x/dayB/vllm"), names(List.of("/x/dayA/vllm/s.log", "/x/dayB/vllm/s.log"),
+        List.of("vllm", "vllm"), List.of(new StoredSources.RunPath("dayB/vllm", "/elsewhere/s.log"))));
+    // a tool's result file run (results/c16) and two folders named c16, one inside results/
+    assertEquals(List.of("results/c16", "exp/results/c16", "o/c16"),
+        names(List.of("/exp/results/c16.json", "/exp/results/c16/server.log", "/o/c16/server.log"),
+            List.of("results/c16", "c16", "c16"), List.of()));
+  }
+
+  @Test
+  void aRunNamedByRunOptionIsNoFoldersRun() {
+    // --run prod/vllm for /data/vllm/a.log: a later plain ingest of its folder names it by the folder
+    assertEquals(List.of("vllm"), names(List.of("/data/vllm/b.log"), List.of("vllm"),
+        List.of(new StoredSources.RunPath("prod/vllm", "/data/vllm/a.log"))));
+    // a path stored on another system is no folder here
+    assertEquals(List.of("vllm"), names(List.of("/data/vllm/b.log"), List.of("vllm"),
+        List.of(new StoredSources.RunPath("vllm", "C:\\logs\\vllm\\a.log"), new StoredSources.RunPath("stdin", "-"))));
+  }
+
+  @Test
+  void aFolderReachedThroughALinkIsTheFolder() throws Exception {
+    Path real = java.nio.file.Files.createDirectories(tmp.resolve("sweep2/c16"));
+    Path link = java.nio.file.Files.createSymbolicLink(tmp.resolve("latest"), tmp.resolve("sweep2"));
+    assertEquals(List.of("c16"), names(List.of(link.resolve("c16/b.jsonl").toString()), List.of("c16"),
+        List.of(new StoredSources.RunPath("c16", real.resolve("a.jsonl").toString()))));
   }
 }

@@ -116,8 +116,10 @@ class FirstHourTest {
         + " log viewer?), not the log itself: download the raw text (the viewer's raw or download link, kubectl logs"
         + " POD > pod.log, docker logs NAME > server.log)\n", html.err());
     // tokentime's own report, written into the folder it read, is said to be that
-    Path report = Files.writeString(tmp.resolve("report.html"), "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-        + "<meta charset=\"utf-8\">\n<meta name=\"generator\" content=\"tokentime\">\n<title>tokentime report</title>\n");
+    String samples = tmp.resolve("samples.duckdb").toString();
+    assertEquals(0, run("ingest", "--db", samples, "sample-logs/canonical/c1.jsonl").code());
+    Path report = tmp.resolve("report.html");
+    assertEquals(0, run("report", "--db", samples, "-o", report.toString()).code());
     Run own = run("ingest", "--db", db, report.toString());
     assertEquals(2, own.code());
     assertEquals("tokentime: cannot tell the format of " + report + "; it is a report tokentime wrote (tokentime"

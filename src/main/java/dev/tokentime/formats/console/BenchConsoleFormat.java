@@ -233,6 +233,12 @@ public final class BenchConsoleFormat extends NamedFormat {
     return true;
   }
 
+  /** A tool's printed report: kept whole in a document too (results.md). */
+  @Override
+  public boolean printedReport() {
+    return true;
+  }
+
   @Override
   public int sniff(Sample sample) {
     String text = WrapperLayer.peelLines(sample);

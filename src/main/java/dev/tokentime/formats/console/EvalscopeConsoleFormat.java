@@ -31,6 +31,12 @@ public final class EvalscopeConsoleFormat extends NamedFormat {
         "EvalScope perf's printed Benchmarking summary and Percentile results tables");
   }
 
+  /** A tool's printed report: kept whole in a document too (results.md). */
+  @Override
+  public boolean printedReport() {
+    return true;
+  }
+
   @Override
   public int sniff(Sample sample) {
     String text = sample.text();

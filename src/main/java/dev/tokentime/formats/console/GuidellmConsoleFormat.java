@@ -82,6 +82,12 @@ public final class GuidellmConsoleFormat extends NamedFormat {
     return true;
   }
 
+  /** A tool's printed report: kept whole in a document too (results.md). */
+  @Override
+  public boolean printedReport() {
+    return true;
+  }
+
   @Override
   public int sniff(Sample sample) {
     return SNIFF.matcher(WrapperLayer.peelLines(sample)).find() ? 60 : 0;

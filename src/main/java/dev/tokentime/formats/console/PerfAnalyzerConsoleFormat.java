@@ -80,6 +80,12 @@ public final class PerfAnalyzerConsoleFormat extends NamedFormat {
     return true;
   }
 
+  /** A tool's printed report: kept whole in a document too (results.md). */
+  @Override
+  public boolean printedReport() {
+    return true;
+  }
+
   @Override
   public int sniff(Sample sample) {
     // the tool's own block header and section, or its closing table under its own title

@@ -64,6 +64,12 @@ public final class SglangOneBatchConsoleFormat extends NamedFormat {
     return true;
   }
 
+  /** A tool's printed report: kept whole in a document too (results.md). */
+  @Override
+  public boolean printedReport() {
+    return true;
+  }
+
   @Override
   public int sniff(Sample sample) {
     // below a server log's own format: its start-up printed before the cases stays that log's

@@ -51,6 +51,12 @@ public final class VllmOfflineConsoleFormat extends NamedFormat {
     return true;
   }
 
+  /** A tool's printed report: kept whole in a document too (results.md). */
+  @Override
+  public boolean printedReport() {
+    return true;
+  }
+
   @Override
   public int sniff(Sample sample) {
     // less sure than a server log's own format: an engine's log around the lines stays its own,
