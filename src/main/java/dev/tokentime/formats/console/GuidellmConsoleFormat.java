@@ -2,10 +2,8 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
-import dev.tokentime.ingest.Sample;
 import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +26,7 @@ import java.util.regex.Pattern;
  * tables with no counterpart there (Run Summary Info, the per-modality text/image tables) are
  * other lines.
  */
-public final class GuidellmConsoleFormat extends NamedFormat {
+public final class GuidellmConsoleFormat extends PrintedReportFormat {
   private static final Pattern TITLE = Pattern.compile(
       "^(?:ℹ\\s*)?((?:Run Summary Info|Text Metrics Statistics|Image Metrics Statistics|Video Metrics Statistics"
       + "|Audio Metrics Statistics|Tool Call Metrics Statistics|Request Token Statistics|Request Latency Statistics|Server Throughput Statistics)"
@@ -43,7 +41,8 @@ public final class GuidellmConsoleFormat extends NamedFormat {
   public GuidellmConsoleFormat() {
     super("guidellm-console",
         "reported_metrics",
-        "GuideLLM's printed tables (0.4 and later): a run per benchmark row");
+        "GuideLLM's printed tables (0.4 and later): a run per benchmark row",
+        SNIFF, 60);
   }
 
   /** Per table, a column's group and name (as the header prints them) → metric and unit. */
@@ -71,27 +70,6 @@ public final class GuidellmConsoleFormat extends NamedFormat {
   /** What GuideLLM prints where a statistic has no value (None, NaN). */
   private static final java.util.Set<String> NO_VALUE = java.util.Set.of("", "--", "nan", "inf", "-inf");
   private static final Map<String, String> STATS = Map.of("Mdn", "median", "p95", "p95", "Mean", "mean");
-
-  @Override
-  public boolean runPerFile() {
-    return true;
-  }
-
-  @Override
-  public boolean readsFromAnywhere() {
-    return true;
-  }
-
-  /** A tool's printed report: kept whole in a document too (results.md). */
-  @Override
-  public boolean printedReport() {
-    return true;
-  }
-
-  @Override
-  public int sniff(Sample sample) {
-    return SNIFF.matcher(WrapperLayer.peelLines(sample)).find() ? 60 : 0;
-  }
 
   @Override
   public long parse(InputStream in, ParseContext ctx, RecordSink sink) throws IOException {

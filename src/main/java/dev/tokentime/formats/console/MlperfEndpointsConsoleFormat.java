@@ -2,10 +2,8 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
-import dev.tokentime.ingest.Sample;
 import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +24,7 @@ import java.util.regex.Pattern;
  * The figures are stored as mlperf-endpoints-json stores the JSON's (its names, ns and tokens:
  * the printed ms and seconds converted exactly), to the printed two decimals.
  */
-public final class MlperfEndpointsConsoleFormat extends NamedFormat {
+public final class MlperfEndpointsConsoleFormat extends PrintedReportFormat {
   private static final Pattern START = Pattern.compile("^-+ Summary -+$");
   private static final Pattern END = Pattern.compile("^-+ End of (?:Report|Summary) -+$");
   private static final Pattern PATTERN = Pattern.compile("^load_pattern: type=([a-z_]+)(?:, target_qps=([^,]+))?"
@@ -55,17 +53,8 @@ public final class MlperfEndpointsConsoleFormat extends NamedFormat {
   public MlperfEndpointsConsoleFormat() {
     super("mlperf-endpoints-console",
         "reported_metrics",
-        "MLCommons endpoints harness's printed report (report.txt)");
-  }
-
-  @Override
-  public boolean runPerFile() {
-    return true;
-  }
-
-  @Override
-  public boolean readsFromAnywhere() {
-    return true;
+        "MLCommons endpoints harness's printed report (report.txt)",
+        SNIFF, 60);
   }
 
   /**
@@ -80,17 +69,6 @@ public final class MlperfEndpointsConsoleFormat extends NamedFormat {
     }
     java.nio.file.Path bench = dir.getParent();
     return (bench == null || bench.getFileName() == null ? "" : bench.getFileName() + "/") + dir.getFileName();
-  }
-
-  /** A tool's printed report: kept whole in a document too (results.md). */
-  @Override
-  public boolean printedReport() {
-    return true;
-  }
-
-  @Override
-  public int sniff(Sample sample) {
-    return SNIFF.matcher(WrapperLayer.peelLines(sample)).find() ? 60 : 0;
   }
 
   @Override

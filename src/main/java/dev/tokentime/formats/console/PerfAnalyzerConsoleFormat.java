@@ -2,10 +2,8 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
-import dev.tokentime.ingest.Sample;
 import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +27,7 @@ import java.util.regex.Pattern;
  * names its -f CSV gives them (perf-analyzer-csv), so one metric has one unit whichever output it
  * came from. Whole inferences only: perf_analyzer prints no token timing.
  */
-public final class PerfAnalyzerConsoleFormat extends NamedFormat {
+public final class PerfAnalyzerConsoleFormat extends PrintedReportFormat {
   private static final String NUM = "([0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)";
   private static final Pattern LEVEL = Pattern.compile(
       "^Request (concurrency|Rate): " + NUM + "(?: inference requests per seconds)?$");
@@ -66,30 +64,8 @@ public final class PerfAnalyzerConsoleFormat extends NamedFormat {
   public PerfAnalyzerConsoleFormat() {
     super("perf-analyzer-console",
         "reported_metrics",
-        "Triton perf_analyzer's printed blocks per concurrency / request rate and its closing table");
-  }
-
-  @Override
-  public boolean runPerFile() {
-    return true;
-  }
-
-  /** The blocks come after whatever the run printed before (settings, warnings, a shell prompt). */
-  @Override
-  public boolean readsFromAnywhere() {
-    return true;
-  }
-
-  /** A tool's printed report: kept whole in a document too (results.md). */
-  @Override
-  public boolean printedReport() {
-    return true;
-  }
-
-  @Override
-  public int sniff(Sample sample) {
-    // the tool's own block header and section, or its closing table under its own title
-    return SNIFF.matcher(WrapperLayer.peelLines(sample)).find() ? 70 : 0;
+        "Triton perf_analyzer's printed blocks per concurrency / request rate and its closing table",
+        SNIFF, 70);
   }
 
   @Override

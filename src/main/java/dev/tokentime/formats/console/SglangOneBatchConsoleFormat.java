@@ -2,10 +2,8 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
-import dev.tokentime.ingest.Sample;
 import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +19,7 @@ import java.util.regex.Pattern;
  * figures under the names and units of its result line (sglang-bench-jsonl); the warm-up case
  * between {@code ======== Warmup Begin ========} and {@code Warmup End} is no run.
  */
-public final class SglangOneBatchConsoleFormat extends NamedFormat {
+public final class SglangOneBatchConsoleFormat extends PrintedReportFormat {
   private static final String NUM = "([0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)";
   private static final Pattern BATCH = Pattern.compile("^batch size: ([0-9]+)$");
   private static final Pattern FIGURE = Pattern.compile(
@@ -51,29 +49,8 @@ public final class SglangOneBatchConsoleFormat extends NamedFormat {
   public SglangOneBatchConsoleFormat() {
     super("sglang-one-batch-console",
         "reported_metrics",
-        "SGLang bench_one_batch_server printed figures: a run per batch size");
-  }
-
-  @Override
-  public boolean runPerFile() {
-    return true;
-  }
-
-  @Override
-  public boolean readsFromAnywhere() {
-    return true;
-  }
-
-  /** A tool's printed report: kept whole in a document too (results.md). */
-  @Override
-  public boolean printedReport() {
-    return true;
-  }
-
-  @Override
-  public int sniff(Sample sample) {
-    // below a server log's own format: its start-up printed before the cases stays that log's
-    return SNIFF.matcher(WrapperLayer.peelLines(sample)).find() ? 60 : 0;
+        "SGLang bench_one_batch_server printed figures: a run per batch size",
+        SNIFF, 60);
   }
 
   @Override

@@ -2,10 +2,8 @@ package dev.tokentime.formats.console;
 
 import dev.tokentime.formats.spec.WrapperLayer;
 import dev.tokentime.ingest.Checked;
-import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
-import dev.tokentime.ingest.Sample;
 import dev.tokentime.ingest.TextLines;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +21,7 @@ import java.util.regex.Pattern;
  * (vllm-bench-offline-json); each line starting a result (the throughput line, Avg latency) starts
  * a run. Printed into a server's or an engine's log, the lines are read there (embeddedReader).
  */
-public final class VllmOfflineConsoleFormat extends NamedFormat {
+public final class VllmOfflineConsoleFormat extends PrintedReportFormat {
   private static final String NUM = "(-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)";
   private static final Pattern THROUGHPUT = Pattern.compile(
       "^Throughput: " + NUM + " requests/s, " + NUM + " (total )?tokens/s(?:, " + NUM + " output tokens/s)?$");
@@ -37,31 +35,8 @@ public final class VllmOfflineConsoleFormat extends NamedFormat {
   public VllmOfflineConsoleFormat() {
     super("vllm-bench-offline-console",
         "reported_metrics",
-        "vllm bench throughput / latency (benchmark_throughput.py, benchmark_latency.py) printed figures");
-  }
-
-  @Override
-  public boolean runPerFile() {
-    return true;
-  }
-
-  /** The figures come at the end of the run, after the engine's log. */
-  @Override
-  public boolean readsFromAnywhere() {
-    return true;
-  }
-
-  /** A tool's printed report: kept whole in a document too (results.md). */
-  @Override
-  public boolean printedReport() {
-    return true;
-  }
-
-  @Override
-  public int sniff(Sample sample) {
-    // less sure than a server log's own format: an engine's log around the lines stays its own,
-    // and they are read there (embeddedReader)
-    return SNIFF.matcher(WrapperLayer.peelLines(sample)).find() ? 60 : 0;
+        "vllm bench throughput / latency (benchmark_throughput.py, benchmark_latency.py) printed figures",
+        SNIFF, 60);
   }
 
   @Override
