@@ -1199,7 +1199,7 @@ final class SglangRequests implements SpecParser.Handler {
         steps.decodeLogInterval = Integer.valueOf(d.group(1));
       }
     }
-    if (m.kind.name().equals("router_start")) {
+    if (m.kind.name().startsWith("router_start")) {
       // the router started again: the requests it had in flight got no answer from it
       for (RouterOpen o : routerOpen.values()) {
         RequestRecord r = routerRecord(o.id(), o, "lost");

@@ -563,6 +563,12 @@ class SglangLogFormatTest {
     assertEquals(List.of("chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 1.523"),
         ok.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
 
+    // sglang-router 0.1.x (actix, local time): its start and readiness, no line per request
+    RecordingSink v01 = real("router-rust-v01-actix-start-serving-codeidx6279726932.log");
+    assertEquals(List.of("start Initializing router on 127.0.0.1:30000", "ready Serving router on 127.0.0.1:30000"),
+        v01.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(16, v01.c.other);
+
     // sgl-router of 2025 recorded the latency as Rust's Duration text (middleware.rs,
     // span.record("latency", format!("{:?}", latency))); probes and a cut line
     RecordingSink older = parse("""
