@@ -164,11 +164,12 @@ class FieldExcerptsTest {
       Map.entry("90-v03-openllm-received-prompt-token-ids-mdfranz.log", "vllm-log 12 4 8 0"),
       Map.entry("91-v030-received-token-ids-lora-finished-500-vllm2706.log", "vllm-log 11 3 8 0"),
       // routers and orchestrators around the engines: their own lines are other lines; a log of
-      // nothing else is no engine's (sgl-router's, the vLLM router's Rust lines)
+      // nothing else is no engine's (the vLLM router's Rust lines); SGLang's router is part of an
+      // SGLang deployment: its log is sglang-log's, its start an engine event
       Map.entry("92-dynamo-run-subprocess-src-header-v0-stats-cut-dyn986.log", "vllm-log 9 0 8 1"),
       Map.entry("93-dynamo-kvbm-rust-slot-lines-among-apiserver-dyn4087.log", "vllm-log 6 1 5 0"),
       Map.entry("94-dynamo16-trtllm13rc25-decode-worker-startup-srtslurm.log", "trtllm-log 23 1 22 0"),
-      Map.entry("95-sgl-router-rs-startup-debug-sgl12621.log", "unrecognised"),
+      Map.entry("95-sgl-router-rs-startup-debug-sgl12621.log", "sglang-log 6 1 5 0"),
       Map.entry("96-ps-router-routing-health-scrape-access-ps428.log", "vllm-log 12 0 12 0"),
       Map.entry("97-vllm-router-rs-pd-debug-request-span-router47.log", "unrecognised"),
       // LMCache's lookup with a negative "need to load" (vLLM's own prefix cache held more): it was a
@@ -1211,7 +1212,7 @@ class FieldExcerptsTest {
     // constructed: the same real lines interleaved with an engine's (README.md there)
     PinnedExcerpts mixed = new PinnedExcerpts(Path.of("src/test/resources/constructed/router-interleaved"), "routers",
         Instant.parse("2026-06-30T00:00:00Z"));
-    mixed.assertAccounts(Map.of("sglang-batches-among-sgl-router-lines.log", "sglang-log 10 3 7 0",
+    mixed.assertAccounts(Map.of("sglang-batches-among-sgl-router-lines.log", "sglang-log 10 4 6 0",
         "vllm-requests-among-router-lines.log", "vllm-log 14 5 9 0",
         // an EPP's JSON lines first: the text lines after them are a log (was "cannot tell")
         "vllm-requests-after-epp-json-lines.log", "vllm-log 10 5 5 0"));

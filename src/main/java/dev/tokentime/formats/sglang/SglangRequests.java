@@ -103,6 +103,11 @@ final class SglangRequests implements SpecParser.Handler {
   public SpecParser.Outcome line(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
       throws SpecParser.BadLine {
     String event = m.kind.event();
+    if (event.startsWith("router_")) {
+      // the router's lines name its own requests: an engine's request and its access line
+      // between them stay tied to each other
+      return router(m, event, ts, clock);
+    }
     if (event.equals("access")) {
       return access(m, ts, clock, raw, off, len);
     }
@@ -945,6 +950,169 @@ final class SglangRequests implements SpecParser.Handler {
     return d;
   }
 
+  // ---- the router's lines (sgl-router, the model gateway) ----
+
+  /** A field of a tracing span, {@code name=value} or {@code name="quoted value"}. */
+  private static final Pattern SPAN_FIELD = Pattern.compile("(?:^|\\s)(\\w+)=(\"(?:[^\"\\\\]|\\\\.)*\"|\\S+)");
+  /** Rust's Duration as Debug prints it ("1.254651s", "850µs"), the router's latency before 2026. */
+  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(s|ms|µs|us|ns)");
+
+  /** A request the router started: its line, time and origin. */
+  private record RouterOpen(String id, long line, long ts, int clock, String instance) {}
+
+  /** Requests the router logged the start of and not yet the answer: id → start. */
+  private final Map<String, RouterOpen> routerOpen = new LinkedHashMap<>();
+  /** The last WARN or ERROR line the router logged inside a request's span: id → its message. */
+  private final Map<String, String> routerNotes = new LinkedHashMap<>();
+
+  private SpecParser.Outcome router(MatchedLine m, String event, long ts, int clock) throws SpecParser.BadLine {
+    Map<String, String> span = spanFields(m.group("span"));
+    String id = span.get("request_id");
+    if (id == null || !ErrorAccessLines.inferenceRequest(span.get("method"), span.get("uri"))) {
+      // a probe, /metrics, a worker's registration: no client's inference request
+      return SpecParser.Outcome.OTHER;
+    }
+    switch (event) {
+      case "router_started" -> {
+        if (routerOpen.containsKey(id) || written.contains(id)) {
+          throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this file;"
+              + " the first is kept");
+        }
+        if (ts == NONE) {
+          throw new SpecParser.BadLine("no timestamp: a router's request line without a time");
+        }
+        routerOpen.put(id, new RouterOpen(id, m.lineNo, ts, clock, m.origin()));
+        if (routerOpen.size() > MAX_IN_FLIGHT) {
+          Iterator<RouterOpen> it = routerOpen.values().iterator();
+          RouterOpen oldest = it.next();
+          it.remove();
+          RequestRecord r = routerRecord(oldest.id(), oldest, null);
+          r.extras.put("end", "written early: more than " + MAX_IN_FLIGHT + " requests in flight");
+          write(r);
+        }
+        return SpecParser.Outcome.RECORD;
+      }
+      case "router_note" -> {
+        String level = m.prefixValue("level");
+        if (written.contains(id) || !("ERROR".equals(level) || "WARN".equals(level))) {
+          return SpecParser.Outcome.OTHER;
+        }
+        // also of a request whose start the file lacks (a paste, a rotated log): its answer may follow
+        routerNotes.remove(id);
+        String detail = m.group("detail").strip();
+        routerNotes.put(id, detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
+        if (routerNotes.size() > STATS_HELD) {
+          Iterator<String> it = routerNotes.keySet().iterator();
+          it.next();
+          it.remove();
+        }
+        return SpecParser.Outcome.RECORD;
+      }
+      default -> {
+        return routerResponse(m, id, span, ts, clock);
+      }
+    }
+  }
+
+  /**
+   * The router's answer to a request: its HTTP status, and the latency the router measured from
+   * the request's arrival to its response (µs as an integer since 2026, Rust's Duration text
+   * before), its stated end to end.
+   */
+  private SpecParser.Outcome routerResponse(MatchedLine m, String id, Map<String, String> span, long ts, int clock)
+      throws SpecParser.BadLine {
+    String statusText = span.get("status_code");
+    if (statusText == null || !statusText.matches("[1-5]\\d\\d")) {
+      throw new SpecParser.BadLine("router response line: status_code "
+          + (statusText == null ? "missing" : "is no HTTP status: " + shorten(statusText)));
+    }
+    String latencyText = span.get("latency");
+    Double latencyMs = latencyText == null ? null : latencyMs(latencyText);
+    if (ts == NONE) {
+      throw new SpecParser.BadLine("no timestamp: a router's response line without a time");
+    }
+    RouterOpen open = routerOpen.remove(id);
+    if (open == null && written.contains(id)) {
+      throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this file;"
+          + " the first is kept");
+    }
+    int status = Integer.parseInt(statusText);
+    if (open == null) {
+      open = new RouterOpen(id, m.lineNo, NONE, clock, m.origin());
+    }
+    RequestRecord r = routerRecord(id, open, status >= 400 ? "error" : "ok");
+    if (open.clock() != clock) {
+      // the start on another clock (a wrapper's time on one line only): the answer's time alone
+      r.arrivalNs = NONE;
+      r.clockId = clock;
+    }
+    r.finishedNs = ts;
+    r.httpStatus = status;
+    r.e2eMs = latencyMs;
+    if (status >= 400) {
+      String note = routerNotes.remove(id);
+      r.error = "HTTP " + status + " " + span.get("method") + " " + span.get("uri") + " (the router's answer)"
+          + (note == null ? "" : "; the router logged: " + note);
+    }
+    write(r);
+    return SpecParser.Outcome.RECORD;
+  }
+
+  private RequestRecord routerRecord(String id, RouterOpen o, String status) {
+    written.add(id);
+    RequestRecord r = new RequestRecord();
+    r.lineNo = o.line();
+    r.run = ctx.defaultRun();
+    r.requestId = id;
+    r.engine = "sglang";
+    r.instance = o.instance();
+    r.clockId = o.clock();
+    r.arrivalNs = o.ts();
+    r.status = status;
+    r.extras.put("source", "router");
+    String note = status == null || status.equals("lost") ? routerNotes.remove(id) : null;
+    if (note != null) {
+      r.extras.put("router_note", note);
+    }
+    return r;
+  }
+
+  /** The latency field of a router's span in ms: an integer is µs, else Rust's Duration text. */
+  static Double latencyMs(String v) throws SpecParser.BadLine {
+    String t = v.startsWith("\"") && v.endsWith("\"") && v.length() >= 2 ? v.substring(1, v.length() - 1) : v;
+    if (t.matches("\\d{1,15}")) {
+      return Long.parseLong(t) / 1000.0;
+    }
+    Matcher d = DURATION.matcher(t);
+    if (!d.matches()) {
+      throw new SpecParser.BadLine("router response line: latency is no duration: " + shorten(v));
+    }
+    double n = Double.parseDouble(d.group(1));
+    return switch (d.group(2)) {
+      case "s" -> n * 1000.0;
+      case "ms" -> n;
+      case "ns" -> n / 1_000_000.0;
+      default -> n / 1000.0;
+    };
+  }
+
+  /** The fields of a tracing span's text ({@code method=POST uri=/v1/… request_id="…"}), quotes removed from ids. */
+  static Map<String, String> spanFields(String span) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (span == null) {
+      return out;
+    }
+    Matcher f = SPAN_FIELD.matcher(span);
+    while (f.find()) {
+      String v = f.group(2);
+      if (!f.group(1).equals("latency") && v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")) {
+        v = v.substring(1, v.length() - 1);
+      }
+      out.putIfAbsent(f.group(1), v);
+    }
+    return out;
+  }
+
   // ---- access lines ----
 
   private SpecParser.Outcome access(MatchedLine m, long ts, int clock, byte[] raw, int off, int len)
@@ -1031,6 +1199,17 @@ final class SglangRequests implements SpecParser.Handler {
         steps.decodeLogInterval = Integer.valueOf(d.group(1));
       }
     }
+    if (m.kind.name().startsWith("router_start")) {
+      // the router started again: the requests it had in flight got no answer from it
+      for (RouterOpen o : routerOpen.values()) {
+        RequestRecord r = routerRecord(o.id(), o, "lost");
+        r.extras.put("lost_at_line", Long.toString(m.lineNo));
+        write(r);
+      }
+      routerOpen.clear();
+      routerNotes.clear();
+      return;
+    }
     boolean restart = kind.equals("start") || m.kind.name().equals("server_args");
     // the scheduler's own words of its death, not any traceback (a request's error has one too)
     if (!restart && !m.kind.name().equals("crash")) {
@@ -1056,6 +1235,12 @@ final class SglangRequests implements SpecParser.Handler {
       write(r);
     }
     inFlight.clear();
+    for (RouterOpen o : routerOpen.values()) {
+      RequestRecord r = routerRecord(o.id(), o, null);
+      r.extras.put("end", "log ended while the request was in flight");
+      write(r);
+    }
+    routerOpen.clear();
     for (HeldStats h : statsOnly.values()) {
       writeStatsOnly(h);
     }

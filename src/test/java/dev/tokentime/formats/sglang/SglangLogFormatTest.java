@@ -521,6 +521,74 @@ class SglangLogFormatTest {
   }
 
   /**
+   * SGLang's router in front of a PD pair (sglang-router of 0.5.8, its `smg` crate): its own log
+   * alone was "cannot tell the format"; each answered request is now a row with the router's
+   * status and its stated latency (µs) as e2e, the router's start and readiness engine events,
+   * and the router's error inside the request's span the failure's cause.
+   */
+  @Test
+  void routerResponsesAreRequestsWithTheirStatusAndStatedLatency() throws IOException {
+    FormatRegistry reg = FormatRegistry.standard();
+    byte[] b = Files.readAllBytes(REAL.resolve("router-smg-pd-decode-500-startup-ready-slurmv4.log"));
+    assertEquals("sglang-log", reg.sniff(new Sample("router.log", b, b.length)).id());
+    RecordingSink s = real("router-smg-pd-decode-500-startup-ready-slurmv4.log");
+    assertEquals(1, s.requests.size());
+    RequestRecord r = s.requests.get(0);
+    assertEquals("chatcmpl-Wly2zVLtUcyK1Vg13jmipvFZ", r.requestId);
+    assertEquals("error", r.status);
+    assertEquals(500, r.httpStatus);
+    assertEquals(1254.651, r.e2eMs, 1e-9, "latency=1254651 µs");
+    // the router writes UTC (tracing's ChronoUtc): no --tz needed
+    assertEquals(Instant.parse("2026-02-26T13:00:11Z").getEpochSecond() * 1_000_000_000L, r.arrivalNs);
+    assertEquals(Instant.parse("2026-02-26T13:00:13Z").getEpochSecond() * 1_000_000_000L, r.finishedNs);
+    assertEquals(58, r.lineNo, "the started line");
+    assertEquals("HTTP 500 POST /v1/chat/completions (the router's answer); the router logged: Decode server returned"
+        + " error status decode_url=http://10.99.91.49:30001 status=500 Internal Server Error", r.error);
+    assertEquals("router", r.extras.get("source"));
+    assertEquals(List.of("start Starting router on 0.0.0.0:8000", "ready Router ready | workers: []"),
+        s.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(9, s.c.records, "start, ready, the started line, five error lines and the answer");
+    assertEquals(55, s.c.other, "the router's workflow and registry lines");
+    assertEquals(List.of(), s.c.rejects);
+
+    // a 404 whose start the paste cut off, then a request the log ends before the answer of
+    RecordingSink cut = real("router-smg-pd-404-then-inflight-slurmv4.log");
+    assertEquals(List.of("chatcmpl-vKqE58KDYXWZRQRwmxeiKZwv error 404 1.284", "chatcmpl-jPUa0lWtvi7baYIbbYYWqmsH null null null"),
+        cut.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
+    assertEquals(RequestRecord.NONE, cut.requests.get(0).arrivalNs);
+    assertEquals("log ended while the request was in flight", cut.requests.get(1).extras.get("end"));
+
+    // the model gateway's docs (2026-09): a success is a request too, status ok
+    RecordingSink ok = real("router-smg-2026-09-doc-200-finished.log");
+    assertEquals(List.of("chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 1.523"),
+        ok.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
+
+    // sglang-router 0.1.x (actix, local time): its start and readiness, no line per request
+    RecordingSink v01 = real("router-rust-v01-actix-start-serving-codeidx6279726932.log");
+    assertEquals(List.of("start Initializing router on 127.0.0.1:30000", "ready Serving router on 127.0.0.1:30000"),
+        v01.events.stream().map(e -> e[1] + " " + e[2]).toList());
+    assertEquals(16, v01.c.other);
+
+    // sgl-router of 2025 recorded the latency as Rust's Duration text (middleware.rs,
+    // span.record("latency", format!("{:?}", latency))); probes and a cut line
+    RecordingSink older = parse("""
+        2025-10-07 23:31:30  INFO http_request{method=POST uri=/generate version=HTTP/1.1 request_id="gnt-a"}: sglang_router_rs::request: src/middleware.rs:250: started processing request
+        2025-10-07 23:31:33  INFO http_request{method=POST uri=/generate version=HTTP/1.1 request_id="gnt-a" status_code=200 latency="2.5017s"}: sglang_router_rs::response: src/middleware.rs:280: finished processing request
+        2025-10-07 23:31:34  INFO http_request{method=GET uri=/health version=HTTP/1.1 request_id="req-h" status_code=200 latency="850µs"}: sglang_router_rs::response: src/middleware.rs:280: finished processing request
+        2025-10-07 23:31:35  WARN http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-b" status_code=429 latency="12.5ms"}: sglang_router_rs::response: src/middleware.rs:276: request failed with client error
+        2025-10-07 23:31:36 ERROR http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-c" status_code=503 latency=nonsense}: sglang_router_rs::response: src/middleware.rs:272: request failed with server error
+        2025-10-07 23:31:37 ERROR http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-d" status_code=5
+        """);
+    assertEquals(List.of("gnt-a ok 200 2501.7", "cmpl-b error 429 12.5"),
+        older.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
+    assertEquals(3_000_000_000L, older.requests.get(0).finishedNs - older.requests.get(0).arrivalNs);
+    assertEquals(List.of(5L, 6L), older.c.rejects.stream().map(x -> x.lineNo()).toList());
+    assertTrue(older.c.rejects.get(0).reason().contains("latency is no duration"), older.c.rejects.get(0).reason());
+    assertTrue(older.c.rejects.get(1).reason().startsWith("truncated"), older.c.rejects.get(1).reason());
+    assertEquals(1, older.c.other, "the probe");
+  }
+
+  /**
    * PD disaggregation: a failed KV transfer aborts the request with a 500; every TP rank logs it,
    * and the prefill server's lines (own rids, the same bootstrap rooms) were pasted after.
    */
