@@ -41,7 +41,9 @@ class FieldExcerptsTest {
       Map.entry("08-kserve-formatter-v0-kserve4470.log", "vllm-log 4 4 0 0"),
       Map.entry("09-ansi-esc-lost-apiserver-ascend3024.log", "vllm-log 10 1 9 0"),
       // tracebacks only: the engine core's words and vLLM's frames say vLLM; each traceback a crash
-      Map.entry("10-compose-enginecore-dp0-traceback-ascend4256.log", "vllm-log 12 2 10 0"),
+      // one failed start: the engine core's traceback is the crash; the API server's, ending
+      // "RuntimeError: Engine core initialization failed.", tells it again (was 2 records, 10 other)
+      Map.entry("10-compose-enginecore-dp0-traceback-ascend4256.log", "vllm-log 12 1 11 0"),
       Map.entry("11-journald-apiserver-restart-dfch-llmops.log", "vllm-log 21 6 15 0"),
       Map.entry("12-compose-apiserver-stats-specdecode-strixhalo73.log", "vllm-log 5 4 1 0"),
       Map.entry("13-ray-servereplica-llmdeployment-ray54732.log", "vllm-log 4 0 4 0"),
@@ -267,7 +269,11 @@ class FieldExcerptsTest {
       // death: one crash), 8 requests answered 500, uvicorn's start, readiness and 3 stops
       Map.entry("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log", "vllm-log 121 14 107 0"),
       // colour codes as a pager shows them ("^[[1;36m(APIServer pid=2963765)^[[0;0m "): 4 engines' stats
-      Map.entry("136-omni-caret-escape-apiserver-four-engines-stats-omni517.log", "vllm-log 4 4 0 0")));
+      Map.entry("136-omni-caret-escape-apiserver-four-engines-stats-omni517.log", "vllm-log 4 4 0 0"),
+      // vLLM 0.19.1 offline (lm-eval's LLM()): "EngineCore failed to start." is the one crash; its
+      // traceback, multiprocessing's "Process EngineCore:" traceback and the client's ending
+      // "RuntimeError: Engine core initialization failed." tell it again (were 3 crashes)
+      Map.entry("137-v0191-offline-enginecore-failed-process-traceback-client-runtimeerror-codeidx53942682719.log", "vllm-log 41 1 40 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -1044,6 +1050,36 @@ class FieldExcerptsTest {
   }
 
   /**
+   * One failed start, one crash (vLLM 0.19.1 offline, a real log): the engine core's "EngineCore
+   * failed to start." is the crash; its logged traceback, multiprocessing's "Process EngineCore:"
+   * traceback and the client's traceback ending "RuntimeError: Engine core initialization failed.
+   * See root cause above." were two more crashes. Where the log holds only the last tracebacks
+   * (the engine core's logger line cut away), the first of them is the crash; where it holds only
+   * the front end's traceback (field excerpt 10's API server lines alone), that one is.
+   */
+  @Test
+  void oneFailedStartIsOneCrash() throws IOException {
+    String file = "137-v0191-offline-enginecore-failed-process-traceback-client-runtimeerror-codeidx53942682719.log";
+    RecordingSink s = read(file).sink();
+    assertEquals(List.of("2 crash EngineCore pid=1639 EngineCore failed to start."),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[3] + " " + e[2]).toList());
+    List<String> lines = java.nio.file.Files.readAllLines(FIELD.resolve(file));
+    String tail = String.join("\n", lines.subList(15, lines.size())) + "\n";
+    RecordingSink noLogger = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(tail.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("tail.log"), noLogger);
+    assertEquals(List.of("2 crash torch.AcceleratorError: CUDA error: the provided PTX was compiled with an unsupported toolchain."),
+        noLogger.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    List<String> ten = java.nio.file.Files.readAllLines(FIELD.resolve("10-compose-enginecore-dp0-traceback-ascend4256.log"));
+    String apiServer = String.join("\n", ten.subList(6, 11)) + "\n";
+    RecordingSink alone = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(apiServer.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("apiserver.log"), alone);
+    assertEquals(List.of("1 crash RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"),
+        alone.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+  }
+
+  /**
    * V1's death as 0.26 logs it: the engine core's "EngineCore encountered a fatal error." and its
    * traceback, then the API server's "AsyncLLM output_handler failed." traceback ending in
    * "vllm.v1.engine.exceptions.EngineDeadError: …", and every request open then or after raises the
@@ -1276,12 +1312,11 @@ class FieldExcerptsTest {
   @Test
   void crashOnlyLogsKeepTheirCrashes() throws IOException {
     RecordingSink v = read("10-compose-enginecore-dp0-traceback-ascend4256.log").sink();
-    // each process's traceback says what failed by its exception line: the engine's was cut
-    // before it, the API server's ends in its RuntimeError
-    assertEquals(List.of("crash Traceback (most recent call last):",
-            "crash RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"),
-        v.events.stream().sorted(java.util.Comparator.comparingLong(e -> Long.parseLong(e[0])))
-            .map(e -> e[1] + " " + e[2]).toList());
+    // one failed start, one crash: the engine core's traceback (cut before its exception line);
+    // the API server's, ending in "RuntimeError: Engine core initialization failed.", is the same
+    // failed start told again (it was a second crash)
+    assertEquals(List.of("4 crash Traceback (most recent call last):"),
+        v.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
     RecordingSink t = read("trt-triton-glog-load-failed-backend118.log").sink();
     assertEquals(1, t.events.size());
     assertEquals("crash", t.events.get(0)[1]);
