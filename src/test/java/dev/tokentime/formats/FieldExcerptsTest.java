@@ -41,7 +41,9 @@ class FieldExcerptsTest {
       Map.entry("08-kserve-formatter-v0-kserve4470.log", "vllm-log 4 4 0 0"),
       Map.entry("09-ansi-esc-lost-apiserver-ascend3024.log", "vllm-log 10 1 9 0"),
       // tracebacks only: the engine core's words and vLLM's frames say vLLM; each traceback a crash
-      Map.entry("10-compose-enginecore-dp0-traceback-ascend4256.log", "vllm-log 12 2 10 0"),
+      // one failed start: the engine core's traceback is the crash; the API server's, ending
+      // "RuntimeError: Engine core initialization failed.", tells it again (was 2 records, 10 other)
+      Map.entry("10-compose-enginecore-dp0-traceback-ascend4256.log", "vllm-log 12 1 11 0"),
       Map.entry("11-journald-apiserver-restart-dfch-llmops.log", "vllm-log 21 6 15 0"),
       Map.entry("12-compose-apiserver-stats-specdecode-strixhalo73.log", "vllm-log 5 4 1 0"),
       Map.entry("13-ray-servereplica-llmdeployment-ray54732.log", "vllm-log 4 0 4 0"),
@@ -53,7 +55,8 @@ class FieldExcerptsTest {
       Map.entry("19-compose-single1-request-finished-syvai147.log", "vllm-log 7 4 3 0"),
       Map.entry("20-nested-ray-proc-repeated-stats-pr38476.log", "vllm-log 6 5 1 0"),
       // "[Worker_TP3 pid=540] " in brackets: 4 stats, the worker's crash and its traceback
-      Map.entry("21-bracket-proc-tags-v0111-workerproc-oom-vllm29070.log", "vllm-log 14 5 9 0"),
+      // (the engine core's "Dumping scheduler stats: SchedulerStats(…)" at the crash is a reading: was other)
+      Map.entry("21-bracket-proc-tags-v0111-workerproc-oom-vllm29070.log", "vllm-log 14 6 8 0"),
       // "(EngineCore) " without a pid (2026): start-up lines only
       Map.entry("22-proc-tag-without-pid-startup-vllm43009.log", "vllm-log 10 1 9 0"),
       // a time of day alone before each stats line: dated by the file's date (time-of-day)
@@ -158,7 +161,8 @@ class FieldExcerptsTest {
       Map.entry("84-v010-worker-died-unexpectedly-stats-continue-vllm23582.log", "vllm-log 9 2 7 0"),
       Map.entry("85-v011-docker-ts-stats-wrapped-midword-kv99-vllm27073.log", "vllm-log 9 2 7 0"),
       Map.entry("86-v0202-stats-mm-specdecode-3pos-access-vllm42363.log", "vllm-log 5 4 1 0"),
-      Map.entry("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log", "vllm-log 342 4 338 0"),
+      // (the engine core's "Dumping scheduler stats: SchedulerStats(…)" at the crash is a reading: was other)
+      Map.entry("87-v0160-neuron-ssm-docker-logs-65-patch-lines-before-header-gemma4tips.log", "vllm-log 342 5 337 0"),
       Map.entry("89-v0271-omni-plain-version-banner-startup-fail-xiao6pinggai.log", "vllm-log 69 3 66 0"),
       // 0.1-0.3: a Received line ends with its prompt's token ids ("prompt token ids: [1, 1824]."), not "None."
       Map.entry("90-v03-openllm-received-prompt-token-ids-mdfranz.log", "vllm-log 12 4 8 0"),
@@ -265,10 +269,15 @@ class FieldExcerptsTest {
       // engine cores' painted headers are read (their messages no kind's), uvicorn's 3 stops
       Map.entry("134-omni-colour-header-esc-lost-stage-enginecore-shutdown-faultdoc.log", "vllm-log 22 3 19 0"),
       // vLLM 0.26.0: the engine core's fatal error, the output handler's EngineDeadError (the same
-      // death: one crash), 8 requests answered 500, uvicorn's start, readiness and 3 stops
-      Map.entry("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log", "vllm-log 121 14 107 0"),
+      // death: one crash), 8 requests answered 500, uvicorn's start, readiness and 3 stops, and the
+      // scheduler's stats dumped at the crash, one reading (was an other line)
+      Map.entry("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log", "vllm-log 121 15 106 0"),
       // colour codes as a pager shows them ("^[[1;36m(APIServer pid=2963765)^[[0;0m "): 4 engines' stats
-      Map.entry("136-omni-caret-escape-apiserver-four-engines-stats-omni517.log", "vllm-log 4 4 0 0")));
+      Map.entry("136-omni-caret-escape-apiserver-four-engines-stats-omni517.log", "vllm-log 4 4 0 0"),
+      // vLLM 0.19.1 offline (lm-eval's LLM()): "EngineCore failed to start." is the one crash; its
+      // traceback, multiprocessing's "Process EngineCore:" traceback and the client's ending
+      // "RuntimeError: Engine core initialization failed." tell it again (were 3 crashes)
+      Map.entry("137-v0191-offline-enginecore-failed-process-traceback-client-runtimeerror-codeidx53942682719.log", "vllm-log 41 1 40 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(FIELD, "field", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -1045,6 +1054,67 @@ class FieldExcerptsTest {
   }
 
   /**
+   * The engine core's "Dumping scheduler stats: SchedulerStats(num_running_reqs=8, …,
+   * kv_cache_usage=0.0052…, …)" right before its fatal error (vllm/logging_utils/dump_input.py) is
+   * one engine_stats reading at the crash's time: running, waiting and KV usage (the scheduler's 0..1
+   * fraction, as the stats line before it in excerpt 21 says 51.3% and the dump 0.5217); it was an
+   * other line. A dump cut before its object closes is rejected as truncated.
+   */
+  @Test
+  void theSchedulerStatsDumpedAtACrashAreAReading() throws IOException {
+    RecordingSink s = read("135-v0260-enginecore-fatal-output-handler-enginedead-eight-500s-codeidx63390294774.log").sink();
+    assertEquals(1, s.stats.size());
+    var dump = s.stats.get(0);
+    assertEquals(List.of(35L, 8, 0), List.of(dump.lineNo, dump.running, dump.waiting));
+    assertEquals(0.0052161039982420165, dump.kvUsage, 1e-15);
+    long crash = s.events.stream().filter(e -> e[1].equals("crash")).map(e -> Long.parseLong(e[4])).findFirst().orElseThrow();
+    assertEquals(crash, dump.tsNs);
+    assertEquals("EngineCore pid=57666", dump.instance);
+    assertTrue(dump.extras.isEmpty(), dump.extras.toString());
+    var at21 = read("21-bracket-proc-tags-v0111-workerproc-oom-vllm29070.log").sink().stats;
+    assertEquals(0.5217360521098839, at21.get(at21.size() - 1).kvUsage, 1e-15);
+    assertEquals(200, at21.get(at21.size() - 1).running);
+    String cut = "(EngineCore pid=57666) ERROR 08-06 21:18:16 [dump_input.py:81] Dumping scheduler stats:"
+        + " SchedulerStats(num_running_reqs=8, num_waiting_reqs=0, num_skipped_waiting_reqs=0, step_coun\n";
+    RecordingSink c = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(cut.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("cut.log"), c);
+    assertEquals(0, c.stats.size());
+    assertEquals(1, c.c.rejects.size());
+    assertTrue(c.c.rejects.get(0).reason().startsWith("truncated"), c.c.rejects.get(0).reason());
+  }
+
+  /**
+   * One failed start, one crash (vLLM 0.19.1 offline, a real log): the engine core's "EngineCore
+   * failed to start." is the crash; its logged traceback, multiprocessing's "Process EngineCore:"
+   * traceback and the client's traceback ending "RuntimeError: Engine core initialization failed.
+   * See root cause above." were two more crashes. Where the log holds only the last tracebacks
+   * (the engine core's logger line cut away), the first of them is the crash; where it holds only
+   * the front end's traceback (field excerpt 10's API server lines alone), that one is.
+   */
+  @Test
+  void oneFailedStartIsOneCrash() throws IOException {
+    String file = "137-v0191-offline-enginecore-failed-process-traceback-client-runtimeerror-codeidx53942682719.log";
+    RecordingSink s = read(file).sink();
+    assertEquals(List.of("2 crash EngineCore pid=1639 EngineCore failed to start."),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[3] + " " + e[2]).toList());
+    List<String> lines = java.nio.file.Files.readAllLines(FIELD.resolve(file));
+    String tail = String.join("\n", lines.subList(15, lines.size())) + "\n";
+    RecordingSink noLogger = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(tail.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("tail.log"), noLogger);
+    assertEquals(List.of("2 crash torch.AcceleratorError: CUDA error: the provided PTX was compiled with an unsupported toolchain."),
+        noLogger.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    List<String> ten = java.nio.file.Files.readAllLines(FIELD.resolve("10-compose-enginecore-dp0-traceback-ascend4256.log"));
+    String apiServer = String.join("\n", ten.subList(6, 11)) + "\n";
+    RecordingSink alone = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(apiServer.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("apiserver.log"), alone);
+    assertEquals(List.of("1 crash RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"),
+        alone.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+  }
+
+  /**
    * V1's death as 0.26 logs it: the engine core's "EngineCore encountered a fatal error." and its
    * traceback, then the API server's "AsyncLLM output_handler failed." traceback ending in
    * "vllm.v1.engine.exceptions.EngineDeadError: …", and every request open then or after raises the
@@ -1151,7 +1221,8 @@ class FieldExcerptsTest {
   @Test
   void processTagsOfOtherBuildsNameTheProcess() throws IOException {
     RecordingSink s = read("21-bracket-proc-tags-v0111-workerproc-oom-vllm29070.log").sink();
-    assertEquals(4, s.stats.size());
+    // 4 stats lines and the scheduler's stats the engine core dumped at the crash
+    assertEquals(5, s.stats.size());
     // the worker's traceback right after its death line is that death (no second crash)
     assertEquals(List.of("8 crash WorkerProc hit an exception. Worker_TP3 pid=540"),
         s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[3]).toList());
@@ -1277,12 +1348,11 @@ class FieldExcerptsTest {
   @Test
   void crashOnlyLogsKeepTheirCrashes() throws IOException {
     RecordingSink v = read("10-compose-enginecore-dp0-traceback-ascend4256.log").sink();
-    // each process's traceback says what failed by its exception line: the engine's was cut
-    // before it, the API server's ends in its RuntimeError
-    assertEquals(List.of("crash Traceback (most recent call last):",
-            "crash RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"),
-        v.events.stream().sorted(java.util.Comparator.comparingLong(e -> Long.parseLong(e[0])))
-            .map(e -> e[1] + " " + e[2]).toList());
+    // one failed start, one crash: the engine core's traceback (cut before its exception line);
+    // the API server's, ending in "RuntimeError: Engine core initialization failed.", is the same
+    // failed start told again (it was a second crash)
+    assertEquals(List.of("4 crash Traceback (most recent call last):"),
+        v.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
     RecordingSink t = read("trt-triton-glog-load-failed-backend118.log").sink();
     assertEquals(1, t.events.size());
     assertEquals("crash", t.events.get(0)[1]);

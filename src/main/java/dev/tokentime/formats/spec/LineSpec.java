@@ -148,7 +148,7 @@ public record LineSpec(String format, String description, String fills, List<Sni
       Pattern hint, Pattern end, String list, String listExtrasPrefix, Map<String, Column> fields,
       Map<String, Column> groupRules, EventClock clock, String items, Pattern keep,
       List<String> nulls, List<Compute> computes, OwnTime time, boolean restarts, Pattern notAfter, Pattern cut,
-      NotFrom notFrom, Pattern frames, Pattern unwrap, Pattern requestFrames) {
+      NotFrom notFrom, Pattern frames, Pattern unwrap, Pattern requestFrames, Pattern retold) {
 
     /** How a whole line of the kind ends, for judging its near misses: {@code cut}, else {@code end}. */
     public Pattern wholeEnd() {

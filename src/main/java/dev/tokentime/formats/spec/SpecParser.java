@@ -354,7 +354,9 @@ public final class SpecParser {
       // matched or other, when it ends (writeEvent)
       // so is one whose frames may show it a request's error (its kind's request-frames)
       boolean mustShowFrames = m.kind.frames() != null && bare(m);
-      boolean waitsOnFrames = (mustShowFrames || m.kind.requestFrames() != null) && m.kind.table().equals("engine_events")
+      // and one whose exception line may tell again a death already counted (its kind's retold)
+      boolean waitsOnFrames = (mustShowFrames || m.kind.requestFrames() != null || m.kind.retold() != null)
+          && m.kind.table().equals("engine_events")
           && (m.group("detail") != null ? m.group("detail") : m.message()).endsWith(TRACEBACK);
       if (explain != null && !waitsOnFrames) {
         explain.matched(m.kind);
@@ -383,6 +385,10 @@ public final class SpecParser {
             }
             Traceback t = new Traceback(lineNo, m.origin(), ts, clock,
                 m.kind.event(), detail.substring(0, detail.length() - TRACEBACK.length()));
+            t.server = server(m);
+            if (m.kind.retold() != null && before != null && sameOriginAsBefore(lineNo, beforeRaw != null ? beforeRaw : before)) {
+              t.opener = before.substring(Math.min(beforeStart, before.length())).strip();
+            }
             if (waitsOnFrames) {
               t.waitsOnFrames = m.kind;
               t.mustShowFrames = mustShowFrames;
@@ -399,6 +405,7 @@ public final class SpecParser {
             }
           } else {
             sink.engineEvent(lineNo, m.origin(), ts, clock, m.kind.event(), shortDetail(detail));
+            told(server(m), m.kind.event());
           }
           sink.record();
           handler.event(m, m.kind.event(), ts, clock);
@@ -764,6 +771,11 @@ public final class SpecParser {
      */
     boolean requestShown;
 
+    /** Its server: the wrapper's identity alone ("" for none), whatever its process. */
+    String server;
+    /** The message of the line right before it, of its origin ("Process EngineCore_DP0:"), or null. */
+    String opener;
+
     Traceback(long lineNo, String origin, long tsNs, int clockId, String kind, String lead) {
       this.lineNo = lineNo;
       this.origin = origin;
@@ -876,6 +888,12 @@ public final class SpecParser {
         other(); // a request's error its handler logged: the server answered it and goes on
         return;
       }
+      Pattern retold = t.waitsOnFrames.retold();
+      if (retold != null && (exception != null && retold.matcher(exception).find()
+          || t.opener != null && retold.matcher(t.opener).find()) && crashTold(t)) {
+        other(); // the death its server's log already counted, told again by another process
+        return;
+      }
       sink.record();
       if (explain != null) {
         explain.matched(t.waitsOnFrames);
@@ -883,6 +901,47 @@ public final class SpecParser {
     }
     sink.engineEvent(t.lineNo, t.origin, t.tsNs, t.clockId, t.kind,
         shortDetail(exception == null ? t.lead + TRACEBACK : t.lead + exception));
+    if (t.server != null) {
+      told(t.server, t.kind);
+    }
+  }
+
+  /**
+   * The servers (wrapper identities, "" for a file of one) a crash was counted of since they last
+   * started: a traceback of its kind's {@code retold} tells that death again.
+   */
+  private final java.util.Set<String> crashed = new java.util.HashSet<>();
+
+  private static String server(MatchedLine line) {
+    String id = line.identity();
+    return id == null ? "" : id;
+  }
+
+  /** Keeps what an event says of its server's run: a crash counted, or a new start. */
+  private void told(String server, String kind) {
+    if (kind.equals("crash")) {
+      crashed.add(server);
+    } else if (kind.equals("start") || kind.equals("version")) {
+      crashed.remove(server);
+    }
+  }
+
+  /**
+   * Whether its server's crash was counted already: an event since it last started, or another
+   * process's traceback before it still waiting for its end (a crash, unless it shows itself another
+   * program's or a request's).
+   */
+  private boolean crashTold(Traceback t) {
+    if (crashed.contains(t.server)) {
+      return true;
+    }
+    for (Traceback o : tracebacks.values()) {
+      if (o != t && o.lineNo < t.lineNo && o.kind.equals("crash") && t.server.equals(o.server)
+          && !o.requestShown && !(o.mustShowFrames && !o.framesShown)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String shortDetail(String detail) {

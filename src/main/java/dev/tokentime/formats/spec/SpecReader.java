@@ -220,6 +220,7 @@ public final class SpecReader {
           case "not-after" -> requireKind(kind).notAfter = regex(rest);
           case "frames" -> requireKind(kind).frames = regex(rest);
           case "request-frames" -> requireKind(kind).requestFrames = regex(rest);
+          case "retold" -> requireKind(kind).retold = regex(rest);
           case "not-from" -> {
             String[] parts = rest.split("\\s+", 2);
             if (parts.length != 2) {
@@ -359,6 +360,9 @@ public final class SpecReader {
       if (k.frames != null && !k.table.equals("engine_events")) {
         throw new IllegalArgumentException("kind " + k.name + ": frames is for an engine_events kind whose line opens a traceback");
       }
+      if (k.retold != null && !k.table.equals("engine_events")) {
+        throw new IllegalArgumentException("kind " + k.name + ": retold is for an engine_events kind whose line opens a traceback");
+      }
       if (k.requestFrames != null && !k.table.equals("engine_events")) {
         throw new IllegalArgumentException("kind " + k.name
             + ": request-frames is for an engine_events kind whose line opens a traceback");
@@ -377,7 +381,7 @@ public final class SpecReader {
           k.list, k.listExtrasPrefix, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.fields)),
           java.util.Collections.unmodifiableMap(new LinkedHashMap<>(k.groupRules)), k.clock, k.items, k.keep,
           List.copyOf(k.nulls), List.copyOf(k.computes), k.time, k.restarts, k.notAfter, k.cut, k.notFrom, k.frames,
-          k.unwrap, k.requestFrames));
+          k.unwrap, k.requestFrames, k.retold));
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json,
@@ -428,7 +432,7 @@ public final class SpecReader {
 
   /** The words whose rest is a regex: a trailing space of theirs is refused, not dropped. */
   private static final java.util.Set<String> PATTERN_WORDS = java.util.Set.of("prefix", "match", "hint", "end", "cut",
-      "not-after", "not-from", "frames", "request-frames", "keep", "unwrap", "sniff", "resync", "strip");
+      "not-after", "not-from", "frames", "request-frames", "retold", "keep", "unwrap", "sniff", "resync", "strip");
 
   private static String firstWord(String s) {
     int sp = s.indexOf(' ');
@@ -482,6 +486,7 @@ public final class SpecReader {
     Pattern notAfter;
     Pattern frames;
     Pattern requestFrames;
+    Pattern retold;
     LineSpec.NotFrom notFrom;
     LineSpec.OwnTime time;
     final List<LineSpec.Compute> computes = new ArrayList<>();

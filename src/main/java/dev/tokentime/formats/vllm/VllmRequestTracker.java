@@ -51,6 +51,21 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private static final Pattern PROMPT = Pattern.compile(
       "prompt: (.*?), ?(?:params|sampling_params|sampling params|prefix_pos|prompt_token_ids|prompt token ids):");
   private static final Pattern RANDOM_SUFFIX = Pattern.compile(".-[0-9a-f]{8}$");
+  /**
+   * The prompt preview --enable-log-request-prompts appends to the INFO Received line, after its
+   * lora_request (vllm-project/vllm#38583: "…, lora_request: None, prompt: 'Hi'.", "…, prompt_token_ids:
+   * [1, 2].", "…, prompt_embeds: shape=torch.Size([12, 4096]).").
+   */
+  private static final Pattern PREVIEW = Pattern.compile("lora_request: .*?(, prompt(?:_token_ids|_embeds)?: )");
+  /**
+   * What that preview holds at most where --max-log-len is not set (the logger's default caps: 512
+   * ids; a string's 4096 characters are never a count).
+   */
+  static final int PREVIEW_IDS_CAP = 512;
+  /** --max-log-len as the server's args line gives it ("'max_log_len': 100", "max_log_len=100"). */
+  private static final Pattern MAX_LOG_LEN = Pattern.compile("\\bmax_log_len'?\\s*[:=]\\s*(\\d+|None)");
+  /** Each server's --max-log-len, from its args line (absent: not set, or no args line seen). */
+  private final Map<String, Integer> maxLogLen = new HashMap<>();
 
   private final ParseContext ctx;
   private final RecordSink sink;
@@ -219,7 +234,57 @@ final class VllmRequestTracker implements SpecParser.Handler {
       }
       return outcome;
     }
+    if (event.equals("received") && previewCut(m.group("rest"))) {
+      // a line cut inside its prompt preview ("…, prompt: 'Hello wor") may still end in ")." or "].",
+      // words of the prompt: no request of it
+      throw new SpecParser.BadLine("truncated: a received line whose prompt preview is cut (no closing quote"
+          + " and period)");
+    }
     return request(m, m.group("id"), event, ts, clock, promptCount, outputCount, elapsed);
+  }
+
+  /**
+   * Whether a Received line's prompt preview (PREVIEW) is cut: a string's is Python's repr, whole
+   * only where its closing quote (no backslash before it) and the line's period end the line.
+   */
+  static boolean previewCut(String rest) {
+    if (rest == null) {
+      return false;
+    }
+    Matcher p = PREVIEW.matcher(rest);
+    if (!p.find() || !p.group(1).equals(", prompt: ")) {
+      // only a string preview ends a whole line in a quote: another line that does was cut inside
+      // a prompt (0.5-0.11's "prompt: 'He said \'no\'.", the prompt first)
+      String end = rest.stripTrailing();
+      return end.endsWith("'.") || end.endsWith("\".");
+    }
+    String v = rest.substring(p.end()).stripTrailing();
+    if (v.length() < 3 || v.charAt(v.length() - 1) != '.') {
+      return true;
+    }
+    char q = v.charAt(0);
+    if (q != '\'' && q != '"') {
+      return !v.equals("None.");
+    }
+    int last = v.length() - 2;
+    for (int i = 1; i < last; i++) {
+      char c = v.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == q) {
+        return true; // the repr closed before the end: what follows is no field of the line
+      }
+    }
+    return last < 1 || v.charAt(last) != q || escaped(v, last);
+  }
+
+  /** Whether the character at {@code at} follows an odd run of backslashes. */
+  private static boolean escaped(String v, int at) {
+    int n = 0;
+    for (int i = at - 1; i > 0 && v.charAt(i) == '\\'; i--) {
+      n++;
+    }
+    return n % 2 == 1;
   }
 
   /** The servers (wrapper identities; "" for a file of one) whose engine died and did not start again. */
@@ -364,9 +429,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
         if (sameClock && r.arrivalNs == NONE) {
           r.arrivalNs = ts;
         }
-        readRequestDetails(r, m.group("rest"));
+        readRequestDetails(r, m.group("rest"), server(m), true);
       }
-      case "details" -> readRequestDetails(r, m.group("rest"));
+      case "details" -> readRequestDetails(r, m.group("rest"), server(m), false);
       case "added" -> {
         r.added = true;
         if (sameClock) {
@@ -622,14 +687,30 @@ final class VllmRequestTracker implements SpecParser.Handler {
     lastEnded = r;
   }
 
-  private void readRequestDetails(LoggedRequest r, String rest) {
+  private void readRequestDetails(LoggedRequest r, String rest, String server, boolean received) {
     if (rest == null) {
       return;
     }
-    Matcher ids = PROMPT_IDS.matcher(rest);
-    // "[]" is what --max-log-len 0 leaves (a prompt has at least one token): no count
+    // a Received line's prompt preview (PREVIEW) is read apart: its text may hold any words
+    // ("max_tokens=5", "prompt_token_ids: [1]"), and its ids are a capped list
+    Matcher pv = received ? PREVIEW.matcher(rest) : null;
+    String preview = null;
+    if (pv != null && pv.find()) {
+      preview = rest.substring(pv.start(1) + 2);
+      rest = rest.substring(0, pv.start(1));
+    }
+    Integer cap = maxLogLen.get(server);
+    Matcher ids = PROMPT_IDS.matcher(preview != null && preview.startsWith("prompt_token_ids: ") ? preview : rest);
+    // "[]" is what --max-log-len 0 leaves (a prompt has at least one token): no count; nor a list
+    // as long as --max-log-len (cut there, or whole: it cannot say), nor a preview as long as its
+    // default cap
     if (ids.find() && !ids.group(1).isBlank() && !ids.group(1).contains("...") && !ids.group(1).contains("…")) {
-      r.promptTokens = tokenCount("[" + ids.group(1) + "]");
+      int n = tokenCount("[" + ids.group(1) + "]");
+      boolean fromPreview = preview != null && preview.startsWith("prompt_token_ids: ");
+      int limit = cap != null ? cap : fromPreview ? PREVIEW_IDS_CAP : Integer.MAX_VALUE;
+      if (n < limit) {
+        r.promptTokens = n;
+      }
     }
     Matcher max = MAX_TOKENS.matcher(rest);
     if (max.find()) {
@@ -639,6 +720,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
       Matcher p = PROMPT.matcher(rest);
       if (p.find()) {
         r.extras.put("prompt", p.group(1));
+      } else if (preview != null && preview.startsWith("prompt: ")) {
+        String text = preview.substring("prompt: ".length()).stripTrailing();
+        r.extras.put("prompt", text.substring(0, text.length() - 1)); // its repr, without the line's period
       }
     }
   }
@@ -1032,6 +1116,20 @@ final class VllmRequestTracker implements SpecParser.Handler {
     // a new server process, or an engine that died: what was in flight will never finish (a
     // server going down is no end of itself: uvicorn drains the open connections after its
     // "Shutting down", and their requests still finish)
+    if (kind.equals("version")) {
+      maxLogLen.remove(server(m)); // a new process: its args line says again
+    } else if (m.kind.name().equals("args")) {
+      Matcher len = MAX_LOG_LEN.matcher(m.group("detail"));
+      if (len.find()) {
+        if (len.group(1).equals("None")) {
+          maxLogLen.remove(server(m));
+        } else {
+          String figure = len.group(1);
+          maxLogLen.put(server(m), figure.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(figure));
+        }
+      }
+      return;
+    }
     boolean restart = kind.equals("start") || kind.equals("version");
     boolean died = m.kind.name().equals("engine_dead") || m.kind.name().equals("engine_dead_error");
     if (!restart && !died) {

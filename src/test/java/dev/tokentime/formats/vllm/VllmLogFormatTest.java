@@ -1023,6 +1023,39 @@ class VllmLogFormatTest {
   }
 
   /**
+   * --enable-log-request-prompts appends a prompt preview to the Received line (vllm-project/vllm#38583;
+   * constructed lines after its format string, see the folder's README): the line was rejected as
+   * truncated (it ends in "'."), the request lost its arrival and its params. Now it is read; the
+   * preview's text is never a count, nor an id list as long as its cap (512, or --max-log-len from
+   * the args line); a line cut inside its preview is still rejected as truncated.
+   */
+  @Test
+  void receivedLinesWithAPromptPreviewAreRead() throws Exception {
+    String dir = "src/test/resources/constructed/vllm-request-prompt-preview/";
+    Parse p = Parse.text(LOG, java.nio.file.Files.readString(java.nio.file.Path.of(dir + "default-caps.log")),
+        Parse.ctx(2026, java.time.ZoneOffset.UTC, true, null));
+    RequestRecord text = p.full.request("chatcmpl-a269fdcb7c6ce890");
+    assertEquals(java.time.Instant.parse("2026-02-13T11:33:30Z").toEpochMilli() * 1_000_000L, text.arrivalNs);
+    assertEquals(null, text.promptTokens);
+    assertEquals("100", text.extras.get("max_tokens"));
+    assertEquals("\"<|im_start|>user\\nit's max_tokens=5, prompt_token_ids: [1]<|im_end|>\\n\"", text.extras.get("prompt"));
+    assertEquals(null, p.full.request("cmpl-b2c4e6f8a0b1c3d5-0").promptTokens, "512 ids: the default cap");
+    assertEquals(3, p.full.request("cmpl-c3d5e7f9a1b2c4d6-0").promptTokens);
+    assertEquals(null, p.full.request("embd-d4e6f8a0b2c3d5e7-0").promptTokens);
+    assertEquals(4, p.full.requests.size());
+    assertEquals(List.of(5L, 6L), p.sink.rejects.stream().map(r -> r.lineNo()).toList());
+    for (var r : p.sink.rejects) {
+      assertTrue(r.reason().startsWith("truncated"), r.reason());
+    }
+    Parse q = Parse.text(LOG, java.nio.file.Files.readString(java.nio.file.Path.of(dir + "max-log-len-4.log")),
+        Parse.ctx(2026, java.time.ZoneOffset.UTC, false, null));
+    assertEquals(null, q.full.request("cmpl-a1b2c3d4e5f6a7b8-0").promptTokens, "4 ids: --max-log-len 4");
+    assertEquals(2, q.full.request("cmpl-b1c2d3e4f5a6b7c8-0").promptTokens);
+    assertEquals(null, q.full.request("chatcmpl-c1d2e3f4a5b6c7d8").promptTokens);
+    assertEquals(List.of(), q.sink.rejects);
+  }
+
+  /**
    * MTP-1's SpecDecoding line has one per-position rate (vllm-project/vllm-ascend#9673, 2026): it is
    * spec_per_position_acceptance_rate_1, as MTP-3's are _1 to _3, so one query reads both.
    */
