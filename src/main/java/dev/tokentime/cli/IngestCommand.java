@@ -31,7 +31,8 @@ final class IngestCommand extends BaseCommand {
   InputOptions input;
 
   @Parameters(arity = "1..*", paramLabel = "INPUT",
-      description = "Files, directories (read recursively; expected/ folders skipped), globs, or - for stdin.")
+      description = "Files, directories (read recursively; expected/ folders skipped, and documents and scripts"
+          + " found there: README.md, *.py; a file named is always read), globs, or - for stdin.")
   List<String> inputs;
 
   @Option(names = "--explain",
