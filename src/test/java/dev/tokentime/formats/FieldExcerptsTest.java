@@ -72,7 +72,9 @@ class FieldExcerptsTest {
       // NVIDIA Dynamo's Rust tracing header in place of vLLM's ("…Z  INFO engine._handle_process_request: ")
       Map.entry("28-dynamo-srun-ansi-lost-tracing-vllm084-added-stats-dyn1074.log", "vllm-log 7 4 3 0"),
       Map.entry("29-dynamo-tracing-vllm084-added-dyn1089.log", "vllm-log 11 1 10 0"),
-      Map.entry("30-dynamo-tracing-vllm090-enginecore-failed-dyn1408.log", "vllm-log 21 2 19 0"),
+      // one failed start: the engine core's "EngineCore failed to start." (its traceback under
+      // "Process EngineCore_0:", 0.8-0.10's name, is that death told again)
+      Map.entry("30-dynamo-tracing-vllm090-enginecore-failed-dyn1408.log", "vllm-log 21 1 20 0"),
       // a --log-config formatter: "2025-11-17 14:50:30,270 INFO vllm.v1.metrics.loggers - Engine 000: …"
       Map.entry("31-logconfig-level-name-formatter-v0110-bettervllmlog.log", "vllm-log 14 13 1 0"),
       Map.entry("32-terminal-hardwrapped-at-swapped-v0-vllm30589.log", "vllm-log 12 5 7 0"),
@@ -1082,6 +1084,14 @@ class FieldExcerptsTest {
     assertEquals(0, c.stats.size());
     assertEquals(1, c.c.rejects.size());
     assertTrue(c.c.rejects.get(0).reason().startsWith("truncated"), c.c.rejects.get(0).reason());
+    // 0.9-0.10 named the fraction gpu_cache_usage (constructed from that SchedulerStats' field names)
+    String old = "(EngineCore_0 pid=912) ERROR 06-06 09:52:01 [dump_input.py:79] Dumping scheduler stats:"
+        + " SchedulerStats(num_running_reqs=3, num_waiting_reqs=1, gpu_cache_usage=0.25, prefix_cache_stats=None)\n";
+    RecordingSink v09 = new RecordingSink();
+    FORMATS.byId("vllm-log").parse(new ByteArrayInputStream(old.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        EXCERPTS.context("v09.log"), v09);
+    assertEquals(1, v09.stats.size(), v09.c.rejects.toString());
+    assertEquals(0.25, v09.stats.get(0).kvUsage, 1e-15);
   }
 
   /**
@@ -1254,7 +1264,8 @@ class FieldExcerptsTest {
     RecordingSink p = read("29-dynamo-tracing-vllm084-added-dyn1089.log").sink();
     assertEquals(Instant.parse("2025-05-15T08:05:10.736Z"), Instant.EPOCH.plusNanos(p.requests.get(0).arrivalNs));
     RecordingSink c = read("30-dynamo-tracing-vllm090-enginecore-failed-dyn1408.log").sink();
-    assertEquals("crash EngineCore failed to start.", c.events.get(0)[1] + " " + c.events.get(0)[2]);
+    assertEquals(List.of("crash EngineCore failed to start."),
+        c.events.stream().map(e -> e[1] + " " + e[2]).toList());
     assertEquals(Instant.parse("2025-06-06T09:52:01.833Z"), Instant.EPOCH.plusNanos(Long.parseLong(c.events.get(0)[4])));
     assertEquals(1, read("sgl-dynamo-tracing-prefill-batch-2026.log").sink().steps.size());
   }

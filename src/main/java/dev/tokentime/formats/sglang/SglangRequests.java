@@ -974,7 +974,7 @@ final class SglangRequests implements SpecParser.Handler {
     }
     switch (event) {
       case "router_started" -> {
-        if (routerOpen.containsKey(id) || written.contains(id)) {
+        if (routerOpen.containsKey(id) || written.contains(ROUTER_ID + id)) {
           throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this file;"
               + " the first is kept");
         }
@@ -994,7 +994,7 @@ final class SglangRequests implements SpecParser.Handler {
       }
       case "router_note" -> {
         String level = m.prefixValue("level");
-        if (written.contains(id) || !("ERROR".equals(level) || "WARN".equals(level))) {
+        if (written.contains(ROUTER_ID + id) || !("ERROR".equals(level) || "WARN".equals(level))) {
           return SpecParser.Outcome.OTHER;
         }
         // also of a request whose start the file lacks (a paste, a rotated log): its answer may follow
@@ -1032,7 +1032,7 @@ final class SglangRequests implements SpecParser.Handler {
       throw new SpecParser.BadLine("no timestamp: a router's response line without a time");
     }
     RouterOpen open = routerOpen.remove(id);
-    if (open == null && written.contains(id)) {
+    if (open == null && written.contains(ROUTER_ID + id)) {
       throw new SpecParser.BadLine("request id " + id + " repeats a request already read from this file;"
           + " the first is kept");
     }
@@ -1058,12 +1058,20 @@ final class SglangRequests implements SpecParser.Handler {
     return SpecParser.Outcome.RECORD;
   }
 
+  /**
+   * The router's rows are named by its request id after this prefix: a server behind it may log
+   * the same id as its rid (the gateway passes its id on, or a client sends one to both), and the
+   * two rows of one request, one per source, must not take each other's id.
+   */
+  static final String ROUTER_ID = "router:";
+
   private RequestRecord routerRecord(String id, RouterOpen o, String status) {
-    written.add(id);
+    written.add(ROUTER_ID + id);
     RequestRecord r = new RequestRecord();
     r.lineNo = o.line();
     r.run = ctx.defaultRun();
-    r.requestId = id;
+    r.requestId = ROUTER_ID + id;
+    r.extras.put("router_request_id", id);
     r.engine = "sglang";
     r.instance = o.instance();
     r.clockId = o.clock();

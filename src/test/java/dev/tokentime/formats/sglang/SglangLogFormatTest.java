@@ -534,7 +534,8 @@ class SglangLogFormatTest {
     RecordingSink s = real("router-smg-pd-decode-500-startup-ready-slurmv4.log");
     assertEquals(1, s.requests.size());
     RequestRecord r = s.requests.get(0);
-    assertEquals("chatcmpl-Wly2zVLtUcyK1Vg13jmipvFZ", r.requestId);
+    assertEquals("router:chatcmpl-Wly2zVLtUcyK1Vg13jmipvFZ", r.requestId);
+    assertEquals("chatcmpl-Wly2zVLtUcyK1Vg13jmipvFZ", r.extras.get("router_request_id"));
     assertEquals("error", r.status);
     assertEquals(500, r.httpStatus);
     assertEquals(1254.651, r.e2eMs, 1e-9, "latency=1254651 µs");
@@ -553,14 +554,14 @@ class SglangLogFormatTest {
 
     // a 404 whose start the paste cut off, then a request the log ends before the answer of
     RecordingSink cut = real("router-smg-pd-404-then-inflight-slurmv4.log");
-    assertEquals(List.of("chatcmpl-vKqE58KDYXWZRQRwmxeiKZwv error 404 1.284", "chatcmpl-jPUa0lWtvi7baYIbbYYWqmsH null null null"),
+    assertEquals(List.of("router:chatcmpl-vKqE58KDYXWZRQRwmxeiKZwv error 404 1.284", "router:chatcmpl-jPUa0lWtvi7baYIbbYYWqmsH null null null"),
         cut.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
     assertEquals(RequestRecord.NONE, cut.requests.get(0).arrivalNs);
     assertEquals("log ended while the request was in flight", cut.requests.get(1).extras.get("end"));
 
     // the model gateway's docs (2026-09): a success is a request too, status ok
     RecordingSink ok = real("router-smg-2026-09-doc-200-finished.log");
-    assertEquals(List.of("chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 1.523"),
+    assertEquals(List.of("router:chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 1.523"),
         ok.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
 
     // sglang-router 0.1.x (actix, local time): its start and readiness, no line per request
@@ -579,13 +580,36 @@ class SglangLogFormatTest {
         2025-10-07 23:31:36 ERROR http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-c" status_code=503 latency=nonsense}: sglang_router_rs::response: src/middleware.rs:272: request failed with server error
         2025-10-07 23:31:37 ERROR http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-d" status_code=5
         """);
-    assertEquals(List.of("gnt-a ok 200 2501.7", "cmpl-b error 429 12.5"),
+    assertEquals(List.of("router:gnt-a ok 200 2501.7", "router:cmpl-b error 429 12.5"),
         older.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
     assertEquals(3_000_000_000L, older.requests.get(0).finishedNs - older.requests.get(0).arrivalNs);
     assertEquals(List.of(5L, 6L), older.c.rejects.stream().map(x -> x.lineNo()).toList());
     assertTrue(older.c.rejects.get(0).reason().contains("latency is no duration"), older.c.rejects.get(0).reason());
     assertTrue(older.c.rejects.get(1).reason().startsWith("truncated"), older.c.rejects.get(1).reason());
     assertEquals(1, older.c.other, "the probe");
+  }
+
+  /**
+   * The gateway may pass its request id on to the server as the rid: the router's row and the
+   * server's of one request are two rows of one file, the router's named router:ID.
+   */
+  @Test
+  void aRequestTheRouterAndTheServerLogUnderOneIdIsTwoRows() throws Exception {
+    Path log = tmp.resolve("in/pd/server.log");
+    Files.createDirectories(log.getParent());
+    Files.writeString(log, """
+        2026-02-26 13:00:11  INFO http_request{method=POST uri=/generate version=HTTP/1.1 request_id="same-1"}: smg::request: src/middleware.rs:250: started processing request
+        [2026-02-26 13:00:11] Receive: obj=GenerateReqInput(rid='same-1')
+        [2026-02-26 13:00:12] Finish: obj=GenerateReqInput(rid='same-1'), out={'meta_info': {'id': 'same-1', 'finish_reason': {'type': 'stop'}, 'prompt_tokens': 3, 'completion_tokens': 2, 'e2e_latency': 0.5}}
+        2026-02-26 13:00:12  INFO http_request{method=POST uri=/generate version=HTTP/1.1 request_id="same-1" status_code=200 latency=1523}: smg::response: src/middleware.rs:280: finished processing request
+        """);
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      IngestResult r = t.ingest(log);
+      assertEquals(1, r.ingestedFiles(), r.files().toString());
+      assertEquals(0, r.rejected());
+      assertEquals(List.of(List.of("router:same-1", "router"), java.util.Arrays.asList("same-1", null)),
+          t.rows("SELECT request_id, extras['source'] FROM requests ORDER BY request_id"));
+    }
   }
 
   /**
@@ -1078,6 +1102,9 @@ class SglangLogFormatTest {
     assertEquals(List.of(), npu.c.rejects);
     assertEquals(List.of("1 start", "4 ready", "5 ready", "12 crash Subprocess scheduler_0 (pid=3417555) crashed with exit code -3"),
         npu.events.stream().map(e -> e[0] + " " + e[1] + (e[1].equals("crash") ? " " + e[2] : "")).toList());
+    // Ctrl+C at the console (SIGINT, -2) is a stop as SIGTERM is: no crash, uvicorn's lines the stop
+    assertEquals(List.of("3 stop", "4 stop"), parse("[2026-10-03 02:21:29] Subprocess scheduler_0 (pid=1123) crashed"
+        + " with exit code -2. Triggering SIGQUIT for cleanup...\n" + tail).events.stream().map(e -> e[0] + " " + e[1]).toList());
     // with no watchdog line before it, the SIGQUIT line is still the crash it was
     assertEquals(List.of("1 crash", "2 stop", "3 stop"),
         parse(tail).events.stream().map(e -> e[0] + " " + e[1]).toList());

@@ -54,14 +54,14 @@ class LifecycleExcerptsTest {
       Map.entry("29-v0220-aborted-engine-id-then-caller-id-lanzhiwang.log", "vllm-log 4 4 0 0"),
       // uvicorn's "ERROR:    Traceback …" of a failed application startup: the crash (it was an other line)
       Map.entry("30-cloudrun-uvicorn-error-traceback-llm-startup.log", "vllm-log 44 3 41 0"),
-      // "EngineCore failed to start." and its traceback: one crash (two before)
+      // "EngineCore failed to start." and its traceback: one death, one crash
       Map.entry("31-v010-enginecore-failed-to-start-then-traceback-ascend2497.log", "vllm-log 12 1 11 0"),
       Map.entry("32-v0-mqllm-dead-then-five-500s-vllm16378.log", "vllm-log 163 24 139 0"),
-      // the engine core's fatal error, then the output handler's EngineDeadError: one crash (two before)
+      // the engine core's fatal error, then the output handler's EngineDeadError: one death, one crash
       Map.entry("33-v010-failed-engine-dead-then-500-ascend2723.log", "vllm-log 34 8 26 0"),
       Map.entry("34-2026-failed-internal-error-then-500-doc61893643560.log", "vllm-log 4 2 2 0"),
       // V0's AsyncEngineDeadError after "Engine background task failed": that death told again, an
-      // other line (a crash before)
+      // other line
       Map.entry("35-v064-bgtask-failed-traceback-then-500-vllm10478.log", "vllm-log 66 11 55 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "lifecycle", Instant.parse("2025-06-30T00:00:00Z"));
