@@ -358,6 +358,11 @@ public final class SpecParser {
       boolean waitsOnFrames = (mustShowFrames || m.kind.requestFrames() != null || m.kind.retold() != null)
           && m.kind.table().equals("engine_events")
           && (m.group("detail") != null ? m.group("detail") : m.message()).endsWith(TRACEBACK);
+      if (!waitsOnFrames && m.kind.retold() != null && m.kind.event().equals("crash") && crashed.contains(server(m))
+          && m.kind.retold().matcher(m.message()).find()) {
+        other(); // a crash line of a death its server's log already counted since it last started
+        return;
+      }
       if (explain != null && !waitsOnFrames) {
         explain.matched(m.kind);
       }

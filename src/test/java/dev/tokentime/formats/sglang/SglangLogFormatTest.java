@@ -1060,8 +1060,8 @@ class SglangLogFormatTest {
     }
     assertEquals(List.of(), s.c.rejects);
     assertEquals(List.of(
+        // the SIGQUIT after the watchdog's quit is that death told again
         "3 crash TokenizerManager watchdog timeout (self.watchdog_timeout=300, self.soft=False) " + ns("2026-03-01T10:05:01Z"),
-        "4 crash SIGQUIT received. signum=None, frame=None. It usually means one child failed. " + ns("2026-03-01T10:05:06Z"),
         "5 crash DetokenizerManager watchdog timeout (self.watchdog_timeout=300, self.soft=False) " + ns("2026-03-01T11:00:00Z")),
         s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[4]).toList());
   }
@@ -1082,10 +1082,15 @@ class SglangLogFormatTest {
 
     RecordingSink died = real("v05-2026-pd-decode-scheduler-cuda-error-subprocess-exit-3-doc70103223152.log");
     assertEquals(List.of(), died.c.rejects);
+    // the scheduler's exception is the death; the watchdog's line of the child's exit tells it again
     assertEquals(List.of(
-        "1 crash Scheduler hit an exception: torch.AcceleratorError: CUDA error: unspecified launch failure DP5 TP5",
-        "37 crash Subprocess scheduler_0 (pid=1123) crashed with exit code -3 null"),
+        "1 crash Scheduler hit an exception: torch.AcceleratorError: CUDA error: unspecified launch failure DP5 TP5"),
         died.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2] + " " + e[3]).toList());
+    // and a rank's line between the watchdog's and the SIGQUIT does not make the SIGQUIT a second crash
+    assertEquals(List.of("1 crash"), parse("[2026-10-03 02:21:29] Subprocess scheduler_0 (pid=1123) crashed with exit code -3."
+        + " Triggering SIGQUIT for cleanup...\n[2026-10-03 02:21:29 DP1 TP1] Load weight end.\n"
+        + "[2026-10-03 02:21:30] SIGQUIT received. signum=None, frame=None. It usually means one child failed.\n")
+        .events.stream().map(e -> e[0] + " " + e[1]).toList());
     String tail = "[2026-10-03 02:21:30] SIGQUIT received. signum=None, frame=None. It usually means one child failed.\n"
         + "[2026-10-03 02:21:31] INFO:     Shutting down\n"
         + "[2026-10-03 02:21:31] INFO:     Finished server process [621]\n";
