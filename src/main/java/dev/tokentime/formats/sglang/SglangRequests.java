@@ -1000,7 +1000,7 @@ final class SglangRequests implements SpecParser.Handler {
         // also of a request whose start the file lacks (a paste, a rotated log): its answer may follow
         routerNotes.remove(id);
         String detail = m.group("detail").strip();
-        routerNotes.put(id, detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
+        routerNotes.put(id, SpecParser.shortDetail(detail));
         if (routerNotes.size() > STATS_HELD) {
           Iterator<String> it = routerNotes.keySet().iterator();
           it.next();

@@ -949,7 +949,8 @@ public final class SpecParser {
     return false;
   }
 
-  private static String shortDetail(String detail) {
+  /** An event's detail as stored: its first 300 characters, "…" marking a cut. */
+  public static String shortDetail(String detail) {
     return detail.length() > 300 ? detail.substring(0, 300) + "…" : detail;
   }
 

@@ -311,7 +311,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
     String detail = m.group("detail");
     sink.engineEvent(m.lineNo, m.origin(), ts, clock, "crash",
-        detail.length() > 300 ? detail.substring(0, 300) + "…" : detail);
+        SpecParser.shortDetail(detail));
     event(m, "crash", ts, clock);
     return SpecParser.Outcome.RECORD;
   }
