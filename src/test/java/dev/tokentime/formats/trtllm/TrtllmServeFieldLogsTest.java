@@ -37,7 +37,10 @@ class TrtllmServeFieldLogsTest {
       Map.entry("triton-2407-compose-verbose-http-request-server7649.log", "trtllm-log 6 0 6 0"),
       // Open MPI's and mpirun's lines alone name no program: read as trtllm-log when named (below)
       Map.entry("triton-trtllm-backend-ompi-segfault-backend206.log", "unrecognised"),
-      Map.entry("mpirun-rank-died-title-backend206.log", "unrecognised")));
+      Map.entry("mpirun-rank-died-title-backend206.log", "unrecognised"),
+      // nor do Open MPI's words on an MPI_Abort
+      Map.entry("mpi-abort-title-trt2813.log", "unrecognised"),
+      Map.entry("openmpi-abort-block-accl104.log", "unrecognised")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "trtllm-serve", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -182,7 +185,12 @@ class TrtllmServeFieldLogsTest {
     InputFormat trtllmLog = FormatRegistry.standard().byId("trtllm-log");
     for (var e : Map.of("triton-trtllm-backend-ompi-segfault-backend206.log", List.of("9 Signal: Segmentation fault (11)"),
         "mpirun-rank-died-title-backend206.log",
-        List.of("1 mpirun noticed that process rank 0 with PID 0 on node ubuntu exited on signal 11 (Segmentation fault)"))
+        List.of("1 mpirun noticed that process rank 0 with PID 0 on node ubuntu exited on signal 11 (Segmentation fault)"),
+        // a rank's MPI_Abort, on one line or on Open MPI 4's two (was an other line)
+        "mpi-abort-title-trt2813.log",
+        List.of("1 MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD with errorcode 1"),
+        "openmpi-abort-block-accl104.log",
+        List.of("2 MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD"))
         .entrySet()) {
       RecordingSink s = new RecordingSink();
       trtllmLog.parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(DIR.resolve(e.getKey()))),
@@ -190,6 +198,20 @@ class TrtllmServeFieldLogsTest {
       assertEquals(e.getValue(), crashes(s), e.getKey());
       assertEquals(0, s.c.rejects.size());
     }
+  }
+
+  /**
+   * A rank's own error, then Open MPI's abort of the job: one death (the abort tells it again).
+   * Constructed from real lines: tensorrtllm_backend#435 (real-logs/field), then Open MPI's block.
+   */
+  @Test
+  void anMpiAbortAfterTheRanksOwnErrorIsThatDeath() throws IOException {
+    byte[] log = (java.nio.file.Files.readString(
+        Path.of("src/test/resources/real-logs/field/trt-triton-step-failed-error-for-requestid-backend435.log"))
+        + java.nio.file.Files.readString(DIR.resolve("openmpi-abort-block-accl104.log"))).getBytes(StandardCharsets.UTF_8);
+    RecordingSink s = new RecordingSink();
+    FormatRegistry.standard().byId("trtllm-log").parse(new ByteArrayInputStream(log), EXCERPTS.context("serve.log"), s);
+    assertEquals(List.of("1 Encountered an error in forward function: std::bad_cast"), crashes(s));
   }
 
   /** The same death as a plain log holds it: the error, its logged traceback, the thread hook's. */
