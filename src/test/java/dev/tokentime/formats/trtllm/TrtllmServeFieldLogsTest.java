@@ -40,7 +40,9 @@ class TrtllmServeFieldLogsTest {
       Map.entry("mpirun-rank-died-title-backend206.log", "unrecognised"),
       // nor do Open MPI's words on an MPI_Abort
       Map.entry("mpi-abort-title-trt2813.log", "unrecognised"),
-      Map.entry("openmpi-abort-block-accl104.log", "unrecognised")));
+      Map.entry("openmpi-abort-block-accl104.log", "unrecognised"),
+      // a paste that starts at the loop thread's hook names no program either
+      Map.entry("dynamo-trt-decode-worker-event-loop-thread-hook-dyn6734.log", "unrecognised")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "trtllm-serve", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -212,6 +214,23 @@ class TrtllmServeFieldLogsTest {
     RecordingSink s = new RecordingSink();
     FormatRegistry.standard().byId("trtllm-log").parse(new ByteArrayInputStream(log), EXCERPTS.context("serve.log"), s);
     assertEquals(List.of("1 Encountered an error in forward function: std::bad_cast"), crashes(s));
+  }
+
+  /**
+   * The executor loop thread's traceback in Python's thread hook, with no "Error in event loop"
+   * line before it (a Dynamo TRT-LLM decode worker's, as its user pasted it): the rank's death (was
+   * an other line: the hook's line was taken for the retelling of a crash no line had counted).
+   */
+  @Test
+  void theLoopThreadsHookAloneIsTheRanksDeath() throws IOException {
+    String name = "dynamo-trt-decode-worker-event-loop-thread-hook-dyn6734.log";
+    RecordingSink s = new RecordingSink();
+    FormatRegistry.standard().byId("trtllm-log").parse(
+        new ByteArrayInputStream(java.nio.file.Files.readAllBytes(DIR.resolve(name))), EXCERPTS.context(name), s);
+    assertEquals(List.of("2 Traceback (most recent call last):"), crashes(s));
+    assertEquals(1, s.c.records);
+    assertEquals(17, s.c.other);
+    assertEquals(0, s.c.rejects.size());
   }
 
   /** The same death as a plain log holds it: the error, its logged traceback, the thread hook's. */
