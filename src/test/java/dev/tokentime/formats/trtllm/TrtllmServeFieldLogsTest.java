@@ -42,7 +42,9 @@ class TrtllmServeFieldLogsTest {
       Map.entry("mpi-abort-title-trt2813.log", "unrecognised"),
       Map.entry("openmpi-abort-block-accl104.log", "unrecognised"),
       // a paste that starts at the loop thread's hook names no program either
-      Map.entry("dynamo-trt-decode-worker-event-loop-thread-hook-dyn6734.log", "unrecognised")));
+      Map.entry("dynamo-trt-decode-worker-event-loop-thread-hook-dyn6734.log", "unrecognised"),
+      // nor do Triton's signal handler's and mpirun's
+      Map.entry("triton-signal-11-mpirun-stream-close-backend107.log", "unrecognised")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "trtllm-serve", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -231,6 +233,32 @@ class TrtllmServeFieldLogsTest {
     assertEquals(1, s.c.records);
     assertEquals(17, s.c.other);
     assertEquals(0, s.c.rejects.size());
+  }
+
+  /**
+   * Triton's handler of a fatal signal is the server's death (was an other line), and mpirun's word
+   * on that rank after it is the same death told again (was a second crash); SIGTERM's line is the
+   * shutdown, no crash.
+   */
+  @Test
+  void tritonsFatalSignalIsOneDeathWithMpirunsWord() throws IOException {
+    String name = "triton-signal-11-mpirun-stream-close-backend107.log";
+    InputFormat trtllmLog = FormatRegistry.standard().byId("trtllm-log");
+    RecordingSink s = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(DIR.resolve(name))), EXCERPTS.context(name), s);
+    assertEquals(List.of("1 Signal (11) received"), crashes(s));
+    assertEquals(1, s.c.records);
+    assertEquals(10, s.c.other);
+    RecordingSink term = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream("Signal (15) received.\n".getBytes(StandardCharsets.UTF_8)),
+        EXCERPTS.context("t.log"), term);
+    assertEquals(List.of(), crashes(term));
+    // Open MPI's signal lines of a rank, then mpirun's word on it (backend#206's comment and title): one death
+    RecordingSink ompi = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream((java.nio.file.Files.readString(DIR.resolve("triton-trtllm-backend-ompi-segfault-backend206.log"))
+        + java.nio.file.Files.readString(DIR.resolve("mpirun-rank-died-title-backend206.log"))).getBytes(StandardCharsets.UTF_8)),
+        EXCERPTS.context("b.log"), ompi);
+    assertEquals(List.of("9 Signal: Segmentation fault (11)"), crashes(ompi));
   }
 
   /** The same death as a plain log holds it: the error, its logged traceback, the thread hook's. */
