@@ -44,7 +44,9 @@ class TrtllmServeFieldLogsTest {
       // a paste that starts at the loop thread's hook names no program either
       Map.entry("dynamo-trt-decode-worker-event-loop-thread-hook-dyn6734.log", "unrecognised"),
       // nor do Triton's signal handler's and mpirun's
-      Map.entry("triton-signal-11-mpirun-stream-close-backend107.log", "unrecognised")));
+      Map.entry("triton-signal-11-mpirun-stream-close-backend107.log", "unrecognised"),
+      // a Dynamo frontend's line alone is no engine's log
+      Map.entry("dynamo-frontend-no-responders-500-codeidx30650929465.log", "unrecognised")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "trtllm-serve", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -259,6 +261,24 @@ class TrtllmServeFieldLogsTest {
         + java.nio.file.Files.readString(DIR.resolve("mpirun-rank-died-title-backend206.log"))).getBytes(StandardCharsets.UTF_8)),
         EXCERPTS.context("b.log"), ompi);
     assertEquals(List.of("9 Signal: Segmentation fault (11)"), crashes(ompi));
+  }
+
+  /**
+   * Dynamo's frontend answering a request with a 500, in one log with a TensorRT-LLM worker's lines:
+   * a failed request at the line's time (was an other line). Constructed from real lines: the C++
+   * runtime's start-up of NVIDIA/TensorRT-LLM#8155 (real-logs/field), then the frontend's line.
+   */
+  @Test
+  void aDynamoFrontendsInternalErrorIsAFailedRequest() throws IOException {
+    String startup = java.nio.file.Files.readString(Path.of("src/test/resources/real-logs/field/trt-cpp-startup-110rc3-i8155.log"));
+    String line = java.nio.file.Files.readString(DIR.resolve("dynamo-frontend-no-responders-500-codeidx30650929465.log"));
+    RecordingSink s = ingest("dynamo.log", startup + line, "trtllm-log");
+    assertEquals(1, s.requests.size());
+    assertEquals("Internal server error: Failed to generate completions: no responders: no responders",
+        s.requests.get(0).error);
+    assertEquals(Instant.parse("2025-10-12T23:28:47.349066Z").getEpochSecond() * 1_000_000_000L + 349_066_000L,
+        s.requests.get(0).arrivalNs);
+    assertEquals(0, s.c.rejects.size());
   }
 
   /** The same death as a plain log holds it: the error, its logged traceback, the thread hook's. */
