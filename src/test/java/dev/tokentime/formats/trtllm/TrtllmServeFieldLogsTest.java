@@ -46,7 +46,10 @@ class TrtllmServeFieldLogsTest {
       // nor do Triton's signal handler's and mpirun's
       Map.entry("triton-signal-11-mpirun-stream-close-backend107.log", "unrecognised"),
       // a Dynamo frontend's line alone is no engine's log
-      Map.entry("dynamo-frontend-no-responders-500-codeidx30650929465.log", "unrecognised")));
+      Map.entry("dynamo-frontend-no-responders-500-codeidx30650929465.log", "unrecognised"),
+      // 1.2.0rc5's AutoDeploy backend starting (its own logger's lines are other lines): the
+      // runtime's version twice (the server and its MPI worker) and uvicorn's two ready lines
+      Map.entry("trt-120rc5-autodeploy-serve-startup-dgx-spark-codeidx39201568439.log", "trtllm-log 58 4 54 0")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "trtllm-serve", Instant.parse("2026-06-30T00:00:00Z"));
 
