@@ -49,7 +49,10 @@ class TrtllmServeFieldLogsTest {
       Map.entry("dynamo-frontend-no-responders-500-codeidx30650929465.log", "unrecognised"),
       // 1.2.0rc5's AutoDeploy backend starting (its own logger's lines are other lines): the
       // runtime's version twice (the server and its MPI worker) and uvicorn's two ready lines
-      Map.entry("trt-120rc5-autodeploy-serve-startup-dgx-spark-codeidx39201568439.log", "trtllm-log 58 4 54 0")));
+      Map.entry("trt-120rc5-autodeploy-serve-startup-dgx-spark-codeidx39201568439.log", "trtllm-log 58 4 54 0"),
+      // Triton giving up, then mpirun's word on it: one death (the server's "error: creating server")
+      Map.entry("triton-exit-then-mpirun-nonzero-status-backend572.log", "trtllm-log 19 1 18 0"),
+      Map.entry("mpirun-nonzero-status-block-backend459.log", "unrecognised")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "trtllm-serve", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -282,6 +285,25 @@ class TrtllmServeFieldLogsTest {
     assertEquals(Instant.parse("2025-10-12T23:28:47.349066Z").getEpochSecond() * 1_000_000_000L + 349_066_000L,
         s.requests.get(0).arrivalNs);
     assertEquals(0, s.c.rejects.size());
+  }
+
+  /**
+   * mpirun's word on a rank that exited with a non-zero status: the job's death where the log
+   * holds no other word on it (was an other line), the same death told again after Triton's own.
+   */
+  @Test
+  void mpirunsNonZeroExitIsOneDeath() throws IOException {
+    InputFormat trtllmLog = FormatRegistry.standard().byId("trtllm-log");
+    for (var e : Map.of("mpirun-nonzero-status-block-backend459.log",
+        List.of("2 mpirun detected that one or more processes exited with non-zero status"),
+        "triton-exit-then-mpirun-nonzero-status-backend572.log",
+        List.of("8 error: creating server: Internal - failed to load all models")).entrySet()) {
+      RecordingSink s = new RecordingSink();
+      trtllmLog.parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(DIR.resolve(e.getKey()))),
+          EXCERPTS.context(e.getKey()), s);
+      assertEquals(e.getValue(), crashes(s), e.getKey());
+      assertEquals(0, s.c.rejects.size());
+    }
   }
 
   /** The same death as a plain log holds it: the error, its logged traceback, the thread hook's. */
