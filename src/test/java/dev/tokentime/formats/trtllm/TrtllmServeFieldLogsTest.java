@@ -37,7 +37,22 @@ class TrtllmServeFieldLogsTest {
       Map.entry("triton-2407-compose-verbose-http-request-server7649.log", "trtllm-log 6 0 6 0"),
       // Open MPI's and mpirun's lines alone name no program: read as trtllm-log when named (below)
       Map.entry("triton-trtllm-backend-ompi-segfault-backend206.log", "unrecognised"),
-      Map.entry("mpirun-rank-died-title-backend206.log", "unrecognised")));
+      Map.entry("mpirun-rank-died-title-backend206.log", "unrecognised"),
+      // nor do Open MPI's words on an MPI_Abort
+      Map.entry("mpi-abort-title-trt2813.log", "unrecognised"),
+      Map.entry("openmpi-abort-block-accl104.log", "unrecognised"),
+      // a paste that starts at the loop thread's hook names no program either
+      Map.entry("dynamo-trt-decode-worker-event-loop-thread-hook-dyn6734.log", "unrecognised"),
+      // nor do Triton's signal handler's and mpirun's
+      Map.entry("triton-signal-11-mpirun-stream-close-backend107.log", "unrecognised"),
+      // a Dynamo frontend's line alone is no engine's log
+      Map.entry("dynamo-frontend-no-responders-500-codeidx30650929465.log", "unrecognised"),
+      // 1.2.0rc5's AutoDeploy backend starting (its own logger's lines are other lines): the
+      // runtime's version twice (the server and its MPI worker) and uvicorn's two ready lines
+      Map.entry("trt-120rc5-autodeploy-serve-startup-dgx-spark-codeidx39201568439.log", "trtllm-log 58 4 54 0"),
+      // Triton giving up, then mpirun's word on it: one death (the server's "error: creating server")
+      Map.entry("triton-exit-then-mpirun-nonzero-status-backend572.log", "trtllm-log 19 1 18 0"),
+      Map.entry("mpirun-nonzero-status-block-backend459.log", "unrecognised")));
 
   static final PinnedExcerpts EXCERPTS = new PinnedExcerpts(DIR, "trtllm-serve", Instant.parse("2026-06-30T00:00:00Z"));
 
@@ -182,8 +197,107 @@ class TrtllmServeFieldLogsTest {
     InputFormat trtllmLog = FormatRegistry.standard().byId("trtllm-log");
     for (var e : Map.of("triton-trtllm-backend-ompi-segfault-backend206.log", List.of("9 Signal: Segmentation fault (11)"),
         "mpirun-rank-died-title-backend206.log",
-        List.of("1 mpirun noticed that process rank 0 with PID 0 on node ubuntu exited on signal 11 (Segmentation fault)"))
+        List.of("1 mpirun noticed that process rank 0 with PID 0 on node ubuntu exited on signal 11 (Segmentation fault)"),
+        // a rank's MPI_Abort, on one line or on Open MPI 4's two (was an other line)
+        "mpi-abort-title-trt2813.log",
+        List.of("1 MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD with errorcode 1"),
+        "openmpi-abort-block-accl104.log",
+        List.of("2 MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD"))
         .entrySet()) {
+      RecordingSink s = new RecordingSink();
+      trtllmLog.parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(DIR.resolve(e.getKey()))),
+          EXCERPTS.context(e.getKey()), s);
+      assertEquals(e.getValue(), crashes(s), e.getKey());
+      assertEquals(0, s.c.rejects.size());
+    }
+  }
+
+  /**
+   * A rank's own error, then Open MPI's abort of the job: one death (the abort tells it again).
+   * Constructed from real lines: tensorrtllm_backend#435 (real-logs/field), then Open MPI's block.
+   */
+  @Test
+  void anMpiAbortAfterTheRanksOwnErrorIsThatDeath() throws IOException {
+    byte[] log = (java.nio.file.Files.readString(
+        Path.of("src/test/resources/real-logs/field/trt-triton-step-failed-error-for-requestid-backend435.log"))
+        + java.nio.file.Files.readString(DIR.resolve("openmpi-abort-block-accl104.log"))).getBytes(StandardCharsets.UTF_8);
+    RecordingSink s = new RecordingSink();
+    FormatRegistry.standard().byId("trtllm-log").parse(new ByteArrayInputStream(log), EXCERPTS.context("serve.log"), s);
+    assertEquals(List.of("1 Encountered an error in forward function: std::bad_cast"), crashes(s));
+  }
+
+  /**
+   * The executor loop thread's traceback in Python's thread hook, with no "Error in event loop"
+   * line before it (a Dynamo TRT-LLM decode worker's, as its user pasted it): the rank's death (was
+   * an other line: the hook's line was taken for the retelling of a crash no line had counted).
+   */
+  @Test
+  void theLoopThreadsHookAloneIsTheRanksDeath() throws IOException {
+    String name = "dynamo-trt-decode-worker-event-loop-thread-hook-dyn6734.log";
+    RecordingSink s = new RecordingSink();
+    FormatRegistry.standard().byId("trtllm-log").parse(
+        new ByteArrayInputStream(java.nio.file.Files.readAllBytes(DIR.resolve(name))), EXCERPTS.context(name), s);
+    assertEquals(List.of("2 Traceback (most recent call last):"), crashes(s));
+    assertEquals(1, s.c.records);
+    assertEquals(17, s.c.other);
+    assertEquals(0, s.c.rejects.size());
+  }
+
+  /**
+   * Triton's handler of a fatal signal is the server's death (was an other line), and mpirun's word
+   * on that rank after it is the same death told again (was a second crash); SIGTERM's line is the
+   * shutdown, no crash.
+   */
+  @Test
+  void tritonsFatalSignalIsOneDeathWithMpirunsWord() throws IOException {
+    String name = "triton-signal-11-mpirun-stream-close-backend107.log";
+    InputFormat trtllmLog = FormatRegistry.standard().byId("trtllm-log");
+    RecordingSink s = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(DIR.resolve(name))), EXCERPTS.context(name), s);
+    assertEquals(List.of("1 Signal (11) received"), crashes(s));
+    assertEquals(1, s.c.records);
+    assertEquals(10, s.c.other);
+    RecordingSink term = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream("Signal (15) received.\n".getBytes(StandardCharsets.UTF_8)),
+        EXCERPTS.context("t.log"), term);
+    assertEquals(List.of(), crashes(term));
+    // Open MPI's signal lines of a rank, then mpirun's word on it (backend#206's comment and title): one death
+    RecordingSink ompi = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream((java.nio.file.Files.readString(DIR.resolve("triton-trtllm-backend-ompi-segfault-backend206.log"))
+        + java.nio.file.Files.readString(DIR.resolve("mpirun-rank-died-title-backend206.log"))).getBytes(StandardCharsets.UTF_8)),
+        EXCERPTS.context("b.log"), ompi);
+    assertEquals(List.of("9 Signal: Segmentation fault (11)"), crashes(ompi));
+  }
+
+  /**
+   * Dynamo's frontend answering a request with a 500, in one log with a TensorRT-LLM worker's lines:
+   * a failed request at the line's time (was an other line). Constructed from real lines: the C++
+   * runtime's start-up of NVIDIA/TensorRT-LLM#8155 (real-logs/field), then the frontend's line.
+   */
+  @Test
+  void aDynamoFrontendsInternalErrorIsAFailedRequest() throws IOException {
+    String startup = java.nio.file.Files.readString(Path.of("src/test/resources/real-logs/field/trt-cpp-startup-110rc3-i8155.log"));
+    String line = java.nio.file.Files.readString(DIR.resolve("dynamo-frontend-no-responders-500-codeidx30650929465.log"));
+    RecordingSink s = ingest("dynamo.log", startup + line, "trtllm-log");
+    assertEquals(1, s.requests.size());
+    assertEquals("Internal server error: Failed to generate completions: no responders: no responders",
+        s.requests.get(0).error);
+    assertEquals(Instant.parse("2025-10-12T23:28:47.349066Z").getEpochSecond() * 1_000_000_000L + 349_066_000L,
+        s.requests.get(0).arrivalNs);
+    assertEquals(0, s.c.rejects.size());
+  }
+
+  /**
+   * mpirun's word on a rank that exited with a non-zero status: the job's death where the log
+   * holds no other word on it (was an other line), the same death told again after Triton's own.
+   */
+  @Test
+  void mpirunsNonZeroExitIsOneDeath() throws IOException {
+    InputFormat trtllmLog = FormatRegistry.standard().byId("trtllm-log");
+    for (var e : Map.of("mpirun-nonzero-status-block-backend459.log",
+        List.of("2 mpirun detected that one or more processes exited with non-zero status"),
+        "triton-exit-then-mpirun-nonzero-status-backend572.log",
+        List.of("8 error: creating server: Internal - failed to load all models")).entrySet()) {
       RecordingSink s = new RecordingSink();
       trtllmLog.parse(new ByteArrayInputStream(java.nio.file.Files.readAllBytes(DIR.resolve(e.getKey()))),
           EXCERPTS.context(e.getKey()), s);
