@@ -122,7 +122,8 @@ public final class LocustStatsCsvFormat extends NamedFormat {
       }
       String type = cells.get(0).strip();
       String name = cells.get(1).strip();
-      boolean aggregated = name.equals("Aggregated") && (type.isEmpty() || type.equals("None"));
+      // Locust 0.x names the row "Total"
+      boolean aggregated = (name.equals("Aggregated") || name.equals("Total")) && (type.isEmpty() || type.equals("None"));
       boolean metric = type.equals("METRIC");
       metricRows[0] |= metric;
       String series = aggregated ? "Aggregated" : metric ? name : type + " " + name;

@@ -87,6 +87,21 @@ class LocustStatsCsvFormatTest {
   }
 
   @Test
+  void locust0xQuotedHeaderAndItsTotalRow() throws IOException {
+    String text = "\"Method\",\"Name\",\"# requests\",\"# failures\",\"Median response time\",\"Average response time\","
+        + "\"Min response time\",\"Max response time\",\"Average Content Size\",\"Requests/s\"\n"
+        + "\"POST\",\"/generate\",5,0,1200,1250,1000,1500,300,0.42\n"
+        + "\"None\",\"Total\",5,0,1200,1250,1000,1500,300,0.42\n";
+    byte[] b = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals("locust-stats-csv", FormatRegistry.standard().sniff(new Sample("x_requests.csv", b, b.length)).id());
+    CollectingSink s = Parsing.parse(f, text);
+    assertEquals(List.of(2L, 1L, 0), List.of(s.records, s.other, s.rejects.size()));
+    assertTrue(s.reported.contains("dir null POST /generate mean 1250.0 ms"), s.reported.toString());
+    assertTrue(s.reported.contains("dir null Aggregated median 1200.0 ms"), s.reported.toString());
+    assertEquals(16, s.reported.size());
+  }
+
+  @Test
   void otherCsvIsNotClaimed() {
     byte[] b = "Type,Name,Count\nPOST,/x,3\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     InputFormat sniffed = FormatRegistry.standard().sniff(new Sample("stats.csv", b, b.length));
