@@ -28,6 +28,7 @@ FROM (
             WHEN 'llmperf-console' THEN 'llmperf'
             WHEN 'guidellm-json' THEN 'guidellm'
             WHEN 'guidellm-console' THEN 'guidellm'
+            WHEN 'guidellm-csv' THEN 'guidellm'
             WHEN 'inference-perf-json' THEN 'inference-perf'
             WHEN 'genai-bench-json' THEN 'genai-bench'
             WHEN 'llm-load-test-json' THEN 'llm-load-test'

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.Sample;
 import dev.tokentime.testing.CollectingSink;
+import dev.tokentime.testing.TestDb;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * GuideLLM's benchmarks.csv (0.4 and later). The CSV of a real report (guidellm-0.5-dev-qwen3-30b-sync)
@@ -24,6 +26,24 @@ class GuidellmCsvFormatTest {
   static final Path JSON = Path.of(
       "src/test/resources/real-logs/tools/guidellm-0.5-dev-qwen3-30b-sync/Qwen_Qwen3-30B-A3B_tp4_quant-fp8_benchmarks.json");
   final GuidellmCsvFormat f = new GuidellmCsvFormat();
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void alonePeerReportedAndTheToolsCountsShowIt() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(CSV);
+      // GuideLLM's TTFT mean and median, its request latency in s as ms, under its convention
+      assertEquals(List.of(List.of("guidellm", "ttft_ms", "mean", 59.9928153188605),
+          List.of("guidellm", "ttft_ms", "p50", 58.10093879699707)),
+          t.rows("SELECT convention, metric, stat, reported_value FROM peer_reported"
+              + " WHERE metric = 'ttft_ms' AND stat IN ('mean', 'p50') ORDER BY stat"));
+      assertEquals(List.of(List.of("requests_successful", 19.0), List.of("requests_total", 19.0)),
+          t.rows("SELECT metric, requests FROM tool_request_counts WHERE metric IN ('requests_successful', 'requests_total')"
+              + " ORDER BY metric"));
+    }
+  }
 
   @Test
   void theCsvOfARealReportGivesTheReportsFigures() throws IOException {
