@@ -39,6 +39,7 @@ FROM (
             WHEN 'inference-benchmarker-json' THEN 'inference-benchmarker'
             WHEN 'gke-lpg-json' THEN 'gke-lpg'
             WHEN 'evalscope-perf' THEN 'evalscope'
+            WHEN 'locust-stats-csv' THEN 'llm-bench'
         END AS convention,
         m.run,
         m.metric AS tool_metric,

@@ -16,7 +16,7 @@
 -- @column run [id] Run name.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column stat [text] mean, std, p50, p90, p99 (latencies) or value (throughputs).
--- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen), inference-benchmarker, gke-lpg (the GKE latency profile generator) or evalscope; the last four reported only.
+-- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen), inference-benchmarker, gke-lpg (the GKE latency profile generator), evalscope or llm-bench (Fireworks' llm_bench on Locust); the last five reported only.
 -- @column tool_metric [text] The tool's own name for its closest figure, and the statistic as the tool names it.
 -- @column tokentime_value [ms or 1/s] The figure under tokentime's definition.
 -- @column convention_value [ms or 1/s] The figure under the tool's definition, computed by tokentime.

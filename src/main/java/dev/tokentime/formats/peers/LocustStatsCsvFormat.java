@@ -48,7 +48,11 @@ public final class LocustStatsCsvFormat extends NamedFormat {
       "overall_latency_per_token", "total_latency", "latency_per_char", "latency_per_embedding",
       "server_side_total_latency", "server_side_time_to_first_token");
   private static final java.util.Set<String> TOKENS = java.util.Set.of("generation_tokens", "completion_tokens",
-      "num_tokens", "prompt_tokens", "cached_tokens");
+      "num_tokens", "prompt_tokens", "cached_tokens", "token_count", "total_tokens");
+  /** llm_bench's track_performance_metrics (2026): the same request's figures in their own units. */
+  private static final Map<String, String> OTHER = Map.of("response_time", "s", "ttft", "s", "generation_time", "s",
+      "char_count", "chars", "tokens_per_second", "tokens/s", "generation_tokens_per_second", "tokens/s",
+      "chars_per_second", "chars/s", "efficiency", "ratio");
 
   public LocustStatsCsvFormat() {
     super("locust-stats-csv",
@@ -127,7 +131,7 @@ public final class LocustStatsCsvFormat extends NamedFormat {
       boolean metric = type.equals("METRIC");
       metricRows[0] |= metric;
       String series = aggregated ? "Aggregated" : metric ? name : type + " " + name;
-      String timeUnit = metric ? (MS.contains(name) ? "ms" : TOKENS.contains(name) ? "tokens" : null) : "ms";
+      String timeUnit = metric ? (MS.contains(name) ? "ms" : TOKENS.contains(name) ? "tokens" : OTHER.get(name)) : "ms";
       List<Object[]> figures = new ArrayList<>();
       for (int i = 2; i < cells.size(); i++) {
         String v = cells.get(i).strip();

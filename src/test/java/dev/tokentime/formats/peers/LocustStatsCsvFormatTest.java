@@ -8,12 +8,14 @@ import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.Sample;
 import dev.tokentime.testing.CollectingSink;
+import dev.tokentime.testing.TestDb;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Locust's statistics CSV as Fireworks' llm_bench left it (a real run, values read off the file
@@ -23,6 +25,38 @@ import org.junit.jupiter.api.Test;
 class LocustStatsCsvFormatTest {
   static final Path DIR = Path.of("src/test/resources/real-logs/tools/locust-llm-bench-2026-rerank-c20");
   final LocustStatsCsvFormat f = new LocustStatsCsvFormat();
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void peerReportedShowsLlmBenchsFiguresUnderItsConvention() throws Exception {
+    try (TestDb t = new TestDb(tmp)) {
+      t.ingest(DIR.resolve("batch_20_stats.csv"));
+      assertEquals(List.of(
+          List.of("ttft_ms", "mean", "time_to_first_token mean", 72.60249397698422),
+          List.of("ttft_ms", "p50", "time_to_first_token median", 74.0),
+          List.of("ttft_ms", "p90", "time_to_first_token p90", 91.0),
+          List.of("ttft_ms", "p99", "time_to_first_token p99", 140.0),
+          List.of("e2e_ms", "mean", "total_latency mean", 72.65452065833756),
+          List.of("e2e_ms", "p50", "total_latency median", 74.0),
+          List.of("e2e_ms", "p90", "total_latency p90", 91.0),
+          List.of("e2e_ms", "p99", "total_latency p99", 140.0)),
+          t.rows("SELECT metric, stat, tool_metric, reported_value FROM peer_reported WHERE convention = 'llm-bench'"));
+    }
+  }
+
+  @Test
+  void llmBenchsOwnFiguresInTheirUnits() throws IOException {
+    CollectingSink s = Parsing.parse(f, "Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,"
+        + "Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,50%\n"
+        + "METRIC,response_time,4,0,2.1,2.2,2.0,2.5,128,0.4,0.0,2\n"
+        + "METRIC,num_tokens,4,0,128,128.0,128,128,128,0.4,0.0,128\n"
+        + "METRIC,my_score,4,0,7,7.5,7,9,0,0.4,0.0,7\n");
+    assertTrue(s.reported.contains("dir null response_time mean 2.2 s"), s.reported.toString());
+    assertTrue(s.reported.contains("dir null num_tokens p50 128.0 tokens"), s.reported.toString());
+    assertTrue(s.reported.contains("dir null my_score mean 7.5 null"), s.reported.toString());
+  }
 
   @Test
   void llmBenchsRerankRunAtBatch20() throws IOException {
