@@ -58,6 +58,16 @@ class OllamaVerboseFormatTest {
   }
 
   @Test
+  void hoursOfANotesFileOnceUnsupported() throws IOException, SQLException {
+    Read r = PerfAnalyzerFormatsTest.read(DIR.resolve("ollama-verbose-hours-notes-prompt1.txt"));
+    // a letter's closing, the block, the next prompt's heading
+    PerfAnalyzerFormatsTest.counts(r, "ollama-verbose", 1, 14, 0);
+    // 12m56.225656006s = 776.225656006 s; 2m44.614770215s = 164.614770215 s; 9m43.589092592s = 583.589092592 s
+    assertEquals(List.of(List.of("1", 5L, 776225.656006, 164614.770215, 583589.092592, 409, 411, "ok",
+        "{load_duration_ms=28021.117437}")), rows("ollama-verbose-hours-notes-prompt1.txt"));
+  }
+
+  @Test
   void aCutValueIsARejectAndTheBlocksOtherLinesStand() throws IOException {
     Read r = PerfAnalyzerFormatsTest.read("chat.txt", "total duration:       5.088275983s\nload duration:        1.365523ms\n"
         + "prompt eval count:    11 token(s)\nprompt eval duration: 204.563ms\nprompt eval rate:     53.77 tokens/s\n"
