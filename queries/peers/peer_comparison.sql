@@ -5,8 +5,8 @@
 -- llm_load_test_metrics), and as the tool itself reported it when its own summary
 -- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
 -- MLPerf LoadGen's logs, inference-benchmarker's results file, the GKE latency profile
--- generator's result and EvalScope's summaries keep no per-request times: their rows carry the
--- reported figure only.
+-- generator's result, EvalScope's summaries and Locust's statistics of llm_bench keep no per-request
+-- times: their rows carry the reported figure only.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
 -- converted (GuideLLM's latency, inference-perf's and genai-bench's times in seconds too; a genai-bench file's own figures in its _time_unit), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
 -- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
@@ -169,7 +169,7 @@ LEFT JOIN rebuilt_e2el AS re ON re.run = u.run
 LEFT JOIN untimed AS ut ON ut.run = u.run
 LEFT JOIN partial AS pa ON pa.run = u.run AND pa.convention = f.convention
 -- a tool whose figures tokentime cannot compute (no per-request times) has rows only where it reported
-WHERE (t.value IS NOT NULL AND f.convention NOT IN ('mlperf', 'inference-benchmarker', 'gke-lpg', 'evalscope'))
+WHERE (t.value IS NOT NULL AND f.convention NOT IN ('mlperf', 'inference-benchmarker', 'gke-lpg', 'evalscope', 'llm-bench'))
     OR c.value IS NOT NULL OR r.value IS NOT NULL
 ORDER BY u.run,
     list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', 'output_tokens_per_s', 'requests_per_s'], f.metric),

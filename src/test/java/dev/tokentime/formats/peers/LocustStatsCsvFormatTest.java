@@ -43,6 +43,9 @@ class LocustStatsCsvFormatTest {
           List.of("e2e_ms", "p90", "total_latency p90", 91.0),
           List.of("e2e_ms", "p99", "total_latency p99", 140.0)),
           t.rows("SELECT metric, stat, tool_metric, reported_value FROM peer_reported WHERE convention = 'llm-bench'"));
+      // reported only: peer_comparison has its rows where it reported, no computed value
+      assertEquals(List.of(List.of(8L, 0L)), t.rows("SELECT count(*), count(convention_value) FROM peer_comparison"
+          + " WHERE convention = 'llm-bench'"));
     }
   }
 
