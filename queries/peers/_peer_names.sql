@@ -2,7 +2,7 @@
 -- tokentime's, the factor to tokentime's unit, and how the tool's definition differs
 -- (docs/metrics.md). Shared by peer_comparison (computed and reported figures) and peer_reported.
 -- @grain one row per convention per tool figure
--- @column convention [text] The tool: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen), inference-benchmarker, gke-lpg (the GKE latency profile generator) or evalscope.
+-- @column convention [text] The tool: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen), inference-benchmarker, gke-lpg (the GKE latency profile generator), evalscope or llm-bench (Fireworks' llm_bench, from Locust's statistics).
 -- @column tool_metric [text] The tool's own name for the figure.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column factor [ratio] What takes the tool's value to tokentime's unit when the tool states none (seconds to ms: 1000).
@@ -75,5 +75,8 @@ SELECT * FROM (
     ('evalscope', 'itl', 'itl_ms', 1.0, 'every gap between consecutive chunks, pooled over the run (from 0.17.1); percentiles nearest-rank'),
     ('evalscope', 'latency', 'e2e_ms', 1.0, 'request start to the response''s end, succeeded requests'),
     ('evalscope', 'output_throughput', 'output_tokens_per_s', 1.0, 'the succeeded requests'' output tokens over the test''s duration (first start to last end)'),
-    ('evalscope', 'request_throughput', 'requests_per_s', 1.0, 'succeeded requests over the test''s duration')
+    ('evalscope', 'request_throughput', 'requests_per_s', 1.0, 'succeeded requests over the test''s duration'),
+    ('llm-bench', 'time_to_first_token', 'ttft_ms', 1.0, 'Fireworks'' llm_bench on Locust: start to the first chunk with a token (a reasoning token too unless --first-visible-token); Locust rounds its median and percentiles (to 10 ms from 100 ms)'),
+    ('llm-bench', 'latency_per_token', 'tpot_ms', 1.0, 'per request (end - first token) / N, not N - 1: tokentime''s TPOT times (N - 1)/N'),
+    ('llm-bench', 'total_latency', 'e2e_ms', 1.0, 'start to the end of the response (the stream read whole)')
 ) AS t(convention, tool_metric, metric, factor, why)

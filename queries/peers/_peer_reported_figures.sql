@@ -28,6 +28,7 @@ FROM (
             WHEN 'llmperf-console' THEN 'llmperf'
             WHEN 'guidellm-json' THEN 'guidellm'
             WHEN 'guidellm-console' THEN 'guidellm'
+            WHEN 'guidellm-csv' THEN 'guidellm'
             WHEN 'inference-perf-json' THEN 'inference-perf'
             WHEN 'genai-bench-json' THEN 'genai-bench'
             WHEN 'llm-load-test-json' THEN 'llm-load-test'
@@ -38,6 +39,7 @@ FROM (
             WHEN 'inference-benchmarker-json' THEN 'inference-benchmarker'
             WHEN 'gke-lpg-json' THEN 'gke-lpg'
             WHEN 'evalscope-perf' THEN 'evalscope'
+            WHEN 'locust-stats-csv' THEN 'llm-bench'
         END AS convention,
         m.run,
         m.metric AS tool_metric,

@@ -33,5 +33,6 @@ SELECT * FROM (
     ('gke-lpg', 'avg', 'mean'), ('gke-lpg', 'sd', 'std'), ('gke-lpg', 'median', 'p50'), ('gke-lpg', 'p90', 'p90'),
     ('gke-lpg', 'p99', 'p99'), ('gke-lpg', 'value', 'value'),
     ('evalscope', 'avg', 'mean'), ('evalscope', 'p50', 'p50'), ('evalscope', 'p90', 'p90'), ('evalscope', 'p99', 'p99'),
-    ('evalscope', 'value', 'value')
+    ('evalscope', 'value', 'value'),
+    ('llm-bench', 'mean', 'mean'), ('llm-bench', 'median', 'p50'), ('llm-bench', 'p90', 'p90'), ('llm-bench', 'p99', 'p99')
 ) AS t(convention, tool_stat, stat)

@@ -5,8 +5,8 @@
 -- llm_load_test_metrics), and as the tool itself reported it when its own summary
 -- or its console summary was ingested (reported_metrics), with the differences and the reason the definitions differ.
 -- MLPerf LoadGen's logs, inference-benchmarker's results file, the GKE latency profile
--- generator's result and EvalScope's summaries keep no per-request times: their rows carry the
--- reported figure only.
+-- generator's result, EvalScope's summaries and Locust's statistics of llm_bench keep no per-request
+-- times: their rows carry the reported figure only.
 -- Values are in tokentime's units (ms, per second); LLMPerf's seconds and per-minute figures are
 -- converted (GuideLLM's latency, inference-perf's and genai-bench's times in seconds too; a genai-bench file's own figures in its _time_unit), and a reported latency in another unit of time (genai-perf 24.06's ns) by its unit. Statistics: mean, std, p50, p90, p99 of the latencies; value for throughputs.
 -- Memory: each tool's figures scan every chunk, and all five at once did not fit DuckDB's 500 MB
@@ -16,7 +16,7 @@
 -- @column run [id] Run name.
 -- @column metric [text] tokentime's metric: ttft_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s or requests_per_s.
 -- @column stat [text] mean, std, p50, p90, p99 (latencies) or value (throughputs).
--- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen), inference-benchmarker, gke-lpg (the GKE latency profile generator) or evalscope; the last four reported only.
+-- @column convention [text] The tool whose definition the row shows: genai-perf, aiperf, vllm, sglang, llmperf, guidellm, inference-perf, genai-bench, llm-load-test, mlperf (LoadGen), inference-benchmarker, gke-lpg (the GKE latency profile generator), evalscope or llm-bench (Fireworks' llm_bench on Locust); the last five reported only.
 -- @column tool_metric [text] The tool's own name for its closest figure, and the statistic as the tool names it.
 -- @column tokentime_value [ms or 1/s] The figure under tokentime's definition.
 -- @column convention_value [ms or 1/s] The figure under the tool's definition, computed by tokentime.
@@ -169,7 +169,7 @@ LEFT JOIN rebuilt_e2el AS re ON re.run = u.run
 LEFT JOIN untimed AS ut ON ut.run = u.run
 LEFT JOIN partial AS pa ON pa.run = u.run AND pa.convention = f.convention
 -- a tool whose figures tokentime cannot compute (no per-request times) has rows only where it reported
-WHERE (t.value IS NOT NULL AND f.convention NOT IN ('mlperf', 'inference-benchmarker', 'gke-lpg', 'evalscope'))
+WHERE (t.value IS NOT NULL AND f.convention NOT IN ('mlperf', 'inference-benchmarker', 'gke-lpg', 'evalscope', 'llm-bench'))
     OR c.value IS NOT NULL OR r.value IS NOT NULL
 ORDER BY u.run,
     list_position(['ttft_ms', 'itl_ms', 'tpot_ms', 'e2e_ms', 'output_tokens_per_s', 'requests_per_s'], f.metric),

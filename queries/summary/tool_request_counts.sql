@@ -1,7 +1,7 @@
 -- The requests a load-test tool counted for a run, in its own words, as its result file reports
 -- them: vllm bench serve's and SGLang's completed and failed, AIPerf's request_count and
 -- error_request_count, genai-perf's request_count, LLMPerf's num_completed_requests and
--- number_errors, GuideLLM's request totals (requests_successful, requests_errored,
+-- number_errors, GuideLLM's request totals (its report's or CSV's: requests_successful, requests_errored,
 -- requests_incomplete, requests_total), inference-perf's successes and failures, llm-d-benchmark's
 -- report's requests_total, requests_failures and requests_incomplete, inference-benchmarker's
 -- successful_requests and failed_requests. The summary shows them for a run whose files hold no per-request rows (a result
@@ -21,7 +21,7 @@ JOIN sources AS s USING (source_id)
 WHERE (m.metric IN ('completed', 'failed', 'num_completed_requests', 'number_errors') AND m.stat = 'value')
     OR (m.metric IN ('request_count', 'error_request_count') AND m.stat = 'avg')
     OR (m.metric IN ('requests_successful', 'requests_errored', 'requests_incomplete', 'requests_total')
-        AND m.stat = 'value' AND s.format = 'guidellm-json')
+        AND m.stat = 'value' AND s.format IN ('guidellm-json', 'guidellm-csv'))
     OR (m.metric IN ('successes', 'failures') AND m.stat = 'count' AND s.format = 'inference-perf-json')
     OR (m.metric IN ('requests_total', 'requests_failures', 'requests_incomplete') AND m.stat = 'value'
         AND s.format = 'llmd-benchmark-report')

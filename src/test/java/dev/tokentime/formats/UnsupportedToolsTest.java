@@ -16,9 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Real outputs of tools tokentime does not read (real-logs/unsupported: ollama's --verbose stats,
- * a benchmark_serving fork that starts as vLLM's 2023 block does) are "cannot tell the format",
- * never a reading of them as a tool they are not; named with --from as vLLM's result, evalscope's
+ * Real outputs of tools tokentime does not read (real-logs/unsupported: a benchmark_serving fork
+ * that starts as vLLM's 2023 block does) are "cannot tell the format", never a reading of them as a tool they are not; named with --from as vLLM's result, evalscope's
  * summary (real-logs/tools, read as evalscope-perf) is a reject saying so (it was 15 figures of no
  * unit).
  */
@@ -35,7 +34,7 @@ class UnsupportedToolsTest {
     try (Stream<Path> s = Files.list(DIR)) {
       files = s.filter(p -> !p.getFileName().toString().equals("PROVENANCE.md")).sorted().toList();
     }
-    assertEquals(2, files.size(), files.toString());
+    assertEquals(1, files.size(), files.toString());
     for (Path f : files) {
       try (OpenedInput in = OpenedInput.open(f)) {
         assertNull(in.sniffed(formats), f + " claimed");

@@ -18,6 +18,7 @@ public final class ConsoleFormats implements FormatFamily {
         new PerfAnalyzerConsoleFormat(),
         new SglangOneBatchConsoleFormat(),
         new GuidellmConsoleFormat(),
-        new MlperfEndpointsConsoleFormat());
+        new MlperfEndpointsConsoleFormat(),
+        new OllamaVerboseFormat());
   }
 }

@@ -142,6 +142,21 @@ public final class GuidellmFormat extends NamedFormat {
    * then fails inside the cut record, which is rejected as a cut JSON record is, and the complete
    * records before it are kept.
    */
+  /** A strategy's level as the report states it (streams, 1 for synchronous, rate), or null. */
+  static Double strategyLevel(JsonNode strategy) {
+    return Reader.levelOf(strategy);
+  }
+
+  /** A strategy's kind of level: request_rate (constant, poisson) or concurrency. */
+  static String strategyKind(JsonNode strategy) {
+    return Reader.kindOf(strategy);
+  }
+
+  /** The unit of one of GuideLLM's metrics, by its name. */
+  static String metricUnit(String metric) {
+    return Reader.unit(metric);
+  }
+
   private static final class CutMark extends java.io.FilterInputStream {
     private static final byte[] MARK = " x: y: z\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private int last = '\n';
