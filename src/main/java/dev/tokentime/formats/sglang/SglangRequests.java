@@ -1207,31 +1207,60 @@ final class SglangRequests implements SpecParser.Handler {
         steps.decodeLogInterval = Integer.valueOf(d.group(1));
       }
     }
+    // a start or a death ends the requests of its own server only (the line's wrapper identity: a
+    // pod, a compose service, a host); in a stream of several (stern, a shipper's export) the
+    // others' go on. A file of one server names none: every request is its own.
+    String server = m.identity();
     if (m.kind.name().startsWith("router_start")) {
       // the router started again: the requests it had in flight got no answer from it
-      for (RouterOpen o : routerOpen.values()) {
+      for (Iterator<RouterOpen> it = routerOpen.values().iterator(); it.hasNext(); ) {
+        RouterOpen o = it.next();
+        if (!ofServer(o.instance(), server)) {
+          continue;
+        }
+        it.remove();
         RequestRecord r = routerRecord(o.id(), o, "lost");
         r.extras.put("lost_at_line", Long.toString(m.lineNo));
         write(r);
       }
-      routerOpen.clear();
-      routerNotes.clear();
+      if (server == null) {
+        routerNotes.clear();
+      }
       return;
     }
     boolean restart = kind.equals("start") || m.kind.name().equals("server_args");
-    // the scheduler's own words of its death, not any traceback (a request's error has one too)
-    if (!restart && !m.kind.name().equals("crash")) {
+    // SGLang's own words of its death, not any traceback (a request's error has one too) nor the
+    // supervisor's word (systemd, the kernel, Ray: docs/formats.md, "The supervisor's word")
+    if (!restart && !DEATHS.contains(m.kind.name())) {
       return;
     }
     flushFinished();
     lastReceived = null;
     for (Iterator<Opened> it = inFlight.values().iterator(); it.hasNext(); ) {
       Opened o = it.next();
+      if (!ofServer(o.instance(), server)) {
+        continue;
+      }
       it.remove();
       RequestRecord r = opened(o, "lost");
       r.extras.put("lost_at_line", Long.toString(m.lineNo));
       write(r);
     }
+  }
+
+  /**
+   * The kinds in which SGLang tells of its server's death: a process's exception, the launcher's
+   * SIGQUIT handler, its subprocess watchdog's line of a child's exit, a hard watchdog's timeout.
+   * Each kills the server's process tree: the requests in flight get no answer.
+   */
+  private static final Set<String> DEATHS = Set.of("crash", "sigquit", "subprocess_crash", "watchdog");
+
+  /**
+   * Whether a request's instance is of the server a line's wrapper names ({@code identity}: a
+   * pod, a host; null, a file of one server, names every request).
+   */
+  private static boolean ofServer(String instance, String identity) {
+    return identity == null || instance != null && (instance.equals(identity) || instance.startsWith(identity + " / "));
   }
 
   @Override

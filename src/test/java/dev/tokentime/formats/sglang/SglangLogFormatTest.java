@@ -1164,4 +1164,60 @@ class SglangLogFormatTest {
     assertEquals("stop", longPrompt.finishReason);
     assertEquals(1779263004371205000L, longPrompt.finishedNs);
   }
+
+  static final Path CONSTRUCTED = Path.of("src/test/resources/constructed");
+
+  static RecordingSink constructed(String file) throws IOException {
+    try (InputStream in = Files.newInputStream(CONSTRUCTED.resolve(file))) {
+      return parse(in);
+    }
+  }
+
+  static List<String> requestEnds(RecordingSink s) {
+    return s.requests.stream().map(r -> r.requestId + " " + r.status + " " + r.extras.get("lost_at_line")).toList();
+  }
+
+  /**
+   * The subprocess watchdog's line of a child's death kills the server as the scheduler's
+   * exception does: a request still open is lost there (before: left in flight to the log's end).
+   * Constructed (constructed/sglang-death-scope/README.md).
+   */
+  @Test
+  void aSubprocessCrashEndsTheOpenRequestsAsLost() throws IOException {
+    RecordingSink s = constructed("sglang-death-scope/subprocess-crash-open-request.log");
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("req-a ok null", "req-b lost 4"), requestEnds(s));
+    assertEquals(ns("2026-10-03T02:21:21Z"), s.requests.get(1).arrivalNs);
+    assertEquals(List.of("4 crash"), s.events.stream().map(e -> e[0] + " " + e[1]).toList());
+    // the launcher's SIGQUIT line alone and a hard watchdog's timeout end it too
+    String open = "[2026-10-03 02:21:21] Receive: obj=GenerateReqInput(rid='req-b', text='hi')\n";
+    assertEquals(List.of("req-b lost 2"), requestEnds(parse(open
+        + "[2026-10-03 02:21:30] SIGQUIT received. signum=None, frame=None. It usually means one child failed.\n")));
+    assertEquals(List.of("req-b lost 2"), requestEnds(parse(open
+        + "[2026-10-03 02:26:21 TP0] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)\n")));
+    // a stop (SIGTERM: exit code -15) drains the requests: no loss, and neither is the supervisor's word
+    assertEquals(List.of("req-b null null"), requestEnds(parse(open
+        + "[2026-10-03 02:21:29] Subprocess scheduler_0 (pid=1123) crashed with exit code -15. Triggering SIGQUIT for cleanup...\n")));
+    assertEquals(List.of("req-b null null"), requestEnds(parse(open
+        + "2026-10-03T02:21:40.000000Z gpu-1 systemd[1]: sglang.service: Main process exited, code=killed, status=9/KILL\n")));
+  }
+
+  /**
+   * A death or a restart ends the requests of its own server or router only: in a stream of
+   * several (compose services, pods) the others' go on (before: every replica's were lost, and
+   * their answers then rejected as repeated ids). Constructed (constructed/sglang-death-scope/README.md).
+   */
+  @Test
+  void aDeathOrRestartEndsItsOwnReplicasRequestsOnly() throws IOException {
+    RecordingSink routers = constructed("sglang-death-scope/two-routers-one-restarts.log");
+    assertEquals(List.of(), routers.c.rejects);
+    assertEquals(List.of("router:chatcmpl-a lost 3", "router:chatcmpl-b ok null"), requestEnds(routers));
+    assertEquals(List.of("router-1", "router-2"), routers.requests.stream().map(r -> r.instance).toList());
+    assertEquals(2000.0, routers.requests.get(1).e2eMs, 1e-9);
+
+    RecordingSink servers = constructed("sglang-death-scope/two-servers-one-crashes.log");
+    assertEquals(List.of(), servers.c.rejects);
+    assertEquals(List.of("req-a lost 3", "req-b ok null"), requestEnds(servers));
+    assertEquals(9000.0, servers.requests.get(1).e2eMs, 1e-9);
+  }
 }
