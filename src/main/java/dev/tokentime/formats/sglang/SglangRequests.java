@@ -966,7 +966,20 @@ final class SglangRequests implements SpecParser.Handler {
   private final Map<String, String> routerNotes = new LinkedHashMap<>();
 
   private SpecParser.Outcome router(MatchedLine m, String event, long ts, int clock) throws SpecParser.BadLine {
-    Map<String, String> span = spanFields(m.group("span"));
+    Map<String, String> span;
+    String detail;
+    if (event.equals("router_json")) {
+      JsonLine j = routerJson(m.group("json"));
+      if (j == null) {
+        return SpecParser.Outcome.OTHER; // no request's line: workers, policies, start-up
+      }
+      event = j.event();
+      span = j.span();
+      detail = j.detail();
+    } else {
+      span = spanFields(m.group("span"));
+      detail = m.group("detail");
+    }
     String id = span.get("request_id");
     if (id == null || !ErrorAccessLines.inferenceRequest(span.get("method"), span.get("uri"))) {
       // a probe, /metrics, a worker's registration: no client's inference request
@@ -999,8 +1012,7 @@ final class SglangRequests implements SpecParser.Handler {
         }
         // also of a request whose start the file lacks (a paste, a rotated log): its answer may follow
         routerNotes.remove(id);
-        String detail = m.group("detail").strip();
-        routerNotes.put(id, SpecParser.shortDetail(detail));
+        routerNotes.put(id, SpecParser.shortDetail(detail.strip()));
         if (routerNotes.size() > STATS_HELD) {
           Iterator<String> it = routerNotes.keySet().iterator();
           it.next();
@@ -1012,6 +1024,72 @@ final class SglangRequests implements SpecParser.Handler {
         return routerResponse(m, id, span, ts, clock);
       }
     }
+  }
+
+  /** A --log-json line of the router read as a text line's kind: its event, request span and words. */
+  private record JsonLine(String event, Map<String, String> span, String detail) {}
+
+  /** The JSON object's keys that are no field of the event (tracing-subscriber's own). */
+  private static final Set<String> JSON_META = Set.of("timestamp", "level", "message", "target", "filename",
+      "line_number", "span", "spans", "threadName", "threadId");
+
+  /**
+   * A line of the router's --log-json output, its start (timestamp and level) peeled by the spec's
+   * prefix: {@code "message":"…","target":"smg::response",…,"span":{…},"spans":[…]}. The request
+   * span is the {@code http_request} one of {@code spans} (else {@code span}); a line with none is
+   * no request's (null). The target and message tell the kind the text line would be.
+   */
+  private static JsonLine routerJson(String rest) throws SpecParser.BadLine {
+    JsonNode node;
+    try {
+      node = PeerJson.TREE.readTree("{" + rest);
+    } catch (IOException e) {
+      throw new SpecParser.BadLine("router JSON line: " + PeerJson.reason(e));
+    }
+    if (node == null || !node.isObject()) {
+      throw new SpecParser.BadLine("router JSON line: not a JSON object");
+    }
+    JsonNode spanNode = null;
+    for (JsonNode s : node.path("spans")) {
+      if ("http_request".equals(s.path("name").asText(null))) {
+        spanNode = s;
+      }
+    }
+    if (spanNode == null && "http_request".equals(node.path("span").path("name").asText(null))) {
+      spanNode = node.get("span");
+    }
+    if (spanNode == null || !spanNode.isObject()) {
+      return null;
+    }
+    Map<String, String> span = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = spanNode.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode v = e.getValue();
+      span.put(e.getKey(), v.isTextual() ? v.asText() : v.toString());
+    }
+    String target = node.path("target").asText("");
+    String message = node.path("message").asText("");
+    String event;
+    if (target.endsWith("::request") && message.equals("started processing request")) {
+      event = "router_started";
+    } else if (target.endsWith("::response")
+        && message.matches("finished processing request|request failed with (?:client|server) error")) {
+      event = "router_response";
+    } else if (target.endsWith("::request") || target.endsWith("::response")) {
+      return null; // another word of the middleware (a stream failed after its head): no answer of its own
+    } else {
+      event = "router_note";
+    }
+    // the event's own fields after its message, as the text line writes them ("… decode_url=… status=500 …")
+    StringBuilder detail = new StringBuilder(message);
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!JSON_META.contains(e.getKey())) {
+        JsonNode v = e.getValue();
+        detail.append(' ').append(e.getKey()).append('=').append(v.isTextual() ? v.asText() : v.toString());
+      }
+    }
+    return new JsonLine(event, span, detail.toString());
   }
 
   /**

@@ -90,9 +90,9 @@ public record LineSpec(String format, String description, String fills, List<Sni
    *     next such line, where they name none of their own ({@link LineMatcher#section})
    */
   public record Prefix(String name, Pattern pattern, List<String> groups, TimeRule time, boolean json,
-      boolean msgpack, boolean sticky, boolean section) {
+      boolean msgpack, boolean sticky, boolean section, boolean object) {
     public Prefix(String name, Pattern pattern, List<String> groups, TimeRule time) {
-      this(name, pattern, groups, time, false, false, false, false);
+      this(name, pattern, groups, time, false, false, false, false, false);
     }
   }
 

@@ -1220,4 +1220,47 @@ class SglangLogFormatTest {
     assertEquals(List.of("req-a lost 3", "req-b ok null"), requestEnds(servers));
     assertEquals(9000.0, servers.requests.get(1).e2eMs, 1e-9);
   }
+
+  /**
+   * The router's --log-json output (SMG's documented line and lines made up after it and after the
+   * real text lines; constructed/sglang-router-log-json/README.md): before, "format not
+   * recognised", and with --from sglang-log every line rejected (a shipper's envelope took its
+   * "timestamp" and "message"); now the same requests, notes and events as its text lines.
+   */
+  @Test
+  void theRoutersJsonLinesAreReadAsItsTextLines() throws IOException {
+    byte[] b = Files.readAllBytes(CONSTRUCTED.resolve("sglang-router-log-json/router-log-json.log"));
+    assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("smg.log", b, b.length)).id());
+    RecordingSink s = constructed("sglang-router-log-json/router-log-json.log");
+    assertEquals(List.of("router:chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 1.523",
+            "router:chatcmpl-Wly2zVLtUcyK1Vg13jmipvFZ error 500 1254.651", "router:cmpl-b error 429 12.5"),
+        s.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
+    RequestRecord ok = s.requests.get(0);
+    // UTC, as the text lines' header
+    assertEquals(ns("2026-09-24T10:30:44Z"), ok.arrivalNs);
+    assertEquals(ns("2026-09-24T10:30:45Z"), ok.finishedNs);
+    assertEquals("chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE", ok.extras.get("router_request_id"));
+    assertEquals("HTTP 500 POST /v1/chat/completions (the router's answer); the router logged: Decode server returned"
+        + " error status decode_url=http://10.0.0.2:30001 status=500 Internal Server Error", s.requests.get(1).error);
+    assertEquals(RequestRecord.NONE, s.requests.get(2).arrivalNs, "its start is not in the file");
+    assertEquals(List.of("1 start Starting router on 0.0.0.0:8000", "3 ready Router ready"),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    assertEquals(2, s.c.other, "the worker line and the GET");
+    assertEquals(List.of(11L), s.c.rejects.stream().map(x -> x.lineNo()).toList());
+    assertTrue(s.c.rejects.get(0).reason().startsWith("truncated"), s.c.rejects.get(0).reason());
+
+    // in docker's json-file the line is the envelope's log, read the same; a shipper's own
+    // {"timestamp": …, "message": …} object is still its envelope
+    String line = Files.readAllLines(CONSTRUCTED.resolve("sglang-router-log-json/router-log-json.log")).get(4);
+    String docker = "{\"log\":\"" + line.replace("\\", "\\\\").replace("\"", "\\\"") + "\\n\",\"stream\":\"stdout\","
+        + "\"time\":\"2026-09-24T10:30:45.123456789Z\"}\n";
+    RecordingSink d = parse(docker);
+    assertEquals(List.of(), d.c.rejects);
+    assertEquals(List.of("router:chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE 200"),
+        d.requests.stream().map(x -> x.requestId + " " + x.httpStatus).toList());
+    RecordingSink shipper = parse("{\"timestamp\": \"2026-09-24T10:30:45.500Z\", \"host\": \"gpu-1\", \"message\":"
+        + " \"[2026-09-24 10:30:45 TP0] Decode batch, #running-req: 5, #token: 20800, token usage: 0.29, #queue-req: 0\"}\n");
+    assertEquals(List.of(), shipper.c.rejects);
+    assertEquals(1, shipper.steps.size());
+  }
 }
