@@ -1328,10 +1328,12 @@ final class SglangRequests implements SpecParser.Handler {
 
   /**
    * The kinds in which SGLang tells of its server's death: a process's exception, the launcher's
-   * SIGQUIT handler, its subprocess watchdog's line of a child's exit, a hard watchdog's timeout.
+   * SIGQUIT handler, its subprocess watchdog's line of a child's exit, a hard watchdog's timeout, the
+   * launcher's word of a scheduler dead before it was ready.
    * Each kills the server's process tree: the requests in flight get no answer.
    */
-  private static final Set<String> DEATHS = Set.of("crash", "sigquit", "subprocess_crash", "watchdog");
+  private static final Set<String> DEATHS = Set.of("crash", "sigquit", "subprocess_crash", "watchdog",
+      "scheduler_dead");
 
   /**
    * Whether a request's instance is of the server a line's wrapper names ({@code identity}: a

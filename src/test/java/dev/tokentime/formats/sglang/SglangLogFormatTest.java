@@ -1263,4 +1263,28 @@ class SglangLogFormatTest {
     assertEquals(List.of(), shipper.c.rejects);
     assertEquals(1, shipper.steps.size());
   }
+
+  /**
+   * A scheduler killed while it loaded (exit code -9) leaves only the launcher's words: "Rank 0
+   * scheduler is dead. …", "Exit code: -9" and its EOFError traceback (gpustack#3848, the
+   * diffusion runtime of 0.5.6). Before: "format not recognised"; now one crash, the traceback
+   * after "Exit code:" no second one, and after the scheduler's own exception the line no second either.
+   */
+  @Test
+  void aSchedulerDeadAtStartIsOneCrash() throws IOException {
+    String file = "diffusion-v056-rank0-scheduler-dead-exit-9-gpustack3848.log";
+    byte[] b = Files.readAllBytes(REAL.resolve(file));
+    assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample(file, b, b.length)).id());
+    RecordingSink s = real(file);
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("4 crash Rank 0 scheduler is dead"),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    assertEquals(14, s.c.other);
+    RecordingSink told = parse("""
+        [2026-03-02 14:44:09 TP0] Scheduler hit an exception: RuntimeError: CUDA error: out of memory
+        [2026-03-02 14:44:10] Rank 0 scheduler is dead. Please check if there are relevant logs.
+        [2026-03-02 14:44:10] Exit code: 1
+        """);
+    assertEquals(List.of("1 crash"), told.events.stream().map(e -> e[0] + " " + e[1]).toList());
+  }
 }
