@@ -144,10 +144,19 @@ final class SglangRequests implements SpecParser.Handler {
    */
   private SpecParser.Outcome receiveBatch(MatchedLine m, String list, Map<String, String> headers, long ts, int clock)
       throws SpecParser.BadLine {
-    java.util.List<String> rids = new java.util.ArrayList<>();
+    java.util.List<String> quoted = new java.util.ArrayList<>();
     Matcher q = QUOTED.matcher(list);
     while (q.find()) {
-      String rid = q.group(1);
+      quoted.add(q.group(1));
+    }
+    return receiveBatch(m, quoted, headers, ts, clock);
+  }
+
+  /** A batch's Receive line (either format) by its rids. */
+  private SpecParser.Outcome receiveBatch(MatchedLine m, java.util.List<String> batch, Map<String, String> headers,
+      long ts, int clock) throws SpecParser.BadLine {
+    java.util.List<String> rids = new java.util.ArrayList<>();
+    for (String rid : batch) {
       if (inFlight.containsKey(rid) || written.contains(rid) || rids.contains(rid)) {
         throw new SpecParser.BadLine("request id " + rid + " of the batch repeats a request already read from this"
             + " file; the first is kept");
@@ -206,6 +215,17 @@ final class SglangRequests implements SpecParser.Handler {
     }
     if (node == null || !node.isObject()) {
       throw new SpecParser.BadLine("request event: not a JSON object");
+    }
+    JsonNode ridList = node.get("rid") != null ? node.get("rid") : node.path("obj").get("rid");
+    if (event.equals("receive") && ridList != null && ridList.isArray()) {
+      // a batch, "rid": ["a", "b"], as the text format's rid=['a', 'b']: a request for each rid
+      java.util.List<String> rids = new java.util.ArrayList<>();
+      for (JsonNode r : ridList) {
+        if (text(r) != null && !text(r).isEmpty()) {
+          rids.add(text(r));
+        }
+      }
+      return receiveBatch(m, rids, jsonHeaders(node), ts, clock);
     }
     String rid = text(node.get("rid"));
     if (rid == null) {

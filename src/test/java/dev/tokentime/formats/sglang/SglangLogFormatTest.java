@@ -1287,4 +1287,22 @@ class SglangLogFormatTest {
         """);
     assertEquals(List.of("1 crash"), told.events.stream().map(e -> e[0] + " " + e[1]).toList());
   }
+
+  /**
+   * A batch under --log-requests-format json names its rids as a list, as the text format's
+   * rid=['a', 'b']: each is opened (before: the line was an other line and the file not told
+   * SGLang's). Constructed (constructed/sglang-log-requests-json-batch/README.md).
+   */
+  @Test
+  void aJsonBatchReceiveOpensEachOfItsRequests() throws IOException {
+    String file = "sglang-log-requests-json-batch/batch-received-two-rids.log";
+    byte[] b = Files.readAllBytes(CONSTRUCTED.resolve(file));
+    assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("requests.log", b, b.length)).id());
+    RecordingSink s = constructed(file);
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("a1 ok 1", "b2 null 1"),
+        s.requests.stream().map(r -> r.requestId + " " + r.status + " " + r.lineNo).toList());
+    assertEquals(s.requests.get(0).arrivalNs, s.requests.get(1).arrivalNs, "both received at the batch's line");
+    assertEquals("log ended while the request was in flight", s.requests.get(1).extras.get("end"));
+  }
 }
