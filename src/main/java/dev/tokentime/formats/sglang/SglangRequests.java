@@ -241,8 +241,16 @@ final class SglangRequests implements SpecParser.Handler {
       return receive(m, rid, jsonHeaders(node), ts, clock);
     }
     JsonNode out = node.get("out");
+    if (out == null && rid != null && !rid.isEmpty()) {
+      // as the text format's Finish line without out= (a model that generates images)
+      if (healthProbe(rid)) {
+        return SpecParser.Outcome.OTHER;
+      }
+      finishRecord(m, rid, Map.of(), jsonHeaders(node), null, FinishReason.NONE, ts, clock);
+      return SpecParser.Outcome.RECORD;
+    }
     if (out == null || !out.isObject()) {
-      throw new SpecParser.BadLine("request.finished event without out (--log-requests-level prints no output)");
+      throw new SpecParser.BadLine("request.finished event's out is no object");
     }
     JsonNode metaNode = out.get("meta_info");
     if (metaNode == null || !metaNode.isObject()) {
@@ -281,13 +289,33 @@ final class SglangRequests implements SpecParser.Handler {
     return n != null && n.canConvertToInt() && n.isIntegralNumber() ? n.asInt() : null;
   }
 
+  /**
+   * A Finish line without out= (request_logger.py writes none for a model that generates images,
+   * is_multimodal_gen): the request named by its rid ends at the line's time, nothing measured.
+   */
+  private SpecParser.Outcome finishWithoutOut(MatchedLine m, String rest, long ts, int clock)
+      throws SpecParser.BadLine {
+    Matcher r = RID.matcher(rest);
+    if (!r.find() && !(r = DICT_ID.matcher(rest)).find()) {
+      throw new SpecParser.BadLine("Finish line without out={…} nor a request id");
+    }
+    String id = r.group(1);
+    if (healthProbe(id)) {
+      return SpecParser.Outcome.OTHER;
+    }
+    finishRecord(m, id, Map.of(), textHeaders(rest), null, FinishReason.NONE, ts, clock);
+    return SpecParser.Outcome.RECORD;
+  }
+
   private SpecParser.Outcome finish(MatchedLine m, String rest, long ts, int clock) throws SpecParser.BadLine {
     Map<String, String> meta;
     String text;
     try {
       int out = outStart(rest);
       if (out < 0) {
-        throw new SpecParser.BadLine("Finish line without out={…} (cut off, or --log-requests-level prints no output)");
+        // a model that generates images (is_multimodal_gen) is logged without its output: the
+        // request ended at this line, how is not said (the line is whole: the kind's end)
+        return finishWithoutOut(m, rest, ts, clock);
       }
       Map<String, String> outDict = PyRepr.dict(rest, out);
       text = outDict.get("text");

@@ -1305,4 +1305,23 @@ class SglangLogFormatTest {
     assertEquals(s.requests.get(0).arrivalNs, s.requests.get(1).arrivalNs, "both received at the batch's line");
     assertEquals("log ended while the request was in flight", s.requests.get(1).extras.get("end"));
   }
+
+  /**
+   * A model that generates images is logged without its output: "Finish: obj=…" with no out=, a
+   * request.finished object with no "out". Before: both lines rejected, their requests left in
+   * flight; now each ends at its line's time. Constructed (constructed/sglang-finish-without-out/README.md).
+   */
+  @Test
+  void aFinishLineWithoutOutEndsItsRequestAtItsTime() throws IOException {
+    RecordingSink s = constructed("sglang-finish-without-out/multimodal-gen-finish-without-out.log");
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("img-1 ok 3000000000", "img-2 ok 2931948000"), s.requests.stream()
+        .map(r -> r.requestId + " " + r.status + " " + (r.finishedNs - r.arrivalNs)).toList());
+    assertNull(s.requests.get(0).e2eMs);
+    assertNull(s.requests.get(0).extras.get("end"));
+    // a line cut before its out= is still rejected as truncated
+    RecordingSink cut = parse("[2026-06-30 09:14:41] Finish: obj=GenerateReqInput(rid='img-1', text='A beautiful\n");
+    assertEquals(1, cut.c.rejects.size());
+    assertTrue(cut.c.rejects.get(0).reason().startsWith("truncated"), cut.c.rejects.get(0).reason());
+  }
 }
