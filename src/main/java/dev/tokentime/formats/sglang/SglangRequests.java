@@ -144,10 +144,19 @@ final class SglangRequests implements SpecParser.Handler {
    */
   private SpecParser.Outcome receiveBatch(MatchedLine m, String list, Map<String, String> headers, long ts, int clock)
       throws SpecParser.BadLine {
-    java.util.List<String> rids = new java.util.ArrayList<>();
+    java.util.List<String> quoted = new java.util.ArrayList<>();
     Matcher q = QUOTED.matcher(list);
     while (q.find()) {
-      String rid = q.group(1);
+      quoted.add(q.group(1));
+    }
+    return receiveBatch(m, quoted, headers, ts, clock);
+  }
+
+  /** A batch's Receive line (either format) by its rids. */
+  private SpecParser.Outcome receiveBatch(MatchedLine m, java.util.List<String> batch, Map<String, String> headers,
+      long ts, int clock) throws SpecParser.BadLine {
+    java.util.List<String> rids = new java.util.ArrayList<>();
+    for (String rid : batch) {
       if (inFlight.containsKey(rid) || written.contains(rid) || rids.contains(rid)) {
         throw new SpecParser.BadLine("request id " + rid + " of the batch repeats a request already read from this"
             + " file; the first is kept");
@@ -207,6 +216,17 @@ final class SglangRequests implements SpecParser.Handler {
     if (node == null || !node.isObject()) {
       throw new SpecParser.BadLine("request event: not a JSON object");
     }
+    JsonNode ridList = node.get("rid") != null ? node.get("rid") : node.path("obj").get("rid");
+    if (event.equals("receive") && ridList != null && ridList.isArray()) {
+      // a batch, "rid": ["a", "b"], as the text format's rid=['a', 'b']: a request for each rid
+      java.util.List<String> rids = new java.util.ArrayList<>();
+      for (JsonNode r : ridList) {
+        if (text(r) != null && !text(r).isEmpty()) {
+          rids.add(text(r));
+        }
+      }
+      return receiveBatch(m, rids, jsonHeaders(node), ts, clock);
+    }
     String rid = text(node.get("rid"));
     if (rid == null) {
       rid = text(node.path("obj").get("rid"));
@@ -221,8 +241,16 @@ final class SglangRequests implements SpecParser.Handler {
       return receive(m, rid, jsonHeaders(node), ts, clock);
     }
     JsonNode out = node.get("out");
+    if (out == null && rid != null && !rid.isEmpty()) {
+      // as the text format's Finish line without out= (a model that generates images)
+      if (healthProbe(rid)) {
+        return SpecParser.Outcome.OTHER;
+      }
+      finishRecord(m, rid, Map.of(), jsonHeaders(node), null, FinishReason.NONE, ts, clock);
+      return SpecParser.Outcome.RECORD;
+    }
     if (out == null || !out.isObject()) {
-      throw new SpecParser.BadLine("request.finished event without out (--log-requests-level prints no output)");
+      throw new SpecParser.BadLine("request.finished event's out is no object");
     }
     JsonNode metaNode = out.get("meta_info");
     if (metaNode == null || !metaNode.isObject()) {
@@ -261,13 +289,33 @@ final class SglangRequests implements SpecParser.Handler {
     return n != null && n.canConvertToInt() && n.isIntegralNumber() ? n.asInt() : null;
   }
 
+  /**
+   * A Finish line without out= (request_logger.py writes none for a model that generates images,
+   * is_multimodal_gen): the request named by its rid ends at the line's time, nothing measured.
+   */
+  private SpecParser.Outcome finishWithoutOut(MatchedLine m, String rest, long ts, int clock)
+      throws SpecParser.BadLine {
+    Matcher r = RID.matcher(rest);
+    if (!r.find() && !(r = DICT_ID.matcher(rest)).find()) {
+      throw new SpecParser.BadLine("Finish line without out={…} nor a request id");
+    }
+    String id = r.group(1);
+    if (healthProbe(id)) {
+      return SpecParser.Outcome.OTHER;
+    }
+    finishRecord(m, id, Map.of(), textHeaders(rest), null, FinishReason.NONE, ts, clock);
+    return SpecParser.Outcome.RECORD;
+  }
+
   private SpecParser.Outcome finish(MatchedLine m, String rest, long ts, int clock) throws SpecParser.BadLine {
     Map<String, String> meta;
     String text;
     try {
       int out = outStart(rest);
       if (out < 0) {
-        throw new SpecParser.BadLine("Finish line without out={…} (cut off, or --log-requests-level prints no output)");
+        // a model that generates images (is_multimodal_gen) is logged without its output: the
+        // request ended at this line, how is not said (the line is whole: the kind's end)
+        return finishWithoutOut(m, rest, ts, clock);
       }
       Map<String, String> outDict = PyRepr.dict(rest, out);
       text = outDict.get("text");
@@ -966,7 +1014,20 @@ final class SglangRequests implements SpecParser.Handler {
   private final Map<String, String> routerNotes = new LinkedHashMap<>();
 
   private SpecParser.Outcome router(MatchedLine m, String event, long ts, int clock) throws SpecParser.BadLine {
-    Map<String, String> span = spanFields(m.group("span"));
+    Map<String, String> span;
+    String detail;
+    if (event.equals("router_json")) {
+      JsonLine j = routerJson(m.group("json"));
+      if (j == null) {
+        return SpecParser.Outcome.OTHER; // no request's line: workers, policies, start-up
+      }
+      event = j.event();
+      span = j.span();
+      detail = j.detail();
+    } else {
+      span = spanFields(m.group("span"));
+      detail = m.group("detail");
+    }
     String id = span.get("request_id");
     if (id == null || !ErrorAccessLines.inferenceRequest(span.get("method"), span.get("uri"))) {
       // a probe, /metrics, a worker's registration: no client's inference request
@@ -999,8 +1060,7 @@ final class SglangRequests implements SpecParser.Handler {
         }
         // also of a request whose start the file lacks (a paste, a rotated log): its answer may follow
         routerNotes.remove(id);
-        String detail = m.group("detail").strip();
-        routerNotes.put(id, SpecParser.shortDetail(detail));
+        routerNotes.put(id, SpecParser.shortDetail(detail.strip()));
         if (routerNotes.size() > STATS_HELD) {
           Iterator<String> it = routerNotes.keySet().iterator();
           it.next();
@@ -1012,6 +1072,72 @@ final class SglangRequests implements SpecParser.Handler {
         return routerResponse(m, id, span, ts, clock);
       }
     }
+  }
+
+  /** A --log-json line of the router read as a text line's kind: its event, request span and words. */
+  private record JsonLine(String event, Map<String, String> span, String detail) {}
+
+  /** The JSON object's keys that are no field of the event (tracing-subscriber's own). */
+  private static final Set<String> JSON_META = Set.of("timestamp", "level", "message", "target", "filename",
+      "line_number", "span", "spans", "threadName", "threadId");
+
+  /**
+   * A line of the router's --log-json output, its start (timestamp and level) peeled by the spec's
+   * prefix: {@code "message":"…","target":"smg::response",…,"span":{…},"spans":[…]}. The request
+   * span is the {@code http_request} one of {@code spans} (else {@code span}); a line with none is
+   * no request's (null). The target and message tell the kind the text line would be.
+   */
+  private static JsonLine routerJson(String rest) throws SpecParser.BadLine {
+    JsonNode node;
+    try {
+      node = PeerJson.TREE.readTree("{" + rest);
+    } catch (IOException e) {
+      throw new SpecParser.BadLine("router JSON line: " + PeerJson.reason(e));
+    }
+    if (node == null || !node.isObject()) {
+      throw new SpecParser.BadLine("router JSON line: not a JSON object");
+    }
+    JsonNode spanNode = null;
+    for (JsonNode s : node.path("spans")) {
+      if ("http_request".equals(s.path("name").asText(null))) {
+        spanNode = s;
+      }
+    }
+    if (spanNode == null && "http_request".equals(node.path("span").path("name").asText(null))) {
+      spanNode = node.get("span");
+    }
+    if (spanNode == null || !spanNode.isObject()) {
+      return null;
+    }
+    Map<String, String> span = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = spanNode.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode v = e.getValue();
+      span.put(e.getKey(), v.isTextual() ? v.asText() : v.toString());
+    }
+    String target = node.path("target").asText("");
+    String message = node.path("message").asText("");
+    String event;
+    if (target.endsWith("::request") && message.equals("started processing request")) {
+      event = "router_started";
+    } else if (target.endsWith("::response")
+        && message.matches("finished processing request|request failed with (?:client|server) error")) {
+      event = "router_response";
+    } else if (target.endsWith("::request") || target.endsWith("::response")) {
+      return null; // another word of the middleware (a stream failed after its head): no answer of its own
+    } else {
+      event = "router_note";
+    }
+    // the event's own fields after its message, as the text line writes them ("… decode_url=… status=500 …")
+    StringBuilder detail = new StringBuilder(message);
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!JSON_META.contains(e.getKey())) {
+        JsonNode v = e.getValue();
+        detail.append(' ').append(e.getKey()).append('=').append(v.isTextual() ? v.asText() : v.toString());
+      }
+    }
+    return new JsonLine(event, span, detail.toString());
   }
 
   /**
@@ -1207,31 +1333,62 @@ final class SglangRequests implements SpecParser.Handler {
         steps.decodeLogInterval = Integer.valueOf(d.group(1));
       }
     }
+    // a start or a death ends the requests of its own server only (the line's wrapper identity: a
+    // pod, a compose service, a host); in a stream of several (stern, a shipper's export) the
+    // others' go on. A file of one server names none: every request is its own.
+    String server = m.identity();
     if (m.kind.name().startsWith("router_start")) {
       // the router started again: the requests it had in flight got no answer from it
-      for (RouterOpen o : routerOpen.values()) {
+      for (Iterator<RouterOpen> it = routerOpen.values().iterator(); it.hasNext(); ) {
+        RouterOpen o = it.next();
+        if (!ofServer(o.instance(), server)) {
+          continue;
+        }
+        it.remove();
         RequestRecord r = routerRecord(o.id(), o, "lost");
         r.extras.put("lost_at_line", Long.toString(m.lineNo));
         write(r);
       }
-      routerOpen.clear();
-      routerNotes.clear();
+      if (server == null) {
+        routerNotes.clear();
+      }
       return;
     }
     boolean restart = kind.equals("start") || m.kind.name().equals("server_args");
-    // the scheduler's own words of its death, not any traceback (a request's error has one too)
-    if (!restart && !m.kind.name().equals("crash")) {
+    // SGLang's own words of its death, not any traceback (a request's error has one too) nor the
+    // supervisor's word (systemd, the kernel, Ray: docs/formats.md, "The supervisor's word")
+    if (!restart && !DEATHS.contains(m.kind.name())) {
       return;
     }
     flushFinished();
     lastReceived = null;
     for (Iterator<Opened> it = inFlight.values().iterator(); it.hasNext(); ) {
       Opened o = it.next();
+      if (!ofServer(o.instance(), server)) {
+        continue;
+      }
       it.remove();
       RequestRecord r = opened(o, "lost");
       r.extras.put("lost_at_line", Long.toString(m.lineNo));
       write(r);
     }
+  }
+
+  /**
+   * The kinds in which SGLang tells of its server's death: a process's exception, the launcher's
+   * SIGQUIT handler, its subprocess watchdog's line of a child's exit, a hard watchdog's timeout, the
+   * launcher's word of a scheduler dead before it was ready.
+   * Each kills the server's process tree: the requests in flight get no answer.
+   */
+  private static final Set<String> DEATHS = Set.of("crash", "sigquit", "subprocess_crash", "watchdog",
+      "scheduler_dead");
+
+  /**
+   * Whether a request's instance is of the server a line's wrapper names ({@code identity}: a
+   * pod, a host; null, a file of one server, names every request).
+   */
+  private static boolean ofServer(String instance, String identity) {
+    return identity == null || instance != null && (instance.equals(identity) || instance.startsWith(identity + " / "));
   }
 
   @Override

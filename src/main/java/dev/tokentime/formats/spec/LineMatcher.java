@@ -21,6 +21,8 @@ public final class LineMatcher {
   /** Text every match of each strip pattern contains ("" when unknown): lines without it are skipped. */
   private final String[] stripLiterals;
   private final List<Matcher> prefixes = new ArrayList<>();
+  /** The matchers of the prefixes that peel the start of the format's own JSON lines (object). */
+  private final List<Matcher> objectPrefixes = new ArrayList<>();
   private final List<Matcher> kinds = new ArrayList<>();
   private final List<Matcher> hints = new ArrayList<>();
   /** The literal text each kind's pattern starts with ("" when none): a cheap first test. */
@@ -81,6 +83,7 @@ public final class LineMatcher {
       strips.add(p.matcher(""));
     }
     spec.prefixes().forEach(p -> prefixes.add(p.pattern().matcher("")));
+    spec.prefixes().stream().filter(LineSpec.Prefix::object).forEach(p -> objectPrefixes.add(p.pattern().matcher("")));
     List<String> literalStarts = new ArrayList<>();
     for (LineSpec.Kind k : spec.kinds()) {
       literalStarts.add(literalStart(k.pattern().pattern()));
@@ -242,7 +245,7 @@ public final class LineMatcher {
     m.reset(lineNo);
     m.raw = line;
     String text = line;
-    if (!spec.envelopes().isEmpty() && !line.isEmpty() && line.charAt(0) == '{') {
+    if (!spec.envelopes().isEmpty() && !line.isEmpty() && line.charAt(0) == '{' && !ownObject(line)) {
       text = unwrap(line, m);
     }
     text = strip(text);
@@ -532,6 +535,20 @@ public final class LineMatcher {
       }
     }
     return node;
+  }
+
+  /**
+   * Whether the line is one of the format's own JSON lines, whose start an {@code object} prefix
+   * peels (the SGLang router's --log-json): read as text, never unwrapped by an envelope whose keys
+   * it shares (a shipper's {@code {"timestamp": …, "message": …}}).
+   */
+  private boolean ownObject(String line) {
+    for (Matcher o : objectPrefixes) {
+      if (o.reset(line).lookingAt()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The text without what the spec's strips remove (colour codes, Ray's dedup suffix). */

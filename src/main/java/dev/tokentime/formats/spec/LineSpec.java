@@ -88,11 +88,13 @@ public record LineSpec(String format, String description, String fills, List<Sni
    * @param section the prefix is a whole line that heads the lines after it (tail's "==> a.log <=="
    *     between the files it prints): its groups are the origin of the file's later lines up to the
    *     next such line, where they name none of their own ({@link LineMatcher#section})
+   * @param object the prefix peels the start of the format's own JSON line (the SGLang router's
+   *     --log-json): a line it matches from its first character is never unwrapped by an envelope
    */
   public record Prefix(String name, Pattern pattern, List<String> groups, TimeRule time, boolean json,
-      boolean msgpack, boolean sticky, boolean section) {
+      boolean msgpack, boolean sticky, boolean section, boolean object) {
     public Prefix(String name, Pattern pattern, List<String> groups, TimeRule time) {
-      this(name, pattern, groups, time, false, false, false, false);
+      this(name, pattern, groups, time, false, false, false, false, false);
     }
   }
 

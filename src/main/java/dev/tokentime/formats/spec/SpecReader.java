@@ -149,6 +149,12 @@ public final class SpecReader {
             }
             prefix.sticky = true;
           }
+          case "object" -> {
+            if (prefix == null || !rest.isEmpty()) {
+              throw new IllegalArgumentException("object (no argument) belongs to a prefix: it peels the start of the format's own JSON line");
+            }
+            prefix.object = true;
+          }
           case "section" -> {
             if (prefix == null || !rest.isEmpty()) {
               throw new IllegalArgumentException("section (no argument) belongs to a prefix");
@@ -385,7 +391,7 @@ public final class SpecReader {
     }
     if (p != null) {
       prefixes.add(new LineSpec.Prefix(p.name, p.pattern, List.copyOf(groupNames(p.pattern)), p.time, p.json,
-          p.msgpack, p.sticky, p.section));
+          p.msgpack, p.sticky, p.section, p.object));
     }
   }
 
@@ -460,6 +466,7 @@ public final class SpecReader {
     boolean msgpack;
     boolean sticky;
     boolean section;
+    boolean object;
 
     PrefixBuilder(String name, Pattern pattern) {
       this.name = name;

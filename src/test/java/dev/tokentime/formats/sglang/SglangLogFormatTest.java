@@ -1164,4 +1164,164 @@ class SglangLogFormatTest {
     assertEquals("stop", longPrompt.finishReason);
     assertEquals(1779263004371205000L, longPrompt.finishedNs);
   }
+
+  static final Path CONSTRUCTED = Path.of("src/test/resources/constructed");
+
+  static RecordingSink constructed(String file) throws IOException {
+    try (InputStream in = Files.newInputStream(CONSTRUCTED.resolve(file))) {
+      return parse(in);
+    }
+  }
+
+  static List<String> requestEnds(RecordingSink s) {
+    return s.requests.stream().map(r -> r.requestId + " " + r.status + " " + r.extras.get("lost_at_line")).toList();
+  }
+
+  /**
+   * The subprocess watchdog's line of a child's death kills the server as the scheduler's
+   * exception does: a request still open is lost there (before: left in flight to the log's end).
+   * Constructed (constructed/sglang-death-scope/README.md).
+   */
+  @Test
+  void aSubprocessCrashEndsTheOpenRequestsAsLost() throws IOException {
+    RecordingSink s = constructed("sglang-death-scope/subprocess-crash-open-request.log");
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("req-a ok null", "req-b lost 4"), requestEnds(s));
+    assertEquals(ns("2026-10-03T02:21:21Z"), s.requests.get(1).arrivalNs);
+    assertEquals(List.of("4 crash"), s.events.stream().map(e -> e[0] + " " + e[1]).toList());
+    // the launcher's SIGQUIT line alone and a hard watchdog's timeout end it too
+    String open = "[2026-10-03 02:21:21] Receive: obj=GenerateReqInput(rid='req-b', text='hi')\n";
+    assertEquals(List.of("req-b lost 2"), requestEnds(parse(open
+        + "[2026-10-03 02:21:30] SIGQUIT received. signum=None, frame=None. It usually means one child failed.\n")));
+    assertEquals(List.of("req-b lost 2"), requestEnds(parse(open
+        + "[2026-10-03 02:26:21 TP0] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)\n")));
+    // a stop (SIGTERM: exit code -15) drains the requests: no loss, and neither is the supervisor's word
+    assertEquals(List.of("req-b null null"), requestEnds(parse(open
+        + "[2026-10-03 02:21:29] Subprocess scheduler_0 (pid=1123) crashed with exit code -15. Triggering SIGQUIT for cleanup...\n")));
+    assertEquals(List.of("req-b null null"), requestEnds(parse(open
+        + "2026-10-03T02:21:40.000000Z gpu-1 systemd[1]: sglang.service: Main process exited, code=killed, status=9/KILL\n")));
+  }
+
+  /**
+   * A death or a restart ends the requests of its own server or router only: in a stream of
+   * several (compose services, pods) the others' go on (before: every replica's were lost, and
+   * their answers then rejected as repeated ids). Constructed (constructed/sglang-death-scope/README.md).
+   */
+  @Test
+  void aDeathOrRestartEndsItsOwnReplicasRequestsOnly() throws IOException {
+    RecordingSink routers = constructed("sglang-death-scope/two-routers-one-restarts.log");
+    assertEquals(List.of(), routers.c.rejects);
+    assertEquals(List.of("router:chatcmpl-a lost 3", "router:chatcmpl-b ok null"), requestEnds(routers));
+    assertEquals(List.of("router-1", "router-2"), routers.requests.stream().map(r -> r.instance).toList());
+    assertEquals(2000.0, routers.requests.get(1).e2eMs, 1e-9);
+
+    RecordingSink servers = constructed("sglang-death-scope/two-servers-one-crashes.log");
+    assertEquals(List.of(), servers.c.rejects);
+    assertEquals(List.of("req-a lost 3", "req-b ok null"), requestEnds(servers));
+    assertEquals(9000.0, servers.requests.get(1).e2eMs, 1e-9);
+  }
+
+  /**
+   * The router's --log-json output (SMG's documented line and lines made up after it and after the
+   * real text lines; constructed/sglang-router-log-json/README.md): before, "format not
+   * recognised", and with --from sglang-log every line rejected (a shipper's envelope took its
+   * "timestamp" and "message"); now the same requests, notes and events as its text lines.
+   */
+  @Test
+  void theRoutersJsonLinesAreReadAsItsTextLines() throws IOException {
+    byte[] b = Files.readAllBytes(CONSTRUCTED.resolve("sglang-router-log-json/router-log-json.log"));
+    assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("smg.log", b, b.length)).id());
+    RecordingSink s = constructed("sglang-router-log-json/router-log-json.log");
+    assertEquals(List.of("router:chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 1.523",
+            "router:chatcmpl-Wly2zVLtUcyK1Vg13jmipvFZ error 500 1254.651", "router:cmpl-b error 429 12.5"),
+        s.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
+    RequestRecord ok = s.requests.get(0);
+    // UTC, as the text lines' header
+    assertEquals(ns("2026-09-24T10:30:44Z"), ok.arrivalNs);
+    assertEquals(ns("2026-09-24T10:30:45Z"), ok.finishedNs);
+    assertEquals("chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE", ok.extras.get("router_request_id"));
+    assertEquals("HTTP 500 POST /v1/chat/completions (the router's answer); the router logged: Decode server returned"
+        + " error status decode_url=http://10.0.0.2:30001 status=500 Internal Server Error", s.requests.get(1).error);
+    assertEquals(RequestRecord.NONE, s.requests.get(2).arrivalNs, "its start is not in the file");
+    assertEquals(List.of("1 start Starting router on 0.0.0.0:8000", "3 ready Router ready"),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    assertEquals(2, s.c.other, "the worker line and the GET");
+    assertEquals(List.of(11L), s.c.rejects.stream().map(x -> x.lineNo()).toList());
+    assertTrue(s.c.rejects.get(0).reason().startsWith("truncated"), s.c.rejects.get(0).reason());
+
+    // in docker's json-file the line is the envelope's log, read the same; a shipper's own
+    // {"timestamp": …, "message": …} object is still its envelope
+    String line = Files.readAllLines(CONSTRUCTED.resolve("sglang-router-log-json/router-log-json.log")).get(4);
+    String docker = "{\"log\":\"" + line.replace("\\", "\\\\").replace("\"", "\\\"") + "\\n\",\"stream\":\"stdout\","
+        + "\"time\":\"2026-09-24T10:30:45.123456789Z\"}\n";
+    RecordingSink d = parse(docker);
+    assertEquals(List.of(), d.c.rejects);
+    assertEquals(List.of("router:chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE 200"),
+        d.requests.stream().map(x -> x.requestId + " " + x.httpStatus).toList());
+    RecordingSink shipper = parse("{\"timestamp\": \"2026-09-24T10:30:45.500Z\", \"host\": \"gpu-1\", \"message\":"
+        + " \"[2026-09-24 10:30:45 TP0] Decode batch, #running-req: 5, #token: 20800, token usage: 0.29, #queue-req: 0\"}\n");
+    assertEquals(List.of(), shipper.c.rejects);
+    assertEquals(1, shipper.steps.size());
+  }
+
+  /**
+   * A scheduler killed while it loaded (exit code -9) leaves only the launcher's words: "Rank 0
+   * scheduler is dead. …", "Exit code: -9" and its EOFError traceback (gpustack#3848, the
+   * diffusion runtime of 0.5.6). Before: "format not recognised"; now one crash, the traceback
+   * after "Exit code:" no second one, and after the scheduler's own exception the line no second either.
+   */
+  @Test
+  void aSchedulerDeadAtStartIsOneCrash() throws IOException {
+    String file = "diffusion-v056-rank0-scheduler-dead-exit-9-gpustack3848.log";
+    byte[] b = Files.readAllBytes(REAL.resolve(file));
+    assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample(file, b, b.length)).id());
+    RecordingSink s = real(file);
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("4 crash Rank 0 scheduler is dead"),
+        s.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    assertEquals(14, s.c.other);
+    RecordingSink told = parse("""
+        [2026-03-02 14:44:09 TP0] Scheduler hit an exception: RuntimeError: CUDA error: out of memory
+        [2026-03-02 14:44:10] Rank 0 scheduler is dead. Please check if there are relevant logs.
+        [2026-03-02 14:44:10] Exit code: 1
+        """);
+    assertEquals(List.of("1 crash"), told.events.stream().map(e -> e[0] + " " + e[1]).toList());
+  }
+
+  /**
+   * A batch under --log-requests-format json names its rids as a list, as the text format's
+   * rid=['a', 'b']: each is opened (before: the line was an other line and the file not told
+   * SGLang's). Constructed (constructed/sglang-log-requests-json-batch/README.md).
+   */
+  @Test
+  void aJsonBatchReceiveOpensEachOfItsRequests() throws IOException {
+    String file = "sglang-log-requests-json-batch/batch-received-two-rids.log";
+    byte[] b = Files.readAllBytes(CONSTRUCTED.resolve(file));
+    assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("requests.log", b, b.length)).id());
+    RecordingSink s = constructed(file);
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("a1 ok 1", "b2 null 1"),
+        s.requests.stream().map(r -> r.requestId + " " + r.status + " " + r.lineNo).toList());
+    assertEquals(s.requests.get(0).arrivalNs, s.requests.get(1).arrivalNs, "both received at the batch's line");
+    assertEquals("log ended while the request was in flight", s.requests.get(1).extras.get("end"));
+  }
+
+  /**
+   * A model that generates images is logged without its output: "Finish: obj=…" with no out=, a
+   * request.finished object with no "out". Before: both lines rejected, their requests left in
+   * flight; now each ends at its line's time. Constructed (constructed/sglang-finish-without-out/README.md).
+   */
+  @Test
+  void aFinishLineWithoutOutEndsItsRequestAtItsTime() throws IOException {
+    RecordingSink s = constructed("sglang-finish-without-out/multimodal-gen-finish-without-out.log");
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of("img-1 ok 3000000000", "img-2 ok 2931948000"), s.requests.stream()
+        .map(r -> r.requestId + " " + r.status + " " + (r.finishedNs - r.arrivalNs)).toList());
+    assertNull(s.requests.get(0).e2eMs);
+    assertNull(s.requests.get(0).extras.get("end"));
+    // a line cut before its out= is still rejected as truncated
+    RecordingSink cut = parse("[2026-06-30 09:14:41] Finish: obj=GenerateReqInput(rid='img-1', text='A beautiful\n");
+    assertEquals(1, cut.c.rejects.size());
+    assertTrue(cut.c.rejects.get(0).reason().startsWith("truncated"), cut.c.rejects.get(0).reason());
+  }
 }
