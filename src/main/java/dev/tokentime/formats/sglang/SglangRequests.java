@@ -1142,8 +1142,11 @@ final class SglangRequests implements SpecParser.Handler {
 
   /**
    * The router's answer to a request: its HTTP status, and the latency the router measured from
-   * the request's arrival to its response (µs as an integer since 2026, Rust's Duration text
-   * before), its stated end to end.
+   * the request's arrival to its response's head (µs as an integer since 2026, Rust's Duration
+   * text before). The router logs the answer when the head is ready (tower-http's on_response):
+   * for a whole response that is its end, for a streamed one its start, and the line does not say
+   * which. So an answered request keeps the latency as {@code router_head_ms} and no end; an error
+   * answer (4xx, 5xx: a body of one piece) ends at the line, its latency its end to end.
    */
   private SpecParser.Outcome routerResponse(MatchedLine m, String id, Map<String, String> span, long ts, int clock)
       throws SpecParser.BadLine {
@@ -1172,10 +1175,13 @@ final class SglangRequests implements SpecParser.Handler {
       r.arrivalNs = NONE;
       r.clockId = clock;
     }
-    r.finishedNs = ts;
     r.httpStatus = status;
-    r.e2eMs = latencyMs;
+    if (latencyMs != null) {
+      r.extras.put("router_head_ms", TimeStats.fmt(latencyMs));
+    }
     if (status >= 400) {
+      r.finishedNs = ts;
+      r.e2eMs = latencyMs;
       String note = routerNotes.remove(id);
       r.error = "HTTP " + status + " " + span.get("method") + " " + span.get("uri") + " (the router's answer)"
           + (note == null ? "" : "; the router logged: " + note);

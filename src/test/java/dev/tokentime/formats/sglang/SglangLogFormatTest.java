@@ -554,15 +554,15 @@ class SglangLogFormatTest {
 
     // a 404 whose start the paste cut off, then a request the log ends before the answer of
     RecordingSink cut = real("router-smg-pd-404-then-inflight-slurmv4.log");
-    assertEquals(List.of("router:chatcmpl-vKqE58KDYXWZRQRwmxeiKZwv error 404 1.284", "router:chatcmpl-jPUa0lWtvi7baYIbbYYWqmsH null null null"),
-        cut.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
+    assertEquals(List.of("router:chatcmpl-vKqE58KDYXWZRQRwmxeiKZwv error 404 1.284 1.284", "router:chatcmpl-jPUa0lWtvi7baYIbbYYWqmsH null null null null"),
+        cut.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs + " " + x.extras.get("router_head_ms")).toList());
     assertEquals(RequestRecord.NONE, cut.requests.get(0).arrivalNs);
     assertEquals("log ended while the request was in flight", cut.requests.get(1).extras.get("end"));
 
     // the model gateway's docs (2026-09): a success is a request too, status ok
     RecordingSink ok = real("router-smg-2026-09-doc-200-finished.log");
-    assertEquals(List.of("router:chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 1.523"),
-        ok.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
+    assertEquals(List.of("router:chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 null 1.523"),
+        ok.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs + " " + x.extras.get("router_head_ms")).toList());
 
     // sglang-router 0.1.x (actix, local time): its start and readiness, no line per request
     RecordingSink v01 = real("router-rust-v01-actix-start-serving-codeidx6279726932.log");
@@ -580,9 +580,11 @@ class SglangLogFormatTest {
         2025-10-07 23:31:36 ERROR http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-c" status_code=503 latency=nonsense}: sglang_router_rs::response: src/middleware.rs:272: request failed with server error
         2025-10-07 23:31:37 ERROR http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-d" status_code=5
         """);
-    assertEquals(List.of("router:gnt-a ok 200 2501.7", "router:cmpl-b error 429 12.5"),
-        older.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
-    assertEquals(3_000_000_000L, older.requests.get(0).finishedNs - older.requests.get(0).arrivalNs);
+    assertEquals(List.of("router:gnt-a ok 200 null 2501.7", "router:cmpl-b error 429 12.5 12.5"),
+        older.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs + " " + x.extras.get("router_head_ms")).toList());
+    // an answer below 400 is the response's head (streamed or not, the line does not say): no end
+    assertEquals(RequestRecord.NONE, older.requests.get(0).finishedNs);
+    assertEquals(Instant.parse("2025-10-07T23:31:30Z").getEpochSecond() * 1_000_000_000L, older.requests.get(0).arrivalNs);
     assertEquals(List.of(5L, 6L), older.c.rejects.stream().map(x -> x.lineNo()).toList());
     assertTrue(older.c.rejects.get(0).reason().contains("latency is no duration"), older.c.rejects.get(0).reason());
     assertTrue(older.c.rejects.get(1).reason().startsWith("truncated"), older.c.rejects.get(1).reason());
@@ -609,6 +611,12 @@ class SglangLogFormatTest {
       assertEquals(0, r.rejected());
       assertEquals(List.of(List.of("router:same-1", "router"), java.util.Arrays.asList("same-1", null)),
           t.rows("SELECT request_id, extras['source'] FROM requests ORDER BY request_id"));
+      // the server bears the router's id as its rid: one request (rule router-id), led by the
+      // server's row, whose times give e2e (Receive 13:00:11 to Finish 13:00:12; the router's
+      // 1.523 ms is to the response's head)
+      assertEquals(List.of(List.of(1L, 2L, 1000.0, "ok")),
+          t.rows("SELECT count(*), max(linked_rows), max(e2e_ms), max(status) FROM request_latency"));
+      assertEquals(List.of(List.of("router-id: the router's id is the server's")), t.rows("SELECT rule FROM request_links"));
     }
   }
 
@@ -1213,7 +1221,7 @@ class SglangLogFormatTest {
     assertEquals(List.of(), routers.c.rejects);
     assertEquals(List.of("router:chatcmpl-a lost 3", "router:chatcmpl-b ok null"), requestEnds(routers));
     assertEquals(List.of("router-1", "router-2"), routers.requests.stream().map(r -> r.instance).toList());
-    assertEquals(2000.0, routers.requests.get(1).e2eMs, 1e-9);
+    assertEquals("2000", routers.requests.get(1).extras.get("router_head_ms"));
 
     RecordingSink servers = constructed("sglang-death-scope/two-servers-one-crashes.log");
     assertEquals(List.of(), servers.c.rejects);
@@ -1232,13 +1240,13 @@ class SglangLogFormatTest {
     byte[] b = Files.readAllBytes(CONSTRUCTED.resolve("sglang-router-log-json/router-log-json.log"));
     assertEquals("sglang-log", FormatRegistry.standard().sniff(new Sample("smg.log", b, b.length)).id());
     RecordingSink s = constructed("sglang-router-log-json/router-log-json.log");
-    assertEquals(List.of("router:chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 1.523",
-            "router:chatcmpl-Wly2zVLtUcyK1Vg13jmipvFZ error 500 1254.651", "router:cmpl-b error 429 12.5"),
-        s.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs).toList());
+    assertEquals(List.of("router:chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE ok 200 null 1.523",
+            "router:chatcmpl-Wly2zVLtUcyK1Vg13jmipvFZ error 500 1254.651 1254.651", "router:cmpl-b error 429 12.5 12.5"),
+        s.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs + " " + x.extras.get("router_head_ms")).toList());
     RequestRecord ok = s.requests.get(0);
     // UTC, as the text lines' header
     assertEquals(ns("2026-09-24T10:30:44Z"), ok.arrivalNs);
-    assertEquals(ns("2026-09-24T10:30:45Z"), ok.finishedNs);
+    assertEquals(RequestRecord.NONE, ok.finishedNs, "an answer below 400 is its head: no end");
     assertEquals("chatcmpl-4qD9pXvR2mT7sLk0aZ3nB8wE", ok.extras.get("router_request_id"));
     assertEquals("HTTP 500 POST /v1/chat/completions (the router's answer); the router logged: Decode server returned"
         + " error status decode_url=http://10.0.0.2:30001 status=500 Internal Server Error", s.requests.get(1).error);
