@@ -110,11 +110,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private String pendingOrigin;
 
   private final LogTimes times;
+  /** The spec's parser: which servers' crashes its own kinds counted (a Ray worker's death). */
+  private final SpecParser parser;
 
-  VllmRequestTracker(ParseContext ctx, RecordSink sink, LogTimes times) {
+  VllmRequestTracker(ParseContext ctx, RecordSink sink, SpecParser parser) {
     this.ctx = ctx;
     this.sink = sink;
-    this.times = times;
+    this.parser = parser;
+    this.times = parser.times();
   }
 
   @Override
@@ -304,6 +307,13 @@ final class VllmRequestTracker implements SpecParser.Handler {
     if (dead.contains(server(m))) {
       return SpecParser.Outcome.OTHER;
     }
+    if (parser.crashCounted(m)) {
+      // a death a line of another kind counted since the server started (the raylet's word on its
+      // worker, a traceback): told again, no second crash; the requests open at it end here, lost
+      // (a raylet's word names no server of a cluster: it ends none)
+      event(m, "crash", ts, clock);
+      return SpecParser.Outcome.OTHER;
+    }
     if (ts == NONE && times.lastNs() != NONE) {
       // a line without a time of its own is placed at the last time the log gave, as any event
       ts = times.lastNs();
@@ -312,6 +322,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     String detail = m.group("detail");
     sink.engineEvent(m.lineNo, m.origin(), ts, clock, "crash",
         SpecParser.shortDetail(detail));
+    parser.crashStored(m); // a later word of this death (a retold traceback) is no crash either
     event(m, "crash", ts, clock);
     return SpecParser.Outcome.RECORD;
   }

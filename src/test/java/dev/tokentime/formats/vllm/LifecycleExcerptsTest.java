@@ -56,7 +56,9 @@ class LifecycleExcerptsTest {
       Map.entry("30-cloudrun-uvicorn-error-traceback-llm-startup.log", "vllm-log 44 3 41 0"),
       // "EngineCore failed to start." and its traceback: one death, one crash
       Map.entry("31-v010-enginecore-failed-to-start-then-traceback-ascend2497.log", "vllm-log 12 1 11 0"),
-      Map.entry("32-v0-mqllm-dead-then-five-500s-vllm16378.log", "vllm-log 163 24 139 0"),
+      // the front end's MQEngineDeadError after the engine's tracebacks (crashes counted): that
+      // death told again, an other line (it was one more crash)
+      Map.entry("32-v0-mqllm-dead-then-five-500s-vllm16378.log", "vllm-log 163 23 140 0"),
       // the engine core's fatal error, then the output handler's EngineDeadError: one death, one crash
       Map.entry("33-v010-failed-engine-dead-then-500-ascend2723.log", "vllm-log 34 8 26 0"),
       Map.entry("34-2026-failed-internal-error-then-500-doc61893643560.log", "vllm-log 4 2 2 0"),

@@ -700,6 +700,27 @@ class VllmLogFormatTest {
     assertEquals(1, wrapped.full.events.stream().filter(ev -> ev[1].equals("crash")).count(), "one death, one crash");
   }
 
+  /**
+   * A V1 server under Ray's executor: the raylet's word on the dead worker, then the front end's
+   * EngineDeadError (constructed/vllm-ray-death, README there). Before, two crashes (the raylet's
+   * counted by the spec, the EngineDeadError by the request tracker, each blind to the other);
+   * now one, and the request open at it ends once: lost at the EngineDeadError (the raylet names
+   * no server of its cluster), answered by the 500.
+   */
+  @Test
+  void aRayWorkersDeathThenEngineDeadErrorIsOneCrash() throws Exception {
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/test/resources/constructed/vllm-ray-death/raylet-worker-died-then-enginedeaderror.log"));
+    Parse p = Parse.text(LOG, text, Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("3 crash"), p.full.events.stream().map(e -> e[0] + " " + e[1]).toList());
+    assertEquals(1, p.full.requests.size());
+    RequestRecord r = p.full.requests.get(0);
+    assertEquals(List.of("error", "500", "12"), List.of(r.status, String.valueOf(r.httpStatus), r.extras.get("lost_at_line")));
+    assertEquals(14, p.lines);
+    assertEquals(5, p.sink.records, "the stats-free log's records: Received, Added, the crash, failed, the 500");
+  }
+
   @Test
   void lifecycleLinesBecomeEngineEvents() throws Exception {
     Parse p = Parse.text(LOG, ""
