@@ -299,9 +299,11 @@ final class VllmRequestTracker implements SpecParser.Handler {
   }
 
   /**
-   * The front end's EngineDeadError: a crash where it is the log's first word of the engine's death
-   * (a log of the API server alone), else that death told again, by the output handler and by each
-   * request open when it came (one death, not one crash a coroutine).
+   * The front end's EngineDeadError, or a line of the engine's death words that opens no traceback
+   * (the spec's engine_dead_words): a crash where it is the log's first word of the engine's death
+   * since its server started (a log of the API server alone), else that death told again, by the
+   * output handler, by each request open when it came, by the engine core after its worker (one
+   * death, not one crash a coroutine or a process).
    */
   private SpecParser.Outcome engineDeadError(MatchedLine m, long ts, int clock) {
     if (dead.contains(server(m))) {
@@ -1142,7 +1144,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
       return;
     }
     boolean restart = kind.equals("start") || kind.equals("version");
-    boolean died = m.kind.name().equals("engine_dead") || m.kind.name().equals("engine_dead_error");
+    boolean died = m.kind.name().equals("engine_dead") || m.kind.name().equals("engine_dead_error")
+        || m.kind.name().equals("engine_dead_words");
     if (!restart && !died) {
       return;
     }
