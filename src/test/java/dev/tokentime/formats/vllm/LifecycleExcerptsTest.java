@@ -149,7 +149,9 @@ class LifecycleExcerptsTest {
     assertEquals("failed with an internal error during generation", internal.error);
     assertEquals(500, internal.httpStatus);
     RequestRecord bg = request("35-v064-bgtask-failed-traceback-then-500-vllm10478.log", "cmpl-3706abf5");
-    assertEquals(List.of("error", "500", "14"), List.of(bg.status, String.valueOf(bg.httpStatus), bg.extras.get("lost_at_line")));
+    // lost at the death's first word, the watcher's "Worker VllmWorkerProcess pid 29 died, exit code: 1"
+    // (line 12); "Engine background task failed" after it tells it again
+    assertEquals(List.of("error", "500", "12"), List.of(bg.status, String.valueOf(bg.httpStatus), bg.extras.get("lost_at_line")));
     assertEquals(1, read("35-v064-bgtask-failed-traceback-then-500-vllm10478.log").sink().requests.size());
   }
 

@@ -774,6 +774,30 @@ class VllmLogFormatTest {
         List.of(e[0], e[1], e[2], e[3]));
   }
 
+  /**
+   * A worker killed by PyTorch's NCCL watchdog (vllm-project/vllm#6042, real-logs/vllm): V0's
+   * watcher logs "Worker VllmWorkerProcess pid 1159 died, exit code: -6", the watchdog "To avoid
+   * data inconsistency, we are taking the entire process down.". Before, no crash at all; now one,
+   * the watcher's line; the watchdog's alone is one too; an exit of -15 (a stop) is none.
+   */
+  @Test
+  void aWorkerDeadOfTheNcclWatchdogIsOneCrash() throws Exception {
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of("src/test/resources/real-logs/vllm/"
+        + "v05-worker-died-exit-6-nccl-watchdog-process-down-vllm6042.log"));
+    Parse p = Parse.text(LOG, text, Parse.ctx(2024, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("1 crash Worker VllmWorkerProcess pid 1159 died, exit code: -6"),
+        p.full.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    // the watchdog's lines alone, the paste's "  | " before them taken off
+    Parse watchdog = Parse.text(LOG, text.lines().skip(2).map(l -> l.substring(4) + "\n")
+        .collect(java.util.stream.Collectors.joining()), Parse.ctx(2024, null, false, null));
+    assertEquals(List.of("4 crash"), watchdog.full.events.stream().map(e -> e[0] + " " + e[1]).toList(),
+        "the watchdog's word alone is the death");
+    Parse stopped = Parse.text(LOG, "ERROR 07-01 13:54:43 multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 1159"
+        + " died, exit code: -15\n", Parse.ctx(2024, null, false, null));
+    assertEquals(List.of(), stopped.full.events);
+  }
+
   @Test
   void lifecycleLinesBecomeEngineEvents() throws Exception {
     Parse p = Parse.text(LOG, ""
