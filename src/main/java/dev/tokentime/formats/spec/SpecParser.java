@@ -922,6 +922,20 @@ public final class SpecParser {
     return id == null ? "" : id;
   }
 
+  /**
+   * Whether a crash of the line's server (its wrapper identity) was counted since it last started.
+   * A format's Java that reads a later word of a death (vLLM's EngineDeadError) asks it: one death is
+   * one crash, whichever kind told it first (a Ray worker's death, then the front end's error).
+   */
+  public boolean crashCounted(MatchedLine line) {
+    return crashed.contains(server(line));
+  }
+
+  /** A crash a format's Java stored itself: the later words of that death tell it again. */
+  public void crashStored(MatchedLine line) {
+    told(server(line), "crash");
+  }
+
   /** Keeps what an event says of its server's run: a crash counted, or a new start. */
   private void told(String server, String kind) {
     if (kind.equals("crash")) {

@@ -18,6 +18,6 @@ public final class VllmLogFormat extends SpecFormat {
 
   @Override
   protected SpecParser.Handler handler(SpecParser parser, ParseContext ctx, RecordSink sink) {
-    return new VllmRequestTracker(ctx, sink, parser.times());
+    return new VllmRequestTracker(ctx, sink, parser);
   }
 }

@@ -110,11 +110,14 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private String pendingOrigin;
 
   private final LogTimes times;
+  /** The spec's parser: which servers' crashes its own kinds counted (a Ray worker's death). */
+  private final SpecParser parser;
 
-  VllmRequestTracker(ParseContext ctx, RecordSink sink, LogTimes times) {
+  VllmRequestTracker(ParseContext ctx, RecordSink sink, SpecParser parser) {
     this.ctx = ctx;
     this.sink = sink;
-    this.times = times;
+    this.parser = parser;
+    this.times = parser.times();
   }
 
   @Override
@@ -296,12 +299,21 @@ final class VllmRequestTracker implements SpecParser.Handler {
   }
 
   /**
-   * The front end's EngineDeadError: a crash where it is the log's first word of the engine's death
-   * (a log of the API server alone), else that death told again, by the output handler and by each
-   * request open when it came (one death, not one crash a coroutine).
+   * The front end's EngineDeadError, or a line of the engine's death words that opens no traceback
+   * (the spec's engine_dead_words): a crash where it is the log's first word of the engine's death
+   * since its server started (a log of the API server alone), else that death told again, by the
+   * output handler, by each request open when it came, by the engine core after its worker (one
+   * death, not one crash a coroutine or a process).
    */
   private SpecParser.Outcome engineDeadError(MatchedLine m, long ts, int clock) {
     if (dead.contains(server(m))) {
+      return SpecParser.Outcome.OTHER;
+    }
+    if (parser.crashCounted(m)) {
+      // a death a line of another kind counted since the server started (the raylet's word on its
+      // worker, a traceback): told again, no second crash; the requests open at it end here, lost
+      // (a raylet's word names no server of a cluster: it ends none)
+      event(m, "crash", ts, clock);
       return SpecParser.Outcome.OTHER;
     }
     if (ts == NONE && times.lastNs() != NONE) {
@@ -312,6 +324,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     String detail = m.group("detail");
     sink.engineEvent(m.lineNo, m.origin(), ts, clock, "crash",
         SpecParser.shortDetail(detail));
+    parser.crashStored(m); // a later word of this death (a retold traceback) is no crash either
     event(m, "crash", ts, clock);
     return SpecParser.Outcome.RECORD;
   }
@@ -1131,7 +1144,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
       return;
     }
     boolean restart = kind.equals("start") || kind.equals("version");
-    boolean died = m.kind.name().equals("engine_dead") || m.kind.name().equals("engine_dead_error");
+    boolean died = m.kind.name().equals("engine_dead") || m.kind.name().equals("engine_dead_error")
+        || m.kind.name().equals("engine_dead_words");
     if (!restart && !died) {
       return;
     }

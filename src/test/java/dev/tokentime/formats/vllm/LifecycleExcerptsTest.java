@@ -29,16 +29,22 @@ class LifecycleExcerptsTest {
       Map.entry("03-journald-v04-received-finished-easyllm.log", "vllm-log 5 5 0 0"),
       Map.entry("04-apiserver-v0202-enginedead-500-messages-vllm42362.log", "vllm-log 10 3 7 0"),
       Map.entry("05-compose-apiserver-enginedead-500s-sparkmxfp4-3.log", "vllm-log 8 3 5 0"),
-      Map.entry("10-v06-added-engine-loop-died-mqllm-dead-vllm10024.log", "vllm-log 12 5 7 0"),
+      // one death, one crash: the traceback's "RuntimeError: Engine loop has died" and the
+      // launcher's "MQLLMEngine is already dead" after "RuntimeError('Engine loop has died')" tell
+      // it again (three crashes before)
+      Map.entry("10-v06-added-engine-loop-died-mqllm-dead-vllm10024.log", "vllm-log 12 3 9 0"),
       // a sidecar's own prefix ("[VllmSidecar id]: RFC 3339 1 stdout: ") no wrapper knows
-      Map.entry("11-sidecar-wrapper-mqllm-dead-500s-pr9818.log", "vllm-log 8 8 0 0"),
+      // four "MQLLMEngine is already dead" lines (one a request open at the death): one crash
+      Map.entry("11-sidecar-wrapper-mqllm-dead-500s-pr9818.log", "vllm-log 8 5 3 0"),
       Map.entry("12-v06-habana-added-200-received-habana841.log", "vllm-log 4 3 1 0"),
       Map.entry("14-v03-received-prefixpos-empty-token-ids-vllm2731.log", "vllm-log 2 2 0 0"),
       Map.entry("15-apiserver-v0101-received-unprefixed-added-vllm24578.log", "vllm-log 2 2 0 0"),
       Map.entry("17-v07-received-500-aborted-vllm13655.log", "vllm-log 3 2 1 0"),
       Map.entry("18-v064-added-mqllm-dead-500-vllm10627.log", "vllm-log 8 4 4 0"),
-      Map.entry("19-v1-080-startup-duplicate-id-enginecore-exception-vllm15041.log", "vllm-log 44 7 35 2"),
-      Map.entry("20-v1-083-ray-enginecore-dead-health-annotated-abort-vllm16259.log", "vllm-log 131 14 117 0"),
+      // the core client's "Got fatal signal from worker processes" after the engine core's "hit an
+      // exception" is that death told again (two crashes before), in 19 and 20
+      Map.entry("19-v1-080-startup-duplicate-id-enginecore-exception-vllm15041.log", "vllm-log 44 6 36 2"),
+      Map.entry("20-v1-083-ray-enginecore-dead-health-annotated-abort-vllm16259.log", "vllm-log 131 13 118 0"),
       Map.entry("21-v050-embeddings-404-400-finished-500-vllm5906.log", "vllm-log 8 7 0 1"),
       Map.entry("22-v06-warmup-id-reuse-background-task-failed-vllm8158.log", "vllm-log 14 3 10 1"),
       // "[[36m(VLLMActor pid=50643) [[0m": a paste that doubled the bracket of a lost ESC
@@ -56,7 +62,10 @@ class LifecycleExcerptsTest {
       Map.entry("30-cloudrun-uvicorn-error-traceback-llm-startup.log", "vllm-log 44 3 41 0"),
       // "EngineCore failed to start." and its traceback: one death, one crash
       Map.entry("31-v010-enginecore-failed-to-start-then-traceback-ascend2497.log", "vllm-log 12 1 11 0"),
-      Map.entry("32-v0-mqllm-dead-then-five-500s-vllm16378.log", "vllm-log 163 24 139 0"),
+      // the front end's MQEngineDeadError and the launcher's five "MQLLMEngine is already dead"
+      // after the engine's tracebacks (crashes counted): that death told again, other lines (six
+      // more crashes before)
+      Map.entry("32-v0-mqllm-dead-then-five-500s-vllm16378.log", "vllm-log 163 18 145 0"),
       // the engine core's fatal error, then the output handler's EngineDeadError: one death, one crash
       Map.entry("33-v010-failed-engine-dead-then-500-ascend2723.log", "vllm-log 34 8 26 0"),
       Map.entry("34-2026-failed-internal-error-then-500-doc61893643560.log", "vllm-log 4 2 2 0"),
@@ -140,7 +149,9 @@ class LifecycleExcerptsTest {
     assertEquals("failed with an internal error during generation", internal.error);
     assertEquals(500, internal.httpStatus);
     RequestRecord bg = request("35-v064-bgtask-failed-traceback-then-500-vllm10478.log", "cmpl-3706abf5");
-    assertEquals(List.of("error", "500", "14"), List.of(bg.status, String.valueOf(bg.httpStatus), bg.extras.get("lost_at_line")));
+    // lost at the death's first word, the watcher's "Worker VllmWorkerProcess pid 29 died, exit code: 1"
+    // (line 12); "Engine background task failed" after it tells it again
+    assertEquals(List.of("error", "500", "12"), List.of(bg.status, String.valueOf(bg.httpStatus), bg.extras.get("lost_at_line")));
     assertEquals(1, read("35-v064-bgtask-failed-traceback-then-500-vllm10478.log").sink().requests.size());
   }
 

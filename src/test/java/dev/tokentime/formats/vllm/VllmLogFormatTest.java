@@ -665,15 +665,18 @@ class VllmLogFormatTest {
         + "INFO:     Shutting down\n"
         + "INFO:     Waiting for application shutdown.\n"
         + "ERROR:    Traceback (most recent call last):\n"
+        + "INFO:     Started server process [8]\n"
         + "[VllmSidecar abc]: 2025-08-22T09:46:13.672Z 1 stdout: (VllmWorker TP1 pid=21355) ERROR 08-22 09:46:13"
         + " [multiproc_executor.py:559] WorkerProc failed to start.\n",
         Parse.ctx(2025, null, false, null));
     // in line order: a traceback's event is written when its exception line (here none) is read
     List<String[]> events = p.full.events.stream()
         .sorted(java.util.Comparator.comparingLong(e -> Long.parseLong(e[0]))).toList();
-    assertEquals(List.of("1 crash", "3 crash", "4 stop", "7 crash"),
+    // (the server starts again before the sidecar's worker fails: a death's words before a new
+    // start are that death told again)
+    assertEquals(List.of("1 crash", "3 crash", "4 stop", "7 start", "8 crash"),
         events.stream().map(e -> e[0] + " " + e[1]).toList());
-    assertEquals("VllmWorker TP1 pid=21355", events.get(3)[3]);
+    assertEquals("VllmWorker TP1 pid=21355", events.get(4)[3]);
     assertEquals("Traceback (most recent call last):", events.get(1)[2]);
   }
 
@@ -698,6 +701,101 @@ class VllmLogFormatTest {
         java.nio.file.Path.of("src/test/resources/constructed/vllm-death/docker-json-death-then-traceback.json"));
     Parse wrapped = Parse.text(LOG, json, Parse.ctx(2025, null, false, null));
     assertEquals(1, wrapped.full.events.stream().filter(ev -> ev[1].equals("crash")).count(), "one death, one crash");
+  }
+
+  /**
+   * A V1 server under Ray's executor: the raylet's word on the dead worker, then the front end's
+   * EngineDeadError (constructed/vllm-ray-death, README there). Before, two crashes (the raylet's
+   * counted by the spec, the EngineDeadError by the request tracker, each blind to the other);
+   * now one, and the request open at it ends once: lost at the EngineDeadError (the raylet names
+   * no server of its cluster), answered by the 500.
+   */
+  @Test
+  void aRayWorkersDeathThenEngineDeadErrorIsOneCrash() throws Exception {
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/test/resources/constructed/vllm-ray-death/raylet-worker-died-then-enginedeaderror.log"));
+    Parse p = Parse.text(LOG, text, Parse.ctx(2025, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("3 crash"), p.full.events.stream().map(e -> e[0] + " " + e[1]).toList());
+    assertEquals(1, p.full.requests.size());
+    RequestRecord r = p.full.requests.get(0);
+    assertEquals(List.of("error", "500", "12"), List.of(r.status, String.valueOf(r.httpStatus), r.extras.get("lost_at_line")));
+    assertEquals(14, p.lines);
+    assertEquals(5, p.sink.records, "the stats-free log's records: Received, Added, the crash, failed, the 500");
+  }
+
+  /**
+   * A 2026 V1 engine core under Ray (vllm-project/vllm#38529, real-logs/vllm): the raylet's word on
+   * its dead worker, then "EngineCore failed to start.". Before, two crashes (the raylet's kind and
+   * the engine's words each counted one); now the engine's line is that death told again.
+   */
+  @Test
+  void theEngineCoresWordsAfterARayWorkersDeathAreThatDeath() throws Exception {
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of("src/test/resources/real-logs/vllm/"
+        + "v1-2026-raylet-worker-died-then-enginecore-failed-to-start-pr38529.log"));
+    Parse p = Parse.text(LOG, text, Parse.ctx(2026, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("1 crash"), p.full.events.stream().map(e -> e[0] + " " + e[1]).toList());
+    assertTrue(p.full.events.get(0)[2].startsWith("Worker PID: 442 Worker exit type: SYSTEM_ERROR"), p.full.events.get(0)[2]);
+    assertEquals(1, p.sink.records);
+    assertEquals(5, p.sink.other, "the engine's line and its traceback (its four lines)");
+  }
+
+  /**
+   * V0's death in three lines (lifecycle/10, vllm-project/vllm#10024): "RuntimeError('Engine loop
+   * has died')", its traceback's exception line, the launcher's "MQLLMEngine is already dead":
+   * one crash (three before), and the request open at it lost once, at the first.
+   */
+  @Test
+  void aV0DeathToldThriceIsOneCrash() throws Exception {
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/test/resources/real-logs/lifecycle/10-v06-added-engine-loop-died-mqllm-dead-vllm10024.log"));
+    Parse p = Parse.text(LOG, text, Parse.ctx(2024, null, false, null));
+    assertEquals(List.of("2 crash"), p.full.events.stream().map(e -> e[0] + " " + e[1]).toList());
+    assertEquals(1, p.full.requests.size());
+    assertEquals(List.of("lost", "2"), List.of(p.full.requests.get(0).status, p.full.requests.get(0).extras.get("lost_at_line")));
+  }
+
+  /**
+   * A CRLF log copied out of a pager shows each carriage return as the two characters "^M"
+   * (vllm-project/vllm-ascend#10630, 2026, real-logs/vllm). Before, they stayed in what was read
+   * (the crash's detail "EngineCore encountered a fatal error.^M"; a request line's id); now they
+   * are removed as the CR itself is.
+   */
+  @Test
+  void caretMAtALinesEndIsACarriageReturn() throws Exception {
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of("src/test/resources/real-logs/vllm/"
+        + "ascend-2026-caret-m-line-ends-enginecore-fatal-ascend10630.log"));
+    Parse p = Parse.text(LOG, text, Parse.ctx(2026, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(1, p.full.events.size());
+    String[] e = p.full.events.get(0);
+    assertEquals(List.of("1", "crash", "EngineCore encountered a fatal error.", "EngineCore_DP0 pid=62024"),
+        List.of(e[0], e[1], e[2], e[3]));
+  }
+
+  /**
+   * A worker killed by PyTorch's NCCL watchdog (vllm-project/vllm#6042, real-logs/vllm): V0's
+   * watcher logs "Worker VllmWorkerProcess pid 1159 died, exit code: -6", the watchdog "To avoid
+   * data inconsistency, we are taking the entire process down.". Before, no crash at all; now one,
+   * the watcher's line; the watchdog's alone is one too; an exit of -15 (a stop) is none.
+   */
+  @Test
+  void aWorkerDeadOfTheNcclWatchdogIsOneCrash() throws Exception {
+    String text = java.nio.file.Files.readString(java.nio.file.Path.of("src/test/resources/real-logs/vllm/"
+        + "v05-worker-died-exit-6-nccl-watchdog-process-down-vllm6042.log"));
+    Parse p = Parse.text(LOG, text, Parse.ctx(2024, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("1 crash Worker VllmWorkerProcess pid 1159 died, exit code: -6"),
+        p.full.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
+    // the watchdog's lines alone, the paste's "  | " before them taken off
+    Parse watchdog = Parse.text(LOG, text.lines().skip(2).map(l -> l.substring(4) + "\n")
+        .collect(java.util.stream.Collectors.joining()), Parse.ctx(2024, null, false, null));
+    assertEquals(List.of("4 crash"), watchdog.full.events.stream().map(e -> e[0] + " " + e[1]).toList(),
+        "the watchdog's word alone is the death");
+    Parse stopped = Parse.text(LOG, "ERROR 07-01 13:54:43 multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 1159"
+        + " died, exit code: -15\n", Parse.ctx(2024, null, false, null));
+    assertEquals(List.of(), stopped.full.events);
   }
 
   @Test
