@@ -1,9 +1,8 @@
 package dev.tokentime.formats.sglang;
 
-import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.EngineStatsRecord;
+import dev.tokentime.ingest.ForwardingSink;
 import dev.tokentime.ingest.RecordSink;
-import dev.tokentime.ingest.RequestRecord;
 import dev.tokentime.ingest.StepRecord;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -26,18 +25,17 @@ import java.util.regex.Pattern;
  *       the line's throughput), so the engine timeline and summary read SGLang like vLLM.
  * </ul>
  */
-final class SglangSteps implements RecordSink {
+final class SglangSteps extends ForwardingSink {
   /** SGLang's default --decode-log-interval. */
   static final int DEFAULT_DECODE_LOG_INTERVAL = 40;
   private static final Pattern RANK = Pattern.compile("\\b([A-Z][A-Z_]*?)(\\d+)\\b");
 
-  private final RecordSink sink;
   private final EngineStatsRecord stats = new EngineStatsRecord();
   /** The log's decode_log_interval, once a server_args line named it. */
   Integer decodeLogInterval;
 
   SglangSteps(RecordSink sink) {
-    this.sink = sink;
+    super(sink);
   }
 
   @Override
@@ -59,7 +57,7 @@ final class SglangSteps implements RecordSink {
     }
     Double input = s.extras.get("input_tokens_per_s");
     Double gen = s.extras.get("gen_tokens_per_s");
-    sink.step(s);
+    out.step(s);
 
     stats.reset();
     stats.lineNo = s.lineNo;
@@ -77,7 +75,7 @@ final class SglangSteps implements RecordSink {
       }
     }
     stats.extras.put(decode ? "decode_batch" : "prefill_batch", 1.0);
-    sink.engineStats(stats);
+    out.engineStats(stats);
   }
 
   private static void check(StepRecord s) {
@@ -146,90 +144,12 @@ final class SglangSteps implements RecordSink {
     return new String[] {instance, tp};
   }
 
-  // ---- everything else passes through ----
-
-  @Override
-  public int clock(ClockSpec spec) {
-    return sink.clock(spec);
-  }
-
-  @Override
-  public String runLevel(String run, String levelKind, Double level, Integer repeat, String how) {
-    return sink.runLevel(run, levelKind, level, repeat, how);
-  }
-
-  @Override
-  public long request(RequestRecord r, byte[] line, int off, int len) {
-    return sink.request(r, line, off, len);
-  }
-
-  @Override
-  public long requestKeyFor(String run, String requestId, int clockId, long lineNo) {
-    return sink.requestKeyFor(run, requestId, clockId, lineNo);
-  }
-
-  @Override
-  public void token(long requestKey, int seq, long tsNs, int nTokens, dev.tokentime.ingest.ChunkKind kind) {
-    sink.token(requestKey, seq, tsNs, nTokens, kind);
-  }
-
-  @Override
-  public void endOfStream(long requestKey) {
-    sink.endOfStream(requestKey);
-  }
-
-  @Override
-  public void engineStats(EngineStatsRecord s) {
-    sink.engineStats(s);
-  }
-
   @Override
   public void engineEvent(long lineNo, String instance, long tsNs, int clockId, String kind, String detail) {
     // engine_events has no rank column: the scheduler that crashed keeps its TP rank in instance
     String[] split = splitRanks(instance);
     String tp = split[1] == null ? null : "TP" + split[1];
     String who = split[0] == null ? tp : tp == null ? split[0] : split[0] + " " + tp;
-    sink.engineEvent(lineNo, who, tsNs, clockId, kind, detail);
-  }
-
-  @Override
-  public void histogramBucket(String metric, Map<String, String> labels, long t0Ns, long t1Ns, int clockId,
-      double le, double count) {
-    sink.histogramBucket(metric, labels, t0Ns, t1Ns, clockId, le, count);
-  }
-
-  @Override
-  public void reportedMetric(String run, Double level, String metric, String stat, double value, String unit) {
-    sink.reportedMetric(run, level, metric, stat, value, unit);
-  }
-
-  @Override
-  public void clockAnchor(int clockA, long nsA, int clockB, long nsB, String method) {
-    sink.clockAnchor(clockA, nsA, clockB, nsB, method);
-  }
-
-  @Override
-  public void record() {
-    sink.record();
-  }
-
-  @Override
-  public void nearMiss(long lineNo, String kind) {
-    sink.nearMiss(lineNo, kind);
-  }
-
-  @Override
-  public void embedded(String format, long records, long rejected) {
-    sink.embedded(format, records, rejected);
-  }
-
-  @Override
-  public void otherLine() {
-    sink.otherLine();
-  }
-
-  @Override
-  public void reject(long lineNo, String reason, byte[] line, int off, int len) {
-    sink.reject(lineNo, reason, line, off, len);
+    out.engineEvent(lineNo, who, tsNs, clockId, kind, detail);
   }
 }
