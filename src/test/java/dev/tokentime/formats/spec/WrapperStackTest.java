@@ -292,6 +292,9 @@ class WrapperStackTest {
         "kubernetes", Map.of("pod_name", "vllm-9", "container_name", "vllm"))), "vllm-9/vllm / APIServer pid=1");
     want.put(json(Map.of("message", line, "nodeName", "gpu-1", "namespace", "default", "podName", "vllm-10",
         "containerName", "vllm")), "vllm-10/vllm / APIServer pid=1");
+    // pm2's JSON record after its prefix: the app named once
+    want.put("0|vllm     | " + json(Map.of("message", line, "timestamp", "2025-08-12T10:00:03", "app_name", "vllm")),
+        "vllm / APIServer pid=1");
     // journald's short form in Chinese, Japanese and Korean locales
     want.put("6月 10 16:45:05 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
     want.put(" 6月 10 16:45:05 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
@@ -979,6 +982,42 @@ class WrapperStackTest {
     }
     assertEquals(List.of("server Logstash info [2024-01-15T10:00:00.000Z]", "server Logstash error [2024-01-15T10:01:00.000Z]",
         "server Logstash warning [2024-01-15T10:02:00.000Z]"), got);
+  }
+
+  /**
+   * pm2's JSON logs (log_type "json"): the time under "timestamp" in pm2's log_date_format, local
+   * with a year and no zone ("2019-01-24 15:41:06"), and "pm2 logs" printing such a record after its
+   * "0|app | ". Before, a timestamp that is no RFC 3339 instant rejected the whole line ("not a
+   * valid time"), and the record after pm2's prefix was the message; now the time is a local
+   * date-time (one of another shape gives none), the app the line's origin, once.
+   */
+  @Test
+  void pm2sJsonRecordsAreReadWithTheirLocalTime() throws Exception {
+    Path dir = Path.of("src/test/resources/real-logs/wrapped");
+    String home = Files.readString(dir.resolve("pm2-json-log-date-format-home.log"));
+    CollectingSink s = parse(home.strip());
+    assertEquals(List.of(), s.rejects);
+    assertEquals(4, s.other);
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, home.lines().findFirst().orElseThrow(), m);
+    assertEquals("home", m.origin());
+    assertEquals(List.of("2019-01-24 15:41:06"), m.times.stream().map(t -> t.parts()[0] + " " + t.parts()[1]).toList());
+    m = new MatchedLine();
+    matcher.match(1, Files.readString(dir.resolve("pm2-logs-json-record-stat-arb.log")).strip(), m);
+    assertEquals("stat-arb", m.origin());
+    // the app's own "[2025-10-29 10:53:35] " is peeled as the bracketed header it is; its colour codes are gone
+    assertEquals("INFO: \uD83D\uDCCA MINA/USDT / POLYX/USDT", m.message());
+    assertEquals("2025-10-29 10:53:35", m.times.get(0).parts()[0] + " " + m.times.get(0).parts()[1]);
+    // a vLLM line in pm2's JSON: its row at the record's local time, to its digits; a timestamp of
+    // another shape (a zone after a space) is no time: the line keeps its own
+    String line = INNER.get(0);
+    CollectingSink local = parse(json(Map.of("message", line + "\n", "timestamp", "2025-08-12 10:00:03.5", "type", "out",
+        "process_id", 0, "app_name", "vllm")));
+    assertTrue(local.stats.get(0).startsWith("line=1 ts=1754992803500000000 "), local.stats.get(0));
+    CollectingSink zoned = parse(json(Map.of("message", line, "timestamp", "2025-08-12 10:00:03 +02:00", "app_name", "vllm")));
+    assertEquals(List.of(), zoned.rejects);
+    assertTrue(zoned.stats.get(0).startsWith("line=1 ts=1754992803000000000 "), zoned.stats.get(0));
   }
 
   @Test
