@@ -159,6 +159,8 @@ class WrapperStackTest {
       new Wrapper("mpi", s -> "Thu Jan 23 11:55:50 2025[1,1]<stdout>:" + s, false),
       new Wrapper("srun", s -> "0: " + s, false),
       new Wrapper("torch-rank", s -> "[rank0]: " + s, false),
+      // torchrun's prefix of a worker's tee'd lines ("[${role_name}${local_rank}]:")
+      new Wrapper("torchrun", s -> "[default1]:" + s, false),
       // a paste: a markdown blockquote (nested), Python's logging around a printed line
       new Wrapper("quote", s -> "> > " + s, false),
       new Wrapper("quote-tight", s -> ">" + s, false),
@@ -292,6 +294,9 @@ class WrapperStackTest {
         "kubernetes", Map.of("pod_name", "vllm-9", "container_name", "vllm"))), "vllm-9/vllm / APIServer pid=1");
     want.put(json(Map.of("message", line, "nodeName", "gpu-1", "namespace", "default", "podName", "vllm-10",
         "containerName", "vllm")), "vllm-10/vllm / APIServer pid=1");
+    // torchrun's workers: the role and local rank ("[trainer0]: " in its docs)
+    want.put("[default1]:", "default1 / APIServer pid=1");
+    want.put("[trainer0]: ", "trainer0 / APIServer pid=1");
     // pm2's JSON record after its prefix: the app named once
     want.put("0|vllm     | " + json(Map.of("message", line, "timestamp", "2025-08-12T10:00:03", "app_name", "vllm")),
         "vllm / APIServer pid=1");
@@ -941,7 +946,8 @@ class WrapperStackTest {
    * origin and kept its header in its message), a Fluent Bit record of a CRI log read by its cri
    * parser ("logtag", "message" and the kubernetes filter's metadata: its pod was lost), Filebeat's
    * events in a bulk request and Logstash's json_lines (Elastic's "@timestamp": no time was taken,
-   * and no host). Each line's message is the collector's text, its origin the collector's.
+   * and no host), torchrun's "[default0]:" before its workers' lines (the line kept it). Each
+   * line's message is the collector's text, its origin the collector's.
    */
   @Test
   void realCollectorRecordsNameTheirOriginAndTime() throws Exception {
@@ -955,6 +961,13 @@ class WrapperStackTest {
       assertEquals(List.of("journald"), m.prefixes, line);
       assertEquals("ma-MS-TZZ-Z690M/bash[107468]", m.origin(), line);
       assertEquals(line.substring(line.indexOf("]: ") + 3), m.message(), line);
+    }
+    // torchrun's prefix of its workers' tee'd lines, as a Megatron launcher's log has it
+    for (String line : Files.readAllLines(dir.resolve("torchrun-role-rank-prefix-launcher.log"))) {
+      MatchedLine m = new MatchedLine();
+      matcher.match(1, line, m);
+      assertEquals("default0", m.origin(), line);
+      assertEquals(line.substring("[default0]: ".length()), m.message(), line);
     }
     MatchedLine k8s = new MatchedLine();
     matcher.match(1, Files.readString(dir.resolve("fluentbit-cri-parser-record-k8s.log")).strip(), k8s);
