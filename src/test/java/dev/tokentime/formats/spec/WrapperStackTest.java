@@ -1033,6 +1033,25 @@ class WrapperStackTest {
     assertTrue(zoned.stats.get(0).startsWith("line=1 ts=1754992803000000000 "), zoned.stats.get(0));
   }
 
+  /**
+   * A terminal capture (script, screen -L, tmux pipe-pane) keeps the screen's control around the
+   * lines (constructed/terminal-capture): the cursor hidden before a line ("ESC[?25l"), tput
+   * sgr0's "ESC(B", an erase before a carriage return ("ESC[2K\r"), a prompt's window title
+   * (OSC, ended by BEL). Before, the first two lines were other lines (the sequence before the
+   * header) and the last two rejected for their BEL and CR; now the capture reads as the bare lines.
+   */
+  @Test
+  void terminalCapturesControlIsNoPartOfALine() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/terminal-capture");
+    CollectingSink capture = parse(Files.readString(dir.resolve("script-vllm-serve.log")).stripTrailing());
+    CollectingSink bare = parse(Files.readString(dir.resolve("bare.log")).stripTrailing());
+    assertEquals(List.of(), capture.rejects);
+    assertEquals(3, bare.stats.size());
+    assertEquals(bare.stats.stream().map(r -> r.replaceFirst("^line=\\d+ ", "")).toList(),
+        capture.stats.stream().map(r -> r.replaceFirst("^line=\\d+ ", "")).toList());
+    assertEquals(2, capture.other, "script's header and the prompt");
+  }
+
   @Test
   void realWrappedExcerptsAreRead() throws Exception {
     String text = Files.readString(Path.of("src/test/resources/real-logs/wrapped/excerpts.log"));
