@@ -154,6 +154,7 @@ class WrapperStackTest {
       new Wrapper("argo", s -> "vllm-serve-x7k2p: " + s, false),
       new Wrapper("stern", s -> "vllm-0 vllm " + s, false),
       new Wrapper("kubectl-prefix", s -> "[pod/vllm-0/vllm] " + s, false),
+      new Wrapper("kail", s -> "inference/vllm-0[vllm]: " + s, false),
       // launchers: SkyPilot, mpirun --tag-output --timestamp-output (a ctime: no time used), srun --label
       new Wrapper("skypilot", s -> "(head, rank=0, pid=18260) " + s, false),
       new Wrapper("mpi", s -> "Thu Jan 23 11:55:50 2025[1,1]<stdout>:" + s, false),
@@ -294,6 +295,9 @@ class WrapperStackTest {
         "kubernetes", Map.of("pod_name", "vllm-9", "container_name", "vllm"))), "vllm-9/vllm / APIServer pid=1");
     want.put(json(Map.of("message", line, "nodeName", "gpu-1", "namespace", "default", "podName", "vllm-10",
         "containerName", "vllm")), "vllm-10/vllm / APIServer pid=1");
+    // kail's namespace/pod[container] (older: namespace/pod@container)
+    want.put("inference/vllm-0[vllm]: ", "vllm-0/vllm / APIServer pid=1");
+    want.put("inference/vllm-1@vllm: ", "vllm-1/vllm / APIServer pid=1");
     // torchrun's workers: the role and local rank ("[trainer0]: " in its docs)
     want.put("[default1]:", "default1 / APIServer pid=1");
     want.put("[trainer0]: ", "trainer0 / APIServer pid=1");
