@@ -324,6 +324,40 @@ def fluentbit(t, x):
             f'"docker_id"=>"{cid}"}}}}]']
 expected.append(build("fluentbit-stdout", 10, fluentbit, ident="vllm-0/vllm"))
 
+# Fluent Bit's (or Fluentd's) records of a CRI log read by its cri parser, written as JSON lines
+# (Fluent Bit's file output, format plain): the CRI time, stream, the piece's flag as "logtag" and
+# the text as "message", with the kubernetes filter's metadata; the Received line in pieces (P, P,
+# then F), as containerd wrote it and the parser kept it
+def fluentbit_cri(t, x):
+    def rec(flag, text):
+        return json.dumps({"time": rfc(t, 9), "stream": "stdout", "logtag": flag, "message": text,
+                           "kubernetes": {"pod_name": "vllm-0", "namespace_name": "inference",
+                                          "container_name": "vllm", "host": "gpu-node-1"}}, separators=(",", ":"))
+    if "Received request" in x:
+        return [rec("P", x[:60]), rec("P", x[60:120]), rec("F", x[120:])]
+    return [rec("F", x)]
+expected.append(build("fluentbit-cri-json", 11, fluentbit_cri, ident="vllm-0/vllm",
+                      extra={"other_note": "the Received line in 3 records: the 2 partial ones are other lines"}))
+# Filebeat's events, one JSON object a line (its file or console output; Elastic's Common Schema):
+# "@timestamp" to the ms, the host and the pod's metadata
+def filebeat(t, x):
+    return [json.dumps({"@timestamp": rfc(t, 3), "@metadata": {"beat": "filebeat", "type": "_doc", "version": "8.11.0"},
+                        "message": x, "input": {"type": "container"}, "stream": "stdout",
+                        "host": {"name": "gpu-node-1"},
+                        "kubernetes": {"pod": {"name": "vllm-0"}, "container": {"name": "vllm"},
+                                       "namespace": "inference"}}, separators=(",", ":"))]
+expected.append(build("filebeat-ecs", 12, filebeat, ident="gpu-node-1/vllm-0/vllm"))
+to_ms(expected[-1])
+# journald's short form in a Chinese locale: the month "8月" (no year: not used)
+expected.append(build("journald-zh", 13,
+                      lambda t, x: [f"{t.month}月 {t:%d %H:%M:%S} gpu-node-1 vllm[2107]: {x}"],
+                      wrapper_exact=False, ident="gpu-node-1/vllm[2107]"))
+# stern --output json: the line under "message" with the pod's names (no time)
+expected.append(build("stern-json", 14,
+                      lambda t, x: [json.dumps({"message": x, "nodeName": "gpu-node-1", "namespace": "inference",
+                                                "podName": "vllm-0", "containerName": "vllm"}, separators=(",", ":"))],
+                      wrapper_exact=False, ident="vllm-0/vllm"))
+
 with open(os.path.join(OUT, "expected", "expected.json"), "w") as f:
     json.dump({"year": 2025, "files": expected}, f, indent=1)
     f.write("\n")

@@ -43,10 +43,14 @@ public final class CsvLogExport extends GivenLines {
   /** Columns holding the entry's time (not the platform's receive time: receiveTimestamp is none). */
   static final List<String> TIME = List.of("timestamp", "@timestamp", "TimeGenerated", "TimeGenerated [UTC]",
       "time", "Time", "date", "Date", "_time", "Timestamp");
-  /** Columns naming the stream, pod or host the line came from. */
+  /**
+   * Columns naming the stream, pod or host the line came from; {@code fields.pod}: Grafana
+   * Explore's JSON download, the stream's Loki labels under "fields"; {@code instance}: Fly.io's
+   * logs API, the machine.
+   */
   static final List<String> WHO = List.of("@logStream", "logStreamName", "logStream", "resource.labels.pod_name",
       "labels.instanceId", "kubernetes.pod_name", "PodName", "ContainerGroupName_s", "ContainerGroupName",
-      "ReplicaName", "pod_name", "pod", "host", "Host");
+      "ReplicaName", "pod_name", "pod", "host", "Host", "fields.pod", "fields.pod_name", "instance");
 
   static final int MAX_RECORD_LINES = 256;
   static final int MAX_RECORD_CHARS = 1 << 20;

@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * get-query-results} ({@code {"results": [[{"field": "@timestamp", "value": …}, …]]}}), and an
  * array of entries ({@code gcloud logging read --format=json}: {@code textPayload}, {@code
  * timestamp}, {@code resource.labels.pod_name}; Azure's, Datadog's or Kibana's JSON downloads with
- * the column names {@link CsvLogExport} knows). A container of log lines, undone before any
+ * the column names {@link CsvLogExport} knows), and a JSON:API page of them ({@code {"data":
+ * [{"type": "log", "attributes": {"timestamp", "message", "host", …}}]}}: Datadog's logs search,
+ * Fly.io's logs API). A container of log lines, undone before any
  * format sees the file, as the CSV downloads are: read as it is, a document of events was
  * "cannot tell the format". Pages of a pagination appended to one file (an empty first page
  * included) are read in turn.
@@ -141,7 +143,7 @@ public final class JsonLogExport extends GivenLines {
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       JsonToken value = p.nextToken();
-      if (value == JsonToken.START_ARRAY && (name.equals("events") || name.equals("results"))) {
+      if (value == JsonToken.START_ARRAY && (name.equals("events") || name.equals("results") || name.equals("data"))) {
         return name;
       }
       p.skipChildren();
@@ -241,6 +243,18 @@ public final class JsonLogExport extends GivenLines {
         }
         if (values != null && v != JsonToken.VALUE_NULL && WANTED.contains(name)) {
           values.put(name, p.getText());
+        }
+        // a JSON:API resource's fields under "attributes" (Datadog's logs search, Fly.io's logs
+        // API: {"data": [{"id", "type": "log", "attributes": {"timestamp", "message", "host", …}}]})
+        // are the entry's own
+        if (name.startsWith("attributes.")) {
+          String own = name.substring("attributes.".length());
+          if (names != null) {
+            names.add(own);
+          }
+          if (values != null && v != JsonToken.VALUE_NULL && WANTED.contains(own)) {
+            values.putIfAbsent(own, p.getText());
+          }
         }
       }
     }

@@ -73,6 +73,64 @@ class JsonLogExportTest {
   }
 
   /**
+   * Grafana Explore's "Download logs" as JSON (its logRowsToReadableJson: an array of {"line",
+   * "timestamp" in epoch ns, "date", "fields": the row's fields and the stream's labels}): each
+   * line at its time, its pod the instance. Before, the pods of a query were one instance: two
+   * replicas' "Engine 000" stats shared one lane.
+   */
+  @Test
+  void grafanasJsonDownloadNamesEachLinesPod() throws Exception {
+    String stats = "INFO 05-12 07:54:39 [loggers.py:271] Engine 000: Avg prompt throughput: 0.0 tokens/s,"
+        + " Avg generation throughput: 60.0 tokens/s, Running: 8 reqs, Waiting: 0 reqs, GPU KV cache usage: 53.1%,"
+        + " Prefix cache hit rate: 0.0%";
+    String doc = "[{\"line\":\"" + stats + "\",\"timestamp\":\"1778572479312201059\",\"date\":\"2026-05-12T07:54:39.312Z\","
+        + "\"fields\":{\"container\":\"vllm\",\"namespace\":\"inference\",\"pod\":\"vllm-0\"}},"
+        + "{\"line\":\"" + stats + "\",\"timestamp\":\"1778572479412201059\",\"date\":\"2026-05-12T07:54:39.412Z\","
+        + "\"fields\":{\"container\":\"vllm\",\"namespace\":\"inference\",\"pod\":\"vllm-1\"}}]";
+    try (TestDb t = new TestDb(tmp.resolve("grafana"))) {
+      Path f = t.write("Explore-logs-2026-05-12 07_55_00.json", doc);
+      var r = t.ingest(f).files().get(0);
+      assertEquals(List.of(2L, 0L), List.of(r.records(), r.rejected()));
+      assertEquals(List.of(List.of("pod/vllm-0 / Engine 000", 1778572479312201059L),
+          List.of("pod/vllm-1 / Engine 000", 1778572479412201059L)),
+          t.rows("SELECT instance, ts_ns FROM engine_stats ORDER BY ts_ns"));
+    }
+  }
+
+  /**
+   * A JSON:API page of log entries, each's fields under "attributes": Datadog's logs search
+   * (POST /api/v2/logs/events/search: {"data": [{"id", "type": "log", "attributes": {"service",
+   * "status", "timestamp", "host", "message", "tags", "attributes"}}], "links", "meta"}) and Fly.io's
+   * logs API ({"data": [{…, "attributes": {"timestamp", "message", "level", "instance", "region",
+   * "meta"}}], "meta": {"next_token"}}). Each entry is its line at its time, its host or machine the
+   * instance. Before, neither was a document of events: "cannot tell the format".
+   */
+  @Test
+  void jsonApiPagesOfLogEntriesReadAsTheirLines() throws Exception {
+    String stats = "INFO 05-12 07:54:39 [loggers.py:271] Engine 000: Avg prompt throughput: 0.0 tokens/s,"
+        + " Avg generation throughput: 60.0 tokens/s, Running: 8 reqs, Waiting: 0 reqs, GPU KV cache usage: 53.1%,"
+        + " Prefix cache hit rate: 0.0%";
+    String datadog = "{\"data\":[{\"id\":\"AQAAAZ1\",\"type\":\"log\",\"attributes\":{\"service\":\"vllm\",\"status\":\"info\","
+        + "\"timestamp\":\"2026-05-12T07:54:39.312Z\",\"host\":\"gpu-node-1\",\"message\":\"" + stats + "\","
+        + "\"tags\":[\"env:prod\"],\"attributes\":{\"k\":1}}},{\"id\":\"AQAAAZ2\",\"type\":\"log\",\"attributes\":{"
+        + "\"service\":\"vllm\",\"status\":\"info\",\"timestamp\":\"2026-05-12T07:54:39.412Z\",\"host\":\"gpu-node-2\","
+        + "\"message\":\"" + stats + "\",\"tags\":[]}}],\"links\":{\"next\":\"x\"},\"meta\":{\"page\":{\"after\":\"CUR1\"}}}";
+    String fly = "{\"data\":[{\"id\":\"01J\",\"type\":\"log\",\"attributes\":{\"timestamp\":\"2026-05-12T07:54:39.312Z\","
+        + "\"message\":\"" + stats + "\",\"level\":\"info\",\"instance\":\"148ed726c12358\",\"region\":\"ord\","
+        + "\"meta\":{}}}],\"meta\":{\"next_token\":\"\"}}";
+    try (TestDb t = new TestDb(tmp.resolve("jsonapi"))) {
+      var r = t.ingest(t.write("datadog-logs-search.json", datadog)).files().get(0);
+      assertEquals(List.of(2L, 0L), List.of(r.records(), r.rejected()));
+      var f = t.ingest(t.write("fly-logs.json", fly)).files().get(0);
+      assertEquals(List.of(1L, 0L), List.of(f.records(), f.rejected()));
+      assertEquals(List.of(List.of("pod/148ed726c12358 / Engine 000", 1778572479312000000L),
+          List.of("pod/gpu-node-1 / Engine 000", 1778572479312000000L),
+          List.of("pod/gpu-node-2 / Engine 000", 1778572479412000000L)),
+          t.rows("SELECT instance, ts_ns FROM engine_stats ORDER BY ts_ns, instance"));
+    }
+  }
+
+  /**
    * A real Cloud Run export (gcloud logging read): each entry names its container instance under
    * labels.instanceId, which is the line's instance (replicas of a revision stay apart); vLLM's
    * CLI refusing an argument is the server's crash (it never started).

@@ -55,7 +55,7 @@ final class FastPatterns {
       GENERATED, new Generated());
 
   /** journald short form and RFC 3164 syslog (parsers/wrappers.spec, {@code prefix journald}). */
-  static final String JOURNALD = "^(?:<\\d{1,3}>)?(?<jdate>\\S{3,12}\\s+\\d{1,2}\\s+\\d\\d:\\d\\d:\\d\\d(?:\\.\\d{1,9})?)"
+  static final String JOURNALD = "^(?:<\\d{1,3}>)?(?<jdate>(?:\\S{3,12}| ?\\d[月월])\\s+\\d{1,2}\\s+\\d\\d:\\d\\d:\\d\\d(?:\\.\\d{1,9})?)"
       + "\\s+(?:(?<host>[\\w.-]+)\\s+|(?=[\\w.@/-]+\\[\\d+\\]:))(?<unit>[\\w.@/-]+?)(?:\\[(?<upid>\\d+)\\])?:\\s?";
 
   /** journalctl -o short-iso and rsyslog's file format (parsers/wrappers.spec, {@code prefix journaldiso}). */
@@ -87,8 +87,8 @@ final class FastPatterns {
   }
 
   /**
-   * JOURNALD, on printable ASCII: without the optional {@code <pri>}, the date's {@code \S{3,12}}
-   * must be followed by a space, so it is the whole first word (3-12 characters), and then come
+   * JOURNALD, on printable ASCII (where a CJK month, {@code 6月}, never is): without the optional
+   * {@code <pri>}, the date's {@code \S{3,12}} must be followed by a space, so it is the whole first word (3-12 characters), and then come
    * spaces, one or two digits and a space. With a '<' first either reading may apply: not ruled out.
    */
   private static boolean mayBeJournald(String s, int from) {

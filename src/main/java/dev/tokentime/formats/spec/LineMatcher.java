@@ -623,7 +623,9 @@ public final class LineMatcher {
     for (var v : e.values().entrySet()) {
       com.fasterxml.jackson.databind.JsonNode val = at(node, v.getKey());
       if (val != null && val.isValueNode() && !val.isNull()) {
-        m.prefixValues.merge(v.getValue(), val.asText(), (a, b) -> a + " / " + b);
+        // the same name after a prefix that gave it (pm2's "0|app | " before the app's JSON
+        // record) is one origin, not two
+        m.prefixValues.merge(v.getValue(), val.asText(), (a, b) -> a.equals(b) ? a : a + " / " + b);
         enveloped.add(v.getValue());
       }
     }
@@ -649,6 +651,14 @@ public final class LineMatcher {
         // a day without a time of day or a zone (older az containerapp logs show wrote
         // "2024-04-18T00:00:00" for every line, Azure/azure-cli#28873): midnight is not when the
         // line was written, so the line has no wrapper time and is read by its inner line's own
+      } else if (t != null && t.isTextual() && e.time().kind().equals("rfc3339") && !RFC3339.matcher(t.asText()).matches()) {
+        // a shipper's own format under the key: pm2's JSON logs write its log_date_format there
+        // ("2019-01-24 15:41:06", "2025-10-29T10:53:35": local, a year), read as a local date-time;
+        // another shape gives no time (the line was rejected for it), the inner line has its own
+        String[] dated = LocalDateTimes.parts(t.asText());
+        if (dated != null) {
+          m.times.add(new MatchedLine.TimeReading(LocalDateTimes.RULE, dated));
+        }
       } else if (t != null && t.isValueNode() && (t.isTextual() || !e.time().kind().equals("rfc3339"))) {
         m.times.add(new MatchedLine.TimeReading(e.time(), new String[] {t.asText()}));
       }

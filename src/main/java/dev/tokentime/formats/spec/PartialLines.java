@@ -19,6 +19,14 @@ import java.util.Arrays;
  * piece's {@code log} text in its {@code log} (the JSON-escaped texts put end to end are the
  * escaped whole), numbered as its last piece, the other pieces other lines as CRI's P lines are.
  *
+ * <p>Fluent Bit's and Fluentd's records of a CRI log read by their cri parser keep the piece's
+ * flag: {@code "logtag":"P"} (Fluentd's and Fluent Bit's regex parser) or {@code "_p":"P"} (Fluent
+ * Bit's multiline parser), the text under {@code message} or {@code log}, one record a line or after
+ * Fluentd's stdout prefix ({@code 2020-10-10 09:10:00.333333333 +0900 cri: {…}}). The P records of a
+ * stream are joined with the F record after them into one record: the first piece's, with every
+ * piece's text in its text key and the flag F, numbered as its last piece, the earlier pieces other
+ * lines.
+ *
  * <p>GitLab's runner, with timestamps ({@code FF_TIMESTAMPS}), marks the other way round: a piece
  * that continues the line before it has {@code +} after its stream ({@code TS 00O+text}), the
  * first piece a space. So each such line is held until the next one shows whether it goes on;
@@ -42,6 +50,37 @@ final class PartialLines implements LineReader.Handler {
   private final Piece gitlab = new Piece();
   /** Its stream: the two hex digits and O or E of its header. */
   private final byte[] gitlabStream = new byte[3];
+
+  /** Flagged JSON records held per stream (stdout, stderr): the first piece, then the texts after. */
+  private final FlaggedRecord[] pendingFlagged = {new FlaggedRecord(), new FlaggedRecord()};
+
+  /** A held run of flagged JSON pieces: the first piece's record and the texts so far. */
+  private static final class FlaggedRecord {
+    byte[] prefix;
+    com.fasterxml.jackson.databind.node.ObjectNode record;
+    String textKey;
+    String flagKey;
+    final StringBuilder text = new StringBuilder();
+    long firstLine = -1;
+    long lastLine = -1;
+
+    boolean held() {
+      return firstLine >= 0;
+    }
+
+    /** The joined record, after the first piece's prefix, as a line. */
+    byte[] joined() throws IOException {
+      record.put(textKey, text.toString());
+      record.put(flagKey, "F");
+      byte[] json = RECORD_JSON.writeValueAsBytes(record);
+      byte[] line = Arrays.copyOf(prefix, prefix.length + json.length);
+      System.arraycopy(json, 0, line, prefix.length, json.length);
+      return line;
+    }
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper RECORD_JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   PartialLines(Sink out) {
     this.out = out;
@@ -258,12 +297,109 @@ final class PartialLines implements LineReader.Handler {
     return true;
   }
 
+  private static final byte[] LOGTAG_KEY = "\"logtag\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] P_KEY = "\"_p\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] FLUENTD_RECORD = ": {".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * For a JSON record that carries a CRI piece's flag ({@code "logtag":"P"}, {@code "_p":"F"}), on
+   * its own or after Fluentd's stdout prefix ({@code 2020-10-10 09:10:00.333333333 +0900 tag: }):
+   * where its object starts, with whether the piece is partial, as {@code start << 1 | partial};
+   * -1 for any other line. A byte test; the record is parsed only when pieces are joined.
+   */
+  static long flagged(byte[] b, int off, int len) {
+    int end = off + len;
+    int start;
+    if (len > 0 && b[off] == '{') {
+      start = off;
+    } else if (len > 30 && b[off] >= '0' && b[off] <= '9' && b[off + 4] == '-' && b[off + 10] == ' ') {
+      int colon = indexOf(b, off + 19, Math.min(end, off + 512), FLUENTD_RECORD);
+      if (colon < 0) {
+        return -1;
+      }
+      start = colon + 2;
+    } else {
+      return -1;
+    }
+    int key = indexOf(b, start, end, LOGTAG_KEY);
+    int at = key < 0 ? -1 : key + LOGTAG_KEY.length;
+    if (key < 0) {
+      key = indexOf(b, start, end, P_KEY);
+      at = key < 0 ? -1 : key + P_KEY.length;
+    }
+    if (at < 0 || at + 1 >= end || (b[at] != 'P' && b[at] != 'F') || b[at + 1] != '"') {
+      return -1;
+    }
+    return (long) (start - off) << 1 | (b[at] == 'P' ? 1 : 0);
+  }
+
+  /** A flagged JSON record: held, joined to the held pieces of its stream, or passed on. */
+  private boolean flaggedRecord(long lineNo, byte[] buf, int off, int len) throws IOException {
+    long f = flagged(buf, off, len);
+    if (f < 0) {
+      return false;
+    }
+    boolean partial = (f & 1) == 1;
+    if (!partial && !pendingFlagged[0].held() && !pendingFlagged[1].held()) {
+      out.line(lineNo, buf, off, len); // a whole line: most records
+      return true;
+    }
+    int start = (int) (f >>> 1);
+    com.fasterxml.jackson.databind.JsonNode node;
+    try {
+      node = RECORD_JSON.readTree(buf, off + start, len - start);
+    } catch (IOException e) {
+      return false; // no JSON after all: read as the line it is
+    }
+    if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode record)) {
+      return false;
+    }
+    String textKey = record.path("log").isTextual() ? "log" : record.path("message").isTextual() ? "message" : null;
+    if (textKey == null) {
+      return false;
+    }
+    String piece = record.get(textKey).asText();
+    FlaggedRecord p = pendingFlagged["stderr".equals(record.path("stream").asText()) ? 1 : 0];
+    if (!p.held()) {
+      if (!partial) {
+        out.line(lineNo, buf, off, len);
+        return true;
+      }
+      p.prefix = Arrays.copyOfRange(buf, off, off + start);
+      p.record = record;
+      p.textKey = textKey;
+      p.flagKey = record.has("logtag") ? "logtag" : "_p";
+      p.text.setLength(0);
+      p.text.append(piece);
+      p.firstLine = lineNo;
+    } else {
+      out.partial(p.lastLine);
+      if ((long) p.text.length() + piece.length() + p.prefix.length > LineReader.DEFAULT_MAX_LINE_BYTES) {
+        byte[] head = p.joined();
+        out.tooLong(lineNo, (long) head.length + piece.length(), head, Math.min(256, head.length));
+        p.firstLine = -1;
+        return true;
+      }
+      p.text.append(piece);
+    }
+    p.lastLine = lineNo;
+    if (!partial) {
+      p.firstLine = -1;
+      byte[] joined = p.joined();
+      out.line(lineNo, joined, 0, joined.length);
+    }
+    return true;
+  }
+
   @Override
   public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
     if (len > 0 && buf[off] >= '0' && buf[off] <= '9' && gitlabLine(lineNo, buf, off, len)) {
       return;
     }
     flushGitlab(); // a line of another shape: the held one went on no further
+    if (len > 0 && (buf[off] == '{' || buf[off] >= '0' && buf[off] <= '9') && flaggedRecord(lineNo, buf, off, len)) {
+      return;
+    }
     if (len > 0 && buf[off] == '{' && json(lineNo, buf, off, len)) {
       return;
     }
@@ -307,6 +443,13 @@ final class PartialLines implements LineReader.Handler {
   /** The input ended: pieces still held are emitted as the lines they are. */
   void end() throws IOException {
     flushGitlab();
+    for (FlaggedRecord p : pendingFlagged) {
+      if (p.held()) {
+        p.firstLine = -1;
+        byte[] joined = p.joined();
+        out.line(p.lastLine, joined, 0, joined.length);
+      }
+    }
     for (Piece p : pending) {
       if (p.held()) {
         p.firstLine = -1;

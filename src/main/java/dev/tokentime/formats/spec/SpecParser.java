@@ -1341,7 +1341,7 @@ public final class SpecParser {
     boolean bar = false;
     for (int i = 1; i < frames.length; i++) {
       boolean progress = PROGRESS_FRAME.matcher(frames[i]).find();
-      if (i < frames.length - 1 && !progress && !frames[i].isBlank()) {
+      if (i < frames.length - 1 && !progress && !blankShown(frames[i])) {
         return line; // a line overwritten by another line: no bar's redraw
       }
       bar |= progress;
@@ -1351,7 +1351,15 @@ public final class SpecParser {
       bar = true;
       before = "";
     }
-    return bar || before.isBlank() ? before + frames[frames.length - 1] : line;
+    return bar || blankShown(before) ? before + frames[frames.length - 1] : line;
+  }
+
+  /** Terminal control that shows nothing: CSI sequences only ("ESC[2K" erasing the line before its CR). */
+  private static final java.util.regex.Pattern CSI = java.util.regex.Pattern.compile("\u001b\\[[?0-9;]*[A-Za-z]");
+
+  /** Whether a frame shows nothing on a terminal: blank, or blank once its control sequences are gone. */
+  private static boolean blankShown(String frame) {
+    return frame.isBlank() || frame.indexOf('\u001b') >= 0 && CSI.matcher(frame).replaceAll("").isBlank();
   }
 
   /** GitLab's section marker (its docs: "\e[0Ksection_start:`date +%s`:name[collapsed=true]\r\e[0K"). */
@@ -1371,6 +1379,15 @@ public final class SpecParser {
       if (c == 0x1b && s.startsWith("_bk;", i + 1)) {
         int bel = s.indexOf('\u0007', i);
         if (bel > 0 && printable(s, i + 5, bel)) {
+          i = bel;
+          continue;
+        }
+      }
+      if (c == 0x1b && s.startsWith("]", i + 1)) {
+        // an OSC sequence a terminal capture keeps (a shell's window title, "ESC]0;title BEL"):
+        // its BEL ends it, no stray control character (the wrapper layer strips it)
+        int bel = s.indexOf('\u0007', i);
+        if (bel > 0 && printable(s, i + 2, bel)) {
           i = bel;
           continue;
         }

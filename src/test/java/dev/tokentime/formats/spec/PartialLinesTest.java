@@ -70,6 +70,39 @@ class PartialLinesTest {
         "2 {\"log\":\"path C:\\\\next\",\"stream\":\"stdout\",\"time\":\"2025-08-12T02:00:01Z\"}"), out);
   }
 
+  /**
+   * Fluentd's and Fluent Bit's records of a CRI log read by their cri parser keep the piece's flag
+   * ("logtag":"P" / "_p":"P"): a stream's P records are joined with the F record after them into
+   * the first record, its text every piece's, numbered as the last; the earlier pieces are partial.
+   * Before, each piece was a line of its own: a vLLM line split so was a truncated reject and the
+   * rest of it an other line. The published shape: fluent/fluent-plugin-parser-cri's README, both
+   * records after Fluentd's stdout prefix (real-logs/wrapped/fluentd-cri-parser-logtag-pieces.log).
+   */
+  @Test
+  void criParsedRecordsFlaggedPartialAreJoined() throws IOException {
+    List<String> real = java.nio.file.Files.readAllLines(
+        java.nio.file.Path.of("src/test/resources/real-logs/wrapped/fluentd-cri-parser-logtag-pieces.log"));
+    feed(joiner(), real.toArray(String[]::new));
+    assertEquals(List.of("1 partial", "2 2020-10-10 09:10:00.333333333 +0900 cri: {\"stream\":\"stdout\",\"logtag\":\"F\","
+        + "\"message\":\"This is first lineThis is last line\",\"time\":\"2020-10-10T00:10:00.333333333Z\"}"), out);
+    out.clear();
+    // Fluent Bit's records one a line ("_p", the text under "log"), two streams interleaved, a
+    // whole record between the pieces, a piece left at the end
+    feed(joiner(),
+        "{\"time\":\"2025-08-12T02:00:01.1Z\",\"stream\":\"stdout\",\"_p\":\"P\",\"log\":\"INFO a \\\"q\\\" \",\"kubernetes\":{\"pod_name\":\"v-0\"}}",
+        "{\"time\":\"2025-08-12T02:00:01.2Z\",\"stream\":\"stderr\",\"_p\":\"P\",\"log\":\"err \"}",
+        "{\"time\":\"2025-08-12T02:00:01.3Z\",\"stream\":\"stdout\",\"_p\":\"F\",\"log\":\"b\"}",
+        "{\"time\":\"2025-08-12T02:00:01.4Z\",\"stream\":\"stdout\",\"_p\":\"F\",\"log\":\"whole\"}",
+        "{\"time\":\"2025-08-12T02:00:01.5Z\",\"stream\":\"stderr\",\"_p\":\"P\",\"log\":\"cut\"}");
+    assertEquals(List.of(
+        "1 partial",
+        "3 {\"time\":\"2025-08-12T02:00:01.1Z\",\"stream\":\"stdout\",\"_p\":\"F\",\"log\":\"INFO a \\\"q\\\" b\","
+            + "\"kubernetes\":{\"pod_name\":\"v-0\"}}",
+        "4 {\"time\":\"2025-08-12T02:00:01.4Z\",\"stream\":\"stdout\",\"_p\":\"F\",\"log\":\"whole\"}",
+        "2 partial",
+        "5 {\"time\":\"2025-08-12T02:00:01.2Z\",\"stream\":\"stderr\",\"_p\":\"F\",\"log\":\"err cut\"}"), out);
+  }
+
   @Test
   void otherJsonAndCriLinesPassAsBefore() throws IOException {
     feed(joiner(),

@@ -63,6 +63,11 @@ class WrapperStackTest {
       new Wrapper("syslog3164", s -> "<14>Aug 12 10:00:03 gpu-1 vllm[2107]: " + s, false),
       new Wrapper("journald", s -> "Aug 12 10:00:03 gpu-1 vllm[2107]: " + s, false),
       new Wrapper("journald-short-precise", s -> "Aug 12 10:00:03.123456 gpu-1 vllm[2107]: " + s, false),
+      // journald's short form in a Chinese, a Japanese and a Korean locale (the month's name
+      // padded to the width of "12月" in the latter two)
+      new Wrapper("journald-zh", s -> "8月 12 10:00:03 gpu-1 vllm[2107]: " + s, false),
+      new Wrapper("journald-ja", s -> " 8月 12 10:00:03 gpu-1 vllm[2107]: " + s, false),
+      new Wrapper("journald-ko", s -> " 8월 12 10:00:03 gpu-1 vllm[2107]: " + s, false),
       new Wrapper("journald-short-iso", s -> "2025-08-12T10:00:03+0000 gpu-1 vllm[2107]: " + s, true),
       new Wrapper("journald-short-iso-precise", s -> "2025-08-12T10:00:03.123456+0000 gpu-1 vllm[2107]: " + s, true),
       // rsyslog's file format (RSYSLOG_FileFormat), with the sender's pid and without one
@@ -89,6 +94,16 @@ class WrapperStackTest {
       // CloudWatch's export: the time an epoch number in ms, which is no RFC 3339 time
       new Wrapper("cloudwatch-json", s -> json(Map.of("timestamp", 1754992803123L, "message", s,
           "logStreamName", "vllm")), false),
+      // Filebeat's events and Logstash's json_lines (Elastic's "@timestamp", the host an object or a
+      // string), Fluent Bit's records of a CRI log read by its cri parser, stern --output json
+      new Wrapper("filebeat-ecs", s -> json(Map.of("@timestamp", "2025-08-12T10:00:03.123Z", "message", s,
+          "host", Map.of("name", "gpu-1"), "kubernetes", Map.of("pod", Map.of("name", "vllm-0")))), true),
+      new Wrapper("logstash-json", s -> json(Map.of("@timestamp", "2025-08-12T10:00:03.123Z", "@version", "1",
+          "message", s, "host", "gpu-1")), true),
+      new Wrapper("fluentbit-cri-json", s -> json(Map.of("time", "2025-08-12T10:00:03.123456789Z", "stream", "stdout",
+          "logtag", "F", "message", s, "kubernetes", Map.of("pod_name", "vllm-0", "container_name", "vllm"))), true),
+      new Wrapper("stern-json", s -> json(Map.of("message", s, "nodeName", "gpu-1", "namespace", "default",
+          "podName", "vllm-0", "containerName", "vllm")), false),
       new Wrapper("gcp-json", s -> json(Map.of("textPayload", s, "timestamp", "2025-08-12T10:00:03.123456789Z",
           "severity", "INFO")), true),
       new Wrapper("loki-jsonl", s -> json(Map.of("line", s, "timestamp", "2025-08-12T10:00:03.123456789Z")), true),
@@ -139,11 +154,14 @@ class WrapperStackTest {
       new Wrapper("argo", s -> "vllm-serve-x7k2p: " + s, false),
       new Wrapper("stern", s -> "vllm-0 vllm " + s, false),
       new Wrapper("kubectl-prefix", s -> "[pod/vllm-0/vllm] " + s, false),
+      new Wrapper("kail", s -> "inference/vllm-0[vllm]: " + s, false),
       // launchers: SkyPilot, mpirun --tag-output --timestamp-output (a ctime: no time used), srun --label
       new Wrapper("skypilot", s -> "(head, rank=0, pid=18260) " + s, false),
       new Wrapper("mpi", s -> "Thu Jan 23 11:55:50 2025[1,1]<stdout>:" + s, false),
       new Wrapper("srun", s -> "0: " + s, false),
       new Wrapper("torch-rank", s -> "[rank0]: " + s, false),
+      // torchrun's prefix of a worker's tee'd lines ("[${role_name}${local_rank}]:")
+      new Wrapper("torchrun", s -> "[default1]:" + s, false),
       // a paste: a markdown blockquote (nested), Python's logging around a printed line
       new Wrapper("quote", s -> "> > " + s, false),
       new Wrapper("quote-tight", s -> ">" + s, false),
@@ -263,6 +281,34 @@ class WrapperStackTest {
         Map.of("pod", "vllm-4", "container", "vllm"))), "vllm-4/vllm / APIServer pid=1");
     want.put(json(Map.of("_source", Map.of("message", line, "@timestamp", "2025-08-12T10:00:03Z", "kubernetes",
         Map.of("pod", Map.of("name", "vllm-5")), "host", Map.of("name", "gpu-1")))), "gpu-1/vllm-5 / APIServer pid=1");
+    // Filebeat's and Logstash's events (Elastic's Common Schema: the host an object; an older
+    // Logstash's a string), Fluent Bit's records of a CRI log read by its cri parser (an RFC 3339
+    // "time" or none), stern --output json
+    want.put(json(Map.of("@timestamp", "2025-08-12T10:00:03.123Z", "message", line, "host", Map.of("name", "gpu-1"),
+        "kubernetes", Map.of("pod", Map.of("name", "vllm-7"), "container", Map.of("name", "vllm")))),
+        "gpu-1/vllm-7/vllm / APIServer pid=1");
+    want.put(json(Map.of("@timestamp", "2025-08-12T10:00:03.123Z", "@version", "1", "message", line, "host", "gpu-2")),
+        "gpu-2 / APIServer pid=1");
+    want.put(json(Map.of("time", "2025-08-12T10:00:03.123456789Z", "stream", "stdout", "logtag", "F", "message", line,
+        "kubernetes", Map.of("pod_name", "vllm-8", "container_name", "vllm"))), "vllm-8/vllm / APIServer pid=1");
+    want.put(json(Map.of("stream", "stderr", "logtag", "F", "message", line,
+        "kubernetes", Map.of("pod_name", "vllm-9", "container_name", "vllm"))), "vllm-9/vllm / APIServer pid=1");
+    want.put(json(Map.of("message", line, "nodeName", "gpu-1", "namespace", "default", "podName", "vllm-10",
+        "containerName", "vllm")), "vllm-10/vllm / APIServer pid=1");
+    // kail's namespace/pod[container] (older: namespace/pod@container)
+    want.put("inference/vllm-0[vllm]: ", "vllm-0/vllm / APIServer pid=1");
+    want.put("inference/vllm-1@vllm: ", "vllm-1/vllm / APIServer pid=1");
+    // torchrun's workers: the role and local rank ("[trainer0]: " in its docs)
+    want.put("[default1]:", "default1 / APIServer pid=1");
+    want.put("[trainer0]: ", "trainer0 / APIServer pid=1");
+    // pm2's JSON record after its prefix: the app named once
+    want.put("0|vllm     | " + json(Map.of("message", line, "timestamp", "2025-08-12T10:00:03", "app_name", "vllm")),
+        "vllm / APIServer pid=1");
+    // journald's short form in Chinese, Japanese and Korean locales
+    want.put("6月 10 16:45:05 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put(" 6月 10 16:45:05 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put("12月 10 16:45:05 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
+    want.put(" 6월 10 16:45:05 gpu-1 vllm[2107]: ", "gpu-1/vllm[2107] / APIServer pid=1");
     String fluentd = "2025-08-12 10:00:03.123456789 +0000 kubernetes.var.log.containers.x.log: ";
     want.put(fluentd + json(Map.of("log", line + "\n", "kubernetes", Map.of("pod_name", "vllm-6", "container_name", "vllm"))),
         "vllm-6/vllm / APIServer pid=1");
@@ -895,6 +941,119 @@ class WrapperStackTest {
       var r = s.requests.get(0);
       assertEquals(e2e.get(e2e.size() == 2 && text.startsWith("{") ? 0 : 1), r.finishedNs - r.arrivalNs, text);
     }
+  }
+
+  /**
+   * Published lines of collectors' shapes no prefix or envelope read whole before: journald's short
+   * form in a Chinese locale around a vLLM traceback (vllm-project/vllm#5376: "6月 10 16:45:05
+   * ma-MS-TZZ-Z690M bash[107468]: "; the month "6月" is two characters, so the line named no
+   * origin and kept its header in its message), a Fluent Bit record of a CRI log read by its cri
+   * parser ("logtag", "message" and the kubernetes filter's metadata: its pod was lost), Filebeat's
+   * events in a bulk request and Logstash's json_lines (Elastic's "@timestamp": no time was taken,
+   * and no host), torchrun's "[default0]:" before its workers' lines (the line kept it). Each
+   * line's message is the collector's text, its origin the collector's.
+   */
+  @Test
+  void realCollectorRecordsNameTheirOriginAndTime() throws Exception {
+    LineMatcher matcher = new LineMatcher(SPEC);
+    Path dir = Path.of("src/test/resources/real-logs/wrapped");
+    List<String> zh = Files.readAllLines(dir.resolve("journald-zh-month-frames-vllm5376.log"));
+    assertEquals(10, zh.size());
+    for (String line : zh) {
+      MatchedLine m = new MatchedLine();
+      matcher.match(1, line, m);
+      assertEquals(List.of("journald"), m.prefixes, line);
+      assertEquals("ma-MS-TZZ-Z690M/bash[107468]", m.origin(), line);
+      assertEquals(line.substring(line.indexOf("]: ") + 3), m.message(), line);
+    }
+    // torchrun's prefix of its workers' tee'd lines, as a Megatron launcher's log has it
+    for (String line : Files.readAllLines(dir.resolve("torchrun-role-rank-prefix-launcher.log"))) {
+      MatchedLine m = new MatchedLine();
+      matcher.match(1, line, m);
+      assertEquals("default0", m.origin(), line);
+      assertEquals(line.substring("[default0]: ".length()), m.message(), line);
+    }
+    MatchedLine k8s = new MatchedLine();
+    matcher.match(1, Files.readString(dir.resolve("fluentbit-cri-parser-record-k8s.log")).strip(), k8s);
+    assertEquals("this is just an event", k8s.message());
+    assertEquals("ops-678d8cd7bc-z72r5/humio-operator", k8s.origin());
+    List<String> bulk = Files.readAllLines(dir.resolve("filebeat-bulk-ecs-victorialogs.log"));
+    List<String> got = new ArrayList<>();
+    for (String line : bulk) {
+      MatchedLine m = new MatchedLine();
+      matcher.match(1, line, m);
+      got.add(m.prefixes + " " + m.message() + " " + m.times.stream().map(t -> t.parts()[0]).toList());
+    }
+    assertEquals(List.of(
+        "[] " + bulk.get(0) + " []",
+        "[ecs-json] foobar [2023-06-06T04:48:11.735Z]",
+        "[] " + bulk.get(2) + " []",
+        "[ecs-json] baz [2023-06-06T04:48:12.735Z]",
+        "[] " + bulk.get(4) + " []",
+        "[ecs-json] xyz [2023-06-06T04:48:13.735Z]"), got);
+    got.clear();
+    for (String line : Files.readAllLines(dir.resolve("logstash-json-monolog.log"))) {
+      MatchedLine m = new MatchedLine();
+      matcher.match(1, line, m);
+      got.add(m.origin() + " " + m.message() + " " + m.times.stream().map(t -> t.parts()[0]).toList());
+    }
+    assertEquals(List.of("server Logstash info [2024-01-15T10:00:00.000Z]", "server Logstash error [2024-01-15T10:01:00.000Z]",
+        "server Logstash warning [2024-01-15T10:02:00.000Z]"), got);
+  }
+
+  /**
+   * pm2's JSON logs (log_type "json"): the time under "timestamp" in pm2's log_date_format, local
+   * with a year and no zone ("2019-01-24 15:41:06"), and "pm2 logs" printing such a record after its
+   * "0|app | ". Before, a timestamp that is no RFC 3339 instant rejected the whole line ("not a
+   * valid time"), and the record after pm2's prefix was the message; now the time is a local
+   * date-time (one of another shape gives none), the app the line's origin, once.
+   */
+  @Test
+  void pm2sJsonRecordsAreReadWithTheirLocalTime() throws Exception {
+    Path dir = Path.of("src/test/resources/real-logs/wrapped");
+    String home = Files.readString(dir.resolve("pm2-json-log-date-format-home.log"));
+    CollectingSink s = parse(home.strip());
+    assertEquals(List.of(), s.rejects);
+    assertEquals(4, s.other);
+    LineMatcher matcher = new LineMatcher(SPEC);
+    MatchedLine m = new MatchedLine();
+    matcher.match(1, home.lines().findFirst().orElseThrow(), m);
+    assertEquals("home", m.origin());
+    assertEquals(List.of("2019-01-24 15:41:06"), m.times.stream().map(t -> t.parts()[0] + " " + t.parts()[1]).toList());
+    m = new MatchedLine();
+    matcher.match(1, Files.readString(dir.resolve("pm2-logs-json-record-stat-arb.log")).strip(), m);
+    assertEquals("stat-arb", m.origin());
+    // the app's own "[2025-10-29 10:53:35] " is peeled as the bracketed header it is; its colour codes are gone
+    assertEquals("INFO: \uD83D\uDCCA MINA/USDT / POLYX/USDT", m.message());
+    assertEquals("2025-10-29 10:53:35", m.times.get(0).parts()[0] + " " + m.times.get(0).parts()[1]);
+    // a vLLM line in pm2's JSON: its row at the record's local time, to its digits; a timestamp of
+    // another shape (a zone after a space) is no time: the line keeps its own
+    String line = INNER.get(0);
+    CollectingSink local = parse(json(Map.of("message", line + "\n", "timestamp", "2025-08-12 10:00:03.5", "type", "out",
+        "process_id", 0, "app_name", "vllm")));
+    assertTrue(local.stats.get(0).startsWith("line=1 ts=1754992803500000000 "), local.stats.get(0));
+    CollectingSink zoned = parse(json(Map.of("message", line, "timestamp", "2025-08-12 10:00:03 +02:00", "app_name", "vllm")));
+    assertEquals(List.of(), zoned.rejects);
+    assertTrue(zoned.stats.get(0).startsWith("line=1 ts=1754992803000000000 "), zoned.stats.get(0));
+  }
+
+  /**
+   * A terminal capture (script, screen -L, tmux pipe-pane) keeps the screen's control around the
+   * lines (constructed/terminal-capture): the cursor hidden before a line ("ESC[?25l"), tput
+   * sgr0's "ESC(B", an erase before a carriage return ("ESC[2K\r"), a prompt's window title
+   * (OSC, ended by BEL). Before, the first two lines were other lines (the sequence before the
+   * header) and the last two rejected for their BEL and CR; now the capture reads as the bare lines.
+   */
+  @Test
+  void terminalCapturesControlIsNoPartOfALine() throws Exception {
+    Path dir = Path.of("src/test/resources/constructed/terminal-capture");
+    CollectingSink capture = parse(Files.readString(dir.resolve("script-vllm-serve.log")).stripTrailing());
+    CollectingSink bare = parse(Files.readString(dir.resolve("bare.log")).stripTrailing());
+    assertEquals(List.of(), capture.rejects);
+    assertEquals(3, bare.stats.size());
+    assertEquals(bare.stats.stream().map(r -> r.replaceFirst("^line=\\d+ ", "")).toList(),
+        capture.stats.stream().map(r -> r.replaceFirst("^line=\\d+ ", "")).toList());
+    assertEquals(2, capture.other, "script's header and the prompt");
   }
 
   @Test
