@@ -1331,5 +1331,12 @@ class SglangLogFormatTest {
     RecordingSink cut = parse("[2026-06-30 09:14:41] Finish: obj=GenerateReqInput(rid='img-1', text='A beautiful\n");
     assertEquals(1, cut.c.rejects.size());
     assertTrue(cut.c.rejects.get(0).reason().startsWith("truncated"), cut.c.rejects.get(0).reason());
+    // cut inside obj= just after a nested value closes: its last character passes the kind's end
+    // check, its obj does not close; a reject, the request stays open
+    RecordingSink cutNested = parse("[2026-06-30 09:14:38] Receive: obj=GenerateReqInput(rid='req-a', text='hi')\n"
+        + "[2026-06-30 09:14:41] Finish: obj=GenerateReqInput(rid='req-a', text='hi', sampling_params={'max_new_tokens': 8}\n");
+    assertEquals(List.of(2L), cutNested.c.rejects.stream().map(x -> x.lineNo()).toList());
+    assertTrue(cutNested.c.rejects.get(0).reason().startsWith("truncated"), cutNested.c.rejects.get(0).reason());
+    assertEquals(List.of("req-a null"), cutNested.requests.stream().map(r -> r.requestId + " " + r.status).toList());
   }
 }
