@@ -9,6 +9,7 @@ import dev.tokentime.formats.spec.IdHashes;
 import dev.tokentime.formats.spec.LogTimes;
 import dev.tokentime.formats.spec.MatchedLine;
 import dev.tokentime.formats.spec.SpecParser;
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -1176,6 +1177,10 @@ final class SglangRequests implements SpecParser.Handler {
     }
     String latencyText = span.get("latency");
     Double latencyMs = latencyText == null ? null : latencyMs(latencyText);
+    String latencyProblem = Checked.durationProblem("router response line: latency", latencyMs);
+    if (latencyProblem != null) {
+      throw new SpecParser.BadLine(latencyProblem);
+    }
     if (ts == NONE) {
       throw new SpecParser.BadLine("no timestamp: a router's response line without a time");
     }
