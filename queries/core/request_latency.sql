@@ -130,10 +130,15 @@ merged AS (
         s.format AS row_format
     FROM timed AS x
     LEFT JOIN (
-        SELECT k AS request_key, least(k, min(p)) AS group_key
+        -- two links away: a request whose rows link in a star (the router's and a client's row
+        -- each to the server's) or a chain of three is one group whichever row has the smallest key
+        SELECT e1.k AS request_key, least(e1.k, min(least(e1.p, e2.p))) AS group_key
         FROM (SELECT key_a AS k, key_b AS p FROM request_links WHERE rule <> 'log-rotation'
-              UNION ALL SELECT key_b AS k, key_a AS p FROM request_links WHERE rule <> 'log-rotation')
-        GROUP BY k
+              UNION ALL SELECT key_b AS k, key_a AS p FROM request_links WHERE rule <> 'log-rotation') AS e1
+        JOIN (SELECT key_a AS k, key_b AS p FROM request_links WHERE rule <> 'log-rotation'
+              UNION ALL SELECT key_b AS k, key_a AS p FROM request_links WHERE rule <> 'log-rotation') AS e2
+            ON e2.k = e1.p
+        GROUP BY e1.k
     ) AS g USING (request_key)
     LEFT JOIN clocks AS c USING (clock_id)
     LEFT JOIN sources AS s USING (source_id)

@@ -5,7 +5,10 @@
 -- bears it as its request_id. Two such rows of one run match, in one file or two. A match is kept
 -- only when it is unambiguous: the router's row has exactly one server row of that id in its run
 -- (a PD pair's prefill and decode servers both log the rid: no link), and that row one router row.
--- Without the link a folder of the router's and the servers' logs counted each request twice.
+-- Only an SGLang server's row is the server's: a load generator's row of the same id (a client
+-- that sends X-Request-ID, which the gateway takes as its id) is the client's, and neither links
+-- nor makes the server's link ambiguous. Unlinked, the router's and the server's rows of one
+-- request are two requests of the run.
 -- @grain one row per matched pair of request rows
 -- @column key_a [id] request_key of the row with the smaller key.
 -- @column key_b [id] request_key of the other row.
@@ -21,6 +24,7 @@ pairs AS (
     SELECT g.request_key AS router_key, s.request_key AS server_key
     FROM router_rows AS g
     JOIN requests AS s ON s.run = g.run AND s.request_id = g.id
+    JOIN sources AS f ON f.source_id = s.source_id AND f.format = 'sglang-log'
     WHERE s.extras['source'] IS DISTINCT FROM 'router'
         AND NOT coalesce(list_contains(map_keys(s.extras), 'tokentime.stub'), false)
 ),

@@ -134,14 +134,6 @@ public final class GuidellmFormat extends NamedFormat {
     }
   }
 
-  /**
-   * A YAML file cut inside a line (PyYAML ends every file with a newline) still parses: YAML closes
-   * what is open at the end, and a number cut short is another number. So where the input ends
-   * without a newline, text that no YAML line can continue with is appended ({@code " x: y: z"}, a
-   * mapping value where none is allowed, or more text in a quoted scalar left open): the parser
-   * then fails inside the cut record, which is rejected as a cut JSON record is, and the complete
-   * records before it are kept.
-   */
   /** A strategy's level as the report states it (streams, 1 for synchronous, rate), or null. */
   static Double strategyLevel(JsonNode strategy) {
     return Reader.levelOf(strategy);
@@ -157,6 +149,14 @@ public final class GuidellmFormat extends NamedFormat {
     return Reader.unit(metric);
   }
 
+  /**
+   * A YAML file cut inside a line (PyYAML ends every file with a newline) still parses: YAML closes
+   * what is open at the end, and a number cut short is another number. So where the input ends
+   * without a newline, text that no YAML line can continue with is appended ({@code " x: y: z"}, a
+   * mapping value where none is allowed, or more text in a quoted scalar left open): the parser
+   * then fails inside the cut record, which is rejected as a cut JSON record is, and the complete
+   * records before it are kept.
+   */
   private static final class CutMark extends java.io.FilterInputStream {
     private static final byte[] MARK = " x: y: z\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private int last = '\n';

@@ -9,6 +9,7 @@ import dev.tokentime.formats.spec.IdHashes;
 import dev.tokentime.formats.spec.LogTimes;
 import dev.tokentime.formats.spec.MatchedLine;
 import dev.tokentime.formats.spec.SpecParser;
+import dev.tokentime.ingest.Checked;
 import dev.tokentime.ingest.ClockSpec;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
@@ -314,7 +315,13 @@ final class SglangRequests implements SpecParser.Handler {
       int out = outStart(rest);
       if (out < 0) {
         // a model that generates images (is_multimodal_gen) is logged without its output: the
-        // request ended at this line, how is not said (the line is whole: the kind's end)
+        // request ended at this line, how is not said; only when its obj closes at the line's
+        // end, for a line cut inside obj= (its last character may close a nested value) has no
+        // out= either
+        if (!objClosesTheLine(rest)) {
+          throw new SpecParser.BadLine("truncated: a Finish line without out={…} whose obj=… does not close"
+              + " at the line's end");
+        }
         return finishWithoutOut(m, rest, ts, clock);
       }
       Map<String, String> outDict = PyRepr.dict(rest, out);
@@ -504,6 +511,19 @@ final class SglangRequests implements SpecParser.Handler {
   }
 
   /** Where the out dict starts: after the obj's balanced parentheses (and optional headers). */
+  /** Whether the line's obj=Name(…) is whole and nothing but blanks follows it. */
+  private static boolean objClosesTheLine(String rest) {
+    int open = rest.indexOf('(');
+    if (open <= 0) {
+      return false;
+    }
+    try {
+      return rest.substring(PyRepr.endOfValue(rest, open)).isBlank();
+    } catch (PyRepr.BadRepr e) {
+      return false;
+    }
+  }
+
   private static int outStart(String rest) {
     int open = rest.indexOf('(');
     if (open > 0) {
@@ -1157,6 +1177,10 @@ final class SglangRequests implements SpecParser.Handler {
     }
     String latencyText = span.get("latency");
     Double latencyMs = latencyText == null ? null : latencyMs(latencyText);
+    String latencyProblem = Checked.durationProblem("router response line: latency", latencyMs);
+    if (latencyProblem != null) {
+      throw new SpecParser.BadLine(latencyProblem);
+    }
     if (ts == NONE) {
       throw new SpecParser.BadLine("no timestamp: a router's response line without a time");
     }

@@ -579,15 +579,18 @@ class SglangLogFormatTest {
         2025-10-07 23:31:35  WARN http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-b" status_code=429 latency="12.5ms"}: sglang_router_rs::response: src/middleware.rs:276: request failed with client error
         2025-10-07 23:31:36 ERROR http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-c" status_code=503 latency=nonsense}: sglang_router_rs::response: src/middleware.rs:272: request failed with server error
         2025-10-07 23:31:37 ERROR http_request{method=POST uri=/v1/completions version=HTTP/1.1 request_id="cmpl-d" status_code=5
+        2025-10-07 23:31:38  INFO http_request{method=POST uri=/generate version=HTTP/1.1 request_id="gnt-e" status_code=200 latency=999999999999999}: smg::response: src/middleware.rs:280: finished processing request
         """);
     assertEquals(List.of("router:gnt-a ok 200 null 2501.7", "router:cmpl-b error 429 12.5 12.5"),
         older.requests.stream().map(x -> x.requestId + " " + x.status + " " + x.httpStatus + " " + x.e2eMs + " " + x.extras.get("router_head_ms")).toList());
     // an answer below 400 is the response's head (streamed or not, the line does not say): no end
     assertEquals(RequestRecord.NONE, older.requests.get(0).finishedNs);
     assertEquals(Instant.parse("2025-10-07T23:31:30Z").getEpochSecond() * 1_000_000_000L, older.requests.get(0).arrivalNs);
-    assertEquals(List.of(5L, 6L), older.c.rejects.stream().map(x -> x.lineNo()).toList());
+    assertEquals(List.of(5L, 6L, 7L), older.c.rejects.stream().map(x -> x.lineNo()).toList());
     assertTrue(older.c.rejects.get(0).reason().contains("latency is no duration"), older.c.rejects.get(0).reason());
     assertTrue(older.c.rejects.get(1).reason().startsWith("truncated"), older.c.rejects.get(1).reason());
+    // 999999999999999 µs is 31 years: out of range, never stored as router_head_ms
+    assertTrue(older.c.rejects.get(2).reason().contains("latency out of range"), older.c.rejects.get(2).reason());
     assertEquals(1, older.c.other, "the probe");
   }
 
@@ -617,6 +620,19 @@ class SglangLogFormatTest {
       assertEquals(List.of(List.of(1L, 2L, 1000.0, "ok")),
           t.rows("SELECT count(*), max(linked_rows), max(e2e_ms), max(status) FROM request_latency"));
       assertEquals(List.of(List.of("router-id: the router's id is the server's")), t.rows("SELECT rule FROM request_links"));
+    }
+    // a client's row of the same id (it sent X-Request-ID, the gateway's id) is the client's: the
+    // router's and the server's rows still link, and the client's is a source of its own
+    Path client = tmp.resolve("in/pd/client.jsonl");
+    Files.writeString(client, "{\"request_id\":\"same-1\",\"clock\":\"wall\",\"arrival_ns\":1772110811000000000,"
+        + "\"finished_ns\":1772110812100000000,\"status\":\"ok\"}\n");
+    try (TestDb t = new TestDb(tmp.resolve("db2"))) {
+      IngestResult r = t.ingest(log.getParent());
+      assertEquals(2, r.ingestedFiles(), r.files().toString());
+      assertEquals(List.of(List.of(3L, 1L)), t.rows("SELECT count(*), count(DISTINCT run) FROM requests"));
+      assertEquals(List.of(List.of("router-id: the router's id is the server's"), List.of("vllm-id: same id")),
+          t.rows("SELECT rule FROM request_links ORDER BY rule"));
+      assertEquals(List.of(List.of(1L, 3L)), t.rows("SELECT count(*), max(linked_rows) FROM request_latency"));
     }
   }
 
@@ -1331,5 +1347,12 @@ class SglangLogFormatTest {
     RecordingSink cut = parse("[2026-06-30 09:14:41] Finish: obj=GenerateReqInput(rid='img-1', text='A beautiful\n");
     assertEquals(1, cut.c.rejects.size());
     assertTrue(cut.c.rejects.get(0).reason().startsWith("truncated"), cut.c.rejects.get(0).reason());
+    // cut inside obj= just after a nested value closes: its last character passes the kind's end
+    // check, its obj does not close; a reject, the request stays open
+    RecordingSink cutNested = parse("[2026-06-30 09:14:38] Receive: obj=GenerateReqInput(rid='req-a', text='hi')\n"
+        + "[2026-06-30 09:14:41] Finish: obj=GenerateReqInput(rid='req-a', text='hi', sampling_params={'max_new_tokens': 8}\n");
+    assertEquals(List.of(2L), cutNested.c.rejects.stream().map(x -> x.lineNo()).toList());
+    assertTrue(cutNested.c.rejects.get(0).reason().startsWith("truncated"), cutNested.c.rejects.get(0).reason());
+    assertEquals(List.of("req-a null"), cutNested.requests.stream().map(r -> r.requestId + " " + r.status).toList());
   }
 }
