@@ -194,8 +194,8 @@ public final class DatabaseAccess {
   /**
    * Opens, waiting (up to TOKENTIME_LOCK_WAIT seconds, as a writer waits for another) while
    * another process has the file in a way DuckDB lets no second process share: a reader waits
-   * for an ingest to finish, an ingest for a shell to close. Before, the one waited and the other
-   * failed at once with exit 2.
+   * for an ingest to finish, an ingest for a shell to close, both ways alike (a lock met in one
+   * direction is no more final than in the other).
    */
   private static Database waitingForOthers(Path path, boolean writing, java.util.function.Supplier<Database> open) {
     long deadline = System.nanoTime() + Database.lockWaitSeconds() * 1_000_000_000L;

@@ -189,8 +189,8 @@ public final class QueryService {
 
   /**
    * query answers with rows and changes nothing: a statement that returns none (COPY … TO,
-   * INSERT, ATTACH, SET) is refused before it runs. Before, COPY wrote its file and the command
-   * then failed with exit 2.
+   * INSERT, ATTACH, SET) is refused before it runs, so that no file is written by a command that
+   * then fails.
    */
   static void refuseWrites(Database d, String sql) throws SQLException {
     refuseWrites(d, sql, "query", " (files are written by tokentime export QUERY -o FILE)");
