@@ -25,13 +25,28 @@ public final class TextLines {
     String line(long lineNo, String text) throws IOException;
   }
 
+  /** A {@link Reader} told whether the line ends with a line end. */
+  public interface EndingReader {
+    /**
+     * As {@link Reader#line}; {@code terminated} is false only for a last line the file ends
+     * inside (no line end after it): a row a writer ends with one was then cut.
+     */
+    String line(long lineNo, String text, boolean terminated) throws IOException;
+  }
+
   /**
    * Reads every line of {@code in}; {@code what} names a line of the format in the reason of a
    * line too long ("a console summary"). Returns the number of lines read.
    */
   public static long read(InputStream in, RecordSink sink, String what, Reader reader) throws IOException {
+    return readEndings(in, sink, what, (lineNo, text, terminated) -> reader.line(lineNo, text));
+  }
+
+  /** As {@link #read}, telling the reader whether each line ends with a line end. */
+  public static long readEndings(InputStream in, RecordSink sink, String what, EndingReader reader) throws IOException {
     CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
-    return new LineReader(in).forEach(new LineReader.Handler() {
+    LineReader lines = new LineReader(in);
+    return lines.forEach(new LineReader.Handler() {
       @Override
       public void line(long lineNo, byte[] buf, int off, int len) throws IOException {
         String text;
@@ -41,7 +56,7 @@ public final class TextLines {
           sink.reject(lineNo, "invalid UTF-8", buf, off, len);
           return;
         }
-        String reason = reader.line(lineNo, text);
+        String reason = reader.line(lineNo, text, lines.lastLineTerminated());
         if (reason != null) {
           sink.reject(lineNo, reason, buf, off, len);
         }

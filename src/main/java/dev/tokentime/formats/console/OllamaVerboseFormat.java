@@ -147,8 +147,12 @@ public final class OllamaVerboseFormat extends PrintedReportFormat {
     /** Ends the open block: its request, and the accounting of its lines. */
     void end() {
       if (held > 0) {
-        if (figures && sink.request(req, null, 0, 0) >= 0) {
-          sink.record();
+        if (figures) {
+          // the block's first line is the request's line: a record, or the reject the sink (a
+          // duplicate id, a range check) made of it; either way not an other line
+          if (sink.request(req, null, 0, 0) >= 0) {
+            sink.record();
+          }
           held--;
         }
         for (; held > 0; held--) {

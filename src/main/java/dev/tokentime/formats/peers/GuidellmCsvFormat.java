@@ -89,7 +89,7 @@ public final class GuidellmCsvFormat extends NamedFormat {
     List<List<String>> header = new ArrayList<>();
     int[] runs = {0};
     boolean[] old = {false};
-    return TextLines.read(in, sink, "a GuideLLM CSV", (lineNo, raw) -> {
+    return TextLines.readEndings(in, sink, "a GuideLLM CSV", (lineNo, raw, terminated) -> {
       String text = lineNo == 1 && raw.startsWith("\uFEFF") ? raw.substring(1) : raw;
       if (old[0]) {
         sink.otherLine();
@@ -117,6 +117,12 @@ public final class GuidellmCsvFormat extends NamedFormat {
         header.add(cells);
         sink.otherLine();
         return null;
+      }
+      if (!terminated) {
+        // GuideLLM's csv writer ends each row with a line end: a last row without one was cut while
+        // the file was written or copied, and a cut number ("2100" as "21") still parses
+        return "truncated last line: the file ends without a line end after it (cut while it was written?);"
+            + " a whole row ends with one";
       }
       if (cells.size() != header.get(0).size()) {
         return "a cut row: " + cells.size() + " of the header's " + header.get(0).size() + " cells";

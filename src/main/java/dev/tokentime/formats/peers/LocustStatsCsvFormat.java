@@ -86,7 +86,7 @@ public final class LocustStatsCsvFormat extends NamedFormat {
     List<String> header = new ArrayList<>();
     boolean[] metricRows = {false};
     boolean[] level = {false};
-    return TextLines.read(in, sink, "a Locust statistics CSV", (lineNo, raw) -> {
+    return TextLines.readEndings(in, sink, "a Locust statistics CSV", (lineNo, raw, terminated) -> {
       String text = raw.strip();
       if (lineNo == 1 && text.startsWith("\uFEFF")) {
         text = text.substring(1);
@@ -112,14 +112,17 @@ public final class LocustStatsCsvFormat extends NamedFormat {
         if (!SNIFF.matcher(text + ",").lookingAt() && !SNIFF.matcher(text).lookingAt()) {
           return "not Locust's statistics header (Type,Name,Request Count,Failure Count,Median Response Time,…)";
         }
+        // a column of no statistic this reader knows (a later Locust's) is left unread, as is its
+        // cell in each row: the header's first columns are Locust's, so the rest are its figures
         header.addAll(cells.stream().map(c -> c.strip()).toList());
-        for (int i = 2; i < header.size(); i++) {
-          if (stat(header.get(i)) == null) {
-            return "a Locust header whose column " + (i + 1) + " ('" + header.get(i) + "') names no statistic";
-          }
-        }
         sink.otherLine();
         return null;
+      }
+      if (!terminated) {
+        // Locust ends each row with a line end: a last row without one was cut while the file was
+        // written or copied, and a cut number ("2100" as "21") still parses
+        return "truncated last line: the file ends without a line end after it (cut while it was written?);"
+            + " a whole row ends with one";
       }
       if (cells.size() != header.size()) {
         return "a cut row: " + cells.size() + " of the header's " + header.size() + " cells";
@@ -134,14 +137,14 @@ public final class LocustStatsCsvFormat extends NamedFormat {
       String timeUnit = metric ? (MS.contains(name) ? "ms" : TOKENS.contains(name) ? "tokens" : OTHER.get(name)) : "ms";
       List<Object[]> figures = new ArrayList<>();
       for (int i = 2; i < cells.size(); i++) {
+        String stat = stat(header.get(i));
         String v = cells.get(i).strip();
-        if (v.equals("N/A") || v.isEmpty()) {
+        if (stat == null || v.equals("N/A") || v.isEmpty()) {
           continue; // Locust's print of a percentile of no request
         }
         if (!NUMBER.matcher(v).matches()) {
           return header.get(i) + ": '" + v + "' is no number";
         }
-        String stat = stat(header.get(i));
         boolean responseTime = !List.of("count", "failures", "mean_content_size", "rate", "failure_rate").contains(stat);
         if (aggregated && metricRows[0] && responseTime) {
           continue; // pooled over ms and token counts: no figure of anything

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.app.IngestResult;
 import dev.tokentime.formats.console.PerfAnalyzerFormatsTest.Read;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.InputFormat;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OllamaVerboseFormatTest {
   static final Path DIR = PerfAnalyzerFormatsTest.CONSOLE;
+  static final Path CONSTRUCTED = Path.of("src/test/resources/constructed/cut-and-out-of-range-reports");
 
   @TempDir
   Path tmp;
@@ -78,6 +81,23 @@ class OllamaVerboseFormatTest {
     assertTrue(r.sink().rejects.get(0).reason().startsWith("a cut line (Ollama's eval duration: expected a Go duration"),
         r.sink().rejects.toString());
     assertEquals(Arrays.asList(120, null), r.sink().requests.stream().map(q -> q.outputTokens()).toList());
+  }
+
+  @Test
+  void aBlockOutOfRangeIsARejectAndTheFileStands() throws Exception {
+    // the middle block's total duration, 800h0m0.1s, is over 30 days: before, its first line was
+    // counted as a reject (by the range check) and as an other line, and the file was refused
+    Path file = CONSTRUCTED.resolve("ollama-verbose-800h-block.txt");
+    try (TestDb t = new TestDb(tmp.resolve("db"))) {
+      IngestResult.FileResult f = t.ingestSample(IngestOptions.of(List.of(file.toString())), "ollama-verbose",
+          20, 2, 17, 1);
+      assertEquals(1, f.firstRejects().size());
+      assertEquals(12L, f.firstRejects().get(0).lineNo());
+      assertTrue(f.firstRejects().get(0).reason().contains("out of range: 2.8800001E9 ms"), f.firstRejects().toString());
+      assertEquals(List.of(List.of("1", 3L, 5088.275983), List.of("3", 18L, 2000.0)),
+          t.rows("SELECT request_id, line_no, e2e_ms FROM requests ORDER BY request_id").stream()
+              .map(r -> List.of(r.get(0), ((Number) r.get(1)).longValue(), r.get(2))).toList());
+    }
   }
 
   @Test

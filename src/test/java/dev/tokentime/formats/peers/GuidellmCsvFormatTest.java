@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tokentime.app.IngestOptions;
+import dev.tokentime.app.IngestResult;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.Sample;
 import dev.tokentime.testing.CollectingSink;
@@ -84,6 +86,24 @@ class GuidellmCsvFormatTest {
     assertEquals(List.of("dir 4.0 requests_successful value 12.0 requests", "dir 4.0 time_to_first_token_ms mean 41.5 ms",
         "dir#2 8.0 requests_successful value 20.0 requests", "dir#2 8.0 time_to_first_token_ms mean 55.25 ms"), s.reported);
     assertEquals(List.of("concurrency", 8.0), List.of(s.levels.get("dir#2")[0], s.levels.get("dir#2")[1]));
+  }
+
+  @Test
+  void aLastRowCutInItsLastCellIsATruncatedReject() throws Exception {
+    // the second benchmark's TTFT mean, 2100, cut to 21 at the end of the file (no line end after it)
+    String text = "Run Info,Run Info,Benchmark,Request Counts,Time to First Token\r\n"
+        + "Run Index,Profile,Strategy,Successful,Successful ms\r\n"
+        + ",,,,Mean\r\n"
+        + "0,,synchronous,12,41.5\r\n"
+        + "1,,synchronous,20,21";
+    try (TestDb t = new TestDb(tmp)) {
+      Path file = t.write("run/benchmarks.csv", text);
+      IngestResult.FileResult r = t.ingestSample(IngestOptions.of(List.of(file.toString())), "guidellm-csv", 5, 1, 3, 1);
+      assertEquals(5L, r.firstRejects().get(0).lineNo());
+      assertTrue(r.firstRejects().get(0).reason().startsWith("truncated last line"), r.firstRejects().toString());
+      assertEquals(List.of(List.of(41.5)),
+          t.rows("SELECT value FROM reported_metrics WHERE metric = 'time_to_first_token_ms' AND stat = 'mean'"));
+    }
   }
 
   @Test

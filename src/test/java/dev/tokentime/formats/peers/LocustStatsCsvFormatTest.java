@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tokentime.app.IngestResult;
 import dev.tokentime.ingest.FormatRegistry;
 import dev.tokentime.ingest.InputFormat;
 import dev.tokentime.ingest.Sample;
@@ -46,6 +47,53 @@ class LocustStatsCsvFormatTest {
       // reported only: peer_comparison has its rows where it reported, no computed value
       assertEquals(List.of(List.of(8L, 0L)), t.rows("SELECT count(*), count(convention_value) FROM peer_comparison"
           + " WHERE convention = 'llm-bench'"));
+    }
+  }
+
+  @Test
+  void aColumnOfALaterLocustIsLeftUnreadAndTheRestRead() throws Exception {
+    // the real file with a column this reader does not know after Failures/s: before, each row met
+    // the unknown column's null statistic and the file was refused as an internal error
+    String real = Files.readString(DIR.resolve("batch_20_stats.csv"));
+    String text = real.replaceAll("(?m)^((?:[^,\r\n]*,){11})", "$17,").replace("Failures/s,7,", "Failures/s,Foo,");
+    assertTrue(text.startsWith("Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,"
+        + "Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,Foo,50%"), text);
+    assertTrue(text.contains(",Aggregated,4854,0,68,69.23754194740445,51.647541811689734,243.8819999806583,"
+        + "3820.790482076638,32.4036758663703,0.0,7,69,"), text);
+    try (TestDb t = new TestDb(tmp)) {
+      Path file = t.write("run/extra_stats.csv", text);
+      t.ingestSample(dev.tokentime.app.IngestOptions.of(List.of(file.toString())), "locust-stats-csv", 5, 4, 1, 0);
+      assertEquals(List.of(List.of("POST /inference/v1/rerank", 240.0, "ms"), List.of("time_to_first_token", 240.0, "ms"),
+          List.of("total_latency", 240.0, "ms")),
+          t.rows("SELECT metric, value, unit FROM reported_metrics WHERE stat = 'p100' ORDER BY metric"));
+      // the unknown column's 7 is no figure: the rows' figures are the real file's, no more
+      assertEquals(0L, t.count("SELECT count(*) FROM reported_metrics WHERE value = 7"));
+    }
+  }
+
+  @Test
+  void aHeaderNotLocustsRejectsItsRowsWithAReason() throws IOException {
+    CollectingSink s = Parsing.parse(f, "Kind,Label,Hits,Misses\nPOST,/x,3,0\n");
+    assertEquals(List.of(0L, 0L, 2), List.of(s.records, s.other, s.rejects.size()));
+    assertEquals(List.of("not Locust's statistics header (Type,Name,Request Count,Failure Count,Median Response Time,…)"),
+        s.rejects.stream().map(r -> r.reason()).distinct().toList());
+    assertEquals(List.of(), s.reported);
+  }
+
+  @Test
+  void aLastRowCutInItsLastCellIsATruncatedReject() throws Exception {
+    // the real file cut two bytes into the Aggregated row's 100% cell: "…,240,240" as "…,240,24"
+    String real = Files.readString(DIR.resolve("batch_20_stats.csv"));
+    String cut = real.substring(0, real.length() - "0\r\n".length());
+    assertTrue(cut.endsWith(",210,240,24"), cut);
+    try (TestDb t = new TestDb(tmp)) {
+      Path file = t.write("run/cut_stats.csv", cut);
+      IngestResult.FileResult r = t.ingestSample(dev.tokentime.app.IngestOptions.of(List.of(file.toString())),
+          "locust-stats-csv", 5, 3, 1, 1);
+      assertEquals(5L, r.firstRejects().get(0).lineNo());
+      assertTrue(r.firstRejects().get(0).reason().startsWith("truncated last line"), r.firstRejects().toString());
+      assertEquals(0L, t.count("SELECT count(*) FROM reported_metrics WHERE metric = 'Aggregated'"));
+      assertEquals(3L, t.count("SELECT count(*) FROM reported_metrics WHERE stat = 'p100'"));
     }
   }
 
