@@ -270,6 +270,34 @@ class TrtllmServeFieldLogsTest {
   }
 
   /**
+   * A rank's C++ error, std::terminate's two lines on it and Triton's handler of the abort that
+   * follows ("Signal (6) received."): one death, one crash (was three: the what() line retold the
+   * error as a second, the signal line added a third). std::terminate's lines without the error
+   * before them are that death's first word: one crash, at "terminate called …". Constructed from
+   * the shapes of TensorRT-LLM's TllmException, libstdc++'s terminate handler and Triton's signal
+   * handler (real-logs/trtllm-serve/triton-signal-11-mpirun-stream-close-backend107.log).
+   */
+  @Test
+  void anAbortAfterTheRanksOwnErrorIsOneDeath() throws IOException {
+    String error = "[TensorRT-LLM][ERROR] Encountered an error in forwardAsync function: [TensorRT-LLM][ERROR]"
+        + " CUDA runtime error in cudaMemcpyAsync: an illegal memory access was encountered\n";
+    String terminate = "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'\n"
+        + "  what():  [TensorRT-LLM][ERROR] CUDA runtime error in cudaMemcpyAsync: an illegal memory access was encountered\n"
+        + "Signal (6) received.\n";
+    InputFormat trtllmLog = FormatRegistry.standard().byId("trtllm-log");
+    RecordingSink s = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream((error + terminate).getBytes(StandardCharsets.UTF_8)), EXCERPTS.context("a.log"), s);
+    assertEquals(List.of("1 Encountered an error in forwardAsync function: [TensorRT-LLM][ERROR] CUDA runtime error in"
+        + " cudaMemcpyAsync: an illegal memory access was encountered"), crashes(s));
+    assertEquals(3, s.c.other);
+    RecordingSink alone = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream(terminate.getBytes(StandardCharsets.UTF_8)), EXCERPTS.context("t.log"), alone);
+    assertEquals(List.of("1 terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'"),
+        crashes(alone));
+    assertEquals(0, s.c.rejects.size() + alone.c.rejects.size());
+  }
+
+  /**
    * Dynamo's frontend answering a request with a 500, in one log with a TensorRT-LLM worker's lines:
    * a failed request at the line's time (was an other line). Constructed from real lines: the C++
    * runtime's start-up of NVIDIA/TensorRT-LLM#8155 (real-logs/field), then the frontend's line.
