@@ -316,6 +316,42 @@ class TrtllmServeFieldLogsTest {
   }
 
   /**
+   * A line of 200,000 blanks between two words, after each line start whose detail ran to a lazy
+   * ".*?" before "\\s*$" (Dynamo's frontend error, the C++ runtime's error and refusal, the PyTorch
+   * executor's failures, Triton's model load): each is read, its detail the words and the blanks
+   * between them (before, each retried the run of blanks from each blank: minutes of CPU a line).
+   * The timeout only guards the run against that backtracking. Constructed.
+   */
+  @Test
+  void aLongRunOfBlanksIsReadInOnePass() {
+    String blanks = " ".repeat(200_000);
+    String log = "2025-10-12T23:28:47.349066Z ERROR http-request: dynamo_llm::http::service::openai: Internal server error: x"
+        + blanks + "y method=POST uri=/v1/chat/completions version=HTTP/1.1  \n"
+        + "[TensorRT-LLM][ERROR] Cannot process new request: x" + blanks + "y\n"
+        + "[TensorRT-LLM][ERROR] x" + blanks + "y" + blanks + "\n"
+        + "\"[TensorRT-LLM][ERROR] x" + blanks + "y \"" + blanks + "\n"
+        + "Failed to initialize executor on rank 1: x" + blanks + "y\n"
+        + "Executor loop crashed on this rank x" + blanks + "y\n"
+        + "Error in event loop: x" + blanks + "y\n"
+        + "failed to load 'm' version 1: x" + blanks + "y\"" + blanks + "\n";
+    RecordingSink s = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+      RecordingSink r = new RecordingSink();
+      FormatRegistry.standard().byId("trtllm-log").parse(
+          new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), EXCERPTS.context("ws.log"), r);
+      return r;
+    });
+    assertEquals(List.of(), s.c.rejects);
+    String words = "x" + blanks + "y";
+    assertEquals(List.of("Internal server error: " + words, "Cannot process new request: " + words),
+        s.requests.stream().map(r -> r.error).toList());
+    // a crash keeps its detail's first 300 characters
+    assertEquals(java.util.stream.Stream.of("3 " + words, "4 " + words + " ", "5 Failed to initialize executor on rank 1: " + words,
+        "6 Executor loop crashed on this rank " + words, "7 Error in event loop: " + words,
+        "8 failed to load 'm' version 1: " + words).map(c -> c.substring(0, 2)
+        + dev.tokentime.formats.spec.SpecParser.shortDetail(c.substring(2))).toList(), crashes(s));
+  }
+
+  /**
    * mpirun's word on a rank that exited with a non-zero status: the job's death where the log
    * holds no other word on it (was an other line), the same death told again after Triton's own.
    */
