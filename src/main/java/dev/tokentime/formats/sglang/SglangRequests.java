@@ -1366,7 +1366,7 @@ final class SglangRequests implements SpecParser.Handler {
     // a start or a death ends the requests of its own server only (the line's wrapper identity: a
     // pod, a compose service, a host); in a stream of several (stern, a shipper's export) the
     // others' go on. A file of one server names none: every request is its own.
-    String server = m.identity();
+    String server = m.server();
     if (m.kind.name().startsWith("router_start")) {
       // the router started again: the requests it had in flight got no answer from it
       for (Iterator<RouterOpen> it = routerOpen.values().iterator(); it.hasNext(); ) {

@@ -110,7 +110,7 @@ public final class MatchedLine {
   }
 
   /** Prefix groups that name where a line came from, outermost first (docs/formats.md, "Wrappers"). */
-  static final String[] IDENTITY = {"host", "pod", "container", "service", "tag", "unit", "replica", "task"};
+  static final String[] IDENTITY = {"host", "pod", "container", "service", "tag", "rank", "unit", "replica", "task"};
 
   /**
    * Where the line came from, from its prefixes: the wrapper's identity (host, pod, container,
@@ -129,13 +129,27 @@ public final class MatchedLine {
 
   /** The wrapper's identity alone (no process chain), or null. */
   public String identity() {
+    return identity(true);
+  }
+
+  /**
+   * The server the line came from: its wrapper identity without a rank's tag (torch.distributed's
+   * "[rank0]:", torchrun's "[default0]:"), or null. The ranks of one engine log each under its own
+   * tag; a rank is a part of its server, not a server: one death told by every rank is one crash,
+   * and it ends the requests of that server.
+   */
+  public String server() {
+    return identity(false);
+  }
+
+  private String identity(boolean withRank) {
     if (prefixValues.isEmpty()) {
       return null;
     }
     StringBuilder sb = null;
     for (String g : IDENTITY) {
       String v = prefixValues.get(g);
-      if (v == null) {
+      if (v == null || !withRank && g.equals("rank")) {
         continue;
       }
       if (g.equals("unit") && prefixValues.get("upid") != null) {

@@ -918,7 +918,7 @@ public final class SpecParser {
   private final java.util.Set<String> crashed = new java.util.HashSet<>();
 
   private static String server(MatchedLine line) {
-    String id = line.identity();
+    String id = line.server();
     return id == null ? "" : id;
   }
 

@@ -294,7 +294,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
   private final java.util.Set<String> dead = new java.util.HashSet<>();
 
   private static String server(MatchedLine m) {
-    String id = m.identity();
+    String id = m.server();
     return id == null ? "" : id;
   }
 
@@ -1157,7 +1157,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
     resolvePendingAccess(null);
     // a server's restart or death ends its own requests: in a stream of several pods (stern, a
     // shipper's export) the others' go on
-    String server = m.identity();
+    String server = m.server();
     for (Iterator<LoggedRequest> it = closing.values().iterator(); it.hasNext(); ) {
       LoggedRequest r = it.next();
       if (ofServer(r, server)) {

@@ -270,6 +270,34 @@ class TrtllmServeFieldLogsTest {
   }
 
   /**
+   * A rank's C++ error, std::terminate's two lines on it and Triton's handler of the abort that
+   * follows ("Signal (6) received."): one death, one crash (was three: the what() line retold the
+   * error as a second, the signal line added a third). std::terminate's lines without the error
+   * before them are that death's first word: one crash, at "terminate called …". Constructed from
+   * the shapes of TensorRT-LLM's TllmException, libstdc++'s terminate handler and Triton's signal
+   * handler (real-logs/trtllm-serve/triton-signal-11-mpirun-stream-close-backend107.log).
+   */
+  @Test
+  void anAbortAfterTheRanksOwnErrorIsOneDeath() throws IOException {
+    String error = "[TensorRT-LLM][ERROR] Encountered an error in forwardAsync function: [TensorRT-LLM][ERROR]"
+        + " CUDA runtime error in cudaMemcpyAsync: an illegal memory access was encountered\n";
+    String terminate = "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'\n"
+        + "  what():  [TensorRT-LLM][ERROR] CUDA runtime error in cudaMemcpyAsync: an illegal memory access was encountered\n"
+        + "Signal (6) received.\n";
+    InputFormat trtllmLog = FormatRegistry.standard().byId("trtllm-log");
+    RecordingSink s = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream((error + terminate).getBytes(StandardCharsets.UTF_8)), EXCERPTS.context("a.log"), s);
+    assertEquals(List.of("1 Encountered an error in forwardAsync function: [TensorRT-LLM][ERROR] CUDA runtime error in"
+        + " cudaMemcpyAsync: an illegal memory access was encountered"), crashes(s));
+    assertEquals(3, s.c.other);
+    RecordingSink alone = new RecordingSink();
+    trtllmLog.parse(new ByteArrayInputStream(terminate.getBytes(StandardCharsets.UTF_8)), EXCERPTS.context("t.log"), alone);
+    assertEquals(List.of("1 terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'"),
+        crashes(alone));
+    assertEquals(0, s.c.rejects.size() + alone.c.rejects.size());
+  }
+
+  /**
    * Dynamo's frontend answering a request with a 500, in one log with a TensorRT-LLM worker's lines:
    * a failed request at the line's time (was an other line). Constructed from real lines: the C++
    * runtime's start-up of NVIDIA/TensorRT-LLM#8155 (real-logs/field), then the frontend's line.
@@ -285,6 +313,42 @@ class TrtllmServeFieldLogsTest {
     assertEquals(Instant.parse("2025-10-12T23:28:47.349066Z").getEpochSecond() * 1_000_000_000L + 349_066_000L,
         s.requests.get(0).arrivalNs);
     assertEquals(0, s.c.rejects.size());
+  }
+
+  /**
+   * A line of 200,000 blanks between two words, after each line start whose detail ran to a lazy
+   * ".*?" before "\\s*$" (Dynamo's frontend error, the C++ runtime's error and refusal, the PyTorch
+   * executor's failures, Triton's model load): each is read, its detail the words and the blanks
+   * between them (before, each retried the run of blanks from each blank: minutes of CPU a line).
+   * The timeout only guards the run against that backtracking. Constructed.
+   */
+  @Test
+  void aLongRunOfBlanksIsReadInOnePass() {
+    String blanks = " ".repeat(200_000);
+    String log = "2025-10-12T23:28:47.349066Z ERROR http-request: dynamo_llm::http::service::openai: Internal server error: x"
+        + blanks + "y method=POST uri=/v1/chat/completions version=HTTP/1.1  \n"
+        + "[TensorRT-LLM][ERROR] Cannot process new request: x" + blanks + "y\n"
+        + "[TensorRT-LLM][ERROR] x" + blanks + "y" + blanks + "\n"
+        + "\"[TensorRT-LLM][ERROR] x" + blanks + "y \"" + blanks + "\n"
+        + "Failed to initialize executor on rank 1: x" + blanks + "y\n"
+        + "Executor loop crashed on this rank x" + blanks + "y\n"
+        + "Error in event loop: x" + blanks + "y\n"
+        + "failed to load 'm' version 1: x" + blanks + "y\"" + blanks + "\n";
+    RecordingSink s = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+      RecordingSink r = new RecordingSink();
+      FormatRegistry.standard().byId("trtllm-log").parse(
+          new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), EXCERPTS.context("ws.log"), r);
+      return r;
+    });
+    assertEquals(List.of(), s.c.rejects);
+    String words = "x" + blanks + "y";
+    assertEquals(List.of("Internal server error: " + words, "Cannot process new request: " + words),
+        s.requests.stream().map(r -> r.error).toList());
+    // a crash keeps its detail's first 300 characters
+    assertEquals(java.util.stream.Stream.of("3 " + words, "4 " + words + " ", "5 Failed to initialize executor on rank 1: " + words,
+        "6 Executor loop crashed on this rank " + words, "7 Error in event loop: " + words,
+        "8 failed to load 'm' version 1: " + words).map(c -> c.substring(0, 2)
+        + dev.tokentime.formats.spec.SpecParser.shortDetail(c.substring(2))).toList(), crashes(s));
   }
 
   /**

@@ -793,9 +793,35 @@ class VllmLogFormatTest {
         .collect(java.util.stream.Collectors.joining()), Parse.ctx(2024, null, false, null));
     assertEquals(List.of("4 crash"), watchdog.full.events.stream().map(e -> e[0] + " " + e[1]).toList(),
         "the watchdog's word alone is the death");
+    // the whole excerpt as the server wrote it (no paste's "  | "): the watcher's word and rank0's
+    // watchdog line are one death (before, two: "[rank0]:" was taken for a server of its own)
+    Parse bare = Parse.text(LOG, text.lines().map(l -> l.substring(4) + "\n")
+        .collect(java.util.stream.Collectors.joining()), Parse.ctx(2024, null, false, null));
+    assertEquals(List.of("1 crash Worker VllmWorkerProcess pid 1159 died, exit code: -6"),
+        bare.full.events.stream().map(e -> e[0] + " " + e[1] + " " + e[2]).toList());
     Parse stopped = Parse.text(LOG, "ERROR 07-01 13:54:43 multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 1159"
         + " died, exit code: -15\n", Parse.ctx(2024, null, false, null));
     assertEquals(List.of(), stopped.full.events);
+  }
+
+  /**
+   * TP=2: PyTorch's NCCL watchdog takes each rank's process down, and each rank logs it under
+   * torch's "[rank0]:" / "[rank1]:" (constructed from vllm-project/vllm#6042's rank0 line). The
+   * ranks are of one server: one crash, and the request open at it ends lost at the first rank's
+   * word. Before, two crashes (instances rank0 and rank1) and the request left in flight.
+   */
+  @Test
+  void eachRanksWatchdogWordIsOneDeathOfItsServer() throws Exception {
+    String down = "[E ProcessGroupNCCL.cpp:583] [Rank %d] To avoid data inconsistency, we are taking the entire process down.\n";
+    Parse p = Parse.text(LOG, ""
+        + "INFO 07-01 13:44:40 engine.py:290] Added request chat-58cc8fe807d34717b775ea663d913bcb.\n"
+        + "[rank0]:" + String.format(down, 0)
+        + "[rank1]:" + String.format(down, 1),
+        Parse.ctx(2024, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("2 crash rank0"), p.full.events.stream().map(e -> e[0] + " " + e[1] + " " + e[3]).toList());
+    assertEquals(1, p.full.requests.size());
+    assertEquals(List.of("lost", "2"), List.of(p.full.requests.get(0).status, p.full.requests.get(0).extras.get("lost_at_line")));
   }
 
   @Test
