@@ -824,6 +824,25 @@ class VllmLogFormatTest {
     assertEquals(List.of("lost", "2"), List.of(p.full.requests.get(0).status, p.full.requests.get(0).extras.get("lost_at_line")));
   }
 
+  /**
+   * The same death under mpirun --tag-output (its "[1,0]<stderr>:" names rank 0 of job 1; the
+   * prefix as in sgl-project/sglang#3065): the ranks are of one server, one crash, the open request
+   * lost at the first rank's word. Before, two crashes ([1,0] and [1,1]) and the request in flight.
+   */
+  @Test
+  void eachMpiRanksWatchdogWordIsOneDeathOfItsServer() throws Exception {
+    String down = "[E ProcessGroupNCCL.cpp:583] [Rank %d] To avoid data inconsistency, we are taking the entire process down.\n";
+    Parse p = Parse.text(LOG, ""
+        + "[1,0]<stdout>:INFO 07-01 13:44:40 engine.py:290] Added request chat-58cc8fe807d34717b775ea663d913bcb.\n"
+        + "[1,0]<stderr>:" + String.format(down, 0)
+        + "[1,1]<stderr>:" + String.format(down, 1),
+        Parse.ctx(2024, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("2 crash [1,0]"), p.full.events.stream().map(e -> e[0] + " " + e[1] + " " + e[3]).toList());
+    assertEquals(1, p.full.requests.size());
+    assertEquals(List.of("lost", "2"), List.of(p.full.requests.get(0).status, p.full.requests.get(0).extras.get("lost_at_line")));
+  }
+
   @Test
   void lifecycleLinesBecomeEngineEvents() throws Exception {
     Parse p = Parse.text(LOG, ""
