@@ -134,7 +134,7 @@ public final class MatchedLine {
 
   /**
    * The server the line came from: its wrapper identity without a rank's tag (torch.distributed's
-   * "[rank0]:", torchrun's "[default0]:"), or null. The ranks of one engine log each under its own
+   * "[rank0]:", torchrun's "[default0]:", mpirun's "[1,0]<stdout>:"), or null. The ranks of one engine log each under its own
    * tag; a rank is a part of its server, not a server: one death told by every rank is one crash,
    * and it ends the requests of that server.
    */

@@ -1355,4 +1355,37 @@ class SglangLogFormatTest {
     assertTrue(cutNested.c.rejects.get(0).reason().startsWith("truncated"), cutNested.c.rejects.get(0).reason());
     assertEquals(List.of("req-a null"), cutNested.requests.stream().map(r -> r.requestId + " " + r.status).toList());
   }
+
+  /**
+   * A run of 200,000 blanks between two items after each line start whose words ran to a lazy
+   * ".*?" before an optional end and "$" (a prefill and a decode batch, with and without their own
+   * timestamp, a P/D transfer failure's exception, Ray's lost worker): each is read, its words the
+   * words and the blanks between them (before, each retried the run of blanks from each blank:
+   * minutes of CPU a line). The timeout only guards the run against that backtracking. Constructed.
+   */
+  @Test
+  void aLongRunOfBlanksIsReadInOnePass() throws IOException {
+    String blanks = " ".repeat(200_000);
+    String words = "x" + blanks + "y";
+    String log = "[2025-07-18 15:32:52 TP0] Prefill batch. #new-seq: 1, #new-token: 2192," + blanks + "#cached-token: 35,"
+        + " #token: 35, token usage: 0.00, #running-req: 0, #queue-req: 0," + blanks + "timestamp: 2025-07-18T15:32:52.498932" + blanks + "\n"
+        + "[2025-07-18 15:32:54 TP0] Decode batch. #running-req: 1, #token: 2266," + blanks + "token usage: 0.00, cuda graph: True,"
+        + " gen throughput (token/s): 3.13, #queue-req: 0," + blanks + "\n"
+        + "[2025-07-18 15:32:55 TP0] Decode transfer failed for request rank=0 decode_req.req.rid='r1'"
+        + " decode_req.req.bootstrap_room=7 with exception " + words + blanks + "\n"
+        + "[2025-07-18 15:32:56] A worker died or was killed while executing a task by an unexpected system error. Worker PID: 7"
+        + " Worker exit type: SYSTEM_ERROR Worker exit detail: " + words + blanks + "There are some potential root causes. z\n";
+    RecordingSink s = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> parse(log));
+    assertEquals(List.of(), s.c.rejects);
+    assertEquals(List.of(ns("2025-07-18T15:32:52Z") + 498_932_000L, ns("2025-07-18T15:32:54Z")), s.steps.stream().map(x -> x.tsNs).toList());
+    assertEquals(List.of(2192, 35.0, 0), List.of(s.steps.get(0).ctxTokens, s.steps.get(0).extras.get("cached_tokens"), s.steps.get(0).waiting));
+    assertEquals(List.of(1, 2266.0, 3.13, 0), List.of(s.steps.get(1).genRequests, s.steps.get(1).extras.get("kv_tokens"),
+        s.steps.get(1).extras.get("gen_tokens_per_s"), s.steps.get(1).waiting));
+    assertEquals(List.of("r1"), s.requests.stream().map(r -> r.requestId).toList());
+    assertTrue(s.requests.get(0).error.startsWith("Decode transfer failed: x" + blanks.substring(0, 100)), s.requests.get(0).error);
+    // a crash keeps its detail's first 300 characters
+    assertEquals(List.of("4 " + dev.tokentime.formats.spec.SpecParser.shortDetail(
+        "Worker PID: 7 Worker exit type: SYSTEM_ERROR Worker exit detail: " + words)),
+        s.events.stream().filter(e -> e[1].equals("crash")).map(e -> e[0] + " " + e[2]).toList());
+  }
 }

@@ -824,6 +824,25 @@ class VllmLogFormatTest {
     assertEquals(List.of("lost", "2"), List.of(p.full.requests.get(0).status, p.full.requests.get(0).extras.get("lost_at_line")));
   }
 
+  /**
+   * The same death under mpirun --tag-output (its "[1,0]<stderr>:" names rank 0 of job 1; the
+   * prefix as in sgl-project/sglang#3065): the ranks are of one server, one crash, the open request
+   * lost at the first rank's word. Before, two crashes ([1,0] and [1,1]) and the request in flight.
+   */
+  @Test
+  void eachMpiRanksWatchdogWordIsOneDeathOfItsServer() throws Exception {
+    String down = "[E ProcessGroupNCCL.cpp:583] [Rank %d] To avoid data inconsistency, we are taking the entire process down.\n";
+    Parse p = Parse.text(LOG, ""
+        + "[1,0]<stdout>:INFO 07-01 13:44:40 engine.py:290] Added request chat-58cc8fe807d34717b775ea663d913bcb.\n"
+        + "[1,0]<stderr>:" + String.format(down, 0)
+        + "[1,1]<stderr>:" + String.format(down, 1),
+        Parse.ctx(2024, null, false, null));
+    assertEquals(List.of(), p.sink.rejects);
+    assertEquals(List.of("2 crash [1,0]"), p.full.events.stream().map(e -> e[0] + " " + e[1] + " " + e[3]).toList());
+    assertEquals(1, p.full.requests.size());
+    assertEquals(List.of("lost", "2"), List.of(p.full.requests.get(0).status, p.full.requests.get(0).extras.get("lost_at_line")));
+  }
+
   @Test
   void lifecycleLinesBecomeEngineEvents() throws Exception {
     Parse p = Parse.text(LOG, ""
@@ -1384,5 +1403,49 @@ class VllmLogFormatTest {
       skew.append("INFO 05-21 00:19:").append(19 + i).append(" [loggers.py:1] ").append(STATS).append('\n');
     }
     assertEquals(40, Parse.text(LOG, skew.toString(), Parse.ctx(2025, null, false, null)).full.stats.size());
+  }
+
+  /**
+   * A run of 200,000 blanks between two words after each line start whose words ran to a lazy
+   * ".*?" before an optional end and "$" (the V0 stats and prefix cache, speculative and KV transfer
+   * metrics, TensorRT-LLM's iteration line, a failed request, the Triton backend's start and load
+   * failures, Ray's lost worker): each is read, its words the words and the blanks between them
+   * (before, each retried the run of blanks from each blank: minutes of CPU a line). The timeout
+   * only guards the run against that backtracking. Constructed.
+   */
+  @Test
+  void aLongRunOfBlanksIsReadInOnePass() throws Exception {
+    String blanks = " ".repeat(200_000);
+    String words = "x" + blanks + "y";
+    String log = "INFO 05-12 10:00:01 [llm_engine.py:1] Throughput: 1.5 tokens/s, Running: 3 reqs," + blanks + "Swapped: 0 reqs, Pending: 2 reqs,"
+        + " GPU KV cache usage: 1.5%, CPU KV cache usage: 0.0%." + blanks + "\n"
+        + "INFO 05-12 10:00:02 [metrics.py:1] Prefix cache hit rate: GPU: 12.5%," + blanks + "CPU: 0.0%" + blanks + "\n"
+        + "INFO 05-12 10:00:03 [metrics.py:1] SpecDecoding metrics: Draft acceptance rate: 0.5," + blanks + "Mean acceptance length: 2.5." + blanks + "\n"
+        + "INFO 05-12 10:00:04 [metrics.py:1] KV Transfer metrics: Num successful transfers=4," + blanks + "Avg xfer time (ms)=2.5." + blanks + "\n"
+        + "INFO 05-12 10:00:05 [core.py:1] Iteration(5): 1 context requests, 512 context tokens, 3 generation requests,"
+        + " 3 generation tokens, iteration elapsed time: 25.77 ms, a: 1," + blanks + "b: 2" + blanks + "\n"
+        + "ERROR 05-12 10:00:06 [engine.py:1] Request r1 failed with an internal error" + blanks + "during generation." + blanks + "\n"
+        + "[vllm] Failed to start engine: " + words + "\\n\"" + blanks + "\n"
+        + "failed to load 'm' version 1: " + words + "\"" + blanks + "\n"
+        + "A worker died or was killed while executing a task by an unexpected system error. Worker PID: 7 Worker exit type:"
+        + " SYSTEM_ERROR Worker exit detail: " + words + blanks + "There are some potential root causes. z\n";
+    Parse p = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+        () -> Parse.text(LOG, log, Parse.ctx(2025, java.time.ZoneOffset.UTC, false, null)));
+    assertEquals(List.of(), p.sink.rejects);
+    Map<String, Long> matched = new java.util.TreeMap<>();
+    p.explain.kinds().forEach(k -> { if (k.matched > 0) matched.put(k.kind, k.matched); });
+    assertEquals(Map.of("stats_v01", 1L, "prefix_cache", 1L, "spec_decode", 1L, "kv_transfer", 1L, "iteration", 1L,
+        "request_failed", 1L, "triton_vllm_failed", 1L, "triton_load_failed", 1L, "ray_worker_died", 1L), matched);
+    assertEquals(4, p.full.stats.size());
+    assertEquals(3, p.full.stats.get(0).running);
+    assertEquals(2, p.full.stats.get(0).waiting);
+    assertEquals(0.015, p.full.stats.get(0).kvUsage, 1e-12);
+    assertEquals(Map.of("a", 1.0, "b", 2.0), p.full.steps.get(0).extras);
+    assertEquals(List.of("r1 failed with an internal error" + blanks + "during generation"), p.full.requests.stream().map(r -> r.requestId + " " + r.error).toList());
+    // a crash keeps its detail's first 300 characters
+    assertEquals(java.util.stream.Stream.of("7 Failed to start engine: " + words, "8 failed to load 'm' version 1: " + words,
+        "9 Worker PID: 7 Worker exit type: SYSTEM_ERROR Worker exit detail: " + words).map(c -> c.substring(0, 2)
+        + dev.tokentime.formats.spec.SpecParser.shortDetail(c.substring(2))).toList(),
+        p.full.events.stream().filter(e -> e[1].equals("crash")).map(e -> e[0] + " " + e[2]).toList());
   }
 }
