@@ -153,9 +153,9 @@ class ReportServiceTest {
     // (the samples added since bring no stall: checked after the merge)
     assertTrue(all.contains("Where stalls came from (7 gaps"), all);
     // 233 + sample-logs/sglang-server (6: b3 and c1 failed) + sample-logs/traces (7: j3 and t2
-    // failed) + sample-logs/vllm-failures (4 failed of 6) + wrapped (35: Fluent Bit's adds one) + trtllm-log (3 ok)
+    // failed) + sample-logs/vllm-failures (4 failed of 6) + wrapped (39: one request per sample) + trtllm-log (3 ok)
     // + peers/inference-perf (6: one HTTP 500)
-    assertTrue(all.contains("16 of 296 measured requests failed"), all);
+    assertTrue(all.contains("16 of 300 measured requests failed"), all);
     assertTrue(all.contains("vllm's itl_ms from vllm-log token rows (254, 1 s clock)"), all);
     assertTrue(all.contains("Every input line was used"), all);
   }
