@@ -121,6 +121,11 @@ timed AS (
         coalesce(b.output_tokens, b.content_tokens, b.content_chunks) AS output_tokens_
     FROM base AS b
 ),
+link_edges AS (
+    -- request_links both ways: a row and each row it is linked to
+    SELECT key_a AS k, key_b AS p FROM request_links WHERE rule <> 'log-rotation'
+    UNION ALL SELECT key_b AS k, key_a AS p FROM request_links WHERE rule <> 'log-rotation'
+),
 merged AS (
     -- linked rows of one request form a group keyed by its smallest request_key
     SELECT
@@ -133,10 +138,8 @@ merged AS (
         -- two links away: a request whose rows link in a star (the router's and a client's row
         -- each to the server's) or a chain of three is one group whichever row has the smallest key
         SELECT e1.k AS request_key, least(e1.k, min(least(e1.p, e2.p))) AS group_key
-        FROM (SELECT key_a AS k, key_b AS p FROM request_links WHERE rule <> 'log-rotation'
-              UNION ALL SELECT key_b AS k, key_a AS p FROM request_links WHERE rule <> 'log-rotation') AS e1
-        JOIN (SELECT key_a AS k, key_b AS p FROM request_links WHERE rule <> 'log-rotation'
-              UNION ALL SELECT key_b AS k, key_a AS p FROM request_links WHERE rule <> 'log-rotation') AS e2
+        FROM link_edges AS e1
+        JOIN link_edges AS e2
             ON e2.k = e1.p
         GROUP BY e1.k
     ) AS g USING (request_key)

@@ -25,6 +25,13 @@ public final class TextLines {
     String line(long lineNo, String text) throws IOException;
   }
 
+  /**
+   * The reject reason of a row its writer ends with a line end found without one at the file's
+   * end: cut while the file was written or copied (a cut number, "2100" as "21", still parses).
+   */
+  public static final String CUT_LAST_ROW = "truncated last line: the file ends without a line end after it"
+      + " (cut while it was written?); a whole row ends with one";
+
   /** A {@link Reader} told whether the line ends with a line end. */
   public interface EndingReader {
     /**

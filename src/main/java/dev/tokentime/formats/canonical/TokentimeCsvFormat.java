@@ -4,6 +4,7 @@ import dev.tokentime.ingest.NamedFormat;
 import dev.tokentime.ingest.LineReader;
 import dev.tokentime.ingest.ParseContext;
 import dev.tokentime.ingest.RecordSink;
+import dev.tokentime.ingest.TextLines;
 import dev.tokentime.ingest.Sample;
 import java.io.IOException;
 import java.io.InputStream;
@@ -170,10 +171,8 @@ public final class TokentimeCsvFormat extends NamedFormat {
         return;
       }
       if (reader != null && !reader.lastLineTerminated()) {
-        // every writer of CSV ends each row with a line end: a last row without one was cut while
-        // the file was written or copied, and a cut number ("128" as "1") still parses
-        sink.reject(lineNo, "truncated last line: the file ends without a line end after it (cut while it was"
-            + " written?); a whole row ends with one", buf, off, len);
+        // every writer of CSV ends each row with a line end
+        sink.reject(lineNo, TextLines.CUT_LAST_ROW, buf, off, len);
         return;
       }
       rec.reset(lineNo);

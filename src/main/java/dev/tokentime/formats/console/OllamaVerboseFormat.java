@@ -27,7 +27,8 @@ public final class OllamaVerboseFormat extends PrintedReportFormat {
   private static final List<String> FIELDS = List.of("total duration", "load duration", "sample count",
       "sample duration", "sample rate", "prompt eval count", "prompt eval duration", "prompt eval rate",
       "eval count", "eval duration", "eval rate", "llm library", "GPU loaded layers");
-  private static final Pattern FIELD = Pattern.compile("^(" + String.join("|", FIELDS) + "):[ \\t]+(.*?)[ \\t]*$");
+  /** On a stripped line: no blanks end it, and a lazy value before optional blanks would backtrack. */
+  private static final Pattern FIELD = Pattern.compile("^(" + String.join("|", FIELDS) + "):[ \\t]+(.*)$");
   private static final Pattern COUNT = Pattern.compile("^(\\d{1,10}) token\\(s\\)$");
   private static final Pattern RATE = Pattern.compile("^\\d+(?:\\.\\d+)? tokens/s$");
   /** Go's time.Duration.String(): h, m and s parts from a second on, else one of ms, µs, ns. */

@@ -119,10 +119,7 @@ public final class LocustStatsCsvFormat extends NamedFormat {
         return null;
       }
       if (!terminated) {
-        // Locust ends each row with a line end: a last row without one was cut while the file was
-        // written or copied, and a cut number ("2100" as "21") still parses
-        return "truncated last line: the file ends without a line end after it (cut while it was written?);"
-            + " a whole row ends with one";
+        return TextLines.CUT_LAST_ROW; // the writer ends each row with a line end
       }
       if (cells.size() != header.size()) {
         return "a cut row: " + cells.size() + " of the header's " + header.size() + " cells";

@@ -510,7 +510,6 @@ final class SglangRequests implements SpecParser.Handler {
     }
   }
 
-  /** Where the out dict starts: after the obj's balanced parentheses (and optional headers). */
   /** Whether the line's obj=Name(…) is whole and nothing but blanks follows it. */
   private static boolean objClosesTheLine(String rest) {
     int open = rest.indexOf('(');
@@ -524,6 +523,7 @@ final class SglangRequests implements SpecParser.Handler {
     }
   }
 
+  /** Where the out dict starts: after the obj's balanced parentheses (and optional headers). */
   private static int outStart(String rest) {
     int open = rest.indexOf('(');
     if (open > 0) {
@@ -1141,7 +1141,7 @@ final class SglangRequests implements SpecParser.Handler {
     if (target.endsWith("::request") && message.equals("started processing request")) {
       event = "router_started";
     } else if (target.endsWith("::response")
-        && message.matches("finished processing request|request failed with (?:client|server) error")) {
+        && ROUTER_ANSWER.matcher(message).matches()) {
       event = "router_response";
     } else if (target.endsWith("::request") || target.endsWith("::response")) {
       return null; // another word of the middleware (a stream failed after its head): no answer of its own
@@ -1171,7 +1171,7 @@ final class SglangRequests implements SpecParser.Handler {
   private SpecParser.Outcome routerResponse(MatchedLine m, String id, Map<String, String> span, long ts, int clock)
       throws SpecParser.BadLine {
     String statusText = span.get("status_code");
-    if (statusText == null || !statusText.matches("[1-5]\\d\\d")) {
+    if (statusText == null || !HTTP_STATUS.matcher(statusText).matches()) {
       throw new SpecParser.BadLine("router response line: status_code "
           + (statusText == null ? "missing" : "is no HTTP status: " + shorten(statusText)));
     }
@@ -1220,6 +1220,12 @@ final class SglangRequests implements SpecParser.Handler {
    * two rows of one request, one per source, must not take each other's id.
    */
   static final String ROUTER_ID = "router:";
+  /** The router's answer line's message ({@code --log-json} gives it apart from the target). */
+  private static final Pattern ROUTER_ANSWER =
+      Pattern.compile("finished processing request|request failed with (?:client|server) error");
+  private static final Pattern HTTP_STATUS = Pattern.compile("[1-5]\\d\\d");
+  /** The router's latency since 2026: whole µs. */
+  private static final Pattern MICROS = Pattern.compile("\\d{1,15}");
 
   private RequestRecord routerRecord(String id, RouterOpen o, String status) {
     written.add(ROUTER_ID + id);
@@ -1244,7 +1250,7 @@ final class SglangRequests implements SpecParser.Handler {
   /** The latency field of a router's span in ms: an integer is µs, else Rust's Duration text. */
   static Double latencyMs(String v) throws SpecParser.BadLine {
     String t = v.startsWith("\"") && v.endsWith("\"") && v.length() >= 2 ? v.substring(1, v.length() - 1) : v;
-    if (t.matches("\\d{1,15}")) {
+    if (MICROS.matcher(t).matches()) {
       return Long.parseLong(t) / 1000.0;
     }
     Matcher d = DURATION.matcher(t);
@@ -1371,7 +1377,7 @@ final class SglangRequests implements SpecParser.Handler {
       // the router started again: the requests it had in flight got no answer from it
       for (Iterator<RouterOpen> it = routerOpen.values().iterator(); it.hasNext(); ) {
         RouterOpen o = it.next();
-        if (!ofServer(o.instance(), server)) {
+        if (!MatchedLine.ofServer(o.instance(), server)) {
           continue;
         }
         it.remove();
@@ -1394,7 +1400,7 @@ final class SglangRequests implements SpecParser.Handler {
     lastReceived = null;
     for (Iterator<Opened> it = inFlight.values().iterator(); it.hasNext(); ) {
       Opened o = it.next();
-      if (!ofServer(o.instance(), server)) {
+      if (!MatchedLine.ofServer(o.instance(), server)) {
         continue;
       }
       it.remove();
@@ -1412,14 +1418,6 @@ final class SglangRequests implements SpecParser.Handler {
    */
   private static final Set<String> DEATHS = Set.of("crash", "sigquit", "subprocess_crash", "watchdog",
       "scheduler_dead");
-
-  /**
-   * Whether a request's instance is of the server a line's wrapper names ({@code identity}: a
-   * pod, a host; null, a file of one server, names every request).
-   */
-  private static boolean ofServer(String instance, String identity) {
-    return identity == null || instance != null && (instance.equals(identity) || instance.startsWith(identity + " / "));
-  }
 
   @Override
   public void end() {

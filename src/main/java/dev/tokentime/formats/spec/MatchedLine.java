@@ -142,6 +142,21 @@ public final class MatchedLine {
     return identity(false);
   }
 
+  /** {@link #server()} as a key: "" for a file of one server. */
+  public String serverKey() {
+    String id = server();
+    return id == null ? "" : id;
+  }
+
+  /**
+   * Whether a row's instance is of the server a line's wrapper names ({@code server}: a pod, a
+   * host; null, a file of one server, names every row): the instance is the server, or a process
+   * of it ("server / process").
+   */
+  public static boolean ofServer(String instance, String server) {
+    return server == null || instance != null && (instance.equals(server) || instance.startsWith(server + " / "));
+  }
+
   private String identity(boolean withRank) {
     if (prefixValues.isEmpty()) {
       return null;

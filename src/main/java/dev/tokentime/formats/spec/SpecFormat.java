@@ -24,7 +24,8 @@ public class SpecFormat extends NamedFormat {
    * installs, a patch script, a banner) may print many lines before the server's first.
    */
   static final int SNIFF_LINES = 40;
-  private static final Pattern ANSI = Pattern.compile("\\x1b\\[[?0-9;]*[A-Za-z]");
+  /** A terminal's control sequence (CSI: colours, erases, cursor modes), which shows nothing. */
+  static final Pattern ANSI = Pattern.compile("\\x1b\\[[?0-9;]*[A-Za-z]");
   /** A JSON number (Airflow's "[2025-05-12, 07:54:39 UTC] " is no array of numbers). */
   private static final String NUMBER = "-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?";
   /**

@@ -358,7 +358,7 @@ public final class SpecParser {
       boolean waitsOnFrames = (mustShowFrames || m.kind.requestFrames() != null || m.kind.retold() != null)
           && m.kind.table().equals("engine_events")
           && (m.group("detail") != null ? m.group("detail") : m.message()).endsWith(TRACEBACK);
-      if (!waitsOnFrames && m.kind.retold() != null && m.kind.event().equals("crash") && crashed.contains(server(m))
+      if (!waitsOnFrames && m.kind.retold() != null && m.kind.event().equals("crash") && crashed.contains(m.serverKey())
           && m.kind.retold().matcher(m.message()).find()) {
         other(); // a crash line of a death its server's log already counted since it last started
         return;
@@ -388,9 +388,8 @@ public final class SpecParser {
             if (ts != RequestRecord.NONE) {
               Checked.timestamp("engine_events ts_ns", ts); // out of range: this line's reject, now
             }
-            Traceback t = new Traceback(lineNo, m.origin(), ts, clock,
+            Traceback t = new Traceback(lineNo, m.origin(), m.serverKey(), ts, clock,
                 m.kind.event(), detail.substring(0, detail.length() - TRACEBACK.length()));
-            t.server = server(m);
             if (m.kind.retold() != null && before != null && sameOriginAsBefore(lineNo, beforeRaw != null ? beforeRaw : before)) {
               t.opener = before.substring(Math.min(beforeStart, before.length())).strip();
             }
@@ -410,7 +409,7 @@ public final class SpecParser {
             }
           } else {
             sink.engineEvent(lineNo, m.origin(), ts, clock, m.kind.event(), shortDetail(detail));
-            told(server(m), m.kind.event());
+            told(m.serverKey(), m.kind.event());
           }
           sink.record();
           handler.event(m, m.kind.event(), ts, clock);
@@ -777,13 +776,14 @@ public final class SpecParser {
     boolean requestShown;
 
     /** Its server: the wrapper's identity alone ("" for none), whatever its process. */
-    String server;
+    final String server;
     /** The message of the line right before it, of its origin ("Process EngineCore_DP0:"), or null. */
     String opener;
 
-    Traceback(long lineNo, String origin, long tsNs, int clockId, String kind, String lead) {
+    Traceback(long lineNo, String origin, String server, long tsNs, int clockId, String kind, String lead) {
       this.lineNo = lineNo;
       this.origin = origin;
+      this.server = server;
       this.tsNs = tsNs;
       this.clockId = clockId;
       this.kind = kind;
@@ -906,9 +906,7 @@ public final class SpecParser {
     }
     sink.engineEvent(t.lineNo, t.origin, t.tsNs, t.clockId, t.kind,
         shortDetail(exception == null ? t.lead + TRACEBACK : t.lead + exception));
-    if (t.server != null) {
-      told(t.server, t.kind);
-    }
+    told(t.server, t.kind);
   }
 
   /**
@@ -917,10 +915,6 @@ public final class SpecParser {
    */
   private final java.util.Set<String> crashed = new java.util.HashSet<>();
 
-  private static String server(MatchedLine line) {
-    String id = line.server();
-    return id == null ? "" : id;
-  }
 
   /**
    * Whether a crash of the line's server (its wrapper identity) was counted since it last started.
@@ -928,12 +922,12 @@ public final class SpecParser {
    * one crash, whichever kind told it first (a Ray worker's death, then the front end's error).
    */
   public boolean crashCounted(MatchedLine line) {
-    return crashed.contains(server(line));
+    return crashed.contains(line.serverKey());
   }
 
   /** A crash a format's Java stored itself: the later words of that death tell it again. */
   public void crashStored(MatchedLine line) {
-    told(server(line), "crash");
+    told(line.serverKey(), "crash");
   }
 
   /** Keeps what an event says of its server's run: a crash counted, or a new start. */
@@ -1354,12 +1348,12 @@ public final class SpecParser {
     return bar || blankShown(before) ? before + frames[frames.length - 1] : line;
   }
 
-  /** Terminal control that shows nothing: CSI sequences only ("ESC[2K" erasing the line before its CR). */
-  private static final java.util.regex.Pattern CSI = java.util.regex.Pattern.compile("\u001b\\[[?0-9;]*[A-Za-z]");
-
-  /** Whether a frame shows nothing on a terminal: blank, or blank once its control sequences are gone. */
+  /**
+   * Whether a frame shows nothing on a terminal: blank, or blank once its control sequences are
+   * gone ("ESC[2K" erasing the line before its CR).
+   */
   private static boolean blankShown(String frame) {
-    return frame.isBlank() || frame.indexOf('\u001b') >= 0 && CSI.matcher(frame).replaceAll("").isBlank();
+    return frame.isBlank() || frame.indexOf('\u001b') >= 0 && SpecFormat.ANSI.matcher(frame).replaceAll("").isBlank();
   }
 
   /** GitLab's section marker (its docs: "\e[0Ksection_start:`date +%s`:name[collapsed=true]\r\e[0K"). */

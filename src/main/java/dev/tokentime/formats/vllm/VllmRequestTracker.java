@@ -293,10 +293,6 @@ final class VllmRequestTracker implements SpecParser.Handler {
   /** The servers (wrapper identities; "" for a file of one) whose engine died and did not start again. */
   private final java.util.Set<String> dead = new java.util.HashSet<>();
 
-  private static String server(MatchedLine m) {
-    String id = m.server();
-    return id == null ? "" : id;
-  }
 
   /**
    * The front end's EngineDeadError, or a line of the engine's death words that opens no traceback
@@ -306,7 +302,7 @@ final class VllmRequestTracker implements SpecParser.Handler {
    * death, not one crash a coroutine or a process).
    */
   private SpecParser.Outcome engineDeadError(MatchedLine m, long ts, int clock) {
-    if (dead.contains(server(m))) {
+    if (dead.contains(m.serverKey())) {
       return SpecParser.Outcome.OTHER;
     }
     if (parser.crashCounted(m)) {
@@ -442,9 +438,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
         if (sameClock && r.arrivalNs == NONE) {
           r.arrivalNs = ts;
         }
-        readRequestDetails(r, m.group("rest"), server(m), true);
+        readRequestDetails(r, m.group("rest"), m.serverKey(), true);
       }
-      case "details" -> readRequestDetails(r, m.group("rest"), server(m), false);
+      case "details" -> readRequestDetails(r, m.group("rest"), m.serverKey(), false);
       case "added" -> {
         r.added = true;
         if (sameClock) {
@@ -1130,15 +1126,15 @@ final class VllmRequestTracker implements SpecParser.Handler {
     // server going down is no end of itself: uvicorn drains the open connections after its
     // "Shutting down", and their requests still finish)
     if (kind.equals("version")) {
-      maxLogLen.remove(server(m)); // a new process: its args line says again
+      maxLogLen.remove(m.serverKey()); // a new process: its args line says again
     } else if (m.kind.name().equals("args")) {
       Matcher len = MAX_LOG_LEN.matcher(m.group("detail"));
       if (len.find()) {
         if (len.group(1).equals("None")) {
-          maxLogLen.remove(server(m));
+          maxLogLen.remove(m.serverKey());
         } else {
           String figure = len.group(1);
-          maxLogLen.put(server(m), figure.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(figure));
+          maxLogLen.put(m.serverKey(), figure.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(figure));
         }
       }
       return;
@@ -1150,9 +1146,9 @@ final class VllmRequestTracker implements SpecParser.Handler {
       return;
     }
     if (died) {
-      dead.add(server(m));
+      dead.add(m.serverKey());
     } else {
-      dead.remove(server(m));
+      dead.remove(m.serverKey());
     }
     resolvePendingAccess(null);
     // a server's restart or death ends its own requests: in a stream of several pods (stern, a
@@ -1191,12 +1187,8 @@ final class VllmRequestTracker implements SpecParser.Handler {
     }
   }
 
-  /**
-   * Whether a request is of the server a line's wrapper names ({@code identity}: a pod, a host; a
-   * null identity, a file of one server, names every request).
-   */
-  private static boolean ofServer(LoggedRequest r, String identity) {
-    return identity == null || r.instance != null && (r.instance.equals(identity) || r.instance.startsWith(identity + " / "));
+  private static boolean ofServer(LoggedRequest r, String server) {
+    return MatchedLine.ofServer(r.instance, server);
   }
 
   @Override
